@@ -1,0 +1,14 @@
+// Tests run over HTTP against a real PostgreSQL: DATABASE_URL when set, otherwise an embedded
+// PGlite started once in globalSetup (PGlite cannot start inside jest's module sandbox).
+const embedded = !process.env.DATABASE_URL;
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test', '<rootDir>/src'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // The embedded database serialises every query, so parallel workers only add contention there.
+  maxWorkers: embedded ? 1 : 2,
+  testTimeout: 30000,
+};

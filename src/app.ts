@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import express, { type Request, type Response } from 'express';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { MikroORM } from '@mikro-orm/core';
+import { authenticate } from './auth/authenticate';
+import type { JwtSettings } from './auth/jwt';
+import { Loaders, type Context } from './context';
+import { classify } from './error-mapping';
+import type { Logger } from './logger';
+import { compileRoutes } from './rest/compile';
+import { bodyErrors, requireJsonBody, restRouter, sendCaught, sendError } from './rest/router';
+import { restTable } from './rest/table';
+import { buildAppSchema } from './schema/build';
+
+export interface AppOptions {
+  orm: MikroORM;
+  jwt: JwtSettings;
+  logger: Logger;
+  production: boolean;
+}
+
+export interface App {
+  server: http.Server;
+  schema: GraphQLSchema;
+  /** Stops taking requests, lets those in flight finish, then stops GraphQL. */
+  close(): Promise<void>;
+}
+
+const BODY_LIMIT = '1mb';
+
+/**
+ * Wires the service: health, the REST facade under /api/v1 and GraphQL at /graphql, both
+ * executing against one schema with one per-request context.
+ */
+export async function createApp({ orm, jwt, logger, production }: AppOptions): Promise<App> {
+  const schema = await buildAppSchema();
+  const routes = compileRoutes(schema, restTable);
+  const app = express();
+  const server = http.createServer(app);
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+
+  // Request id and one log line per request.
+  app.use((req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    const requestId =
+      typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const caller = res.locals.caller as Context['caller'] | undefined;
+      logger.info(
+        {
+          requestId,
+          method: req.method,
+          path: req.path,
+          route: res.locals.route,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - start) / 1e6,
+          tenantId: caller?.tenantId,
+          userId: caller?.userId,
+        },
+        'request',
+      );
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await orm.em.getConnection().execute('select 1');
+      res.json({ status: 'ready' });
+    } catch {
+      res.setHeader('Retry-After', '5');
+      res.status(503).json({ status: 'database unavailable' });
+    }
+  });
+
+  /** The context of an authenticated request; a missing or bad credential is a 401. */
+  const authenticatedContext = async (req: Request, res: Response): Promise<Context> => {
+    const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization);
+    res.locals.caller = caller;
+    return { em, caller, loaders: new Loaders(), requestId: res.locals.requestId as string };
+  };
+
+  const api = express.Router();
+  api.use(requireJsonBody);
+  api.use(
+    express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
+  );
+  api.use(bodyErrors(logger));
+  api.use(restRouter(schema, routes, authenticatedContext, logger));
+  api.use((req, res) => sendError(res, 404, `no operation ${req.method} ${req.baseUrl}${req.path}`));
+  app.use('/api/v1', api);
+
+  const apollo = new ApolloServer<Context>({
+    schema,
+    introspection: !production,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      production
+        ? ApolloServerPluginLandingPageDisabled()
+        : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+    ],
+    formatError: (formatted, error) => {
+      const { status, detail, expected } = classify(error);
+      if (!expected) logger.error({ err: error }, 'unexpected GraphQL error');
+      const code = status === 500 ? 'INTERNAL_SERVER_ERROR' : (formatted.extensions?.code ?? 'BAD_REQUEST');
+      return {
+        message: expected ? detail : 'Internal server error',
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code, status },
+      };
+    },
+  });
+  await apollo.start();
+  app.use(
+    '/graphql',
+    express.json({ limit: BODY_LIMIT }),
+    bodyErrors(logger),
+    expressMiddleware(apollo, {
+      context: async ({ req, res }) => {
+        // No credential: introspection works (for Sandbox); every root field's rule answers 401.
+        if (!req.headers.authorization) {
+          return {
+            em: orm.em.fork({ clear: true }),
+            caller: null,
+            loaders: new Loaders(),
+            requestId: res.locals.requestId,
+          };
+        }
+        try {
+          return await authenticatedContext(req, res);
+        } catch (err) {
+          const { status, detail } = classify(err);
+          throw new GraphQLError(detail, {
+            extensions: {
+              code: status === 401 ? 'UNAUTHENTICATED' : 'SERVICE_UNAVAILABLE',
+              status,
+              http: {
+                status,
+                headers: status === 401 ? new Map([['www-authenticate', 'Bearer']]) : undefined,
+              },
+            },
+          });
+        }
+      },
+    }),
+  );
+
+  app.use((req, res) => sendError(res, 404, `no such path: ${req.method} ${req.path}`));
+  app.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) =>
+    sendCaught(res, err, logger),
+  );
+
+  return {
+    server,
+    schema,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await apollo.stop();
+    },
+  };
+}

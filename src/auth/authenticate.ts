@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { TenantRole, flattenPermissions } from '../entities/tenant-role';
+import { User, UserStatus } from '../entities/user';
+import { ALL_PERMISSIONS, SUPER_ADMIN } from '../permissions/catalog';
+import { forkFor } from '../db/tenancy';
+import { unauthorized } from '../errors';
+import type { Caller } from '../context';
+import { verifyToken, type JwtSettings } from './jwt';
+
+export interface Authenticated {
+  caller: Caller;
+  em: EntityManager;
+}
+
+/** Reads `Authorization: Bearer <jwt>`; throws 401 for anything but a well-formed header. */
+export function bearerToken(header: string | undefined): string {
+  if (!header) throw unauthorized('the Authorization header is missing');
+  const match = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*\.[A-Za-z0-9\-_]*)\s*$/.exec(header);
+  if (!match) throw unauthorized('the Authorization header is not "Bearer <token>"');
+  return match[1];
+}
+
+/**
+ * Verifies the credential and loads its user afresh (so role, access and status changes apply
+ * to the very next request). Unknown or inactive users are 401.
+ */
+export async function authenticate(
+  rootEm: EntityManager,
+  jwt: JwtSettings,
+  header: string | undefined,
+): Promise<Authenticated> {
+  const claims = verifyToken(jwt, bearerToken(header));
+  const em = forkFor(rootEm, { tenantId: claims.tenantId, userId: claims.sub, email: claims.email });
+  const user = await em.findOne(User, { id: claims.sub }, { disableIdentityMap: true });
+  if (!user || user.status !== UserStatus.ACTIVE) throw unauthorized('the user is unknown or not active');
+  const superAdmin = user.roles.includes(SUPER_ADMIN);
+  const roleNames = user.roles.filter((r) => r !== SUPER_ADMIN);
+  const roles =
+    superAdmin || roleNames.length === 0
+      ? []
+      : await em.find(TenantRole, { name: { $in: roleNames } }, { disableIdentityMap: true });
+  const permissions = new Set(
+    superAdmin ? ALL_PERMISSIONS : roles.flatMap((r) => flattenPermissions(r.permissions)),
+  );
+  // The actor recorded on writes is the user as stored now, not as the token remembers it.
+  const actorEm = forkFor(rootEm, { tenantId: user.tenantId, userId: user.id, email: user.email });
+  return {
+    em: actorEm,
+    caller: {
+      user,
+      userId: user.id,
+      tenantId: user.tenantId,
+      email: user.email,
+      permissions,
+      superAdmin,
+      hasFullAccess: user.hasFullAccess || superAdmin,
+      projectAccess: user.projectAccess,
+      subsidiaryAccess: user.subsidiaryAccess,
+    },
+  };
+}

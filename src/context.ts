@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/core';
+import DataLoader from 'dataloader';
+import type { User } from './entities/user';
+
+/** The authenticated caller of one request. */
+export interface Caller {
+  user: User;
+  userId: string;
+  tenantId: string;
+  email: string;
+  permissions: ReadonlySet<string>;
+  superAdmin: boolean;
+  hasFullAccess: boolean;
+  projectAccess: readonly string[];
+  subsidiaryAccess: readonly string[];
+}
+
+/** Per-request DataLoaders, made on first use and dropped with the request. */
+export class Loaders {
+  private readonly loaders = new Map<string, DataLoader<any, any>>();
+
+  get<K, V>(key: string, batch: (keys: readonly K[]) => Promise<(V | Error)[]>): DataLoader<K, V> {
+    let loader = this.loaders.get(key);
+    if (!loader) {
+      loader = new DataLoader<K, V>(batch, { maxBatchSize: 1000 });
+      this.loaders.set(key, loader);
+    }
+    return loader as DataLoader<K, V>;
+  }
+}
+
+/** What every resolver receives: the request's ORM fork, caller and loaders. */
+export interface Context {
+  /** A fork of the ORM scoped to the caller's tenant; null-tenant forks fail closed. */
+  em: EntityManager;
+  caller: Caller | null;
+  loaders: Loaders;
+  requestId: string;
+}
+
+/** The caller of a resolver that graphql-shield has already let through. */
+export function callerOf(ctx: Context): Caller {
+  if (!ctx.caller) throw new Error('resolver reached without a caller: a permission rule is missing');
+  return ctx.caller;
+}

@@ -1,0 +1,68 @@
+/**
+ * Writes a migration with the difference between the entities and the committed migrations:
+ * `npm run migration:create`. It diffs against a throw-away embedded database that has every
+ * committed migration applied, so no server is needed, and then rewrites src/migrations/index.ts.
+ */
+import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
+import { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { ormOptions } from './orm';
+import { startHost, stopHost } from './embedded';
+
+const root = path.resolve(
+  __dirname,
+  '..',
+  '..',
+  __dirname.includes(`${path.sep}dist${path.sep}`) ? '..' : '',
+);
+const dir = path.join(root, 'src', 'migrations');
+
+async function main() {
+  const { child, port } = await startHost('memory://');
+  try {
+    const options = ormOptions({ clientUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`, poolMax: 1 });
+    options.migrations = {
+      ...options.migrations,
+      path: dir,
+      pathTs: dir,
+      emit: 'ts',
+      fileName: (ts) => `Migration${ts}`,
+    };
+    const orm = await MikroORM.init<PostgreSqlDriver>(options);
+    await orm.getMigrator().up();
+    const result = await orm.getMigrator().createMigration(dir, false, false, process.argv[2]);
+    await orm.close(true);
+    if (!result.fileName) {
+      console.log('no changes: the entities match the migrations');
+      return;
+    }
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => /^Migration\d+.*\.ts$/.test(f))
+      .sort()
+      .map((f) => ({
+        file: f.replace(/\.ts$/, ''),
+        cls: /export class (\w+)/.exec(fs.readFileSync(path.join(dir, f), 'utf8'))![1],
+      }));
+    const lines = [
+      '/** Every migration, in order: listed here so the same list runs from sources, builds and tests. */',
+      ...files.map((m) => `import { ${m.cls} } from './${m.file}';`),
+      '',
+      `export const migrationsList: { name: string; class: any }[] = [`,
+      ...files.map((m) => `  { name: '${m.file}', class: ${m.cls} },`),
+      '];',
+      '',
+    ];
+    fs.writeFileSync(path.join(dir, 'index.ts'), lines.join('\n'));
+    console.log(`wrote ${result.fileName}`);
+  } finally {
+    await stopHost(child);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

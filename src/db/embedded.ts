@@ -1,0 +1,109 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The embedded database: one PGlite host process per data directory, guarded by a lock file
+ * that records its pid and port. A second process (the CLI next to a running server) finds the
+ * lock and connects to the running host instead of opening the directory twice, which would
+ * corrupt it.
+ */
+export interface EmbeddedDatabase {
+  url: string;
+  /** True when this process started the host and must stop it. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface LockInfo {
+  pid: number;
+  port: number;
+}
+
+const lockFile = (dataDir: string) => path.join(dataDir, 'embedded-db.lock');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readLock(file: string): LockInfo | undefined {
+  try {
+    const info = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
+    return Number.isInteger(info.pid) && Number.isInteger(info.port) ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const urlFor = (port: number) => `postgresql://postgres@127.0.0.1:${port}/postgres`;
+
+/** Starts a PGlite host for `dataDir` ("memory://" for a throw-away database) and waits for it. */
+export function startHost(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(path.join(__dirname, 'pglite-host.js'), [dataDir], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (msg: { ready: boolean; port?: number; error?: string }) => {
+      if (msg.ready && msg.port) resolve({ child, port: msg.port });
+      else reject(new Error(`embedded database failed to start: ${msg.error ?? 'unknown error'}`));
+    });
+    child.once('exit', (code) => reject(new Error(`embedded database exited with code ${code}`)));
+  });
+}
+
+export function stopHost(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = lockFile(dataDir);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const held = readLock(file);
+    if (held && alive(held.pid)) {
+      return { url: urlFor(held.port), owned: false, stop: async () => undefined };
+    }
+    let fd: number;
+    try {
+      if (held || fs.existsSync(file)) {
+        // A lock left by a process that died, or one being written right now: give a writer a
+        // moment, then treat a still-unreadable or dead lock as stale.
+        await new Promise((r) => setTimeout(r, 100));
+        const again = readLock(file);
+        if (again && alive(again.pid)) continue;
+        fs.rmSync(file, { force: true });
+      }
+      fd = fs.openSync(file, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw err;
+    }
+    try {
+      const { child, port } = await startHost(path.join(dataDir, 'pgdata'));
+      fs.writeSync(fd, JSON.stringify({ pid: child.pid, port }));
+      fs.closeSync(fd);
+      return {
+        url: urlFor(port),
+        owned: true,
+        stop: async () => {
+          await stopHost(child);
+          if (readLock(file)?.pid === child.pid) fs.rmSync(file, { force: true });
+        },
+      };
+    } catch (err) {
+      fs.closeSync(fd);
+      fs.rmSync(file, { force: true });
+      throw err;
+    }
+  }
+  throw new Error(`could not lock the embedded database in ${dataDir}`);
+}

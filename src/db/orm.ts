@@ -1,0 +1,44 @@
+import { MikroORM, type Options } from '@mikro-orm/core';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from '../entities';
+import { Tenant } from '../entities/tenant';
+import { migrationsList } from '../migrations';
+import { TenancySubscriber, tenantFilter } from './tenancy';
+
+export interface OrmOptions {
+  clientUrl: string;
+  /** Pool size: exactly one on the embedded database, which serialises queries anyway. */
+  poolMax: number;
+  debug?: boolean;
+}
+
+export function ormOptions({ clientUrl, poolMax, debug }: OrmOptions): Options<PostgreSqlDriver> {
+  const scoped = entities.filter((e) => e !== Tenant).map((e) => e.name);
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl,
+    entities,
+    // Metadata comes from the decorators; discovery must not look for .ts sources at run time.
+    discovery: { warnWhenNoEntities: true, requireEntitiesArray: true },
+    pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
+    driverOptions: { connection: { connectionTimeoutMillis: 5_000, statement_timeout: 30_000 } },
+    filters: tenantFilter(scoped),
+    subscribers: [new TenancySubscriber()],
+    extensions: [Migrator],
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    // Each request works on its own fork; the global manager must never hold request state.
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    serialization: { forceObject: true },
+    debug: debug ?? false,
+  };
+}
+
+export async function openOrm(options: OrmOptions): Promise<MikroORM<PostgreSqlDriver>> {
+  return MikroORM.init<PostgreSqlDriver>(ormOptions(options));
+}
+
+export async function migrate(orm: MikroORM): Promise<void> {
+  await orm.getMigrator().up();
+}

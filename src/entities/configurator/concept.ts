@@ -1,0 +1,29 @@
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Audited } from '../tenant-scoped';
+
+export enum BuildingType {
+  ROW = 'ROW',
+  DETACHED = 'DETACHED',
+  SEMI_DETACHED = 'SEMI_DETACHED',
+  CORNER = 'CORNER',
+  APARTMENT = 'APARTMENT',
+  BUNGALOW = 'BUNGALOW',
+}
+registerEnumType(BuildingType, {
+  name: 'BuildingType',
+  description: 'The kind of building a concept is for.',
+});
+
+@Entity({ tableName: 'concept' })
+@Index({ name: 'concept_tenant_name_idx', properties: ['tenantId', 'name'] })
+@ObjectType({ description: 'A building concept of the configurator.' })
+export class Concept extends Audited {
+  @Property({ type: 'text' })
+  @Field(() => String)
+  name!: string;
+
+  @Enum({ items: () => BuildingType, nullable: true })
+  @Field(() => BuildingType, { nullable: true })
+  buildingType?: BuildingType;
+}

@@ -1,0 +1,125 @@
+import {
+  ConnectionException,
+  ConstraintViolationException,
+  DriverException,
+  ForeignKeyConstraintViolationException,
+  LockWaitTimeoutException,
+  DeadlockException,
+  OptimisticLockError,
+  UniqueConstraintViolationException,
+} from '@mikro-orm/core';
+import { GraphQLError } from 'graphql';
+import { ArgumentValidationError } from 'type-graphql';
+import type { ValidationError } from 'class-validator';
+import { AppError } from './errors';
+
+/**
+ * One place that decides what an error means to a client: its HTTP status and a detail safe to
+ * show. Used by the REST facade and by Apollo's formatError, so both say the same.
+ */
+export interface ClientError {
+  status: number;
+  detail: string;
+  /** True when the detail is ours to show; false for unexpected errors (logged, shown generically). */
+  expected: boolean;
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+]);
+
+function validationDetail(errors: ValidationError[], prefix = ''): string[] {
+  return errors.flatMap((e) => {
+    const path = prefix ? `${prefix}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((m) => `${path}: ${m}`);
+    return [...own, ...validationDetail(e.children ?? [], path)];
+  });
+}
+
+function isConnectionFailure(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: string; message?: string; cause?: unknown };
+  if (e.code && CONNECTION_CODES.has(e.code)) return true;
+  const msg = e.message ?? '';
+  if (
+    /Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|the database system is (starting up|shutting down)|terminating connection/i.test(
+      msg,
+    )
+  ) {
+    return true;
+  }
+  return e.cause ? isConnectionFailure(e.cause) : false;
+}
+
+/** GraphQL's variable errors name the variable; clients know the field: `input.percentage: ...`. */
+function requestErrorDetail(message: string): string {
+  const m = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]+)")?; (.*)$/s.exec(message);
+  if (!m) return message;
+  const where = (m[3] ?? m[1]).replace(/^input\./, '');
+  return `${where}: ${m[4]}`;
+}
+
+export function classify(error: unknown): ClientError {
+  let original: unknown = error;
+  while (original instanceof GraphQLError && original.originalError) original = original.originalError;
+  if (original instanceof AppError)
+    return { status: original.status, detail: original.message, expected: true };
+  if (original instanceof ArgumentValidationError) {
+    const details = validationDetail(original.extensions.validationErrors);
+    return { status: 400, detail: details.join('; ') || 'the input is not valid', expected: true };
+  }
+  if (original instanceof OptimisticLockError) {
+    return {
+      status: 409,
+      detail: 'the record was changed by someone else; read it again and retry',
+      expected: true,
+    };
+  }
+  if (original instanceof UniqueConstraintViolationException) {
+    return { status: 409, detail: 'a record with the same unique values already exists', expected: true };
+  }
+  if (original instanceof ForeignKeyConstraintViolationException) {
+    return {
+      status: 409,
+      detail: 'the record is referenced by, or refers to, records that prevent this change',
+      expected: true,
+    };
+  }
+  if (original instanceof DeadlockException || original instanceof LockWaitTimeoutException) {
+    return { status: 409, detail: 'the record is being changed concurrently; retry', expected: true };
+  }
+  if (original instanceof ConnectionException || isConnectionFailure(original)) {
+    return { status: 503, detail: 'the database is unavailable; retry shortly', expected: true };
+  }
+  if (original instanceof ConstraintViolationException) {
+    return { status: 400, detail: 'the input violates a constraint of the record', expected: true };
+  }
+  if (original instanceof DriverException) {
+    const code = (original as DriverException & { code?: string }).code ?? '';
+    // 22xxx: data exceptions (a value out of range, a malformed literal): the client's input.
+    if (code.startsWith('22'))
+      return { status: 400, detail: 'a value in the request is out of range or malformed', expected: true };
+    return { status: 500, detail: 'internal server error', expected: false };
+  }
+  // A GraphQL error of graphql-js itself: parse, validation or variable coercion, i.e. the request.
+  if (original instanceof GraphQLError) {
+    return {
+      status: 400,
+      detail: requestErrorDetail(error instanceof GraphQLError ? error.message : original.message),
+      expected: true,
+    };
+  }
+  return { status: 500, detail: 'internal server error', expected: false };
+}

@@ -1,0 +1,41 @@
+import type { ClassType } from 'type-graphql';
+import type { Audited } from '../entities/tenant-scoped';
+import type { Resource } from '../permissions/catalog';
+import type { Context } from '../context';
+
+/**
+ * A resource group, as data: everything that tells one group's standard family (find, page,
+ * dynamic search, CSV export, create, update, delete) from another's.
+ */
+export interface GroupDef<T extends Audited = Audited, C extends object = any, U extends object = any> {
+  /** The MikroORM entity, which is also the GraphQL object type. */
+  entity: ClassType<T>;
+  /** Singular and plural names used for GraphQL fields: `concept`, `searchConcepts`... */
+  name: string;
+  plural: string;
+  /** The permission resource: READ_<resource>, CREATE_<resource>... */
+  resource: Resource;
+  createInput: ClassType<C>;
+  updateInput: ClassType<U>;
+  /** Text fields the `search` terms look in. */
+  searchable: readonly (keyof T & string)[];
+  /** Fields dynamic-search filters may name. */
+  filterable: readonly (keyof T & string)[];
+  /** Fields that may be sorted by (defaults to `filterable`). */
+  sortable?: readonly (keyof T & string)[];
+  /** A field that limits visibility to users with access to its value (decisions.md "Data scope"). */
+  scope?: 'subsidiaryId' | 'projectId';
+  /** Boolean fields that have a second name (`active`/`isActive`): [stored, alias]. */
+  booleanPairs?: readonly [keyof T & string, string][];
+  /**
+   * Domain rules run before a create or update is stored: derived values, checks, numbering.
+   * `input` is the request's input with boolean pairs already merged.
+   */
+  beforeSave?(ctx: Context, entity: T, input: Partial<C & U>, isNew: boolean): Promise<void> | void;
+}
+
+export function defineGroup<T extends Audited, C extends object, U extends object>(
+  def: GroupDef<T, C, U>,
+): GroupDef<T, C, U> {
+  return def;
+}

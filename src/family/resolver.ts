@@ -1,0 +1,140 @@
+import { Arg, Ctx, ID, Info, Int, Mutation, Query, Resolver, type ClassType } from 'type-graphql';
+import { getNamedType, isObjectType, type GraphQLResolveInfo } from 'graphql';
+import type { Audited } from '../entities/tenant-scoped';
+import type { Context } from '../context';
+import { can, Requires } from '../permissions/rules';
+import { csvColumns, toCsv, type CsvColumn } from './csv';
+import type { GroupDef } from './group';
+import { PageOf, type Page } from './page';
+import { Direction, SearchInput } from './search-input';
+import { FamilyService } from './service';
+
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/**
+ * The GraphQL face of the standard family for one group: written once, applied to every group.
+ * Field names follow the group's names: `concepts(ids)`, `allConcepts`, `concept(id)`,
+ * `conceptPage`, `searchConcepts`, `exportConceptsCsv`, `createConcept`, `updateConcept`,
+ * `deleteConcept`, `deleteConcepts`.
+ */
+export function familyResolver<T extends Audited, C extends object, U extends object>(
+  group: GroupDef<T, C, U>,
+  service: FamilyService<T, C, U> = new FamilyService(group),
+): ClassType {
+  const { entity, name, plural, resource, createInput, updateInput } = group;
+  const PageType = PageOf(entity, name);
+  let columns: CsvColumn[] | undefined;
+
+  @Resolver(() => entity)
+  class FamilyResolver {
+    @Requires(can('READ', resource))
+    @Query(() => [entity], {
+      name: lower(plural),
+      description: `${plural} by id, in the order asked; unknown ids are skipped.`,
+    })
+    byIds(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<T[]> {
+      return service.byIds(ctx, ids);
+    }
+
+    @Requires(can('READ', resource))
+    @Query(() => [entity], {
+      name: `all${plural}`,
+      description: `Every ${name} of the tenant, oldest first.`,
+    })
+    all(@Ctx() ctx: Context): Promise<T[]> {
+      return service.list(ctx);
+    }
+
+    @Requires(can('READ', resource))
+    @Query(() => entity, {
+      name: lower(name),
+      nullable: true,
+      description: `One ${name}, or null when it does not exist.`,
+    })
+    one(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<T | null> {
+      return service.one(ctx, id);
+    }
+
+    @Requires(can('READ', resource))
+    @Query(() => PageType, {
+      name: `${lower(name)}Page`,
+      description: `A page of ${plural}, optionally sorted and searched.`,
+    })
+    page(
+      @Ctx() ctx: Context,
+      @Arg('pageNumber', () => Int, { nullable: true }) pageNumber?: number,
+      @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+      @Arg('sortBy', () => String, { nullable: true }) sortBy?: string,
+      @Arg('direction', () => Direction, { nullable: true }) direction?: Direction,
+      @Arg('search', () => String, { nullable: true }) search?: string,
+    ): Promise<Page<T>> {
+      return service.page(ctx, { pageNumber, pageSize, sortBy, direction, search });
+    }
+
+    @Requires(can('READ', resource))
+    @Query(() => PageType, { name: `search${plural}`, description: `Dynamic search over ${plural}.` })
+    search(
+      @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
+      @Ctx() ctx: Context,
+    ): Promise<Page<T>> {
+      return service.search(ctx, input ?? {});
+    }
+
+    @Requires(can('READ', resource))
+    @Query(() => String, {
+      name: `export${plural}Csv`,
+      description: `A page of the dynamic search as RFC 4180 CSV.`,
+    })
+    async csv(
+      @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
+      @Ctx() ctx: Context,
+      @Info() info: GraphQLResolveInfo,
+    ): Promise<string> {
+      const page = await service.search(ctx, input ?? {});
+      if (!columns) {
+        const type = getNamedType(info.schema.getType(entity.name));
+        if (!isObjectType(type)) throw new Error(`${entity.name} is not an object type`);
+        const meta = ctx.em.getMetadata().get(entity.name);
+        const pairs = new Set((group.booleanPairs ?? []).map(([, alias]) => alias));
+        columns = csvColumns(type, (f) => f in meta.properties || pairs.has(f));
+      }
+      return toCsv(columns, page.content);
+    }
+
+    @Requires(can('CREATE', resource))
+    @Mutation(() => entity, { name: `create${name}` })
+    create(@Arg('input', () => createInput) input: C, @Ctx() ctx: Context): Promise<T> {
+      return service.create(ctx, input);
+    }
+
+    @Requires(can('UPDATE', resource))
+    @Mutation(() => entity, { name: `update${name}`, description: `Changes the fields given; others stay.` })
+    update(
+      @Arg('id', () => ID) id: string,
+      @Arg('input', () => updateInput) input: U,
+      @Ctx() ctx: Context,
+    ): Promise<T> {
+      return service.update(ctx, id, input);
+    }
+
+    @Requires(can('DELETE', resource))
+    @Mutation(() => Boolean, {
+      name: `delete${name}`,
+      description: 'True when the record existed and is now deleted.',
+    })
+    remove(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
+      return service.remove(ctx, id);
+    }
+
+    @Requires(can('DELETE', resource))
+    @Mutation(() => Int, {
+      name: `delete${plural}`,
+      description: 'Deletes the records named; returns how many existed.',
+    })
+    removeMany(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<number> {
+      return service.removeMany(ctx, ids);
+    }
+  }
+  Object.defineProperty(FamilyResolver, 'name', { value: `${name}FamilyResolver` });
+  return FamilyResolver;
+}

@@ -1,0 +1,72 @@
+import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+
+export enum FilterOp {
+  eq = 'eq',
+  ne = 'ne',
+  gt = 'gt',
+  gte = 'gte',
+  lt = 'lt',
+  lte = 'lte',
+  in = 'in',
+  contains = 'contains',
+  startsWith = 'startsWith',
+  isNull = 'isNull',
+  notNull = 'notNull',
+}
+registerEnumType(FilterOp, {
+  name: 'FilterOp',
+  description: 'How a filter compares a field with its value.',
+});
+
+export enum Direction {
+  ASC = 'ASC',
+  DESC = 'DESC',
+}
+registerEnumType(Direction, { name: 'Direction' });
+
+@InputType({
+  description: 'One condition on a field; `value` is a list for `in`, absent for isNull/notNull.',
+})
+export class FilterInput {
+  @Field(() => String)
+  field!: string;
+
+  @Field(() => FilterOp)
+  op!: FilterOp;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  value?: unknown;
+}
+
+@InputType({ description: 'One sort key.' })
+export class SortInput {
+  @Field(() => String)
+  field!: string;
+
+  @Field(() => Boolean, { defaultValue: true })
+  ascending: boolean = true;
+}
+
+@InputType({
+  description: 'A dynamic search: every term must match a searchable field, every filter must hold.',
+})
+export class SearchInput {
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Terms; each must occur (case-insensitively) in a searchable field.',
+  })
+  search?: string[];
+
+  @Field(() => [FilterInput], { nullable: true })
+  filters?: FilterInput[];
+
+  @Field(() => [SortInput], { nullable: true })
+  sort?: SortInput[];
+
+  @Field(() => Int, { nullable: true, description: '0-based page number (default 0).' })
+  page?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Page size (default 20, at most 1000).' })
+  size?: number;
+}

@@ -1,0 +1,238 @@
+import { wrap, type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import { AuditLog } from '../entities/audit-log';
+import type { Audited } from '../entities/tenant-scoped';
+import { badRequest, forbidden, notFound } from '../errors';
+import { callerOf, type Caller, type Context } from '../context';
+import { fieldInfos, type FieldInfo } from './fields';
+import type { GroupDef } from './group';
+import { checkIds, checkPaging, isUuid } from './limits';
+import { toPage, type Page } from './page';
+import { Direction, type SearchInput } from './search-input';
+import { filterWhere, orderBy, searchWhere } from './where';
+
+/** Runs `work` in a transaction on `em` itself (not a fork), so the request's tenant and actor hold. */
+export async function inTransaction<R>(em: EntityManager, work: () => Promise<R>): Promise<R> {
+  if (em.isInTransaction()) return work();
+  await em.begin();
+  try {
+    const result = await work();
+    await em.commit();
+    return result;
+  } catch (err) {
+    await em.rollback();
+    throw err;
+  }
+}
+
+export interface PageArgs {
+  pageNumber?: number | null;
+  pageSize?: number | null;
+  sortBy?: string | null;
+  direction?: Direction | null;
+  search?: string | null;
+}
+
+/**
+ * The standard operation family, written once for every group. Each method works within the
+ * caller's tenant (the ORM filter) and data scope (the group's scope field), so nothing here
+ * or in a group's own operations can reach another tenant's rows.
+ */
+export class FamilyService<T extends Audited, C extends object = any, U extends object = any> {
+  private fields?: { filter: Map<string, FieldInfo>; sort: Map<string, FieldInfo> };
+
+  constructor(readonly group: GroupDef<T, C, U>) {}
+
+  get entityName(): string {
+    return this.group.entity.name;
+  }
+
+  private fieldsOf(em: EntityManager) {
+    if (!this.fields) {
+      const meta = em.getMetadata().get(this.entityName);
+      this.fields = {
+        filter: fieldInfos(meta, this.group.filterable),
+        sort: fieldInfos(meta, this.group.sortable ?? this.group.filterable),
+      };
+    }
+    return this.fields;
+  }
+
+  /** Records outside the caller's subsidiaries or projects behave as absent. */
+  scopeWhere(caller: Caller): FilterQuery<T> {
+    const field = this.group.scope;
+    if (!field || caller.hasFullAccess) return {} as FilterQuery<T>;
+    const allowed = field === 'subsidiaryId' ? caller.subsidiaryAccess : caller.projectAccess;
+    return { $or: [{ [field]: null }, { [field]: { $in: [...allowed] } }] } as FilterQuery<T>;
+  }
+
+  /** Checks that a value written to the scope field is one the caller may use. */
+  checkScopeValue(caller: Caller, value: unknown): void {
+    const field = this.group.scope;
+    if (!field || caller.hasFullAccess || value === null || value === undefined) return;
+    const allowed = field === 'subsidiaryId' ? caller.subsidiaryAccess : caller.projectAccess;
+    if (!allowed.includes(String(value))) throw forbidden(`${field} ${String(value)} is outside your access`);
+  }
+
+  where(ctx: Context, ...conditions: FilterQuery<T>[]): FilterQuery<T> {
+    const all = [this.scopeWhere(callerOf(ctx)), ...conditions].filter(
+      (c) => Object.keys(c as object).length > 0,
+    );
+    return (all.length === 0 ? {} : all.length === 1 ? all[0] : { $and: all }) as FilterQuery<T>;
+  }
+
+  /** Records by id, in the order asked; unknown, malformed and out-of-scope ids are skipped. */
+  async byIds(ctx: Context, ids: readonly string[]): Promise<T[]> {
+    const wanted = checkIds(ids);
+    if (wanted.length === 0) return [];
+    const rows = await ctx.em.find(
+      this.group.entity,
+      this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return wanted.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => r !== undefined);
+  }
+
+  async one(ctx: Context, id: string): Promise<T | null> {
+    if (!isUuid(id)) return null;
+    return ctx.em.findOne(this.group.entity, this.where(ctx, { id } as FilterQuery<T>));
+  }
+
+  async oneOrFail(ctx: Context, id: string): Promise<T> {
+    const found = await this.one(ctx, id);
+    if (!found) throw notFound(`${this.group.name} ${id} does not exist`);
+    return found;
+  }
+
+  /** Every record matching `where`, oldest first: the group's own list operations use this. */
+  async list(
+    ctx: Context,
+    where: FilterQuery<T> = {} as FilterQuery<T>,
+    sort?: QueryOrderMap<T>[],
+  ): Promise<T[]> {
+    return ctx.em.find(this.group.entity, this.where(ctx, where), {
+      orderBy: [...(sort ?? []), { created: 'asc' }, { id: 'asc' }] as QueryOrderMap<T>[],
+    });
+  }
+
+  async search(ctx: Context, input: SearchInput = {}, extra?: FilterQuery<T>): Promise<Page<T>> {
+    const { page, size } = checkPaging(input.page, input.size);
+    const fields = this.fieldsOf(ctx.em);
+    const where = this.where(
+      ctx,
+      ...searchWhere(this.group.searchable, input.search),
+      ...filterWhere(fields.filter, input.filters, this.entityName),
+      ...(extra ? [extra] : []),
+    );
+    const sort = orderBy(fields.sort, input.sort, this.entityName) as QueryOrderMap<T>[];
+    return this.pageOf(ctx, where, sort, page, size);
+  }
+
+  async page(ctx: Context, args: PageArgs): Promise<Page<T>> {
+    const { page, size } = checkPaging(args.pageNumber, args.pageSize, ['pageNumber', 'pageSize']);
+    const fields = this.fieldsOf(ctx.em);
+    const where = this.where(ctx, ...searchWhere(this.group.searchable, args.search ? [args.search] : []));
+    const sort = args.sortBy
+      ? (orderBy(
+          fields.sort,
+          [{ field: args.sortBy, ascending: args.direction !== Direction.DESC }],
+          this.entityName,
+        ) as QueryOrderMap<T>[])
+      : [];
+    return this.pageOf(ctx, where, sort, page, size);
+  }
+
+  private async pageOf(
+    ctx: Context,
+    where: FilterQuery<T>,
+    sort: QueryOrderMap<T>[],
+    page: number,
+    size: number,
+  ): Promise<Page<T>> {
+    // A stable tie-breaker, so that paging never shows a record twice or skips one.
+    const order = [...sort, { created: 'asc' }, { id: 'asc' }] as QueryOrderMap<T>[];
+    const [rows, total] = await ctx.em.findAndCount(this.group.entity, where, {
+      orderBy: order,
+      limit: size,
+      offset: page * size,
+    });
+    return toPage(rows, total, page, size, sort.length > 0);
+  }
+
+  /** Merges `alias` booleans into their stored names; both given and different is a 400. */
+  normalize(input: object): Partial<C & U> {
+    const data: Record<string, unknown> = { ...input };
+    for (const [stored, alias] of this.group.booleanPairs ?? []) {
+      const a = data[stored];
+      const b = data[alias];
+      if (a !== undefined && a !== null && b !== undefined && b !== null && a !== b) {
+        throw badRequest(`${stored} and ${alias} mean the same and must not differ`);
+      }
+      if ((a === undefined || a === null) && b !== undefined) data[stored] = b;
+      delete data[alias];
+    }
+    for (const key of Object.keys(data)) if (data[key] === undefined) delete data[key];
+    return data as Partial<C & U>;
+  }
+
+  async create(ctx: Context, input: C): Promise<T> {
+    const caller = callerOf(ctx);
+    const data = this.normalize(input as object);
+    const scopeField = this.group.scope;
+    if (scopeField) this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
+    const entity = ctx.em.create(this.group.entity, { ...data, tenantId: caller.tenantId } as never);
+    await this.group.beforeSave?.(ctx, entity, data, true);
+    await ctx.em.persistAndFlush(entity);
+    return entity;
+  }
+
+  async update(ctx: Context, id: string, input: U): Promise<T> {
+    const caller = callerOf(ctx);
+    const entity = await this.oneOrFail(ctx, id);
+    const data = this.normalize(input as object);
+    const scopeField = this.group.scope;
+    if (scopeField && scopeField in data)
+      this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
+    ctx.em.assign(entity, data as never);
+    await this.group.beforeSave?.(ctx, entity, data, false);
+    await ctx.em.flush();
+    return entity;
+  }
+
+  /** Deletes one record; false when it does not exist (for this caller). */
+  async remove(ctx: Context, id: string): Promise<boolean> {
+    return (await this.removeMany(ctx, [id])) === 1;
+  }
+
+  /** Deletes the records named, skipping unknown ones, and records each in the audit log. */
+  async removeMany(ctx: Context, ids: readonly string[]): Promise<number> {
+    const wanted = checkIds(ids);
+    if (wanted.length === 0) return 0;
+    const caller = callerOf(ctx);
+    return inTransaction(ctx.em, async () => {
+      const rows = await ctx.em.find(
+        this.group.entity,
+        this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
+        {
+          disableIdentityMap: true,
+        },
+      );
+      if (rows.length === 0) return 0;
+      await ctx.em.nativeDelete(this.group.entity, {
+        id: { $in: rows.map((r) => r.id) },
+      } as unknown as FilterQuery<T>);
+      for (const row of rows) {
+        ctx.em.persist(
+          ctx.em.create(AuditLog, {
+            tenantId: caller.tenantId,
+            entity: this.entityName,
+            entityId: row.id,
+            action: 'DELETE',
+            data: wrap(row).toPOJO(),
+          } as never),
+        );
+      }
+      await ctx.em.flush();
+      return rows.length;
+    });
+  }
+}

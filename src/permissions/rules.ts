@@ -1,0 +1,95 @@
+import { GraphQLSchema } from 'graphql';
+import { applyMiddleware } from 'graphql-middleware';
+import { deny, rule, shield } from 'graphql-shield';
+import type { IRule } from 'graphql-shield';
+import { getMetadataStorage } from 'type-graphql';
+import type { Context } from '../context';
+import { forbidden, unauthorized } from '../errors';
+import { permissionName, SUPER_ADMIN, type Resource, type Verb } from './catalog';
+
+/**
+ * Permission rules of the root fields. A resolver method names its rule with @Requires; the
+ * rules are applied with graphql-shield through a graphql-middleware field map of Query and
+ * Mutation only, so object fields below the root run without a permission wrapper.
+ */
+const rulesByResolver = new Map<Function, Map<string, IRule>>();
+
+export function Requires(r: IRule): MethodDecorator {
+  return (target, key) => {
+    const ctor = (target as { constructor: Function }).constructor;
+    if (!rulesByResolver.has(ctor)) rulesByResolver.set(ctor, new Map());
+    rulesByResolver.get(ctor)!.set(String(key), r);
+  };
+}
+
+/** Any valid credential: for the caller's own records (my-access, own notifications...). */
+export const authenticated = rule('authenticated', { cache: 'contextual' })((_p, _a, ctx: Context) =>
+  ctx.caller ? true : unauthorized(),
+);
+
+const permissionRules = new Map<string, IRule>();
+
+/** The caller holds `name` (or is the super-admin, who holds every permission). */
+export function permission(name: string): IRule {
+  let r = permissionRules.get(name);
+  if (!r) {
+    r = rule(`permission:${name}`, { cache: 'contextual' })((_p, _a, ctx: Context) => {
+      if (!ctx.caller) return unauthorized();
+      return ctx.caller.permissions.has(name)
+        ? true
+        : forbidden(`this operation needs the ${name} permission`);
+    });
+    permissionRules.set(name, r);
+  }
+  return r;
+}
+
+export const can = (verb: Verb, resource: Resource) => permission(permissionName(verb, resource));
+
+export const superAdminOnly = rule('superAdmin', { cache: 'contextual' })((_p, _a, ctx: Context) => {
+  if (!ctx.caller) return unauthorized();
+  return ctx.caller.superAdmin ? true : forbidden(`this operation needs the ${SUPER_ADMIN} role`);
+});
+
+/** The rule of every root field of the schema that has one. */
+export function ruleTree(schema: GraphQLSchema): Record<'Query' | 'Mutation', Record<string, IRule>> {
+  const storage = getMetadataStorage();
+  const tree: Record<'Query' | 'Mutation', Record<string, IRule>> = { Query: {}, Mutation: {} };
+  const place = (
+    type: 'Query' | 'Mutation',
+    defs: { target: Function; methodName: string; schemaName: string }[],
+  ) => {
+    const fields = (type === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields() ?? {};
+    for (const def of defs) {
+      const r = rulesByResolver.get(def.target)?.get(def.methodName);
+      if (fields[def.schemaName] && r) tree[type][def.schemaName] = r;
+    }
+  };
+  place('Query', storage.queries);
+  place('Mutation', storage.mutations);
+  return tree;
+}
+
+/** Root fields without a rule: must be empty (a test checks it; start-up refuses otherwise). */
+export function unguardedRootFields(schema: GraphQLSchema): string[] {
+  const tree = ruleTree(schema);
+  const missing: string[] = [];
+  for (const type of ['Query', 'Mutation'] as const) {
+    const fields = (type === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields() ?? {};
+    for (const name of Object.keys(fields)) if (!tree[type][name]) missing.push(`${type}.${name}`);
+  }
+  return missing;
+}
+
+export function applyPermissions(schema: GraphQLSchema): GraphQLSchema {
+  const missing = unguardedRootFields(schema);
+  if (missing.length > 0) throw new Error(`root fields without a permission rule: ${missing.join(', ')}`);
+  const tree = ruleTree(schema);
+  const generator = shield(tree, {
+    fallbackRule: deny,
+    allowExternalErrors: true,
+    fallbackError: forbidden(),
+  });
+  const full = generator.generate(schema) as Record<string, unknown>;
+  return applyMiddleware(schema, { Query: full.Query, Mutation: full.Mutation } as never);
+}

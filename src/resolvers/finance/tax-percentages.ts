@@ -1,0 +1,32 @@
+import { Field, Float, InputType } from 'type-graphql';
+import { IsOptional, Max, Min } from 'class-validator';
+import { TaxPercentage } from '../../entities/finance/tax-percentage';
+import { defineGroup } from '../../family/group';
+
+@InputType({ description: 'A new tax rate, in percent (21 means 21%).' })
+export class CreateTaxPercentageInput {
+  @Field(() => Float)
+  @Min(0)
+  @Max(100)
+  percentage!: number;
+}
+
+@InputType({ description: 'Changes to a tax rate.' })
+export class UpdateTaxPercentageInput {
+  @Field(() => Float, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(100)
+  percentage?: number;
+}
+
+export const taxPercentages = defineGroup({
+  entity: TaxPercentage,
+  name: 'TaxPercentage',
+  plural: 'TaxPercentages',
+  resource: 'TAX_PERCENTAGES',
+  createInput: CreateTaxPercentageInput,
+  updateInput: UpdateTaxPercentageInput,
+  searchable: [],
+  filterable: ['id', 'percentage', 'created', 'createdBy', 'updated', 'updatedBy'],
+});

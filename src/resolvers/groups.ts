@@ -1,0 +1,6 @@
+import type { GroupDef } from '../family/group';
+import { concepts } from './configurator/concepts';
+import { taxPercentages } from './finance/tax-percentages';
+
+/** Every resource group that has the standard family. */
+export const groups: GroupDef<any, any, any>[] = [concepts, taxPercentages];

@@ -1,0 +1,113 @@
+import type { GroupDef } from '../family/group';
+import { body, fromRequest, query, type RestRoute } from './route';
+import { searchFromBody, searchFromQuery } from './search-params';
+
+/** The codes of the specification's family table (section 4.1), plus create and bulk delete. */
+export type FamilyCode =
+  'create' | 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'bulk-delete';
+
+export interface FamilyOptions {
+  /** S1 without ids answers [] instead of 400 (Inbox). */
+  s1IdsOptional?: boolean;
+  /** S9 without ids deletes nothing instead of 400 (Invoices, AP invoices). */
+  s9IdsOptional?: boolean;
+}
+
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/**
+ * The REST rows of a group's family operations, generated from the codes the specification
+ * lists for it. Where a group has no documented `find/{id}`, one is added as an extension so
+ * that the Location of a created record points somewhere real.
+ */
+export function familyRoutes(
+  group: GroupDef<any, any, any>,
+  base: string,
+  codes: readonly FamilyCode[],
+  options: FamilyOptions = {},
+): RestRoute[] {
+  const { name, plural } = group;
+  const one = lower(name);
+  const many = lower(plural);
+  const rows: Record<FamilyCode, RestRoute> = {
+    create: {
+      method: 'POST',
+      path: base,
+      field: `create${name}`,
+      args: { input: body() },
+      status: 201,
+      location: (r: { id: string }) => `${base}/find/${r.id}`,
+      summary: `Create a ${name}`,
+    },
+    S1: {
+      method: 'GET',
+      path: `${base}/find`,
+      field: many,
+      args: { ids: query('ids', options.s1IdsOptional ? [] : undefined) },
+      summary: `${plural} by ids`,
+    },
+    S2: {
+      method: 'GET',
+      path: `${base}/find-all`,
+      field: `all${plural}`,
+      summary: `Every ${name} of the tenant`,
+    },
+    S3: { method: 'GET', path: `${base}/find/{id}`, field: one, nullIs404: true, summary: `One ${name}` },
+    S4: {
+      method: 'GET',
+      path: `${base}/find-list`,
+      field: many,
+      args: { ids: query('ids', []) },
+      summary: `${plural} by ids (optional)`,
+    },
+    S5: { method: 'GET', path: `${base}/page`, field: `${one}Page`, summary: `A page of ${plural}` },
+    S6: {
+      method: 'GET',
+      path: `${base}/dynamic-search`,
+      field: `search${plural}`,
+      args: { input: fromRequest(searchFromQuery) },
+      summary: `Dynamic search of ${plural}`,
+    },
+    S7: {
+      method: 'POST',
+      path: `${base}/dynamic-search`,
+      field: `search${plural}`,
+      args: { input: fromRequest(searchFromBody) },
+      summary: `Dynamic search of ${plural} (body)`,
+    },
+    S8: {
+      method: 'GET',
+      path: `${base}/csv-export`,
+      field: `export${plural}Csv`,
+      args: { input: fromRequest(searchFromQuery) },
+      summary: `${plural} as CSV`,
+    },
+    S9: {
+      method: 'DELETE',
+      path: `${base}/delete-list`,
+      field: `delete${plural}`,
+      args: { ids: query('ids', options.s9IdsOptional ? [] : undefined) },
+      status: 204,
+      summary: `Delete ${plural} by ids`,
+    },
+    S10: {
+      method: 'DELETE',
+      path: `${base}/{id}`,
+      field: `delete${name}`,
+      nullIs404: true,
+      status: 204,
+      summary: `Delete one ${name}`,
+    },
+    'bulk-delete': {
+      method: 'DELETE',
+      path: base,
+      field: `delete${plural}`,
+      args: { ids: body() },
+      status: 204,
+      summary: `Delete ${plural} (body: ids)`,
+    },
+  };
+  const routes = codes.map((code) => ({ ...rows[code], code }));
+  if (!codes.includes('S3')) routes.push({ ...rows.S3, code: 'S3', extension: true });
+  return routes;
+}

@@ -1,0 +1,41 @@
+import type { Request } from 'express';
+
+/**
+ * One documented REST operation as data: which GraphQL root field serves it, where each of
+ * the field's arguments comes from, and how the answer is sent. Arguments not listed come from
+ * the path when the path names them, otherwise from the query string; their GraphQL types say
+ * how the text is read.
+ */
+export type ArgSource =
+  | { from: 'path'; name?: string }
+  | { from: 'query'; name?: string; default?: unknown }
+  | { from: 'body'; default?: unknown }
+  | { from: 'request'; read: (req: Request) => unknown };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RestRoute {
+  method: HttpMethod;
+  /** Path below /api/v1, in the specification's form: `/concepts/find/{id}`. */
+  path: string;
+  /** The GraphQL root field (Query or Mutation) that does the work. */
+  field: string;
+  args?: Record<string, ArgSource>;
+  /** 200 (default), 201 (with a Location header) or 204 (no body). */
+  status?: 200 | 201 | 204;
+  /** A null result (or `false` from a delete) means the record does not exist: 404. */
+  nullIs404?: boolean;
+  /** For 201: the path of the new resource, from the result. */
+  location?: (result: any) => string;
+  /** Family code (S1..S10, create, bulk-delete) or `custom`: for documentation and the matrix test. */
+  code?: string;
+  /** Not in the specification: marked `x-extension` in the OpenAPI document. */
+  extension?: boolean;
+  /** Summary for the OpenAPI document. */
+  summary?: string;
+}
+
+export const path = (name?: string): ArgSource => ({ from: 'path', name });
+export const query = (name?: string, dflt?: unknown): ArgSource => ({ from: 'query', name, default: dflt });
+export const body = (dflt?: unknown): ArgSource => ({ from: 'body', default: dflt });
+export const fromRequest = (read: (req: Request) => unknown): ArgSource => ({ from: 'request', read });

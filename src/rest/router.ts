@@ -1,0 +1,96 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { execute, type GraphQLSchema } from 'graphql';
+import type { Context } from '../context';
+import { classify } from '../error-mapping';
+import { errorBody } from '../errors';
+import type { Logger } from '../logger';
+import type { CompiledRoute } from './compile';
+
+export type ContextFor = (req: Request, res: Response) => Promise<Context>;
+
+/** Sends an error in the documented body; 401s also say how to authenticate. */
+export function sendError(res: Response, status: number, detail: string): void {
+  if (res.headersSent) return;
+  if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  if (status === 503 || status === 429) res.setHeader('Retry-After', res.getHeader('Retry-After') ?? '5');
+  res.status(status).json(errorBody(status, detail, res.locals.requestId as string | undefined));
+}
+
+export function sendCaught(res: Response, err: unknown, logger: Logger): void {
+  const { status, detail, expected } = classify(err);
+  if (!expected) logger.error({ err, requestId: res.locals.requestId }, 'unexpected error');
+  sendError(res, status, detail);
+}
+
+/**
+ * The REST facade: each compiled row becomes one Express route that authenticates, reads the
+ * variables, executes the row's document against the schema with the request's context, and
+ * answers with the row's status. No domain logic lives here.
+ */
+export function restRouter(
+  schema: GraphQLSchema,
+  routes: CompiledRoute[],
+  contextFor: ContextFor,
+  logger: Logger,
+): Router {
+  const router = express.Router();
+  for (const compiled of routes) {
+    const { route } = compiled;
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](compiled.expressPath, async (req: Request, res: Response) => {
+      res.locals.route = `${route.method} ${route.path}`;
+      try {
+        const contextValue = await contextFor(req, res);
+        const variableValues = compiled.variables(req);
+        const result = await execute({ schema, document: compiled.document, variableValues, contextValue });
+        if (result.errors?.length) {
+          sendCaught(res, result.errors[0], logger);
+          return;
+        }
+        const value = (result.data as { result?: unknown } | null | undefined)?.result;
+        if (route.nullIs404 && (value === null || value === false || value === undefined)) {
+          sendError(res, 404, `no record at ${req.originalUrl.split('?')[0]}`);
+          return;
+        }
+        const status = route.status ?? 200;
+        if (status === 204) {
+          res.status(204).end();
+          return;
+        }
+        if (status === 201 && route.location) res.setHeader('Location', `/api/v1${route.location(value)}`);
+        res.status(status).json(value);
+      } catch (err) {
+        sendCaught(res, err, logger);
+      }
+    });
+  }
+  return router;
+}
+
+/** Body-parser failures in the documented shape: 413, 415 or 400. */
+export function bodyErrors(logger: Logger) {
+  return (err: any, _req: Request, res: Response, next: NextFunction) => {
+    if (!err) return next();
+    if (err.type === 'entity.too.large') return sendError(res, 413, 'the request body is larger than 1 MiB');
+    if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
+      return sendError(res, 415, 'the request body must be UTF-8 JSON');
+    }
+    if (err.type === 'entity.parse.failed')
+      return sendError(res, 400, `malformed JSON: ${String(err.message).slice(0, 200)}`);
+    if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+      return sendError(res, err.status, String(err.message ?? 'bad request'));
+    }
+    sendCaught(res, err, logger);
+  };
+}
+
+/** A body that is not JSON is refused before anything reads it. */
+export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  const hasBody =
+    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+    sendError(res, 415, 'the request body must be JSON (Content-Type: application/json)');
+    return;
+  }
+  next();
+}
