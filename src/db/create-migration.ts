@@ -23,16 +23,28 @@ async function main() {
   const { child, port } = await startHost('memory://');
   try {
     const options = ormOptions({ clientUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`, poolMax: 1 });
+    // --initial: before the first release, the whole schema is kept as one initial migration,
+    // rewritten from the entities each time; after a release, migrations are only ever added.
+    const initial = process.argv.includes('--initial');
+    const name = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? (initial ? 'initial' : undefined);
+    if (initial) {
+      for (const f of fs.readdirSync(dir)) if (/^Migration\d+.*\.ts$/.test(f)) fs.rmSync(path.join(dir, f));
+      fs.writeFileSync(
+        path.join(dir, 'index.ts'),
+        'export const migrationsList: { name: string; class: any }[] = [];\n',
+      );
+    }
     options.migrations = {
       ...options.migrations,
+      migrationsList: initial ? [] : options.migrations!.migrationsList,
       path: dir,
       pathTs: dir,
       emit: 'ts',
-      fileName: (ts) => `Migration${ts}`,
+      fileName: (ts) => (initial ? 'Migration20261122000000' : `Migration${ts}`),
     };
     const orm = await MikroORM.init<PostgreSqlDriver>(options);
     await orm.getMigrator().up();
-    const result = await orm.getMigrator().createMigration(dir, false, false, process.argv[2]);
+    const result = await orm.getMigrator().createMigration(dir, false, false, name);
     await orm.close(true);
     if (!result.fileName) {
       console.log('no changes: the entities match the migrations');

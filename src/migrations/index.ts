@@ -1,6 +1,6 @@
 /** Every migration, in order: listed here so the same list runs from sources, builds and tests. */
-import { Migration20261122030229_initial } from './Migration20261122030229';
+import { Migration20261122030816_initial } from './Migration20261122000000';
 
 export const migrationsList: { name: string; class: any }[] = [
-  { name: 'Migration20261122030229', class: Migration20261122030229_initial },
+  { name: 'Migration20261122000000', class: Migration20261122030816_initial },
 ];

@@ -10,13 +10,13 @@ export const VERBS = ['READ', 'CREATE', 'UPDATE', 'DELETE'] as const;
 export type Verb = (typeof VERBS)[number];
 
 export const PERMISSION_LISTS = {
-  appPermissions: ['USERS', 'ROLES', 'APIKEYS'],
+  appPermissions: ['USERS', 'ROLES', 'SUBSIDIARIES', 'APIKEYS'],
   assetManagementPermissions: ['ASSETS'],
   calendarPermissions: ['CALENDAR_EVENTS'],
   communicationsPermissions: ['INBOX', 'SENT_MAILS', 'NOTIFICATIONS', 'TEMPLATES'],
   configuratorPermissions: ['CONCEPTS', 'TYPES', 'COVERAGES'],
   crmPermissions: ['CONTACT_FORMS', 'ACTIVITIES', 'BOOKINGS', 'LEADS', 'CUSTOMERS', 'OPPORTUNITIES'],
-  financePermissions: ['TAX_PERCENTAGES', 'INVOICES', 'AP_INVOICES', 'CLIENTS'],
+  financePermissions: ['TAX_PERCENTAGES', 'INVOICES', 'AP_INVOICES', 'SUPPLIERS', 'CLIENTS'],
   hrPermissions: ['TEAMS', 'EMPLOYEES'],
   inventoryPermissions: ['INVENTORY', 'STOCK_TRANSFERS', 'STOCK_SITES'],
   productionPermissions: ['WASTE', 'PRODUCTION'],

@@ -1,0 +1,12 @@
+import { Entity, Index, Property } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { Audited } from '../tenant-scoped';
+
+@Entity({ tableName: 'customer' })
+@Index({ name: 'customer_tenant_name_idx', properties: ['tenantId', 'name'] })
+@ObjectType({ description: 'A customer (client) of the tenant.' })
+export class Customer extends Audited {
+  @Property({ type: 'text' }) @Field(() => String) name!: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) email?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) phone?: string;
+}

@@ -1,0 +1,33 @@
+import { Entity, Index, Property } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { Audited } from '../tenant-scoped';
+
+/** A member of staff: what PersonSummary, team members, epic owners and project leads show. */
+@Entity({ tableName: 'employee' })
+@Index({ name: 'employee_tenant_email_idx', properties: ['tenantId', 'email'] })
+@ObjectType({ description: 'A member of staff.' })
+export class Employee extends Audited {
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) firstName?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) lastName?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) email?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) jobTitle?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) department?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) avatar?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) phone?: string;
+  /** The user account of this person, when they sign in. */
+  @Property({ type: 'uuid', nullable: true }) @Field(() => String, { nullable: true }) userId?: string;
+}
+
+/** The PersonSummary shape of an employee. */
+export function personSummary(e: Employee | null) {
+  if (!e) return null;
+  const fullName = [e.firstName, e.lastName].filter(Boolean).join(' ') || null;
+  return {
+    id: e.id,
+    avatar: e.avatar ?? null,
+    department: e.department ?? null,
+    email: e.email ?? null,
+    fullName,
+    jobTitle: e.jobTitle ?? null,
+  };
+}

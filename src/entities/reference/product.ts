@@ -1,0 +1,37 @@
+import { DecimalType, Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { Field, Float, ObjectType, registerEnumType } from 'type-graphql';
+import { Audited } from '../tenant-scoped';
+import { FileAsset, UnitOfMeasurement } from '../shared';
+
+export enum ProductType {
+  RAW_MATERIAL = 'RAW_MATERIAL',
+  SEMI_FINISHED = 'SEMI_FINISHED',
+  FINISHED_GOOD = 'FINISHED_GOOD',
+  SERVICE = 'SERVICE',
+}
+registerEnumType(ProductType, { name: 'ProductType' });
+
+@Entity({ tableName: 'product' })
+@Index({ name: 'product_tenant_name_idx', properties: ['tenantId', 'name'] })
+@ObjectType({ description: 'Something the tenant stocks, makes or sells.' })
+export class Product extends Audited {
+  @Property({ type: 'text' }) @Field(() => String) name!: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) brand?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) category?: string;
+  @Enum({ items: () => ProductType, nullable: true })
+  @Field(() => ProductType, { nullable: true })
+  productType?: ProductType;
+  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,4)', nullable: true })
+  @Field(() => Float, { nullable: true })
+  unitPrice?: number;
+  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,4)', nullable: true })
+  @Field(() => Float, { nullable: true })
+  salesPrice?: number;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) currency?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) imageBlobId?: string;
+  @Property({ type: 'json', nullable: true })
+  @Field(() => UnitOfMeasurement, { nullable: true })
+  baseUnit?: UnitOfMeasurement;
+  @Property({ type: 'json' }) @Field(() => [UnitOfMeasurement]) unitsOfMeasurement: UnitOfMeasurement[] = [];
+  @Property({ type: 'json' }) @Field(() => [FileAsset]) imageAssets: FileAsset[] = [];
+}

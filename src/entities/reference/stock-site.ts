@@ -1,0 +1,12 @@
+import { Entity, Index, Property } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { Audited } from '../tenant-scoped';
+
+/** A warehouse or store where stock is kept. */
+@Entity({ tableName: 'stock_site' })
+@Index({ name: 'stock_site_tenant_subsidiary_idx', properties: ['tenantId', 'subsidiaryId'] })
+@ObjectType({ description: 'A place where stock is kept.' })
+export class StockSite extends Audited {
+  @Property({ type: 'text' }) @Field(() => String) name!: string;
+  @Property({ type: 'uuid', nullable: true }) @Field(() => String, { nullable: true }) subsidiaryId?: string;
+}

@@ -1,0 +1,10 @@
+import { Entity, Property } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { Audited } from '../tenant-scoped';
+
+@Entity({ tableName: 'supplier' })
+@ObjectType({ description: 'A supplier the tenant buys from.' })
+export class Supplier extends Audited {
+  @Property({ type: 'text' }) @Field(() => String) name!: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) email?: string;
+}

@@ -1,0 +1,113 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import { createApp, type App } from '../../src/app';
+import { openOrm } from '../../src/db/orm';
+import { forkFor } from '../../src/db/tenancy';
+import { signToken, type JwtSettings } from '../../src/auth/jwt';
+import { createLogger } from '../../src/logger';
+import { createTenant, createUser } from '../../src/services/provisioning';
+import { TenantRole, Permissions } from '../../src/entities/tenant-role';
+import { User } from '../../src/entities/user';
+import { PERMISSION_LIST_NAMES, PERMISSIONS_BY_LIST } from '../../src/permissions/catalog';
+import { workerDatabaseUrl } from './database';
+import { Client, type Response } from './http';
+
+/** A running service on the test database, for one test file. */
+export interface TestServer {
+  baseUrl: string;
+  orm: MikroORM;
+  app: App;
+  jwt: JwtSettings;
+  close(): Promise<void>;
+  /** A new tenant with its super-admin: the client acts as that admin. */
+  tenant(name?: string): Promise<TestTenant>;
+}
+
+export interface TestTenant {
+  tenantId: string;
+  adminId: string;
+  adminEmail: string;
+  token: string;
+  client: Client;
+  /** A user of this tenant holding exactly `permissions` (through a role of their own). */
+  userWith(
+    permissions: string[],
+    options?: { hasFullAccess?: boolean; subsidiaryAccess?: string[]; projectAccess?: string[] },
+  ): Promise<{ userId: string; email: string; token: string; client: Client }>;
+}
+
+export async function startServer(): Promise<TestServer> {
+  const orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 4 });
+  const jwt: JwtSettings = { secret: randomBytes(32).toString('hex') };
+  const app = await createApp({
+    orm,
+    jwt,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    production: false,
+  });
+  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  const tenant = async (name = 'Tenant'): Promise<TestTenant> => {
+    const suffix = randomUUID().slice(0, 8);
+    const { tenant: t, admin } = await createTenant(orm.em, {
+      name: `${name} ${suffix}`,
+      adminEmail: `admin-${suffix}@example.test`,
+    });
+    const token = signToken(jwt, { sub: admin.id, email: admin.email, tenantId: t.id });
+    return {
+      tenantId: t.id,
+      adminId: admin.id,
+      adminEmail: admin.email,
+      token,
+      client: new Client(baseUrl, token),
+      async userWith(permissions, options = {}) {
+        const roleName = `role-${randomUUID().slice(0, 8)}`;
+        const em = forkFor(orm.em, { tenantId: t.id, userId: admin.id, email: admin.email });
+        const perms = new Permissions();
+        for (const list of PERMISSION_LIST_NAMES)
+          perms[list] = permissions.filter((p) => PERMISSIONS_BY_LIST[list].includes(p));
+        await em.persistAndFlush(
+          em.create(TenantRole, { tenantId: t.id, name: roleName, permissions: perms } as never),
+        );
+        const user = await createUser(orm.em, {
+          tenantId: t.id,
+          email: `${roleName}@example.test`,
+          roles: [roleName],
+          hasFullAccess: options.hasFullAccess ?? false,
+          actorEmail: admin.email,
+        });
+        if (options.subsidiaryAccess || options.projectAccess) {
+          await forkFor(orm.em, { tenantId: t.id, userId: admin.id, email: admin.email }).nativeUpdate(
+            User,
+            { id: user.id },
+            { subsidiaryAccess: options.subsidiaryAccess ?? [], projectAccess: options.projectAccess ?? [] },
+          );
+        }
+        const userToken = signToken(jwt, { sub: user.id, email: user.email, tenantId: t.id });
+        return {
+          userId: user.id,
+          email: user.email,
+          token: userToken,
+          client: new Client(baseUrl, userToken),
+        };
+      },
+    };
+  };
+
+  return {
+    baseUrl,
+    orm,
+    app,
+    jwt,
+    tenant,
+    async close() {
+      await app.close();
+      await orm.close(true);
+    },
+  };
+}
+
+export type { Response };
