@@ -1,4 +1,18 @@
-import { UserResolver } from './access/users';
+import { accessResolvers } from './access';
+import { configuratorResolvers } from './configurator';
+import { crmResolvers } from './crm';
+import { financeResolvers } from './finance';
+import { hrResolvers } from './hr';
+import { inventoryResolvers } from './inventory';
+import { notificationsResolvers } from './notifications';
 
 /** Resolvers beyond the generated family ones. */
-export const extraResolvers: Function[] = [UserResolver];
+export const extraResolvers: Function[] = [
+  ...accessResolvers,
+  ...configuratorResolvers,
+  ...financeResolvers,
+  ...hrResolvers,
+  ...crmResolvers,
+  ...inventoryResolvers,
+  ...notificationsResolvers,
+];

@@ -1,6 +1,19 @@
 import type { RestRoute } from './route';
+import { accessRoutes } from './routes/access';
 import { configuratorRoutes } from './routes/configurator';
+import { crmRoutes } from './routes/crm';
 import { financeRoutes } from './routes/finance';
+import { hrRoutes } from './routes/hr';
+import { inventoryRoutes } from './routes/inventory';
+import { notificationsRoutes } from './routes/notifications';
 
 /** Every REST operation of the service, one row each (paths below /api/v1). */
-export const restTable: RestRoute[] = [...configuratorRoutes, ...financeRoutes];
+export const restTable: RestRoute[] = [
+  ...accessRoutes,
+  ...configuratorRoutes,
+  ...financeRoutes,
+  ...hrRoutes,
+  ...crmRoutes,
+  ...inventoryRoutes,
+  ...notificationsRoutes,
+];

@@ -1,0 +1,2 @@
+/** Entities of CRM and communications: widgets, activities, bookings, leads, inbox, sent mails. */
+export const crmEntities: Function[] = [];

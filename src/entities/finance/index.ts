@@ -1,0 +1,4 @@
+import { TaxPercentage } from './tax-percentage';
+
+/** Entities of invoicing: tax percentages, sales invoices, AP invoices. */
+export const financeEntities: Function[] = [TaxPercentage];

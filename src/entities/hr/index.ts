@@ -1,0 +1,2 @@
+/** Entities of HR planning: projects, epics, features, teams. */
+export const hrEntities: Function[] = [];

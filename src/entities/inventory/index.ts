@@ -1,0 +1,2 @@
+/** Entities of stock, transfers and waste registration. */
+export const inventoryEntities: Function[] = [];

@@ -1,0 +1,2 @@
+/** Entities of notifications: notifications, push tokens, settings. */
+export const notificationEntities: Function[] = [];

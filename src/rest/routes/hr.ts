@@ -1,0 +1,3 @@
+import type { RestRoute } from '../route';
+
+export const hrRoutes: RestRoute[] = [];
