@@ -2,6 +2,7 @@ import { AuditLog } from './audit-log';
 import { Tenant } from './tenant';
 import { TenantRole } from './tenant-role';
 import { User } from './user';
+import { TenantSequence } from './tenant-sequence';
 import { configuratorEntities } from './configurator';
 import { crmEntities } from './crm';
 import { financeEntities } from './finance';
@@ -16,6 +17,7 @@ export const entities: Function[] = [
   User,
   TenantRole,
   AuditLog,
+  TenantSequence,
   ...referenceEntities,
   ...configuratorEntities,
   ...financeEntities,

@@ -21,7 +21,7 @@ export const PERMISSION_LISTS = {
   inventoryPermissions: ['INVENTORY', 'STOCK_TRANSFERS', 'STOCK_SITES'],
   productionPermissions: ['WASTE', 'PRODUCTION'],
   productsPermissions: ['PRODUCTS'],
-  projectsPermissions: ['PROJECTS', 'EPICS', 'FEATURES'],
+  projectsPermissions: ['PROJECTS', 'EPICS', 'FEATURES', 'TASKS'],
   reportingPermissions: ['SALES_REPORTS'],
 } as const;
 
