@@ -1,0 +1,133 @@
+import jwt from 'jsonwebtoken';
+import { randomUUID } from 'node:crypto';
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { Client, expectErrorBody } from '../support/http';
+
+/** decisions.md "Credentials": anything but a valid, current credential of an active user is 401. */
+describe('authentication', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  const claims = () => ({ sub: a.adminId, email: a.adminEmail, tenantId: a.tenantId });
+
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Auth');
+  });
+  afterAll(() => server.close());
+
+  const call = (authorization?: string) =>
+    new Client(server.baseUrl).get(
+      '/concepts/find-all',
+      authorization === undefined ? {} : { authorization },
+    );
+
+  async function expect401(authorization?: string) {
+    const res = await call(authorization);
+    expectErrorBody(res, 401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  }
+
+  it('accepts the valid token', async () => {
+    expect((await call(`Bearer ${a.token}`)).status).toBe(200);
+  });
+
+  it('rejects a missing or malformed header', async () => {
+    await expect401(undefined);
+    await expect401('');
+    await expect401(`Basic ${Buffer.from('a:b').toString('base64')}`);
+    await expect401('Bearer');
+    await expect401('Bearer not-a-jwt');
+    await expect401(`Bearer ${a.token}x`);
+  });
+
+  it('rejects a wrong signature, an expired token and a token without exp', async () => {
+    await expect401(
+      `Bearer ${jwt.sign(claims(), 'another-secret-that-is-long-enough-0123456789', { expiresIn: '1h' })}`,
+    );
+    await expect401(
+      `Bearer ${jwt.sign({ ...claims(), exp: Math.floor(Date.now() / 1000) - 10 }, server.jwt.secret)}`,
+    );
+    await expect401(`Bearer ${jwt.sign(claims(), server.jwt.secret)}`);
+    await expect401(
+      `Bearer ${jwt.sign({ ...claims(), nbf: Math.floor(Date.now() / 1000) + 3600 }, server.jwt.secret, { expiresIn: '2h' })}`,
+    );
+  });
+
+  it('rejects alg none and other algorithms', async () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ ...claims(), exp: Math.floor(Date.now() / 1000) + 3600 }),
+    ).toString('base64url');
+    await expect401(`Bearer ${header}.${payload}.`);
+    await expect401(
+      `Bearer ${jwt.sign(claims(), server.jwt.secret, { algorithm: 'HS512', expiresIn: '1h' })}`,
+    );
+  });
+
+  it('rejects missing claims, an unknown user and a user of another tenant named in the token', async () => {
+    const sign = (c: object) => `Bearer ${jwt.sign(c, server.jwt.secret, { expiresIn: '1h' })}`;
+    await expect401(sign({ email: a.adminEmail, tenantId: a.tenantId }));
+    await expect401(sign({ sub: a.adminId, email: a.adminEmail }));
+    await expect401(sign({ sub: a.adminId, tenantId: a.tenantId }));
+    await expect401(sign({ sub: randomUUID(), email: 'ghost@example.test', tenantId: a.tenantId }));
+    const b = await server.tenant('Other');
+    await expect401(sign({ sub: b.adminId, email: b.adminEmail, tenantId: a.tenantId }));
+  });
+
+  it('rejects a user who is no longer active, from the next request on', async () => {
+    const u = await a.userWith(['READ_CONCEPTS']);
+    expect((await u.client.get('/concepts/find-all')).status).toBe(200);
+    await server.orm.em
+      .getConnection()
+      .execute(`update app_user set status = 'SUSPENDED' where id = ?`, [u.userId]);
+    expectErrorBody(await u.client.get('/concepts/find-all'), 401);
+  });
+
+  it('GraphQL: no credential answers 401-coded errors for root fields, a bad one is an HTTP 401', async () => {
+    const anon = new Client(server.baseUrl);
+    const res = await anon.graphql('{ allConcepts { id } }');
+    expect(res.body.errors[0].extensions.status).toBe(401);
+    expect(res.body.data).toBeNull();
+    const bad = await anon.request(
+      'POST',
+      '/graphql',
+      { query: '{ allConcepts { id } }' },
+      { authorization: 'Bearer nope' },
+    );
+    expect(bad.status).toBe(401);
+    const introspection = await anon.graphql('{ __schema { queryType { name } } }');
+    expect(introspection.body.data.__schema.queryType.name).toBe('Query');
+  });
+});
+
+describe('permissions', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Perms');
+  });
+  afterAll(() => server.close());
+
+  it('a user without the permission gets 403 and nothing changes; with it, succeeds', async () => {
+    const reader = await a.userWith(['READ_CONCEPTS']);
+    const writer = await a.userWith(['CREATE_CONCEPTS', 'READ_CONCEPTS']);
+    const res = await reader.client.post('/concepts', { name: 'Nope' });
+    expectErrorBody(res, 403);
+    expect(res.body.detail).toContain('CREATE_CONCEPTS');
+    expect((await reader.client.get('/concepts/find-all')).body).toEqual([]);
+    expect((await writer.client.post('/concepts', { name: 'Yes' })).status).toBe(201);
+    expectErrorBody(await writer.client.get('/tax-percentages/find-all'), 403);
+    const none = await a.userWith([]);
+    expectErrorBody(await none.client.get('/concepts/find-all'), 403);
+  });
+
+  it('a role change takes effect on the next request', async () => {
+    const u = await a.userWith([]);
+    expectErrorBody(await u.client.get('/tax-percentages/find-all'), 403);
+    await server.orm.em
+      .getConnection()
+      .execute(`update app_user set roles = array['SUPER_ADMIN'] where id = ?`, [u.userId]);
+    expect((await u.client.get('/tax-percentages/find-all')).status).toBe(200);
+  });
+});
