@@ -16,12 +16,27 @@ import { compileRoutes } from './rest/compile';
 import { bodyErrors, requireJsonBody, restRouter, sendCaught, sendError } from './rest/router';
 import { restTable } from './rest/table';
 import { buildAppSchema } from './schema/build';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import {
+  apiContentSecurityPolicy,
+  corsFor,
+  credentialLimiter,
+  securityHeaders,
+  tenantLimiter,
+  type RateLimits,
+} from './http/hardening';
 
 export interface AppOptions {
   orm: MikroORM;
   jwt: JwtSettings;
   logger: Logger;
   production: boolean;
+  /** CORS origins, rate limits and introspection; tests leave rate limits off unless they test them. */
+  http?: {
+    corsOrigins?: string[];
+    rateLimits?: RateLimits;
+    introspection?: boolean;
+  };
 }
 
 export interface App {
@@ -37,13 +52,37 @@ const BODY_LIMIT = '1mb';
  * Wires the service: health, the REST facade under /api/v1 and GraphQL at /graphql, both
  * executing against one schema with one per-request context.
  */
-export async function createApp({ orm, jwt, logger, production }: AppOptions): Promise<App> {
+const NO_LIMITS: RateLimits = { perCredential: 0, perTenant: 0, windowMs: 60_000 };
+
+/** GraphQL limits: deep enough for the configurator's trees, small enough to stop abuse. */
+const armorProtection = new ApolloArmor({
+  // Introspection is where the classic ofType-chain attack lives, so it is not exempt.
+  maxDepth: { n: 12, ignoreIntrospection: false },
+  costLimit: { maxCost: 50_000 },
+  maxAliases: { n: 20 },
+  maxDirectives: { n: 20 },
+  // Tokens are limited by graphql's own parser (parseOptions below), which reports a 400.
+  maxTokens: { enabled: false },
+}).protect();
+
+export async function createApp({
+  orm,
+  jwt,
+  logger,
+  production,
+  http: httpOptions = {},
+}: AppOptions): Promise<App> {
+  const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
+  const introspection = httpOptions.introspection ?? !production;
+  const limitTenant = tenantLimiter(rateLimits);
   const schema = await buildAppSchema();
   const routes = compileRoutes(schema, restTable);
   const app = express();
   // 1000 ids in a query string (the documented maximum) need about 37 KB of URL.
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app);
   app.disable('x-powered-by');
+  app.use(securityHeaders());
+  app.use(corsFor(httpOptions.corsOrigins ?? []));
   app.set('query parser', 'extended');
 
   // Request id and one log line per request.
@@ -90,10 +129,13 @@ export async function createApp({ orm, jwt, logger, production }: AppOptions): P
   const authenticatedContext = async (req: Request, res: Response): Promise<Context> => {
     const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization);
     res.locals.caller = caller;
+    await limitTenant(req, res);
     return { em, caller, loaders: new Loaders(), requestId: res.locals.requestId as string };
   };
 
   const api = express.Router();
+  api.use(apiContentSecurityPolicy);
+  api.use(credentialLimiter(rateLimits));
   api.use(requireJsonBody);
   api.use(
     express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
@@ -105,11 +147,14 @@ export async function createApp({ orm, jwt, logger, production }: AppOptions): P
 
   const apollo = new ApolloServer<Context>({
     schema,
-    introspection: !production,
+    introspection,
+    validationRules: armorProtection.validationRules,
+    parseOptions: { maxTokens: 10_000 },
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     plugins: [
-      production
+      ...armorProtection.plugins,
+      production || !introspection
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
     ],
@@ -126,8 +171,12 @@ export async function createApp({ orm, jwt, logger, production }: AppOptions): P
     },
   });
   await apollo.start();
+  // Slow clients cannot hold a connection open indefinitely.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
   app.use(
     '/graphql',
+    credentialLimiter(rateLimits),
     express.json({ limit: BODY_LIMIT }),
     bodyErrors(logger),
     expressMiddleware(apollo, {

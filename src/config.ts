@@ -15,6 +15,12 @@ export interface Config {
   logLevel: string;
   /** Connections in the pool when running on a PostgreSQL server. */
   poolSize: number;
+  /** Browser origins allowed by CORS (`*` for any). */
+  corsOrigins: string[];
+  /** Requests per minute per credential and per tenant; 0 turns a limit off. */
+  rateLimits: { perCredential: number; perTenant: number; windowMs: number };
+  /** GraphQL introspection and the Sandbox page (default: on outside production). */
+  graphqlIntrospection: boolean;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -46,5 +52,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtAudience: env.JWT_AUDIENCE || undefined,
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     poolSize: intFrom(env.DB_POOL_SIZE, 10, 'DB_POOL_SIZE'),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    rateLimits: {
+      perCredential: intFrom(env.RATE_LIMIT_PER_CREDENTIAL, 1200, 'RATE_LIMIT_PER_CREDENTIAL'),
+      perTenant: intFrom(env.RATE_LIMIT_PER_TENANT, 6000, 'RATE_LIMIT_PER_TENANT'),
+      windowMs: 60_000,
+    },
+    graphqlIntrospection: env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : !production,
   };
 }

@@ -13,7 +13,17 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const db = await openDatabase(config);
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
-  const app = await createApp({ orm: db.orm, jwt, logger, production: config.production });
+  const app = await createApp({
+    orm: db.orm,
+    jwt,
+    logger,
+    production: config.production,
+    http: {
+      corsOrigins: config.corsOrigins,
+      rateLimits: config.rateLimits,
+      introspection: config.graphqlIntrospection,
+    },
+  });
   await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { createApp, type App } from '../../src/app';
+import { createApp, type App, type AppOptions } from '../../src/app';
 import { openOrm } from '../../src/db/orm';
 import { forkFor } from '../../src/db/tenancy';
 import { signToken, type JwtSettings } from '../../src/auth/jwt';
@@ -38,7 +38,7 @@ export interface TestTenant {
   ): Promise<{ userId: string; email: string; token: string; client: Client }>;
 }
 
-export async function startServer(): Promise<TestServer> {
+export async function startServer(options: { http?: AppOptions['http'] } = {}): Promise<TestServer> {
   const orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 4 });
   const jwt: JwtSettings = { secret: randomBytes(32).toString('hex') };
   const app = await createApp({
@@ -46,6 +46,7 @@ export async function startServer(): Promise<TestServer> {
     jwt,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     production: false,
+    http: options.http,
   });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

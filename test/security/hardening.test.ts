@@ -1,0 +1,95 @@
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { Client, expectErrorBody } from '../support/http';
+
+describe('HTTP hardening', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  beforeAll(async () => {
+    server = await startServer({
+      http: {
+        corsOrigins: ['https://app.example.test'],
+        rateLimits: { perCredential: 8, perTenant: 12, windowMs: 60_000 },
+      },
+    });
+    a = await server.tenant('Hardening');
+  });
+  afterAll(() => server.close());
+
+  it('sends security headers and a restrictive CSP on API answers', async () => {
+    const res = await a.client.get('/concepts/find-all');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('allows only the configured CORS origins', async () => {
+    const ok = await fetch(`${server.baseUrl}/api/v1/concepts/find-all`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example.test',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.test');
+    const other = await fetch(`${server.baseUrl}/api/v1/concepts/find-all`, {
+      headers: { origin: 'https://evil.example.test' },
+    });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('limits each credential, then each tenant, with 429 and Retry-After', async () => {
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<Client['get']>> | undefined;
+    for (let i = 0; i < 10; i++) {
+      const res = await a.client.get('/concepts/find-all');
+      statuses.push(res.status);
+      if (res.status === 429) limited ??= res;
+    }
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(7);
+    expect(limited).toBeDefined();
+    expectErrorBody(limited!, 429);
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another user of the same tenant has its own credential budget but shares the tenant's.
+    const other = await a.userWith(['READ_CONCEPTS']);
+    const otherStatuses: number[] = [];
+    for (let i = 0; i < 8; i++) otherStatuses.push((await other.client.get('/concepts/find-all')).status);
+    expect(otherStatuses).toContain(429);
+    // A different tenant is not affected.
+    const b = await server.tenant('Unaffected');
+    expect((await b.client.get('/concepts/find-all')).status).toBe(200);
+  });
+});
+
+describe('GraphQL limits', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Armor');
+  });
+  afterAll(() => server.close());
+
+  it('rejects too many aliases, too deep queries and batches, without a 500', async () => {
+    const aliases = Array.from({ length: 30 }, (_, i) => `a${i}: allConcepts { id }`).join(' ');
+    const many = await a.client.graphql(`{ ${aliases} }`);
+    expect(many.status).toBe(400);
+    expect(JSON.stringify(many.body.errors)).toMatch(/alias/i);
+    const chain = (n: number): string => (n === 0 ? 'name' : `ofType { ${chain(n - 1)} }`);
+    const deep = await a.client.graphql(`{ __schema { types { fields { type { ${chain(12)} } } } } }`);
+    expect(deep.status).toBe(400);
+    expect(JSON.stringify(deep.body.errors)).toMatch(/depth/i);
+    const huge = await a.client.graphql(`{ me { ${'id '.repeat(20_000)} } }`);
+    expect(huge.status).toBe(400);
+    const broken = await a.client.graphql('{ me { id ');
+    expect(broken.status).toBe(400);
+    const batch = await new Client(server.baseUrl, a.token).request('POST', '/graphql', [
+      { query: '{ me { id } }' },
+      { query: '{ me { id } }' },
+    ]);
+    expect(batch.status).toBe(400);
+    const invalid = await a.client.graphql('{ nope }');
+    expect(invalid.status).toBe(400);
+  });
+});
