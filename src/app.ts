@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import express, { type Request, type Response } from 'express';
 import { ApolloServer } from '@apollo/server';
@@ -13,9 +12,20 @@ import { Loaders, type Context } from './context';
 import { classify } from './error-mapping';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
-import { bodyErrors, requireJsonBody, restRouter, sendCaught, sendError } from './rest/router';
+import {
+  bodyErrors,
+  rejectNulBytes,
+  requireJsonBody,
+  restRouter,
+  sendCaught,
+  sendError,
+} from './rest/router';
 import { restTable } from './rest/table';
 import { buildAppSchema } from './schema/build';
+import { buildOpenApi } from './docs/openapi';
+import { docsRouter } from './docs/router';
+import { createMetrics } from './observability/metrics';
+import { observeRequests } from './observability/request-log';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import {
   apiContentSecurityPolicy,
@@ -77,6 +87,8 @@ export async function createApp({
   const limitTenant = tenantLimiter(rateLimits);
   const schema = await buildAppSchema();
   const routes = compileRoutes(schema, restTable);
+  const openapi = buildOpenApi(schema, routes);
+  const metrics = createMetrics(orm, logger);
   const app = express();
   // 1000 ids in a query string (the documented maximum) need about 37 KB of URL.
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app);
@@ -85,32 +97,8 @@ export async function createApp({
   app.use(corsFor(httpOptions.corsOrigins ?? []));
   app.set('query parser', 'extended');
 
-  // Request id and one log line per request.
-  app.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const requestId =
-      typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
-    res.locals.requestId = requestId;
-    res.setHeader('X-Request-Id', requestId);
-    const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      const caller = res.locals.caller as Context['caller'] | undefined;
-      logger.info(
-        {
-          requestId,
-          method: req.method,
-          path: req.path,
-          route: res.locals.route,
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - start) / 1e6,
-          tenantId: caller?.tenantId,
-          userId: caller?.userId,
-        },
-        'request',
-      );
-    });
-    next();
-  });
+  // Request id, one log line and the HTTP metrics of every request.
+  app.use(observeRequests(logger, metrics));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -124,6 +112,7 @@ export async function createApp({
       res.status(503).json({ status: 'database unavailable' });
     }
   });
+  app.get('/metrics', metrics.handler);
 
   /** The context of an authenticated request; a missing or bad credential is a 401. */
   const authenticatedContext = async (req: Request, res: Response): Promise<Context> => {
@@ -141,8 +130,10 @@ export async function createApp({
     express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
   );
   api.use(bodyErrors(logger));
+  api.use(rejectNulBytes);
   api.use(restRouter(schema, routes, authenticatedContext, logger));
   api.use((req, res) => sendError(res, 404, `no operation ${req.method} ${req.baseUrl}${req.path}`));
+  app.use('/api/v1', docsRouter(openapi));
   app.use('/api/v1', api);
 
   const apollo = new ApolloServer<Context>({
@@ -154,6 +145,7 @@ export async function createApp({
     includeStacktraceInErrorResponses: false,
     plugins: [
       ...armorProtection.plugins,
+      metrics.graphqlPlugin,
       production || !introspection
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true }),

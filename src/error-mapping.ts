@@ -106,6 +106,15 @@ export function classify(error: unknown): ClientError {
   if (original instanceof ConstraintViolationException) {
     return { status: 400, detail: 'the input violates a constraint of the record', expected: true };
   }
+  // A raw driver error (from hand-written SQL): PostgreSQL's class 22 means malformed input.
+  const pgCode = (original as { code?: unknown } | null)?.code;
+  if (
+    !(original instanceof DriverException) &&
+    typeof pgCode === 'string' &&
+    /^22[0-9A-Z]{3}$/.test(pgCode)
+  ) {
+    return { status: 400, detail: 'a value in the request is out of range or malformed', expected: true };
+  }
   if (original instanceof DriverException) {
     const code = (original as DriverException & { code?: string }).code ?? '';
     // 22xxx: data exceptions (a value out of range, a malformed literal): the client's input.

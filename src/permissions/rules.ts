@@ -22,10 +22,36 @@ export function Requires(r: IRule): MethodDecorator {
   };
 }
 
+/**
+ * What a rule decides, as a plain function of the context: graphql-shield runs it for GraphQL,
+ * and the REST facade runs it before reading a request's input, so a caller without the
+ * permission gets 403 whatever else is wrong with the request.
+ */
+export type Check = (ctx: Context) => true | Error;
+const checks = new Map<IRule, Check>();
+
+function defineRule(name: string, check: Check): IRule {
+  const r = rule(name, { cache: 'contextual' })((_p, _a, ctx: Context) => check(ctx));
+  checks.set(r, check);
+  return r;
+}
+
+/** The check behind a rule made here (undefined for rules from elsewhere). */
+export const checkOf = (r: IRule): Check | undefined => checks.get(r);
+
+/** The permission a rule requires, for documentation and the permission matrix. */
+export function describeRule(r: IRule): {
+  kind: 'authenticated' | 'superAdmin' | 'permission';
+  permission?: string;
+} {
+  const name = (r as unknown as { name: string }).name;
+  if (name.startsWith('permission:'))
+    return { kind: 'permission', permission: name.slice('permission:'.length) };
+  return { kind: name === 'superAdmin' ? 'superAdmin' : 'authenticated' };
+}
+
 /** Any valid credential: for the caller's own records (my-access, own notifications...). */
-export const authenticated = rule('authenticated', { cache: 'contextual' })((_p, _a, ctx: Context) =>
-  ctx.caller ? true : unauthorized(),
-);
+export const authenticated = defineRule('authenticated', (ctx) => (ctx.caller ? true : unauthorized()));
 
 const permissionRules = new Map<string, IRule>();
 
@@ -33,7 +59,7 @@ const permissionRules = new Map<string, IRule>();
 export function permission(name: string): IRule {
   let r = permissionRules.get(name);
   if (!r) {
-    r = rule(`permission:${name}`, { cache: 'contextual' })((_p, _a, ctx: Context) => {
+    r = defineRule(`permission:${name}`, (ctx) => {
       if (!ctx.caller) return unauthorized();
       return ctx.caller.permissions.has(name)
         ? true
@@ -46,7 +72,7 @@ export function permission(name: string): IRule {
 
 export const can = (verb: Verb, resource: Resource) => permission(permissionName(verb, resource));
 
-export const superAdminOnly = rule('superAdmin', { cache: 'contextual' })((_p, _a, ctx: Context) => {
+export const superAdminOnly = defineRule('superAdmin', (ctx) => {
   if (!ctx.caller) return unauthorized();
   return ctx.caller.superAdmin ? true : forbidden(`this operation needs the ${SUPER_ADMIN} role`);
 });

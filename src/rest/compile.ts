@@ -19,6 +19,7 @@ import type { Request } from 'express';
 import { badRequest } from '../errors';
 import type { ArgSource, RestRoute } from './route';
 import { queryList } from './search-params';
+import { checkOf, ruleTree, type Check } from '../permissions/rules';
 
 /**
  * Turns the REST table into executable operations once, at start-up: each row gets a GraphQL
@@ -31,8 +32,10 @@ export interface CompiledRoute {
   document: DocumentNode;
   /** Reads the GraphQL variables from a request; throws 400 for malformed input. */
   variables(req: Request): Record<string, unknown>;
-  /** Whether the field returns a list (so a missing body defaults to []). */
+  /** The Express form of the path. */
   expressPath: string;
+  /** The root field's permission check, run before the input is read. */
+  check: Check;
 }
 
 const MAX_SELECTION_DEPTH = 8;
@@ -169,8 +172,15 @@ function argReader(route: RestRoute, arg: GraphQLArgument): (req: Request) => un
   }
 }
 
-export function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
+export function compileRoute(
+  schema: GraphQLSchema,
+  route: RestRoute,
+  rules = ruleTree(schema),
+): CompiledRoute {
   const { kind, field } = rootField(schema, route.field);
+  const rule = rules[kind === 'query' ? 'Query' : 'Mutation'][route.field];
+  const check = rule && checkOf(rule);
+  if (!check) throw new Error(`REST ${route.method} ${route.path}: ${route.field} has no permission rule`);
   const returned = getNamedType(field.type);
   const selection = isObjectType(returned) ? selectionOf(returned) : '';
   const varDefs = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
@@ -191,6 +201,7 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledR
     route,
     document,
     expressPath: toExpressPath(route.path),
+    check,
     variables(req) {
       const vars: Record<string, unknown> = {};
       for (const [name, read] of readers) {
@@ -221,5 +232,6 @@ export function compileRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
     if (seen.has(key)) throw new Error(`REST table lists ${key} twice`);
     seen.add(key);
   }
-  return [...routes].sort(bySpecificity).map((r) => compileRoute(schema, r));
+  const rules = ruleTree(schema);
+  return [...routes].sort(bySpecificity).map((r) => compileRoute(schema, r, rules));
 }

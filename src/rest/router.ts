@@ -41,6 +41,8 @@ export function restRouter(
       res.locals.route = `${route.method} ${route.path}`;
       try {
         const contextValue = await contextFor(req, res);
+        const allowed = compiled.check(contextValue);
+        if (allowed !== true) throw allowed;
         const variableValues = compiled.variables(req);
         const result = await execute({ schema, document: compiled.document, variableValues, contextValue });
         if (result.errors?.length) {
@@ -82,6 +84,26 @@ export function bodyErrors(logger: Logger) {
     }
     sendCaught(res, err, logger);
   };
+}
+
+/** PostgreSQL text cannot hold NUL characters: a request carrying one is refused up front. */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
+}
+
+export function rejectNulBytes(req: Request, res: Response, next: NextFunction): void {
+  if (
+    req.path.includes('\u0000') ||
+    req.originalUrl.toLowerCase().includes('%00') ||
+    hasNul(req.query) ||
+    hasNul(req.body)
+  ) {
+    sendError(res, 400, 'the request contains a NUL character, which no field accepts');
+    return;
+  }
+  next();
 }
 
 /** A body that is not JSON is refused before anything reads it. */
