@@ -1,6 +1,8 @@
 import http from 'node:http';
 import express, { type Request, type Response } from 'express';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { endTenantTransaction } from './db/tenant-transaction';
+import { codeFor } from './errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -64,6 +66,40 @@ const BODY_LIMIT = '1mb';
  */
 const NO_LIMITS: RateLimits = { perCredential: 0, perTenant: 0, windowMs: 60_000 };
 
+/**
+ * Each GraphQL request runs in the transaction its context opened (see auth/authenticate.ts); it
+ * ends before the response is sent. A mutation that reported an error is rolled back whole, and
+ * its data withheld, so a response never shows a change that was not kept.
+ */
+function requestTransaction(logger: Logger): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ contextValue, response, operation }) {
+          if (!contextValue?.em?.isInTransaction()) return;
+          const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
+          const failed = Boolean(body?.errors?.length) && operation?.operation === 'mutation';
+          try {
+            await endTenantTransaction(contextValue.em, !failed);
+            if (failed && body) body.data = null;
+          } catch (err) {
+            const { status, detail, expected } = classify(err);
+            if (!expected) logger.error({ err }, 'commit failed');
+            if (body) {
+              body.data = null;
+              body.errors = [
+                new GraphQLError(expected ? detail : 'Internal server error', {
+                  extensions: { code: codeFor(status), status },
+                }),
+              ];
+            }
+          }
+        },
+      };
+    },
+  };
+}
+
 /** GraphQL limits: deep enough for the configurator's trees, small enough to stop abuse. */
 const armorProtection = new ApolloArmor({
   // Introspection is where the classic ofType-chain attack lives, so it is not exempt.
@@ -118,7 +154,18 @@ export async function createApp({
   const authenticatedContext = async (req: Request, res: Response): Promise<Context> => {
     const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization);
     res.locals.caller = caller;
-    await limitTenant(req, res);
+    // Requests refused before execution (batches, limits) never reach the code that ends the
+    // transaction; once the answer is out, whatever is still open is rolled back.
+    res.once('finish', () => {
+      if (em.isInTransaction())
+        endTenantTransaction(em, false).catch((err) => logger.error({ err }, 'rollback failed'));
+    });
+    try {
+      await limitTenant(req, res);
+    } catch (err) {
+      await endTenantTransaction(em, false);
+      throw err;
+    }
     return { em, caller, loaders: new Loaders(), requestId: res.locals.requestId as string };
   };
 
@@ -145,6 +192,7 @@ export async function createApp({
     includeStacktraceInErrorResponses: false,
     plugins: [
       ...armorProtection.plugins,
+      requestTransaction(logger),
       metrics.graphqlPlugin,
       production || !introspection
         ? ApolloServerPluginLandingPageDisabled()

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { TenantRole, flattenPermissions } from '../entities/tenant-role';
 import { User, UserStatus } from '../entities/user';
 import { ALL_PERMISSIONS, SUPER_ADMIN } from '../permissions/catalog';
-import { forkFor } from '../db/tenancy';
+import { forkFor, setActor } from '../db/tenancy';
+import { beginTenantTransaction, endTenantTransaction } from '../db/tenant-transaction';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
 import { verifyToken, type JwtSettings } from './jwt';
@@ -31,31 +32,39 @@ export async function authenticate(
 ): Promise<Authenticated> {
   const claims = verifyToken(jwt, bearerToken(header));
   const em = forkFor(rootEm, { tenantId: claims.tenantId, userId: claims.sub, email: claims.email });
-  const user = await em.findOne(User, { id: claims.sub }, { disableIdentityMap: true });
-  if (!user || user.status !== UserStatus.ACTIVE) throw unauthorized('the user is unknown or not active');
-  const superAdmin = user.roles.includes(SUPER_ADMIN);
-  const roleNames = user.roles.filter((r) => r !== SUPER_ADMIN);
-  const roles =
-    superAdmin || roleNames.length === 0
-      ? []
-      : await em.find(TenantRole, { name: { $in: roleNames } }, { disableIdentityMap: true });
-  const permissions = new Set(
-    superAdmin ? ALL_PERMISSIONS : roles.flatMap((r) => flattenPermissions(r.permissions)),
-  );
-  // The actor recorded on writes is the user as stored now, not as the token remembers it.
-  const actorEm = forkFor(rootEm, { tenantId: user.tenantId, userId: user.id, email: user.email });
-  return {
-    em: actorEm,
-    caller: {
-      user,
-      userId: user.id,
-      tenantId: user.tenantId,
-      email: user.email,
-      permissions,
-      superAdmin,
-      hasFullAccess: user.hasFullAccess || superAdmin,
-      projectAccess: user.projectAccess,
-      subsidiaryAccess: user.subsidiaryAccess,
-    },
-  };
+  // The request's work, authentication included, runs in one transaction under row-level
+  // security for the token's tenant: a user of another tenant is simply not found.
+  await beginTenantTransaction(em, claims.tenantId);
+  try {
+    const user = await em.findOne(User, { id: claims.sub }, { disableIdentityMap: true });
+    if (!user || user.status !== UserStatus.ACTIVE) throw unauthorized('the user is unknown or not active');
+    const superAdmin = user.roles.includes(SUPER_ADMIN);
+    const roleNames = user.roles.filter((r) => r !== SUPER_ADMIN);
+    const roles =
+      superAdmin || roleNames.length === 0
+        ? []
+        : await em.find(TenantRole, { name: { $in: roleNames } }, { disableIdentityMap: true });
+    const permissions = new Set(
+      superAdmin ? ALL_PERMISSIONS : roles.flatMap((r) => flattenPermissions(r.permissions)),
+    );
+    // The actor recorded on writes is the user as stored now, not as the token remembers it.
+    setActor(em, { tenantId: user.tenantId, userId: user.id, email: user.email });
+    return {
+      em,
+      caller: {
+        user,
+        userId: user.id,
+        tenantId: user.tenantId,
+        email: user.email,
+        permissions,
+        superAdmin,
+        hasFullAccess: user.hasFullAccess || superAdmin,
+        projectAccess: user.projectAccess,
+        subsidiaryAccess: user.subsidiaryAccess,
+      },
+    };
+  } catch (err) {
+    await endTenantTransaction(em, false);
+    throw err;
+  }
 }

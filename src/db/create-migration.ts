@@ -28,15 +28,15 @@ async function main() {
     const initial = process.argv.includes('--initial');
     const name = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? (initial ? 'initial' : undefined);
     if (initial) {
-      for (const f of fs.readdirSync(dir)) if (/^Migration\d+.*\.ts$/.test(f)) fs.rmSync(path.join(dir, f));
-      fs.writeFileSync(
-        path.join(dir, 'index.ts'),
-        'export const migrationsList: { name: string; class: any }[] = [];\n',
-      );
+      // Only the generated initial migration is rewritten; hand-written ones (row-level security) stay.
+      for (const f of fs.readdirSync(dir))
+        if (/^Migration20261122000000.*\.ts$/.test(f)) fs.rmSync(path.join(dir, f));
     }
     options.migrations = {
       ...options.migrations,
-      migrationsList: initial ? [] : options.migrations!.migrationsList,
+      migrationsList: initial
+        ? options.migrations!.migrationsList!.filter((m) => !m.name.startsWith('Migration20261122000000'))
+        : options.migrations!.migrationsList,
       path: dir,
       pathTs: dir,
       emit: 'ts',

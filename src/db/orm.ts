@@ -41,4 +41,10 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM<PostgreSqlD
 
 export async function migrate(orm: MikroORM): Promise<void> {
   await orm.getMigrator().up();
+  // Tables added by any migration get their row-level security policy (idempotent).
+  await enableRowLevelSecurity(orm);
+}
+
+export async function enableRowLevelSecurity(orm: MikroORM): Promise<void> {
+  await orm.em.getConnection().execute('select bms_enable_rls()');
 }

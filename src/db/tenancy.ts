@@ -29,6 +29,11 @@ export function forkFor(em: EntityManager, actor: Actor): EntityManager {
   return fork;
 }
 
+/** Re-binds a fork to another actor of the same tenant (the user as stored, once authenticated). */
+export function setActor(em: EntityManager, actor: Actor): void {
+  actors.set(em, actor);
+}
+
 export function actorOf(em: EntityManager): Actor | undefined {
   return actors.get(em) ?? actors.get(em.getContext(false) as EntityManager);
 }

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context';
+import { endTenantTransaction } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
 import { errorBody } from '../errors';
 import type { Logger } from '../logger';
@@ -39,16 +40,16 @@ export function restRouter(
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](compiled.expressPath, async (req: Request, res: Response) => {
       res.locals.route = `${route.method} ${route.path}`;
+      let contextValue: Context | undefined;
       try {
-        const contextValue = await contextFor(req, res);
+        contextValue = await contextFor(req, res);
         const allowed = compiled.check(contextValue);
         if (allowed !== true) throw allowed;
         const variableValues = compiled.variables(req);
         const result = await execute({ schema, document: compiled.document, variableValues, contextValue });
-        if (result.errors?.length) {
-          sendCaught(res, result.errors[0], logger);
-          return;
-        }
+        if (result.errors?.length) throw result.errors[0];
+        // The request's transaction commits before the answer goes out: a 2xx means stored.
+        await endTenantTransaction(contextValue.em, true);
         const value = (result.data as { result?: unknown } | null | undefined)?.result;
         if (route.nullIs404 && (value === null || value === false || value === undefined)) {
           sendError(res, 404, `no record at ${req.originalUrl.split('?')[0]}`);
@@ -62,6 +63,7 @@ export function restRouter(
         if (status === 201 && route.location) res.setHeader('Location', `/api/v1${route.location(value)}`);
         res.status(status).json(value);
       } catch (err) {
+        if (contextValue) await endTenantTransaction(contextValue.em, false).catch(() => undefined);
         sendCaught(res, err, logger);
       }
     });

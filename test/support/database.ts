@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { migrate, openOrm } from '../../src/db/orm';
+import { enableRowLevelSecurity, migrate, openOrm } from '../../src/db/orm';
 
 /**
  * The database this jest worker uses, migrated: on a PostgreSQL server a fresh database of the
@@ -34,6 +34,7 @@ export function workerDatabaseUrl(): Promise<string> {
       // be tested; test/foundation/migrations.test.ts fails until a migration covers them.
       const drift = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false, safe: true });
       if (drift.trim()) await orm.getSchemaGenerator().execute(drift);
+      await enableRowLevelSecurity(orm);
     } finally {
       await orm.close(true);
     }

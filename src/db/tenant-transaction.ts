@@ -1,0 +1,52 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { forkFor, setActor, type Actor } from './tenancy';
+
+/**
+ * The database role request transactions run as: not the owner of any table, unable to bypass
+ * row-level security. See src/migrations/Migration20261122000001_rls.ts.
+ */
+export const APP_ROLE = 'bms_app';
+
+/**
+ * Opens a transaction on `em` that runs as the application role with `tenantId` as the row-level
+ * security tenant. Both settings are transaction-local: they end with the commit or rollback, so
+ * a pooled connection never carries a tenant into its next use.
+ */
+export async function beginTenantTransaction(em: EntityManager, tenantId: string): Promise<void> {
+  await em.begin();
+  await em
+    .getConnection()
+    .execute(
+      `select set_config('role', ?, true), set_config('app.tenant_id', ?, true)`,
+      [APP_ROLE, tenantId],
+      'all',
+      em.getTransactionContext(),
+    );
+}
+
+/** Commits (or rolls back) the transaction a request opened, if it is still open. */
+export async function endTenantTransaction(em: EntityManager, commit: boolean): Promise<void> {
+  if (!em.isInTransaction()) return;
+  if (commit) await em.commit();
+  else await em.rollback();
+}
+
+/** Runs `work` for `actor` in a tenant transaction of its own: for work outside a request (jobs, tools). */
+export async function withTenant<R>(
+  rootEm: EntityManager,
+  actor: Actor,
+  work: (em: EntityManager) => Promise<R>,
+): Promise<R> {
+  const em = forkFor(rootEm, actor);
+  await beginTenantTransaction(em, actor.tenantId);
+  try {
+    const result = await work(em);
+    await em.commit();
+    return result;
+  } catch (err) {
+    await em.rollback();
+    throw err;
+  }
+}
+
+export { setActor };
