@@ -19,23 +19,29 @@ export interface Actor {
   email: string;
 }
 
-const actors = new WeakMap<EntityManager, Actor>();
+/**
+ * The actor travels in the tenant filter's parameters: MikroORM copies them into every fork
+ * (transactional() included), so whoever flushes through any fork of a request is known.
+ */
+interface TenantParams {
+  tenantId: string;
+  actor: Actor;
+}
 
 /** A fork of `em` that reads and writes as `actor`, within `actor.tenantId` only. */
 export function forkFor(em: EntityManager, actor: Actor): EntityManager {
   const fork = em.fork({ clear: true, useContext: false });
-  fork.setFilterParams(TENANT_FILTER, { tenantId: actor.tenantId });
-  actors.set(fork, actor);
+  setActor(fork, actor);
   return fork;
 }
 
 /** Re-binds a fork to another actor of the same tenant (the user as stored, once authenticated). */
 export function setActor(em: EntityManager, actor: Actor): void {
-  actors.set(em, actor);
+  em.setFilterParams(TENANT_FILTER, { tenantId: actor.tenantId, actor } satisfies TenantParams);
 }
 
 export function actorOf(em: EntityManager): Actor | undefined {
-  return actors.get(em) ?? actors.get(em.getContext(false) as EntityManager);
+  return (em.getFilterParams(TENANT_FILTER) as TenantParams | undefined)?.actor;
 }
 
 export function tenantFilter(entityNames: string[]) {
