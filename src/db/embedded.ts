@@ -43,8 +43,8 @@ function readLock(file: string): LockInfo | undefined {
 const urlFor = (port: number) => `postgresql://postgres@127.0.0.1:${port}/postgres`;
 
 /** Starts a PGlite host for `dataDir` ("memory://" for a throw-away database) and waits for it. */
-export function startHost(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(path.join(__dirname, 'pglite-host.js'), [dataDir], {
+export function startHost(dataDir: string, port = 0): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(path.join(__dirname, 'pglite-host.js'), [dataDir, String(port)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

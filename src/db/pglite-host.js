@@ -7,7 +7,8 @@
  * tests all reach it with the ordinary `pg` driver. pglite-socket serialises queries and keeps a
  * transaction's statements on the connection that opened it, so several clients can share it.
  *
- * Started with fork(); argv: dataDir ("memory://" for an in-memory database). Sends
+ * Started with fork(); argv: dataDir ("memory://" for an in-memory database) and an optional
+ * port (default: any free one). Sends
  * {ready, port} to the parent once listening; stops on SIGTERM, SIGINT or when the parent goes.
  */
 const { PGlite } = require('@electric-sql/pglite');
@@ -17,7 +18,12 @@ async function main() {
   const dataDir = process.argv[2];
   const db = dataDir === 'memory://' ? new PGlite() : new PGlite(dataDir);
   await db.waitReady;
-  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 64 });
+  const server = new PGLiteSocketServer({
+    db,
+    port: Number(process.argv[3] || 0),
+    host: '127.0.0.1',
+    maxConnections: 64,
+  });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
 
