@@ -24,6 +24,8 @@ async function main() {
       introspection: config.graphqlIntrospection,
     },
   });
+  // The demo tenant exists before the first request can arrive.
+  const demo = db.embedded && !config.production ? await demoTenant(db.orm.em, jwt) : undefined;
   await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
@@ -32,15 +34,12 @@ async function main() {
   console.log(`  REST     ${base}/api/v1`);
   console.log(`  GraphQL  ${base}/graphql  (Apollo Sandbox in a browser)`);
   console.log(`  Docs     ${base}/api/v1/docs`);
-  if (db.embedded && !config.production) {
-    const demo = await demoTenant(db.orm.em, jwt);
-    if (demo) {
-      console.log(`\nFirst start: created the demo tenant "${demo.name}" with admin ${demo.email}. Try:\n`);
-      console.log(`  curl -H 'Authorization: Bearer ${demo.token}' ${base}/api/v1/concepts/find-all\n`);
-      console.log(
-        'Make more tenants and tokens with: npm run cli -- tenant:create --name NAME --admin-email EMAIL\n',
-      );
-    }
+  if (demo) {
+    console.log(`\nFirst start: created the demo tenant "${demo.name}" with admin ${demo.email}. Try:\n`);
+    console.log(`  curl -H 'Authorization: Bearer ${demo.token}' ${base}/api/v1/concepts/find-all\n`);
+    console.log(
+      'Make more tenants and tokens with: npm run cli -- tenant:create --name NAME --admin-email EMAIL\n',
+    );
   }
 
   let stopping = false;
