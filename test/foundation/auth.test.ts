@@ -86,7 +86,7 @@ describe('authentication', () => {
   it('GraphQL: no credential answers 401-coded errors for root fields, a bad one is an HTTP 401', async () => {
     const anon = new Client(server.baseUrl);
     const res = await anon.graphql('{ allConcepts { id } }');
-    expect(res.body.errors[0].extensions.status).toBe(401);
+    expect(res.body.errors![0].extensions?.status).toBe(401);
     expect(res.body.data).toBeNull();
     const bad = await anon.request(
       'POST',
