@@ -1,4 +1,4 @@
-import type { FilterQuery } from '@mikro-orm/core';
+import { raw, type FilterQuery } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
 import type { ClassType } from 'type-graphql';
 import type { Context } from '../context';
@@ -48,6 +48,32 @@ export function loaderManyBy<T extends TenantScoped>(
   });
 }
 
+/**
+ * `count(*)` of the records of `entity` whose `field` is one of `keys` (and that match `where`),
+ * grouped by `field` (as `k`) and, when given, by the property `by` (as `v`); one statement
+ * whatever the number of keys.
+ */
+async function groupedCounts<T extends TenantScoped>(
+  ctx: Context,
+  entity: ClassType<T>,
+  field: keyof T & string,
+  keys: readonly string[],
+  where: Record<string, unknown>,
+  by?: keyof T & string,
+): Promise<{ k: unknown; v?: unknown; n: number }[]> {
+  const valid = [...new Set(keys.filter(isUuid))];
+  if (valid.length === 0) return [];
+  const meta = ctx.em.getMetadata().get(entity.name);
+  const column = (p: string) => `e.${meta.properties[p as keyof typeof meta.properties].fieldNames[0]}`;
+  const qb = (ctx.em as any).createQueryBuilder(entity.name, 'e');
+  const grouping = by ? [column(field), column(by)] : [column(field)];
+  qb.select([`${column(field)} as k`, ...(by ? [`${column(by)} as v`] : []), raw('count(*)::int as n')])
+    .where({ [field]: { $in: valid }, ...where })
+    .groupBy(grouping);
+  await qb.applyFilters();
+  return qb.execute('all', false);
+}
+
 /** How many records of `entity` have `field` equal to each key (and match `where`). */
 export function loaderCountBy<T extends TenantScoped>(
   ctx: Context,
@@ -57,19 +83,36 @@ export function loaderCountBy<T extends TenantScoped>(
   name = '',
 ): DataLoader<string, number> {
   return ctx.loaders.get<string, number>(`countBy:${entity.name}.${field}:${name}`, async (keys) => {
-    const valid = [...new Set(keys.filter(isUuid))];
     const counts = new Map<string, number>();
-    if (valid.length) {
-      const meta = ctx.em.getMetadata().get(entity.name);
-      const column = meta.properties[field as keyof typeof meta.properties].fieldNames[0];
-      const qb = (ctx.em as any).createQueryBuilder(entity.name, 'e');
-      qb.select([`e.${column} as k`, 'count(*)::int as n'])
-        .where({ [field]: { $in: valid }, ...where })
-        .groupBy(`e.${column}`);
-      await qb.applyFilters();
-      for (const row of (await qb.execute('all', false)) as { k: string; n: number }[])
-        counts.set(String(row.k), Number(row.n));
-    }
+    for (const row of await groupedCounts(ctx, entity, field, keys, where))
+      counts.set(String(row.k), Number(row.n));
     return keys.map((k) => counts.get(k) ?? 0);
   });
+}
+
+/**
+ * For each key, how many records of `entity` have `field` equal to it, split by the value of
+ * `by` (`{TODO: 2, DONE: 1}`; values with no records are absent). One statement serves a total
+ * and any number of per-value counts, where loaderCountBy would need one statement for each.
+ */
+export function loaderTallyBy<T extends TenantScoped>(
+  ctx: Context,
+  entity: ClassType<T>,
+  field: keyof T & string,
+  by: keyof T & string,
+  where: Record<string, unknown> = {},
+  name = '',
+): DataLoader<string, Record<string, number>> {
+  return ctx.loaders.get<string, Record<string, number>>(
+    `tallyBy:${entity.name}.${field}.${by}:${name}`,
+    async (keys) => {
+      const tallies = new Map<string, Record<string, number>>();
+      for (const row of await groupedCounts(ctx, entity, field, keys, where, by)) {
+        const key = String(row.k);
+        if (!tallies.has(key)) tallies.set(key, {});
+        tallies.get(key)![String(row.v)] = Number(row.n);
+      }
+      return keys.map((k) => tallies.get(k) ?? {});
+    },
+  );
 }

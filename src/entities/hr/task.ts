@@ -1,0 +1,49 @@
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Audited } from '../tenant-scoped';
+
+export enum TaskStatus {
+  TODO = 'TODO',
+  IN_PROGRESS = 'IN_PROGRESS',
+  DONE = 'DONE',
+}
+registerEnumType(TaskStatus, { name: 'TaskStatus', description: 'Where a task stands.' });
+
+/**
+ * A unit of work, the measure of progress of its feature, epic and project. Its epic and project
+ * are stored (taken from its feature and epic) so each of the three counts with one grouped query.
+ */
+@Entity({ tableName: 'task' })
+@Index({ name: 'task_tenant_title_idx', properties: ['tenantId', 'title'] })
+@Index({ name: 'task_tenant_status_idx', properties: ['tenantId', 'status'] })
+@Index({ name: 'task_tenant_feature_id_idx', properties: ['tenantId', 'featureId'] })
+@Index({ name: 'task_tenant_epic_id_idx', properties: ['tenantId', 'epicId'] })
+@Index({ name: 'task_tenant_project_id_idx', properties: ['tenantId', 'projectId'] })
+@Index({ name: 'task_tenant_assignee_id_idx', properties: ['tenantId', 'assigneeId'] })
+@ObjectType({ description: 'A unit of work of a feature, epic or project (HR planning).' })
+export class Task extends Audited {
+  @Property({ type: 'text' })
+  @Field(() => String)
+  title!: string;
+
+  @Enum({ items: () => TaskStatus })
+  @Field(() => TaskStatus)
+  status: TaskStatus = TaskStatus.TODO;
+
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => ID, { nullable: true })
+  featureId?: string | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => ID, { nullable: true })
+  epicId?: string | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => ID, { nullable: true })
+  projectId?: string | null;
+
+  /** The employee doing the task. */
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => ID, { nullable: true })
+  assigneeId?: string;
+}

@@ -1,0 +1,62 @@
+import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context';
+import { Epic, EpicStatus } from '../../entities/hr/epic';
+import { PersonSummary } from '../../entities/shared';
+import { can, Requires } from '../../permissions/rules';
+import { epicService } from './epics';
+import { featureCount, listBy, person, taskProgress } from './planning-service';
+
+/** Epics that are "active": planned or under way, not paused, finished or dropped. */
+export const ACTIVE_EPIC_STATUSES = [EpicStatus.PLANNING, EpicStatus.IN_PROGRESS];
+
+@Resolver(() => Epic)
+export class EpicResolver {
+  @FieldResolver(() => PersonSummary, { nullable: true, description: 'The employee named by ownerId.' })
+  owner(@Root() epic: Epic, @Ctx() ctx: Context) {
+    return person(ctx, epic.ownerId);
+  }
+
+  @FieldResolver(() => Int, { description: 'Features of the epic.' })
+  featureCount(@Root() epic: Epic, @Ctx() ctx: Context) {
+    return featureCount(ctx, epic.id);
+  }
+
+  @FieldResolver(() => Int, { description: 'Tasks of the epic (those of its features included).' })
+  async taskCount(@Root() epic: Epic, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'epicId', epic.id)).taskCount;
+  }
+
+  @FieldResolver(() => Int, { description: 'Tasks of the epic that are DONE.' })
+  async completedTaskCount(@Root() epic: Epic, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'epicId', epic.id)).completedTaskCount;
+  }
+
+  @FieldResolver(() => Float, { description: 'Percentage of the tasks that are DONE (0 without tasks).' })
+  async progress(@Root() epic: Epic, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'epicId', epic.id)).progress;
+  }
+
+  @Requires(can('READ', 'EPICS'))
+  @Query(() => [Epic], { description: 'Epics in PLANNING or IN_PROGRESS, oldest first.' })
+  activeEpics(@Ctx() ctx: Context) {
+    return epicService.list(ctx, { status: { $in: ACTIVE_EPIC_STATUSES } });
+  }
+
+  @Requires(can('READ', 'EPICS'))
+  @Query(() => [Epic], { description: 'The epics an employee owns, oldest first.' })
+  epicsByOwner(@Arg('ownerId', () => ID) ownerId: string, @Ctx() ctx: Context) {
+    return listBy(ctx, epicService, 'ownerId', ownerId);
+  }
+
+  @Requires(can('READ', 'EPICS'))
+  @Query(() => [Epic], { description: 'The epics of an HR project, oldest first.' })
+  epicsByProject(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context) {
+    return listBy(ctx, epicService, 'projectId', projectId);
+  }
+
+  @Requires(can('READ', 'EPICS'))
+  @Query(() => [Epic], { description: 'The epics in a status, oldest first.' })
+  epicsByStatus(@Arg('status', () => EpicStatus) status: EpicStatus, @Ctx() ctx: Context) {
+    return epicService.list(ctx, { status });
+  }
+}

@@ -1,0 +1,68 @@
+import { Field, ID, InputType, Int } from 'type-graphql';
+import { LocalDateResolver } from 'graphql-scalars';
+import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength } from 'class-validator';
+import { Epic, EpicStatus } from '../../entities/hr/epic';
+import { defineGroup } from '../../family/group';
+import { FamilyService } from '../../family/service';
+import { hrProjectService } from './hr-projects';
+import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
+import { AUDIT_FIELDS, referenced } from './references';
+import { moveTasks } from './task-placement';
+
+@InputType({ description: 'A new epic.' })
+export class CreateEpicInput {
+  @Field(() => String) @Length(1, 200) name!: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(5000) description?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) color?: string;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() ownerId?: string;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() projectId?: string;
+  @Field(() => Int, { nullable: true }) priority?: number;
+  @Field(() => EpicStatus, { nullable: true }) status?: EpicStatus;
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  @MaxLength(100, { each: true })
+  tags?: string[];
+  @Field(() => LocalDateResolver, { nullable: true }) targetStartDate?: string;
+  @Field(() => LocalDateResolver, { nullable: true }) targetEndDate?: string;
+}
+
+@InputType({ description: 'Changes to an epic; absent fields stay as they are.' })
+export class UpdateEpicInput extends CreateEpicInput {
+  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 200) override name!: string;
+  @Field(() => EpicStatus, { nullable: true }) @NotNullWhenGiven() override status?: EpicStatus;
+}
+
+export const epics = defineGroup({
+  entity: Epic,
+  name: 'Epic',
+  plural: 'Epics',
+  resource: 'EPICS',
+  createInput: CreateEpicInput,
+  updateInput: UpdateEpicInput,
+  searchable: ['name', 'description'],
+  filterable: [
+    ...AUDIT_FIELDS,
+    'name',
+    'description',
+    'color',
+    'ownerId',
+    'projectId',
+    'priority',
+    'status',
+    'tags',
+    'targetStartDate',
+    'targetEndDate',
+  ],
+  scope: 'projectId',
+  async beforeSave(ctx, epic, input, isNew) {
+    fillDefaults(epic, { status: EpicStatus.PLANNING, tags: [] });
+    checkPeriod(epic.targetStartDate, epic.targetEndDate, ['targetStartDate', 'targetEndDate']);
+    if (input.projectId) await referenced(ctx, hrProjectService, 'projectId', input.projectId);
+    if (!isNew && input.projectId !== undefined)
+      await moveTasks(ctx, { epicId: epic.id }, { projectId: epic.projectId ?? null });
+  },
+});
+
+/** The family operations of epics, for this domain's own rules and queries. */
+export const epicService = new FamilyService(epics);

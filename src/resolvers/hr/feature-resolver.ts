@@ -1,0 +1,42 @@
+import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context';
+import { Feature, FeatureStatus } from '../../entities/hr/feature';
+import { EpicSummary } from '../../entities/hr/summaries';
+import { can, Requires } from '../../permissions/rules';
+import { featureService } from './features';
+import { listBy, taskProgress, visibleEpic } from './planning-service';
+
+@Resolver(() => Feature)
+export class FeatureResolver {
+  @FieldResolver(() => EpicSummary, { nullable: true, description: 'The epic, when the caller may see it.' })
+  epic(@Root() feature: Feature, @Ctx() ctx: Context) {
+    return visibleEpic(ctx, feature.epicId);
+  }
+
+  @FieldResolver(() => Int, { description: 'Tasks of the feature.' })
+  async taskCount(@Root() feature: Feature, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'featureId', feature.id)).taskCount;
+  }
+
+  @FieldResolver(() => Int, { description: 'Tasks of the feature that are DONE.' })
+  async completedTaskCount(@Root() feature: Feature, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'featureId', feature.id)).completedTaskCount;
+  }
+
+  @FieldResolver(() => Float, { description: 'Percentage of the tasks that are DONE (0 without tasks).' })
+  async progress(@Root() feature: Feature, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'featureId', feature.id)).progress;
+  }
+
+  @Requires(can('READ', 'FEATURES'))
+  @Query(() => [Feature], { description: 'The features of an epic, oldest first.' })
+  featuresByEpic(@Arg('epicId', () => ID) epicId: string, @Ctx() ctx: Context) {
+    return listBy(ctx, featureService, 'epicId', epicId);
+  }
+
+  @Requires(can('READ', 'FEATURES'))
+  @Query(() => [Feature], { description: 'The features in a status, oldest first.' })
+  featuresByStatus(@Arg('status', () => FeatureStatus) status: FeatureStatus, @Ctx() ctx: Context) {
+    return featureService.list(ctx, { status });
+  }
+}

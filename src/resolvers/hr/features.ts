@@ -1,0 +1,63 @@
+import { Field, ID, InputType, Int } from 'type-graphql';
+import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength, Min } from 'class-validator';
+import { Feature, FeaturePriority, FeatureStatus } from '../../entities/hr/feature';
+import { defineGroup } from '../../family/group';
+import { FamilyService } from '../../family/service';
+import { epicService } from './epics';
+import { fillDefaults, NotNullWhenGiven } from './input-rules';
+import { AUDIT_FIELDS, referenced } from './references';
+import { moveTasks } from './task-placement';
+
+@InputType({ description: 'A new feature.' })
+export class CreateFeatureInput {
+  @Field(() => String) @Length(1, 200) name!: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(5000) description?: string;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() epicId?: string;
+  @Field(() => FeaturePriority, { nullable: true }) priority?: FeaturePriority;
+  @Field(() => FeatureStatus, { nullable: true }) status?: FeatureStatus;
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  @MaxLength(100, { each: true })
+  tags?: string[];
+  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) estimatedPoints?: number;
+}
+
+@InputType({ description: 'Changes to a feature; absent fields stay as they are.' })
+export class UpdateFeatureInput extends CreateFeatureInput {
+  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 200) override name!: string;
+  @Field(() => FeatureStatus, { nullable: true }) @NotNullWhenGiven() override status?: FeatureStatus;
+}
+
+export const features = defineGroup({
+  entity: Feature,
+  name: 'Feature',
+  plural: 'Features',
+  resource: 'FEATURES',
+  createInput: CreateFeatureInput,
+  updateInput: UpdateFeatureInput,
+  searchable: ['name', 'description'],
+  filterable: [
+    ...AUDIT_FIELDS,
+    'name',
+    'description',
+    'epicId',
+    'priority',
+    'status',
+    'tags',
+    'estimatedPoints',
+  ],
+  async beforeSave(ctx, feature, input, isNew) {
+    fillDefaults(feature, { status: FeatureStatus.BACKLOG, tags: [] });
+    const epic = input.epicId ? await referenced(ctx, epicService, 'epicId', input.epicId) : null;
+    if (!isNew && input.epicId !== undefined)
+      await moveTasks(
+        ctx,
+        { featureId: feature.id },
+        { epicId: epic?.id ?? null, projectId: epic?.projectId ?? null },
+      );
+  },
+});
+
+/** The family operations of features, for this domain's own rules and queries. */
+export const featureService = new FamilyService(features);

@@ -1,0 +1,58 @@
+import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context';
+import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
+import { PersonSummary } from '../../entities/shared';
+import { can, Requires } from '../../permissions/rules';
+import { hrProjectService } from './hr-projects';
+import { listBy, people, person, taskProgress, visibleEpicCount } from './planning-service';
+
+@Resolver(() => HrProject)
+export class HrProjectResolver {
+  @FieldResolver(() => PersonSummary, { nullable: true, description: 'The employee named by leadId.' })
+  lead(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return person(ctx, project.leadId);
+  }
+
+  @FieldResolver(() => [PersonSummary], { description: 'The employees named by teamMemberIds.' })
+  teamMembers(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return people(ctx, project.teamMemberIds);
+  }
+
+  @FieldResolver(() => Int, { description: 'Epics of the project the caller may see.' })
+  epicCount(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return visibleEpicCount(ctx, project.id);
+  }
+
+  @FieldResolver(() => Int, { description: 'Tasks of the project.' })
+  async taskCount(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'projectId', project.id)).taskCount;
+  }
+
+  @FieldResolver(() => Int, { description: 'Tasks of the project that are DONE.' })
+  async completedTaskCount(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'projectId', project.id)).completedTaskCount;
+  }
+
+  @FieldResolver(() => Float, { description: 'Percentage of the tasks that are DONE (0 without tasks).' })
+  async progress(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return (await taskProgress(ctx, 'projectId', project.id)).progress;
+  }
+
+  @Requires(can('READ', 'PROJECTS'))
+  @Query(() => [HrProject], { description: 'HR projects in status ACTIVE, oldest first.' })
+  activeHrProjects(@Ctx() ctx: Context) {
+    return hrProjectService.list(ctx, { status: HrProjectStatus.ACTIVE });
+  }
+
+  @Requires(can('READ', 'PROJECTS'))
+  @Query(() => [HrProject], { description: 'The HR projects an employee leads, oldest first.' })
+  hrProjectsByLead(@Arg('leadId', () => ID) leadId: string, @Ctx() ctx: Context) {
+    return listBy(ctx, hrProjectService, 'leadId', leadId);
+  }
+
+  @Requires(can('READ', 'PROJECTS'))
+  @Query(() => [HrProject], { description: 'The HR projects in a status, oldest first.' })
+  hrProjectsByStatus(@Arg('status', () => HrProjectStatus) status: HrProjectStatus, @Ctx() ctx: Context) {
+    return hrProjectService.list(ctx, { status });
+  }
+}

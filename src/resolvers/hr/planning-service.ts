@@ -1,0 +1,88 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { callerOf, type Context } from '../../context';
+import { Epic } from '../../entities/hr/epic';
+import { Feature } from '../../entities/hr/feature';
+import { Task, TaskStatus } from '../../entities/hr/task';
+import { Employee, personSummary } from '../../entities/reference/employee';
+import type { Audited } from '../../entities/tenant-scoped';
+import { isUuid } from '../../family/limits';
+import { loaderById, loaderCountBy, loaderTallyBy } from '../../family/loaders';
+import type { FamilyService } from '../../family/service';
+import { epicService } from './epics';
+import { taskService } from './tasks';
+
+/**
+ * What HR records show beyond their columns (an epic's owner, a team's members, progress), and
+ * their list operations. Every derived value goes through a per-request DataLoader, so a page
+ * costs one statement per derived field whatever its size, and counts only what the caller may see.
+ */
+
+export interface TaskProgress {
+  taskCount: number;
+  completedTaskCount: number;
+  /** Percentage of the tasks that are done, to two decimals; 0 without tasks. */
+  progress: number;
+}
+
+export function percentDone(done: number, total: number): number {
+  return total === 0 ? 0 : Math.round((done / total) * 10_000) / 100;
+}
+
+/** The tasks of a feature, epic or project that the caller may see, counted by status. */
+export async function taskProgress(
+  ctx: Context,
+  parent: 'featureId' | 'epicId' | 'projectId',
+  id: string,
+): Promise<TaskProgress> {
+  const scope = taskService.scopeWhere(callerOf(ctx)) as Record<string, unknown>;
+  const byStatus = await loaderTallyBy(ctx, Task, parent, 'status', scope, 'visible').load(id);
+  const taskCount = Object.values(byStatus).reduce((a, b) => a + b, 0);
+  const completedTaskCount = byStatus[TaskStatus.DONE] ?? 0;
+  return { taskCount, completedTaskCount, progress: percentDone(completedTaskCount, taskCount) };
+}
+
+/** An epic as the caller may see it (out of scope: null, as if absent). */
+export async function visibleEpic(ctx: Context, id: string | null | undefined): Promise<Epic | null> {
+  if (!id) return null;
+  const loader = ctx.loaders.get<string, Epic | null>('visibleById:Epic', async (ids) => {
+    const found = new Map((await epicService.byIds(ctx, [...new Set(ids)])).map((e) => [e.id, e]));
+    return ids.map((i) => found.get(i) ?? null);
+  });
+  return loader.load(id);
+}
+
+export function featureCount(ctx: Context, epicId: string): Promise<number> {
+  return loaderCountBy(ctx, Feature, 'epicId').load(epicId);
+}
+
+export function visibleEpicCount(ctx: Context, projectId: string): Promise<number> {
+  const scope = epicService.scopeWhere(callerOf(ctx)) as Record<string, unknown>;
+  return loaderCountBy(ctx, Epic, 'projectId', scope, 'visible').load(projectId);
+}
+
+/** The employees named, in the order named; ids of no employee are left out. */
+export async function employees(ctx: Context, ids: readonly string[]): Promise<Employee[]> {
+  const found = await loaderById(ctx, Employee).loadMany(ids);
+  // loadMany reports a failed batch per key instead of rejecting; it must not read as "no members".
+  const failure = found.find((e) => e instanceof Error);
+  if (failure) throw failure;
+  return found.filter((e): e is Employee => e instanceof Employee);
+}
+
+export async function person(ctx: Context, id: string | null | undefined) {
+  return id ? personSummary(await loaderById(ctx, Employee).load(id)) : null;
+}
+
+export async function people(ctx: Context, ids: readonly string[]) {
+  return (await employees(ctx, ids)).map((e) => personSummary(e)!);
+}
+
+/** The records whose `field` holds `id`; a malformed id names no record, so the list is empty. */
+export function listBy<T extends Audited>(
+  ctx: Context,
+  service: FamilyService<T>,
+  field: keyof T & string,
+  id: string,
+): Promise<T[]> {
+  return isUuid(id) ? service.list(ctx, { [field]: id } as FilterQuery<T>) : Promise.resolve([]);
+}

@@ -1,0 +1,16 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { Context } from '../../context';
+import { Task } from '../../entities/hr/task';
+
+/**
+ * A task stores the epic of its feature and the project of its epic (so progress counts are one
+ * grouped query each). When a feature changes epic, or an epic changes project, its tasks follow
+ * in the same flush, whoever may see them: the stored copies must never disagree with the parent.
+ */
+export async function moveTasks(
+  ctx: Context,
+  where: FilterQuery<Task>,
+  to: { epicId?: string | null; projectId: string | null },
+): Promise<void> {
+  for (const task of await ctx.em.find(Task, where)) ctx.em.assign(task, to);
+}

@@ -1,0 +1,70 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { IsOptional, IsUUID, Length } from 'class-validator';
+import type { Context } from '../../context';
+import { Task, TaskStatus } from '../../entities/hr/task';
+import { badRequest } from '../../errors';
+import { defineGroup } from '../../family/group';
+import { FamilyService } from '../../family/service';
+import { epicService } from './epics';
+import { featureService } from './features';
+import { hrProjectService } from './hr-projects';
+import { fillDefaults, NotNullWhenGiven } from './input-rules';
+import { AUDIT_FIELDS, referenced } from './references';
+
+@InputType({ description: 'A new task; its epic and project follow from its feature and epic.' })
+export class CreateTaskInput {
+  @Field(() => String) @Length(1, 500) title!: string;
+  @Field(() => TaskStatus, { nullable: true }) status?: TaskStatus;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() featureId?: string;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() epicId?: string;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() projectId?: string;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() assigneeId?: string;
+}
+
+@InputType({ description: 'Changes to a task; absent fields stay as they are.' })
+export class UpdateTaskInput extends CreateTaskInput {
+  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 500) override title!: string;
+  @Field(() => TaskStatus, { nullable: true }) @NotNullWhenGiven() override status?: TaskStatus;
+}
+
+/** Given and different from what the parent says: the request contradicts itself. */
+function agree(field: string, given: string | null | undefined, parent: string | null, parentName: string) {
+  if (given !== undefined && (given ?? null) !== parent)
+    throw badRequest(`${field}: a task's ${field} is that of its ${parentName} (${parent ?? 'none'})`);
+}
+
+/** Takes the task's epic from its feature and its project from its epic, checking each reference. */
+async function place(ctx: Context, task: Task, input: Partial<CreateTaskInput>): Promise<void> {
+  if (task.featureId) {
+    const feature = await referenced(ctx, featureService, 'featureId', task.featureId);
+    agree('epicId', input.epicId, feature.epicId ?? null, 'feature');
+    task.epicId = feature.epicId ?? null;
+  }
+  if (task.epicId) {
+    const epic = await referenced(ctx, epicService, 'epicId', task.epicId);
+    agree('projectId', input.projectId, epic.projectId ?? null, 'epic');
+    task.projectId = epic.projectId ?? null;
+  } else if (task.projectId) {
+    await referenced(ctx, hrProjectService, 'projectId', task.projectId);
+  }
+}
+
+export const tasks = defineGroup({
+  entity: Task,
+  name: 'Task',
+  plural: 'Tasks',
+  resource: 'TASKS',
+  createInput: CreateTaskInput,
+  updateInput: UpdateTaskInput,
+  searchable: ['title'],
+  filterable: [...AUDIT_FIELDS, 'title', 'status', 'featureId', 'epicId', 'projectId', 'assigneeId'],
+  scope: 'projectId',
+  async beforeSave(ctx, task, input, isNew) {
+    fillDefaults(task, { status: TaskStatus.TODO });
+    const moved = ['featureId', 'epicId', 'projectId'].some((f) => f in input);
+    if (isNew || moved) await place(ctx, task, input);
+  },
+});
+
+/** The family operations of tasks, for this domain's own rules and queries. */
+export const taskService = new FamilyService(tasks);

@@ -1,0 +1,45 @@
+import { Field, ID, InputType, Int } from 'type-graphql';
+import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength, Min } from 'class-validator';
+import { Team, TeamStatus } from '../../entities/hr/team';
+import { defineGroup } from '../../family/group';
+import { FamilyService } from '../../family/service';
+import { fillDefaults, NotNullWhenGiven } from './input-rules';
+import { AUDIT_FIELDS } from './references';
+
+@InputType({ description: 'A new team.' })
+export class CreateTeamInput {
+  @Field(() => String) @Length(1, 200) name!: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(5000) description?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) color?: string;
+  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) dailyCapacity?: number;
+  @Field(() => [ID], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
+  memberIds?: string[];
+  @Field(() => TeamStatus, { nullable: true }) status?: TeamStatus;
+}
+
+@InputType({ description: 'Changes to a team; absent fields stay as they are.' })
+export class UpdateTeamInput extends CreateTeamInput {
+  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 200) override name!: string;
+  @Field(() => TeamStatus, { nullable: true }) @NotNullWhenGiven() override status?: TeamStatus;
+}
+
+export const teams = defineGroup({
+  entity: Team,
+  name: 'Team',
+  plural: 'Teams',
+  resource: 'TEAMS',
+  createInput: CreateTeamInput,
+  updateInput: UpdateTeamInput,
+  searchable: ['name', 'description'],
+  filterable: [...AUDIT_FIELDS, 'name', 'description', 'color', 'dailyCapacity', 'memberIds', 'status'],
+  beforeSave(_ctx, team) {
+    fillDefaults(team, { status: TeamStatus.ACTIVE, memberIds: [] });
+    team.memberIds = [...new Set(team.memberIds)];
+  },
+});
+
+/** The family operations of teams, for this domain's own rules and queries. */
+export const teamService = new FamilyService(teams);

@@ -1,0 +1,165 @@
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import type { Client } from '../support/http';
+import { createEmployee, createTask } from './helpers';
+
+/**
+ * Derived fields (an epic's owner, a team's members, progress) go through DataLoaders, so a page
+ * costs the same number of SQL statements whatever its size. Statements are counted at the driver
+ * connection that every request's ORM fork shares; authentication's own statements are counted too.
+ */
+describe('HR pages cost a fixed, small number of SQL statements', () => {
+  const ROWS = 50;
+  /** Statements of a page beyond authentication: the page and its count, and one per derived value. */
+  const PAGE_BOUND = 5;
+  /** Everything a request costs, authentication included (it sets up the tenant and loads the user). */
+  const TOTAL_BOUND = 7;
+  let server: TestServer;
+  let a: TestTenant;
+  let statements = 0;
+  let auth = 0;
+  const counts: string[] = [];
+
+  /** Runs `work` in batches, so building 300 records does not take 300 round trips in a row. */
+  async function inBatches<T>(count: number, work: (i: number) => Promise<T>): Promise<T[]> {
+    const out: T[] = [];
+    for (let start = 0; start < count; start += 10) {
+      const batch = Array.from({ length: Math.min(10, count - start) }, (_, k) => work(start + k));
+      out.push(...(await Promise.all(batch)));
+    }
+    return out;
+  }
+
+  async function counted(client: Client, path: string) {
+    statements = 0;
+    const res = await client.get(path);
+    expect(res.status).toBe(200);
+    return { count: statements, body: res.body };
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Query count');
+    const people = await inBatches(10, (i) =>
+      createEmployee(a.client, { firstName: `P${i}`, lastName: 'Person', email: `p${i}@example.test` }),
+    );
+    const member = (i: number, k: number) => people[(i + k) % people.length];
+    const projects = await inBatches(ROWS, async (i) => {
+      const res = await a.client.post('/hr/projects', {
+        name: `Project ${i}`,
+        leadId: people[i % 10],
+        teamMemberIds: [member(i, 1), member(i, 2), member(i, 3)],
+      });
+      return res.body.id as string;
+    });
+    const epics = await inBatches(ROWS, async (i) => {
+      const res = await a.client.post('/hr/epics', {
+        name: `Epic ${i}`,
+        ownerId: people[i % 10],
+        projectId: projects[i],
+      });
+      return res.body.id as string;
+    });
+    const features = await inBatches(ROWS, async (i) => {
+      const res = await a.client.post('/hr/features', { name: `Feature ${i}`, epicId: epics[i] });
+      return res.body.id as string;
+    });
+    await inBatches(ROWS * 2, (i) =>
+      createTask(a.client, {
+        title: `Task ${i}`,
+        featureId: features[i % ROWS],
+        status: i < ROWS ? 'DONE' : 'TODO',
+      }),
+    );
+    await inBatches(ROWS, (i) =>
+      a.client.post('/hr/teams', {
+        name: `Team ${i}`,
+        memberIds: [member(i, 0), member(i, 4), member(i, 7)],
+      }),
+    );
+
+    const conn = server.orm.em.getConnection();
+    const execute = conn.execute.bind(conn);
+    conn.execute = ((...args: Parameters<typeof execute>) => {
+      statements++;
+      return execute(...args);
+    }) as typeof conn.execute;
+  }, 120_000);
+  afterAll(async () => {
+    if (process.env.HR_SHOW_COUNTS) console.log(counts.join('\n'));
+    await server.close();
+  });
+
+  it('the counter sees statements: authentication alone costs a fixed few', async () => {
+    // find-list without ids answers [] without a query: what remains is authentication.
+    const { count, body } = await counted(a.client, '/hr/features/find-list');
+    expect(body).toEqual([]);
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(2);
+    auth = count;
+  });
+
+  const pages: [string, string, (row: any) => void][] = [
+    [
+      'features (epic, task counts, progress)',
+      '/hr/features/dynamic-search',
+      (f) => {
+        expect(f.epic).toEqual(expect.objectContaining({ id: f.epicId }));
+        expect(f).toMatchObject({ taskCount: 2, completedTaskCount: 1, progress: 50 });
+      },
+    ],
+    [
+      'epics (owner, feature count, task counts)',
+      '/hr/epics/dynamic-search',
+      (e) => {
+        expect(e.owner).toEqual(
+          expect.objectContaining({ id: e.ownerId, fullName: expect.stringMatching(/Person$/) }),
+        );
+        expect(e).toMatchObject({ featureCount: 1, taskCount: 2, completedTaskCount: 1, progress: 50 });
+      },
+    ],
+    [
+      'teams (members), enriched search',
+      '/hr/teams/dynamic-search-enriched',
+      (t) => expect(t.members.map((m: any) => m.id)).toEqual(t.memberIds),
+    ],
+    [
+      'projects (lead, team members, epic and task counts)',
+      '/hr/projects/dynamic-search',
+      (p) => {
+        expect(p.lead).toEqual(expect.objectContaining({ id: p.leadId }));
+        expect(p.teamMembers.map((m: any) => m.id)).toEqual(p.teamMemberIds);
+        expect(p).toMatchObject({ epicCount: 1, taskCount: 2, completedTaskCount: 1, progress: 50 });
+      },
+    ],
+  ];
+
+  it.each(pages)(
+    'a page of %s costs the same for 5 and 50 rows, and few statements',
+    async (_name, path, check) => {
+      const small = await counted(a.client, `${path}?size=5`);
+      const large = await counted(a.client, `${path}?size=${ROWS}`);
+      expect(small.body.numberOfElements).toBe(5);
+      expect(large.body.numberOfElements).toBe(ROWS);
+      for (const row of large.body.content) check(row);
+      expect(large.count).toBe(small.count);
+      expect(auth).toBeGreaterThan(0);
+      expect(large.count - auth).toBeLessThanOrEqual(PAGE_BOUND);
+      expect(large.count).toBeLessThanOrEqual(TOTAL_BOUND);
+      counts.push(`${path}: ${large.count} statements, ${auth} of them authentication`);
+    },
+  );
+
+  it('a user holding a role pays one more statement (the role lookup), still independent of size', async () => {
+    const user = await a.userWith(['READ_FEATURES', 'READ_EPICS', 'READ_PROJECTS'], { hasFullAccess: true });
+    for (const path of [
+      '/hr/features/dynamic-search',
+      '/hr/epics/dynamic-search',
+      '/hr/projects/dynamic-search',
+    ]) {
+      const small = await counted(user.client, `${path}?size=5`);
+      const large = await counted(user.client, `${path}?size=${ROWS}`);
+      expect(large.count).toBe(small.count);
+      expect(large.count).toBeLessThanOrEqual(TOTAL_BOUND + 1);
+    }
+  });
+});
