@@ -1,2 +1,16 @@
+import { Activity } from './activity';
+import { Booking } from './booking';
+import { ContactFormWidgetConfig } from './contact-form-widget';
+import { InboundEmail } from './inbound-email';
+import { Lead } from './lead';
+import { SentMail } from './sent-mail';
+
 /** Entities of CRM and communications: widgets, activities, bookings, leads, inbox, sent mails. */
-export const crmEntities: Function[] = [];
+export const crmEntities: Function[] = [
+  ContactFormWidgetConfig,
+  Activity,
+  Booking,
+  Lead,
+  InboundEmail,
+  SentMail,
+];

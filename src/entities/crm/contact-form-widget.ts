@@ -1,0 +1,68 @@
+import { Entity, Property, Unique } from '@mikro-orm/core';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Audited } from '../tenant-scoped';
+import { TenantIndexes } from './tenant-indexes';
+
+export enum ContactFormFieldType {
+  TEXT = 'TEXT',
+  EMAIL = 'EMAIL',
+  PHONE = 'PHONE',
+  TEXTAREA = 'TEXTAREA',
+  SELECT = 'SELECT',
+  CHECKBOX = 'CHECKBOX',
+  DATE = 'DATE',
+  NUMBER = 'NUMBER',
+}
+registerEnumType(ContactFormFieldType, {
+  name: 'ContactFormFieldType',
+  description: 'The kind of input a contact-form field shows.',
+});
+
+@ObjectType('ContactFormField', { description: 'One input of a contact form.' })
+export class ContactFormField {
+  @Field(() => String, { nullable: true }) label!: string | null;
+  @Field(() => String, { description: 'The key the submitted value is sent under.' }) name!: string;
+  @Field(() => Boolean) required!: boolean;
+  @Field(() => Int, { description: 'Position on the form, lowest first.' }) sortOrder!: number;
+  @Field(() => ContactFormFieldType) type!: ContactFormFieldType;
+}
+
+@Entity({ tableName: 'contact_form_widget_config' })
+@Unique({ name: 'contact_form_widget_config_tenant_slug_uq', properties: ['tenantId', 'slug'] })
+@TenantIndexes('contact_form_widget_config', 'name', 'active', 'assignedTeamLeadId')
+@ObjectType({ description: 'A contact form that can be embedded in a website (a widget).' })
+export class ContactFormWidgetConfig extends Audited {
+  @Property({ type: 'text' })
+  @Field(() => String)
+  name!: string;
+
+  /** Lower-case and unique within the tenant: the widget's address on a website. */
+  @Property({ type: 'text' })
+  @Field(() => String, { description: 'The widget address on a website; unique within the tenant.' })
+  slug!: string;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Shown to a visitor after sending the form.' })
+  confirmationMessage?: string | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The employee who follows up on submissions.' })
+  assignedTeamLeadId?: string | null;
+
+  @Property({ type: 'boolean' })
+  @Field(() => Boolean)
+  active: boolean = true;
+
+  @Field(() => Boolean, { description: 'Same as `active`.' })
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  @Property({ type: 'json' })
+  @Field(() => [ContactFormField])
+  fields: ContactFormField[] = [];
+}

@@ -1,0 +1,60 @@
+import { Field, Float, ID, ObjectType } from 'type-graphql';
+import type { Customer } from '../reference/customer';
+import type { Opportunity } from '../reference/opportunity';
+import type { Subsidiary } from '../reference/subsidiary';
+import type { User } from '../user';
+
+/**
+ * The small views of related records that activities and leads show (`customer`, `owner`...).
+ * They are derived on read from the record the id points at, never stored, so they cannot go stale.
+ */
+
+@ObjectType('CustomerSummary', { description: 'A customer as CRM records show it.' })
+export class CustomerSummary {
+  @Field(() => String, { nullable: true }) email!: string | null;
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true }) phone!: string | null;
+}
+
+@ObjectType('OpportunitySummary', { description: 'An opportunity as CRM records show it.' })
+export class OpportunitySummary {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => Float, { nullable: true }) value!: number | null;
+}
+
+@ObjectType('UserSummary', {
+  description: 'A user as CRM records show owners: displayName is the full name, else the e-mail.',
+})
+export class UserSummary {
+  @Field(() => String, { nullable: true }) displayName!: string | null;
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true, description: 'The sign-in name: the e-mail address.' })
+  username!: string | null;
+}
+
+@ObjectType('SubsidiarySummary', { description: 'A subsidiary as CRM records show it.' })
+export class SubsidiarySummary {
+  @Field(() => String, { nullable: true }) color!: string | null;
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+}
+
+export function customerSummary(c: Customer | null): CustomerSummary | null {
+  return c && { email: c.email ?? null, id: c.id, name: c.name ?? null, phone: c.phone ?? null };
+}
+
+export function opportunitySummary(o: Opportunity | null): OpportunitySummary | null {
+  return o && { id: o.id, name: o.name ?? null, value: o.value ?? null };
+}
+
+export function userSummary(u: User | null): UserSummary | null {
+  if (!u) return null;
+  const fullName = [u.firstName, u.lastName].filter(Boolean).join(' ');
+  return { displayName: fullName || u.email, id: u.id, username: u.email };
+}
+
+export function subsidiarySummary(s: Subsidiary | null): SubsidiarySummary | null {
+  return s && { color: s.color ?? null, id: s.id, name: s.name ?? null };
+}

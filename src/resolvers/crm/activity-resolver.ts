@@ -1,0 +1,68 @@
+import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../context';
+import { Activity, ActivityType } from '../../entities/crm/activity';
+import { CustomerSummary, OpportunitySummary, UserSummary } from '../../entities/crm/summaries';
+import { FamilyService } from '../../family/service';
+import { can, Requires } from '../../permissions/rules';
+import { activities } from './activities';
+import { listBy } from './references';
+import { customerOf, opportunityOf, userOf } from './related';
+
+const service = new FamilyService(activities);
+
+@Resolver(() => Activity)
+export class ActivityResolver {
+  @Requires(can('READ', 'ACTIVITIES'))
+  @Query(() => [Activity], { description: 'The activities of a customer, oldest first.' })
+  activitiesByCustomer(
+    @Arg('customerId', () => ID) customerId: string,
+    @Ctx() ctx: Context,
+  ): Promise<Activity[]> {
+    return listBy(ctx, service, 'customerId', customerId);
+  }
+
+  @Requires(can('READ', 'ACTIVITIES'))
+  @Query(() => [Activity], { description: 'The activities of an opportunity, oldest first.' })
+  activitiesByOpportunity(
+    @Arg('opportunityId', () => ID) opportunityId: string,
+    @Ctx() ctx: Context,
+  ): Promise<Activity[]> {
+    return listBy(ctx, service, 'opportunityId', opportunityId);
+  }
+
+  @Requires(can('READ', 'ACTIVITIES'))
+  @Query(() => [Activity], { description: 'The activities a user owns, oldest first.' })
+  activitiesByOwner(@Arg('ownerId', () => ID) ownerId: string, @Ctx() ctx: Context): Promise<Activity[]> {
+    return listBy(ctx, service, 'ownerId', ownerId);
+  }
+
+  @Requires(can('READ', 'ACTIVITIES'))
+  @Query(() => [Activity], { description: 'The activities of one type, oldest first.' })
+  activitiesByType(
+    @Arg('type', () => ActivityType) type: ActivityType,
+    @Ctx() ctx: Context,
+  ): Promise<Activity[]> {
+    return service.list(ctx, { type });
+  }
+
+  @Requires(can('READ', 'ACTIVITIES'))
+  @Query(() => [Activity], { description: 'The completed activities, oldest first.' })
+  completedActivities(@Ctx() ctx: Context): Promise<Activity[]> {
+    return service.list(ctx, { completed: true });
+  }
+
+  @FieldResolver(() => CustomerSummary, { nullable: true })
+  customer(@Root() activity: Activity, @Ctx() ctx: Context): Promise<CustomerSummary | null> {
+    return customerOf(ctx, activity.customerId);
+  }
+
+  @FieldResolver(() => OpportunitySummary, { nullable: true })
+  opportunity(@Root() activity: Activity, @Ctx() ctx: Context): Promise<OpportunitySummary | null> {
+    return opportunityOf(ctx, activity.opportunityId);
+  }
+
+  @FieldResolver(() => UserSummary, { nullable: true })
+  owner(@Root() activity: Activity, @Ctx() ctx: Context): Promise<UserSummary | null> {
+    return userOf(ctx, activity.ownerId);
+  }
+}

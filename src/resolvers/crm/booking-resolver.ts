@@ -1,0 +1,23 @@
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { LocalDateResolver } from 'graphql-scalars';
+import type { Context } from '../../context';
+import { Booking } from '../../entities/crm/booking';
+import { can, Requires } from '../../permissions/rules';
+import { bookingsByWidget } from './booking-service';
+
+@Resolver(() => Booking)
+export class BookingResolver {
+  @Requires(can('READ', 'BOOKINGS'))
+  @Query(() => [Booking], {
+    description:
+      'The bookings of a widget that start from `start` 00:00 UTC up to the end of `end` (UTC), earliest first.',
+  })
+  bookingsByWidget(
+    @Arg('widgetId', () => ID) widgetId: string,
+    @Arg('start', () => LocalDateResolver) start: string,
+    @Arg('end', () => LocalDateResolver) end: string,
+    @Ctx() ctx: Context,
+  ): Promise<Booking[]> {
+    return bookingsByWidget(ctx, widgetId, start, end);
+  }
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { Field, InputType, Int } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { IsDate, IsEmail, IsEnum, IsOptional, IsUUID, MaxLength, Min } from 'class-validator';
+import { Activity } from '../../entities/crm/activity';
+import { Booking, BookingStatus } from '../../entities/crm/booking';
+import { ContactFormWidgetConfig } from '../../entities/crm/contact-form-widget';
+import { Lead } from '../../entities/crm/lead';
+import { Employee } from '../../entities/reference/employee';
+import { Subsidiary } from '../../entities/reference/subsidiary';
+import { badRequest } from '../../errors';
+import { defineGroup } from '../../family/group';
+import { checkReferences } from './references';
+import { NotNullWhenGiven } from './validation';
+
+/** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
+@InputType()
+class BookingFields {
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() widgetConfigId?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() leadId?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() activityId?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() assignedEmployeeId?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() assignedSubsidiaryId?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(500) calendarEventId?: string;
+
+  @Field(() => BookingStatus, { nullable: true, description: 'CONFIRMED when a new booking leaves it out.' })
+  @NotNullWhenGiven()
+  @IsEnum(BookingStatus)
+  status?: BookingStatus;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'startTime + duration when absent.' })
+  endTime?: Date;
+
+  @Field(() => Int, { nullable: true, description: 'Minutes; endTime - startTime when absent.' })
+  @IsOptional()
+  @Min(0)
+  duration?: number;
+
+  @Field(() => String, { nullable: true, description: 'An IANA time zone: Europe/Amsterdam.' })
+  @IsOptional()
+  @MaxLength(100)
+  timezone?: string;
+
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) firstName?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) lastName?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) companyName?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) phone?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) street?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(20) houseNumber?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(20) postalCode?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) city?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(10000) message?: string;
+}
+
+@InputType({ description: 'A new booking; the service makes its cancellationToken.' })
+export class CreateBookingInput extends BookingFields {
+  @Field(() => DateTimeISOResolver) startTime!: Date;
+}
+
+@InputType({ description: 'Changes to a booking; absent fields stay as they are.' })
+export class UpdateBookingInput extends BookingFields {
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @NotNullWhenGiven()
+  @IsDate()
+  startTime?: Date;
+}
+
+const MINUTE = 60_000;
+
+function checkTimezone(timezone: string | null | undefined): void {
+  if (!timezone) return;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+  } catch {
+    throw badRequest(`timezone: "${timezone}" is not an IANA time zone`);
+  }
+}
+
+/**
+ * endTime and duration say the same thing twice; whichever the input gives decides the other,
+ * and moving a booking keeps its length.
+ */
+function alignTimes(booking: Booking, input: Partial<CreateBookingInput & UpdateBookingInput>): void {
+  if (booking.startTime == null) throw badRequest('startTime: a booking needs a start time');
+  const start = booking.startTime.getTime();
+  if (input.endTime !== undefined) {
+    const derived = booking.endTime ? Math.round((booking.endTime.getTime() - start) / MINUTE) : null;
+    if (input.duration != null && derived != null && derived !== input.duration)
+      throw badRequest(`duration: ${input.duration} minutes does not match endTime (${derived} minutes)`);
+    booking.duration = derived ?? input.duration ?? null;
+    if (!booking.endTime && booking.duration != null)
+      booking.endTime = new Date(start + booking.duration * MINUTE);
+  } else if (input.duration !== undefined || input.startTime !== undefined) {
+    if (booking.duration != null) booking.endTime = new Date(start + booking.duration * MINUTE);
+    else if (input.duration === null) booking.endTime = null;
+  }
+  if (booking.endTime && booking.endTime.getTime() < start)
+    throw badRequest('endTime must not be before startTime');
+}
+
+export const bookings = defineGroup({
+  entity: Booking,
+  name: 'Booking',
+  plural: 'Bookings',
+  resource: 'BOOKINGS',
+  createInput: CreateBookingInput,
+  updateInput: UpdateBookingInput,
+  searchable: ['firstName', 'lastName', 'email', 'companyName'],
+  filterable: [
+    'id',
+    'created',
+    'createdBy',
+    'updated',
+    'updatedBy',
+    'status',
+    'widgetConfigId',
+    'startTime',
+    'endTime',
+    'firstName',
+    'lastName',
+    'email',
+    'companyName',
+    'city',
+    'postalCode',
+    'leadId',
+    'activityId',
+    'assignedEmployeeId',
+    'assignedSubsidiaryId',
+  ],
+  async beforeSave(ctx, booking, input, isNew) {
+    // The token lets a visitor cancel without an account, so it must be unguessable.
+    if (isNew) booking.cancellationToken = randomBytes(24).toString('base64url');
+    checkTimezone(booking.timezone);
+    alignTimes(booking, input);
+    await checkReferences(ctx, input, [
+      ['widgetConfigId', ContactFormWidgetConfig],
+      ['leadId', Lead],
+      ['activityId', Activity],
+      ['assignedEmployeeId', Employee],
+      ['assignedSubsidiaryId', Subsidiary],
+    ]);
+  },
+});

@@ -1,0 +1,163 @@
+import { FlushMode } from '@mikro-orm/core';
+import { Field, InputType, Int } from 'type-graphql';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsOptional,
+  IsUUID,
+  Length,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import {
+  ContactFormFieldType,
+  ContactFormWidgetConfig,
+  type ContactFormField,
+} from '../../entities/crm/contact-form-widget';
+import { Employee } from '../../entities/reference/employee';
+import { badRequest, conflict } from '../../errors';
+import { defineGroup } from '../../family/group';
+import { checkReferences } from './references';
+import { NotNullWhenGiven } from './validation';
+
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+@InputType('ContactFormFieldInput', { description: 'One input of a contact form.' })
+export class ContactFormFieldInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  label?: string;
+
+  @Field(() => String, { description: 'Unique within the form.' })
+  @Length(1, 100)
+  name!: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'False when absent.' })
+  required?: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'The position in the list when absent.' })
+  @IsOptional()
+  @Min(0)
+  sortOrder?: number;
+
+  @Field(() => ContactFormFieldType)
+  type!: ContactFormFieldType;
+}
+
+/** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
+@InputType()
+class ContactFormWidgetFields {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  description?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  confirmationMessage?: string;
+
+  @Field(() => String, { nullable: true, description: 'An employee id.' })
+  @IsOptional()
+  @IsUUID()
+  assignedTeamLeadId?: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'True when a new widget leaves it out.' })
+  @NotNullWhenGiven()
+  @IsBoolean()
+  active?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: 'Same as `active`.' })
+  @NotNullWhenGiven()
+  @IsBoolean()
+  isActive?: boolean;
+
+  @Field(() => [ContactFormFieldInput], { nullable: true })
+  @NotNullWhenGiven()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  fields?: ContactFormFieldInput[];
+}
+
+@InputType({ description: 'A new contact-form widget.' })
+export class CreateContactFormWidgetInput extends ContactFormWidgetFields {
+  @Field(() => String)
+  @Length(1, 200)
+  name!: string;
+
+  @Field(() => String, { description: 'Letters, digits, - and _; stored lower-case; unique in the tenant.' })
+  @Length(1, 100)
+  @Matches(SLUG, { message: 'slug may hold only letters, digits, - and _, and must not start with - or _' })
+  slug!: string;
+}
+
+@InputType({ description: 'Changes to a contact-form widget; absent fields stay as they are.' })
+export class UpdateContactFormWidgetInput extends ContactFormWidgetFields {
+  @Field(() => String, { nullable: true })
+  @NotNullWhenGiven()
+  @Length(1, 200)
+  name?: string;
+
+  @Field(() => String, { nullable: true })
+  @NotNullWhenGiven()
+  @Length(1, 100)
+  @Matches(SLUG, { message: 'slug may hold only letters, digits, - and _, and must not start with - or _' })
+  slug?: string;
+}
+
+/** Defaults filled in, so every stored field shows all its properties. */
+function formFields(input: readonly ContactFormFieldInput[]): ContactFormField[] {
+  const seen = new Set<string>();
+  return input.map((f, i) => {
+    if (seen.has(f.name)) throw badRequest(`fields[${i}].name: "${f.name}" is used by another field`);
+    seen.add(f.name);
+    return {
+      label: f.label ?? null,
+      name: f.name,
+      required: f.required ?? false,
+      sortOrder: f.sortOrder ?? i,
+      type: f.type,
+    };
+  });
+}
+
+export const contactFormWidgets = defineGroup({
+  entity: ContactFormWidgetConfig,
+  name: 'ContactFormWidget',
+  plural: 'ContactFormWidgets',
+  resource: 'CONTACT_FORMS',
+  createInput: CreateContactFormWidgetInput,
+  updateInput: UpdateContactFormWidgetInput,
+  searchable: ['name', 'slug'],
+  filterable: [
+    'id',
+    'created',
+    'createdBy',
+    'updated',
+    'updatedBy',
+    'name',
+    'slug',
+    'active',
+    'assignedTeamLeadId',
+  ],
+  booleanPairs: [['active', 'isActive']],
+  async beforeSave(ctx, widget, input) {
+    await checkReferences(ctx, input, [['assignedTeamLeadId', Employee]]);
+    if (input.fields) widget.fields = formFields(input.fields);
+    if (input.slug !== undefined) {
+      widget.slug = widget.slug.toLowerCase();
+      // The unique index is the guarantee; asking first gives the client a message that says why.
+      const taken = await ctx.em.count(
+        ContactFormWidgetConfig,
+        { slug: widget.slug, id: { $ne: widget.id } },
+        { flushMode: FlushMode.COMMIT },
+      );
+      if (taken > 0) throw conflict(`slug "${widget.slug}" is used by another contact-form widget`);
+    }
+  },
+});

@@ -1,0 +1,71 @@
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Resolver, Root } from 'type-graphql';
+import { IsEnum } from 'class-validator';
+import type { Context } from '../../context';
+import { Lead, LeadStatus } from '../../entities/crm/lead';
+import {
+  CustomerSummary,
+  OpportunitySummary,
+  SubsidiarySummary,
+  UserSummary,
+} from '../../entities/crm/summaries';
+import { can, Requires } from '../../permissions/rules';
+import { changeLeadStatus, moveLeadToSubsidiary } from './lead-service';
+import { customerOf, opportunityOf, subsidiaryOf, userOf } from './related';
+
+@InputType({ description: 'The status a lead moves to.' })
+export class LeadStatusInput {
+  @Field(() => LeadStatus) @IsEnum(LeadStatus) status!: LeadStatus;
+}
+
+@InputType({ description: 'The subsidiary a lead moves to; absent or null takes it out of any.' })
+export class LeadSubsidiaryInput {
+  @Field(() => String, { nullable: true }) subsidiaryId?: string | null;
+}
+
+@Resolver(() => Lead)
+export class LeadResolver {
+  @Requires(can('UPDATE', 'LEADS'))
+  @Mutation(() => Lead, { description: 'Moves a lead to any status (QUALIFIED also records who and when).' })
+  updateLeadStatus(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => LeadStatusInput) input: LeadStatusInput,
+    @Ctx() ctx: Context,
+  ): Promise<Lead> {
+    return changeLeadStatus(ctx, id, input.status);
+  }
+
+  @Requires(can('UPDATE', 'LEADS'))
+  @Mutation(() => Lead, { description: 'Moves a lead to one of the caller subsidiaries, or to none.' })
+  updateLeadSubsidiary(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => LeadSubsidiaryInput) input: LeadSubsidiaryInput,
+    @Ctx() ctx: Context,
+  ): Promise<Lead> {
+    return moveLeadToSubsidiary(ctx, id, input.subsidiaryId);
+  }
+
+  @FieldResolver(() => CustomerSummary, { nullable: true })
+  customer(@Root() lead: Lead, @Ctx() ctx: Context): Promise<CustomerSummary | null> {
+    return customerOf(ctx, lead.customerId);
+  }
+
+  @FieldResolver(() => OpportunitySummary, { nullable: true })
+  opportunity(@Root() lead: Lead, @Ctx() ctx: Context): Promise<OpportunitySummary | null> {
+    return opportunityOf(ctx, lead.opportunityId);
+  }
+
+  @FieldResolver(() => UserSummary, { nullable: true })
+  owner(@Root() lead: Lead, @Ctx() ctx: Context): Promise<UserSummary | null> {
+    return userOf(ctx, lead.ownerId);
+  }
+
+  @FieldResolver(() => UserSummary, { nullable: true, description: 'The user who qualified the lead.' })
+  qualifiedByUser(@Root() lead: Lead, @Ctx() ctx: Context): Promise<UserSummary | null> {
+    return userOf(ctx, lead.qualifiedBy);
+  }
+
+  @FieldResolver(() => SubsidiarySummary, { nullable: true })
+  subsidiary(@Root() lead: Lead, @Ctx() ctx: Context): Promise<SubsidiarySummary | null> {
+    return subsidiaryOf(ctx, lead.subsidiaryId);
+  }
+}

@@ -1,0 +1,36 @@
+import type { Context } from '../../context';
+import { Customer } from '../../entities/reference/customer';
+import { Opportunity } from '../../entities/reference/opportunity';
+import { Subsidiary } from '../../entities/reference/subsidiary';
+import { User } from '../../entities/user';
+import {
+  customerSummary,
+  opportunitySummary,
+  subsidiarySummary,
+  userSummary,
+  type CustomerSummary,
+  type OpportunitySummary,
+  type SubsidiarySummary,
+  type UserSummary,
+} from '../../entities/crm/summaries';
+import { loaderById } from '../../family/loaders';
+
+/**
+ * The derived views of related records, loaded through the request's loaders: a page of any
+ * size costs one query per kind of related record.
+ */
+export async function customerOf(ctx: Context, id?: string | null): Promise<CustomerSummary | null> {
+  return id ? customerSummary(await loaderById(ctx, Customer).load(id)) : null;
+}
+
+export async function opportunityOf(ctx: Context, id?: string | null): Promise<OpportunitySummary | null> {
+  return id ? opportunitySummary(await loaderById(ctx, Opportunity).load(id)) : null;
+}
+
+export async function userOf(ctx: Context, id?: string | null): Promise<UserSummary | null> {
+  return id ? userSummary(await loaderById(ctx, User).load(id)) : null;
+}
+
+export async function subsidiaryOf(ctx: Context, id?: string | null): Promise<SubsidiarySummary | null> {
+  return id ? subsidiarySummary(await loaderById(ctx, Subsidiary).load(id)) : null;
+}

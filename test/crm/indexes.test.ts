@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { startServer, type TestServer } from '../support/server';
+import { crmGroups } from '../../src/resolvers/crm';
+
+/**
+ * Every field a CRM search filters, sorts or searches on has an index led by tenant_id, so that a
+ * tenant's search never scans other tenants' rows. Audit fields are the foundation's business.
+ */
+describe('CRM indexes', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  const AUDIT = new Set(['id', 'created', 'createdBy', 'updated', 'updatedBy']);
+
+  it.each(crmGroups.map((g) => [g.name, g]))(
+    '%s: each searched, filtered or sorted field is indexed',
+    async (_name, group) => {
+      const meta = server.orm.getMetadata().get(group.entity.name);
+      const led = new Set(
+        [...meta.indexes, ...meta.uniques]
+          .map((i) => [i.properties].flat() as string[])
+          .filter((p) => p[0] === 'tenantId' && p.length >= 2)
+          .map((p) => p[1]),
+      );
+      const fields = new Set([...group.searchable, ...group.filterable, ...(group.sortable ?? [])]);
+      const missing = [...fields].filter((f) => !AUDIT.has(f) && !led.has(f));
+      expect(missing).toEqual([]);
+      const tables = await server.orm.em
+        .getConnection()
+        .execute(`select indexname from pg_indexes where tablename = ?`, [meta.tableName]);
+      for (const index of [...meta.indexes, ...meta.uniques])
+        expect(tables.map((t: any) => t.indexname)).toContain(index.name);
+    },
+  );
+});
