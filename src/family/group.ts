@@ -1,6 +1,8 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { IRule } from 'graphql-shield';
 import type { ClassType } from 'type-graphql';
 import type { Audited } from '../entities/tenant-scoped';
-import type { Resource } from '../permissions/catalog';
+import type { Resource, Verb } from '../permissions/catalog';
 import type { Context } from '../context';
 
 /**
@@ -32,6 +34,15 @@ export interface GroupDef<T extends Audited = Audited, C extends object = any, U
    * `input` is the request's input with boolean pairs already merged.
    */
   beforeSave?(ctx: Context, entity: T, input: Partial<C & U>, isNew: boolean): Promise<void> | void;
+  /**
+   * Rules that replace `can(verb, resource)` for some verbs: records a caller owns (their own
+   * notifications) need only a credential, since `visibleWhere` already limits them to the owner.
+   */
+  rules?: Partial<Record<Verb, IRule>>;
+  /** A condition every family read, update and delete adds; records outside it behave as absent. */
+  visibleWhere?(ctx: Context): FilterQuery<T>;
+  /** Checks run inside the delete's transaction, before the rows found are deleted. */
+  beforeDelete?(ctx: Context, rows: T[]): Promise<void> | void;
 }
 
 export function defineGroup<T extends Audited, C extends object, U extends object>(

@@ -3,6 +3,7 @@ import { getNamedType, isObjectType, type GraphQLResolveInfo } from 'graphql';
 import type { Audited } from '../entities/tenant-scoped';
 import type { Context } from '../context';
 import { can, Requires } from '../permissions/rules';
+import type { Verb } from '../permissions/catalog';
 import { csvColumns, toCsv, type CsvColumn } from './csv';
 import type { GroupDef } from './group';
 import { PageOf, type Page } from './page';
@@ -23,11 +24,12 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
 ): ClassType {
   const { entity, name, plural, resource, createInput, updateInput } = group;
   const PageType = PageOf(entity, name);
+  const rule = (verb: Verb) => group.rules?.[verb] ?? can(verb, resource);
   let columns: CsvColumn[] | undefined;
 
   @Resolver(() => entity)
   class FamilyResolver {
-    @Requires(can('READ', resource))
+    @Requires(rule('READ'))
     @Query(() => [entity], {
       name: lower(plural),
       description: `${plural} by id, in the order asked; unknown ids are skipped.`,
@@ -36,7 +38,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       return service.byIds(ctx, ids);
     }
 
-    @Requires(can('READ', resource))
+    @Requires(rule('READ'))
     @Query(() => [entity], {
       name: `all${plural}`,
       description: `Every ${name} of the tenant, oldest first.`,
@@ -45,7 +47,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       return service.list(ctx);
     }
 
-    @Requires(can('READ', resource))
+    @Requires(rule('READ'))
     @Query(() => entity, {
       name: lower(name),
       nullable: true,
@@ -55,7 +57,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       return service.one(ctx, id);
     }
 
-    @Requires(can('READ', resource))
+    @Requires(rule('READ'))
     @Query(() => PageType, {
       name: `${lower(name)}Page`,
       description: `A page of ${plural}, optionally sorted and searched.`,
@@ -71,7 +73,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       return service.page(ctx, { pageNumber, pageSize, sortBy, direction, search });
     }
 
-    @Requires(can('READ', resource))
+    @Requires(rule('READ'))
     @Query(() => PageType, { name: `search${plural}`, description: `Dynamic search over ${plural}.` })
     search(
       @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
@@ -80,7 +82,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       return service.search(ctx, input ?? {});
     }
 
-    @Requires(can('READ', resource))
+    @Requires(rule('READ'))
     @Query(() => String, {
       name: `export${plural}Csv`,
       description: `A page of the dynamic search as RFC 4180 CSV.`,
@@ -101,13 +103,16 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       return toCsv(columns, page.content);
     }
 
-    @Requires(can('CREATE', resource))
-    @Mutation(() => entity, { name: `create${name}` })
+    @Requires(rule('CREATE'))
+    @Mutation(() => entity, {
+      name: `create${name}`,
+      description: `Creates a ${name}; returns it as stored.`,
+    })
     create(@Arg('input', () => createInput) input: C, @Ctx() ctx: Context): Promise<T> {
       return service.create(ctx, input);
     }
 
-    @Requires(can('UPDATE', resource))
+    @Requires(rule('UPDATE'))
     @Mutation(() => entity, { name: `update${name}`, description: `Changes the fields given; others stay.` })
     update(
       @Arg('id', () => ID) id: string,
@@ -117,7 +122,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       return service.update(ctx, id, input);
     }
 
-    @Requires(can('DELETE', resource))
+    @Requires(rule('DELETE'))
     @Mutation(() => Boolean, {
       name: `delete${name}`,
       description: 'True when the record existed and is now deleted.',
@@ -126,7 +131,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       return service.remove(ctx, id);
     }
 
-    @Requires(can('DELETE', resource))
+    @Requires(rule('DELETE'))
     @Mutation(() => Int, {
       name: `delete${plural}`,
       description: 'Deletes the records named; returns how many existed.',

@@ -74,7 +74,8 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   }
 
   where(ctx: Context, ...conditions: FilterQuery<T>[]): FilterQuery<T> {
-    const all = [this.scopeWhere(callerOf(ctx)), ...conditions].filter(
+    const visible = this.group.visibleWhere?.(ctx) ?? ({} as FilterQuery<T>);
+    const all = [this.scopeWhere(callerOf(ctx)), visible, ...conditions].filter(
       (c) => Object.keys(c as object).length > 0,
     );
     return (all.length === 0 ? {} : all.length === 1 ? all[0] : { $and: all }) as FilterQuery<T>;
@@ -179,10 +180,14 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const data = this.normalize(input as object);
     const scopeField = this.group.scope;
     if (scopeField) this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
-    const entity = ctx.em.create(this.group.entity, { ...data, tenantId: caller.tenantId } as never);
-    await this.group.beforeSave?.(ctx, entity, data, true);
-    await ctx.em.persistAndFlush(entity);
-    return entity;
+    // One transaction for the hook and the insert, so a hook can number the record gapless
+    // (services/sequences.ts) and a failed insert gives the number back.
+    return inTransaction(ctx.em, async () => {
+      const entity = ctx.em.create(this.group.entity, { ...data, tenantId: caller.tenantId } as never);
+      await this.group.beforeSave?.(ctx, entity, data, true);
+      await ctx.em.persistAndFlush(entity);
+      return entity;
+    });
   }
 
   async update(ctx: Context, id: string, input: U): Promise<T> {
@@ -217,6 +222,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
         },
       );
       if (rows.length === 0) return 0;
+      await this.group.beforeDelete?.(ctx, rows);
       await ctx.em.nativeDelete(this.group.entity, {
         id: { $in: rows.map((r) => r.id) },
       } as unknown as FilterQuery<T>);

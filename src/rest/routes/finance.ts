@@ -1,6 +1,9 @@
+import { apInvoices } from '../../resolvers/finance/ap-invoices';
+import { invoices } from '../../resolvers/finance/invoices';
 import { taxPercentages } from '../../resolvers/finance/tax-percentages';
 import { familyRoutes } from '../family-routes';
-import { body, type RestRoute } from '../route';
+import { body, fromRequest, type RestRoute } from '../route';
+import { parseSort, queryList } from '../search-params';
 
 export const financeRoutes: RestRoute[] = [
   ...familyRoutes(taxPercentages, '/tax-percentages', [
@@ -19,5 +22,50 @@ export const financeRoutes: RestRoute[] = [
     args: { input: body() },
     code: 'custom',
     summary: 'Change a tax rate',
+  },
+  ...familyRoutes(invoices, '/invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
+  {
+    method: 'GET',
+    path: '/invoices/by-opportunity/{opportunityId}',
+    field: 'invoicesByOpportunity',
+    code: 'custom',
+    summary: 'The invoices of an opportunity',
+  },
+  {
+    method: 'GET',
+    path: '/invoices/count-by-status',
+    field: 'invoiceCountByStatus',
+    code: 'custom',
+    summary: 'How many invoices have each status',
+  },
+  {
+    method: 'GET',
+    path: '/invoices/date-range',
+    field: 'invoiceDateRange',
+    code: 'custom',
+    summary: 'The earliest and latest invoice dates ({min, max})',
+  },
+  ...familyRoutes(apInvoices, '/ap-invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
+  {
+    method: 'GET',
+    path: '/ap-invoices/aging-report',
+    field: 'apInvoiceAgingReport',
+    code: 'custom',
+    summary: 'Outstanding AP invoices by days past due',
+  },
+  {
+    method: 'GET',
+    path: '/ap-invoices/by-purchase-order/{purchaseOrderId}',
+    field: 'apInvoicesByPurchaseOrder',
+    code: 'custom',
+    summary: 'The AP invoices linked to a purchase order',
+  },
+  {
+    method: 'GET',
+    path: '/ap-invoices/by-supplier/{supplierId}',
+    field: 'apInvoicesBySupplier',
+    args: { sort: fromRequest((req) => queryList(req.query.sort, 'sort').flatMap(parseSort)) },
+    code: 'custom',
+    summary: "A page of a supplier's AP invoices (sort: field,asc|desc)",
   },
 ];

@@ -1,0 +1,245 @@
+import { callerOf, type Context } from '../../context';
+import {
+  ApClassificationMethod,
+  ApInvoiceStatus,
+  ApPaymentStatus,
+  type ApInvoice,
+  type ApInvoicePayment,
+  type ApInvoiceRow,
+  type LinkedPurchaseOrder,
+} from '../../entities/finance/ap-invoice';
+import { Subsidiary } from '../../entities/reference/subsidiary';
+import { Supplier } from '../../entities/reference/supplier';
+import { badRequest } from '../../errors';
+import {
+  addDays,
+  daysPastDue,
+  iso,
+  latest,
+  lineIds,
+  normalizeCurrency,
+  requireReference,
+  copyJsonInputs,
+  setJson,
+  storedJson,
+  storedValue,
+} from './common';
+import type {
+  ApInvoiceInput,
+  ApInvoicePaymentInput,
+  ApInvoiceRowInput,
+  LinkedPurchaseOrderInput,
+} from './ap-invoices';
+import {
+  DEFAULT_TAX_RATE,
+  amount,
+  cents,
+  checkRange,
+  lineAmounts,
+  settlement,
+  sumCents,
+  type LineAmounts,
+} from './money';
+
+/**
+ * What the service decides about a purchase invoice before it is stored (the group's
+ * beforeSave): references, defaults, row amounts and totals, payments, purchase-order links and
+ * the payment status.
+ */
+export const DEFAULT_AP_TERM_DAYS = 30;
+
+/** Status moves on update: CANCELLED is final, and a POSTED invoice is booked and stays so. */
+const MOVES: Record<ApInvoiceStatus, ApInvoiceStatus[]> = {
+  [ApInvoiceStatus.DRAFT]: [ApInvoiceStatus.APPROVED, ApInvoiceStatus.CANCELLED],
+  [ApInvoiceStatus.APPROVED]: [ApInvoiceStatus.DRAFT, ApInvoiceStatus.POSTED, ApInvoiceStatus.CANCELLED],
+  [ApInvoiceStatus.POSTED]: [ApInvoiceStatus.CANCELLED],
+  [ApInvoiceStatus.CANCELLED]: [],
+};
+
+function checkMove(from: ApInvoiceStatus | null | undefined, to: ApInvoiceStatus | null | undefined) {
+  if (!from || !to || from === to) return;
+  if (!MOVES[from].includes(to)) {
+    const allowed = MOVES[from].length ? `it may become ${MOVES[from].join(' or ')}` : 'it is final';
+    throw badRequest(`status: an AP invoice that is ${from} cannot become ${to}; ${allowed}`);
+  }
+}
+
+type RowSource = ApInvoiceRowInput | ApInvoiceRow;
+
+function computeRows(source: readonly RowSource[]): { rows: ApInvoiceRow[]; totals: LineAmounts } {
+  const ids = lineIds(
+    source.map((r) => r.id),
+    'rows',
+  );
+  const amounts: LineAmounts[] = [];
+  const rows = source.map((r, i): ApInvoiceRow => {
+    const quantity = r.quantity ?? 1;
+    const unitPrice = r.unitPrice ?? 0;
+    const taxRate = r.taxRate ?? DEFAULT_TAX_RATE;
+    const line = lineAmounts({ quantity, unitPrice, taxRate }, `rows[${i}]`);
+    amounts.push(line);
+    return {
+      id: ids[i],
+      description: r.description ?? null,
+      glAccountId: r.glAccountId ?? null,
+      productId: r.productId ?? null,
+      quantity,
+      unitPrice,
+      taxRate,
+      taxAmount: amount(line.taxAmount),
+      total: amount(line.total),
+      totalWithTax: amount(line.totalWithTax),
+    };
+  });
+  return {
+    rows,
+    totals: {
+      total: checkRange(sumCents(amounts.map((a) => a.total)), 'subtotal'),
+      taxAmount: checkRange(sumCents(amounts.map((a) => a.taxAmount)), 'taxAmount'),
+      totalWithTax: checkRange(sumCents(amounts.map((a) => a.totalWithTax)), 'totalAmount'),
+    },
+  };
+}
+
+function paymentsOf(
+  input: readonly ApInvoicePaymentInput[],
+  stored: readonly ApInvoicePayment[],
+  email: string,
+): ApInvoicePayment[] {
+  const previous = new Map(stored.map((p) => [p.id, p]));
+  const ids = lineIds(
+    input.map((p) => p.id),
+    'payments',
+  );
+  const now = new Date().toISOString();
+  return input.map((p, i) => {
+    const before = previous.get(ids[i]);
+    return {
+      id: ids[i],
+      bankTransactionId: p.bankTransactionId ?? null,
+      note: p.note ?? null,
+      reference: p.reference ?? null,
+      amount: amount(checkRange(cents(p.amount), `payments[${i}].amount`)),
+      date: iso(p.date) ?? before?.date ?? now,
+      paymentMethod: p.paymentMethod ?? null,
+      created: before?.created ?? now,
+      createdBy: before?.createdBy ?? email,
+    };
+  });
+}
+
+function linksOf(
+  input: readonly LinkedPurchaseOrderInput[],
+  stored: readonly LinkedPurchaseOrder[],
+  email: string,
+): LinkedPurchaseOrder[] {
+  const previous = new Map(stored.map((l) => [l.purchaseOrderId, l]));
+  const seen = new Set<string>();
+  const now = new Date().toISOString();
+  return input.map((l, i) => {
+    if (seen.has(l.purchaseOrderId)) {
+      throw badRequest(
+        `linkedPurchaseOrders[${i}].purchaseOrderId: ${l.purchaseOrderId} is linked twice; give one allocation per order`,
+      );
+    }
+    seen.add(l.purchaseOrderId);
+    const before = previous.get(l.purchaseOrderId);
+    return {
+      allocatedAmount: amount(
+        checkRange(cents(l.allocatedAmount), `linkedPurchaseOrders[${i}].allocatedAmount`),
+      ),
+      costType: l.costType ?? null,
+      purchaseOrderId: l.purchaseOrderId,
+      purchaseOrderNumber: l.purchaseOrderNumber ?? null,
+      purchaseOrderStatus: l.purchaseOrderStatus ?? null,
+      purchaseOrderTotal:
+        l.purchaseOrderTotal === undefined || l.purchaseOrderTotal === null
+          ? null
+          : amount(cents(l.purchaseOrderTotal)),
+      stockAdjustmentApplied: l.stockAdjustmentApplied ?? false,
+      created: before?.created ?? now,
+      createdBy: before?.createdBy ?? email,
+    };
+  });
+}
+
+const PAYMENT_STATUS = {
+  NONE: ApPaymentStatus.UNPAID,
+  PARTIAL: ApPaymentStatus.PARTIALLY_PAID,
+  FULL: ApPaymentStatus.PAID,
+} as const;
+
+export async function prepareApInvoice(
+  ctx: Context,
+  invoice: ApInvoice,
+  input: Partial<ApInvoiceInput>,
+  isNew: boolean,
+): Promise<void> {
+  const caller = callerOf(ctx);
+  const storedStatus = isNew ? undefined : storedValue(invoice, 'status');
+  checkMove(storedStatus, input.status);
+  // An explicit null asks for no status change; it must not slip past the move check.
+  if (input.status === null) invoice.status = storedStatus ?? undefined;
+
+  if (input.subsidiaryId) await requireReference(ctx, Subsidiary, input.subsidiaryId, 'subsidiaryId');
+  if (input.supplierId) {
+    const supplier = await requireReference(ctx, Supplier, input.supplierId, 'supplierId');
+    // A name or e-mail given with the supplier wins; otherwise the supplier's own are copied.
+    if (input.supplierName === undefined) invoice.supplierName = supplier.name;
+    if (input.supplierEmail === undefined) invoice.supplierEmail = supplier.email ?? null;
+  }
+
+  invoice.currency = normalizeCurrency(invoice.currency);
+  invoice.status ??= ApInvoiceStatus.DRAFT;
+  invoice.classificationMethod ??= ApClassificationMethod.MANUAL;
+  invoice.invoiceDate ??= new Date();
+  invoice.dueDate ??= addDays(invoice.invoiceDate, DEFAULT_AP_TERM_DAYS);
+  if (isNew) invoice.receivedDate ??= new Date();
+  if (daysPastDue(invoice.invoiceDate, invoice.dueDate) < 0) {
+    throw badRequest(
+      `dueDate: ${invoice.dueDate.toISOString()} is before invoiceDate ${invoice.invoiceDate.toISOString()}`,
+    );
+  }
+  copyJsonInputs(invoice, input, ['attachments', 'pdf', 'classification']);
+  invoice.attachments ??= [];
+
+  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? []);
+  setJson(invoice, 'rows', rows);
+  invoice.subtotal = amount(totals.total);
+  invoice.taxAmount = amount(totals.taxAmount);
+  invoice.totalAmount = amount(totals.totalWithTax);
+
+  if (input.payments !== undefined)
+    setJson(
+      invoice,
+      'payments',
+      paymentsOf(input.payments ?? [], storedJson(invoice, 'payments') ?? [], caller.email),
+    );
+  invoice.payments ??= [];
+  const paid = checkRange(sumCents(invoice.payments.map((p) => cents(p.amount))), 'paidAmount');
+  invoice.paidAmount = amount(paid);
+  invoice.outstandingAmount = amount(totals.totalWithTax - paid);
+  invoice.paymentStatus = PAYMENT_STATUS[settlement(paid, totals.totalWithTax)];
+  invoice.paidDate =
+    invoice.paymentStatus === ApPaymentStatus.PAID ? latest(invoice.payments.map((p) => p.date)) : null;
+
+  if (input.linkedPurchaseOrders !== undefined) {
+    setJson(
+      invoice,
+      'linkedPurchaseOrders',
+      linksOf(
+        input.linkedPurchaseOrders ?? [],
+        storedJson(invoice, 'linkedPurchaseOrders') ?? [],
+        caller.email,
+      ),
+    );
+  }
+  invoice.linkedPurchaseOrders ??= [];
+  const linked = checkRange(
+    sumCents(invoice.linkedPurchaseOrders.map((l) => cents(l.allocatedAmount))),
+    'totalLinkedAmount',
+  );
+  invoice.totalLinkedAmount = amount(linked);
+  invoice.unlinkedAmount = amount(totals.totalWithTax - linked);
+  invoice.purchaseOrderIds = invoice.linkedPurchaseOrders.map((l) => l.purchaseOrderId);
+}

@@ -1,0 +1,102 @@
+import { raw, type QBFilterQuery, type SqlEntityManager } from '@mikro-orm/postgresql';
+import type { Context } from '../../context';
+import { ApInvoice, ApInvoiceStatus, ApPaymentStatus } from '../../entities/finance/ap-invoice';
+import type { AgingReport } from '../../entities/finance/reports';
+import { badRequest } from '../../errors';
+import { isUuid } from '../../family/limits';
+import type { Page } from '../../family/page';
+import type { SortInput } from '../../family/search-input';
+import { FamilyService } from '../../family/service';
+import { apInvoices } from './ap-invoices';
+import { daysPastDue, normalizeCurrency } from './common';
+import { amount, cents, sumCents } from './money';
+
+/** Purchase-invoice queries beyond the standard family; all within the caller's tenant and scope. */
+export const apInvoiceService = new FamilyService(apInvoices);
+
+/** The purchase invoices linked to a purchase order (ids are the purchasing system's, any text). */
+export function apInvoicesByPurchaseOrder(ctx: Context, purchaseOrderId: string): Promise<ApInvoice[]> {
+  return apInvoiceService.list(ctx, { purchaseOrderIds: { $contains: [purchaseOrderId] } }, [
+    { invoiceDate: 'asc' },
+  ]);
+}
+
+/** A page of one supplier's invoices; an id that cannot exist gives an empty page. */
+export async function apInvoicesBySupplier(
+  ctx: Context,
+  supplierId: string,
+  paging: { page?: number | null; size?: number | null; sort?: SortInput[] | null },
+): Promise<Page<ApInvoice>> {
+  const input = { page: paging.page ?? undefined, size: paging.size ?? undefined, sort: paging.sort ?? [] };
+  // A malformed id matches nothing, but paging and sort are still checked (and a 400 when bad).
+  return apInvoiceService.search(ctx, input, isUuid(supplierId) ? { supplierId } : { id: null });
+}
+
+/** Age ranges by days past due: [label, first day, last day]. */
+export const AGING_BUCKETS: readonly [string, number, number][] = [
+  ['current', Number.NEGATIVE_INFINITY, 0],
+  ['1-30', 1, 30],
+  ['31-60', 31, 60],
+  ['61-90', 61, 90],
+  ['90+', 91, Number.POSITIVE_INFINITY],
+];
+
+export const bucketOf = (days: number): string =>
+  AGING_BUCKETS.find(([, from, to]) => days >= from && days <= to)![0];
+
+/**
+ * Outstanding purchase invoices (unpaid or partly paid, not cancelled) of one currency, by days
+ * past due, counted and summed in the database. Invoices without a due date are current.
+ */
+export async function apAgingReport(
+  ctx: Context,
+  subsidiaryId: string | null | undefined,
+  currency: string | null | undefined,
+): Promise<AgingReport> {
+  if (subsidiaryId && !isUuid(subsidiaryId)) throw badRequest(`subsidiaryId: ${subsidiaryId} is not an id`);
+  if (currency !== undefined && currency !== null && !/^[A-Za-z]{3}$/.test(currency))
+    throw badRequest(`currency: ${currency} is not a three-letter ISO 4217 code`);
+  const code = normalizeCurrency(currency);
+  const now = new Date();
+  const today = now.toISOString().slice(0, 10);
+
+  const qb = (ctx.em as SqlEntityManager).createQueryBuilder(ApInvoice, 'a').where(
+    apInvoiceService.where(ctx, {
+      currency: code,
+      paymentStatus: { $in: [ApPaymentStatus.UNPAID, ApPaymentStatus.PARTIALLY_PAID] },
+      status: { $ne: ApInvoiceStatus.CANCELLED },
+      ...(subsidiaryId ? { subsidiaryId } : {}),
+    }) as QBFilterQuery<ApInvoice>,
+  );
+  await qb.applyFilters();
+  // Days past due in whole UTC calendar days, as daysOverdue counts them (see common.daysPastDue).
+  // `today` is an ISO date made here, so it can stand in the SQL text.
+  const days = `coalesce(date '${today}' - (a.due_date at time zone 'UTC')::date, 0)`;
+  qb.select([
+    raw(`${days} as days`),
+    raw('count(*)::int as n'),
+    raw('coalesce(sum(a.outstanding_amount), 0)::text as amount'),
+  ]).groupBy(raw(days));
+  const rows = (await qb.execute('all', false)) as { days: number; n: number; amount: string }[];
+
+  const buckets = new Map(AGING_BUCKETS.map(([label]) => [label, { count: 0, cents: 0n }]));
+  for (const row of rows) {
+    const bucket = buckets.get(bucketOf(Number(row.days)))!;
+    bucket.count += Number(row.n);
+    bucket.cents += cents(row.amount);
+  }
+  return {
+    buckets: [...buckets].map(([bucket, b]) => ({ bucket, count: b.count, totalAmount: amount(b.cents) })),
+    currency: code,
+    generatedAt: now,
+    totalOutstanding: amount(sumCents([...buckets.values()].map((b) => b.cents))),
+  };
+}
+
+/** Days past due of an unsettled, live invoice; 0 for others (read time, not stored). */
+export function daysOverdue(invoice: ApInvoice, now = new Date()): number {
+  if (!invoice.dueDate) return 0;
+  if (invoice.status === ApInvoiceStatus.CANCELLED || invoice.paymentStatus === ApPaymentStatus.PAID)
+    return 0;
+  return Math.max(0, daysPastDue(invoice.dueDate, now));
+}

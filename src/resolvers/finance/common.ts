@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { helper } from '@mikro-orm/core';
+import type { ClassType } from 'type-graphql';
+import type { Context } from '../../context';
+import type { TenantScoped } from '../../entities/tenant-scoped';
+import { badRequest } from '../../errors';
+
+/** Rules both kinds of invoice share. */
+
+export const DEFAULT_CURRENCY = 'EUR';
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const addDays = (date: Date, days: number): Date => new Date(date.getTime() + days * DAY_MS);
+
+/** Calendar months in UTC; the 31st plus one month is the last day of the next month. */
+export function addMonths(date: Date, months: number): Date {
+  const d = new Date(date.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+/** Whole UTC calendar days from `due` to `now`: 1 on the day after the due date, 0 or less before. */
+export function daysPastDue(due: Date, now: Date): number {
+  const start = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  return Math.round((start(now) - start(due)) / DAY_MS);
+}
+
+export const normalizeCurrency = (currency: string | null | undefined): string =>
+  (currency ?? DEFAULT_CURRENCY).toUpperCase();
+
+/** The value a property had when the record was read, before this request's changes. */
+export function storedValue<T extends object, K extends keyof T>(entity: T, key: K): T[K] | undefined {
+  const original = helper(entity).__originalEntityData as Partial<T> | undefined;
+  return original?.[key];
+}
+
+/** As storedValue, for a JSON column (whose snapshot the ORM keeps as JSON text). */
+export function storedJson<T extends object, K extends keyof T>(entity: T, key: K): T[K] | undefined {
+  const value = storedValue(entity, key) as unknown;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T[K] | undefined;
+}
+
+/**
+ * Sets a JSON property, keeping the stored value when the content is the same. The ORM compares
+ * JSON as text and the database hands JSON back with its keys reordered, so an equal value built
+ * afresh would still count as an edit (and an UPDATE event).
+ */
+export function setJson<T extends object, K extends keyof T>(entity: T, key: K, value: T[K]): void {
+  const stored = storedJson(entity, key);
+  entity[key] = stored !== undefined && isDeepStrictEqual(stored, value) ? stored : value;
+}
+
+/** Input shapes (class instances holding Dates) as the plain JSON the column will hold. */
+export const plainJson = <V>(value: V): V =>
+  value === null || value === undefined ? value : (JSON.parse(JSON.stringify(value)) as V);
+
+/** Stores the JSON inputs a request gives as they are (attachments, pdf...), see setJson. */
+export function copyJsonInputs<T extends object>(entity: T, input: object, keys: (keyof T & string)[]): void {
+  const given = input as Record<string, unknown>;
+  for (const key of keys)
+    if (given[key] !== undefined) setJson(entity, key, plainJson(given[key]) as T[typeof key]);
+}
+
+/** Checks that `id` names a record of `entity` in the caller's tenant; 400 naming `field` otherwise. */
+export async function requireReference<T extends TenantScoped>(
+  ctx: Context,
+  entity: ClassType<T>,
+  id: string,
+  field: string,
+): Promise<T> {
+  const found = await ctx.em.findOne(entity, { id } as never);
+  if (!found) throw badRequest(`${field}: ${id} is not a ${entity.name} of this tenant`);
+  return found;
+}
+
+/** Line ids are kept when given (so a client can match lines across updates) and must not repeat. */
+export function lineIds(ids: (string | null | undefined)[], field: string): string[] {
+  const seen = new Set<string>();
+  return ids.map((given, i) => {
+    const id = given ?? randomUUID();
+    if (seen.has(id)) throw badRequest(`${field}[${i}].id: ${id} is used twice`);
+    seen.add(id);
+    return id;
+  });
+}
+
+export const iso = (d: Date | string | null | undefined): string | null =>
+  d === null || d === undefined ? null : new Date(d).toISOString();
+
+/** The latest of some ISO date-times, as a Date (null when none). */
+export function latest(dates: (string | null | undefined)[]): Date | null {
+  const times = dates.filter((d): d is string => !!d).map((d) => new Date(d).getTime());
+  return times.length ? new Date(Math.max(...times)) : null;
+}
+
+/** a / b rounded half away from zero (b non-zero). */
+export function divideRounded(a: bigint, b: bigint): bigint {
+  const negative = a < 0n !== b < 0n;
+  const x = a < 0n ? -a : a;
+  const y = b < 0n ? -b : b;
+  const q = (x * 2n + y) / (y * 2n);
+  return negative ? -q : q;
+}

@@ -1,0 +1,299 @@
+import { callerOf, type Context } from '../../context';
+import {
+  InvoiceQuantityType,
+  InvoiceRowType,
+  InvoiceStatus,
+  InvoiceType,
+  type Invoice,
+  type InvoiceReminder,
+  type InvoiceRow,
+  type InvoiceTransaction,
+  type RecurringAgreement,
+} from '../../entities/finance/invoice';
+import { Customer } from '../../entities/reference/customer';
+import { Opportunity } from '../../entities/reference/opportunity';
+import { Subsidiary } from '../../entities/reference/subsidiary';
+import { badRequest } from '../../errors';
+import { nextNumber } from '../../services/sequences';
+import {
+  addDays,
+  addMonths,
+  divideRounded,
+  iso,
+  latest,
+  lineIds,
+  normalizeCurrency,
+  requireReference,
+  copyJsonInputs,
+  setJson,
+  storedJson,
+  storedValue,
+} from './common';
+import type {
+  InvoiceInput,
+  InvoiceReminderInput,
+  InvoiceRowInput,
+  InvoiceTransactionInput,
+  RecurringAgreementInput,
+} from './invoices';
+import {
+  DEFAULT_TAX_RATE,
+  amount,
+  cents,
+  checkRange,
+  lineAmounts,
+  settlement,
+  sumCents,
+  type LineAmounts,
+} from './money';
+
+/**
+ * What the service decides about a sales invoice before it is stored (the group's beforeSave):
+ * references, defaults, due date, row amounts and totals, paid amounts, the payment-driven
+ * status, and on creation the gapless number.
+ */
+export const DEFAULT_PAYMENT_TERM_DAYS = 30;
+export const INVOICE_SEQUENCE = 'invoice';
+
+export const formatInvoiceNumber = (year: number, n: number) => `${year}-${String(n).padStart(5, '0')}`;
+
+/** The sign a row's total is forced to: discounts reduce, and a credit note mirrors an invoice. */
+function rowDirection(row: InvoiceRowType, invoice: InvoiceType): 1 | -1 | undefined {
+  const credit = invoice === InvoiceType.CREDIT_NOTE;
+  if (row === InvoiceRowType.DISCOUNT) return credit ? 1 : -1;
+  return credit ? -1 : undefined;
+}
+
+type RowSource = InvoiceRowInput | InvoiceRow;
+
+export function computeRows(
+  source: readonly RowSource[],
+  invoiceType: InvoiceType,
+): { rows: InvoiceRow[]; totals: LineAmounts } {
+  const ids = lineIds(
+    source.map((r) => r.id),
+    'rows',
+  );
+  const amounts: LineAmounts[] = [];
+  const rows = source.map((r, i): InvoiceRow => {
+    const type = r.type ?? InvoiceRowType.ITEM;
+    const base = { id: ids[i], description: r.description ?? null, productId: r.productId ?? null, type };
+    if (type === InvoiceRowType.TEXT) {
+      // A text line only describes: it carries no amount, whatever numbers came with it.
+      return {
+        ...base,
+        quantity: r.quantity ?? null,
+        quantityType: r.quantityType ?? null,
+        unitPrice: r.unitPrice ?? null,
+        taxRate: r.taxRate ?? null,
+        taxAmount: 0,
+        total: 0,
+        totalWithTax: 0,
+      };
+    }
+    const quantity = r.quantity ?? 1;
+    const unitPrice = r.unitPrice ?? 0;
+    const taxRate = r.taxRate ?? DEFAULT_TAX_RATE;
+    const quantityType = r.quantityType ?? InvoiceQuantityType.AMOUNT;
+    const line = lineAmounts(
+      {
+        quantity,
+        unitPrice,
+        taxRate,
+        percentage: quantityType === InvoiceQuantityType.PERCENTAGE,
+        direction: rowDirection(type, invoiceType),
+      },
+      `rows[${i}]`,
+    );
+    amounts.push(line);
+    return {
+      ...base,
+      quantity,
+      quantityType,
+      unitPrice,
+      taxRate,
+      taxAmount: amount(line.taxAmount),
+      total: amount(line.total),
+      totalWithTax: amount(line.totalWithTax),
+    };
+  });
+  const totals = {
+    total: checkRange(sumCents(amounts.map((a) => a.total)), 'totalExcludingTax'),
+    taxAmount: checkRange(sumCents(amounts.map((a) => a.taxAmount)), 'totalTax'),
+    totalWithTax: checkRange(sumCents(amounts.map((a) => a.totalWithTax)), 'totalWithTax'),
+  };
+  return { rows, totals };
+}
+
+function transactionsOf(
+  input: readonly InvoiceTransactionInput[],
+  stored: readonly InvoiceTransaction[],
+  tenantId: string,
+  email: string,
+): InvoiceTransaction[] {
+  const previous = new Map(stored.map((t) => [t.id, t]));
+  const ids = lineIds(
+    input.map((t) => t.id),
+    'transactions',
+  );
+  const now = new Date().toISOString();
+  return input.map((t, i) => {
+    const before = previous.get(ids[i]);
+    const content = {
+      id: ids[i],
+      accountId: t.accountId ?? null,
+      description: t.description ?? null,
+      amount: amount(checkRange(cents(t.amount), `transactions[${i}].amount`)),
+      date: iso(t.date) ?? before?.date ?? now,
+      paymentMethod: t.paymentMethod ?? null,
+      tenantId,
+    };
+    const unchanged =
+      before &&
+      (Object.keys(content) as (keyof typeof content)[]).every((k) => (before[k] ?? null) === content[k]);
+    return {
+      ...content,
+      created: before?.created ?? now,
+      createdBy: before?.createdBy ?? email,
+      updated: unchanged ? (before.updated ?? now) : now,
+      updatedBy: unchanged ? (before.updatedBy ?? email) : email,
+    };
+  });
+}
+
+function remindersOf(
+  input: readonly InvoiceReminderInput[],
+  stored: readonly InvoiceReminder[],
+  email: string,
+): InvoiceReminder[] {
+  const senders = new Map(stored.map((r) => [r.sentOn, r.createdBy]));
+  const now = new Date().toISOString();
+  return input.map((r) => {
+    const sentOn = iso(r.sentOn) ?? now;
+    return { sentOn, createdBy: senders.get(sentOn) ?? email };
+  });
+}
+
+function agreementOf(input: RecurringAgreementInput, invoiceDate: Date): RecurringAgreement {
+  const months = input.intervalMonths ?? 0;
+  const days = input.intervalDays ?? 0;
+  const next = input.nextInvoiceDate ?? addDays(addMonths(invoiceDate, months), days);
+  return {
+    autoSend: input.autoSend ?? false,
+    endDate: iso(input.endDate),
+    nextInvoiceDate: iso(next),
+    intervalDays: input.intervalDays ?? null,
+    intervalMonths: input.intervalMonths ?? null,
+  };
+}
+
+/** Moves a client may ask for; the payment states are the service's to set. */
+function checkStatusRequest(requested: InvoiceStatus | undefined, stored: InvoiceStatus | undefined) {
+  if (!requested) return;
+  if (requested === InvoiceStatus.PAID || requested === InvoiceStatus.PARTIALLY_PAID) {
+    throw badRequest(`status: ${requested} follows from the transactions; record a transaction instead`);
+  }
+  if (!stored || requested === stored) return;
+  if (stored === InvoiceStatus.CANCELLED)
+    throw badRequest(`status: a CANCELLED invoice cannot become ${requested}`);
+  if (requested === InvoiceStatus.DRAFT)
+    throw badRequest(`status: an invoice that is ${stored} cannot return to DRAFT`);
+}
+
+/** The status once payments are taken into account: they decide, unless the invoice is cancelled. */
+function settledStatus(status: InvoiceStatus, paid: bigint, total: bigint): InvoiceStatus {
+  if (status === InvoiceStatus.CANCELLED) return status;
+  const settled = settlement(paid, total);
+  if (settled === 'FULL') return InvoiceStatus.PAID;
+  if (settled === 'PARTIAL') return InvoiceStatus.PARTIALLY_PAID;
+  if (status === InvoiceStatus.PAID || status === InvoiceStatus.PARTIALLY_PAID) return InvoiceStatus.SENT;
+  return status;
+}
+
+export async function prepareInvoice(
+  ctx: Context,
+  invoice: Invoice,
+  input: Partial<InvoiceInput>,
+  isNew: boolean,
+): Promise<void> {
+  const caller = callerOf(ctx);
+  const storedStatus = isNew ? undefined : storedValue(invoice, 'status');
+  checkStatusRequest(input.status ?? undefined, storedStatus ?? undefined);
+  // An explicit null asks for no status change; it must not slip past the checks above.
+  if (input.status === null) invoice.status = storedStatus ?? undefined;
+
+  if (input.clientId) await requireReference(ctx, Customer, input.clientId, 'clientId');
+  if (input.subsidiaryId) await requireReference(ctx, Subsidiary, input.subsidiaryId, 'subsidiaryId');
+  if (input.opportunityId) {
+    const opportunity = await requireReference(ctx, Opportunity, input.opportunityId, 'opportunityId');
+    if (!invoice.clientId && opportunity.customerId) invoice.clientId = opportunity.customerId;
+  }
+
+  invoice.currency = normalizeCurrency(invoice.currency);
+  invoice.type ??= InvoiceType.MANUAL;
+  invoice.invoiceDate ??= new Date();
+  invoice.paymentTermDays ??= DEFAULT_PAYMENT_TERM_DAYS;
+  invoice.dueDate = addDays(invoice.invoiceDate, invoice.paymentTermDays);
+  invoice.sentMails ??= [];
+  copyJsonInputs(invoice, input, ['attachments', 'pdf']);
+  invoice.attachments ??= [];
+
+  if (input.recurringAgreement !== undefined) {
+    setJson(
+      invoice,
+      'recurringAgreement',
+      input.recurringAgreement ? agreementOf(input.recurringAgreement, invoice.invoiceDate) : null,
+    );
+  }
+  if (invoice.type === InvoiceType.RECURRING) {
+    const a = invoice.recurringAgreement;
+    if (!a || !((a.intervalDays ?? 0) > 0 || (a.intervalMonths ?? 0) > 0)) {
+      throw badRequest(
+        'recurringAgreement: a RECURRING invoice needs intervalDays or intervalMonths above 0',
+      );
+    }
+  }
+  if (input.reminders !== undefined)
+    setJson(
+      invoice,
+      'reminders',
+      remindersOf(input.reminders ?? [], storedJson(invoice, 'reminders') ?? [], caller.email),
+    );
+  invoice.reminders ??= [];
+
+  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], invoice.type);
+  setJson(invoice, 'rows', rows);
+  invoice.totalExcludingTax = amount(totals.total);
+  invoice.totalTax = amount(totals.taxAmount);
+  invoice.totalWithTax = amount(totals.totalWithTax);
+  invoice.total = invoice.totalWithTax;
+
+  if (input.transactions !== undefined) {
+    setJson(
+      invoice,
+      'transactions',
+      transactionsOf(
+        input.transactions ?? [],
+        storedJson(invoice, 'transactions') ?? [],
+        caller.tenantId,
+        caller.email,
+      ),
+    );
+  }
+  invoice.transactions ??= [];
+  const paid = checkRange(sumCents(invoice.transactions.map((t) => cents(t.amount))), 'paid');
+  invoice.paid = amount(paid);
+  // Payments carry tax in the invoice's own proportion; without a total there is no tax to split.
+  invoice.paidExcludingTax = amount(
+    totals.totalWithTax === 0n ? paid : divideRounded(paid * totals.total, totals.totalWithTax),
+  );
+  invoice.status = settledStatus(invoice.status ?? InvoiceStatus.DRAFT, paid, totals.totalWithTax);
+  invoice.datePaid =
+    invoice.status === InvoiceStatus.PAID ? latest(invoice.transactions.map((t) => t.date)) : null;
+
+  // Last, so the tenant's counter row stays locked for as short a time as possible.
+  if (isNew) {
+    const n = await nextNumber(ctx.em, INVOICE_SEQUENCE);
+    invoice.invoiceNumber = formatInvoiceNumber(invoice.invoiceDate.getUTCFullYear(), n);
+  }
+}
