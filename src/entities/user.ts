@@ -1,7 +1,8 @@
 import { Entity, Index, Property, Unique } from '@mikro-orm/core';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { TenantScoped } from './tenant-scoped';
+import { ImageRef } from './shared';
+import { Audited } from './tenant-scoped';
 
 export enum UserStatus {
   ACTIVE = 'ACTIVE',
@@ -11,10 +12,28 @@ export enum UserStatus {
 }
 registerEnumType(UserStatus, { name: 'UserStatus', description: 'Only ACTIVE users can sign in.' });
 
+@ObjectType('UserProfile', { description: 'How a user appears to others.' })
+@InputType('UserProfileInput')
+export class UserProfile {
+  @Field(() => ImageRef, { nullable: true }) avatar?: ImageRef;
+  @Field(() => ImageRef, { nullable: true }) logo?: ImageRef;
+  @Field(() => String, { nullable: true }) displayName?: string;
+}
+
+/**
+ * A user's history (`events`) records every change to its roles, access and status, which is
+ * what an access review needs.
+ */
 @Entity({ tableName: 'app_user' })
 @Unique({ name: 'app_user_tenant_email_uq', properties: ['tenantId', 'email'] })
+@Index({ name: 'app_user_tenant_first_name_idx', properties: ['tenantId', 'firstName'] })
+@Index({ name: 'app_user_tenant_last_name_idx', properties: ['tenantId', 'lastName'] })
+@Index({ name: 'app_user_tenant_has_full_access_idx', properties: ['tenantId', 'hasFullAccess'] })
+@Index({ name: 'app_user_tenant_roles_idx', properties: ['tenantId', 'roles'] })
+@Index({ name: 'app_user_tenant_project_access_idx', properties: ['tenantId', 'projectAccess'] })
+@Index({ name: 'app_user_tenant_subsidiary_access_idx', properties: ['tenantId', 'subsidiaryAccess'] })
 @ObjectType({ description: 'A person who signs in to a tenant.' })
-export class User extends TenantScoped {
+export class User extends Audited {
   /** Stored lower-case: e-mail addresses are compared case-insensitively. */
   @Property({ type: 'text' })
   @Field(() => String)
@@ -60,4 +79,8 @@ export class User extends TenantScoped {
   @Property({ type: 'text[]' })
   @Field(() => [String])
   subsidiaryAccess: string[] = [];
+
+  @Property({ type: 'json', nullable: true })
+  @Field(() => UserProfile, { nullable: true })
+  profile?: UserProfile | null;
 }

@@ -82,6 +82,7 @@ export async function createTenant(
   const tenant = em.create(Tenant, {
     name,
     domain: input.domain,
+    owner: adminEmail,
     active: true,
     created: new Date(),
     updated: new Date(),

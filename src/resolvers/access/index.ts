@@ -1,6 +1,14 @@
 import type { GroupDef } from '../../family/group';
-import { UserResolver } from './users';
+import { AccessControlResolver } from './access-control';
+import { TenantResolver } from './tenant';
+import { TenantRoleResolver } from './tenant-roles';
+import { UserResolver, users } from './users';
 
 /** Users, tenants, tenant roles and access control. */
-export const accessGroups: GroupDef<any, any, any>[] = [];
-export const accessResolvers: Function[] = [UserResolver];
+export const accessGroups: GroupDef<any, any, any>[] = [users];
+export const accessResolvers: Function[] = [
+  UserResolver,
+  TenantResolver,
+  TenantRoleResolver,
+  AccessControlResolver,
+];

@@ -1,11 +1,14 @@
-import { Arg, Ctx, Field, InputType, Mutation, Query, Resolver } from 'type-graphql';
+import { FlushMode } from '@mikro-orm/core';
+import { Ctx, Field, InputType, Query, Resolver } from 'type-graphql';
 import { IsEmail, IsOptional, Length } from 'class-validator';
-import { User } from '../../entities/user';
+import { User, UserProfile, UserStatus } from '../../entities/user';
 import { callerOf, type Context } from '../../context';
-import { authenticated, can, Requires } from '../../permissions/rules';
-import { createUser } from '../../services/provisioning';
+import { defineGroup } from '../../family/group';
+import { authenticated, Requires } from '../../permissions/rules';
 import { SUPER_ADMIN } from '../../permissions/catalog';
-import { forbidden } from '../../errors';
+import { conflict, forbidden } from '../../errors';
+import { normalizeEmail } from '../../services/provisioning';
+import { checkRoleNames, checkSuperAdminsRemain } from './user-guards';
 
 @InputType({ description: 'A new user of the caller tenant.' })
 export class CreateUserInput {
@@ -23,12 +26,116 @@ export class CreateUserInput {
   @Length(1, 100)
   lastName?: string;
 
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(2, 35)
+  language?: string;
+
   @Field(() => [String], { nullable: true, description: 'Names of tenant roles to hold.' })
   roles?: string[];
 
   @Field(() => Boolean, { nullable: true })
   hasFullAccess?: boolean;
+
+  @Field(() => UserProfile, { nullable: true })
+  profile?: UserProfile;
 }
+
+@InputType({
+  description:
+    'Changes to a user; absent fields stay. Roles and access change through the tenant-role and access-control operations.',
+})
+export class UpdateUserInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(1, 100)
+  firstName?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(1, 100)
+  lastName?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(2, 35)
+  language?: string;
+
+  @Field(() => UserStatus, { nullable: true })
+  status?: UserStatus;
+
+  @Field(() => Boolean, { nullable: true })
+  verified?: boolean;
+
+  @Field(() => UserProfile, { nullable: true, description: 'Replaces the whole profile.' })
+  profile?: UserProfile;
+}
+
+/** E-mail addresses identify users within a tenant, compared without case. */
+async function checkEmailFree(ctx: Context, user: User): Promise<void> {
+  const taken = await ctx.em.count(
+    User,
+    { email: user.email, id: { $ne: user.id } },
+    { flushMode: FlushMode.COMMIT },
+  );
+  if (taken > 0) throw conflict(`a user with e-mail ${user.email} already exists in this tenant`);
+}
+
+export const users = defineGroup({
+  entity: User,
+  name: 'User',
+  plural: 'Users',
+  resource: 'USERS',
+  createInput: CreateUserInput,
+  updateInput: UpdateUserInput,
+  searchable: ['email', 'firstName', 'lastName'],
+  filterable: [
+    'id',
+    'email',
+    'firstName',
+    'lastName',
+    'status',
+    'hasFullAccess',
+    'roles',
+    'projectAccess',
+    'subsidiaryAccess',
+    'created',
+    'createdBy',
+    'updated',
+    'updatedBy',
+  ],
+  async beforeSave(ctx, user, input, isNew) {
+    if (input.email !== undefined) {
+      user.email = normalizeEmail(input.email);
+      await checkEmailFree(ctx, user);
+    }
+    if (isNew) {
+      const roles = [...new Set(input.roles ?? [])];
+      if (roles.includes(SUPER_ADMIN) && !callerOf(ctx).superAdmin) {
+        throw forbidden(`only a holder of ${SUPER_ADMIN} can grant it`);
+      }
+      await checkRoleNames(ctx, roles);
+      user.roles = roles;
+      // Users made by an administrator need no e-mail confirmation (as with the CLI).
+      user.verified = true;
+      user.status = UserStatus.ACTIVE;
+    } else if (input.status !== undefined && input.status !== UserStatus.ACTIVE) {
+      await checkSuperAdminsRemain(ctx, [user.id]);
+    }
+  },
+  async beforeDelete(ctx, rows) {
+    if (rows.some((u) => u.id === callerOf(ctx).userId)) throw conflict('you cannot delete yourself');
+    await checkSuperAdminsRemain(
+      ctx,
+      rows.map((u) => u.id),
+    );
+  },
+});
 
 @Resolver(() => User)
 export class UserResolver {
@@ -36,23 +143,5 @@ export class UserResolver {
   @Query(() => User, { description: 'The caller.' })
   me(@Ctx() ctx: Context): User {
     return callerOf(ctx).user;
-  }
-
-  @Requires(can('CREATE', 'USERS'))
-  @Mutation(() => User, { description: 'Adds a user to the caller tenant (tenant administrators).' })
-  async createUser(
-    @Arg('input', () => CreateUserInput) input: CreateUserInput,
-    @Ctx() ctx: Context,
-  ): Promise<User> {
-    const caller = callerOf(ctx);
-    if (input.roles?.includes(SUPER_ADMIN) && !caller.superAdmin) {
-      throw forbidden(`only a holder of ${SUPER_ADMIN} can grant it`);
-    }
-    return createUser(ctx.em, {
-      ...input,
-      tenantId: caller.tenantId,
-      actorEmail: caller.email,
-      actorId: caller.userId,
-    });
   }
 }

@@ -1,0 +1,105 @@
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { Extensions, Field, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTimeISOResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { Audited } from '../tenant-scoped';
+
+export enum NotificationCategory {
+  ERP = 'ERP',
+  CRM = 'CRM',
+  HR = 'HR',
+  SYSTEM = 'SYSTEM',
+}
+registerEnumType(NotificationCategory, {
+  name: 'NotificationCategory',
+  description: 'The area of the product a notification comes from.',
+});
+
+export enum NotificationType {
+  ALERT = 'ALERT',
+  INFO = 'INFO',
+  WARNING = 'WARNING',
+  TASK = 'TASK',
+  MESSAGE = 'MESSAGE',
+}
+registerEnumType(NotificationType, {
+  name: 'NotificationType',
+  description: 'How a notification should be presented.',
+});
+
+/** An in-app message to one user (`userId`) of the tenant. */
+@Entity({ tableName: 'notification' })
+@Index({ name: 'notification_tenant_user_id_idx', properties: ['tenantId', 'userId'] })
+@Index({ name: 'notification_tenant_category_idx', properties: ['tenantId', 'category'] })
+@Index({ name: 'notification_tenant_notification_type_idx', properties: ['tenantId', 'notificationType'] })
+@Index({ name: 'notification_tenant_read_idx', properties: ['tenantId', 'read'] })
+@Index({ name: 'notification_tenant_scope_idx', properties: ['tenantId', 'scope'] })
+@Index({ name: 'notification_tenant_sender_idx', properties: ['tenantId', 'sender'] })
+@Index({ name: 'notification_tenant_title_idx', properties: ['tenantId', 'title'] })
+@Index({ name: 'notification_tenant_created_idx', properties: ['tenantId', 'created'] })
+@ObjectType({ description: 'An in-app notification for one user.' })
+export class Notification extends Audited {
+  /** The recipient. */
+  @Property({ type: 'uuid' })
+  @Field(() => String)
+  userId!: string;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  title?: string;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  body?: string;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  sender?: string;
+
+  @Enum({ items: () => NotificationCategory })
+  @Field(() => NotificationCategory)
+  category: NotificationCategory = NotificationCategory.SYSTEM;
+
+  @Enum({ items: () => NotificationType })
+  @Field(() => NotificationType)
+  notificationType: NotificationType = NotificationType.INFO;
+
+  /** A key of the scope catalog (`invoice.overdue`); recipients can switch scopes off. */
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  scope?: string;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  actionUrl?: string;
+
+  @Property({ type: 'json', nullable: true })
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  metadata?: Record<string, unknown> | null;
+
+  @Property({ type: 'boolean' })
+  @Field(() => Boolean)
+  read: boolean = false;
+
+  @Field(() => Boolean)
+  get isRead(): boolean {
+    return this.read;
+  }
+
+  @Property({ type: 'boolean' })
+  @Field(() => Boolean)
+  emailSent: boolean = false;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  emailSentAt?: Date;
+
+  /**
+   * False when the recipient's settings turned it away from the in-app feed (category off,
+   * scope off, or in-app notifications off). It is kept for the record but the recipient never
+   * sees it; the administrators' view (GraphQL) does.
+   */
+  @Property({ type: 'boolean' })
+  @Field(() => Boolean, { description: 'Whether it reached the recipient in-app (GraphQL only).' })
+  @Extensions({ rest: false })
+  delivered: boolean = true;
+}

@@ -1,0 +1,136 @@
+import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { ArrayMaxSize } from 'class-validator';
+import { User } from '../../entities/user';
+import type { Context } from '../../context';
+import { authenticated, can, Requires } from '../../permissions/rules';
+import { MAX_IDS } from '../../family/limits';
+import {
+  accessUsers,
+  myAccess,
+  setAccessUsers,
+  setFullAccess,
+  setUserAccess,
+  type Access,
+  type AccessEntry,
+} from './access-service';
+
+@ObjectType({ description: 'The projects and subsidiaries the caller reaches.' })
+export class MyAccess implements Access {
+  @Field(() => [String]) accessibleProjectIds!: string[];
+  @Field(() => [String]) accessibleSubsidiaryIds!: string[];
+  @Field(() => Boolean) hasFullAccess!: boolean;
+}
+
+@ObjectType({ description: 'A user who reaches a project or subsidiary, and why.' })
+export class AccessUser implements AccessEntry {
+  @Field(() => String) email!: string;
+  @Field(() => String, { nullable: true }) firstName!: string | null;
+  @Field(() => String, { nullable: true }) lastName!: string | null;
+  @Field(() => Boolean) hasFullAccess!: boolean;
+  @Field(() => Boolean, { description: 'True when the id is in the user’s own list.' }) isDirect!: boolean;
+  @Field(() => String, {
+    nullable: true,
+    description: 'FULL_ACCESS or SUPER_ADMIN when the access is not direct; null when it is.',
+  })
+  inheritedFrom!: string | null;
+}
+
+@InputType({ description: 'The users who should hold the id directly (every other user loses it).' })
+export class AccessUsersInput {
+  @Field(() => [String])
+  @ArrayMaxSize(MAX_IDS)
+  userEmails!: string[];
+}
+
+@InputType()
+export class FullAccessInput {
+  @Field(() => Boolean)
+  hasFullAccess!: boolean;
+}
+
+@InputType()
+export class ProjectAccessInput {
+  @Field(() => [String])
+  @ArrayMaxSize(MAX_IDS)
+  projectIds!: string[];
+}
+
+@InputType()
+export class SubsidiaryAccessInput {
+  @Field(() => [String])
+  @ArrayMaxSize(MAX_IDS)
+  subsidiaryIds!: string[];
+}
+
+@Resolver()
+export class AccessControlResolver {
+  @Requires(authenticated)
+  @Query(() => MyAccess, { description: "The caller's accessible projects and subsidiaries." })
+  myAccess(@Ctx() ctx: Context): Promise<MyAccess> {
+    return myAccess(ctx);
+  }
+
+  @Requires(can('READ', 'USERS'))
+  @Query(() => [AccessUser], { description: 'Users who reach a project, directly or by full access.' })
+  projectAccessUsers(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<AccessUser[]> {
+    return accessUsers(ctx, 'project', id);
+  }
+
+  @Requires(can('READ', 'USERS'))
+  @Query(() => [AccessUser], { description: 'Users who reach a subsidiary, directly or by full access.' })
+  subsidiaryAccessUsers(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<AccessUser[]> {
+    return accessUsers(ctx, 'subsidiary', id);
+  }
+
+  @Requires(can('UPDATE', 'USERS'))
+  @Mutation(() => [AccessUser], { description: 'Sets who holds a project directly; returns the new list.' })
+  setProjectAccessUsers(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => AccessUsersInput) input: AccessUsersInput,
+    @Ctx() ctx: Context,
+  ): Promise<AccessUser[]> {
+    return setAccessUsers(ctx, 'project', id, input.userEmails);
+  }
+
+  @Requires(can('UPDATE', 'USERS'))
+  @Mutation(() => [AccessUser], {
+    description: 'Sets who holds a subsidiary directly; returns the new list.',
+  })
+  setSubsidiaryAccessUsers(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => AccessUsersInput) input: AccessUsersInput,
+    @Ctx() ctx: Context,
+  ): Promise<AccessUser[]> {
+    return setAccessUsers(ctx, 'subsidiary', id, input.userEmails);
+  }
+
+  @Requires(can('UPDATE', 'USERS'))
+  @Mutation(() => User, { description: 'Turns full access on or off for a user.' })
+  setUserFullAccess(
+    @Arg('email', () => String) email: string,
+    @Arg('input', () => FullAccessInput) input: FullAccessInput,
+    @Ctx() ctx: Context,
+  ): Promise<User> {
+    return setFullAccess(ctx, email, input.hasFullAccess);
+  }
+
+  @Requires(can('UPDATE', 'USERS'))
+  @Mutation(() => User, { description: "Replaces a user's project access list." })
+  setUserProjectAccess(
+    @Arg('email', () => String) email: string,
+    @Arg('input', () => ProjectAccessInput) input: ProjectAccessInput,
+    @Ctx() ctx: Context,
+  ): Promise<User> {
+    return setUserAccess(ctx, email, 'project', input.projectIds);
+  }
+
+  @Requires(can('UPDATE', 'USERS'))
+  @Mutation(() => User, { description: "Replaces a user's subsidiary access list." })
+  setUserSubsidiaryAccess(
+    @Arg('email', () => String) email: string,
+    @Arg('input', () => SubsidiaryAccessInput) input: SubsidiaryAccessInput,
+    @Ctx() ctx: Context,
+  ): Promise<User> {
+    return setUserAccess(ctx, email, 'subsidiary', input.subsidiaryIds);
+  }
+}

@@ -1,0 +1,86 @@
+import { Arg, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { IsOptional, Length } from 'class-validator';
+import {
+  BillingInfo,
+  completeBillingInfo,
+  completeScopes,
+  completeSettings,
+  Tenant,
+  TenantScopes,
+  TenantSettings,
+  TenantSubscription,
+} from '../../entities/tenant';
+import { TenantRole } from '../../entities/tenant-role';
+import { ImageRef } from '../../entities/shared';
+import { callerOf, type Context } from '../../context';
+import { loaderManyBy } from '../../family/loaders';
+import { authenticated, Requires, superAdminOnly } from '../../permissions/rules';
+import { notFound } from '../../errors';
+
+@InputType({
+  description:
+    'Changes to the tenant; absent fields stay. `scopes` changes only the areas named; `billingInfo`, `settings` and logos replace the stored value as a whole.',
+})
+export class UpdateTenantInput {
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 253) domain?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 254) owner?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 2000) logoUrl?: string;
+  @Field(() => ImageRef, { nullable: true }) logo?: ImageRef;
+  @Field(() => ImageRef, { nullable: true }) lightThemeLogo?: ImageRef;
+  @Field(() => TenantSubscription, { nullable: true }) subscription?: TenantSubscription;
+  @Field(() => DateTimeISOResolver, { nullable: true }) subscriptionExpires?: Date;
+  @Field(() => BillingInfo, { nullable: true }) billingInfo?: BillingInfo;
+  @Field(() => TenantScopes, { nullable: true }) scopes?: TenantScopes;
+  @Field(() => TenantSettings, { nullable: true }) settings?: TenantSettings;
+}
+
+/** The caller's tenant: the only one a caller can ever see. */
+export async function callerTenant(ctx: Context): Promise<Tenant> {
+  const tenant = await ctx.em.findOne(Tenant, { id: callerOf(ctx).tenantId });
+  if (!tenant) throw notFound('the tenant does not exist');
+  return tenant;
+}
+
+export async function updateTenant(ctx: Context, input: UpdateTenantInput): Promise<Tenant> {
+  const caller = callerOf(ctx);
+  const tenant = await callerTenant(ctx);
+  const { billingInfo, scopes, settings, ...plain } = input;
+  for (const [key, value] of Object.entries(plain)) {
+    if (value !== undefined) (tenant as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (billingInfo !== undefined) tenant.billingInfo = completeBillingInfo(billingInfo);
+  if (scopes !== undefined && scopes !== null) tenant.scopes = completeScopes(scopes, tenant.scopes);
+  if (settings !== undefined) tenant.settings = completeSettings(settings);
+  // Tenant is not a tenant-scoped record, so the audit subscriber leaves it to us.
+  tenant.updated = new Date();
+  tenant.updatedBy = caller.email;
+  await ctx.em.flush();
+  return tenant;
+}
+
+@Resolver(() => Tenant)
+export class TenantResolver {
+  @Requires(authenticated)
+  @Query(() => Tenant, { description: "The caller's tenant: name, branding, scopes, settings, roles." })
+  tenant(@Ctx() ctx: Context): Promise<Tenant> {
+    return callerTenant(ctx);
+  }
+
+  @Requires(superAdminOnly)
+  @Mutation(() => Tenant, { description: "Changes the caller's tenant (super-admins only)." })
+  updateTenant(
+    @Arg('input', () => UpdateTenantInput) input: UpdateTenantInput,
+    @Ctx() ctx: Context,
+  ): Promise<Tenant> {
+    return updateTenant(ctx, input);
+  }
+
+  @FieldResolver(() => [TenantRole], {
+    description: 'The stored roles; the built-in SUPER_ADMIN role is not among them.',
+  })
+  tenantRoles(@Root() tenant: Tenant, @Ctx() ctx: Context): Promise<TenantRole[]> {
+    return loaderManyBy(ctx, TenantRole, 'tenantId').load(tenant.id);
+  }
+}

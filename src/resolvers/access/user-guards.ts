@@ -1,0 +1,79 @@
+import { FlushMode, LockMode, type FindOptions } from '@mikro-orm/core';
+import type { Context } from '../../context';
+import { TenantRole } from '../../entities/tenant-role';
+import { User, UserStatus } from '../../entities/user';
+import { badRequest, conflict, notFound } from '../../errors';
+import { SUPER_ADMIN } from '../../permissions/catalog';
+import { normalizeEmail } from '../../services/provisioning';
+
+/**
+ * Rules about users that several operations share: finding a user by e-mail, checking role
+ * names, and never leaving a tenant without an active super-admin (nobody could then grant
+ * roles again). Queries here never auto-flush, so they see the stored state, not the change
+ * being checked.
+ */
+const NO_FLUSH = { flushMode: FlushMode.COMMIT } as const;
+
+/** The user with this e-mail in the caller's tenant; a malformed or unknown address is a 404. */
+export async function userByEmail(ctx: Context, email: string): Promise<User> {
+  let normalized: string;
+  try {
+    normalized = normalizeEmail(email);
+  } catch {
+    throw notFound(`no user ${email}`);
+  }
+  const user = await ctx.em.findOne(User, { email: normalized });
+  if (!user) throw notFound(`no user ${email}`);
+  return user;
+}
+
+/** Users by e-mail; unknown or malformed addresses are a 404 naming them all. */
+export async function usersByEmails(ctx: Context, emails: readonly string[]): Promise<User[]> {
+  const normalized = new Map<string, string>();
+  const bad: string[] = [];
+  for (const e of emails) {
+    try {
+      normalized.set(normalizeEmail(e), e);
+    } catch {
+      bad.push(e);
+    }
+  }
+  const found = normalized.size
+    ? await ctx.em.find(User, { email: { $in: [...normalized.keys()] } }, { orderBy: { email: 'asc' } })
+    : [];
+  const known = new Set(found.map((u) => u.email));
+  const unknown = [...bad, ...[...normalized].filter(([n]) => !known.has(n)).map(([, e]) => e)];
+  if (unknown.length > 0) throw notFound(`no user(s) ${unknown.join(', ')}`);
+  return found;
+}
+
+/** Role names a user may hold: stored tenant roles, and the built-in super-admin role. */
+export async function checkRoleNames(ctx: Context, names: readonly string[]): Promise<void> {
+  const named = [...new Set(names.filter((n) => n !== SUPER_ADMIN))];
+  if (named.length === 0) return;
+  const known = new Set(
+    (await ctx.em.find(TenantRole, { name: { $in: named } }, NO_FLUSH)).map((r) => r.name),
+  );
+  const unknown = named.filter((n) => !known.has(n));
+  if (unknown.length > 0) throw badRequest(`roles: unknown role(s) ${unknown.join(', ')}`);
+}
+
+/**
+ * Refuses a change that would leave no active super-admin once the users in `leaving` lose the
+ * role (or their active status). Inside a transaction the super-admins' rows are locked, so two
+ * administrators removing each other at once cannot both succeed.
+ */
+export async function checkSuperAdminsRemain(ctx: Context, leaving: readonly string[]): Promise<void> {
+  const options: FindOptions<User> = ctx.em.isInTransaction()
+    ? { ...NO_FLUSH, lockMode: LockMode.PESSIMISTIC_WRITE }
+    : NO_FLUSH;
+  const admins = await ctx.em.find(
+    User,
+    { roles: { $contains: [SUPER_ADMIN] }, status: UserStatus.ACTIVE },
+    options,
+  );
+  const gone = new Set(leaving);
+  if (admins.some((a) => gone.has(a.id)) && admins.every((a) => gone.has(a.id))) {
+    throw conflict(`the tenant must keep at least one active ${SUPER_ADMIN}`);
+  }
+}

@@ -1,0 +1,80 @@
+import { wrap } from '@mikro-orm/core';
+import { Field, InputType } from 'type-graphql';
+import { IsOptional, Length } from 'class-validator';
+import { callerOf, type Context } from '../../context';
+import { AuditLog } from '../../entities/audit-log';
+import { PushPlatform, PushToken } from '../../entities/notifications/push-token';
+import { notFound } from '../../errors';
+import { isUuid } from '../../family/limits';
+
+@InputType({ description: 'A device to send push notifications to.' })
+export class PushTokenInput {
+  @Field(() => PushPlatform)
+  platform!: PushPlatform;
+
+  @Field(() => String)
+  @Length(1, 4096)
+  token!: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(0, 200)
+  deviceName?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(0, 50)
+  appVersion?: string;
+}
+
+@InputType({ description: 'The token of a device to forget.' })
+export class PushTokenRemoval {
+  @Field(() => String)
+  @Length(1, 4096)
+  token!: string;
+}
+
+/**
+ * Registering is an upsert by token: a token names a device, and a device belongs to whoever
+ * signed in on it last, so registering a known token moves it to the caller.
+ */
+export async function registerPushToken(ctx: Context, input: PushTokenInput): Promise<PushToken> {
+  const caller = callerOf(ctx);
+  const now = new Date();
+  const existing = await ctx.em.findOne(PushToken, { token: input.token });
+  const token =
+    existing ?? ctx.em.create(PushToken, { tenantId: caller.tenantId, token: input.token } as never);
+  token.userId = caller.userId;
+  token.platform = input.platform;
+  if (input.deviceName !== undefined) token.deviceName = input.deviceName;
+  if (input.appVersion !== undefined) token.appVersion = input.appVersion;
+  token.lastUsed = now;
+  await ctx.em.flush();
+  return token;
+}
+
+export async function myPushToken(ctx: Context, id: string): Promise<PushToken | null> {
+  if (!isUuid(id)) return null;
+  return ctx.em.findOne(PushToken, { id, userId: callerOf(ctx).userId });
+}
+
+export function myPushTokens(ctx: Context): Promise<PushToken[]> {
+  return ctx.em.find(PushToken, { userId: callerOf(ctx).userId }, { orderBy: { created: 'asc', id: 'asc' } });
+}
+
+/** Forgets one of the caller's devices; a token the caller does not hold is a 404. */
+export async function unregisterPushToken(ctx: Context, token: string): Promise<boolean> {
+  const caller = callerOf(ctx);
+  const found = await ctx.em.findOne(PushToken, { token, userId: caller.userId });
+  if (!found) throw notFound('you have no such push token');
+  ctx.em.create(AuditLog, {
+    tenantId: caller.tenantId,
+    entity: PushToken.name,
+    entityId: found.id,
+    action: 'DELETE',
+    data: wrap(found).toPOJO(),
+  } as never);
+  ctx.em.remove(found);
+  await ctx.em.flush();
+  return true;
+}

@@ -1,0 +1,143 @@
+import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import type { Context } from '../../context';
+import { Notification, NotificationCategory } from '../../entities/notifications/notification';
+import { NotificationSettings } from '../../entities/notifications/notification-settings';
+import { PushToken } from '../../entities/notifications/push-token';
+import { PageOf, type Page } from '../../family/page';
+import { authenticated, can, Requires } from '../../permissions/rules';
+import { settingsOf } from './delivery';
+import {
+  markAllRead,
+  markRead,
+  myNotifications,
+  notificationsOfUsers,
+  unreadCount,
+} from './notification-service';
+import {
+  myPushToken,
+  myPushTokens,
+  PushTokenInput,
+  PushTokenRemoval,
+  registerPushToken,
+  unregisterPushToken,
+} from './push-tokens';
+import { NOTIFICATION_SCOPES, NotificationScope } from './scopes';
+import { NotificationSettingsInput, updateSettings } from './settings';
+
+@ObjectType({ description: "How many of the caller's notifications are unread." })
+export class UnreadCount {
+  @Field(() => Int) count!: number;
+}
+
+@ObjectType({ description: 'How many notifications mark-all-read changed.' })
+export class MarkAllReadResult {
+  @Field(() => Int) updated!: number;
+}
+
+const NotificationPage = PageOf(Notification, 'Notification');
+
+@Resolver(() => Notification)
+export class NotificationResolver {
+  @Requires(authenticated)
+  @Query(() => NotificationPage, { description: "The caller's notifications, newest first." })
+  myNotifications(
+    @Ctx() ctx: Context,
+    @Arg('pageNumber', () => Int, { nullable: true }) pageNumber?: number,
+    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Arg('category', () => NotificationCategory, { nullable: true }) category?: NotificationCategory,
+  ): Promise<Page<Notification>> {
+    return myNotifications(ctx, pageNumber, pageSize, category);
+  }
+
+  @Requires(authenticated)
+  @Query(() => UnreadCount)
+  async unreadNotificationCount(@Ctx() ctx: Context): Promise<UnreadCount> {
+    return { count: await unreadCount(ctx) };
+  }
+
+  @Requires(authenticated)
+  @Mutation(() => [Notification], {
+    description: "Marks the caller's notifications among the ids read; others' ids are ignored.",
+  })
+  markNotificationsRead(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<Notification[]> {
+    return markRead(ctx, ids);
+  }
+
+  @Requires(authenticated)
+  @Mutation(() => MarkAllReadResult, { description: "Marks every one of the caller's notifications read." })
+  async markAllNotificationsRead(@Ctx() ctx: Context): Promise<MarkAllReadResult> {
+    return { updated: await markAllRead(ctx) };
+  }
+
+  @Requires(can('READ', 'NOTIFICATIONS'))
+  @Query(() => NotificationPage, {
+    description:
+      "Administrators' view: notifications of one user (or all users), including those the recipient's settings held back; newest first.",
+  })
+  userNotifications(
+    @Ctx() ctx: Context,
+    @Arg('userId', () => ID, { nullable: true }) userId?: string,
+    @Arg('pageNumber', () => Int, { nullable: true }) pageNumber?: number,
+    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Arg('category', () => NotificationCategory, { nullable: true }) category?: NotificationCategory,
+  ): Promise<Page<Notification>> {
+    return notificationsOfUsers(ctx, userId, pageNumber, pageSize, category);
+  }
+}
+
+@Resolver(() => PushToken)
+export class PushTokenResolver {
+  @Requires(authenticated)
+  @Mutation(() => PushToken, { description: 'Registers a device (an upsert by token).' })
+  registerPushToken(
+    @Arg('input', () => PushTokenInput) input: PushTokenInput,
+    @Ctx() ctx: Context,
+  ): Promise<PushToken> {
+    return registerPushToken(ctx, input);
+  }
+
+  @Requires(authenticated)
+  @Query(() => PushToken, { nullable: true, description: "One of the caller's devices." })
+  pushToken(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<PushToken | null> {
+    return myPushToken(ctx, id);
+  }
+
+  @Requires(authenticated)
+  @Query(() => [PushToken], { description: "The caller's devices." })
+  myPushTokens(@Ctx() ctx: Context): Promise<PushToken[]> {
+    return myPushTokens(ctx);
+  }
+
+  @Requires(authenticated)
+  @Mutation(() => Boolean, { description: 'Forgets one of the caller’s devices (404 when it has none).' })
+  unregisterPushToken(
+    @Arg('input', () => PushTokenRemoval) input: PushTokenRemoval,
+    @Ctx() ctx: Context,
+  ): Promise<boolean> {
+    return unregisterPushToken(ctx, input.token);
+  }
+}
+
+@Resolver(() => NotificationSettings)
+export class NotificationSettingsResolver {
+  @Requires(authenticated)
+  @Query(() => NotificationSettings, { description: "The caller's preferences (defaults on first read)." })
+  myNotificationSettings(@Ctx() ctx: Context): Promise<NotificationSettings> {
+    return settingsOf(ctx);
+  }
+
+  @Requires(authenticated)
+  @Mutation(() => NotificationSettings)
+  updateMyNotificationSettings(
+    @Arg('input', () => NotificationSettingsInput) input: NotificationSettingsInput,
+    @Ctx() ctx: Context,
+  ): Promise<NotificationSettings> {
+    return updateSettings(ctx, input);
+  }
+
+  @Requires(authenticated)
+  @Query(() => [NotificationScope], { description: 'The scope catalog.' })
+  notificationScopes(): NotificationScope[] {
+    return [...NOTIFICATION_SCOPES];
+  }
+}

@@ -1,0 +1,44 @@
+import { Field, InputType } from 'type-graphql';
+import { ArrayMaxSize, IsOptional } from 'class-validator';
+import type { Context } from '../../context';
+import { NotificationCategory } from '../../entities/notifications/notification';
+import { DigestFrequency, NotificationSettings } from '../../entities/notifications/notification-settings';
+import { settingsOf } from './delivery';
+import { checkScopes, NOTIFICATION_SCOPES } from './scopes';
+
+@InputType({ description: 'Notification preferences; absent fields stay as they are.' })
+export class NotificationSettingsInput {
+  @Field(() => DigestFrequency, { nullable: true })
+  digestFrequency?: DigestFrequency;
+
+  @Field(() => [String], { nullable: true, description: 'Scopes of the catalog to switch off.' })
+  @IsOptional()
+  @ArrayMaxSize(NOTIFICATION_SCOPES.length)
+  disabledScopes?: string[];
+
+  @Field(() => [NotificationCategory], { nullable: true })
+  enabledCategories?: NotificationCategory[];
+
+  @Field(() => Boolean, { nullable: true })
+  inAppNotificationsEnabled?: boolean;
+
+  @Field(() => Boolean, { nullable: true })
+  pushNotificationsEnabled?: boolean;
+}
+
+export async function updateSettings(
+  ctx: Context,
+  input: NotificationSettingsInput,
+): Promise<NotificationSettings> {
+  if (input.disabledScopes) checkScopes('disabledScopes', input.disabledScopes);
+  const settings = await settingsOf(ctx);
+  if (input.digestFrequency != null) settings.digestFrequency = input.digestFrequency;
+  if (input.disabledScopes != null) settings.disabledScopes = [...new Set(input.disabledScopes)];
+  if (input.enabledCategories != null) settings.enabledCategories = [...new Set(input.enabledCategories)];
+  if (input.inAppNotificationsEnabled != null)
+    settings.inAppNotificationsEnabled = input.inAppNotificationsEnabled;
+  if (input.pushNotificationsEnabled != null)
+    settings.pushNotificationsEnabled = input.pushNotificationsEnabled;
+  await ctx.em.flush();
+  return settings;
+}
