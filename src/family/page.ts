@@ -2,19 +2,20 @@ import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
 @ObjectType('Sort', { description: 'Whether a page is sorted.' })
 export class SortInfo {
-  @Field(() => Boolean) empty!: boolean;
-  @Field(() => Boolean) sorted!: boolean;
-  @Field(() => Boolean) unsorted!: boolean;
+  @Field(() => Boolean, { description: 'True when no sort was applied.' }) empty!: boolean;
+  @Field(() => Boolean, { description: 'True when the content is sorted.' }) sorted!: boolean;
+  @Field(() => Boolean, { description: 'The opposite of sorted.' }) unsorted!: boolean;
 }
 
 @ObjectType({ description: 'The page that was asked for.' })
 export class Pageable {
-  @Field(() => Int) offset!: number;
-  @Field(() => Int) pageNumber!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Boolean) paged!: boolean;
-  @Field(() => Boolean) unpaged!: boolean;
-  @Field(() => SortInfo) sort!: SortInfo;
+  @Field(() => Int, { description: 'Index of the first record of the page: pageNumber × pageSize.' })
+  offset!: number;
+  @Field(() => Int, { description: '0-based number of the page.' }) pageNumber!: number;
+  @Field(() => Int, { description: 'Records per page, as asked.' }) pageSize!: number;
+  @Field(() => Boolean, { description: 'Always true: every listing is paged.' }) paged!: boolean;
+  @Field(() => Boolean, { description: 'Always false.' }) unpaged!: boolean;
+  @Field(() => SortInfo, { description: 'The sort applied.' }) sort!: SortInfo;
 }
 
 /** The page envelope of decisions.md, for items of type T. */
@@ -41,17 +42,17 @@ export function PageOf<T extends object>(item: ClassType<T>, name = item.name): 
 
   @ObjectType(`${name}Page`, { description: `A page of ${name}.` })
   class PageType implements Page<T> {
-    @Field(() => [item]) content!: T[];
-    @Field(() => Boolean) empty!: boolean;
-    @Field(() => Boolean) first!: boolean;
-    @Field(() => Boolean) last!: boolean;
-    @Field(() => Int) number!: number;
-    @Field(() => Int) numberOfElements!: number;
-    @Field(() => Int) size!: number;
-    @Field(() => Int) totalElements!: number;
-    @Field(() => Int) totalPages!: number;
-    @Field(() => SortInfo) sort!: SortInfo;
-    @Field(() => Pageable) pageable!: Pageable;
+    @Field(() => [item], { description: 'The records of this page, in order.' }) content!: T[];
+    @Field(() => Boolean, { description: 'True when the page holds no records.' }) empty!: boolean;
+    @Field(() => Boolean, { description: 'True for page 0.' }) first!: boolean;
+    @Field(() => Boolean, { description: 'True when no page follows.' }) last!: boolean;
+    @Field(() => Int, { description: '0-based number of this page.' }) number!: number;
+    @Field(() => Int, { description: 'Records on this page.' }) numberOfElements!: number;
+    @Field(() => Int, { description: 'The page size asked for.' }) size!: number;
+    @Field(() => Int, { description: 'Records matching, over all pages.' }) totalElements!: number;
+    @Field(() => Int, { description: 'Pages at this size.' }) totalPages!: number;
+    @Field(() => SortInfo, { description: 'The sort applied.' }) sort!: SortInfo;
+    @Field(() => Pageable, { description: 'The page that was asked for.' }) pageable!: Pageable;
   }
   pageTypes.set(item, PageType);
   return PageType;

@@ -23,28 +23,28 @@ export enum Direction {
   ASC = 'ASC',
   DESC = 'DESC',
 }
-registerEnumType(Direction, { name: 'Direction' });
+registerEnumType(Direction, { name: 'Direction', description: 'Sort direction: ascending or descending.' });
 
 @InputType({
   description: 'One condition on a field; `value` is a list for `in`, absent for isNull/notNull.',
 })
 export class FilterInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'A filterable field of the record.' })
   field!: string;
 
   @Field(() => FilterOp)
   op!: FilterOp;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: 'What the field is compared with.' })
   value?: unknown;
 }
 
 @InputType({ description: 'One sort key.' })
 export class SortInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'A sortable field of the record.' })
   field!: string;
 
-  @Field(() => Boolean, { defaultValue: true })
+  @Field(() => Boolean, { defaultValue: true, description: 'False sorts descending.' })
   ascending: boolean = true;
 }
 
@@ -58,10 +58,10 @@ export class SearchInput {
   })
   search?: string[];
 
-  @Field(() => [FilterInput], { nullable: true })
+  @Field(() => [FilterInput], { nullable: true, description: 'Conditions; every one must hold.' })
   filters?: FilterInput[];
 
-  @Field(() => [SortInput], { nullable: true })
+  @Field(() => [SortInput], { nullable: true, description: 'Sort keys, most significant first.' })
   sort?: SortInput[];
 
   @Field(() => Int, { nullable: true, description: '0-based page number (default 0).' })

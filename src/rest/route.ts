@@ -10,7 +10,12 @@ export type ArgSource =
   | { from: 'path'; name?: string }
   | { from: 'query'; name?: string; default?: unknown }
   | { from: 'body'; default?: unknown }
-  | { from: 'request'; read: (req: Request) => unknown };
+  | {
+      from: 'request';
+      read: (req: Request) => unknown;
+      /** Where `read` takes its values from, for the OpenAPI document (default: body on POST/PUT/PATCH). */
+      in?: 'query' | 'body';
+    };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -38,4 +43,8 @@ export interface RestRoute {
 export const path = (name?: string): ArgSource => ({ from: 'path', name });
 export const query = (name?: string, dflt?: unknown): ArgSource => ({ from: 'query', name, default: dflt });
 export const body = (dflt?: unknown): ArgSource => ({ from: 'body', default: dflt });
-export const fromRequest = (read: (req: Request) => unknown): ArgSource => ({ from: 'request', read });
+export const fromRequest = (read: (req: Request) => unknown, where?: 'query' | 'body'): ArgSource => ({
+  from: 'request',
+  read,
+  in: where,
+});

@@ -1,0 +1,189 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { MikroORM } from '@mikro-orm/core';
+import type { RequestHandler } from 'express';
+import { Kind, type OperationDefinitionNode } from 'graphql';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Logger } from '../logger';
+
+/**
+ * Prometheus metrics of one app. Each app has a registry of its own rather than prom-client's
+ * global one, so tests (and anything else) may start several apps in one process.
+ */
+export interface Metrics {
+  registry: Registry;
+  /** Records one finished HTTP request under its route pattern (never its raw path). */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** Apollo plugin timing each GraphQL operation by name. */
+  graphqlPlugin: ApolloServerPlugin<any>;
+  /** GET /metrics in the Prometheus text format. */
+  handler: RequestHandler;
+}
+
+/** The pool of knex (tarn) under MikroORM's PostgreSQL connection. */
+interface TarnPool {
+  max: number;
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+}
+
+function poolOf(orm: MikroORM): TarnPool | undefined {
+  const connection = orm.em.getConnection() as unknown as {
+    getKnex?: () => { client?: { pool?: TarnPool } };
+  };
+  return connection.getKnex?.().client?.pool;
+}
+
+/** A scrape must answer even when the database does not: queries get this long. */
+const SCRAPE_QUERY_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Pending coverage jobs of all tenants. The table belongs to the configurator's calculation
+ * queue and may not exist yet (an older database, or before that work lands): then the queue is
+ * empty by definition.
+ */
+async function pendingCoverageJobs(orm: MikroORM): Promise<number> {
+  const connection = orm.em.getConnection();
+  const [table] = await connection.execute<{ name: string | null }[]>(
+    "select to_regclass('coverage_job')::text as name",
+  );
+  if (!table?.name) return 0;
+  const [row] = await connection.execute<{ n: number }[]>(
+    "select count(*)::int as n from coverage_job where status = 'PENDING'",
+  );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Label values chosen by clients (GraphQL operation names) are capped, so a client cannot grow
+ * the registry without bound: past `limit` distinct values, new ones count as `other`.
+ */
+class LabelBudget {
+  private readonly seen = new Set<string>();
+  constructor(private readonly limit: number) {}
+
+  label(value: string | null | undefined): string {
+    if (!value || !/^[_A-Za-z][_0-9A-Za-z]{0,63}$/.test(value)) return 'anonymous';
+    if (this.seen.has(value)) return value;
+    if (this.seen.size >= this.limit) return 'other';
+    this.seen.add(value);
+    return value;
+  }
+}
+
+export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route pattern (REST row path, /graphql, or unmatched) and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request durations by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const graphqlDurations = new Histogram({
+    name: 'graphql_operation_duration_seconds',
+    help: 'GraphQL operations at /graphql by operation name, type and outcome (ok or error).',
+    labelNames: ['operation', 'type', 'outcome'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections by state: used, free, pending (acquires waiting), max.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const pool = poolOf(orm);
+      this.set({ state: 'used' }, pool?.numUsed() ?? 0);
+      this.set({ state: 'free' }, pool?.numFree() ?? 0);
+      this.set({ state: 'pending' }, (pool?.numPendingAcquires() ?? 0) + (pool?.numPendingCreates() ?? 0));
+      this.set({ state: 'max' }, pool?.max ?? 0);
+    },
+  });
+
+  new Gauge({
+    name: 'job_queue_depth',
+    help: 'Jobs waiting to run, by queue (coverage_job: PENDING type product coverage calculations).',
+    labelNames: ['queue'],
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(
+          { queue: 'coverage_job' },
+          await withTimeout(pendingCoverageJobs(orm), SCRAPE_QUERY_TIMEOUT_MS),
+        );
+      } catch (err) {
+        // A stale value is better than failing the whole scrape; the log says why.
+        logger.warn({ err }, 'job queue depth could not be read');
+      }
+    },
+  });
+
+  const operations = new LabelBudget(200);
+  const graphqlPlugin: ApolloServerPlugin<any> = {
+    async requestDidStart() {
+      const start = process.hrtime.bigint();
+      return {
+        async willSendResponse(requestContext) {
+          const body = requestContext.response.body;
+          const failed =
+            (requestContext.errors?.length ?? 0) > 0 ||
+            (body.kind === 'single' && (body.singleResult.errors?.length ?? 0) > 0);
+          // An operation that failed validation was never resolved; its document still names it.
+          const parsed = requestContext.document?.definitions.find(
+            (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+          );
+          graphqlDurations.observe(
+            {
+              operation: operations.label(
+                requestContext.operationName ?? requestContext.request.operationName ?? parsed?.name?.value,
+              ),
+              type: requestContext.operation?.operation ?? parsed?.operation ?? 'unknown',
+              outcome: failed ? 'error' : 'ok',
+            },
+            Number(process.hrtime.bigint() - start) / 1e9,
+          );
+        },
+      };
+    },
+  };
+
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      durations.observe(labels, seconds);
+    },
+    graphqlPlugin,
+    async handler(_req, res, next) {
+      res.locals.routePattern = '/metrics';
+      try {
+        const text = await registry.metrics();
+        res.setHeader('Content-Type', registry.contentType);
+        res.setHeader('Cache-Control', 'no-store');
+        res.send(text);
+      } catch (err) {
+        next(err);
+      }
+    },
+  };
+}
