@@ -1,0 +1,89 @@
+import { BigIntType, Entity, Index, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import { FileAsset } from '../shared';
+import { Audited } from '../tenant-scoped';
+import {
+  StaticModel,
+  TypeMassModel,
+  TypeModel,
+  TypeOption,
+  TypeRestriction,
+  TypeVariable,
+  TypeView,
+  VariableConfigEntry,
+} from './type-shapes';
+
+/**
+ * The specification's "Type": a configurable product type with its variables, options, models
+ * and restrictions, each decided by decision trees from the option codes a customer chooses.
+ * GraphQL calls it ConfiguratorType (a root field named `type` would say nothing). The nested
+ * collections are only ever read and written whole, so they live in JSON columns; the
+ * totalStaticModels* figures are sums over `staticModels[].stats`, stored so they can be
+ * sorted and filtered.
+ */
+@Entity({ tableName: 'configurator_type' })
+@Index({ name: 'configurator_type_tenant_name_idx', properties: ['tenantId', 'name'] })
+@Index({ name: 'configurator_type_tenant_concept_idx', properties: ['tenantId', 'concept'] })
+@ObjectType({ description: 'A configurable product type (the specification\'s "Type").' })
+export class ConfiguratorType extends Audited {
+  @Property({ type: 'text' }) @Field(() => String) name!: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) color?: string;
+  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) concept?: string;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  elementNamePrefix?: string;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Suffix per chosen code in variant product names: {option}, {code}, {description}.',
+  })
+  variantSuffixFormat?: string;
+
+  @Property({ type: 'boolean' }) @Field(() => Boolean) compensateNulpunt: boolean = false;
+
+  @Property({ type: 'boolean' })
+  @Field(() => Boolean, { description: "Leave each option's first (base) code out of variant names." })
+  hideBaseOptionInName: boolean = false;
+
+  @Property({ type: 'text[]' }) @Field(() => [String]) enforcedCategories: string[] = [];
+
+  @Property({ type: 'json', nullable: true })
+  @Field(() => FileAsset, { nullable: true })
+  previewBlob?: FileAsset;
+
+  @Property({ type: 'json' }) @Field(() => [VariableConfigEntry]) baseVariables: VariableConfigEntry[] = [];
+  @Property({ type: 'json' }) @Field(() => [TypeVariable]) variables: TypeVariable[] = [];
+  @Property({ type: 'json' }) @Field(() => [TypeOption]) options: TypeOption[] = [];
+  @Property({ type: 'json' }) @Field(() => [TypeModel]) models: TypeModel[] = [];
+  @Property({ type: 'json' }) @Field(() => [TypeMassModel]) massModel: TypeMassModel[] = [];
+  @Property({ type: 'json' }) @Field(() => [TypeRestriction]) restrictions: TypeRestriction[] = [];
+  @Property({ type: 'json' }) @Field(() => [StaticModel]) staticModels: StaticModel[] = [];
+  @Property({ type: 'json' }) @Field(() => [TypeView]) views: TypeView[] = [];
+
+  @Property({ type: 'integer' })
+  @Field(() => Int, { description: 'Sum of staticModels[].stats.totalModels.' })
+  totalStaticModels: number = 0;
+
+  @Property({ type: 'integer' })
+  @Field(() => Int, { description: 'Sum of staticModels[].stats.modelsComplete.' })
+  totalStaticModelsComplete: number = 0;
+
+  @Property({ type: new BigIntType('number') })
+  @Field(() => SafeIntResolver, { description: 'Sum of staticModels[].stats.totalFileSize (bytes).' })
+  totalStaticModelsFileSize: number = 0;
+
+  @Property({ type: 'integer' })
+  @Field(() => Int, { description: 'Sum of staticModels[].stats.glbInDb.' })
+  totalStaticModelsGlbInDb: number = 0;
+
+  @Property({ type: 'integer' })
+  @Field(() => Int, { description: 'Sum of staticModels[].stats.modelsInDb.' })
+  totalStaticModelsInDb: number = 0;
+
+  @Property({ type: 'integer' })
+  @Field(() => Int, { description: 'Sum of staticModels[].stats.rvtInDb.' })
+  totalStaticModelsRvtInDb: number = 0;
+}

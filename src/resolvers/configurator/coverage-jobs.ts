@@ -1,0 +1,84 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { IsOptional, Length } from 'class-validator';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { ConfiguratorType } from '../../entities/configurator/configurator-type';
+import {
+  CoverageJob,
+  CoverageJobPriority,
+  CoverageJobStatus,
+} from '../../entities/configurator/coverage-job';
+import type { StaticModel } from '../../entities/configurator/type-shapes';
+import type { Context } from '../../context';
+import { badRequest, conflict } from '../../errors';
+import { defineGroup } from '../../family/group';
+import { isUuid } from '../../family/limits';
+
+@InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
+export class CreateCoverageJobInput {
+  @Field(() => ID) typeId!: string;
+  @Field(() => String) staticModelId!: string;
+  @Field(() => CoverageJobPriority, { nullable: true }) priority?: CoverageJobPriority;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Default: now.' }) runAfter?: Date;
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) name?: string;
+  @Field(() => String, { nullable: true }) description?: string;
+}
+
+@InputType({ description: 'Changes to a job; only a PENDING job may be re-prioritised or rescheduled.' })
+export class UpdateCoverageJobInput {
+  @Field(() => CoverageJobPriority, { nullable: true }) priority?: CoverageJobPriority;
+  @Field(() => DateTimeISOResolver, { nullable: true }) runAfter?: Date;
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) name?: string;
+  @Field(() => String, { nullable: true }) description?: string;
+}
+
+/** Claim order of the priorities, highest first (the worker's claim query uses the same order). */
+export const PRIORITY_ORDER: readonly CoverageJobPriority[] = [
+  CoverageJobPriority.URGENT,
+  CoverageJobPriority.HIGH,
+  CoverageJobPriority.NORMAL,
+  CoverageJobPriority.LOW,
+];
+
+export const isHigherPriority = (a: CoverageJobPriority, b: CoverageJobPriority) =>
+  PRIORITY_ORDER.indexOf(a) < PRIORITY_ORDER.indexOf(b);
+
+export function describeJob(job: CoverageJob, type: ConfiguratorType, model: StaticModel): void {
+  job.name ??= `Coverage of ${type.name} / ${model.modelNamePrefix || model.id}`;
+  job.description ??= `Creates or updates the product coverage of every variant of static model ${model.id} of type ${type.name}.`;
+}
+
+async function prepareJob(
+  ctx: Context,
+  job: CoverageJob,
+  input: Partial<CreateCoverageJobInput & UpdateCoverageJobInput>,
+  isNew: boolean,
+): Promise<void> {
+  if (!isNew) {
+    if (job.status !== CoverageJobStatus.PENDING && ('priority' in input || 'runAfter' in input)) {
+      throw conflict(`the job is ${job.status}; only a PENDING job can be re-prioritised or rescheduled`);
+    }
+    return;
+  }
+  const type = isUuid(job.typeId) ? await ctx.em.findOne(ConfiguratorType, { id: job.typeId }) : null;
+  if (!type) throw badRequest(`typeId: ${job.typeId} is not a type`);
+  const model = type.staticModels.find((m) => m.id === job.staticModelId);
+  if (!model) throw badRequest(`staticModelId: type ${type.id} has no static model "${job.staticModelId}"`);
+  job.status = CoverageJobStatus.PENDING;
+  job.priority ??= CoverageJobPriority.LOW;
+  job.runAfter ??= new Date();
+  describeJob(job, type, model);
+}
+
+const AUDIT = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
+
+export const coverageJobs = defineGroup({
+  entity: CoverageJob,
+  name: 'CoverageJob',
+  plural: 'CoverageJobs',
+  resource: 'COVERAGES',
+  createInput: CreateCoverageJobInput,
+  updateInput: UpdateCoverageJobInput,
+  searchable: ['name'],
+  filterable: [...AUDIT, 'typeId', 'status', 'priority', 'runAfter', 'started', 'completed', 'name'],
+  beforeSave: prepareJob,
+});

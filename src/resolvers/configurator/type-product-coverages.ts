@@ -1,0 +1,85 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { IsOptional, Length } from 'class-validator';
+import { ConfiguratorType } from '../../entities/configurator/configurator-type';
+import { TypeProductCoverage } from '../../entities/configurator/type-product-coverage';
+import { StaticModelType } from '../../entities/configurator/type-shapes';
+import { Product } from '../../entities/reference/product';
+import { FileAsset, Parameter } from '../../entities/shared';
+import type { Context } from '../../context';
+import { badRequest } from '../../errors';
+import { defineGroup } from '../../family/group';
+import { isUuid } from '../../family/limits';
+import { deriveCoverageFigures } from './coverage-figures';
+
+@InputType({ description: 'Changes to a coverage; absent fields stay as they are.' })
+export class UpdateTypeProductCoverageInput {
+  @Field(() => ID, { nullable: true }) typeId?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) productName?: string;
+  @Field(() => ID, { nullable: true }) linkedProductId?: string;
+  @Field(() => String, { nullable: true }) staticModelTreeId?: string;
+  @Field(() => String, { nullable: true }) variantId?: string;
+  @Field(() => StaticModelType, { nullable: true }) modelType?: StaticModelType;
+  @Field(() => [Parameter], { nullable: true }) parameters?: Parameter[];
+  @Field(() => [String], { nullable: true }) projectIds?: string[];
+  @Field(() => [FileAsset], { nullable: true }) assets?: FileAsset[];
+}
+
+/** The update's fields with a required typeId (a subclass field replaces the inherited one). */
+@InputType({
+  description: 'A coverage row made by hand; complete flags and totalFileSize follow from the assets.',
+})
+export class CreateTypeProductCoverageInput extends UpdateTypeProductCoverageInput {
+  @Field(() => ID) override typeId!: string;
+}
+
+type CoverageInput = Partial<CreateTypeProductCoverageInput & UpdateTypeProductCoverageInput>;
+
+async function exists(ctx: Context, entity: typeof ConfiguratorType | typeof Product, id: string) {
+  return isUuid(id) && (await ctx.em.count(entity, { id })) > 0;
+}
+
+/** References must name records of the caller's tenant; lists are never null; figures are derived. */
+export async function prepareCoverage(
+  ctx: Context,
+  coverage: TypeProductCoverage,
+  input: CoverageInput,
+  isNew: boolean,
+): Promise<void> {
+  if ((isNew || 'typeId' in input) && !(await exists(ctx, ConfiguratorType, coverage.typeId))) {
+    throw badRequest(`typeId: ${coverage.typeId} is not a type`);
+  }
+  if ('linkedProductId' in input && coverage.linkedProductId != null) {
+    if (!(await exists(ctx, Product, coverage.linkedProductId)))
+      throw badRequest(`linkedProductId: ${coverage.linkedProductId} is not a product`);
+  }
+  coverage.parameters ??= [];
+  coverage.projectIds ??= [];
+  coverage.assets ??= [];
+  deriveCoverageFigures(coverage);
+}
+
+const AUDIT = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
+
+export const typeProductCoverages = defineGroup({
+  entity: TypeProductCoverage,
+  name: 'TypeProductCoverage',
+  plural: 'TypeProductCoverages',
+  resource: 'COVERAGES',
+  createInput: CreateTypeProductCoverageInput,
+  updateInput: UpdateTypeProductCoverageInput,
+  searchable: ['productName', 'variantId'],
+  filterable: [
+    ...AUDIT,
+    'typeId',
+    'productName',
+    'linkedProductId',
+    'staticModelTreeId',
+    'variantId',
+    'modelType',
+    'complete',
+    'glbComplete',
+    'rvtComplete',
+    'totalFileSize',
+  ],
+  beforeSave: prepareCoverage,
+});
