@@ -1,3 +1,132 @@
-import type { RestRoute } from '../route';
+import type { Request } from 'express';
+import { badRequest } from '../../errors';
+import { stockInventories } from '../../resolvers/inventory/stock-inventories';
+import { stockTransfers } from '../../resolvers/inventory/stock-transfers';
+import { wasteRecords } from '../../resolvers/inventory/waste';
+import { familyRoutes } from '../family-routes';
+import { body, fromRequest, query, type RestRoute } from '../route';
+import { searchFromBody, searchFromQuery } from '../search-params';
 
-export const inventoryRoutes: RestRoute[] = [];
+const BATCH_TEXT = [
+  'stockSiteId',
+  'productId',
+  'batchNumber',
+  'locationId',
+  'expirationDate',
+  'productionDate',
+];
+
+/** PUT /inventory/batches: the `dto` arrives as flat query parameters, not a body. */
+function batchChangeFromQuery(req: Request): Record<string, unknown> {
+  const q = req.query as Record<string, unknown>;
+  const one = (name: string): string | undefined => {
+    const v = q[name];
+    if (v === undefined || v === '') return undefined;
+    if (typeof v !== 'string') throw badRequest(`query parameter ${name} must be given once`);
+    return v;
+  };
+  const dto: Record<string, unknown> = {};
+  for (const name of BATCH_TEXT) if (one(name) !== undefined) dto[name] = one(name);
+  const quantity = one('quantity');
+  if (quantity !== undefined) {
+    const n = Number(quantity);
+    if (quantity.trim() === '' || !Number.isFinite(n))
+      throw badRequest(`query parameter quantity must be a number, got "${quantity}"`);
+    dto.quantity = n;
+  }
+  return dto;
+}
+
+export const inventoryRoutes: RestRoute[] = [
+  // Inventory
+  {
+    method: 'POST',
+    path: '/inventory',
+    field: 'addStock',
+    args: { input: body() },
+    status: 201,
+    location: (r: { id: string }[]) => `/inventory/find/${r[0].id}`,
+    code: 'create',
+    summary: 'Add stock to a site (one inventory per product)',
+  },
+  ...familyRoutes(stockInventories, '/inventory', ['S6', 'S8', 'S9']),
+  {
+    method: 'POST',
+    path: '/inventory/adjust',
+    field: 'adjustStock',
+    args: { input: body() },
+    code: 'custom',
+    summary: 'Set the quantity and price of a product at a site',
+  },
+  {
+    method: 'GET',
+    path: '/inventory/batch-search',
+    field: 'searchBatches',
+    code: 'custom',
+    summary: 'Batches of a site with their products',
+  },
+  {
+    method: 'PUT',
+    path: '/inventory/batches',
+    field: 'updateStockBatch',
+    args: { dto: fromRequest(batchChangeFromQuery) },
+    code: 'custom',
+    summary: 'Change one batch (query parameters)',
+  },
+  {
+    method: 'GET',
+    path: '/inventory/dynamic-product-stock-inventory-search',
+    field: 'searchProductStock',
+    args: { input: fromRequest(searchFromQuery) },
+    code: 'custom',
+    summary: 'Products with their stock at a site and a destination',
+  },
+
+  // Stock transfers
+  ...familyRoutes(stockTransfers, '/stock-transfers', ['S6', 'S7', 'S8', 'S9']),
+  {
+    method: 'POST',
+    path: '/stock-transfers/dynamic-search-enriched',
+    field: 'searchStockTransfersEnriched',
+    args: { input: fromRequest(searchFromBody) },
+    code: 'custom',
+    summary: 'Dynamic search of transfers (enriched form)',
+  },
+  {
+    method: 'POST',
+    path: '/stock-transfers/empty',
+    field: 'createEmptyStockTransfer',
+    status: 201,
+    location: (r: { id: string }) => `/stock-transfers/find/${r.id}`,
+    code: 'custom',
+    summary: 'Create an empty draft transfer',
+  },
+
+  // Waste
+  {
+    method: 'POST',
+    path: '/waste-management',
+    field: 'registerWasteRecord',
+    args: { input: body() },
+    status: 201,
+    location: (r: { id: string }) => `/waste-management/find/${r.id}`,
+    code: 'create',
+    summary: 'Register waste (body: {dto})',
+  },
+  ...familyRoutes(wasteRecords, '/waste-management', ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9']),
+  {
+    method: 'GET',
+    path: '/waste-management/by-shift/{shiftId}',
+    field: 'wasteRecordsByShift',
+    code: 'custom',
+    summary: 'Waste records of a shift',
+  },
+  {
+    method: 'GET',
+    path: '/waste-management/find-by-list-of-ids',
+    field: 'wasteRecords',
+    args: { ids: query('ids') },
+    code: 'custom',
+    summary: 'Waste records by ids (ids required)',
+  },
+];

@@ -1,0 +1,26 @@
+import { Field, Float, InputType, ObjectType } from 'type-graphql';
+import { IsOptional, Min } from 'class-validator';
+
+/**
+ * A quantity of a product in a unit: a batch's unit-of-measurement split, a transfer's cancelled,
+ * delivered or returned products. One shape, stored in JSON columns.
+ */
+@ObjectType('ProductQuantity', { description: 'A quantity of a product, in a unit.' })
+@InputType('ProductQuantityInput')
+export class ProductQuantity {
+  @Field(() => String, { nullable: true }) productId?: string | null;
+
+  @Field(() => Float, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  quantity?: number | null;
+
+  @Field(() => String, { nullable: true }) unit?: string | null;
+}
+
+/** Rounds to the four decimals that quantities and prices are stored with (numeric(14,4)). */
+export const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
+
+/** The sum of the quantities of `items` (absent quantities count as zero). */
+export const sumOf = (items: readonly { quantity?: number | null }[]): number =>
+  round4(items.reduce((s, i) => s + Number(i.quantity ?? 0), 0));

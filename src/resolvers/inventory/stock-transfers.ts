@@ -1,0 +1,192 @@
+import { Field, InputType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { IsOptional, IsUUID, Length, ValidateNested } from 'class-validator';
+import type { Context } from '../../context';
+import { ProductQuantity, round4, sumOf } from '../../entities/inventory/shapes';
+import {
+  BatchAllocation,
+  CancelledProductsInput,
+  DeliveryMethod,
+  IncomingTransferStatus,
+  ReservedProduct,
+  StockTransfer,
+  TransferPriority,
+  TransferProduct,
+  TransferStatus,
+} from '../../entities/inventory/stock-transfer';
+import { badRequest } from '../../errors';
+import { defineGroup } from '../../family/group';
+import { nextNumber } from '../../services/sequences';
+import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
+
+/**
+ * The StockTransfer group. REST lists only its searches, CSV and delete; GraphQL has the whole
+ * family, so a client can build and move a transfer along. Create and update take one shape:
+ * absent fields stay as they are. Lists given replace the stored ones.
+ */
+@InputType('StockTransferInput', { description: 'A stock transfer, or changes to one.' })
+export class StockTransferInput {
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 2000) note?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() stockSiteId?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() destinationStockSiteId?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() subsidiaryId?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() incomingStockTransferId?: string | null;
+  @Field(() => IncomingTransferStatus, { nullable: true })
+  incomingStockTransferStatus?: IncomingTransferStatus | null;
+  @Field(() => TransferStatus, { nullable: true }) status?: TransferStatus;
+  @Field(() => TransferPriority, { nullable: true }) priority?: TransferPriority | null;
+  @Field(() => DeliveryMethod, { nullable: true }) deliveryMethod?: DeliveryMethod | null;
+  @Field(() => DateTimeISOResolver, { nullable: true }) deliveryDate?: Date | null;
+  @Field(() => [String], { nullable: true }) picklistIds?: string[];
+
+  @Field(() => [BatchAllocation], { nullable: true })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  batchAllocations?: BatchAllocation[];
+
+  @Field(() => [TransferProduct], { nullable: true })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  products?: TransferProduct[];
+
+  @Field(() => [ReservedProduct], { nullable: true })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  reservedProducts?: ReservedProduct[];
+
+  @Field(() => CancelledProductsInput, { nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  cancelledProducts?: CancelledProductsInput;
+
+  @Field(() => [ProductQuantity], { nullable: true })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  deliveredProducts?: ProductQuantity[];
+
+  @Field(() => [ProductQuantity], { nullable: true })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  returnedProducts?: ProductQuantity[];
+}
+
+/** "ST-000001": six digits, more when the count outgrows them. */
+export const transferNumber = (n: number) => `ST-${String(n).padStart(6, '0')}`;
+
+/** The quantity of each product in a list of product quantities. */
+export function perProduct(items: readonly { productId?: string | null; quantity?: number | null }[]) {
+  const out = new Map<string, number>();
+  for (const item of items) {
+    if (!item.productId) continue;
+    out.set(item.productId, round4((out.get(item.productId) ?? 0) + Number(item.quantity ?? 0)));
+  }
+  return out;
+}
+
+/** A product line with its derived amounts: base quantity, base price and total. */
+function withAmounts(line: TransferProduct): TransferProduct {
+  const conversion = line.baseUnitConversion ?? 1;
+  const quantity = line.quantity ?? 0;
+  const price = line.pricePerUnit ?? null;
+  return {
+    productId: line.productId ?? null,
+    unit: line.unit ?? null,
+    quantity,
+    baseUnitConversion: conversion,
+    baseUnitQuantity: round4(quantity * conversion),
+    pricePerUnit: price,
+    pricePerBaseUnit: price === null || conversion === 0 ? null : round4(price / conversion),
+    totalPrice: price === null ? null : round4(quantity * price),
+  };
+}
+
+const plain = <T extends object>(items: readonly T[]): T[] => items.map((i) => ({ ...i }));
+
+/** Quantities must add up: nothing cancelled, delivered or picked beyond what was ordered. */
+function checkQuantities(t: StockTransfer): void {
+  const ordered = perProduct(t.products);
+  const cancelled = perProduct(t.cancelledProducts.products);
+  const delivered = perProduct(t.deliveredProducts);
+  const returned = perProduct(t.returnedProducts);
+  const picked = perProduct(t.batchAllocations);
+  const check = (what: string, amounts: Map<string, number>, limit: (id: string) => number, of: string) => {
+    for (const [id, q] of amounts) {
+      if (q > limit(id))
+        throw badRequest(`${what}: ${q} of product ${id} is more than the ${limit(id)} ${of}`);
+    }
+  };
+  const left = (id: string) => round4((ordered.get(id) ?? 0) - (cancelled.get(id) ?? 0));
+  check('cancelledProducts', cancelled, (id) => ordered.get(id) ?? 0, 'ordered');
+  check('batchAllocations', picked, left, 'ordered and not cancelled');
+  check('deliveredProducts', delivered, left, 'ordered and not cancelled');
+  check('returnedProducts', returned, (id) => delivered.get(id) ?? 0, 'delivered');
+}
+
+async function beforeSave(
+  ctx: Context,
+  t: StockTransfer,
+  input: Partial<StockTransferInput>,
+  isNew: boolean,
+): Promise<void> {
+  if (isNew) t.transferNumber = transferNumber(await nextNumber(ctx.em, 'stock-transfer'));
+  if (t.stockSiteId && t.stockSiteId === t.destinationStockSiteId) {
+    throw badRequest('destinationStockSiteId must differ from stockSiteId');
+  }
+  if (input.destinationStockSiteId)
+    await siteOrFail(ctx, input.destinationStockSiteId, 'destinationStockSiteId');
+  if (input.stockSiteId) {
+    const site = await siteOrFail(ctx, input.stockSiteId);
+    t.subsidiaryId = subsidiaryAt(site, input.subsidiaryId);
+  }
+  if (input.products) {
+    await productsOrFail(
+      ctx,
+      input.products.map((p) => p.productId).filter((id): id is string => !!id),
+    );
+    t.products = input.products.map(withAmounts);
+  }
+  if (input.batchAllocations) t.batchAllocations = plain(input.batchAllocations);
+  if (input.reservedProducts) t.reservedProducts = plain(input.reservedProducts);
+  if (input.deliveredProducts) t.deliveredProducts = plain(input.deliveredProducts);
+  if (input.returnedProducts) t.returnedProducts = plain(input.returnedProducts);
+  const cancelled = plain(t.cancelledProducts?.products ?? []);
+  t.cancelledProducts = { isNotEmpty: sumOf(cancelled) > 0, products: cancelled };
+  checkQuantities(t);
+  const ordered = perProduct(t.products);
+  const cancelledBy = perProduct(cancelled);
+  t.isFullyCancelled =
+    t.status === TransferStatus.CANCELLED ||
+    (ordered.size > 0 && [...ordered].every(([id, q]) => (cancelledBy.get(id) ?? 0) >= q));
+}
+
+export const stockTransfers = defineGroup({
+  entity: StockTransfer,
+  name: 'StockTransfer',
+  plural: 'StockTransfers',
+  resource: 'STOCK_TRANSFERS',
+  createInput: StockTransferInput,
+  updateInput: StockTransferInput,
+  searchable: ['transferNumber', 'note'],
+  filterable: [
+    'id',
+    'transferNumber',
+    'note',
+    'status',
+    'priority',
+    'deliveryMethod',
+    'deliveryDate',
+    'stockSiteId',
+    'destinationStockSiteId',
+    'subsidiaryId',
+    'incomingStockTransferId',
+    'incomingStockTransferStatus',
+    'isFullyCancelled',
+    'picklistIds',
+    'created',
+    'createdBy',
+    'updated',
+    'updatedBy',
+  ],
+  scope: 'subsidiaryId',
+  beforeSave,
+});

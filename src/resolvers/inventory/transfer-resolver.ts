@@ -1,0 +1,91 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import type { Context } from '../../context';
+import {
+  EnrichedStockTransfer,
+  EnrichedTransferProduct,
+  SiteReservation,
+  TransferProductStatus,
+} from '../../entities/inventory/enriched-stock-transfer';
+import { ProductQuantity } from '../../entities/inventory/shapes';
+import type { StockTransfer } from '../../entities/inventory/stock-transfer';
+import { PageOf, type Page } from '../../family/page';
+import { SearchInput } from '../../family/search-input';
+import { can, Requires } from '../../permissions/rules';
+import {
+  createEmptyTransfer,
+  enrichedProductsOf,
+  productStatusOf,
+  reservationsBySite,
+  searchEnriched,
+  siteReservationsOf,
+  transferService,
+} from './transfer-service';
+
+const EnrichedStockTransferPage = PageOf(EnrichedStockTransfer);
+
+/**
+ * The enriched form of stock transfers. Values are StockTransfer records (see
+ * EnrichedStockTransfer); what differs from the search form is resolved here, with loaders, so a
+ * page costs a fixed number of queries.
+ */
+@Resolver(() => EnrichedStockTransfer)
+export class EnrichedStockTransferResolver {
+  @FieldResolver(() => String, { nullable: true, description: 'The destination stock site.' })
+  destinationSiteId(@Root() t: StockTransfer): string | null {
+    return t.destinationStockSiteId ?? null;
+  }
+
+  @FieldResolver(() => [ProductQuantity])
+  cancelledProducts(@Root() t: StockTransfer): ProductQuantity[] {
+    return t.cancelledProducts?.products ?? [];
+  }
+
+  @FieldResolver(() => [TransferProductStatus], { description: 'The progress of each product.' })
+  productStatus(@Root() t: StockTransfer): TransferProductStatus[] {
+    return productStatusOf(t);
+  }
+
+  @FieldResolver(() => [EnrichedTransferProduct])
+  products(@Root() t: StockTransfer, @Ctx() ctx: Context): Promise<EnrichedTransferProduct[]> {
+    return enrichedProductsOf(ctx, t);
+  }
+
+  @FieldResolver(() => [SiteReservation])
+  reservedProducts(@Root() t: StockTransfer, @Ctx() ctx: Context): Promise<SiteReservation[]> {
+    return siteReservationsOf(ctx, t);
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, {
+    description: 'The reservations by site id (those without a site under "unassigned").',
+  })
+  reservationsGroupedBySite(
+    @Root() t: StockTransfer,
+    @Ctx() ctx: Context,
+  ): Promise<Record<string, SiteReservation[]>> {
+    return reservationsBySite(ctx, t);
+  }
+
+  @Requires(can('CREATE', 'STOCK_TRANSFERS'))
+  @Mutation(() => EnrichedStockTransfer, { description: 'A new, empty DRAFT transfer with the next number.' })
+  createEmptyStockTransfer(@Ctx() ctx: Context): Promise<StockTransfer> {
+    return createEmptyTransfer(ctx);
+  }
+
+  @Requires(can('READ', 'STOCK_TRANSFERS'))
+  @Query(() => EnrichedStockTransferPage, {
+    description: 'Dynamic search over transfers, in the enriched form.',
+  })
+  searchStockTransfersEnriched(
+    @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
+    @Ctx() ctx: Context,
+  ): Promise<Page<StockTransfer>> {
+    return searchEnriched(ctx, input ?? {});
+  }
+
+  @Requires(can('READ', 'STOCK_TRANSFERS'))
+  @Query(() => EnrichedStockTransfer, { nullable: true, description: 'One transfer in the enriched form.' })
+  enrichedStockTransfer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<StockTransfer | null> {
+    return transferService.one(ctx, id);
+  }
+}

@@ -1,0 +1,133 @@
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import type { Client } from '../support/http';
+import { addStock, createProduct, createSite, gql } from './helpers';
+
+/**
+ * Derived fields (an inventory's locations, the enriched transfer's products, stock and site
+ * names) and the joined searches cost the same number of SQL statements whatever the page size.
+ * Statements are counted at the driver connection every request's ORM fork shares.
+ */
+describe('inventory pages cost a fixed number of SQL statements', () => {
+  const ROWS = 12;
+  let server: TestServer;
+  let a: TestTenant;
+  let from: string;
+  let to: string;
+  let statements = 0;
+
+  async function counted(client: Client, method: 'get' | 'post', path: string, body?: unknown) {
+    statements = 0;
+    const res = method === 'get' ? await client.get(path) : await client.post(path, body);
+    expect(res.status).toBe(200);
+    return { count: statements, body: res.body };
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Counting');
+    from = await createSite(a.client, 'From');
+    to = await createSite(a.client, 'To');
+    const products: string[] = [];
+    for (let i = 0; i < ROWS; i++) products.push(await createProduct(a.client, { name: `Product ${i}` }));
+    await addStock(
+      a.client,
+      from,
+      products.flatMap((productId, i) => [
+        { productId, quantity: 2, price: 1, batchNumber: `A${i}`, locationId: 'L1' },
+        { productId, quantity: 3, price: 1, batchNumber: `B${i}`, locationId: 'L2' },
+      ]),
+    );
+    await addStock(
+      a.client,
+      to,
+      products.map((productId) => ({ productId, quantity: 1, price: 1 })),
+    );
+    for (let i = 0; i < ROWS; i++) {
+      const id = (await a.client.post('/stock-transfers/empty')).body.id;
+      await gql(
+        a.client,
+        `mutation($id: ID!, $input: StockTransferInput!) { updateStockTransfer(id: $id, input: $input) { id } }`,
+        {
+          id,
+          input: {
+            stockSiteId: from,
+            destinationStockSiteId: to,
+            products: [
+              { productId: products[i], quantity: 2, pricePerUnit: 1 },
+              { productId: products[(i + 1) % ROWS], quantity: 1, pricePerUnit: 1 },
+            ],
+            reservedProducts: [
+              { productId: products[i], quantity: 1, siteId: from },
+              { productId: products[i], quantity: 1, siteId: to },
+            ],
+          },
+        },
+      );
+    }
+    const conn = server.orm.em.getConnection();
+    const execute = conn.execute.bind(conn);
+    conn.execute = ((...args: Parameters<typeof execute>) => {
+      statements++;
+      return execute(...args);
+    }) as typeof conn.execute;
+  }, 120_000);
+  afterAll(() => server.close());
+
+  const same = async (
+    run: (size: number) => Promise<{ count: number; body: any }>,
+    check: (body: any) => void,
+  ) => {
+    const small = await run(2);
+    const large = await run(ROWS);
+    expect(small.body.content).toHaveLength(2);
+    expect(large.body.content).toHaveLength(ROWS);
+    check(large.body);
+    expect(small.count).toBeGreaterThan(2);
+    expect(large.count).toBe(small.count);
+    expect(large.count).toBeLessThanOrEqual(8);
+  };
+
+  it('inventories with their locations', () =>
+    same(
+      (size) => counted(a.client, 'get', `/inventory/dynamic-search?filters=siteId:eq:${from}&size=${size}`),
+      (body) => {
+        for (const inv of body.content) expect(inv.locations.map((l: any) => l.id)).toEqual(['L1', 'L2']);
+      },
+    ));
+
+  it('transfers in the enriched form', () =>
+    same(
+      (size) => counted(a.client, 'post', '/stock-transfers/dynamic-search-enriched', { size }),
+      (body) => {
+        for (const t of body.content) {
+          expect(t.products.map((p: any) => p.productName)).toEqual([
+            expect.stringMatching(/^Product/),
+            expect.stringMatching(/^Product/),
+          ]);
+          expect(t.products[0].availableStock).toBe(5);
+          expect(t.reservedProducts.map((r: any) => r.siteName)).toEqual(['From', 'To']);
+        }
+      },
+    ));
+
+  it('batch search and product stock search', async () => {
+    await same(
+      (size) => counted(a.client, 'get', `/inventory/batch-search?stockSiteId=${from}&size=${size}`),
+      (body) => expect(body.totalElements).toBe(ROWS * 2),
+    );
+    await same(
+      (size) =>
+        counted(
+          a.client,
+          'get',
+          `/inventory/dynamic-product-stock-inventory-search?stockSiteId=${from}&destinationStockSiteId=${to}&size=${size}`,
+        ),
+      (body) => {
+        for (const row of body.content) {
+          expect(row.totalAmount).toBe(5);
+          expect(row.destinationProductInfo.totalAmount).toBe(1);
+        }
+      },
+    );
+  });
+});
