@@ -134,7 +134,7 @@ export async function createApp({
   app.set('query parser', 'extended');
 
   // Request id, one log line and the HTTP metrics of every request.
-  app.use(observeRequests(logger, metrics));
+  app.use(observeRequests(logger, metrics, routes));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
