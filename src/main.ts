@@ -6,6 +6,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
 import { createLogger } from './logger';
+import { startCoverageWorker } from './jobs/worker';
 import { createTenant } from './services/provisioning';
 
 async function main() {
@@ -27,6 +28,8 @@ async function main() {
   // The demo tenant exists before the first request can arrive.
   const demo = db.embedded && !config.production ? await demoTenant(db.orm.em, jwt) : undefined;
   await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
+  // Coverage jobs are picked up from the PostgreSQL queue by this process (and any other instance).
+  const worker = startCoverageWorker(db.orm, logger);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
 
@@ -51,6 +54,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      await worker.stop();
       await db.close();
       process.exit(0);
     } catch (err) {

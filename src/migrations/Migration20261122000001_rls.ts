@@ -40,6 +40,16 @@ export class Migration20261122000001_rls extends Migration {
         end loop;
       end $fn$;`);
     this.addSql(`select bms_enable_rls();`);
+    // The coverage worker claims due jobs of every tenant (then works as each job's tenant). The
+    // claim runs as the connection's own user with app.worker set for its transaction; the
+    // application role can never use this policy.
+    this.addSql(`do $$ begin
+      if to_regclass('coverage_job') is not null and not exists (
+        select 1 from pg_policies where schemaname = current_schema() and tablename = 'coverage_job' and policyname = 'coverage_worker_claim') then
+        create policy coverage_worker_claim on coverage_job
+          using (current_user <> 'bms_app' and current_setting('app.worker', true) = 'coverage');
+      end if;
+    end $$;`);
   }
 
   override async down(): Promise<void> {
