@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122034928_initial extends Migration {
+export class Migration20261122035545_initial extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "activity" ("tenant_id" uuid not null, "id" uuid not null, "created" timestamptz null, "created_by" text null, "updated" timestamptz null, "updated_by" text null, "version" int not null default 1, "events" jsonb not null, "subject" text not null, "description" text null, "location" text null, "outcome" text null, "contact_email" text null, "contact_name" text null, "contact_phone" text null, "customer_id" uuid null, "opportunity_id" uuid null, "owner_id" uuid null, "type" text check ("type" in ('CALL', 'EMAIL', 'MEETING', 'NOTE', 'TASK')) not null, "priority" text check ("priority" in ('LOW', 'MEDIUM', 'HIGH', 'URGENT')) null, "attendees" text[] not null, "scheduled_at" timestamptz null, "due_date" timestamptz null, "completed_at" timestamptz null, "due_notified_at" timestamptz null, "duration_minutes" int null, "completed" boolean not null default false, constraint "activity_pkey" primary key ("tenant_id", "id"));`);
@@ -236,7 +236,7 @@ export class Migration20261122034928_initial extends Migration {
     this.addSql(`create index "type_product_coverage_tenant_variant_id_idx" on "type_product_coverage" ("tenant_id", "variant_id");`);
     this.addSql(`create index "type_product_coverage_tenant_linked_product_id_idx" on "type_product_coverage" ("tenant_id", "linked_product_id");`);
     this.addSql(`create index "type_product_coverage_tenant_product_name_idx" on "type_product_coverage" ("tenant_id", "product_name");`);
-    this.addSql(`alter table "type_product_coverage" add constraint "type_product_coverage_tenant_type_id_static_model_tree_id_variant_id_uq" unique ("tenant_id", "type_id", "static_model_tree_id", "variant_id");`);
+    this.addSql(`alter table "type_product_coverage" add constraint "type_product_coverage_variant_uq" unique ("tenant_id", "type_id", "static_model_tree_id", "variant_id");`);
 
     this.addSql(`create table "app_user" ("tenant_id" uuid not null, "id" uuid not null, "created" timestamptz null, "created_by" text null, "updated" timestamptz null, "updated_by" text null, "version" int not null default 1, "events" jsonb not null, "email" text not null, "first_name" text null, "last_name" text null, "language" text null, "has_full_access" boolean not null default false, "verified" boolean not null default false, "last_login" timestamptz null, "status" text not null default 'ACTIVE', "roles" text[] not null, "project_access" text[] not null, "subsidiary_access" text[] not null, "profile" jsonb null, constraint "app_user_pkey" primary key ("tenant_id", "id"));`);
     this.addSql(`create index "app_user_tenant_status_idx" on "app_user" ("tenant_id", "status");`);

@@ -1,8 +1,8 @@
 /** Every migration, in order: listed here so the same list runs from sources, builds and tests. */
-import { Migration20261122034928_initial } from './Migration20261122000000';
+import { Migration20261122035545_initial } from './Migration20261122000000';
 import { Migration20261122000001_rls } from './Migration20261122000001_rls';
 
 export const migrationsList: { name: string; class: any }[] = [
-  { name: 'Migration20261122000000', class: Migration20261122034928_initial },
+  { name: 'Migration20261122000000', class: Migration20261122035545_initial },
   { name: 'Migration20261122000001_rls', class: Migration20261122000001_rls },
 ];

@@ -12,7 +12,8 @@ import { StaticModelType } from './type-shapes';
  */
 @Entity({ tableName: 'type_product_coverage' })
 @Unique({
-  name: 'type_product_coverage_tenant_type_id_static_model_tree_id_variant_id_uq',
+  // PostgreSQL cuts names at 63 characters; a longer one would never match the database.
+  name: 'type_product_coverage_variant_uq',
   properties: ['tenantId', 'typeId', 'staticModelTreeId', 'variantId'],
 })
 @Index({ name: 'type_product_coverage_tenant_product_name_idx', properties: ['tenantId', 'productName'] })
