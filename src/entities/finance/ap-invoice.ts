@@ -1,4 +1,5 @@
-import { DecimalType, Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
+import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
+import { DecimalColumn } from '../columns';
 import { Extensions, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Audited } from '../tenant-scoped';
@@ -178,32 +179,25 @@ export class ApInvoice extends Audited {
   })
   paidDate?: Date | null;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'Sum of the row totals, without tax.' })
+  @DecimalColumn(14, 2, { description: 'Sum of the row totals, without tax.' })
   subtotal?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true })
+  @DecimalColumn(14, 2)
   taxAmount?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'subtotal + taxAmount.' })
+  @DecimalColumn(14, 2, { description: 'subtotal + taxAmount.' })
   totalAmount?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'Sum of the allocated purchase-order amounts.' })
+  @DecimalColumn(14, 2, { description: 'Sum of the allocated purchase-order amounts.' })
   totalLinkedAmount?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'totalAmount - totalLinkedAmount.' })
+  @DecimalColumn(14, 2, { description: 'totalAmount - totalLinkedAmount.' })
   unlinkedAmount?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'totalAmount - paidAmount.' })
+  @DecimalColumn(14, 2, { description: 'totalAmount - paidAmount.' })
   outstandingAmount?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'Sum of the payments.' })
+  @DecimalColumn(14, 2, { description: 'Sum of the payments.' })
   paidAmount?: number;
 
   @Enum({ items: () => ApInvoiceStatus, nullable: true })

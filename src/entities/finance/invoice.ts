@@ -1,4 +1,5 @@
-import { DecimalType, Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
+import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
+import { DecimalColumn } from '../columns';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Audited } from '../tenant-scoped';
@@ -197,28 +198,22 @@ export class Invoice extends Audited {
   @Field(() => Int, { nullable: true })
   paymentTermDays?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'Sum of the transactions.' })
+  @DecimalColumn(14, 2, { description: 'Sum of the transactions.' })
   paid?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'The share of `paid` that is not tax.' })
+  @DecimalColumn(14, 2, { description: 'The share of `paid` that is not tax.' })
   paidExcludingTax?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true, description: 'The same as totalWithTax.' })
+  @DecimalColumn(14, 2, { description: 'The same as totalWithTax.' })
   total?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true })
+  @DecimalColumn(14, 2)
   totalExcludingTax?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true })
+  @DecimalColumn(14, 2)
   totalTax?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true })
+  @DecimalColumn(14, 2)
   totalWithTax?: number;
 
   @Property({ type: 'text[]' })

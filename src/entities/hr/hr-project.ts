@@ -1,5 +1,6 @@
-import { DecimalType, Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { DecimalColumn } from '../columns';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { LocalDateResolver } from 'graphql-scalars';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
@@ -71,8 +72,7 @@ export class HrProject extends Audited {
   @Field(() => Int, { nullable: true })
   defaultSprintDurationDays?: number;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true })
+  @DecimalColumn(14, 2)
   hourlyRate?: number;
 
   @Property({ type: 'json', nullable: true })

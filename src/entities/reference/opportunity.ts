@@ -1,5 +1,6 @@
-import { DecimalType, Entity, Index, Property } from '@mikro-orm/core';
-import { Field, Float, ObjectType } from 'type-graphql';
+import { Entity, Index, Property } from '@mikro-orm/core';
+import { DecimalColumn } from '../columns';
+import { Field, ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 
 @Entity({ tableName: 'opportunity' })
@@ -7,8 +8,7 @@ import { Audited } from '../tenant-scoped';
 @ObjectType({ description: 'A sales opportunity.' })
 export class Opportunity extends Audited {
   @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)', nullable: true })
-  @Field(() => Float, { nullable: true })
+  @DecimalColumn(14, 2)
   value?: number;
   @Property({ type: 'uuid', nullable: true }) @Field(() => String, { nullable: true }) customerId?: string;
 }

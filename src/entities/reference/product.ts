@@ -1,5 +1,6 @@
-import { DecimalType, Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, Float, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { DecimalColumn } from '../columns';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 import { FileAsset, UnitOfMeasurement } from '../shared';
 
@@ -21,11 +22,9 @@ export class Product extends Audited {
   @Enum({ items: () => ProductType, nullable: true })
   @Field(() => ProductType, { nullable: true })
   productType?: ProductType;
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,4)', nullable: true })
-  @Field(() => Float, { nullable: true })
+  @DecimalColumn(14, 4)
   unitPrice?: number;
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,4)', nullable: true })
-  @Field(() => Float, { nullable: true })
+  @DecimalColumn(14, 4)
   salesPrice?: number;
   @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) currency?: string;
   @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) imageBlobId?: string;
