@@ -113,13 +113,22 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     }
 
     @Requires(rule('UPDATE'))
-    @Mutation(() => entity, { name: `update${name}`, description: `Changes the fields given; others stay.` })
+    @Mutation(() => entity, {
+      name: `update${name}`,
+      description:
+        'Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.',
+    })
     update(
       @Arg('id', () => ID) id: string,
       @Arg('input', () => updateInput) input: U,
       @Ctx() ctx: Context,
+      @Arg('expectedVersion', () => Int, {
+        nullable: true,
+        description: 'The version the change is based on.',
+      })
+      expectedVersion?: number,
     ): Promise<T> {
-      return service.update(ctx, id, input);
+      return service.update(ctx, id, input, expectedVersion);
     }
 
     @Requires(rule('DELETE'))

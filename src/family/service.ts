@@ -1,7 +1,7 @@
 import { wrap, type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import { AuditLog } from '../entities/audit-log';
 import type { Audited } from '../entities/tenant-scoped';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
 import { fieldInfos, type FieldInfo } from './fields';
 import type { GroupDef } from './group';
@@ -190,9 +190,19 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     });
   }
 
-  async update(ctx: Context, id: string, input: U): Promise<T> {
+  /**
+   * Changes the fields given. With `expectedVersion` (the `version` the client read), a record
+   * changed since is a 409 instead of being overwritten; concurrent writers of the same row are
+   * caught by the version check on flush either way.
+   */
+  async update(ctx: Context, id: string, input: U, expectedVersion?: number | null): Promise<T> {
     const caller = callerOf(ctx);
     const entity = await this.oneOrFail(ctx, id);
+    if (expectedVersion != null && entity.version !== expectedVersion) {
+      throw conflict(
+        `${this.group.name} ${id} is at version ${entity.version}, not ${expectedVersion}: read it again and retry`,
+      );
+    }
     const data = this.normalize(input as object);
     const scopeField = this.group.scope;
     if (scopeField && scopeField in data)

@@ -665,7 +665,7 @@ export interface paths {
     head?: never;
     /**
      * Change a concept
-     * @description Changes the fields given; others stay.
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
      *
      *     GraphQL: `mutation { updateConcept }`.
      *
@@ -3941,7 +3941,7 @@ export interface paths {
     head?: never;
     /**
      * Change a tax rate
-     * @description Changes the fields given; others stay.
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
      *
      *     GraphQL: `mutation { updateTaxPercentage }`.
      *
@@ -9582,7 +9582,10 @@ export interface operations {
   };
   patchConceptsById: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
       header?: never;
       path: {
         id: string;
@@ -14359,7 +14362,10 @@ export interface operations {
   };
   patchTaxPercentagesById: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
       header?: never;
       path: {
         id: string;
