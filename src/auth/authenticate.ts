@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { TenantRole, flattenPermissions } from '../entities/tenant-role';
 import { User, UserStatus } from '../entities/user';
+import { Tenant } from '../entities/tenant';
 import { ALL_PERMISSIONS, SUPER_ADMIN } from '../permissions/catalog';
 import { forkFor, setActor } from '../db/tenancy';
 import { beginTenantTransaction, endTenantTransaction } from '../db/tenant-transaction';
@@ -11,6 +12,23 @@ import { verifyToken, type JwtSettings } from './jwt';
 export interface Authenticated {
   caller: Caller;
   em: EntityManager;
+}
+
+/**
+ * Whether a tenant is active, remembered for a short while: deactivating a tenant shuts its users
+ * out within TENANT_CHECK_MS without a query on every request.
+ */
+const TENANT_CHECK_MS = 30_000;
+const tenantChecks = new Map<string, { active: boolean; at: number }>();
+
+async function tenantActive(em: EntityManager, tenantId: string): Promise<boolean> {
+  const known = tenantChecks.get(tenantId);
+  if (known && Date.now() - known.at < TENANT_CHECK_MS) return known.active;
+  const tenant = await em.findOne(Tenant, { id: tenantId }, { disableIdentityMap: true, fields: ['active'] });
+  const active = tenant?.active === true;
+  if (tenantChecks.size > 10_000) tenantChecks.clear();
+  tenantChecks.set(tenantId, { active, at: Date.now() });
+  return active;
 }
 
 /** Reads `Authorization: Bearer <jwt>`; throws 401 for anything but a well-formed header. */
@@ -38,6 +56,7 @@ export async function authenticate(
   try {
     const user = await em.findOne(User, { id: claims.sub }, { disableIdentityMap: true });
     if (!user || user.status !== UserStatus.ACTIVE) throw unauthorized('the user is unknown or not active');
+    if (!(await tenantActive(em, user.tenantId))) throw unauthorized('the tenant is not active');
     const superAdmin = user.roles.includes(SUPER_ADMIN);
     const roleNames = user.roles.filter((r) => r !== SUPER_ADMIN);
     const roles =

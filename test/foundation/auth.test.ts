@@ -131,3 +131,21 @@ describe('permissions', () => {
     expect((await u.client.get('/tax-percentages/find-all')).status).toBe(200);
   });
 });
+
+describe('a deactivated tenant', () => {
+  it('shuts its users out (401), other tenants unaffected', async () => {
+    const server = await startServer();
+    try {
+      const a = await server.tenant('Deactivated');
+      const b = await server.tenant('StillActive');
+      await server.orm.em
+        .getConnection()
+        .execute(`update tenant set active = false where id = ?`, [a.tenantId]);
+      // A tenant's state is remembered for up to 30 s per process; this tenant was never seen before.
+      expectErrorBody(await a.client.get('/concepts/find-all'), 401);
+      expect((await b.client.get('/concepts/find-all')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -48,7 +48,7 @@ describe('concurrent updates', () => {
     const first = await update('First', version);
     expect(first.body.data.updateConcept).toEqual({ name: 'First', version: version + 1 });
     const stale = await update('Stale', version);
-    expect(stale.body.errors[0].extensions.status).toBe(409);
+    expect(stale.body.errors?.[0].extensions?.status).toBe(409);
     expect((await a.client.get(`/concepts/find/${id}`)).body.name).toBe('First');
   });
 });
