@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt, { type JwtPayload } from 'jsonwebtoken';
 import { unauthorized } from '../errors';
 
@@ -12,6 +13,20 @@ export interface JwtSettings {
   secret: string;
   issuer?: string;
   audience?: string;
+}
+
+/**
+ * The secret as a KeyObject, made once: given a string, jsonwebtoken first tries to parse it as a
+ * public key on every verification, which cost about 0.5 ms of CPU per request (see bench/).
+ */
+const keys = new Map<string, KeyObject>();
+function secretKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret));
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 // Pinned: a token that names another algorithm (none, RS256 with the secret as a key...) fails.
@@ -31,7 +46,7 @@ export function signToken(settings: JwtSettings, claims: Claims, expiresIn: stri
 export function verifyToken(settings: JwtSettings, token: string): Claims {
   let payload: string | JwtPayload;
   try {
-    payload = jwt.verify(token, settings.secret, {
+    payload = jwt.verify(token, secretKey(settings.secret), {
       algorithms: ALGORITHMS,
       ...(settings.issuer ? { issuer: settings.issuer } : {}),
       ...(settings.audience ? { audience: settings.audience } : {}),
