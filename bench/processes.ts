@@ -1,0 +1,134 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/**
+ * The two servers under load, each a child process of its own, so that neither shares an event
+ * loop with the other or with the load generator (which runs in the orchestrating process).
+ */
+export interface Server {
+  name: string;
+  base: string;
+  pid: number;
+  /** Resident memory of the process now, from /proc (Linux); undefined elsewhere. */
+  rss(): number | undefined;
+  stop(): Promise<void>;
+}
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function rssOf(pid: number): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+    return kb ? Number(kb) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess, name: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} while starting`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} did not become ready within 60 s`);
+}
+
+export interface ServiceOptions {
+  databaseUrl: string;
+  jwtSecret: string;
+  poolSize: number;
+  logLevel: string;
+  /** Directory for a V8 CPU profile of the whole life of the process. */
+  profileDir?: string;
+}
+
+/** The service as deployed: the build output, `node dist/src/main.js`, configured by its environment. */
+export async function startService(options: ServiceOptions): Promise<Server> {
+  const port = await freePort();
+  const child = fork(path.join(ROOT, 'dist', 'src', 'main.js'), [], {
+    cwd: ROOT,
+    execArgv: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: options.databaseUrl,
+      JWT_SECRET: options.jwtSecret,
+      DB_POOL_SIZE: String(options.poolSize),
+      LOG_LEVEL: options.logLevel,
+      // The limiters stay in the request path (their cost is part of the service's), but with
+      // limits no benchmark reaches: a 429 would measure nothing.
+      RATE_LIMIT_PER_CREDENTIAL: '1000000000',
+      RATE_LIMIT_PER_TENANT: '1000000000',
+    },
+    // Request logs go nowhere, as they would to a log shipper that keeps up; errors stay visible.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitReady(`${base}/readyz`, child, 'the service');
+  return {
+    name: 'service',
+    base,
+    pid: child.pid!,
+    rss: () => rssOf(child.pid!),
+    stop: () => stopChild(child),
+  };
+}
+
+export async function startBaseline(options: Omit<ServiceOptions, 'logLevel'>): Promise<Server> {
+  const child = fork(path.join(ROOT, 'dist', 'bench', 'baseline.js'), [], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATABASE_URL: options.databaseUrl,
+      JWT_SECRET: options.jwtSecret,
+      DB_POOL_SIZE: String(options.poolSize),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`the baseline exited with code ${code}`)));
+  });
+  return {
+    name: 'baseline',
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    rss: () => rssOf(child.pid!),
+    stop: () => stopChild(child),
+  };
+}

@@ -1,0 +1,186 @@
+import type { LoadResult } from './drive';
+import type { ScenarioKey, Target } from './scenarios';
+
+/** Plain-text tables for the terminal and the README; every figure the run produced, nothing derived twice. */
+
+export interface Row {
+  scenario: ScenarioKey;
+  title: string;
+  target: Target;
+  result: LoadResult;
+  /** Whether this target answered the same JSON as the REST facade (checked before the load). */
+  sameJson?: boolean;
+}
+
+export interface StatementCount {
+  scenario: ScenarioKey;
+  total: number;
+  /** BEGIN, set_config, the user and its roles, COMMIT. */
+  authAndTransaction: number;
+  beyondAuth: number;
+  statements: string[];
+}
+
+export interface LatencyPoint {
+  label: string;
+  tableRows: number;
+  tenants: number;
+  rest: LoadResult;
+  /** Execution time reported by EXPLAIN ANALYZE for the page and count statements, ms. */
+  explainMs: { page: number; count: number };
+}
+
+export interface Ratio {
+  name: string;
+  value: string;
+  target: string;
+  met: boolean | null;
+}
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+/** A Markdown table; the first `left` columns are text, the others figures (right-aligned). */
+export function table(headers: string[], rows: string[][], left = 2): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i < left ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(headers), rule, ...rows.map(line)].join('\n');
+}
+
+export function resultsTable(rows: Row[]): string {
+  return table(
+    ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed', 'same JSON'],
+    rows.map((r) => [
+      r.title,
+      r.target,
+      fmt(r.result.rps, 0),
+      fmt(r.result.p50, 1),
+      fmt(r.result.p99, 1),
+      String(r.result.requests),
+      String(r.result.failures),
+      r.sameJson === undefined ? '-' : r.sameJson ? 'yes' : 'NO',
+    ]),
+  );
+}
+
+export function statementsTable(counts: StatementCount[]): string {
+  return table(
+    ['scenario', 'statements', 'total', 'auth + tx', 'beyond auth'],
+    counts.map((c) => [
+      c.scenario,
+      c.statements.join(', '),
+      String(c.total),
+      String(c.authAndTransaction),
+      String(c.beyondAuth),
+    ]),
+  );
+}
+
+export function latencyTable(points: LatencyPoint[]): string {
+  return table(
+    [
+      'dynamic-search, page of 20',
+      'feature rows / tenants',
+      'p50 ms',
+      'p99 ms',
+      'req/s',
+      'EXPLAIN page ms',
+      'EXPLAIN count ms',
+    ],
+    points.map((p) => [
+      p.label,
+      `${p.tableRows} / ${p.tenants}`,
+      fmt(p.rest.p50),
+      fmt(p.rest.p99),
+      fmt(p.rest.rps, 0),
+      fmt(p.explainMs.page, 2),
+      fmt(p.explainMs.count, 2),
+    ]),
+    2,
+  );
+}
+
+export function ratiosTable(ratios: Ratio[]): string {
+  return table(
+    ['ratio', 'measured', 'target', 'met'],
+    ratios.map((r) => [r.name, r.value, r.target, r.met === null ? '-' : r.met ? 'yes' : 'NO']),
+    4,
+  );
+}
+
+const find = (rows: Row[], scenario: ScenarioKey, target: Target) =>
+  rows.find((r) => r.scenario === scenario && r.target === target)?.result;
+
+/** The targets of issue 7, and the cost of row-level security it asks to state. */
+export function ratios(rows: Row[], counts: StatementCount[], latency: LatencyPoint[]): Ratio[] {
+  const out: Ratio[] = [];
+  const restFind = find(rows, 'find', 'rest');
+  const baseFind = find(rows, 'find', 'baseline-rls');
+  if (restFind && baseFind) {
+    const share = restFind.rps / baseFind.rps;
+    out.push({
+      name: 'REST find/{id} throughput / baseline (same SQL, RLS transaction)',
+      value: `${fmt(share * 100, 0)}%`,
+      target: '>= 60%',
+      met: share >= 0.6,
+    });
+  }
+  for (const scenario of ['find', 'search20', 'search200', 'create'] as ScenarioKey[]) {
+    const rest = find(rows, scenario, 'rest');
+    const gql = find(rows, scenario, 'graphql');
+    if (!rest || !gql) continue;
+    const slower = 1 - rest.rps / gql.rps;
+    out.push({
+      name: `REST vs GraphQL, ${scenario}: REST throughput lower by`,
+      value: `${fmt(slower * 100, 1)}%`,
+      target: '<= 10%',
+      met: slower <= 0.1,
+    });
+  }
+  const page20 = counts.find((c) => c.scenario === 'search20');
+  const page200 = counts.find((c) => c.scenario === 'search200');
+  if (page20 && page200) {
+    out.push({
+      name: 'SQL statements beyond authentication, page of 20 / of 200',
+      value: `${page20.beyondAuth} / ${page200.beyondAuth}`,
+      target: '<= 3, equal',
+      met: page20.beyondAuth <= 3 && page200.beyondAuth <= 3 && page20.beyondAuth === page200.beyondAuth,
+    });
+  }
+  const small = latency[0];
+  const big = latency[latency.length - 1];
+  if (small && big && big !== small) {
+    const ratio = big.rest.p50 / small.rest.p50;
+    const million = big.tableRows >= 1_000_000;
+    out.push({
+      name: `dynamic-search p50 on ${big.tableRows} rows / ${big.tenants} tenants vs ${small.tableRows} rows`,
+      value: `${fmt(ratio, 2)}x (EXPLAIN ${fmt(big.explainMs.page + big.explainMs.count, 2)} vs ${fmt(small.explainMs.page + small.explainMs.count, 2)} ms)`,
+      target: million ? '<= 2x' : '<= 2x (1M rows: BENCH_LARGE=1)',
+      met: million ? ratio <= 2 : null,
+    });
+  }
+  for (const scenario of ['find', 'search20', 'create'] as ScenarioKey[]) {
+    const rls = find(rows, scenario, 'baseline-rls');
+    const plain = find(rows, scenario, 'baseline-plain');
+    const merged = find(rows, scenario, 'baseline-rls-1rt');
+    if (!rls || !plain) continue;
+    out.push({
+      name: `cost of RLS transaction, ${scenario} (baseline plain -> rls): throughput / p50`,
+      value: `-${fmt((1 - rls.rps / plain.rps) * 100, 0)}% / +${fmt(rls.p50 - plain.p50, 2)} ms`,
+      target: 'stated',
+      met: null,
+    });
+    if (merged)
+      out.push({
+        name: `BEGIN + set_config in one round trip, ${scenario}: throughput gain`,
+        value: `${fmt((merged.rps / rls.rps - 1) * 100, 0)}%`,
+        target: 'stated',
+        met: null,
+      });
+  }
+  return out;
+}
+
+export const mb = (bytes: number | undefined) =>
+  bytes === undefined ? '-' : `${fmt(bytes / 1048576, 1)} MB`;

@@ -1,0 +1,425 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/core';
+import { signToken, type JwtSettings } from '../src/auth/jwt';
+import { openOrm } from '../src/db/orm';
+import { buildAppSchema } from '../src/schema/build';
+import { sameJson } from './check';
+import { benchConfig, type BenchConfig } from './config';
+import { analyze, createBenchDatabase, prepareSchema, type BenchDatabase } from './database';
+import { drive, type LoadResult } from './drive';
+import { explainAll, type Explained } from './explain';
+import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-data';
+import { startBaseline, startService, type Server } from './processes';
+import { latestProfile, monotonicMicros, summarizeProfile } from './profile';
+import {
+  latencyTable,
+  mb,
+  ratios,
+  ratiosTable,
+  resultsTable,
+  statementsTable,
+  type LatencyPoint,
+  type Row,
+  type StatementCount,
+} from './report';
+import { scenarios, type HttpRequest, type Scenario, type Target } from './scenarios';
+import { startCapture, type Capture, type Statement } from './sql-capture';
+
+/**
+ * `npm run bench`: a fresh database, a realistic data set loaded through the service's own code,
+ * the service (the build output, as deployed) and the baseline as child processes, load from
+ * this process, then the table and the ratios of issue 7. See bench/README in the report.
+ */
+const ROOT = path.resolve(__dirname, '..', '..');
+const OUT = path.join(ROOT, 'dist', 'bench-results');
+const FEATURE_TABLES = ['feature', 'task', 'epic', 'app_user', 'tenant_role', 'tenant'];
+/** The 1M-row comparison: a group of a million rows spread over this many tenants. */
+const LARGE_ROWS = 1_000_000;
+const LARGE_TENANTS = 100;
+
+const log = (line = '') => console.log(line);
+
+function machine(serverVersion: string): string {
+  const cpus = os.cpus();
+  return [
+    `${cpus.length} x ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}`,
+    `Node ${process.version}; ${serverVersion}`,
+    `load average at start ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (other work on the machine makes figures noisy)`,
+  ].join('\n');
+}
+
+interface Run {
+  cfg: BenchConfig;
+  db: BenchDatabase;
+  orm: MikroORM;
+  jwt: JwtSettings;
+  service: Server;
+  baseline: Server;
+  capture: Capture;
+  tenants: LoadedTenant[];
+}
+
+const tokenOf = (jwt: JwtSettings, t: LoadedTenant) =>
+  signToken(jwt, { sub: t.planner.id, email: t.planner.email, tenantId: t.tenantId });
+
+const serverFor = (run: Run, target: Target) => (target.startsWith('baseline') ? run.baseline : run.service);
+
+async function fetchJson(
+  base: string,
+  req: HttpRequest,
+  token: string,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${req.path}`, {
+    method: req.method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: req.body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Whether every target answers the REST facade's JSON for the same request. */
+async function checkSameJson(run: Run, scenario: Scenario, token: string): Promise<Map<Target, boolean>> {
+  const out = new Map<Target, boolean>();
+  const i = 7;
+  const reference = await fetchJson(run.service.base, scenario.request('rest', i), token);
+  out.set('rest', reference.status < 300);
+  for (const target of scenario.targets.filter((t) => t !== 'rest')) {
+    const got = await fetchJson(serverFor(run, target).base, scenario.request(target, i), token);
+    const body = target === 'graphql' ? got.body?.data?.result : got.body;
+    out.set(target, got.status < 300 && sameJson(reference.body, body, scenario.key === 'create'));
+  }
+  return out;
+}
+
+/** Authentication's statements (the tenant's state is checked at most every 30 s) and the transaction's. */
+const AUTH_AND_TX = [
+  /from "tenant" /,
+  /^BEGIN/i,
+  /^COMMIT/i,
+  /^ROLLBACK/i,
+  /set_config\('role'/,
+  /from "app_user"/,
+  /from "tenant_role"/,
+];
+
+/** A short name for a statement: `select feature`, `count feature`, `tally task`, `insert feature`. */
+function label(sql: string): string {
+  const s = sql.trim();
+  if (/^(BEGIN|COMMIT|ROLLBACK)/i.test(s)) return s.replace(/;$/, '').toUpperCase();
+  if (s.includes("set_config('role'")) return 'set_config';
+  const table = /(?:from|into|update) "(\w+)"/i.exec(s)?.[1] ?? '?';
+  if (/^insert/i.test(s)) return `insert ${table}`;
+  if (/^update/i.test(s)) return `update ${table}`;
+  if (/^select count\(\*\)/i.test(s)) return `count ${table}`;
+  if (/group by/i.test(s)) return `tally ${table}`;
+  return `select ${table}`;
+}
+
+function countStatements(scenario: Scenario, statements: Statement[]): StatementCount {
+  const auth = statements.filter((s) => AUTH_AND_TX.some((re) => re.test(s.sql.trim()))).length;
+  return {
+    scenario: scenario.key,
+    total: statements.length,
+    authAndTransaction: auth,
+    beyondAuth: statements.length - auth,
+    statements: statements.map((s) => label(s.sql)),
+  };
+}
+
+async function measure(run: Run, scenario: Scenario, target: Target, token: string, duration: number) {
+  const server = serverFor(run, target);
+  const base = { base: server.base, token, connections: run.cfg.connections };
+  // Warm-up: JIT, pool connections, plan caches; not counted.
+  await drive({ ...base, duration: 1, amount: 200, request: (i) => scenario.request(target, 1_000_000 + i) });
+  return drive({ ...base, duration, request: (i) => scenario.request(target, i) });
+}
+
+/** dynamic-search (page of 20) latency on one connection, and the database's own time for it. */
+async function searchLatency(
+  run: Run,
+  tenant: LoadedTenant,
+  label: string,
+  all: Scenario[],
+): Promise<LatencyPoint> {
+  const search = all.find((s) => s.key === 'search20')!;
+  const token = tokenOf(run.jwt, tenant);
+  await analyze(run.orm, FEATURE_TABLES);
+  const rest: LoadResult = await drive({
+    base: run.service.base,
+    token,
+    connections: 1,
+    duration: run.cfg.duration,
+    request: (i) => search.request('rest', i),
+  });
+  const captured = await run.capture.run(search.request('rest', 0), token);
+  if (captured.status >= 300)
+    throw new Error(`dynamic-search answered ${captured.status}: ${JSON.stringify(captured.body)}`);
+  const pageAndCount = captured.statements.filter((s) => /from "feature"/.test(s.sql));
+  const explained = await explainAll(run.db.url, tenant.tenantId, pageAndCount);
+  printExplain(label, explained);
+  const count = async (table: string) =>
+    (
+      await run.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from "${table}"`)
+    )[0].n;
+  return {
+    label,
+    tableRows: await count('feature'),
+    tenants: await count('tenant'),
+    rest,
+    explainMs: {
+      page: explained.find((e) => !/count\(\*\)/.test(e.sql))?.executionMs ?? NaN,
+      count: explained.find((e) => /count\(\*\)/.test(e.sql))?.executionMs ?? NaN,
+    },
+  };
+}
+
+function printExplain(label: string, explained: Explained[]) {
+  log(`\nEXPLAIN (ANALYZE, BUFFERS), ${label}:`);
+  for (const e of explained) {
+    log(`  ${e.sql.slice(0, 160)}${e.sql.length > 160 ? '...' : ''}`);
+    log(`  indexes used: ${e.indexes.join(', ') || 'NONE'}`);
+    log(
+      e.plan
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n'),
+    );
+  }
+}
+
+async function soak(run: Run, all: Scenario[], token: string) {
+  const mix = all.filter((s) => s.key !== 'search200');
+  const heapOf = async () => {
+    try {
+      const text = await (await fetch(`${run.service.base}/metrics`)).text();
+      return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
+    } catch {
+      return NaN;
+    }
+  };
+  const samples: { at: number; rss?: number; heap: number }[] = [];
+  const started = Date.now();
+  const sample = async () =>
+    samples.push({ at: (Date.now() - started) / 1000, rss: run.service.rss(), heap: await heapOf() });
+  await sample();
+  const timer = setInterval(() => void sample(), 30_000);
+  const result = await drive({
+    base: run.service.base,
+    token,
+    connections: run.cfg.connections,
+    duration: run.cfg.soakSeconds,
+    rate: run.cfg.soakRate,
+    request: (i) => mix[i % mix.length].request('rest', i),
+  });
+  clearInterval(timer);
+  await sample();
+  return { result, samples };
+}
+
+async function profileScenarios(run: Run, all: Scenario[], token: string): Promise<void> {
+  for (const scenario of all) {
+    const dir = path.join(OUT, 'profiles', scenario.key);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const service = await startService({
+      databaseUrl: run.db.url,
+      jwtSecret: run.cfg.jwtSecret,
+      poolSize: run.cfg.poolSize,
+      logLevel: run.cfg.logLevel,
+      profileDir: dir,
+    });
+    const load = { base: service.base, token, connections: run.cfg.connections };
+    const window = { from: 0, to: 0 };
+    try {
+      await drive({
+        ...load,
+        duration: 1,
+        amount: 500,
+        request: (i) => scenario.request('rest', 1_000_000 + i),
+      });
+      window.from = monotonicMicros();
+      await drive({ ...load, duration: run.cfg.duration, request: (i) => scenario.request('rest', i) });
+      window.to = monotonicMicros();
+    } finally {
+      await service.stop();
+    }
+    const file = latestProfile(dir);
+    log(`\nCPU profile of the service under load, ${scenario.title} (REST): ${file ?? 'no profile written'}`);
+    if (file) log(summarizeProfile(file, window));
+  }
+}
+
+async function main() {
+  const cfg = benchConfig();
+  fs.mkdirSync(OUT, { recursive: true });
+  const db = await createBenchDatabase(cfg.serverUrl);
+  cfg.embedded = db.embedded;
+  if (db.embedded) {
+    log('No PostgreSQL server answered: running on the embedded PGlite (one connection, WASM).');
+    log('These figures are NOT comparable with a PostgreSQL server. Set DATABASE_URL for real ones.\n');
+    cfg.poolSize = 1;
+  }
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    log(`Database ${db.name} (${cfg.keep ? 'kept' : 'dropped'} afterwards)`);
+    await prepareSchema(db.url);
+    const orm = await openOrm({ clientUrl: db.url, poolMax: cfg.poolSize > 1 ? 4 : 1 });
+    stops.push(() => orm.close(true));
+    const serverVersion = (await orm.em.getConnection().execute<{ v: string }[]>('select version() as v'))[0]
+      .v;
+    log(machine(serverVersion.split(' on ')[0]));
+    log(
+      `duration ${cfg.duration} s per run, ${cfg.connections} connections, service pool ${cfg.poolSize}, log level ${cfg.logLevel}\n`,
+    );
+    const jwt: JwtSettings = { secret: cfg.jwtSecret };
+    const schema = await buildAppSchema();
+
+    log('Loading data through the service code (provisioning, ORM insertMany in tenant transactions):');
+    const shape = (name: string, features: number, epics: number, maxTasks = 3): TenantShape => ({
+      name,
+      features,
+      epics,
+      maxTasks,
+    });
+    const tenants: LoadedTenant[] = [];
+    const load = async (s: TenantShape, seed: number) => {
+      const { value } = await timed(`${s.name}: ${s.features} features`, () => loadTenant(orm, s, seed));
+      tenants.push(value);
+      return value;
+    };
+    const small = await load(shape('Small', 10_000, 100), 1);
+
+    const service = await startService({
+      databaseUrl: db.url,
+      jwtSecret: cfg.jwtSecret,
+      poolSize: cfg.poolSize,
+      logLevel: cfg.logLevel,
+    });
+    stops.push(() => service.stop());
+    const baseline = await startBaseline({
+      databaseUrl: db.url,
+      jwtSecret: cfg.jwtSecret,
+      poolSize: cfg.poolSize,
+    });
+    stops.push(() => baseline.stop());
+    const capture = await startCapture(db.url, jwt);
+    stops.push(() => capture.close());
+    const run: Run = { cfg, db, orm, jwt, service, baseline, capture, tenants };
+
+    const smallScenarios = scenarios(schema, { featureIds: small.sampleFeatureIds, epicIds: small.epicIds });
+    const latency: LatencyPoint[] = [
+      await searchLatency(run, small, 'Small tenant, table holds only it', smallScenarios),
+    ];
+
+    const main = await load(shape('Main', cfg.features, 1000), 2);
+    await load(shape('Other A', 5_000, 50), 3);
+    await load(shape('Other B', 5_000, 50), 4);
+    await analyze(orm, FEATURE_TABLES);
+    latency.push(await searchLatency(run, small, 'Small tenant, after the main load', smallScenarios));
+
+    const token = tokenOf(jwt, main);
+    const all = scenarios(schema, { featureIds: main.sampleFeatureIds, epicIds: main.epicIds }).filter(
+      (s) => cfg.only.length === 0 || cfg.only.includes(s.key),
+    );
+
+    log('\nSQL per request (captured from the service at the driver):');
+    const counts: StatementCount[] = [];
+    // One request first, so the tenant's state is cached as it is in steady state.
+    await capture.run(all[0].request('rest', 0), token);
+    for (const s of all) {
+      // The most of five requests: a feature without an epic, say, skips the epic statement.
+      let most: Statement[] = [];
+      for (let i = 0; i < 5; i++) {
+        const { status, statements } = await capture.run(s.request('rest', i), token);
+        if (status >= 300) throw new Error(`${s.title} answered ${status} while its SQL was captured`);
+        if (statements.length > most.length) most = statements;
+      }
+      counts.push(countStatements(s, most));
+    }
+    log(statementsTable(counts));
+
+    log('\nLoad:');
+    const rows: Row[] = [];
+    for (const s of all) {
+      const same = await checkSameJson(run, s, token);
+      for (const target of s.targets) {
+        const result = await measure(run, s, target, token, cfg.duration);
+        rows.push({ scenario: s.key, title: s.title, target, result, sameJson: same.get(target) });
+        log(
+          `  ${s.title} / ${target}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms${result.failures ? `, ${result.failures} FAILED` : ''}`,
+        );
+      }
+    }
+
+    if (cfg.large) {
+      log(`\nBENCH_LARGE: filling the feature table to ${LARGE_ROWS} rows over ${LARGE_TENANTS} tenants:`);
+      const started = Date.now();
+      const have = tenants.reduce((n, t) => n + t.features, 0);
+      const more = LARGE_TENANTS - tenants.length;
+      const each = Math.ceil((LARGE_ROWS - have) / more);
+      for (let k = 0; k < more; k++) await load(shape(`Filler ${k + 1}`, each, 20, 1), 100 + k);
+      log(`  loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      latency.push(await searchLatency(run, small, `Small tenant, ${LARGE_TENANTS} tenants`, smallScenarios));
+    }
+
+    let soakReport: string | undefined;
+    if (cfg.soakSeconds > 0) {
+      log(`\nSoak: ${cfg.soakSeconds} s at ${cfg.soakRate} req/s (find, search20, create in turn)...`);
+      const { result, samples } = await soak(run, all, token);
+      const first = samples[0];
+      const last = samples[samples.length - 1];
+      const peak = Math.max(...samples.map((s) => s.rss ?? 0));
+      // Single samples ride the garbage collector's sawtooth; thirds of the run show a trend.
+      const third = Math.max(1, Math.floor(samples.length / 3));
+      const mean = (list: typeof samples) => list.reduce((n, s) => n + (s.rss ?? 0), 0) / list.length;
+      soakReport = [
+        `${result.requests} requests, ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.failures} failed`,
+        `service RSS start ${mb(first.rss)}, end ${mb(last.rss)}, peak ${mb(peak)}; heap used start ${mb(first.heap)}, end ${mb(last.heap)}`,
+        `mean RSS of the first third ${mb(mean(samples.slice(0, third)))}, of the last third ${mb(mean(samples.slice(-third)))}`,
+        `samples (s: RSS / heap): ${samples.map((s) => `${s.at.toFixed(0)}: ${mb(s.rss)} / ${mb(s.heap)}`).join('; ')}`,
+      ].join('\n');
+    }
+
+    if (cfg.profile) await profileScenarios(run, all, token);
+
+    if (cfg.embedded) log('\n(embedded PGlite: not comparable with figures taken on a PostgreSQL server)');
+    log('\n== Results ==');
+    log(resultsTable(rows));
+    log('\n== SQL statements per request ==');
+    log(statementsTable(counts));
+    log('\n== dynamic-search latency against table size ==');
+    log(latencyTable(latency));
+    if (soakReport) log(`\n== Soak ==\n${soakReport}`);
+    log('\n== Ratios ==');
+    log(ratiosTable(ratios(rows, counts, latency)));
+    log(
+      `\nload average at end ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    fs.writeFileSync(
+      path.join(OUT, 'latest.json'),
+      JSON.stringify(
+        { at: new Date().toISOString(), config: { ...cfg, jwtSecret: undefined }, rows, counts, latency },
+        null,
+        2,
+      ),
+    );
+    log(`(raw figures in ${path.relative(ROOT, path.join(OUT, 'latest.json'))})`);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+    if (!cfg.keep) await db.drop().catch((err) => console.error(err));
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
