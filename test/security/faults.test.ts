@@ -69,11 +69,13 @@ describe('database outage under load', () => {
     const statuses = new Map<number, number>();
     let missingRetryAfter = 0;
     let stop = false;
+    let slow = 0;
     const worker = async (w: number) => {
       for (let i = 0; !stop; i++) {
         const started = Date.now();
         const res = await client.post('/concepts', { name: `w${w}-${i}` });
-        expect(Date.now() - started).toBeLessThan(15_000);
+        // Recorded, not asserted here: an assertion thrown inside a worker would leave the others looping.
+        if (Date.now() - started >= 15_000) slow++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status === 201) acknowledged.push(res.body.id);
         else if (res.status === 503 && !res.headers.get('retry-after')) missingRetryAfter++;
@@ -100,6 +102,7 @@ describe('database outage under load', () => {
     await load;
 
     expect(recovered).toBe(true);
+    expect(slow).toBe(0);
     expect(beforeOutage).toBeGreaterThan(0);
     expect(statuses.get(503) ?? 0).toBeGreaterThan(0);
     expect(missingRetryAfter).toBe(0);
