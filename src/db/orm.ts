@@ -21,13 +21,8 @@ export function ormOptions({ clientUrl, poolMax, debug }: OrmOptions): Options<P
     entities,
     // Metadata comes from the decorators; discovery must not look for .ts sources at run time.
     discovery: { warnWhenNoEntities: true, requireEntitiesArray: true },
-    // When the database is away, waiting for a connection ends within seconds (a 503 with
-    // Retry-After) instead of knex's default minute.
-    pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000, acquireTimeoutMillis: 5_000 },
-    driverOptions: {
-      acquireConnectionTimeout: 5_000,
-      connection: { connectionTimeoutMillis: 5_000, statement_timeout: 30_000 },
-    },
+    pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
+    driverOptions: { connection: { connectionTimeoutMillis: 5_000, statement_timeout: 30_000 } },
     filters: tenantFilter(scoped),
     subscribers: [new TenancySubscriber()],
     extensions: [Migrator],
