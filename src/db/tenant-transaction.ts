@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { forkFor, setActor, type Actor } from './tenancy';
+import { forkFor, type Actor } from './tenancy';
 
 /**
  * The database role request transactions run as: not the owner of any table, unable to bypass
@@ -49,4 +49,3 @@ export async function withTenant<R>(
   }
 }
 
-export { setActor };
