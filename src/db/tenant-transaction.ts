@@ -48,4 +48,3 @@ export async function withTenant<R>(
     throw err;
   }
 }
-
