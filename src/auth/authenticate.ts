@@ -7,6 +7,7 @@ import { forkFor, setActor } from '../db/tenancy';
 import { beginTenantTransaction, endTenantTransaction } from '../db/tenant-transaction';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
+import { hydrateDetached } from '../family/detached';
 import { verifyToken, type JwtSettings } from './jwt';
 
 export interface Authenticated {
@@ -52,7 +53,10 @@ async function loadUser(
   const { role_permissions, ...columns } = rows[0];
   const rolePermissions =
     typeof role_permissions === 'string' ? JSON.parse(role_permissions) : role_permissions;
-  return { user: em.map(User, columns), rolePermissions };
+  // A view, not a managed entity: the caller's record is read on every request and never
+  // written through this object, so the commit has nothing of it to compare.
+  const [user] = hydrateDetached<User>(em, User.name, [columns]);
+  return { user, rolePermissions };
 }
 
 /** Reads `Authorization: Bearer <jwt>`; throws 401 for anything but a well-formed header. */

@@ -3,11 +3,14 @@ import type DataLoader from 'dataloader';
 import type { ClassType } from 'type-graphql';
 import type { Context } from '../context';
 import type { TenantScoped } from '../entities/tenant-scoped';
+import { selectDetached } from './detached';
 import { isUuid } from './limits';
 
 /**
  * DataLoaders for derived fields: whatever the size of a page, each derived field costs one
- * query for the whole page. Made per request (ctx.loaders), within the caller's tenant.
+ * query for the whole page. Made per request (ctx.loaders), within the caller's tenant. What they
+ * load are views outside the unit of work (detached.ts): code that changes a record reads it
+ * through its service instead.
  */
 
 /** Records of `entity` by id (null when absent or malformed). */
@@ -18,7 +21,7 @@ export function loaderById<T extends TenantScoped>(
   return ctx.loaders.get<string, T | null>(`byId:${entity.name}`, async (ids) => {
     const valid = [...new Set(ids.filter(isUuid))];
     const rows = valid.length
-      ? await ctx.em.find(entity, { id: { $in: valid } } as unknown as FilterQuery<T>)
+      ? await selectDetached<T>(ctx.em, entity.name, { id: { $in: valid } } as unknown as FilterQuery<T>)
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
@@ -34,9 +37,14 @@ export function loaderManyBy<T extends TenantScoped>(
   return ctx.loaders.get<string, T[]>(`manyBy:${entity.name}.${field}`, async (keys) => {
     const valid = [...new Set(keys.filter(isUuid))];
     const rows = valid.length
-      ? await ctx.em.find(entity, { [field]: { $in: valid } } as unknown as FilterQuery<T>, {
-          orderBy: { created: 'asc', id: 'asc' } as never,
-        })
+      ? await selectDetached<T>(
+          ctx.em,
+          entity.name,
+          { [field]: { $in: valid } } as unknown as FilterQuery<T>,
+          {
+            orderBy: [{ created: 'asc' }, { id: 'asc' }] as never,
+          },
+        )
       : [];
     const groups = new Map<string, T[]>();
     for (const row of rows) {

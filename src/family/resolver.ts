@@ -10,6 +10,9 @@ import { PageOf, type Page } from './page';
 import { Direction, SearchInput } from './search-input';
 import { FamilyService } from './service';
 
+/** Queries answer with views outside the unit of work (detached.ts): nothing is written to them. */
+const VIEW = { detached: true } as const;
+
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 /**
@@ -35,7 +38,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       description: `${plural} by id, in the order asked; unknown ids are skipped.`,
     })
     byIds(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<T[]> {
-      return service.byIds(ctx, ids);
+      return service.byIds(ctx, ids, VIEW);
     }
 
     @Requires(rule('READ'))
@@ -44,7 +47,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       description: `Every ${name} of the tenant, oldest first.`,
     })
     all(@Ctx() ctx: Context): Promise<T[]> {
-      return service.list(ctx);
+      return service.list(ctx, undefined, undefined, VIEW);
     }
 
     @Requires(rule('READ'))
@@ -54,7 +57,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       description: `One ${name}, or null when it does not exist.`,
     })
     one(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<T | null> {
-      return service.one(ctx, id);
+      return service.one(ctx, id, VIEW);
     }
 
     @Requires(rule('READ'))
@@ -70,7 +73,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       @Arg('direction', () => Direction, { nullable: true }) direction?: Direction,
       @Arg('search', () => String, { nullable: true }) search?: string,
     ): Promise<Page<T>> {
-      return service.page(ctx, { pageNumber, pageSize, sortBy, direction, search });
+      return service.page(ctx, { pageNumber, pageSize, sortBy, direction, search }, VIEW);
     }
 
     @Requires(rule('READ'))
@@ -79,7 +82,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
       @Ctx() ctx: Context,
     ): Promise<Page<T>> {
-      return service.search(ctx, input ?? {});
+      return service.search(ctx, input ?? {}, undefined, VIEW);
     }
 
     @Requires(rule('READ'))
@@ -92,7 +95,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       @Ctx() ctx: Context,
       @Info() info: GraphQLResolveInfo,
     ): Promise<string> {
-      const page = await service.search(ctx, input ?? {});
+      const page = await service.search(ctx, input ?? {}, undefined, VIEW);
       if (!columns) {
         const type = getNamedType(info.schema.getType(entity.name));
         if (!isObjectType(type)) throw new Error(`${entity.name} is not an object type`);

@@ -5,6 +5,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
 import { fieldInfos, type FieldInfo } from './fields';
 import type { GroupDef } from './group';
+import { hydrateDetached, pageRows, selectDetached } from './detached';
 import { checkIds, checkPaging, isUuid } from './limits';
 import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';
@@ -22,6 +23,12 @@ export async function inTransaction<R>(em: EntityManager, work: () => Promise<R>
     await em.rollback();
     throw err;
   }
+}
+
+export interface FindOptions<T> {
+  /** A view for answering a query, outside the unit of work: never write to it. */
+  detached?: boolean;
+  orderBy?: QueryOrderMap<T>[];
 }
 
 export interface PageArgs {
@@ -81,21 +88,33 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     return (all.length === 0 ? {} : all.length === 1 ? all[0] : { $and: all }) as FilterQuery<T>;
   }
 
+  /**
+   * Reads for changing records return managed entities (em.find); reads for answering queries
+   * pass `{ detached: true }` and get views outside the unit of work (see detached.ts).
+   */
+  private read(ctx: Context, where: FilterQuery<T>, options: FindOptions<T>): Promise<T[]> {
+    const orderBy = options.orderBy;
+    if (options.detached) return selectDetached<T>(ctx.em, this.entityName, where, { orderBy });
+    return ctx.em.find(this.group.entity, where, orderBy ? { orderBy } : {});
+  }
+
   /** Records by id, in the order asked; unknown, malformed and out-of-scope ids are skipped. */
-  async byIds(ctx: Context, ids: readonly string[]): Promise<T[]> {
+  async byIds(ctx: Context, ids: readonly string[], options: FindOptions<T> = {}): Promise<T[]> {
     const wanted = checkIds(ids);
     if (wanted.length === 0) return [];
-    const rows = await ctx.em.find(
-      this.group.entity,
+    const rows = await this.read(
+      ctx,
       this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
+      options,
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     return wanted.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => r !== undefined);
   }
 
-  async one(ctx: Context, id: string): Promise<T | null> {
+  async one(ctx: Context, id: string, options: FindOptions<T> = {}): Promise<T | null> {
     if (!isUuid(id)) return null;
-    return ctx.em.findOne(this.group.entity, this.where(ctx, { id } as FilterQuery<T>));
+    const [found] = await this.read(ctx, this.where(ctx, { id } as FilterQuery<T>), options);
+    return found ?? null;
   }
 
   async oneOrFail(ctx: Context, id: string): Promise<T> {
@@ -109,13 +128,18 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     ctx: Context,
     where: FilterQuery<T> = {} as FilterQuery<T>,
     sort?: QueryOrderMap<T>[],
+    options: FindOptions<T> = {},
   ): Promise<T[]> {
-    return ctx.em.find(this.group.entity, this.where(ctx, where), {
-      orderBy: [...(sort ?? []), { created: 'asc' }, { id: 'asc' }] as QueryOrderMap<T>[],
-    });
+    const orderBy = [...(sort ?? []), { created: 'asc' }, { id: 'asc' }] as QueryOrderMap<T>[];
+    return this.read(ctx, this.where(ctx, where), { ...options, orderBy });
   }
 
-  async search(ctx: Context, input: SearchInput = {}, extra?: FilterQuery<T>): Promise<Page<T>> {
+  async search(
+    ctx: Context,
+    input: SearchInput = {},
+    extra?: FilterQuery<T>,
+    options: FindOptions<T> = {},
+  ): Promise<Page<T>> {
     const { page, size } = checkPaging(input.page, input.size);
     const fields = this.fieldsOf(ctx.em);
     const where = this.where(
@@ -125,10 +149,10 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       ...(extra ? [extra] : []),
     );
     const sort = orderBy(fields.sort, input.sort, this.entityName) as QueryOrderMap<T>[];
-    return this.pageOf(ctx, where, sort, page, size);
+    return this.pageOf(ctx, where, sort, page, size, options.detached);
   }
 
-  async page(ctx: Context, args: PageArgs): Promise<Page<T>> {
+  async page(ctx: Context, args: PageArgs, options: FindOptions<T> = {}): Promise<Page<T>> {
     const { page, size } = checkPaging(args.pageNumber, args.pageSize, ['pageNumber', 'pageSize']);
     const fields = this.fieldsOf(ctx.em);
     const where = this.where(ctx, ...searchWhere(this.group.searchable, args.search ? [args.search] : []));
@@ -139,7 +163,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
           this.entityName,
         ) as QueryOrderMap<T>[])
       : [];
-    return this.pageOf(ctx, where, sort, page, size);
+    return this.pageOf(ctx, where, sort, page, size, options.detached);
   }
 
   private async pageOf(
@@ -148,15 +172,19 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     sort: QueryOrderMap<T>[],
     page: number,
     size: number,
+    detached = false,
   ): Promise<Page<T>> {
     // A stable tie-breaker, so that paging never shows a record twice or skips one.
     const order = [...sort, { created: 'asc' }, { id: 'asc' }] as QueryOrderMap<T>[];
-    const [rows, total] = await ctx.em.findAndCount(this.group.entity, where, {
+    const { rows, total } = await pageRows<T>(ctx.em, this.entityName, where, {
       orderBy: order,
       limit: size,
       offset: page * size,
     });
-    return toPage(rows, total, page, size, sort.length > 0);
+    const records = detached
+      ? hydrateDetached<T>(ctx.em, this.entityName, rows)
+      : rows.map((row) => ctx.em.map(this.group.entity, row as never));
+    return toPage(records, total, page, size, sort.length > 0);
   }
 
   /** Merges `alias` booleans into their stored names; both given and different is a 400. */

@@ -1,0 +1,102 @@
+import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Reads for answering queries, kept out of the unit of work.
+ *
+ * `em.find` registers every row in the identity map, wraps it, snapshots it for change tracking,
+ * and the request's commit then compares every snapshot: on a page of 200 that was a third of
+ * the service's CPU (bench/, issue 7). Rows read here go through MikroORM's own result mapper and
+ * hydrator (the same conversions as `em.find`: decimals, JSON, dates) onto the entity's prototype
+ * (so getters and field resolvers work), and are then left alone: no identity map, no snapshot,
+ * nothing for the commit to compare.
+ *
+ * The price: what these return is a view, not a managed entity. Writing to it changes nothing;
+ * code that changes records reads them with `em.find` (FamilyService.one and friends).
+ * Tenancy is unchanged: the query builder applies the same filters as `em.find` (the tenant
+ * filter), and row-level security holds underneath either way.
+ */
+
+export interface ReadOptions<T> {
+  orderBy?: QueryOrderMap<T>[];
+  limit?: number;
+  offset?: number;
+}
+
+function builder<T extends object>(
+  em: EntityManager,
+  entityName: string,
+  where: FilterQuery<T>,
+): QueryBuilder<T> {
+  const qb = (em as SqlEntityManager).createQueryBuilder(entityName, 'e0') as unknown as QueryBuilder<T>;
+  return qb.where(where as never);
+}
+
+/** Rows of `entityName` as MikroORM hydrates them, detached from the unit of work. */
+export function hydrateDetached<T>(
+  em: EntityManager,
+  entityName: string,
+  rows: Record<string, unknown>[],
+): T[] {
+  const meta = em.getMetadata().get(entityName);
+  const driver = (em as SqlEntityManager).getDriver();
+  const hydrator = em.config.getHydrator(em.getMetadata());
+  const factory = em.getEntityFactory();
+  const prototype = meta.class.prototype as object;
+  return rows.map((row) => {
+    const data = driver.mapResult(row as never, meta) as Record<string, unknown>;
+    const entity = Object.create(prototype) as T;
+    hydrator.hydrate(entity as object, meta, data as never, factory, 'full', false, true);
+    return entity;
+  });
+}
+
+/** The records of `entityName` matching `where` (within the request's tenant). */
+export async function selectDetached<T extends object>(
+  em: EntityManager,
+  entityName: string,
+  where: FilterQuery<T>,
+  options: ReadOptions<T> = {},
+): Promise<T[]> {
+  const qb = builder(em, entityName, where).select('*');
+  if (options.orderBy?.length) qb.orderBy(options.orderBy as never);
+  if (options.limit !== undefined) qb.limit(options.limit);
+  if (options.offset) qb.offset(options.offset);
+  await qb.applyFilters();
+  const rows = (await qb.execute('all', false)) as unknown as Record<string, unknown>[];
+  return hydrateDetached<T>(em, entityName, rows);
+}
+
+/**
+ * A page of raw rows and the number of all matching ones, in one statement: the count is
+ * lateral-joined to the page, so each keeps its own plan (an index-only count, the page's index
+ * scan with its limit) and a page costs one round trip instead of two. A window count
+ * (`count(*) over ()`) was measured and rejected: it makes the page read every matching row.
+ */
+export async function pageRows<T extends object>(
+  em: EntityManager,
+  entityName: string,
+  where: FilterQuery<T>,
+  options: ReadOptions<T> & { limit: number },
+): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+  const page = builder(em, entityName, where)
+    .select('*')
+    .orderBy(options.orderBy as never);
+  page.limit(options.limit).offset(options.offset ?? 0);
+  const count = builder(em, entityName, where).count();
+  await Promise.all([page.applyFilters(), count.applyFilters()]);
+  const p = page.getKnexQuery().toSQL();
+  const c = count.getKnexQuery().toSQL();
+  const rows = (await em
+    .getConnection()
+    .execute(
+      `select c.count as "__total", p.* from (${c.sql}) as c left join lateral (${p.sql}) as p on true`,
+      [...c.bindings, ...p.bindings],
+      'all',
+      em.getTransactionContext(),
+    )) as Record<string, unknown>[];
+  const total = Number(rows[0]?.__total ?? 0);
+  // With no row on the page, the join still yields the count beside one row of nulls.
+  const found = rows.filter((r) => r.id !== null).map(({ __total: _total, ...columns }) => columns);
+  return { rows: found, total };
+}
