@@ -225,16 +225,16 @@ async function searchFeatures(mode: Mode, claims: { sub: string; tenantId: strin
   return withConnection(mode, claims.tenantId, async (c) => {
     const caller = await authenticate(c, claims);
     demand(caller, 'READ_FEATURES');
-    const { rows } = await c.query(
-      `select * from feature where tenant_id = $1 and status = $2
-       order by name ${direction}, created asc, id asc limit $3 offset $4`,
+    // The service's statement: the count lateral-joined to the page, one round trip.
+    const { rows: joined } = await c.query(
+      `select c.count as "__total", p.* from
+         (select count(*) as count from feature where tenant_id = $1 and status = $2) as c
+         left join lateral (select * from feature where tenant_id = $1 and status = $2
+           order by name ${direction}, created asc, id asc limit $3 offset $4) as p on true`,
       [caller.tenantId, status, size, page * size],
     );
-    const count = await c.query(
-      'select count(*) as count from feature where tenant_id = $1 and status = $2',
-      [caller.tenantId, status],
-    );
-    const total = Number(count.rows[0].count);
+    const total = Number(joined[0]?.__total ?? 0);
+    const rows = joined.filter((r) => r.id !== null);
     const content = await featuresJson(c, caller.tenantId, rows);
     const totalPages = Math.ceil(total / size);
     const sort = { empty: false, sorted: true, unsorted: false };

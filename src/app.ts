@@ -178,7 +178,7 @@ export async function createApp({
   );
   api.use(bodyErrors(logger));
   api.use(rejectNulBytes);
-  api.use(restRouter(schema, routes, authenticatedContext, logger));
+  api.use(restRouter(routes, authenticatedContext, logger));
   api.use((req, res) => sendError(res, 404, `no operation ${req.method} ${req.baseUrl}${req.path}`));
   app.use('/api/v1', docsRouter(openapi));
   app.use('/api/v1', api);

@@ -134,6 +134,12 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     return this.read(ctx, this.where(ctx, where), { ...options, orderBy });
   }
 
+  /** Views of the records whose `field` holds `id` (a query's list); a malformed id names none. */
+  async listBy(ctx: Context, field: keyof T & string, id: string): Promise<T[]> {
+    if (!isUuid(id)) return [];
+    return this.list(ctx, { [field]: id } as FilterQuery<T>, undefined, { detached: true });
+  }
+
   async search(
     ctx: Context,
     input: SearchInput = {},

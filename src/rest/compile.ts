@@ -16,6 +16,9 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Request } from 'express';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { getVariableValues } from 'graphql/execution/values';
+import type { ExecutionResult, OperationDefinitionNode } from 'graphql';
 import { badRequest } from '../errors';
 import type { ArgSource, RestRoute } from './route';
 import { queryList } from './search-params';
@@ -36,6 +39,8 @@ export interface CompiledRoute {
   expressPath: string;
   /** The root field's permission check, run before the input is read. */
   check: Check;
+  /** Executes the document (compiled once to a function by graphql-jit) with a request's context. */
+  execute(contextValue: unknown, variableValues: Record<string, unknown>): Promise<ExecutionResult>;
 }
 
 const MAX_SELECTION_DEPTH = 8;
@@ -197,9 +202,27 @@ export function compileRoute(
       throw new Error(`REST ${route.method} ${route.path}: ${route.field} has no argument ${name}`);
   }
   const readers = field.args.map((a) => [a.name, argReader(route, a)] as const);
+  // graphql-jit turns the document into a function once; executing it then skips graphql's
+  // per-request walk of the document (about a third of a page of 200's CPU, bench/). The
+  // schema, its resolvers and its permission rules are the same ones Apollo runs.
+  const jitted = compileQuery(schema, document, opName);
+  const variableDefinitions = (document.definitions[0] as OperationDefinitionNode).variableDefinitions ?? [];
+  if (!isCompiledQuery(jitted)) {
+    const reasons = (jitted.errors ?? []).map((e) => e.message).join('; ');
+    throw new Error(
+      `REST ${route.method} ${route.path}: graphql-jit cannot compile its document: ${reasons}`,
+    );
+  }
   return {
     route,
     document,
+    execute: async (contextValue, variableValues) => {
+      // graphql's own coercion first: its errors name the field at fault ("input.picture.type"),
+      // which graphql-jit's do not, and they become the 400's detail.
+      const coerced = getVariableValues(schema, variableDefinitions, variableValues, { maxErrors: 1 });
+      if (coerced.errors) return { errors: coerced.errors };
+      return jitted.query(undefined, contextValue, variableValues);
+    },
     expressPath: toExpressPath(route.path),
     check,
     variables(req) {

@@ -1,5 +1,4 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { execute, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
@@ -25,15 +24,10 @@ export function sendCaught(res: Response, err: unknown, logger: Logger): void {
 
 /**
  * The REST facade: each compiled row becomes one Express route that authenticates, reads the
- * variables, executes the row's document against the schema with the request's context, and
+ * variables, executes the row's compiled document with the request's context, and
  * answers with the row's status. No domain logic lives here.
  */
-export function restRouter(
-  schema: GraphQLSchema,
-  routes: CompiledRoute[],
-  contextFor: ContextFor,
-  logger: Logger,
-): Router {
+export function restRouter(routes: CompiledRoute[], contextFor: ContextFor, logger: Logger): Router {
   const router = express.Router();
   for (const compiled of routes) {
     const { route } = compiled;
@@ -46,7 +40,7 @@ export function restRouter(
         const allowed = compiled.check(contextValue);
         if (allowed !== true) throw allowed;
         const variableValues = compiled.variables(req);
-        const result = await execute({ schema, document: compiled.document, variableValues, contextValue });
+        const result = await compiled.execute(contextValue, variableValues);
         if (result.errors?.length) throw result.errors[0];
         // The request's transaction commits before the answer goes out: a 2xx means stored.
         await endTenantTransaction(contextValue.em, true);

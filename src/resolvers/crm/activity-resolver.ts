@@ -5,7 +5,6 @@ import { CustomerSummary, OpportunitySummary, UserSummary } from '../../entities
 import { FamilyService } from '../../family/service';
 import { can, Requires } from '../../permissions/rules';
 import { activities } from './activities';
-import { listBy } from './references';
 import { customerOf, opportunityOf, userOf } from './related';
 
 const service = new FamilyService(activities);
@@ -18,7 +17,7 @@ export class ActivityResolver {
     @Arg('customerId', () => ID) customerId: string,
     @Ctx() ctx: Context,
   ): Promise<Activity[]> {
-    return listBy(ctx, service, 'customerId', customerId);
+    return service.listBy(ctx, 'customerId', customerId);
   }
 
   @Requires(can('READ', 'ACTIVITIES'))
@@ -27,13 +26,13 @@ export class ActivityResolver {
     @Arg('opportunityId', () => ID) opportunityId: string,
     @Ctx() ctx: Context,
   ): Promise<Activity[]> {
-    return listBy(ctx, service, 'opportunityId', opportunityId);
+    return service.listBy(ctx, 'opportunityId', opportunityId);
   }
 
   @Requires(can('READ', 'ACTIVITIES'))
   @Query(() => [Activity], { description: 'The activities a user owns, oldest first.' })
   activitiesByOwner(@Arg('ownerId', () => ID) ownerId: string, @Ctx() ctx: Context): Promise<Activity[]> {
-    return listBy(ctx, service, 'ownerId', ownerId);
+    return service.listBy(ctx, 'ownerId', ownerId);
   }
 
   @Requires(can('READ', 'ACTIVITIES'))

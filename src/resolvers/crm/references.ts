@@ -1,11 +1,8 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import type { ClassType } from 'type-graphql';
 import type { Context } from '../../context';
-import type { Audited, TenantScoped } from '../../entities/tenant-scoped';
+import type { TenantScoped } from '../../entities/tenant-scoped';
 import { notFound } from '../../errors';
 import { loaderById } from '../../family/loaders';
-import { isUuid } from '../../family/limits';
-import type { FamilyService } from '../../family/service';
 
 /** A field of an input that holds the id of another record, and that record's entity. */
 export type Reference = readonly [field: string, entity: ClassType<TenantScoped>];
@@ -28,15 +25,4 @@ export async function checkReferences(
     if (!(await loaderById(ctx, entity).load(String(id))))
       throw notFound(`${field} ${String(id)} does not exist`);
   }
-}
-
-/** The records whose `field` holds `id`; a malformed id names nothing, so the list is empty. */
-export async function listBy<T extends Audited>(
-  ctx: Context,
-  service: FamilyService<T>,
-  field: keyof T & string,
-  id: string,
-): Promise<T[]> {
-  if (!isUuid(id)) return [];
-  return service.list(ctx, { [field]: id } as FilterQuery<T>);
 }

@@ -4,7 +4,7 @@ import { Epic, EpicStatus } from '../../entities/hr/epic';
 import { PersonSummary } from '../../entities/shared';
 import { can, Requires } from '../../permissions/rules';
 import { epicService } from './epics';
-import { featureCount, listBy, person, taskProgress } from './planning-service';
+import { featureCount, person, taskProgress } from './planning-service';
 
 /** Epics that are "active": planned or under way, not paused, finished or dropped. */
 export const ACTIVE_EPIC_STATUSES = [EpicStatus.PLANNING, EpicStatus.IN_PROGRESS];
@@ -45,13 +45,13 @@ export class EpicResolver {
   @Requires(can('READ', 'EPICS'))
   @Query(() => [Epic], { description: 'The epics an employee owns, oldest first.' })
   epicsByOwner(@Arg('ownerId', () => ID) ownerId: string, @Ctx() ctx: Context) {
-    return listBy(ctx, epicService, 'ownerId', ownerId);
+    return epicService.listBy(ctx, 'ownerId', ownerId);
   }
 
   @Requires(can('READ', 'EPICS'))
   @Query(() => [Epic], { description: 'The epics of an HR project, oldest first.' })
   epicsByProject(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context) {
-    return listBy(ctx, epicService, 'projectId', projectId);
+    return epicService.listBy(ctx, 'projectId', projectId);
   }
 
   @Requires(can('READ', 'EPICS'))

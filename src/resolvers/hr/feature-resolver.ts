@@ -4,7 +4,7 @@ import { Feature, FeatureStatus } from '../../entities/hr/feature';
 import { EpicSummary } from '../../entities/hr/summaries';
 import { can, Requires } from '../../permissions/rules';
 import { featureService } from './features';
-import { listBy, taskProgress, visibleEpic } from './planning-service';
+import { taskProgress, visibleEpic } from './planning-service';
 
 @Resolver(() => Feature)
 export class FeatureResolver {
@@ -31,7 +31,7 @@ export class FeatureResolver {
   @Requires(can('READ', 'FEATURES'))
   @Query(() => [Feature], { description: 'The features of an epic, oldest first.' })
   featuresByEpic(@Arg('epicId', () => ID) epicId: string, @Ctx() ctx: Context) {
-    return listBy(ctx, featureService, 'epicId', epicId);
+    return featureService.listBy(ctx, 'epicId', epicId);
   }
 
   @Requires(can('READ', 'FEATURES'))

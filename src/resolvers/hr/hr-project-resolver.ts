@@ -4,7 +4,7 @@ import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
 import { PersonSummary } from '../../entities/shared';
 import { can, Requires } from '../../permissions/rules';
 import { hrProjectService } from './hr-projects';
-import { listBy, people, person, taskProgress, visibleEpicCount } from './planning-service';
+import { people, person, taskProgress, visibleEpicCount } from './planning-service';
 
 @Resolver(() => HrProject)
 export class HrProjectResolver {
@@ -47,7 +47,7 @@ export class HrProjectResolver {
   @Requires(can('READ', 'PROJECTS'))
   @Query(() => [HrProject], { description: 'The HR projects an employee leads, oldest first.' })
   hrProjectsByLead(@Arg('leadId', () => ID) leadId: string, @Ctx() ctx: Context) {
-    return listBy(ctx, hrProjectService, 'leadId', leadId);
+    return hrProjectService.listBy(ctx, 'leadId', leadId);
   }
 
   @Requires(can('READ', 'PROJECTS'))

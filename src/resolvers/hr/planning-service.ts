@@ -1,13 +1,9 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { callerOf, type Context } from '../../context';
 import { Epic } from '../../entities/hr/epic';
 import { Feature } from '../../entities/hr/feature';
 import { Task, TaskStatus } from '../../entities/hr/task';
 import { Employee, personSummary } from '../../entities/reference/employee';
-import type { Audited } from '../../entities/tenant-scoped';
-import { isUuid } from '../../family/limits';
 import { loaderById, loaderCountBy, loaderTallyBy } from '../../family/loaders';
-import type { FamilyService } from '../../family/service';
 import { epicService } from './epics';
 import { taskService } from './tasks';
 
@@ -45,7 +41,9 @@ export async function taskProgress(
 export async function visibleEpic(ctx: Context, id: string | null | undefined): Promise<Epic | null> {
   if (!id) return null;
   const loader = ctx.loaders.get<string, Epic | null>('visibleById:Epic', async (ids) => {
-    const found = new Map((await epicService.byIds(ctx, [...new Set(ids)])).map((e) => [e.id, e]));
+    const found = new Map(
+      (await epicService.byIds(ctx, [...new Set(ids)], { detached: true })).map((e) => [e.id, e]),
+    );
     return ids.map((i) => found.get(i) ?? null);
   });
   return loader.load(id);
@@ -75,14 +73,4 @@ export async function person(ctx: Context, id: string | null | undefined) {
 
 export async function people(ctx: Context, ids: readonly string[]) {
   return (await employees(ctx, ids)).map((e) => personSummary(e)!);
-}
-
-/** The records whose `field` holds `id`; a malformed id names no record, so the list is empty. */
-export function listBy<T extends Audited>(
-  ctx: Context,
-  service: FamilyService<T>,
-  field: keyof T & string,
-  id: string,
-): Promise<T[]> {
-  return isUuid(id) ? service.list(ctx, { [field]: id } as FilterQuery<T>) : Promise.resolve([]);
 }

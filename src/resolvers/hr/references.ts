@@ -14,7 +14,7 @@ export async function referenced<T extends Audited>(
   field: string,
   id: string,
 ): Promise<T> {
-  const found = await service.one(ctx, id);
+  const found = await service.one(ctx, id, { detached: true });
   if (!found) throw badRequest(`${field}: there is no ${service.group.name} ${id}`);
   return found;
 }
