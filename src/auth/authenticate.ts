@@ -7,6 +7,7 @@ import { forkFor, setActor } from '../db/tenancy';
 import { beginTenantTransaction, endTenantTransaction } from '../db/tenant-transaction';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
+import { queryRows } from '../db/statements';
 import { hydrateDetached } from '../family/detached';
 import { verifyToken, type JwtSettings } from './jwt';
 
@@ -41,13 +42,12 @@ async function loadUser(
   tenantId: string,
   userId: string,
 ): Promise<{ user: User | null; rolePermissions: Permissions[] }> {
-  const rows = (await em.getConnection().execute(
+  const rows = (await queryRows(
+    em,
     `select u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
                            where r.tenant_id = u.tenant_id and r.name = any(u.roles)), '[]'::jsonb) as role_permissions
-     from app_user u where u.tenant_id = ? and u.id = ?`,
+     from app_user u where u.tenant_id = $1 and u.id = $2`,
     [tenantId, userId],
-    'all',
-    em.getTransactionContext(),
   )) as (Record<string, unknown> & { role_permissions: Permissions[] | string })[];
   if (rows.length === 0) return { user: null, rolePermissions: [] };
   const { role_permissions, ...columns } = rows[0];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { queryRows } from './statements';
 import { forkFor, type Actor } from './tenancy';
 
 /**
@@ -14,14 +15,10 @@ export const APP_ROLE = 'bms_app';
  */
 export async function beginTenantTransaction(em: EntityManager, tenantId: string): Promise<void> {
   await em.begin();
-  await em
-    .getConnection()
-    .execute(
-      `select set_config('role', ?, true), set_config('app.tenant_id', ?, true)`,
-      [APP_ROLE, tenantId],
-      'all',
-      em.getTransactionContext(),
-    );
+  await queryRows(em, `select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
+    APP_ROLE,
+    tenantId,
+  ]);
 }
 
 /** Commits (or rolls back) the transaction a request opened, if it is still open. */

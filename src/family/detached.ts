@@ -1,5 +1,6 @@
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/postgresql';
+import { knexRows, queryRows } from '../db/statements';
 
 /**
  * Reads for answering queries, kept out of the unit of work.
@@ -63,8 +64,7 @@ export async function selectDetached<T extends object>(
   if (options.limit !== undefined) qb.limit(options.limit);
   if (options.offset) qb.offset(options.offset);
   await qb.applyFilters();
-  const rows = (await qb.execute('all', false)) as unknown as Record<string, unknown>[];
-  return hydrateDetached<T>(em, entityName, rows);
+  return hydrateDetached<T>(em, entityName, await knexRows(em, qb.getKnexQuery().toSQL()));
 }
 
 /**
@@ -85,16 +85,16 @@ export async function pageRows<T extends object>(
   page.limit(options.limit).offset(options.offset ?? 0);
   const count = builder(em, entityName, where).count();
   await Promise.all([page.applyFilters(), count.applyFilters()]);
-  const p = page.getKnexQuery().toSQL();
-  const c = count.getKnexQuery().toSQL();
-  const rows = (await em
-    .getConnection()
-    .execute(
-      `select c.count as "__total", p.* from (${c.sql}) as c left join lateral (${p.sql}) as p on true`,
-      [...c.bindings, ...p.bindings],
-      'all',
-      em.getTransactionContext(),
-    )) as Record<string, unknown>[];
+  const p = page.getKnexQuery().toSQL().toNative();
+  const c = count.getKnexQuery().toSQL().toNative();
+  // Both are numbered from $1: the page's placeholders move past the count's.
+  const shift = c.bindings.length;
+  const pageSql = p.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + shift}`);
+  const rows = await queryRows(
+    em,
+    `select c.count as "__total", p.* from (${c.sql}) as c left join lateral (${pageSql}) as p on true`,
+    [...c.bindings, ...p.bindings],
+  );
   const total = Number(rows[0]?.__total ?? 0);
   // With no row on the page, the join still yields the count beside one row of nulls.
   const found = rows.filter((r) => r.id !== null).map(({ __total: _total, ...columns }) => columns);

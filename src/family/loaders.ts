@@ -3,6 +3,7 @@ import type DataLoader from 'dataloader';
 import type { ClassType } from 'type-graphql';
 import type { Context } from '../context';
 import type { TenantScoped } from '../entities/tenant-scoped';
+import { knexRows } from '../db/statements';
 import { selectDetached } from './detached';
 import { isUuid } from './limits';
 
@@ -79,7 +80,7 @@ async function groupedCounts<T extends TenantScoped>(
     .where({ [field]: { $in: valid }, ...where })
     .groupBy(grouping);
   await qb.applyFilters();
-  return qb.execute('all', false);
+  return (await knexRows(ctx.em, qb.getKnexQuery().toSQL())) as { k: unknown; v?: unknown; n: number }[];
 }
 
 /** How many records of `entity` have `field` equal to each key (and match `where`). */

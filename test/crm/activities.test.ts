@@ -269,7 +269,7 @@ describe('Activities', () => {
       });
     }
     let page: any;
-    const sql = await statementsDuring(server.orm, async () => {
+    const sql = await statementsDuring(async () => {
       page = await t.client.get(`${BASE}/dynamic-search?size=50&sort=subject,asc`);
     });
     expect(page.status).toBe(200);

@@ -286,7 +286,7 @@ describe('Leads', () => {
       });
     }
     let data: any;
-    const sql = await statementsDuring(server.orm, async () => {
+    const sql = await statementsDuring(async () => {
       data = await gql(
         t.client,
         `query { searchLeads(input: { size: 50 }) { content { customer { name } subsidiary { name } owner { id } qualifiedByUser { id } opportunity { id } } } }`,

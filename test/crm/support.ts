@@ -84,21 +84,4 @@ export async function createEmployee(client: Client, input: object): Promise<str
 export const eventLines = (record: { events: { type: string; description: string | null }[] }) =>
   record.events.map((e) => `${e.type}: ${e.description ?? ''}`);
 
-/** The SQL statements the ORM runs while `work` runs, whatever the logger's settings. */
-export async function statementsDuring(
-  orm: { config: { getLogger(): unknown } },
-  work: () => Promise<unknown>,
-): Promise<string[]> {
-  const logger = orm.config.getLogger() as { logQuery(context: { query: string }): void };
-  const original = logger.logQuery;
-  const statements: string[] = [];
-  logger.logQuery = (context) => {
-    statements.push(context.query);
-  };
-  try {
-    await work();
-  } finally {
-    logger.logQuery = original;
-  }
-  return statements;
-}
+export { statementsDuring } from '../support/statements';

@@ -1,11 +1,12 @@
+import { recordStatements, type StatementLog } from '../support/statements';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import type { Client } from '../support/http';
 import { createEmployee, createTask } from './helpers';
 
 /**
  * Derived fields (an epic's owner, a team's members, progress) go through DataLoaders, so a page
- * costs the same number of SQL statements whatever its size. Statements are counted at the driver
- * connection that every request's ORM fork shares; authentication's own statements are counted too.
+ * costs the same number of SQL statements whatever its size. Statements are counted at the pg
+ * driver; authentication's own statements are counted too.
  */
 describe('HR pages cost a fixed, small number of SQL statements', () => {
   const ROWS = 50;
@@ -19,7 +20,7 @@ describe('HR pages cost a fixed, small number of SQL statements', () => {
   const TOTAL_BOUND = 6;
   let server: TestServer;
   let a: TestTenant;
-  let statements = 0;
+  let log: StatementLog | undefined;
   let auth = 0;
   const counts: string[] = [];
 
@@ -34,10 +35,10 @@ describe('HR pages cost a fixed, small number of SQL statements', () => {
   }
 
   async function counted(client: Client, path: string) {
-    statements = 0;
+    log!.take();
     const res = await client.get(path);
     expect(res.status).toBe(200);
-    return { count: statements, body: res.body };
+    return { count: log!.take().length, body: res.body };
   }
 
   beforeAll(async () => {
@@ -81,14 +82,10 @@ describe('HR pages cost a fixed, small number of SQL statements', () => {
       }),
     );
 
-    const conn = server.orm.em.getConnection();
-    const execute = conn.execute.bind(conn);
-    conn.execute = ((...args: Parameters<typeof execute>) => {
-      statements++;
-      return execute(...args);
-    }) as typeof conn.execute;
+    log = recordStatements();
   }, 120_000);
   afterAll(async () => {
+    log?.stop();
     if (process.env.HR_SHOW_COUNTS) console.log(counts.join('\n'));
     await server.close();
   });

@@ -1,3 +1,4 @@
+import { recordStatements, type StatementLog } from '../support/statements';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import type { Client } from '../support/http';
 import { addStock, createProduct, createSite, gql } from './helpers';
@@ -5,7 +6,7 @@ import { addStock, createProduct, createSite, gql } from './helpers';
 /**
  * Derived fields (an inventory's locations, the enriched transfer's products, stock and site
  * names) and the joined searches cost the same number of SQL statements whatever the page size.
- * Statements are counted at the driver connection every request's ORM fork shares.
+ * Statements are counted at the pg driver (test/support/statements.ts).
  */
 describe('inventory pages cost a fixed number of SQL statements', () => {
   const ROWS = 12;
@@ -13,13 +14,13 @@ describe('inventory pages cost a fixed number of SQL statements', () => {
   let a: TestTenant;
   let from: string;
   let to: string;
-  let statements = 0;
+  let log: StatementLog | undefined;
 
   async function counted(client: Client, method: 'get' | 'post', path: string, body?: unknown) {
-    statements = 0;
+    log!.take();
     const res = method === 'get' ? await client.get(path) : await client.post(path, body);
     expect(res.status).toBe(200);
-    return { count: statements, body: res.body };
+    return { count: log!.take().length, body: res.body };
   }
 
   beforeAll(async () => {
@@ -64,14 +65,12 @@ describe('inventory pages cost a fixed number of SQL statements', () => {
         },
       );
     }
-    const conn = server.orm.em.getConnection();
-    const execute = conn.execute.bind(conn);
-    conn.execute = ((...args: Parameters<typeof execute>) => {
-      statements++;
-      return execute(...args);
-    }) as typeof conn.execute;
+    log = recordStatements();
   }, 120_000);
-  afterAll(() => server.close());
+  afterAll(async () => {
+    log?.stop();
+    await server.close();
+  });
 
   const same = async (
     run: (size: number) => Promise<{ count: number; body: any }>,

@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/postgresql';
+
+type Rows = Record<string, unknown>[];
+
+interface PgConnection {
+  query(text: string, values: readonly unknown[]): Promise<{ rows: Rows }>;
+}
+
+/**
+ * Runs one statement on the pg connection of `em`'s transaction, with bound parameters.
+ *
+ * `Connection.execute` of MikroORM inlines every parameter into the SQL text and runs it through
+ * knex's query runner (events, formatting, promise chains); for the statements every request
+ * sends (set_config, the user, a record, a page, a tally) that was a large part of the CPU of a
+ * simple read (bench/, issue 7). Here the text goes to the transaction's own connection as it is.
+ * The connection is the one knex holds for the transaction, so ordering, the transaction's
+ * settings (role, tenant) and its end are unchanged. Outside a transaction (tools), the ORM's
+ * execute runs the statement.
+ *
+ * `sql` uses PostgreSQL's `$1` placeholders; `knexSql` passes a query builder's compiled form.
+ */
+export async function queryRows(em: EntityManager, sql: string, params: readonly unknown[]): Promise<Rows> {
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  if (!trx) {
+    const questionMarks = sql.replace(/\$\d+/g, '?');
+    const ordered = [...sql.matchAll(/\$(\d+)/g)].map((m) => params[Number(m[1]) - 1]);
+    return em.getConnection().execute(questionMarks, ordered, 'all');
+  }
+  const connection = (await trx.client.acquireConnection()) as PgConnection;
+  return (await connection.query(sql, params)).rows;
+}
+
+/** A query builder's compiled statement (`qb.getKnexQuery().toSQL()`), run as queryRows does. */
+export function knexRows(em: EntityManager, compiled: Knex.Sql): Promise<Rows> {
+  const native = compiled.toNative();
+  return queryRows(em, native.sql, native.bindings);
+}
