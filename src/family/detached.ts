@@ -1,6 +1,7 @@
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/postgresql';
 import { knexRows, queryRows } from '../db/statements';
+import { actorOf } from '../db/tenancy';
 
 /**
  * Reads for answering queries, kept out of the unit of work.
@@ -65,6 +66,31 @@ export async function selectDetached<T extends object>(
   if (options.offset) qb.offset(options.offset);
   await qb.applyFilters();
   return hydrateDetached<T>(em, entityName, await knexRows(em, qb.getKnexQuery().toSQL()));
+}
+
+const byIdStatements = new Map<string, string>();
+
+/**
+ * Records by id, the commonest read (find/{id}, every by-id loader): its statement is made once
+ * per entity from the metadata instead of by a query builder on every call, which was a sixth
+ * of a find's CPU (bench/). The tenant condition is the tenant filter's, written out; row-level
+ * security holds underneath as for every statement.
+ */
+export async function selectByIds<T extends object>(
+  em: EntityManager,
+  entityName: string,
+  ids: readonly string[],
+): Promise<T[]> {
+  const tenantId = actorOf(em)?.tenantId;
+  if (!tenantId) throw new Error(`${entityName} read by id without a tenant`);
+  let sql = byIdStatements.get(entityName);
+  if (!sql) {
+    const meta = em.getMetadata().get(entityName);
+    if (!meta.properties.tenantId) throw new Error(`${entityName} is not a tenant's record`);
+    sql = `select "e0".* from "${meta.tableName}" as "e0" where "e0"."tenant_id" = $1 and "e0"."id" = any($2::uuid[])`;
+    byIdStatements.set(entityName, sql);
+  }
+  return hydrateDetached<T>(em, entityName, await queryRows(em, sql, [tenantId, ids]));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ClassType } from 'type-graphql';
 import type { Context } from '../context';
 import type { TenantScoped } from '../entities/tenant-scoped';
 import { knexRows } from '../db/statements';
-import { selectDetached } from './detached';
+import { selectByIds, selectDetached } from './detached';
 import { isUuid } from './limits';
 
 /**
@@ -21,9 +21,7 @@ export function loaderById<T extends TenantScoped>(
 ): DataLoader<string, T | null> {
   return ctx.loaders.get<string, T | null>(`byId:${entity.name}`, async (ids) => {
     const valid = [...new Set(ids.filter(isUuid))];
-    const rows = valid.length
-      ? await selectDetached<T>(ctx.em, entity.name, { id: { $in: valid } } as unknown as FilterQuery<T>)
-      : [];
+    const rows = valid.length ? await selectByIds<T>(ctx.em, entity.name, valid) : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   });

@@ -5,7 +5,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
 import { fieldInfos, type FieldInfo } from './fields';
 import type { GroupDef } from './group';
-import { hydrateDetached, pageRows, selectDetached } from './detached';
+import { hydrateDetached, pageRows, selectByIds, selectDetached } from './detached';
 import { checkIds, checkPaging, isUuid } from './limits';
 import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';
@@ -102,18 +102,24 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   async byIds(ctx: Context, ids: readonly string[], options: FindOptions<T> = {}): Promise<T[]> {
     const wanted = checkIds(ids);
     if (wanted.length === 0) return [];
-    const rows = await this.read(
-      ctx,
-      this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
-      options,
-    );
+    const limits = this.where(ctx);
+    // With nothing but the tenant to limit what the caller sees, a view by id takes the
+    // statement made once per entity instead of a query builder's.
+    const rows =
+      options.detached && Object.keys(limits).length === 0
+        ? await selectByIds<T>(ctx.em, this.entityName, wanted)
+        : await this.read(
+            ctx,
+            this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
+            options,
+          );
     const byId = new Map(rows.map((r) => [r.id, r]));
     return wanted.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => r !== undefined);
   }
 
   async one(ctx: Context, id: string, options: FindOptions<T> = {}): Promise<T | null> {
     if (!isUuid(id)) return null;
-    const [found] = await this.read(ctx, this.where(ctx, { id } as FilterQuery<T>), options);
+    const [found] = await this.byIds(ctx, [id], options);
     return found ?? null;
   }
 
