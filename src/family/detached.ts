@@ -34,6 +34,37 @@ function builder<T extends object>(
   return qb.where(where as never);
 }
 
+const viewPrototypes = new Map<string, object>();
+
+/**
+ * The prototype of `entityName`'s views: the entity class's own (getters, methods, instanceof),
+ * with MikroORM's change-tracking setters shadowed by plain fields. MikroORM puts a setter on the
+ * class prototype for each tracked property; on first assignment it creates the entity's
+ * wrapper and redefines the property on the instance, which for a page of 200 was thousands
+ * of defineProperty calls and 200 wrappers that nothing would ever read.
+ */
+function viewPrototype(em: EntityManager, entityName: string): object {
+  let proto = viewPrototypes.get(entityName);
+  if (proto) return proto;
+  const meta = em.getMetadata().get(entityName);
+  proto = Object.create(meta.class.prototype as object) as object;
+  for (const name of Object.keys(meta.properties)) {
+    for (
+      let p: object | null = meta.class.prototype as object;
+      p && p !== Object.prototype;
+      p = Object.getPrototypeOf(p)
+    ) {
+      const d = Object.getOwnPropertyDescriptor(p, name);
+      if (!d) continue;
+      if (d.set && !d.get)
+        Object.defineProperty(proto, name, { value: undefined, writable: true, configurable: true });
+      break;
+    }
+  }
+  viewPrototypes.set(entityName, proto);
+  return proto;
+}
+
 /** Rows of `entityName` as MikroORM hydrates them, detached from the unit of work. */
 export function hydrateDetached<T>(
   em: EntityManager,
@@ -44,7 +75,7 @@ export function hydrateDetached<T>(
   const driver = (em as SqlEntityManager).getDriver();
   const hydrator = em.config.getHydrator(em.getMetadata());
   const factory = em.getEntityFactory();
-  const prototype = meta.class.prototype as object;
+  const prototype = viewPrototype(em, entityName);
   return rows.map((row) => {
     const data = driver.mapResult(row as never, meta) as Record<string, unknown>;
     const entity = Object.create(prototype) as T;
