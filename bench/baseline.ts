@@ -11,8 +11,9 @@ import { Pool, type PoolClient } from 'pg';
  * permission, shape the rows.
  *
  * Three ways of talking to PostgreSQL, chosen by the first path segment:
- *   /rls/...     as the service: BEGIN; set_config(role, tenant); ...; COMMIT (one round trip each)
- *   /rls-1rt/... the same transaction with BEGIN and set_config sent in one round trip
+ *   /rls/...     as the service: BEGIN; set_config(role, tenant) and the user in one round trip;
+ *                the operation's statements; COMMIT
+ *   /rls-1rt/... the same with BEGIN also in the settings' round trip
  *   /plain/...   no transaction and no role switch: the cost of row-level security is the gap
  * The plain mode needs a connection role that bypasses row-level security (a superuser, as on
  * the default bench server); otherwise its answers are empty and the check in run.ts says so.
@@ -48,28 +49,45 @@ const pool = new Pool({
 // on every verify, which is a cost of the library's API use, not of verifying a token.
 const secret = createSecretKey(Buffer.from(process.env.JWT_SECRET ?? ''));
 
-/** One request's connection, with or without the tenant transaction around its statements. */
+/** The service's authentication statement: the user with its roles' permission lists. */
+const userStatement = (claims: Claims) =>
+  `select u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
+                         where r.tenant_id = u.tenant_id and r.name = any(u.roles)), '[]'::jsonb) as role_permissions
+   from app_user u where u.tenant_id = '${claims.tenantId}' and u.id = '${claims.sub}'`;
+
+type Claims = { sub: string; tenantId: string };
+
+/**
+ * One request's connection, authenticated, with or without the tenant transaction around its
+ * statements. The claims are checked UUIDs (claimsOf), so they may be inlined.
+ */
 async function withConnection<R>(
   mode: Mode,
-  tenantId: string,
-  work: (c: PoolClient) => Promise<R>,
+  claims: Claims,
+  work: (c: PoolClient, caller: Caller) => Promise<R>,
 ): Promise<R> {
-  if (!UUID.test(tenantId)) throw new HttpError(401, 'bad tenant');
   const c = await pool.connect();
+  const settings = `select set_config('role', 'bms_app', true), set_config('app.tenant_id', '${claims.tenantId}', true)`;
   try {
+    let userRows: Record<string, any>[];
     if (mode === 'rls') {
+      // As the service: BEGIN, then the settings and the user in one round trip.
       await c.query('BEGIN');
-      await c.query(`select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
-        'bms_app',
-        tenantId,
-      ]);
+      const results = (await c.query(`${settings};\n${userStatement(claims)}`)) as unknown as {
+        rows: any[];
+      }[];
+      userRows = results[1].rows;
     } else if (mode === 'rls-1rt') {
-      // Simple-protocol multi-statement: one round trip. The tenant id is a checked UUID.
-      await c.query(
-        `BEGIN; select set_config('role', 'bms_app', true), set_config('app.tenant_id', '${tenantId}', true)`,
-      );
+      // BEGIN too in the same round trip.
+      const results = (await c.query(`BEGIN; ${settings};\n${userStatement(claims)}`)) as unknown as {
+        rows: any[];
+      }[];
+      userRows = results[2].rows;
+    } else {
+      userRows = (await c.query(userStatement(claims))).rows;
     }
-    const result = await work(c);
+    const caller = callerOf(userRows[0]);
+    const result = await work(c, caller);
     if (mode !== 'plain') await c.query('COMMIT');
     return result;
   } catch (err) {
@@ -80,26 +98,14 @@ async function withConnection<R>(
   }
 }
 
-/** The service's authentication: the token, then the user and its roles as stored now. */
-async function authenticate(c: PoolClient, claims: { sub: string; tenantId: string }): Promise<Caller> {
-  const { rows } = await c.query('select * from app_user where tenant_id = $1 and id = $2 limit 1', [
-    claims.tenantId,
-    claims.sub,
-  ]);
-  const user = rows[0];
+/** The caller as the service makes it: active users only, permissions from the roles. */
+function callerOf(user: Record<string, any> | undefined): Caller {
   if (!user || user.status !== 'ACTIVE') throw new HttpError(401, 'the user is unknown or not active');
   const roles: string[] = user.roles;
   const permissions = new Set<string>();
   if (roles.includes('SUPER_ADMIN')) permissions.add('*');
-  else if (roles.length > 0) {
-    const found = await c.query('select * from tenant_role where tenant_id = $1 and name = any($2)', [
-      claims.tenantId,
-      roles,
-    ]);
-    for (const role of found.rows)
-      for (const list of Object.values(role.permissions as Record<string, string[]>))
-        for (const p of list) permissions.add(p);
-  }
+  for (const role of user.role_permissions as Record<string, string[]>[])
+    for (const list of Object.values(role)) for (const p of list) permissions.add(p);
   return { tenantId: user.tenant_id, userId: user.id, email: user.email, permissions };
 }
 
@@ -196,8 +202,7 @@ async function featuresJson(c: PoolClient, tenantId: string, rows: Record<string
 }
 
 async function findFeature(mode: Mode, claims: { sub: string; tenantId: string }, id: string) {
-  return withConnection(mode, claims.tenantId, async (c) => {
-    const caller = await authenticate(c, claims);
+  return withConnection(mode, claims, async (c, caller) => {
     demand(caller, 'READ_FEATURES');
     if (!UUID.test(id)) throw new HttpError(404, `no record at /hr/features/find/${id}`);
     const { rows } = await c.query('select * from feature where tenant_id = $1 and id = $2 limit 1', [
@@ -222,8 +227,7 @@ async function searchFeatures(mode: Mode, claims: { sub: string; tenantId: strin
   if (!Number.isInteger(size) || size < 1 || size > 1000 || !Number.isInteger(page) || page < 0)
     throw new HttpError(400, 'bad paging');
   const direction = dir === 'desc' ? 'desc' : 'asc';
-  return withConnection(mode, claims.tenantId, async (c) => {
-    const caller = await authenticate(c, claims);
+  return withConnection(mode, claims, async (c, caller) => {
     demand(caller, 'READ_FEATURES');
     // The service's statement: the count lateral-joined to the page, one round trip.
     const { rows: joined } = await c.query(
@@ -263,8 +267,7 @@ async function createFeature(
   if (name.length < 1 || name.length > 200) throw new HttpError(400, 'name: 1 to 200 characters');
   if (body.epicId !== undefined && body.epicId !== null && !UUID.test(body.epicId))
     throw new HttpError(400, 'epicId must be a UUID');
-  return withConnection(mode, claims.tenantId, async (c) => {
-    const caller = await authenticate(c, claims);
+  return withConnection(mode, claims, async (c, caller) => {
     demand(caller, 'CREATE_FEATURES');
     if (body.epicId) {
       const epic = await c.query('select * from epic where tenant_id = $1 and id = $2 limit 1', [

@@ -172,7 +172,7 @@ export function ratios(rows: Row[], counts: StatementCount[], latency: LatencyPo
     });
     if (merged)
       out.push({
-        name: `BEGIN + set_config in one round trip, ${scenario}: throughput gain`,
+        name: `BEGIN in the settings' round trip too, ${scenario}: throughput gain`,
         value: `${fmt((merged.rps / rls.rps - 1) * 100, 0)}%`,
         target: 'stated',
         met: null,

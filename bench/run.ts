@@ -116,7 +116,8 @@ const AUTH_AND_TX = [
 function label(sql: string): string {
   const s = sql.trim();
   if (/^(BEGIN|COMMIT|ROLLBACK)/i.test(s)) return s.replace(/;$/, '').toUpperCase();
-  if (s.includes("set_config('role'")) return 'set_config';
+  if (s.includes("set_config('role'"))
+    return /from "?app_user"?/.test(s) ? 'set_config; user + roles' : 'set_config';
   if (/from "?app_user"?/.test(s)) return 'user + roles';
   const table = /(?:from|into|update) "(\w+)"/i.exec(s)?.[1] ?? '?';
   if (/left join lateral/i.test(s)) return `page + count ${table}`;

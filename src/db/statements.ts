@@ -36,3 +36,31 @@ export function knexRows(em: EntityManager, compiled: Knex.Sql): Promise<Rows> {
   const native = compiled.toNative();
   return queryRows(em, native.sql, native.bindings);
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A checked UUID as an SQL literal, for statements sent without parameters (queryBatch). */
+export function uuidLiteral(value: string): string {
+  if (!UUID.test(value)) throw new Error(`not a UUID: ${JSON.stringify(value).slice(0, 60)}`);
+  return `'${value}'`;
+}
+
+/**
+ * Several statements in one round trip: pg's simple protocol runs them in order, each seeing
+ * what the previous one did (the transaction's role and tenant, for instance), and answers with
+ * each one's rows. It takes no parameters, so values are inlined, and only checked ones
+ * (uuidLiteral); anything a client chose goes through queryRows' bound parameters instead.
+ */
+export async function queryBatch(em: EntityManager, statements: readonly string[]): Promise<Rows[]> {
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  if (!trx) {
+    const out: Rows[] = [];
+    for (const sql of statements) out.push(await em.getConnection().execute(sql, [], 'all'));
+    return out;
+  }
+  const connection = (await trx.client.acquireConnection()) as {
+    query(text: string): Promise<{ rows: Rows } | { rows: Rows }[]>;
+  };
+  const result = await connection.query(statements.join(';\n'));
+  return (Array.isArray(result) ? result : [result]).map((r) => r.rows);
+}

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from './statements';
+import { queryBatch, uuidLiteral } from './statements';
 import { forkFor, type Actor } from './tenancy';
 
 /**
@@ -11,14 +11,24 @@ export const APP_ROLE = 'bms_app';
 /**
  * Opens a transaction on `em` that runs as the application role with `tenantId` as the row-level
  * security tenant. Both settings are transaction-local: they end with the commit or rollback, so
- * a pooled connection never carries a tenant into its next use.
+ * a pooled connection never carries a tenant into its next use. `then`, a statement that needs
+ * the settings (authentication's user), goes in the same round trip; its rows are returned.
+ * If the settings fail, the transaction is rolled back before the error goes on.
  */
-export async function beginTenantTransaction(em: EntityManager, tenantId: string): Promise<void> {
+export async function beginTenantTransaction(
+  em: EntityManager,
+  tenantId: string,
+  then?: string,
+): Promise<Record<string, unknown>[]> {
   await em.begin();
-  await queryRows(em, `select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
-    APP_ROLE,
-    tenantId,
-  ]);
+  try {
+    const settings = `select set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', ${uuidLiteral(tenantId)}, true)`;
+    const results = await queryBatch(em, then ? [settings, then] : [settings]);
+    return results[1] ?? [];
+  } catch (err) {
+    await em.rollback().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Commits (or rolls back) the transaction a request opened, if it is still open. */
