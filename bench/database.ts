@@ -1,7 +1,6 @@
 import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/core';
 import { startHost, stopHost } from '../src/db/embedded';
-import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
 
 /**
  * The bench's own database: a fresh one on the server, so a run never touches anyone's data and
@@ -66,22 +65,6 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
       }
     },
   };
-}
-
-/**
- * Migrates as the service does at start-up, plus the tables of entities that no migration covers
- * yet (as the test harness does), so the bench runs while a migration lags the entities.
- */
-export async function prepareSchema(url: string): Promise<void> {
-  const orm = await openOrm({ clientUrl: url, poolMax: 1 });
-  try {
-    await migrate(orm);
-    const drift = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false, safe: true });
-    if (drift.trim()) await orm.getSchemaGenerator().execute(drift);
-    await enableRowLevelSecurity(orm);
-  } finally {
-    await orm.close(true);
-  }
 }
 
 /**

@@ -32,7 +32,9 @@ export async function queryRows(em: EntityManager, sql: string, params: readonly
 }
 
 /** A query builder's compiled statement (`qb.getKnexQuery().toSQL()`), run as queryRows does. */
-export function knexRows(em: EntityManager, compiled: Knex.Sql): Promise<Rows> {
+export async function knexRows(em: EntityManager, compiled: Knex.Sql): Promise<Rows> {
+  if (!em.getTransactionContext())
+    return em.getConnection().execute(compiled.sql, [...compiled.bindings], 'all');
   const native = compiled.toNative();
   return queryRows(em, native.sql, native.bindings);
 }

@@ -80,11 +80,18 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     if (!allowed.includes(String(value))) throw forbidden(`${field} ${String(value)} is outside your access`);
   }
 
-  where(ctx: Context, ...conditions: FilterQuery<T>[]): FilterQuery<T> {
+  /** What limits the records the caller sees beyond the tenant: data scope and the group's own rule. */
+  private limits(ctx: Context): FilterQuery<T>[] {
     const visible = this.group.visibleWhere?.(ctx) ?? ({} as FilterQuery<T>);
-    const all = [this.scopeWhere(callerOf(ctx)), visible, ...conditions].filter(
-      (c) => Object.keys(c as object).length > 0,
-    );
+    return [this.scopeWhere(callerOf(ctx)), visible].filter((c) => Object.keys(c as object).length > 0);
+  }
+
+  where(ctx: Context, ...conditions: FilterQuery<T>[]): FilterQuery<T> {
+    return this.combine([...this.limits(ctx), ...conditions]);
+  }
+
+  private combine(conditions: FilterQuery<T>[]): FilterQuery<T> {
+    const all = conditions.filter((c) => Object.keys(c as object).length > 0);
     return (all.length === 0 ? {} : all.length === 1 ? all[0] : { $and: all }) as FilterQuery<T>;
   }
 
@@ -102,19 +109,16 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   async byIds(ctx: Context, ids: readonly string[], options: FindOptions<T> = {}): Promise<T[]> {
     const wanted = checkIds(ids);
     if (wanted.length === 0) return [];
-    const limits = this.where(ctx);
+    const limits = this.limits(ctx);
+    const byId = { id: { $in: wanted } } as unknown as FilterQuery<T>;
     // With nothing but the tenant to limit what the caller sees, a view by id takes the
     // statement made once per entity instead of a query builder's.
     const rows =
-      options.detached && Object.keys(limits).length === 0
+      options.detached && limits.length === 0
         ? await selectByIds<T>(ctx.em, this.entityName, wanted)
-        : await this.read(
-            ctx,
-            this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
-            options,
-          );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return wanted.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => r !== undefined);
+        : await this.read(ctx, this.combine([...limits, byId]), options);
+    const found = new Map(rows.map((r) => [r.id, r]));
+    return wanted.map((id) => found.get(id)).filter((r): r is NonNullable<typeof r> => r !== undefined);
   }
 
   async one(ctx: Context, id: string, options: FindOptions<T> = {}): Promise<T | null> {

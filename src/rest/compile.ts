@@ -217,11 +217,15 @@ export function compileRoute(
     route,
     document,
     execute: async (contextValue, variableValues) => {
-      // graphql's own coercion first: its errors name the field at fault ("input.picture.type"),
-      // which graphql-jit's do not, and they become the 400's detail.
-      const coerced = getVariableValues(schema, variableDefinitions, variableValues, { maxErrors: 1 });
-      if (coerced.errors) return { errors: coerced.errors };
-      return jitted.query(undefined, contextValue, variableValues);
+      const result = await jitted.query(undefined, contextValue, variableValues);
+      // Only a variable error comes back without data. graphql's own coercion then says it
+      // again, naming the field at fault ("input.picture.type"), which graphql-jit's does not;
+      // that message becomes the 400's detail.
+      if (result.errors && !('data' in result)) {
+        const coerced = getVariableValues(schema, variableDefinitions, variableValues, { maxErrors: 1 });
+        if (coerced.errors) return { errors: coerced.errors };
+      }
+      return result;
     },
     expressPath: toExpressPath(route.path),
     check,
