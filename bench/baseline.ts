@@ -10,10 +10,9 @@ import { Pool, type PoolClient } from 'pg';
  * work beyond the SQL is what any implementation must do: verify the token, check the
  * permission, shape the rows.
  *
- * Three ways of talking to PostgreSQL, chosen by the first path segment:
- *   /rls/...     as the service: BEGIN; set_config(role, tenant) and the user in one round trip;
+ * Two ways of talking to PostgreSQL, chosen by the first path segment:
+ *   /rls/...     as the service: BEGIN, set_config(role, tenant) and the user in one round trip;
  *                the operation's statements; COMMIT
- *   /rls-1rt/... the same with BEGIN also in the settings' round trip
  *   /plain/...   no transaction and no role switch: the cost of row-level security is the gap
  * The plain mode needs a connection role that bypasses row-level security (a superuser, as on
  * the default bench server); otherwise its answers are empty and the check in run.ts says so.
@@ -21,8 +20,8 @@ import { Pool, type PoolClient } from 'pg';
  * Run as a child process: `node dist/bench/baseline.js` with DATABASE_URL, JWT_SECRET and PORT
  * (0 = any); it reports its port over IPC.
  */
-type Mode = 'rls' | 'rls-1rt' | 'plain';
-const MODES = new Set<string>(['rls', 'rls-1rt', 'plain']);
+type Mode = 'rls' | 'plain';
+const MODES = new Set<string>(['rls', 'plain']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 class HttpError extends Error {
@@ -71,14 +70,7 @@ async function withConnection<R>(
   try {
     let userRows: Record<string, any>[];
     if (mode === 'rls') {
-      // As the service: BEGIN, then the settings and the user in one round trip.
-      await c.query('BEGIN');
-      const results = (await c.query(`${settings};\n${userStatement(claims)}`)) as unknown as {
-        rows: any[];
-      }[];
-      userRows = results[1].rows;
-    } else if (mode === 'rls-1rt') {
-      // BEGIN too in the same round trip.
+      // As the service: BEGIN, the settings and the user in one round trip.
       const results = (await c.query(`BEGIN; ${settings};\n${userStatement(claims)}`)) as unknown as {
         rows: any[];
       }[];

@@ -13,6 +13,8 @@ export interface Server {
   pid: number;
   /** Resident memory of the process now, from /proc (Linux); undefined elsewhere. */
   rss(): number | undefined;
+  /** CPU seconds (user + system) the process has used so far, from /proc (Linux); undefined elsewhere. */
+  cpu(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,18 @@ function rssOf(pid: number): number | undefined {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
     return kb ? Number(kb) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** utime + stime of /proc/<pid>/stat, in clock ticks of 1/100 s (the Linux default, USER_HZ). */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return undefined;
   }
@@ -104,6 +118,7 @@ export async function startService(options: ServiceOptions): Promise<Server> {
     base,
     pid: child.pid!,
     rss: () => rssOf(child.pid!),
+    cpu: () => cpuOf(child.pid!),
     stop: () => stopChild(child),
   };
 }
@@ -129,6 +144,7 @@ export async function startBaseline(options: Omit<ServiceOptions, 'logLevel'>): 
     base: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     rss: () => rssOf(child.pid!),
+    cpu: () => cpuOf(child.pid!),
     stop: () => stopChild(child),
   };
 }

@@ -116,9 +116,11 @@ const AUTH_AND_TX = [
 /** A short name for a statement: `select feature`, `count feature`, `tally task`, `insert feature`. */
 function label(sql: string): string {
   const s = sql.trim();
+  if (s.includes("set_config('role'")) {
+    const begin = /^BEGIN/i.test(s) ? 'BEGIN + ' : '';
+    return `${begin}set_config${/from "?app_user"?/.test(s) ? ' + user and roles' : ''}`;
+  }
   if (/^(BEGIN|COMMIT|ROLLBACK)/i.test(s)) return s.replace(/;$/, '').toUpperCase();
-  if (s.includes("set_config('role'"))
-    return /from "?app_user"?/.test(s) ? 'set_config; user + roles' : 'set_config';
   if (/from "?app_user"?/.test(s)) return 'user + roles';
   const table = /(?:from|into|update) "(\w+)"/i.exec(s)?.[1] ?? '?';
   if (/left join lateral/i.test(s)) return `page + count ${table}`;
@@ -145,7 +147,14 @@ async function measure(run: Run, scenario: Scenario, target: Target, token: stri
   const base = { base: server.base, token, connections: run.cfg.connections };
   // Warm-up: JIT, pool connections, plan caches; not counted.
   await drive({ ...base, duration: 1, amount: 200, request: (i) => scenario.request(target, 1_000_000 + i) });
-  return drive({ ...base, duration, request: (i) => scenario.request(target, i) });
+  const cpuBefore = server.cpu();
+  const result = await drive({ ...base, duration, request: (i) => scenario.request(target, i) });
+  const cpuAfter = server.cpu();
+  const cpuMsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined || result.requests === 0
+      ? undefined
+      : ((cpuAfter - cpuBefore) * 1000) / result.requests;
+  return { result, cpuMsPerRequest };
 }
 
 /** dynamic-search (page of 20) latency on one connection, and the database's own time for it. */
@@ -353,10 +362,17 @@ async function main() {
     for (const s of all) {
       const same = await checkSameJson(run, s, token);
       for (const target of s.targets) {
-        const result = await measure(run, s, target, token, cfg.duration);
-        rows.push({ scenario: s.key, title: s.title, target, result, sameJson: same.get(target) });
+        const { result, cpuMsPerRequest } = await measure(run, s, target, token, cfg.duration);
+        rows.push({
+          scenario: s.key,
+          title: s.title,
+          target,
+          result,
+          cpuMsPerRequest,
+          sameJson: same.get(target),
+        });
         log(
-          `  ${s.title} / ${target}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms${result.failures ? `, ${result.failures} FAILED` : ''}`,
+          `  ${s.title} / ${target}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${cpuMsPerRequest?.toFixed(2) ?? '-'} CPU ms/req${result.failures ? `, ${result.failures} FAILED` : ''}`,
         );
       }
     }

@@ -9,7 +9,7 @@ import { restTable } from '../src/rest/table';
  * security transaction. Requests rotate over many feature ids so no single row stays hot.
  */
 export type ScenarioKey = 'find' | 'search20' | 'search200' | 'create';
-export type Target = 'rest' | 'graphql' | 'baseline-rls' | 'baseline-plain' | 'baseline-rls-1rt';
+export type Target = 'rest' | 'graphql' | 'baseline-rls' | 'baseline-plain';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -69,7 +69,7 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
   const search = row('GET', '/hr/features/dynamic-search');
   const create = row('POST', '/hr/features');
   const baselinePrefix = (target: Target) => `/${target.replace('baseline-', '')}`;
-  const all: Target[] = ['rest', 'graphql', 'baseline-rls', 'baseline-rls-1rt', 'baseline-plain'];
+  const all: Target[] = ['rest', 'graphql', 'baseline-rls', 'baseline-plain'];
 
   const searchScenario = (key: ScenarioKey, size: number): Scenario => {
     const q = SEARCH_QUERY(size);

@@ -14,8 +14,8 @@ interface PgConnection {
  * knex's query runner (events, formatting, promise chains); for the statements every request
  * sends (set_config, the user, a record, a page, a tally) that was a large part of the CPU of a
  * simple read (bench/, issue 7). Here the text goes to the transaction's own connection as it is.
- * The connection is the one knex holds for the transaction, so ordering, the transaction's
- * settings (role, tenant) and its end are unchanged. Outside a transaction (tools), the ORM's
+ * The connection is the transaction's own (ConnectionTransaction, or a knex transaction's), so
+ * ordering, the transaction's settings (role, tenant) and its end are unchanged. Outside a transaction (tools), the ORM's
  * execute runs the statement.
  *
  * `sql` uses PostgreSQL's `$1` placeholders; `knexSql` passes a query builder's compiled form.
@@ -41,28 +41,11 @@ export async function knexRows(em: EntityManager, compiled: Knex.Sql): Promise<R
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A checked UUID as an SQL literal, for statements sent without parameters (queryBatch). */
+/**
+ * A checked UUID as an SQL literal, for statements sent without parameters (in BEGIN's round
+ * trip, ConnectionTransaction.begin); anything a client chose goes through bound parameters.
+ */
 export function uuidLiteral(value: string): string {
   if (!UUID.test(value)) throw new Error(`not a UUID: ${JSON.stringify(value).slice(0, 60)}`);
   return `'${value}'`;
-}
-
-/**
- * Several statements in one round trip: pg's simple protocol runs them in order, each seeing
- * what the previous one did (the transaction's role and tenant, for instance), and answers with
- * each one's rows. It takes no parameters, so values are inlined, and only checked ones
- * (uuidLiteral); anything a client chose goes through queryRows' bound parameters instead.
- */
-export async function queryBatch(em: EntityManager, statements: readonly string[]): Promise<Rows[]> {
-  const trx = em.getTransactionContext<Knex.Transaction>();
-  if (!trx) {
-    const out: Rows[] = [];
-    for (const sql of statements) out.push(await em.getConnection().execute(sql, [], 'all'));
-    return out;
-  }
-  const connection = (await trx.client.acquireConnection()) as {
-    query(text: string): Promise<{ rows: Rows } | { rows: Rows }[]>;
-  };
-  const result = await connection.query(statements.join(';\n'));
-  return (Array.isArray(result) ? result : [result]).map((r) => r.rows);
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryBatch, uuidLiteral } from './statements';
+import { ConnectionTransaction } from './connection-transaction';
+import { uuidLiteral } from './statements';
 import { forkFor, type Actor } from './tenancy';
 
 /**
@@ -11,31 +12,36 @@ export const APP_ROLE = 'bms_app';
 /**
  * Opens a transaction on `em` that runs as the application role with `tenantId` as the row-level
  * security tenant. Both settings are transaction-local: they end with the commit or rollback, so
- * a pooled connection never carries a tenant into its next use. `then`, a statement that needs
- * the settings (authentication's user), goes in the same round trip; its rows are returned.
- * If the settings fail, the transaction is rolled back before the error goes on.
+ * a pooled connection never carries a tenant into its next use. BEGIN, the settings and `then`,
+ * a statement that needs them (authentication's user), go in one round trip; `then`'s rows are
+ * returned. If any fails, the transaction is rolled back before the error goes on.
  */
 export async function beginTenantTransaction(
   em: EntityManager,
   tenantId: string,
   then?: string,
 ): Promise<Record<string, unknown>[]> {
-  await em.begin();
-  try {
-    const settings = `select set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', ${uuidLiteral(tenantId)}, true)`;
-    const results = await queryBatch(em, then ? [settings, then] : [settings]);
-    return results[1] ?? [];
-  } catch (err) {
-    await em.rollback().catch(() => undefined);
-    throw err;
-  }
+  const settings = `select set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', ${uuidLiteral(tenantId)}, true)`;
+  const { transaction, results } = await ConnectionTransaction.begin(
+    em,
+    then ? [settings, then] : [settings],
+  );
+  em.setTransactionContext(transaction);
+  return results[1] ?? [];
 }
 
 /** Commits (or rolls back) the transaction a request opened, if it is still open. */
 export async function endTenantTransaction(em: EntityManager, commit: boolean): Promise<void> {
   if (!em.isInTransaction()) return;
-  if (commit) await em.commit();
-  else await em.rollback();
+  if (!commit) return em.rollback();
+  try {
+    await em.commit();
+  } catch (err) {
+    // A failed flush or COMMIT leaves MikroORM's context in place; what remains is rolled back
+    // (nothing, if the COMMIT itself failed) so the request holds no transaction after this.
+    if (em.isInTransaction()) await em.rollback().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Runs `work` for `actor` in a tenant transaction of its own: for work outside a request (jobs, tools). */

@@ -3,7 +3,8 @@ import type DataLoader from 'dataloader';
 import type { ClassType } from 'type-graphql';
 import type { Context } from '../context';
 import type { TenantScoped } from '../entities/tenant-scoped';
-import { knexRows } from '../db/statements';
+import { knexRows, queryRows } from '../db/statements';
+import { actorOf } from '../db/tenancy';
 import { selectByIds, selectDetached } from './detached';
 import { isUuid } from './limits';
 
@@ -55,6 +56,33 @@ export function loaderManyBy<T extends TenantScoped>(
   });
 }
 
+type Counted = { k: unknown; v?: unknown; n: number };
+
+const countStatements = new Map<string, string>();
+
+/**
+ * The grouped count with nothing but the tenant to limit it, made once per shape from the
+ * metadata: derived fields count on every read of a record (a feature's progress on each
+ * find/{id}), and a query builder per call was a seventh of a find's CPU (bench/). The tenant
+ * condition is the tenant filter's, written out; row-level security holds underneath.
+ */
+function countStatement(ctx: Context, entityName: string, field: string, by?: string): string {
+  const key = `${entityName}.${field}.${by ?? ''}`;
+  let sql = countStatements.get(key);
+  if (!sql) {
+    const meta = ctx.em.getMetadata().get(entityName);
+    if (!meta.properties.tenantId) throw new Error(`${entityName} is not a tenant's record`);
+    const column = (p: string) => `"e"."${meta.properties[p as keyof typeof meta.properties].fieldNames[0]}"`;
+    const grouping = by ? `${column(field)}, ${column(by)}` : column(field);
+    sql =
+      `select ${column(field)} as k${by ? `, ${column(by)} as v` : ''}, count(*)::int as n ` +
+      `from "${meta.tableName}" as "e" where "e"."tenant_id" = $1 and ${column(field)} = any($2::uuid[]) ` +
+      `group by ${grouping}`;
+    countStatements.set(key, sql);
+  }
+  return sql;
+}
+
 /**
  * `count(*)` of the records of `entity` whose `field` is one of `keys` (and that match `where`),
  * grouped by `field` (as `k`) and, when given, by the property `by` (as `v`); one statement
@@ -67,9 +95,17 @@ async function groupedCounts<T extends TenantScoped>(
   keys: readonly string[],
   where: Record<string, unknown>,
   by?: keyof T & string,
-): Promise<{ k: unknown; v?: unknown; n: number }[]> {
+): Promise<Counted[]> {
   const valid = [...new Set(keys.filter(isUuid))];
   if (valid.length === 0) return [];
+  if (Object.keys(where).length === 0) {
+    const tenantId = actorOf(ctx.em)?.tenantId;
+    if (!tenantId) throw new Error(`${entity.name} counted without a tenant`);
+    return (await queryRows(ctx.em, countStatement(ctx, entity.name, field, by), [
+      tenantId,
+      valid,
+    ])) as Counted[];
+  }
   const meta = ctx.em.getMetadata().get(entity.name);
   const column = (p: string) => `e.${meta.properties[p as keyof typeof meta.properties].fieldNames[0]}`;
   const qb = (ctx.em as any).createQueryBuilder(entity.name, 'e');
@@ -78,7 +114,7 @@ async function groupedCounts<T extends TenantScoped>(
     .where({ [field]: { $in: valid }, ...where })
     .groupBy(grouping);
   await qb.applyFilters();
-  return (await knexRows(ctx.em, qb.getKnexQuery().toSQL())) as { k: unknown; v?: unknown; n: number }[];
+  return (await knexRows(ctx.em, qb.getKnexQuery().toSQL())) as Counted[];
 }
 
 /** How many records of `entity` have `field` equal to each key (and match `where`). */

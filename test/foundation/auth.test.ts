@@ -53,6 +53,14 @@ describe('authentication', () => {
     );
   });
 
+  it('refuses a token it has accepted once it expires (verified tokens are remembered)', async () => {
+    const token = `Bearer ${jwt.sign({ ...claims(), exp: Math.floor(Date.now() / 1000) + 2 }, server.jwt.secret)}`;
+    expect((await call(token)).status).toBe(200);
+    expect((await call(token)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await expect401(token);
+  });
+
   it('rejects alg none and other algorithms', async () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const payload = Buffer.from(

@@ -3,7 +3,9 @@ import { Client } from 'pg';
 /**
  * The SQL statements a test's requests send, seen at the pg driver: whatever path a statement
  * takes (the ORM, a query builder's compiled form, a raw statement on the transaction's
- * connection), it passes here. BEGIN, COMMIT and ROLLBACK are left out: every request has them.
+ * connection), it passes here. A bare BEGIN, COMMIT or ROLLBACK is left out: every request has
+ * them. Statements sent together in one round trip (BEGIN with the tenant's settings and the
+ * user) count as one.
  */
 export interface StatementLog {
   /** The statements since the last `take`, and a fresh start. */
@@ -17,7 +19,7 @@ export function recordStatements(): StatementLog {
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
     const first = args[0] as string | { text?: string } | undefined;
     const text = typeof first === 'string' ? first : (first?.text ?? '');
-    if (!/^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(text)) seen.push(text);
+    if (!/^\s*(BEGIN|COMMIT|ROLLBACK);?\s*$/i.test(text)) seen.push(text);
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof Client.prototype.query;
   return {

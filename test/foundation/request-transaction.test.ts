@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { ConnectionTransaction } from '../../src/db/connection-transaction';
+import { forkFor } from '../../src/db/tenancy';
+import { beginTenantTransaction, endTenantTransaction, withTenant } from '../../src/db/tenant-transaction';
+import { Concept } from '../../src/entities/configurator/concept';
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+
+/**
+ * Requests run in a ConnectionTransaction (src/db/connection-transaction.ts): begun and ended
+ * with plain statements, taken by MikroORM and knex as their transaction context. It must keep
+ * what a transaction promises: writes through the ORM stored on commit and gone on rollback, a
+ * failed commit reported, every connection back in the pool whatever failed, and nothing run
+ * through a context once its transaction has ended.
+ */
+describe('request transactions', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  const actor = () => ({ tenantId: a.tenantId, userId: a.adminId, email: a.adminEmail });
+
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Transactions');
+  });
+  afterAll(() => server.close());
+
+  const conceptNamed = (name: string) =>
+    withTenant(server.orm.em, actor(), (em) => em.findOne(Concept, { name }));
+
+  it('stores what the ORM flushed on commit, and nothing on rollback', async () => {
+    const kept = `kept ${randomUUID()}`;
+    const dropped = `dropped ${randomUUID()}`;
+    await withTenant(server.orm.em, actor(), async (em) => {
+      expect(em.getTransactionContext()).toBeInstanceOf(ConnectionTransaction);
+      em.persist(em.create(Concept, { name: kept } as never));
+    });
+    await expect(
+      withTenant(server.orm.em, actor(), async (em) => {
+        em.persist(em.create(Concept, { name: dropped } as never));
+        await em.flush();
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await conceptNamed(kept)).toMatchObject({ name: kept, tenantId: a.tenantId });
+    expect(await conceptNamed(dropped)).toBeNull();
+  });
+
+  it('refuses to run anything through a context whose transaction has ended', async () => {
+    const em = forkFor(server.orm.em, actor());
+    await beginTenantTransaction(em, a.tenantId);
+    const context = em.getTransactionContext();
+    await endTenantTransaction(em, true);
+    await expect(em.getConnection().execute('select 1 as one', [], 'all', context)).rejects.toThrow(
+      /transaction has ended/,
+    );
+  });
+
+  it('returns the connection to the pool when a statement of BEGIN’s round trip fails', async () => {
+    // More failures than the pool has connections: a leak would leave the next request waiting.
+    for (let i = 0; i < 12; i++) {
+      const em = forkFor(server.orm.em, actor());
+      await expect(beginTenantTransaction(em, a.tenantId, 'select 1 / 0')).rejects.toThrow(
+        /division by zero/,
+      );
+      expect(em.isInTransaction()).toBe(false);
+    }
+    expect(await withTenant(server.orm.em, actor(), (em) => em.count(Concept, {}))).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reports a commit that fails, and the pool goes on serving', async () => {
+    const em = forkFor(server.orm.em, actor());
+    await beginTenantTransaction(em, a.tenantId);
+    const execute = (sql: string) => em.getConnection().execute(sql, [], 'all', em.getTransactionContext());
+    // A deferred unique constraint is checked at COMMIT: the commit itself fails.
+    await execute('create temp table deferred_check (id int unique deferrable initially deferred)');
+    await execute('insert into deferred_check values (1), (1)');
+    await expect(endTenantTransaction(em, true)).rejects.toThrow(/duplicate key/);
+    expect(em.isInTransaction()).toBe(false);
+    for (let i = 0; i < 12; i++)
+      expect(await withTenant(server.orm.em, actor(), (fork) => fork.count(Concept, {}))).toBeGreaterThan(0);
+  });
+});
