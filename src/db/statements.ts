@@ -15,8 +15,8 @@ interface PgConnection {
  * sends (set_config, the user, a record, a page, a tally) that was a large part of the CPU of a
  * simple read (bench/, issue 7). Here the text goes to the transaction's own connection as it is.
  * The connection is the transaction's own (ConnectionTransaction, or a knex transaction's), so
- * ordering, the transaction's settings (role, tenant) and its end are unchanged. Outside a transaction (tools), the ORM's
- * execute runs the statement.
+ * ordering, the transaction's settings (role, tenant) and its end are unchanged. Outside a
+ * transaction (tools), the ORM's execute runs the statement.
  *
  * `sql` uses PostgreSQL's `$1` placeholders; `knexSql` passes a query builder's compiled form.
  */
