@@ -79,6 +79,18 @@ async function waitReady(url: string, child: ChildProcess, name: string): Promis
   throw new Error(`${name} did not become ready within 60 s`);
 }
 
+/**
+ * The Node flags `npm start` gives the service (a larger young generation, see the README), read
+ * from its script so the bench measures the service as it is started.
+ */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const flags = /\bnode((?:\s+--\S+)*)\s+dist\/src\/main\.js/.exec(pkg.scripts.start)?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
+}
+
 export interface ServiceOptions {
   databaseUrl: string;
   jwtSecret: string;
@@ -93,7 +105,10 @@ export async function startService(options: ServiceOptions): Promise<Server> {
   const port = await freePort();
   const child = fork(path.join(ROOT, 'dist', 'src', 'main.js'), [], {
     cwd: ROOT,
-    execArgv: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
+    execArgv: [
+      ...startFlags(),
+      ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
+    ],
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -126,6 +141,8 @@ export async function startService(options: ServiceOptions): Promise<Server> {
 export async function startBaseline(options: Omit<ServiceOptions, 'logLevel'>): Promise<Server> {
   const child = fork(path.join(ROOT, 'dist', 'bench', 'baseline.js'), [], {
     cwd: ROOT,
+    // The same Node settings as the service: the gap between them is the code, not the flags.
+    execArgv: startFlags(),
     env: {
       ...process.env,
       PORT: '0',
