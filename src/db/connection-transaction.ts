@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
-
-type Rows = Record<string, unknown>[];
+import type { Rows } from './statements';
 
 /** A pooled pg connection as knex hands it out. */
 interface PgConnection {

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
 
-type Rows = Record<string, unknown>[];
+/** Rows as pg returns them: column name to value. */
+export type Rows = Record<string, unknown>[];
 
 interface PgConnection {
   query(text: string, values: readonly unknown[]): Promise<{ rows: Rows }>;

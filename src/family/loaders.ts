@@ -1,11 +1,10 @@
-import { raw, type FilterQuery } from '@mikro-orm/core';
+import { raw, type EntityMetadata, type FilterQuery } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
 import type { ClassType } from 'type-graphql';
 import type { Context } from '../context';
 import type { TenantScoped } from '../entities/tenant-scoped';
 import { knexRows, queryRows } from '../db/statements';
-import { actorOf } from '../db/tenancy';
-import { selectByIds, selectDetached } from './detached';
+import { selectByIds, selectDetached, tenantStatement } from './detached';
 import { isUuid } from './limits';
 
 /**
@@ -58,31 +57,6 @@ export function loaderManyBy<T extends TenantScoped>(
 
 type Counted = { k: unknown; v?: unknown; n: number };
 
-const countStatements = new Map<string, string>();
-
-/**
- * The grouped count with nothing but the tenant to limit it, made once per shape from the
- * metadata: derived fields count on every read of a record (a feature's progress on each
- * find/{id}), and a query builder per call was a seventh of a find's CPU (bench/). The tenant
- * condition is the tenant filter's, written out; row-level security holds underneath.
- */
-function countStatement(ctx: Context, entityName: string, field: string, by?: string): string {
-  const key = `${entityName}.${field}.${by ?? ''}`;
-  let sql = countStatements.get(key);
-  if (!sql) {
-    const meta = ctx.em.getMetadata().get(entityName);
-    if (!meta.properties.tenantId) throw new Error(`${entityName} is not a tenant's record`);
-    const column = (p: string) => `"e"."${meta.properties[p as keyof typeof meta.properties].fieldNames[0]}"`;
-    const grouping = by ? `${column(field)}, ${column(by)}` : column(field);
-    sql =
-      `select ${column(field)} as k${by ? `, ${column(by)} as v` : ''}, count(*)::int as n ` +
-      `from "${meta.tableName}" as "e" where "e"."tenant_id" = $1 and ${column(field)} = any($2::uuid[]) ` +
-      `group by ${grouping}`;
-    countStatements.set(key, sql);
-  }
-  return sql;
-}
-
 /**
  * `count(*)` of the records of `entity` whose `field` is one of `keys` (and that match `where`),
  * grouped by `field` (as `k`) and, when given, by the property `by` (as `v`); one statement
@@ -98,16 +72,23 @@ async function groupedCounts<T extends TenantScoped>(
 ): Promise<Counted[]> {
   const valid = [...new Set(keys.filter(isUuid))];
   if (valid.length === 0) return [];
+  const columnOf = (meta: EntityMetadata, p: string) =>
+    meta.properties[p as keyof typeof meta.properties].fieldNames[0];
   if (Object.keys(where).length === 0) {
-    const tenantId = actorOf(ctx.em)?.tenantId;
-    if (!tenantId) throw new Error(`${entity.name} counted without a tenant`);
-    return (await queryRows(ctx.em, countStatement(ctx, entity.name, field, by), [
-      tenantId,
-      valid,
-    ])) as Counted[];
+    // Nothing but the tenant limits the count: the statement is made once per shape.
+    const { sql, tenantId } = tenantStatement(ctx.em, entity.name, `count:${field}:${by ?? ''}`, (meta) => {
+      const column = (p: string) => `"e"."${columnOf(meta, p)}"`;
+      const grouping = by ? `${column(field)}, ${column(by)}` : column(field);
+      return (
+        `select ${column(field)} as k${by ? `, ${column(by)} as v` : ''}, count(*)::int as n ` +
+        `from "${meta.tableName}" as "e" where "e"."tenant_id" = $1 and ${column(field)} = any($2::uuid[]) ` +
+        `group by ${grouping}`
+      );
+    });
+    return (await queryRows(ctx.em, sql, [tenantId, valid])) as Counted[];
   }
   const meta = ctx.em.getMetadata().get(entity.name);
-  const column = (p: string) => `e.${meta.properties[p as keyof typeof meta.properties].fieldNames[0]}`;
+  const column = (p: string) => `e.${columnOf(meta, p)}`;
   const qb = (ctx.em as any).createQueryBuilder(entity.name, 'e');
   const grouping = by ? [column(field), column(by)] : [column(field)];
   qb.select([`${column(field)} as k`, ...(by ? [`${column(by)} as v`] : []), raw('count(*)::int as n')])
