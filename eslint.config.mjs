@@ -1,7 +1,17 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'src/migrations/**', '*.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.data/**',
+      '.cache/**',
+      'src/migrations/**',
+      '*.js',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
