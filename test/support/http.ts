@@ -1,4 +1,9 @@
-/** A small HTTP client for tests: every call returns status, headers and the parsed body. */
+import { checkExchange } from './openapi-exchange';
+
+/**
+ * A small HTTP client for tests: every call returns status, headers and the parsed body, and every
+ * exchange under /api/v1 is checked against the published OpenAPI document (openapi-exchange.ts).
+ */
 export interface Response<T = any> {
   status: number;
   headers: Headers;
@@ -41,6 +46,17 @@ export class Client {
     } catch {
       parsed = text;
     }
+    const [pathname, query = ''] = url.split('?', 2);
+    await checkExchange(this.baseUrl, {
+      method,
+      path: pathname,
+      query,
+      requestHeaders: h,
+      requestBody: payload === undefined ? undefined : body,
+      status: res.status,
+      headers: res.headers,
+      body: parsed,
+    });
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 
@@ -72,7 +88,7 @@ export class Client {
   }
 }
 
-/** The error body of decisions.md. */
+/** The documented error body (docs/conventions.md). */
 export function expectErrorBody(res: Response, status: number): void {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/application\/json/);

@@ -13,6 +13,7 @@ import { User } from '../../src/entities/user';
 import { PERMISSION_LIST_NAMES, PERMISSIONS_BY_LIST } from '../../src/permissions/catalog';
 import { workerDatabaseUrl } from './database';
 import { Client, type Response } from './http';
+import { loadDocument } from './openapi-exchange';
 
 /** A running service on the test database, for one test file. */
 export interface TestServer {
@@ -48,8 +49,15 @@ export async function startServer(options: { http?: AppOptions['http'] } = {}): 
     production: false,
     http: options.http,
   });
+  // The client keeps connections alive between requests; a busy machine (or a validator compiled
+  // on first use, see openapi-exchange.ts) can stall a test's event loop past Node's 5 s default,
+  // and a socket the server closed meanwhile would be reused and reset.
+  app.server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // Ready the OpenAPI validators before the first test: building them takes a while, and a pause
+  // between two requests longer than the server's keep-alive would reset the client's socket.
+  await loadDocument(baseUrl);
 
   const tenant = async (name = 'Tenant'): Promise<TestTenant> => {
     const suffix = randomUUID().slice(0, 8);

@@ -1,0 +1,115 @@
+import addFormats from 'ajv-formats';
+import OpenAPIBackend, { SetMatchType, type Document, type Operation } from 'openapi-backend';
+
+/**
+ * Every HTTP exchange a test makes under /api/v1 is held to the published OpenAPI document, with
+ * openapi-backend's validators (Ajv): a request the document accepts must get a documented status
+ * whose body, content type and headers match; a request it does not accept (a deliberately bad
+ * one, or an unknown path) must be refused with a documented 4xx in the documented error body.
+ * A mismatch throws, which fails the test that made the request.
+ */
+export interface Exchange {
+  method: string;
+  path: string;
+  query: string;
+  requestHeaders: Record<string, string>;
+  requestBody: unknown;
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+const documents = new Map<string, Promise<OpenAPIBackend>>();
+
+export function loadDocument(baseUrl: string): Promise<OpenAPIBackend> {
+  let api = documents.get(baseUrl);
+  if (!api) {
+    api = (async () => {
+      const res = await fetch(`${baseUrl}/api/v1/openapi.json`);
+      const definition = (await res.json()) as Document;
+      const backend = new OpenAPIBackend({
+        definition,
+        apiRoot: '/api/v1',
+        quick: true,
+        validate: true,
+        customizeAjv: (ajv) => {
+          addFormats(ajv as never);
+          return ajv;
+        },
+      });
+      await backend.init();
+      return backend;
+    })();
+    documents.set(baseUrl, api);
+  }
+  return api;
+}
+
+/** Paths under /api/v1 that serve the document itself rather than an operation of it. */
+const OWN = /^\/api\/v1\/(openapi\.json|docs)(\/|$|\?)/;
+
+export async function checkExchange(baseUrl: string, x: Exchange): Promise<void> {
+  if (!x.path.startsWith('/api/v1/') || OWN.test(x.path)) return;
+  const api = await loadDocument(baseUrl);
+  const request = {
+    method: x.method.toLowerCase(),
+    path: x.path,
+    query: x.query,
+    headers: x.requestHeaders,
+    body: x.requestBody,
+  };
+  const where = `${x.method} ${x.path}${x.query ? `?${x.query}` : ''} -> ${x.status}`;
+  const operation = api.matchOperation(request as never);
+  if (!operation) {
+    // No documented operation has this path and method: only "not found" may answer.
+    if (x.status !== 404 && x.status !== 405)
+      throw new Error(`${where}: an undocumented path answered ${x.status}`);
+    checkError(api, where, x);
+    return;
+  }
+  const requestResult = api.validateRequest(request as never, operation);
+  const documented = responseFor(operation, x.status);
+  if (!documented)
+    throw new Error(`${where}: status ${x.status} is not documented for ${operation.operationId}`);
+  if (!requestResult.valid && (x.status < 400 || x.status >= 500) && x.status !== 401 && x.status !== 429)
+    throw new Error(
+      `${where}: the document refuses this request (${describe(requestResult.errors)}), the service answered ${x.status}`,
+    );
+  const type = x.headers.get('content-type')?.split(';')[0];
+  const content = (documented as { content?: Record<string, unknown> }).content;
+  if (content && x.status !== 204) {
+    if (!type || !content[type])
+      throw new Error(
+        `${where}: content type ${type} is not documented (${Object.keys(content).join(', ')})`,
+      );
+    if (type === 'application/json') {
+      const result = api.validateResponse(x.body, operation, x.status);
+      if (!result.valid)
+        throw new Error(`${where}: the body does not match the document: ${describe(result.errors)}`);
+    }
+  }
+  const headers = Object.fromEntries(x.headers.entries());
+  const headerResult = api.validateResponseHeaders(headers, operation, {
+    statusCode: x.status,
+    setMatchType: SetMatchType.Superset,
+  });
+  if (!headerResult.valid)
+    throw new Error(`${where}: headers do not match the document: ${describe(headerResult.errors)}`);
+}
+
+function responseFor(operation: Operation, status: number) {
+  const responses = (operation.responses ?? {}) as Record<string, unknown>;
+  return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
+}
+
+function checkError(api: OpenAPIBackend, where: string, x: Exchange): void {
+  const schema = (api.document as any).components?.schemas?.Error;
+  const body = x.body as Record<string, unknown> | undefined;
+  const required: string[] = schema?.required ?? ['title', 'detail', 'time'];
+  if (!body || typeof body !== 'object' || required.some((k) => typeof body[k] !== 'string'))
+    throw new Error(`${where}: not the documented error body: ${JSON.stringify(x.body)}`);
+}
+
+function describe(errors: unknown): string {
+  return JSON.stringify(errors ?? []).slice(0, 800);
+}
