@@ -306,8 +306,12 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
             headers: {
               'X-Request-Id': headerRef('X-Request-Id'),
               ...(status === 201 ? { Location: headerRef('Location') } : {}),
+              ...(route.csv ? { 'Content-Disposition': csvDisposition(route.csv.filename) } : {}),
             },
-            content: { 'application/json': { schema: resultSchema } },
+            content: {
+              'application/json': { schema: resultSchema },
+              ...(route.csv ? { 'text/csv': csvContent(route.csv.filename) } : {}),
+            },
           };
     const opResponses: Record<string, unknown> = { [String(status)]: success };
     for (const [code, name] of ERRORS) {
@@ -440,6 +444,18 @@ function flattenedQuery(arg: GraphQLArgument, components: SchemaComponents): Que
   }
   return out;
 }
+
+/** The CSV itself, for a client that asks for it with `Accept: text/csv`. */
+const csvContent = (filename: string) => ({
+  schema: {
+    type: 'string',
+    description: `The same CSV as the JSON string, as a file named \`${filename}\`: answered when the request's \`Accept\` ranks \`text/csv\` above \`application/json\`.`,
+  },
+});
+const csvDisposition = (filename: string) => ({
+  description: 'Sent with `text/csv` only.',
+  schema: { type: 'string', examples: [`attachment; filename="${filename}"`] },
+});
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));

@@ -81,6 +81,7 @@ export function familyRoutes(
       field: `export${plural}Csv`,
       args: { input: fromRequest(searchFromQuery) },
       summary: `${plural} as CSV`,
+      csv: { filename: `${base.split('/').pop()}.csv` },
     },
     S9: {
       method: 'DELETE',

@@ -38,6 +38,11 @@ export interface RestRoute {
   extension?: boolean;
   /** Summary for the OpenAPI document. */
   summary?: string;
+  /**
+   * The answer is CSV text: by default sent as a JSON string (as documented); a client whose
+   * `Accept` prefers `text/csv` gets the CSV itself as an attachment named `filename`.
+   */
+  csv?: { filename: string };
 }
 
 export const path = (name?: string): ArgSource => ({ from: 'path', name });

@@ -22,6 +22,9 @@ export function sendCaught(res: Response, err: unknown, logger: Logger): void {
   sendError(res, status, detail);
 }
 
+/** JSON stays the default: CSV only when the client ranks `text/csv` above JSON. */
+const prefersCsv = (req: Request) => req.accepts(['application/json', 'text/csv']) === 'text/csv';
+
 /**
  * The REST facade: each compiled row becomes one Express route that authenticates, reads the
  * variables, executes the row's compiled document with the request's context, and
@@ -55,6 +58,15 @@ export function restRouter(routes: CompiledRoute[], contextFor: ContextFor, logg
           return;
         }
         if (status === 201 && route.location) res.setHeader('Location', `/api/v1${route.location(value)}`);
+        if (route.csv && typeof value === 'string') {
+          res.vary('Accept');
+          if (prefersCsv(req)) {
+            // The name is ours (a group's path segment); quoted as clients expect it.
+            res.setHeader('Content-Disposition', `attachment; filename="${route.csv.filename}"`);
+            res.type('text/csv; charset=utf-8').status(status).send(value);
+            return;
+          }
+        }
         res.status(status).json(value);
       } catch (err) {
         if (contextValue) await endTenantTransaction(contextValue.em, false).catch(() => undefined);

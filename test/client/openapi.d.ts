@@ -8978,11 +8978,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -9180,11 +9183,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -9978,11 +9984,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -10184,11 +10193,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -10545,11 +10557,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -11070,11 +11085,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -11429,11 +11447,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -11850,11 +11871,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -12206,11 +12230,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -12657,11 +12684,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -12930,11 +12960,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -14047,11 +14080,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -14619,11 +14655,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
@@ -15155,11 +15194,14 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          /** @description Sent with `text/csv` only. */
+          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
           'application/json': string;
+          'text/csv': string;
         };
       };
       400: components['responses']['BadRequest'];
