@@ -12,6 +12,7 @@ import { authenticate } from './auth/authenticate';
 import type { JwtSettings } from './auth/jwt';
 import { Loaders, type Context } from './context';
 import { classify } from './error-mapping';
+import { credentialError, requireCredential, withoutSuggestions } from './graphql/errors';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
 import {
@@ -109,6 +110,8 @@ const armorProtection = new ApolloArmor({
   maxDirectives: { n: 20 },
   // Tokens are limited by graphql's own parser (parseOptions below), which reports a 400.
   maxTokens: { enabled: false },
+  // Suggestions are removed whole in formatError (withoutSuggestions).
+  blockFieldSuggestion: { enabled: false },
 }).protect();
 
 export async function createApp({
@@ -192,6 +195,7 @@ export async function createApp({
     includeStacktraceInErrorResponses: false,
     plugins: [
       ...armorProtection.plugins,
+      requireCredential,
       requestTransaction(logger),
       metrics.graphqlPlugin,
       production || !introspection
@@ -203,7 +207,7 @@ export async function createApp({
       if (!expected) logger.error({ err: error }, 'unexpected GraphQL error');
       const code = status === 500 ? 'INTERNAL_SERVER_ERROR' : (formatted.extensions?.code ?? 'BAD_REQUEST');
       return {
-        message: expected ? detail : 'Internal server error',
+        message: expected ? withoutSuggestions(detail) : 'Internal server error',
         locations: formatted.locations,
         path: formatted.path,
         extensions: { code, status },
@@ -221,7 +225,8 @@ export async function createApp({
     bodyErrors(logger),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
-        // No credential: introspection works (for Sandbox); every root field's rule answers 401.
+        // No credential: introspection works (for the IDEs); anything else is refused with a 401
+        // by requireCredential, as a bad credential is here.
         if (!req.headers.authorization) {
           return {
             em: orm.em.fork({ clear: true }),
@@ -233,17 +238,9 @@ export async function createApp({
         try {
           return await authenticatedContext(req, res);
         } catch (err) {
-          const { status, detail } = classify(err);
-          throw new GraphQLError(detail, {
-            extensions: {
-              code: status === 401 ? 'UNAUTHENTICATED' : 'SERVICE_UNAVAILABLE',
-              status,
-              http: {
-                status,
-                headers: status === 401 ? new Map([['www-authenticate', 'Bearer']]) : undefined,
-              },
-            },
-          });
+          const { status, detail, expected } = classify(err);
+          if (!expected) logger.error({ err }, 'authentication failed');
+          throw credentialError(status, expected ? detail : 'Internal server error');
         }
       },
     }),

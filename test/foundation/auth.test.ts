@@ -91,11 +91,12 @@ describe('authentication', () => {
     expectErrorBody(await u.client.get('/concepts/find-all'), 401);
   });
 
-  it('GraphQL: no credential answers 401-coded errors for root fields, a bad one is an HTTP 401', async () => {
+  it('GraphQL: no credential and a bad one are both an HTTP 401 (test/foundation/graphql-auth-errors)', async () => {
     const anon = new Client(server.baseUrl);
     const res = await anon.graphql('{ allConcepts { id } }');
-    expect(res.body.errors![0].extensions?.status).toBe(401);
-    expect(res.body.data).toBeNull();
+    expect(res.status).toBe(401);
+    expect(res.body.errors![0].extensions).toEqual({ code: 'UNAUTHENTICATED', status: 401 });
+    expect(res.body.data).toBeUndefined();
     const bad = await anon.request(
       'POST',
       '/graphql',
