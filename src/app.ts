@@ -13,6 +13,7 @@ import type { JwtSettings } from './auth/jwt';
 import { Loaders, type Context } from './context';
 import { classify } from './error-mapping';
 import { credentialError, requireCredential, withoutSuggestions } from './graphql/errors';
+import { ideRouter } from './graphql/ide';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
 import {
@@ -218,6 +219,8 @@ export async function createApp({
   // Slow clients cannot hold a connection open indefinitely.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
+  // GraphiQL, served offline, where the landing page would be; Sandbox at ?ide=sandbox.
+  if (!production && introspection) app.use('/graphql', ideRouter(schema));
   app.use(
     '/graphql',
     credentialLimiter(rateLimits),

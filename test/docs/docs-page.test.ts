@@ -1,45 +1,17 @@
 import os from 'node:os';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { restTable } from '../../src/rest/table';
+import { describeInBrowser, launchChromium, offlinePage } from '../support/browser';
 import { startServer, type TestServer } from '../support/server';
 
-/**
- * The docs page in a real browser: Debian's chromium driven by playwright-core, against the
- * in-process server. Every request that would leave the machine is refused, so the page is
- * shown to work offline.
- */
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) {
-  throw new Error(
-    `${CHROMIUM} is missing in CI: .ci/run installs Debian's chromium package before the tests`,
-  );
-}
-if (!available) {
-  console.warn(`docs page test skipped: ${CHROMIUM} is absent (apt-get install chromium to run it)`);
-}
-
-(available ? describe : describe.skip)('Docs page at /api/v1/docs (headless chromium)', () => {
+describeInBrowser('docs page test')('Docs page at /api/v1/docs (headless chromium)', () => {
   let server: TestServer;
   let browser: Browser;
 
   beforeAll(async () => {
     server = await startServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -47,21 +19,8 @@ if (!available) {
   });
 
   it('renders the operations from the generated document, offline, without errors', async () => {
-    const page = await browser.newPage();
-    const local = new URL(server.baseUrl).host;
-    const foreign: string[] = [];
-    const problems: string[] = [];
-    await page.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.protocol === 'data:' || url.protocol === 'blob:' || url.host === local) return route.continue();
-      foreign.push(url.href);
-      return route.abort();
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-
+    const { page, foreign, problems } = await offlinePage(browser, server.baseUrl);
+    const started = Date.now();
     const response = await page.goto(`${server.baseUrl}/api/v1/docs`, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
@@ -69,6 +28,8 @@ if (!available) {
     // Redoc renders each operation as a section headed by its summary, once the document is loaded.
     const first = restTable[0];
     await page.locator('h2', { hasText: first.summary }).first().waitFor({ timeout: 30_000 });
+    // Measured and printed, not asserted: this machine is shared, so a time budget would be flaky.
+    console.info(`docs page: first operation visible after ${Date.now() - started} ms`);
     const headings = new Set((await page.locator('h2').allInnerTexts()).map((t) => t.trim()));
     const absent = restTable.filter((r) => r.summary && !headings.has(r.summary)).map((r) => r.summary);
     expect(absent).toEqual([]);

@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/**
+ * Pages in a real browser: Debian's chromium driven by playwright-core, against the in-process
+ * server. Every request that would leave the machine is refused and recorded, so a page is
+ * shown to work offline.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+export const chromiumAvailable = existsSync(CHROMIUM);
+
+/** `describe`, or `describe.skip` with a warning where chromium is absent (never in CI). */
+export function describeInBrowser(what: string): jest.Describe {
+  if (!chromiumAvailable && process.env.CI) {
+    throw new Error(
+      `${CHROMIUM} is missing in CI: .ci/run installs Debian's chromium package before the tests`,
+    );
+  }
+  if (!chromiumAvailable) {
+    console.warn(`${what} skipped: ${CHROMIUM} is absent (apt-get install chromium to run it)`);
+    return describe.skip;
+  }
+  return describe;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface OfflinePage {
+  page: Page;
+  /** Requests to anywhere but the test server (refused). */
+  foreign: string[];
+  /** Page errors and console errors. */
+  problems: string[];
+}
+
+/** A new page that may reach only `baseUrl` (and data:/blob: URLs). */
+export async function offlinePage(browser: Browser, baseUrl: string): Promise<OfflinePage> {
+  const page = await browser.newPage();
+  const local = new URL(baseUrl).host;
+  const foreign: string[] = [];
+  const problems: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:' || url.host === local) return route.continue();
+    foreign.push(url.href);
+    return route.abort();
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
+  return { page, foreign, problems };
+}
