@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
+import { docsGroups, type DocsGroup } from './groups';
 import { API_BASE, type OpenApiDocument } from './openapi';
 
 /**
- * The OpenAPI document and its human-readable page, both public (they describe the interface,
- * not any tenant's data). The page is Redoc's standalone bundle served from node_modules, so it
- * works offline; its content security policy keeps it from reaching any other origin.
+ * The OpenAPI document and its human-readable pages, all public (they describe the interface,
+ * not any tenant's data): an index of the groups and their operations in plain HTML, and a
+ * page per group rendered by Redoc's standalone bundle served from node_modules, so they work
+ * offline; their content security policy keeps them from reaching any other origin. Redoc takes
+ * seconds per hundred operations before it shows anything, hence a group per page.
  */
 const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
 
@@ -30,29 +33,79 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const PAGE = `<!doctype html>
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const STYLE = `body { margin: 0; padding: 0; font-family: sans-serif; }
+  nav.groups { padding: 8px 16px; border-bottom: 1px solid #ddd; font-size: 14px; }
+  main.index { max-width: 960px; margin: 0 auto; padding: 16px; }
+  main.index h2 { margin: 24px 0 4px; font-size: 18px; }
+  main.index ul { margin: 4px 0; padding-left: 20px; }
+  main.index code { font-size: 13px; }`;
+
+/** A group's operations (or the whole document) rendered by Redoc, with a way back to the index. */
+const redocPage = (title: string, spec: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>Business management service: REST API</title>
-    <style>body { margin: 0; padding: 0; }</style>
+    <title>${escapeHtml(title)}: Business management service REST API</title>
+    <style>${STYLE}</style>
   </head>
   <body>
-    <div id="redoc"></div>
+    <nav class="groups"><a href="${API_BASE}/docs">All groups</a> · ${escapeHtml(title)} ·
+      <a href="${API_BASE}/openapi.json">openapi.json</a></nav>
+    <div id="redoc" data-spec="${escapeHtml(spec)}"></div>
     <script src="${API_BASE}/docs/redoc.standalone.js"></script>
     <script src="${API_BASE}/docs/init.js"></script>
   </body>
 </html>
 `;
 
-// Kept out of the page so the policy needs no 'unsafe-inline' for scripts.
-const INIT = `Redoc.init(${JSON.stringify(`${API_BASE}/openapi.json`)}, {
-  expandResponses: '200,201',
-  jsonSampleExpandLevel: 2,
-  hideHostname: true,
-  sortTagsAlphabetically: true,
-}, document.getElementById('redoc'));
+/** The index: every group and its operations, as plain HTML that shows at once. */
+function indexPage(document: OpenApiDocument, groups: DocsGroup[]): string {
+  const sections = groups.map(
+    (g) => `<section>
+      <h2><a href="${API_BASE}/docs/${g.slug}">${escapeHtml(g.tag)}</a></h2>
+      <p>${escapeHtml(g.description)}</p>
+      <ul>${g.operations
+        .map(
+          (o) =>
+            `<li><a href="${API_BASE}/docs/${g.slug}#tag/${escapeHtml(g.tag)}/operation/${o.operationId}">${escapeHtml(o.summary)}</a> <code>${o.method} ${escapeHtml(o.path)}</code></li>`,
+        )
+        .join('')}</ul>
+    </section>`,
+  );
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Business management service: REST API</title>
+    <style>${STYLE}</style>
+  </head>
+  <body>
+    <main class="index">
+      <h1>${escapeHtml(String(document.info.title))}: REST API</h1>
+      <p>Each group's operations in full on its own page; the whole document as
+        <a href="${API_BASE}/openapi.json">openapi.json</a> or <a href="${API_BASE}/docs/all">one page</a>
+        (slow to render: ${Object.keys(document.paths).length} paths).</p>
+      ${sections.join('\n')}
+    </main>
+  </body>
+</html>
+`;
+}
+
+// Kept out of the pages so the policy needs no 'unsafe-inline' for scripts.
+const INIT = `(function () {
+  var el = document.getElementById('redoc');
+  Redoc.init(el.getAttribute('data-spec'), {
+    expandResponses: '200,201',
+    jsonSampleExpandLevel: 2,
+    hideHostname: true,
+    sortTagsAlphabetically: true,
+  }, el);
+})();
 `;
 
 export function docsRouter(document: OpenApiDocument): Router {
@@ -69,11 +122,14 @@ export function docsRouter(document: OpenApiDocument): Router {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/json').send(json);
   });
-  router.get('/docs', route('/docs'), (_req, res) => {
+  const groups = docsGroups(document);
+  const index = indexPage(document, groups);
+  const page = (res: express.Response, html: string) => {
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-cache');
-    res.type('html').send(PAGE);
-  });
+    res.type('html').send(html);
+  };
+  router.get('/docs', route('/docs'), (_req, res) => page(res, index));
   router.get('/docs/init.js', route('/docs/init.js'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/javascript').send(INIT);
@@ -82,5 +138,17 @@ export function docsRouter(document: OpenApiDocument): Router {
     res.setHeader('Cache-Control', 'public, max-age=86400');
     res.type('application/javascript').send(redocBundle());
   });
+  router.get('/docs/all', route('/docs/all'), (_req, res) =>
+    page(res, redocPage('All groups', `${API_BASE}/openapi.json`)),
+  );
+  for (const group of groups) {
+    const json = JSON.stringify(group.document);
+    const html = redocPage(group.tag, `${API_BASE}/docs/${group.slug}/openapi.json`);
+    router.get(`/docs/${group.slug}`, route('/docs/{group}'), (_req, res) => page(res, html));
+    router.get(`/docs/${group.slug}/openapi.json`, route('/docs/{group}/openapi.json'), (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('application/json').send(json);
+    });
+  }
   return router;
 }
