@@ -80,18 +80,20 @@ const INIT = `(function () {
   }
   var fetcher = GraphiQL.createFetcher({ url: '/graphql', fetch: withoutPlaceholder });
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
-  fetch(${JSON.stringify(`${IDE_BASE}/schema.json`)}).then(function (r) { return r.json(); }).then(function (schema) {
-    root.render(
-    React.createElement(GraphiQL, {
-      fetcher: fetcher,
-      schema: schema,
-      defaultEditorToolsVisibility: 'headers',
-      defaultHeaders: JSON.stringify({ Authorization: placeholder }, null, 2),
-      shouldPersistHeaders: true,
-      defaultQuery: '# Fill in the Authorization header below, then run:\\n{\\n  me {\\n    email\\n    roles\\n  }\\n}\\n',
-    }),
-  );
-  });
+  fetch(${JSON.stringify(`${IDE_BASE}/schema.json`)})
+    .then(function (r) { return r.json(); })
+    .then(function (schema) {
+      root.render(
+        React.createElement(GraphiQL, {
+          fetcher: fetcher,
+          schema: schema,
+          defaultEditorToolsVisibility: 'headers',
+          defaultHeaders: JSON.stringify({ Authorization: placeholder }, null, 2),
+          shouldPersistHeaders: true,
+          defaultQuery: '# Fill in the Authorization header below, then run:\\n{\\n  me {\\n    email\\n    roles\\n  }\\n}\\n',
+        }),
+      );
+    });
 })();
 `;
 
