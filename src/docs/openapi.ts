@@ -306,7 +306,6 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
             headers: {
               'X-Request-Id': headerRef('X-Request-Id'),
               ...(status === 201 ? { Location: headerRef('Location') } : {}),
-              ...(route.csv ? { 'Content-Disposition': csvDisposition(route.csv.filename) } : {}),
             },
             content: {
               'application/json': { schema: resultSchema },
@@ -449,12 +448,8 @@ function flattenedQuery(arg: GraphQLArgument, components: SchemaComponents): Que
 const csvContent = (filename: string) => ({
   schema: {
     type: 'string',
-    description: `The same CSV as the JSON string, as a file named \`${filename}\`: answered when the request's \`Accept\` ranks \`text/csv\` above \`application/json\`.`,
+    description: `The same CSV as the JSON string, answered when the request's \`Accept\` ranks \`text/csv\` above \`application/json\`, with \`Content-Disposition: attachment; filename="${filename}"\`.`,
   },
-});
-const csvDisposition = (filename: string) => ({
-  description: 'Sent with `text/csv` only.',
-  schema: { type: 'string', examples: [`attachment; filename="${filename}"`] },
 });
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

@@ -8978,8 +8978,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9183,8 +9181,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9984,8 +9980,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10193,8 +10187,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10557,8 +10549,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11085,8 +11075,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11447,8 +11435,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11871,8 +11857,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12230,8 +12214,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12684,8 +12666,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12960,8 +12940,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14080,8 +14058,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14655,8 +14631,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15194,8 +15168,6 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
-          /** @description Sent with `text/csv` only. */
-          'Content-Disposition'?: string;
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };

@@ -26,7 +26,7 @@ describeInBrowser('docs page test')('Docs pages at /api/v1/docs (headless chromi
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-  });
+  }, 60_000);
 
   it('the index lists every group and operation at once, offline, without errors', async () => {
     const { page, foreign, problems } = await offlinePage(browser, server.baseUrl);

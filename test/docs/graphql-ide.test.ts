@@ -32,7 +32,7 @@ describeInBrowser('GraphQL IDE test')('GraphiQL at /graphql (headless chromium)'
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-  });
+  }, 60_000);
 
   it('loads offline, shows the schema without a token, runs a query with the bearer header and shows the result', async () => {
     const { page, foreign, problems } = await offlinePage(browser, server.baseUrl);
