@@ -194,6 +194,9 @@ export async function createApp({
     parseOptions: { maxTokens: 10_000 },
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGTERM and SIGINT and stops everything in order through close(); Apollo's own
+    // handler would stop the server first and leave close()'s stop() waiting forever.
+    stopOnTerminationSignals: false,
     plugins: [
       ...armorProtection.plugins,
       requireCredential,
@@ -258,7 +261,15 @@ export async function createApp({
     server,
     schema,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // close() refuses new connections and ends the idle ones once; a kept-alive connection
+      // whose request is still running would otherwise stay open for keepAliveTimeout after its
+      // answer, so idle connections are ended again until the server has closed.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      try {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      } finally {
+        clearInterval(sweep);
+      }
       await apollo.stop();
     },
   };

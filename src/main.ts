@@ -1,13 +1,16 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { createApp } from './app';
 import { resolveJwtSecret } from './auth/secret';
-import { signToken } from './auth/jwt';
+import { signToken, type JwtSettings } from './auth/jwt';
+import type { EntityManager } from '@mikro-orm/core';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
+import { type User, UserStatus } from './entities/user';
 import { createLogger } from './logger';
 import { startCoverageWorker } from './jobs/worker';
-import { createTenant } from './services/provisioning';
+import { createTenant, findUserByEmail } from './services/provisioning';
 
 async function main() {
   const config = loadConfig();
@@ -27,7 +30,13 @@ async function main() {
   });
   // The demo tenant exists before the first request can arrive.
   const demo = db.embedded && !config.production ? await demoTenant(db.orm.em, jwt) : undefined;
-  await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
+  try {
+    await listen(app.server, config.host, config.port);
+  } catch (err) {
+    await app.close();
+    await db.close();
+    throw err;
+  }
   // Coverage jobs are picked up from the PostgreSQL queue by this process (and any other instance).
   const worker = startCoverageWorker(db.orm, logger);
   const base = `http://${config.host}:${config.port}`;
@@ -38,11 +47,13 @@ async function main() {
   console.log(`  GraphQL  ${base}/graphql  (Apollo Sandbox in a browser)`);
   console.log(`  Docs     ${base}/api/v1/docs`);
   if (demo) {
-    console.log(`\nFirst start: created the demo tenant "${demo.name}" with admin ${demo.email}. Try:\n`);
-    console.log(`  curl -H 'Authorization: Bearer ${demo.token}' ${base}/api/v1/concepts/find-all\n`);
     console.log(
-      'Make more tenants and tokens with: npm run cli -- tenant:create --name NAME --admin-email EMAIL\n',
+      demo.created
+        ? `\nFirst start: created the demo tenant "${demo.name}" (${demo.tenantId}) with admin ${demo.email}. Try:\n`
+        : `\nDemo tenant "${demo.name}" (${demo.tenantId}), admin ${demo.email}, with a token made now:\n`,
     );
+    console.log(`  curl -H 'Authorization: Bearer ${demo.token}' ${base}/api/v1/concepts/find-all\n`);
+    console.log('Tenants, roles and tokens: npm run -s cli -- --help (docs/operations.md)\n');
   }
 
   let stopping = false;
@@ -50,12 +61,18 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 25_000);
+    // A last resort only: every step below ends by itself once its work is done.
+    const force = setTimeout(() => {
+      logger.error('shutdown did not finish within 25 s; exiting');
+      process.exit(1);
+    }, 25_000);
     force.unref();
     try {
-      await app.close();
-      await worker.stop();
+      // Requests in flight finish while new connections are refused, and the worker stops
+      // claiming jobs (finishing the one in hand); the pool closes only when both are done.
+      await Promise.all([app.close(), worker.stop()]);
       await db.close();
+      logger.info('stopped');
       process.exit(0);
     } catch (err) {
       logger.error({ err }, 'shutdown failed');
@@ -66,20 +83,52 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** On an empty embedded database, a tenant to try things with. */
-async function demoTenant(
-  em: import('@mikro-orm/core').EntityManager,
-  jwt: { secret: string; issuer?: string; audience?: string },
-) {
-  const fork = em.fork({ clear: true });
-  if ((await fork.count(Tenant, {}, { filters: false })) > 0) return undefined;
-  const { tenant, admin } = await createTenant(em, {
-    name: 'Demo',
-    adminEmail: 'admin@demo.local',
-    domain: 'demo.local',
+/** Listens on host:port; an address that cannot be had is one line saying what to change. */
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) => {
+      const address = `${host}:${port}`;
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new Error(`${address} is already in use (another instance?): set PORT (or HOST) to a free one`),
+        );
+      else if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL')
+        reject(new Error(`cannot listen on ${address} (${err.code}): set PORT or HOST`));
+      else reject(err);
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
   });
-  const token = signToken(jwt, { sub: admin.id, email: admin.email, tenantId: tenant.id }, '7d');
-  return { name: tenant.name, email: admin.email, token };
+}
+
+const DEMO = { name: 'Demo', adminEmail: 'admin@demo.local', domain: 'demo.local' };
+
+/**
+ * The demo tenant of an embedded development database, with a token for its admin made on every
+ * start (so a lost one costs a restart): created on an empty database; none when the database
+ * holds other tenants only, or the demo admin is no longer active.
+ */
+async function demoTenant(em: EntityManager, jwt: JwtSettings) {
+  const fork = em.fork({ clear: true });
+  let found = await fork.findOne(
+    Tenant,
+    { owner: DEMO.adminEmail, domain: DEMO.domain },
+    { filters: false, orderBy: { created: 'asc' } },
+  );
+  let admin: User | undefined;
+  const created = !found;
+  if (!found) {
+    if ((await fork.count(Tenant, {}, { filters: false })) > 0) return undefined;
+    ({ tenant: found, admin } = await createTenant(em, DEMO));
+  } else {
+    admin = await findUserByEmail(em, found.id, DEMO.adminEmail).catch(() => undefined);
+    if (admin?.status !== UserStatus.ACTIVE) return undefined;
+  }
+  const token = signToken(jwt, { sub: admin.id, email: admin.email, tenantId: found.id }, '7d');
+  return { created, tenantId: found.id, name: found.name, email: admin.email, token };
 }
 
 main().catch((err) => {

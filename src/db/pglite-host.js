@@ -9,7 +9,7 @@
  *
  * Started with fork(); argv: dataDir ("memory://" for an in-memory database) and an optional
  * port (default: any free one). Sends
- * {ready, port} to the parent once listening; stops on SIGTERM, SIGINT or when the parent goes.
+ * {ready, port} to the parent once listening; stops on SIGTERM or when the parent goes.
  */
 const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
@@ -39,7 +39,10 @@ async function main() {
     }
   };
   process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  // A terminal's Ctrl-C reaches the whole process group, this host included. Stopping then would
+  // cut off the queries of a parent that is still finishing its requests; the parent stops the
+  // host itself (SIGTERM), or the host stops when the parent goes away.
+  process.on('SIGINT', () => undefined);
   process.on('disconnect', stop);
   process.send?.({ ready: true, port });
 }

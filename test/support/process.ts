@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { Client } from 'pg';
+
+/**
+ * The service and the CLI as separate processes, run from the TypeScript sources (see
+ * register-ts.js), for what only a process shows: signals, exit codes, stdout and stderr.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const REGISTER = path.join(__dirname, 'register-ts.js');
+
+/** The environment of a child: this one's, minus what the test run sets for itself. */
+export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
+  for (const key of ['NODE_ENV', 'DATABASE_URL', 'JWT_SECRET', 'TEST_DATABASE_URL', 'PORT', 'DATA_DIR'])
+    delete env[key];
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+export interface Running {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+/** Runs `node <script> ...args` from the sources, in a process group of its own. */
+export function runSource(script: string, args: string[], env: NodeJS.ProcessEnv): Running {
+  const child = spawn(process.execPath, ['-r', REGISTER, path.join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own group, so a Ctrl-C can be imitated by signalling the whole group.
+    detached: true,
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** The service (src/main.ts) started and listening; rejects with its output if it ends first. */
+export async function startService(env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<Running> {
+  const service = runSource('src/main.ts', [], env);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error('the service did not start in time')), timeoutMs);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      reject(new Error(`${err.message}\nstdout:\n${service.stdout()}\nstderr:\n${service.stderr()}`));
+    };
+    service.child.stdout!.on('data', () => {
+      if (service.stdout().includes('"msg":"listening"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void service.exited.then(({ code }) =>
+      fail(new Error(`the service exited with ${code} during start-up`)),
+    );
+  });
+  return service;
+}
+
+/** The pino lines of an output at error level or above (pino's error is 50). */
+export function errorLines(output: string): string[] {
+  return output.split('\n').filter((line) => {
+    if (!line.startsWith('{')) return false;
+    try {
+      return (JSON.parse(line) as { level?: number }).level! >= 50;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh, empty database on the PostgreSQL server at DATABASE_URL; drop() removes it. */
+export async function freshServerDatabase(
+  label: string,
+): Promise<{ url: string; admin: Client; drop(): Promise<void> }> {
+  const server = new URL(process.env.DATABASE_URL!);
+  const name = `${process.env.TEST_DATABASE_PREFIX ?? `bms_test_${Date.now()}`}_${label}`;
+  const admin = new Client({ connectionString: server.toString() });
+  await admin.connect();
+  await admin.query(`drop database if exists "${name}" with (force)`);
+  await admin.query(`create database "${name}"`);
+  const url = new URL(server.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    admin,
+    async drop() {
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export const randomSecret = () => randomBytes(32).toString('hex');
