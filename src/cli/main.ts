@@ -1,96 +1,241 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { openDatabase } from '../db/database';
-import { resolveJwtSecret } from '../auth/secret';
-import { signToken } from '../auth/jwt';
-import { createTenant, createUser, findUserByEmail } from '../services/provisioning';
-import { AppError } from '../errors';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { EntityManager } from '@mikro-orm/core';
+import type { JwtSettings } from '../auth/jwt';
 
 /**
  * The operators' tool (decisions.md "Credentials and the command line"): same configuration as
- * the server; each command prints one JSON object on stdout, or a message on stderr and exits 1.
+ * the server; each command prints one JSON value on stdout (an object, or an array for the
+ * listings); a failure is one line on stderr and exit 1, a usage mistake one line and exit 2.
  * In embedded mode it uses the running server's database when there is one (see db/embedded.ts).
  */
-const USAGE = `usage:
-  tenant:create --name NAME --admin-email EMAIL [--domain D] [--expires-in 12h]
-  user:create --tenant ID --email EMAIL [--role NAME]... [--full-access] [--expires-in 12h]
-  token --tenant ID --email EMAIL [--expires-in 12h]`;
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+/**
+ * What commands work with. The modules behind them (the ORM, the entities, GraphQL types) are
+ * loaded only once a command runs, so --help and usage mistakes answer at once.
+ */
+interface Services {
+  em: EntityManager;
+  jwt: JwtSettings;
+  sign: typeof import('../auth/jwt').signToken;
+  provisioning: typeof import('../services/provisioning');
+  directory: typeof import('../services/directory');
+}
+
+interface Command {
+  args: string;
+  summary: string;
+  options: Options;
+  run(values: Values, services: Services): Promise<unknown>;
+}
 
 const DEFAULT_EXPIRY = '12h';
+const expiry: Options = { 'expires-in': { type: 'string' } };
 
-async function run(argv: string[]): Promise<object> {
-  const [command, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
+class UsageError extends Error {}
+
+const need = (values: Values, key: string): string => {
+  const v = values[key];
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${key} is required`);
+  return v;
+};
+
+const tokenFor = (
+  services: Services,
+  user: { id: string; email: string; tenantId: string },
+  values: Values,
+) =>
+  services.sign(
+    services.jwt,
+    { sub: user.id, email: user.email, tenantId: user.tenantId },
+    (values['expires-in'] as string | undefined) ?? DEFAULT_EXPIRY,
+  );
+
+const COMMANDS: Record<string, Command> = {
+  tenants: {
+    args: '',
+    summary: "every tenant with its admins' user ids and e-mails (a JSON array)",
+    options: {},
+    run: (_values, { em, directory }) => directory.listTenants(em),
+  },
+  roles: {
+    args: '--tenant TENANT',
+    summary: 'the role names users of the tenant can be given, with their permissions (a JSON array)',
+    options: { tenant: { type: 'string' } },
+    run: async (values, { em, directory }) =>
+      directory.listRoles(em, (await directory.resolveTenant(em, need(values, 'tenant'))).id),
+  },
+  'tenant:create': {
+    args: '--name NAME --admin-email EMAIL [--domain DOMAIN] [--expires-in 12h]',
+    summary: 'a tenant and its first user, who holds SUPER_ADMIN and full access, with a token',
     options: {
       name: { type: 'string' },
       'admin-email': { type: 'string' },
       domain: { type: 'string' },
+      ...expiry,
+    },
+    async run(values, services) {
+      const { tenant, admin } = await services.provisioning.createTenant(services.em, {
+        name: need(values, 'name'),
+        adminEmail: need(values, 'admin-email'),
+        domain: values.domain as string | undefined,
+      });
+      return {
+        tenantId: tenant.id,
+        adminEmail: admin.email,
+        userId: admin.id,
+        token: tokenFor(services, admin, values),
+      };
+    },
+  },
+  'role:create': {
+    args: '--tenant TENANT --name NAME --permission PERMISSION... [--description TEXT]',
+    summary: 'a tenant role granting the named permissions (READ_CONCEPTS, CREATE_INVOICES, ...)',
+    options: {
+      tenant: { type: 'string' },
+      name: { type: 'string' },
+      permission: { type: 'string', multiple: true },
+      description: { type: 'string' },
+    },
+    async run(values, { em, directory }) {
+      const tenant = await directory.resolveTenant(em, need(values, 'tenant'));
+      const permissions = (values.permission as string[] | undefined) ?? [];
+      if (permissions.length === 0) throw new UsageError('--permission is required (once per permission)');
+      const role = await directory.createRoleFor(em, {
+        tenantId: tenant.id,
+        name: need(values, 'name'),
+        permissions,
+        description: values.description as string | undefined,
+      });
+      return { tenantId: tenant.id, ...role };
+    },
+  },
+  'user:create': {
+    args: '--tenant TENANT --email EMAIL [--role NAME]... [--full-access] [--expires-in 12h]',
+    summary: 'a user of the tenant holding the named roles (see roles), with a token',
+    options: {
       tenant: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string', multiple: true },
       'full-access': { type: 'boolean' },
-      'expires-in': { type: 'string' },
+      ...expiry,
     },
-    strict: true,
-  });
-  const need = (key: keyof typeof values): string => {
-    const v = values[key];
-    if (typeof v !== 'string' || v.trim() === '') throw new Error(`--${key} is required\n${USAGE}`);
-    return v;
-  };
-  const expiresIn = values['expires-in'] ?? DEFAULT_EXPIRY;
-  if (!/^\d+[smhdwy]?$/.test(expiresIn))
-    throw new Error(`--expires-in must look like 30m, 12h or 7d, got "${expiresIn}"`);
-  if (!['tenant:create', 'user:create', 'token'].includes(command)) throw new Error(USAGE);
+    async run(values, services) {
+      const { directory } = services;
+      const tenant = await directory.resolveTenant(services.em, need(values, 'tenant'));
+      const roles = (values.role as string[] | undefined) ?? [];
+      const known = (await directory.listRoles(services.em, tenant.id)).map((r) => r.name);
+      const unknown = roles.filter((r) => !known.includes(r));
+      if (unknown.length > 0)
+        throw new Error(
+          `unknown role(s) ${unknown.join(', ')}: tenant "${tenant.name}" has ${known.join(', ')}`,
+        );
+      const user = await services.provisioning.createUser(services.em, {
+        tenantId: tenant.id,
+        email: need(values, 'email'),
+        roles,
+        hasFullAccess: (values['full-access'] as boolean | undefined) ?? false,
+        actorEmail: 'cli',
+      });
+      return { userId: user.id, email: user.email, token: tokenFor(services, user, values) };
+    },
+  },
+  token: {
+    args: '--email EMAIL [--tenant TENANT] [--expires-in 12h]',
+    summary: 'a token for an existing user; --tenant only when the e-mail is in several tenants',
+    options: { tenant: { type: 'string' }, email: { type: 'string' }, ...expiry },
+    async run(values, services) {
+      const ref = values.tenant as string | undefined;
+      const { directory } = services;
+      const tenantId = ref === undefined ? undefined : (await directory.resolveTenant(services.em, ref)).id;
+      const user = await directory.userByEmail(services.em, need(values, 'email'), tenantId);
+      return { token: tokenFor(services, user, values) };
+    },
+  },
+};
 
+const USAGE = `usage: bms COMMAND [OPTIONS]     (from a checkout: npm run -s cli -- COMMAND [OPTIONS])
+
+Prints one JSON value on stdout. TENANT is a tenant's id or its exact name.
+Runs against the database the server would use (DATABASE_URL, or the embedded one in DATA_DIR).
+
+commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name} ${c.args}\n      ${c.summary}`)
+  .join('\n')}
+
+  -h, --help   this text (after a command: that command's)
+Tokens last 12 hours unless --expires-in says otherwise (30m, 12h, 7d).
+Exit status: 0 done, 1 failed (one line on stderr), 2 a usage mistake (one line on stderr).`;
+
+/** The command and its checked options, or the usage text to print; usage mistakes throw. */
+function parse(argv: string[]): { help: string } | { command: Command; values: Values } {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') return { help: USAGE };
+  const command = COMMANDS[name];
+  if (!command)
+    throw new UsageError(
+      name.startsWith('-') ? `expected a command before ${name}` : `unknown command "${name}"`,
+    );
+  let values: Values;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    // parseArgs explains itself at length (how to pass a positional that starts with "-").
+    throw new UsageError(`${name}: ${(err as Error).message.split('. ')[0]}`);
+  }
+  if (values.help) return { help: `usage: bms ${name} ${command.args}\n  ${command.summary}` };
+  const expiresIn = values['expires-in'];
+  if (typeof expiresIn === 'string' && !/^\d+[smhdwy]?$/.test(expiresIn))
+    throw new UsageError(`--expires-in must look like 30m, 12h or 7d, got "${expiresIn}"`);
+  return { command, values };
+}
+
+async function run(argv: string[]): Promise<string> {
+  const parsed = parse(argv);
+  if ('help' in parsed) return parsed.help;
+  const { loadConfig } = await import('../config');
+  const { resolveJwtSecret } = await import('../auth/secret');
+  const { openDatabase } = await import('../db/database');
   const config = loadConfig();
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
   const db = await openDatabase(config);
   try {
-    const em = db.orm.em;
-    switch (command) {
-      case 'tenant:create': {
-        const { tenant, admin } = await createTenant(em, {
-          name: need('name'),
-          adminEmail: need('admin-email'),
-          domain: values.domain,
-        });
-        const token = signToken(jwt, { sub: admin.id, email: admin.email, tenantId: tenant.id }, expiresIn);
-        return { tenantId: tenant.id, adminEmail: admin.email, userId: admin.id, token };
-      }
-      case 'user:create': {
-        const tenantId = need('tenant');
-        const user = await createUser(em, {
-          tenantId,
-          email: need('email'),
-          roles: values.role ?? [],
-          hasFullAccess: values['full-access'] ?? false,
-          actorEmail: 'cli',
-        });
-        const token = signToken(jwt, { sub: user.id, email: user.email, tenantId }, expiresIn);
-        return { userId: user.id, email: user.email, token };
-      }
-      default: {
-        const tenantId = need('tenant');
-        const user = await findUserByEmail(em, tenantId, need('email'));
-        return { token: signToken(jwt, { sub: user.id, email: user.email, tenantId }, expiresIn) };
-      }
-    }
+    const services: Services = {
+      em: db.orm.em,
+      jwt,
+      sign: (await import('../auth/jwt')).signToken,
+      provisioning: await import('../services/provisioning'),
+      directory: await import('../services/directory'),
+    };
+    return JSON.stringify(await parsed.command.run(parsed.values, services));
   } finally {
     await db.close();
   }
 }
 
+/** Writes the text and exits once it is out (stdout may be a pipe, written asynchronously). */
+function exit(stream: NodeJS.WriteStream, text: string, code: number): void {
+  stream.write(`${text}\n`, () => process.exit(code));
+}
+
 run(process.argv.slice(2)).then(
-  (out) => {
-    process.stdout.write(`${JSON.stringify(out)}\n`);
-    process.exit(0);
-  },
+  (out) => exit(process.stdout, out, 0),
   (err) => {
-    process.stderr.write(`${err instanceof AppError || err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
+    const message = err instanceof Error ? err.message : String(err);
+    const hint = err instanceof UsageError ? ' (bms --help lists the commands and options)' : '';
+    exit(
+      process.stderr,
+      `bms: ${message.replace(/\s*\n\s*/g, ' ')}${hint}`,
+      err instanceof UsageError ? 2 : 1,
+    );
   },
 );

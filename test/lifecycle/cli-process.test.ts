@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { verifyToken } from '../../src/auth/jwt';
+import { childEnv, randomSecret, runSource } from '../support/process';
+import { workerDatabaseUrl } from '../support/database';
+
+/**
+ * The operators' CLI as a process, as a pipe would see it: exactly one JSON value on stdout and
+ * nothing on stderr when it works; one line on stderr and nothing on stdout when it does not
+ * (exit 2 for a usage mistake, 1 for a failure). Runs against the test database (the embedded
+ * run's PGlite host speaks the same protocol), with a secret of its own.
+ */
+jest.setTimeout(300_000);
+
+const secret = randomSecret();
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  env = childEnv({ DATABASE_URL: await workerDatabaseUrl(), JWT_SECRET: secret });
+});
+
+async function cli(...args: string[]) {
+  const run = runSource('src/cli/main.ts', args, env);
+  const { code } = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/** A successful run: one line of JSON on stdout, nothing else. */
+async function ok(...args: string[]): Promise<any> {
+  const r = await cli(...args);
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(r.stdout.endsWith('\n') && r.stdout.indexOf('\n') === r.stdout.length - 1).toBe(true);
+  return JSON.parse(r.stdout);
+}
+
+/** A failed run: the exit code and its single stderr line; nothing on stdout. */
+async function fails(...args: string[]): Promise<{ code: number | null; line: string }> {
+  const r = await cli(...args);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(/^bms: [^\n]+\n$/);
+  return { code: r.code, line: r.stderr.trim() };
+}
+
+const claimsOf = (token: string) => verifyToken({ secret }, token);
+
+describe('the CLI as a process', () => {
+  it('--help prints the usage on stdout and exits 0; so does a command with --help', async () => {
+    for (const args of [['--help'], ['-h'], []]) {
+      const r = await cli(...args);
+      expect(r).toEqual({ code: 0, stdout: expect.stringMatching(/^usage: bms COMMAND/), stderr: '' });
+      for (const command of ['tenants', 'roles', 'tenant:create', 'role:create', 'user:create', 'token'])
+        expect(r.stdout).toContain(`\n  ${command} `);
+    }
+    const r = await cli('token', '--help');
+    expect(r).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^usage: bms token --email EMAIL/),
+      stderr: '',
+    });
+  });
+
+  it('usage mistakes exit 2 with one line on stderr', async () => {
+    expect(await fails('tenant:delete')).toEqual({
+      code: 2,
+      line: expect.stringMatching(/unknown command "tenant:delete"/),
+    });
+    expect(await fails('tenants', '--all')).toEqual({
+      code: 2,
+      line: expect.stringMatching(/Unknown option '--all'/),
+    });
+    expect(await fails('token', '--email')).toEqual({ code: 2, line: expect.stringMatching(/--email/) });
+    expect(await fails('token', '--email', 'a@b.test', 'extra')).toEqual({
+      code: 2,
+      line: expect.any(String),
+    });
+    expect(await fails('--email', 'a@b.test')).toEqual({
+      code: 2,
+      line: expect.stringMatching(/expected a command/),
+    });
+    expect(await fails('token')).toEqual({ code: 2, line: expect.stringMatching(/--email is required/) });
+    expect(await fails('token', '--email', 'a@b.test', '--expires-in', 'soon')).toEqual({
+      code: 2,
+      line: expect.stringMatching(/--expires-in/),
+    });
+  });
+
+  it('finds tenants, admins, roles and tokens without knowing any id', async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const name = `Cli ${suffix}`;
+    const adminEmail = `boss-${suffix}@cli.test`;
+    const created = await ok('tenant:create', '--name', name, '--admin-email', adminEmail);
+    expect(claimsOf(created.token)).toMatchObject({ sub: created.userId, tenantId: created.tenantId });
+
+    // tenants: every tenant with its admins' e-mails and ids.
+    const tenants = await ok('tenants');
+    expect(tenants).toContainEqual({
+      tenantId: created.tenantId,
+      name,
+      domain: null,
+      active: true,
+      admins: [{ userId: created.userId, email: adminEmail, status: 'ACTIVE' }],
+    });
+
+    // token: by e-mail alone (unique), by tenant name, by tenant id.
+    for (const args of [[], ['--tenant', name], ['--tenant', created.tenantId]]) {
+      const { token } = await ok('token', '--email', adminEmail.toUpperCase(), ...args);
+      expect(claimsOf(token)).toMatchObject({
+        sub: created.userId,
+        email: adminEmail,
+        tenantId: created.tenantId,
+      });
+    }
+    expect(await fails('token', '--email', `nobody-${suffix}@cli.test`)).toEqual({
+      code: 1,
+      line: expect.stringMatching(/no user nobody-.* in any tenant/),
+    });
+
+    // roles: a new tenant has the built-in one only, so the README's user:create with a role
+    // works once the role exists.
+    expect((await ok('roles', '--tenant', name)).map((r: { name: string }) => r.name)).toEqual([
+      'SUPER_ADMIN',
+    ]);
+    const clerkEmail = `clerk-${suffix}@cli.test`;
+    expect(await fails('user:create', '--tenant', name, '--email', clerkEmail, '--role', 'clerk')).toEqual({
+      code: 1,
+      line: `bms: unknown role(s) clerk: tenant "${name}" has SUPER_ADMIN`,
+    });
+    expect(
+      await ok(
+        'role:create',
+        '--tenant',
+        name,
+        '--name',
+        'clerk',
+        '--permission',
+        'READ_CONCEPTS',
+        '--permission',
+        'CREATE_CONCEPTS',
+      ),
+    ).toEqual({
+      tenantId: created.tenantId,
+      name: 'clerk',
+      description: null,
+      builtIn: false,
+      permissions: ['READ_CONCEPTS', 'CREATE_CONCEPTS'],
+    });
+    expect(
+      await fails('role:create', '--tenant', name, '--name', 'clerk', '--permission', 'READ_CONCEPTS'),
+    ).toEqual({
+      code: 1,
+      line: expect.stringMatching(/already exists/),
+    });
+    expect(
+      await fails('role:create', '--tenant', name, '--name', 'x', '--permission', 'READ_NOTHING'),
+    ).toEqual({
+      code: 1,
+      line: expect.stringMatching(/unknown permission\(s\): READ_NOTHING/),
+    });
+    const roles = await ok('roles', '--tenant', created.tenantId);
+    expect(roles.map((r: { name: string }) => r.name)).toEqual(['SUPER_ADMIN', 'clerk']);
+    const clerk = await ok('user:create', '--tenant', name, '--email', clerkEmail, '--role', 'clerk');
+    expect(claimsOf(clerk.token)).toMatchObject({
+      sub: clerk.userId,
+      email: clerkEmail,
+      tenantId: created.tenantId,
+    });
+
+    // An e-mail or a name in two tenants needs the id.
+    const twin = await ok('tenant:create', '--name', name, '--admin-email', adminEmail);
+    expect(await fails('token', '--email', adminEmail)).toEqual({
+      code: 1,
+      line: expect.stringMatching(/2 tenants.*--tenant/),
+    });
+    expect(await fails('roles', '--tenant', name)).toEqual({
+      code: 1,
+      line: expect.stringMatching(/2 tenants are named/),
+    });
+    const { token } = await ok('token', '--email', adminEmail, '--tenant', twin.tenantId);
+    expect(claimsOf(token).tenantId).toBe(twin.tenantId);
+    expect(await fails('roles', '--tenant', `No such ${suffix}`)).toEqual({
+      code: 1,
+      line: expect.stringMatching(/no tenant/),
+    });
+  });
+});
