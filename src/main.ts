@@ -53,7 +53,7 @@ async function main() {
         : `\nDemo tenant "${demo.name}" (${demo.tenantId}), admin ${demo.email}, with a token made now:\n`,
     );
     console.log(`  curl -H 'Authorization: Bearer ${demo.token}' ${base}/api/v1/concepts/find-all\n`);
-    console.log('Tenants, roles and tokens: npm run -s cli -- --help (docs/operations.md)\n');
+    console.log('Tenants, roles and tokens: npx bms --help (docs/operations.md)\n');
   }
 
   let stopping = false;
