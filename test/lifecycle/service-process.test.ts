@@ -1,6 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
+import { signToken } from '../../src/auth/jwt';
+import { openOrm } from '../../src/db/orm';
+import { createTenant } from '../../src/services/provisioning';
 import {
   childEnv,
   errorLines,
@@ -13,11 +17,12 @@ import {
 } from '../support/process';
 
 /**
- * The service as an operator runs it, in a process of its own: start-up on a busy port, and
- * stopping while idle on SIGTERM (a supervisor) and on SIGINT sent to the whole process group (a
- * terminal's Ctrl-C, which reaches the embedded database's host process too). Stopping must take
- * under 3 s, exit 0, log nothing at error level and release the database: the lock file gone on
- * the embedded database, no connection left on a server. The server case runs when DATABASE_URL
+ * The service as an operator runs it, in a process of its own: start-up on a busy port, stopping
+ * under load, and stopping while idle on SIGTERM (a supervisor) and on SIGINT sent to the whole
+ * process group (a terminal's Ctrl-C, which reaches the embedded database's host process too).
+ * Stopping must exit 0 and log nothing at error level; idle, it must also take under 3 s and
+ * release the database: the lock file gone on the embedded database, no connection left on a
+ * server. The server case runs when DATABASE_URL
  * is set (as in CI), on a fresh database of its own.
  */
 const targets = [
@@ -85,16 +90,37 @@ describe.each(targets)('the service process on the $name database', ({ embedded 
   };
 
   /** In embedded development mode every start prints the demo tenant's curl line, and it works. */
-  const checkDemoLine = async (service: Running, port: number) => {
+  const checkDemoLine = async (service: Running, port: number): Promise<string | undefined> => {
     const line = service.stdout().match(/curl -H 'Authorization: Bearer ([\w.-]+)' (\S+)/);
     if (!embedded) {
       expect(line).toBeNull();
-      return;
+      return undefined;
     }
     expect(line).not.toBeNull();
     expect(line![2]).toBe(`http://127.0.0.1:${port}/api/v1/concepts/find-all`);
     const res = await fetch(line![2], { headers: { authorization: `Bearer ${line![1]}` } });
     expect(res.status).toBe(200);
+    return line![1];
+  };
+
+  /** A tenant admin's token: the demo one, or on a server one provisioned directly. */
+  const adminToken = async (
+    service: Running,
+    port: number,
+  ): Promise<{ token: string; tenantId?: string }> => {
+    const demo = await checkDemoLine(service, port);
+    if (demo) return { token: demo };
+    const orm = await openOrm({ clientUrl: server!.url, poolMax: 1 });
+    try {
+      const { tenant, admin } = await createTenant(orm.em, { name: 'Load', adminEmail: 'load@example.test' });
+      const token = signToken(
+        { secret: env.JWT_SECRET! },
+        { sub: admin.id, email: admin.email, tenantId: tenant.id },
+      );
+      return { token, tenantId: tenant.id };
+    } finally {
+      await orm.close(true);
+    }
   };
 
   it('refuses a second start on its port in one line (exit 1), and stops on SIGTERM while idle', async () => {
@@ -115,6 +141,50 @@ describe.each(targets)('the service process on the $name database', ({ embedded 
     if (embedded) expect(existsSync(path.join(dataDir, 'embedded-db.lock'))).toBe(true);
 
     await stopCleanly(first, port, 'SIGTERM');
+  });
+
+  it('stops on SIGTERM under load: requests in flight are answered, later ones refused, exit 0', async () => {
+    const port = await freePort();
+    const service = await start(port);
+    const { token, tenantId } = await adminToken(service, port);
+    const post = (i: number) =>
+      fetch(`http://127.0.0.1:${port}/api/v1/concepts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Load ${i}` }),
+      }).then(
+        (r) => r.status,
+        (err) => String(err?.cause?.code ?? err),
+      );
+    const load = Array.from({ length: 30 }, (_, i) => post(i));
+    await new Promise((r) => setTimeout(r, 200));
+    service.child.kill('SIGTERM');
+    const answers = await Promise.all(load);
+    const { code } = await service.exited;
+    expect({ code, errors: errorLines(service.stdout()), stderr: service.stderr() }).toEqual({
+      code: 0,
+      errors: [],
+      stderr: '',
+    });
+    // Every request got its real answer or was refused; none was cut off with a 5xx.
+    for (const a of answers) expect(String(a)).toMatch(/^201$|ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET/);
+    expect(answers.filter((a) => a === 201).length).toBeGreaterThan(0);
+    if (embedded) {
+      expect(existsSync(path.join(dataDir, 'embedded-db.lock'))).toBe(false);
+    } else {
+      // What was acknowledged is stored.
+      const db = new Client({ connectionString: server!.url });
+      await db.connect();
+      try {
+        const { rows } = await db.query(
+          `select count(*)::int as n from concept where tenant_id = $1 and name like 'Load %'`,
+          [tenantId],
+        );
+        expect(rows[0].n).toBe(answers.filter((a) => a === 201).length);
+      } finally {
+        await db.end();
+      }
+    }
   });
 
   it('stops on SIGINT sent to its process group (Ctrl-C) while idle, after a restart', async () => {
