@@ -66,10 +66,11 @@ describe('request transactions', () => {
     expect(await withTenant(server.orm.em, actor(), (em) => em.count(Concept, {}))).toBeGreaterThanOrEqual(0);
   });
 
-  it('reports a commit that fails, and the pool goes on serving', async () => {
+  it('reports a commit that fails, and the pool goes on serving with the same connection', async () => {
     const em = forkFor(server.orm.em, actor());
     await beginTenantTransaction(em, a.tenantId);
     const execute = (sql: string) => em.getConnection().execute(sql, [], 'all', em.getTransactionContext());
+    const [{ pid }] = await execute('select pg_backend_pid() as pid');
     // A deferred unique constraint is checked at COMMIT: the commit itself fails.
     await execute('create temp table deferred_check (id int unique deferrable initially deferred)');
     await execute('insert into deferred_check values (1), (1)');
@@ -77,5 +78,11 @@ describe('request transactions', () => {
     expect(em.isInTransaction()).toBe(false);
     for (let i = 0; i < 12; i++)
       expect(await withTenant(server.orm.em, actor(), (fork) => fork.count(Concept, {}))).toBeGreaterThan(0);
+    // PostgreSQL answered the COMMIT and ended the transaction: the connection is sound, so it
+    // went back to the pool rather than being discarded (and knex logging "Connection Error").
+    const alive = await server.orm.em
+      .getConnection()
+      .execute('select count(*)::int as n from pg_stat_activity where pid = ?', [pid]);
+    expect(alive[0].n).toBe(1);
   });
 });
