@@ -117,7 +117,8 @@ export class ConnectionTransaction {
       return Promise.reject(
         new Error('the transaction has ended; its connection is no longer this request’s'),
       );
-    return this.enqueue(() => this.connection.query(config));
+    const name = config.name ?? preparedName(config);
+    return this.enqueue(() => this.connection.query(name ? { ...config, name } : config));
   }
 
   private enqueue<T>(send: () => Promise<T>): Promise<T> {
@@ -167,4 +168,28 @@ export class ConnectionTransaction {
  */
 function answeredWithError(err: unknown): boolean {
   return (err as { severity?: unknown } | null)?.severity === 'ERROR';
+}
+
+/**
+ * Statements with bound parameters run as named prepared statements: PostgreSQL parses and plans
+ * one the first time a connection sees it and then only binds and executes it, where an unnamed
+ * statement is parsed and planned on every request. pg remembers per connection which names it
+ * has prepared, and a name must always stand for the same text, so names come from one map of
+ * texts. That map is bounded: a search's text varies with its filters and sort, and every
+ * prepared statement holds memory in each backend for the connection's life; past the bound,
+ * statements run unnamed as before.
+ */
+const PREPARED_LIMIT = 500;
+const preparedNames = new Map<string, string>();
+
+function preparedName(config: QueryConfig): string | undefined {
+  // Without parameters pg uses the simple protocol, which allows several statements in one text;
+  // a prepared statement holds exactly one.
+  if (!config.values?.length) return undefined;
+  let name = preparedNames.get(config.text);
+  if (name === undefined && preparedNames.size < PREPARED_LIMIT) {
+    name = `bms_${preparedNames.size + 1}`;
+    preparedNames.set(config.text, name);
+  }
+  return name;
 }

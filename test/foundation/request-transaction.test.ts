@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConnectionTransaction } from '../../src/db/connection-transaction';
+import { queryRows } from '../../src/db/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { beginTenantTransaction, endTenantTransaction, withTenant } from '../../src/db/tenant-transaction';
 import { Concept } from '../../src/entities/configurator/concept';
@@ -84,5 +85,16 @@ describe('request transactions', () => {
       .getConnection()
       .execute('select count(*)::int as n from pg_stat_activity where pid = ?', [pid]);
     expect(alive[0].n).toBe(1);
+  });
+
+  it('runs statements with parameters as named prepared statements, prepared once per connection', async () => {
+    const text = `select $1::int + 1 as n -- ${randomUUID()}`;
+    const prepared = await withTenant(server.orm.em, actor(), async (em) => {
+      expect(await queryRows(em, text, [1])).toEqual([{ n: 2 }]);
+      expect(await queryRows(em, text, [2])).toEqual([{ n: 3 }]);
+      return queryRows(em, 'select name from pg_prepared_statements where statement = $1', [text]);
+    });
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0].name).toMatch(/^bms_\d+$/);
   });
 });
