@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import type { Rows } from './statements';
@@ -117,7 +118,7 @@ export class ConnectionTransaction {
       return Promise.reject(
         new Error('the transaction has ended; its connection is no longer this request’s'),
       );
-    const name = config.name ?? preparedName(config);
+    const name = config.name ?? preparedName(this.connection, config);
     return this.enqueue(() => this.connection.query(name ? { ...config, name } : config));
   }
 
@@ -174,22 +175,32 @@ function answeredWithError(err: unknown): boolean {
  * Statements with bound parameters run as named prepared statements: PostgreSQL parses and plans
  * one the first time a connection sees it and then only binds and executes it, where an unnamed
  * statement is parsed and planned on every request. pg remembers per connection which names it
- * has prepared, and a name must always stand for the same text, so names come from one map of
- * texts. That map is bounded: a search's text varies with its filters and sort, and every
- * prepared statement holds memory in each backend for the connection's life; past the bound,
- * statements run unnamed as before.
+ * has prepared, and a name must always stand for the same text, so texts are numbered in one map.
+ * That map is bounded: a search's text varies with its filters and sort, and every prepared
+ * statement holds memory in each backend for the connection's life; past the bound, statements
+ * run unnamed as before.
+ *
+ * A name also carries its connection and this module's instance: the embedded database serves
+ * every connection, of this process and of others (the CLI beside a running server), from one
+ * session, where the same name prepared by two connections would collide.
  */
 const PREPARED_LIMIT = 500;
-const preparedNames = new Map<string, string>();
+const textNumbers = new Map<string, number>();
+const INSTANCE = randomBytes(4).toString('hex');
+const connectionNumbers = new WeakMap<object, number>();
+let connections = 0;
 
-function preparedName(config: QueryConfig): string | undefined {
+function preparedName(connection: object, config: QueryConfig): string | undefined {
   // Without parameters pg uses the simple protocol, which allows several statements in one text;
   // a prepared statement holds exactly one.
   if (!config.values?.length) return undefined;
-  let name = preparedNames.get(config.text);
-  if (name === undefined && preparedNames.size < PREPARED_LIMIT) {
-    name = `bms_${preparedNames.size + 1}`;
-    preparedNames.set(config.text, name);
+  let text = textNumbers.get(config.text);
+  if (text === undefined) {
+    if (textNumbers.size >= PREPARED_LIMIT) return undefined;
+    text = textNumbers.size + 1;
+    textNumbers.set(config.text, text);
   }
-  return name;
+  let number = connectionNumbers.get(connection);
+  if (number === undefined) connectionNumbers.set(connection, (number = ++connections));
+  return `bms_${INSTANCE}_${number}_${text}`;
 }

@@ -95,6 +95,6 @@ describe('request transactions', () => {
       return queryRows(em, 'select name from pg_prepared_statements where statement = $1', [text]);
     });
     expect(prepared).toHaveLength(1);
-    expect(prepared[0].name).toMatch(/^bms_\d+$/);
+    expect(prepared[0].name).toMatch(/^bms_[0-9a-f]{8}_\d+_\d+$/);
   });
 });
