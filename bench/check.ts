@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { PEER_COLUMNS } from './scenarios';
 
 /**
  * Whether two answers are the same JSON. For creates, the values each insert makes anew (id,
@@ -18,4 +19,44 @@ function withoutFresh(value: unknown): unknown {
 
 export function sameJson(a: unknown, b: unknown, created = false): boolean {
   return created ? isDeepStrictEqual(withoutFresh(a), withoutFresh(b)) : isDeepStrictEqual(a, b);
+}
+
+/** A date as a number, so that `…Z` and `…+00:00` with more digits compare equal. */
+const time = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : value);
+
+interface EventJson {
+  id: string;
+  type: string;
+  date: string;
+  authorId?: string | null;
+  description?: string | null;
+}
+
+/** A feature's stored columns, as both GraphQL servers and the REST facade answer them. */
+function storedColumns(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const column of PEER_COLUMNS) out[column] = row[column] ?? null;
+  out.created = time(out.created);
+  out.updated = time(out.updated);
+  out.events = ((row.events ?? []) as EventJson[]).map((e) => ({
+    id: e.id,
+    type: e.type,
+    date: time(e.date),
+    authorId: e.authorId ?? null,
+    description: e.description ?? null,
+  }));
+  return out;
+}
+
+/**
+ * What the peer comparison holds equal: for one record, its stored columns; for a page, its rows'
+ * stored columns in order and the count of all matches. `answer` is the REST body, or the
+ * `result` field of a GraphQL answer (ours: `content`/`totalElements`; the peer's:
+ * `nodes`/`totalCount`).
+ */
+export function peerView(page: boolean, answer: any): unknown {
+  if (!answer) return answer;
+  if (!page) return storedColumns(answer);
+  const rows = (answer.content ?? answer.nodes ?? []) as Record<string, unknown>[];
+  return { rows: rows.map(storedColumns), total: Number(answer.totalElements ?? answer.totalCount) };
 }

@@ -7,8 +7,10 @@ export interface BenchConfig {
   /** True when no server answered and the run uses an embedded PGlite: figures are not comparable. */
   embedded: boolean;
   jwtSecret: string;
-  /** Seconds of load per scenario and per target. */
+  /** Seconds of load per scenario and per target, in each round. */
   duration: number;
+  /** Rounds over every scenario and target, interleaved; the report gives medians. */
+  rounds: number;
   connections: number;
   /** Features of the main tenant (the issue asks for at least 100,000). */
   features: number;
@@ -48,6 +50,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     // A throw-away secret: tokens of a bench run are worth nothing after it.
     jwtSecret: env.JWT_SECRET || randomBytes(32).toString('hex'),
     duration: int(env, 'BENCH_DURATION', 10, 1),
+    rounds: int(env, 'BENCH_ROUNDS', 3, 1),
     connections: int(env, 'BENCH_CONNECTIONS', 10, 1),
     features: int(env, 'BENCH_FEATURES', 100_000, 1000),
     large: flag(env, 'BENCH_LARGE'),

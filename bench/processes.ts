@@ -1,10 +1,10 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
 /**
- * The two servers under load, each a child process of its own, so that neither shares an event
+ * The servers under load, each a child process of its own, so that neither shares an event
  * loop with the other or with the load generator (which runs in the orchestrating process).
  */
 export interface Server {
@@ -42,7 +42,7 @@ function rssOf(pid: number): number | undefined {
 }
 
 /** utime + stime of /proc/<pid>/stat, in clock ticks of 1/100 s (the Linux default, USER_HZ). */
-function cpuOf(pid: number): number | undefined {
+export function cpuOf(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
@@ -158,6 +158,56 @@ export async function startBaseline(options: Omit<ServiceOptions, 'logLevel'>): 
   });
   return {
     name: 'baseline',
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    rss: () => rssOf(child.pid!),
+    cpu: () => cpuOf(child.pid!),
+    stop: () => stopChild(child),
+  };
+}
+
+/** Where the peer lives: a folder of its own with its own lockfile, so the service's `npm ci` stays as it is. */
+const PEER_DIR = path.join(ROOT, 'bench', 'peer');
+const PEER_NODE = path.join(PEER_DIR, 'node_modules', '.bin', 'node');
+
+/**
+ * Installs the peer (PostGraphile 5, and the Node 22 it needs, from the npm registry's `node`
+ * package) into bench/peer/node_modules on first use, from its lockfile.
+ */
+function installPeer(): void {
+  if (fs.existsSync(PEER_NODE) && fs.existsSync(path.join(PEER_DIR, 'node_modules', 'postgraphile'))) return;
+  console.log('Installing the peer (PostGraphile 5 on Node 22) into bench/peer/node_modules ...');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: PEER_DIR,
+    stdio: 'inherit',
+  });
+}
+
+/** PostGraphile 5 as the peer (bench/peer/server.mjs), on its own Node, the same database and secret. */
+export async function startPeer(options: Omit<ServiceOptions, 'logLevel'>): Promise<Server> {
+  installPeer();
+  const child = fork(path.join(PEER_DIR, 'server.mjs'), [], {
+    cwd: PEER_DIR,
+    execPath: PEER_NODE,
+    // The same young-generation flag as the service: the gap between them is the code.
+    execArgv: startFlags(),
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      GRAPHILE_ENV: 'production',
+      PORT: '0',
+      DATABASE_URL: options.databaseUrl,
+      JWT_SECRET: options.jwtSecret,
+      DB_POOL_SIZE: String(options.poolSize),
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`the peer exited with code ${code}`)));
+  });
+  return {
+    name: 'postgraphile',
     base: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     rss: () => rssOf(child.pid!),

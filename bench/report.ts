@@ -13,6 +13,8 @@ export interface Row {
    * throughput on a machine whose two cores the load generator and PostgreSQL share.
    */
   cpuMsPerRequest?: number;
+  /** CPU milliseconds PostgreSQL's backends of the bench database spent per request during the load. */
+  pgCpuMsPerRequest?: number;
   /** Whether this target answered the same JSON as the REST facade (checked before the load). */
   sameJson?: boolean;
 }
@@ -56,7 +58,18 @@ export function table(headers: string[], rows: string[][], left = 2): string {
 
 export function resultsTable(rows: Row[]): string {
   return table(
-    ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'requests', 'failed', 'same JSON'],
+    [
+      'scenario',
+      'target',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'server CPU ms/req',
+      'PostgreSQL CPU ms/req',
+      'requests',
+      'failed',
+      'same rows',
+    ],
     rows.map((r) => [
       r.title,
       r.target,
@@ -64,6 +77,7 @@ export function resultsTable(rows: Row[]): string {
       fmt(r.result.p50, 1),
       fmt(r.result.p99, 1),
       r.cpuMsPerRequest === undefined ? '-' : fmt(r.cpuMsPerRequest, 2),
+      r.pgCpuMsPerRequest === undefined ? '-' : fmt(r.pgCpuMsPerRequest, 2),
       String(r.result.requests),
       String(r.result.failures),
       r.sameJson === undefined ? '-' : r.sameJson ? 'yes' : 'NO',
@@ -117,9 +131,51 @@ export function ratiosTable(ratios: Ratio[]): string {
 const find = (rows: Row[], scenario: ScenarioKey, target: Target) =>
   rows.find((r) => r.scenario === scenario && r.target === target)?.result;
 
+const rowOf = (rows: Row[], scenario: ScenarioKey, target: Target) =>
+  rows.find((r) => r.scenario === scenario && r.target === target);
+
+/**
+ * The service against the peer (PostGraphile 5) in the same run: throughput of the REST facade
+ * (its full shape) and of GraphQL with the peer's columns, and PostgreSQL's CPU per request.
+ */
+export function peerRatios(rows: Row[]): Ratio[] {
+  const out: Ratio[] = [];
+  for (const scenario of ['find', 'search20', 'search200'] as ScenarioKey[]) {
+    const peer = rowOf(rows, scenario, 'postgraphile');
+    if (!peer) continue;
+    const targeted = scenario !== 'search200';
+    for (const target of ['rest', 'graphql-columns'] as Target[]) {
+      const ours = rowOf(rows, scenario, target);
+      if (!ours) continue;
+      const share = ours.result.rps / peer.result.rps;
+      out.push({
+        name: `${scenario}, ${target} throughput / PostGraphile's`,
+        value: `${fmt(share * 100, 0)}% (${fmt(ours.result.rps, 0)} / ${fmt(peer.result.rps, 0)} req/s)`,
+        target: targeted ? '>= 100%' : 'stated',
+        met: targeted ? share >= 1 : null,
+      });
+      if (ours.cpuMsPerRequest !== undefined && peer.cpuMsPerRequest !== undefined)
+        out.push({
+          name: `${scenario}, ${target} server CPU per request vs PostGraphile's`,
+          value: `${fmt(ours.cpuMsPerRequest, 2)} vs ${fmt(peer.cpuMsPerRequest, 2)} ms`,
+          target: 'stated',
+          met: null,
+        });
+      if (ours.pgCpuMsPerRequest !== undefined && peer.pgCpuMsPerRequest !== undefined)
+        out.push({
+          name: `${scenario}, ${target} PostgreSQL CPU per request vs PostGraphile's`,
+          value: `${fmt(ours.pgCpuMsPerRequest, 2)} vs ${fmt(peer.pgCpuMsPerRequest, 2)} ms`,
+          target: targeted ? "<= the peer's" : 'stated',
+          met: targeted ? ours.pgCpuMsPerRequest <= peer.pgCpuMsPerRequest : null,
+        });
+    }
+  }
+  return out;
+}
+
 /** The targets of issue 7, and the cost of row-level security it asks to state. */
 export function ratios(rows: Row[], counts: StatementCount[], latency: LatencyPoint[]): Ratio[] {
-  const out: Ratio[] = [];
+  const out: Ratio[] = peerRatios(rows);
   const restFind = find(rows, 'find', 'rest');
   const baseFind = find(rows, 'find', 'baseline-rls');
   if (restFind && baseFind) {

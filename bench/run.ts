@@ -2,18 +2,19 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { MikroORM } from '@mikro-orm/core';
+import { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { signToken, type JwtSettings } from '../src/auth/jwt';
-import { openOrm } from '../src/db/orm';
+import { ormOptions } from '../src/db/orm';
 import { buildAppSchema } from '../src/schema/build';
-import { sameJson } from './check';
+import { peerView, sameJson } from './check';
 import { benchConfig, type BenchConfig } from './config';
 import { prepareSchema } from '../test/support/database';
 import { analyze, createBenchDatabase, type BenchDatabase } from './database';
 import { drive, type LoadResult } from './drive';
 import { explainAll, type Explained } from './explain';
 import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-data';
-import { startBaseline, startService, type Server } from './processes';
+import { cpuOf, startBaseline, startPeer, startService, type Server } from './processes';
 import { latestProfile, monotonicMicros, summarizeProfile } from './profile';
 import {
   latencyTable,
@@ -26,7 +27,7 @@ import {
   type Row,
   type StatementCount,
 } from './report';
-import { scenarios, type HttpRequest, type Scenario, type Target } from './scenarios';
+import { scenarios, type HttpRequest, type Scenario, type ScenarioKey, type Target } from './scenarios';
 import { startCapture, type Capture, type Statement } from './sql-capture';
 
 /**
@@ -64,6 +65,7 @@ interface Run {
   jwt: JwtSettings;
   service: Server;
   baseline: Server;
+  peer: Server;
   capture: Capture;
   tenants: LoadedTenant[];
 }
@@ -71,7 +73,8 @@ interface Run {
 const tokenOf = (jwt: JwtSettings, t: LoadedTenant) =>
   signToken(jwt, { sub: t.planner.id, email: t.planner.email, tenantId: t.tenantId });
 
-const serverFor = (run: Run, target: Target) => (target.startsWith('baseline') ? run.baseline : run.service);
+const serverFor = (run: Run, target: Target) =>
+  target === 'postgraphile' ? run.peer : target.startsWith('baseline') ? run.baseline : run.service;
 
 async function fetchJson(
   base: string,
@@ -93,10 +96,18 @@ async function checkSameJson(run: Run, scenario: Scenario, token: string): Promi
   const i = 7;
   const reference = await fetchJson(run.service.base, scenario.request('rest', i), token);
   out.set('rest', reference.status < 300);
+  const page = scenario.key !== 'find';
   for (const target of scenario.targets.filter((t) => t !== 'rest')) {
     const got = await fetchJson(serverFor(run, target).base, scenario.request(target, i), token);
-    const body = target === 'graphql' ? got.body?.data?.result : got.body;
-    out.set(target, got.status < 300 && sameJson(reference.body, body, scenario.key === 'create'));
+    const graphql = target === 'graphql' || target === 'graphql-columns' || target === 'postgraphile';
+    const body = graphql ? (got.body?.errors ? undefined : got.body?.data?.result) : got.body;
+    const same =
+      target === 'graphql-columns' || target === 'postgraphile'
+        ? sameJson(peerView(page, reference.body), peerView(page, body))
+        : sameJson(reference.body, body, scenario.key === 'create');
+    if (!same)
+      log(`  ${scenario.title} / ${target} answers differently: ${JSON.stringify(got.body).slice(0, 300)}`);
+    out.set(target, got.status < 300 && same);
   }
   return out;
 }
@@ -144,25 +155,94 @@ function countStatements(scenario: Scenario, statements: Statement[]): Statement
   };
 }
 
-async function measure(run: Run, scenario: Scenario, target: Target, token: string, duration: number) {
+/**
+ * CPU seconds used so far by each backend of the bench database, from /proc (Linux, with
+ * PostgreSQL on this machine; empty otherwise). Only one target runs at a time, so the growth
+ * over a measured run is that target's PostgreSQL CPU (the idle connections of the others add
+ * nothing).
+ */
+async function backendsCpu(orm: MikroORM): Promise<Map<number, number>> {
+  const rows = await orm.em
+    .getConnection()
+    .execute<{ pid: number }[]>(
+      `select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+    );
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    const cpu = cpuOf(pid);
+    if (cpu !== undefined) out.set(pid, cpu);
+  }
+  return out;
+}
+
+function grownBy(before: Map<number, number>, after: Map<number, number>): number | undefined {
+  if (after.size === 0) return undefined;
+  let total = 0;
+  // A backend that started during the run counts whole; one that ended is lost (pools keep theirs).
+  for (const [pid, cpu] of after) total += cpu - (before.get(pid) ?? 0);
+  return total;
+}
+
+async function measure(
+  run: Run,
+  scenario: Scenario,
+  target: Target,
+  token: string,
+  duration: number,
+  warmUp: boolean,
+) {
   const server = serverFor(run, target);
   const base = { base: server.base, token, connections: run.cfg.connections };
   // Warm-up: JIT, pool connections, plan caches; not counted. V8 needs thousands of calls of a
   // path to optimise it: with 200 requests, whichever target ran first measured a cold process
   // (its first seconds ran 30-40% slower than the rest of the run).
-  await drive({
-    ...base,
-    duration: WARM_UP_SECONDS,
-    request: (i) => scenario.request(target, 1_000_000 + i),
-  });
+  if (warmUp)
+    await drive({
+      ...base,
+      duration: WARM_UP_SECONDS,
+      request: (i) => scenario.request(target, 1_000_000 + i),
+    });
+  const pgBefore = run.cfg.embedded ? new Map<number, number>() : await backendsCpu(run.orm);
   const cpuBefore = server.cpu();
   const result = await drive({ ...base, duration, request: (i) => scenario.request(target, i) });
   const cpuAfter = server.cpu();
-  const cpuMsPerRequest =
-    cpuBefore === undefined || cpuAfter === undefined || result.requests === 0
-      ? undefined
-      : ((cpuAfter - cpuBefore) * 1000) / result.requests;
-  return { result, cpuMsPerRequest };
+  const pgAfter = run.cfg.embedded ? new Map<number, number>() : await backendsCpu(run.orm);
+  const perRequest = (seconds: number | undefined) =>
+    seconds === undefined || result.requests === 0 ? undefined : (seconds * 1000) / result.requests;
+  const cpuMsPerRequest = perRequest(
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+  );
+  const pgCpuMsPerRequest = perRequest(grownBy(pgBefore, pgAfter));
+  return { result, cpuMsPerRequest, pgCpuMsPerRequest };
+}
+
+const median = (values: number[]) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+type Measured = Awaited<ReturnType<typeof measure>>;
+
+/** The median of each figure over the rounds; requests and failures summed. */
+function medianOf(samples: Measured[]): Measured {
+  const optional = (values: (number | undefined)[]) =>
+    values.every((v) => v === undefined) ? undefined : median(values.filter((v) => v !== undefined));
+  const results = samples.map((s) => s.result);
+  return {
+    result: {
+      requests: results.reduce((n, r) => n + r.requests, 0),
+      seconds: results.reduce((n, r) => n + r.seconds, 0),
+      rps: median(results.map((r) => r.rps)),
+      p50: median(results.map((r) => r.p50)),
+      p99: median(results.map((r) => r.p99)),
+      mean: median(results.map((r) => r.mean)),
+      failures: results.reduce((n, r) => n + r.failures, 0),
+    },
+    cpuMsPerRequest: optional(samples.map((s) => s.cpuMsPerRequest)),
+    pgCpuMsPerRequest: optional(samples.map((s) => s.pgCpuMsPerRequest)),
+  };
 }
 
 /** dynamic-search (page of 20) latency on one connection, and the database's own time for it. */
@@ -289,7 +369,13 @@ async function main() {
   try {
     log(`Database ${db.name} (${cfg.keep ? 'kept' : 'dropped'} afterwards)`);
     await prepareSchema(db.url);
-    const orm = await openOrm({ clientUrl: db.url, poolMax: cfg.poolSize > 1 ? 4 : 1 });
+    // The loader's own connections wait longer than the service's 5 s to connect: on a machine
+    // busy with other work, opening a backend has taken longer than that, and a bench that dies
+    // while loading data measures nothing.
+    const orm = await MikroORM.init<PostgreSqlDriver>({
+      ...ormOptions({ clientUrl: db.url, poolMax: cfg.poolSize > 1 ? 4 : 1 }),
+      driverOptions: { connection: { connectionTimeoutMillis: 60_000, statement_timeout: 300_000 } },
+    });
     stops.push(() => orm.close(true));
     const serverVersion = (await orm.em.getConnection().execute<{ v: string }[]>('select version() as v'))[0]
       .v;
@@ -328,11 +414,17 @@ async function main() {
       poolSize: cfg.poolSize,
     });
     stops.push(() => baseline.stop());
+    const peer = await startPeer({ databaseUrl: db.url, jwtSecret: cfg.jwtSecret, poolSize: cfg.poolSize });
+    stops.push(() => peer.stop());
     const capture = await startCapture(db.url, jwt);
     stops.push(() => capture.close());
-    const run: Run = { cfg, db, orm, jwt, service, baseline, capture, tenants };
+    const run: Run = { cfg, db, orm, jwt, service, baseline, peer, capture, tenants };
 
-    const smallScenarios = scenarios(schema, { featureIds: small.sampleFeatureIds, epicIds: small.epicIds });
+    const smallScenarios = scenarios(schema, {
+      tenantId: small.tenantId,
+      featureIds: small.sampleFeatureIds,
+      epicIds: small.epicIds,
+    });
     const latency: LatencyPoint[] = [
       await searchLatency(run, small, 'Small tenant, table holds only it', smallScenarios),
     ];
@@ -344,9 +436,11 @@ async function main() {
     latency.push(await searchLatency(run, small, 'Small tenant, after the main load', smallScenarios));
 
     const token = tokenOf(jwt, main);
-    const all = scenarios(schema, { featureIds: main.sampleFeatureIds, epicIds: main.epicIds }).filter(
-      (s) => cfg.only.length === 0 || cfg.only.includes(s.key),
-    );
+    const all = scenarios(schema, {
+      tenantId: main.tenantId,
+      featureIds: main.sampleFeatureIds,
+      epicIds: main.epicIds,
+    }).filter((s) => cfg.only.length === 0 || cfg.only.includes(s.key));
 
     log('\nSQL per request (captured from the service at the driver):');
     const counts: StatementCount[] = [];
@@ -364,25 +458,38 @@ async function main() {
     }
     log(statementsTable(counts));
 
-    log('\nLoad:');
-    const rows: Row[] = [];
-    for (const s of all) {
-      const same = await checkSameJson(run, s, token);
-      for (const target of s.targets) {
-        const { result, cpuMsPerRequest } = await measure(run, s, target, token, cfg.duration);
-        rows.push({
+    log(`\nLoad (${cfg.rounds} interleaved rounds; the tables give each figure's median):`);
+    const same = new Map<ScenarioKey, Map<Target, boolean>>();
+    for (const s of all) same.set(s.key, await checkSameJson(run, s, token));
+    const samples = new Map<string, Measured[]>();
+    // Round after round over every scenario and target, so a change in the machine's other load
+    // falls on all targets alike rather than on whichever ran at that time.
+    for (let round = 0; round < cfg.rounds; round++) {
+      for (const s of all) {
+        for (const target of s.targets) {
+          const m = await measure(run, s, target, token, cfg.duration, round === 0);
+          const key = `${s.key} ${target}`;
+          samples.set(key, [...(samples.get(key) ?? []), m]);
+          log(
+            `  round ${round + 1}, ${s.title} / ${target}: ${m.result.rps.toFixed(0)} req/s, p50 ${m.result.p50} ms, p99 ${m.result.p99} ms, CPU ms/req ${m.cpuMsPerRequest?.toFixed(2) ?? '-'} (server) ${m.pgCpuMsPerRequest?.toFixed(2) ?? '-'} (PostgreSQL)${m.result.failures ? `, ${m.result.failures} FAILED` : ''}`,
+          );
+        }
+      }
+    }
+    const rows: Row[] = all.flatMap((s) =>
+      s.targets.map((target) => {
+        const m = medianOf(samples.get(`${s.key} ${target}`)!);
+        return {
           scenario: s.key,
           title: s.title,
           target,
-          result,
-          cpuMsPerRequest,
-          sameJson: same.get(target),
-        });
-        log(
-          `  ${s.title} / ${target}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${cpuMsPerRequest?.toFixed(2) ?? '-'} CPU ms/req${result.failures ? `, ${result.failures} FAILED` : ''}`,
-        );
-      }
-    }
+          result: m.result,
+          cpuMsPerRequest: m.cpuMsPerRequest,
+          pgCpuMsPerRequest: m.pgCpuMsPerRequest,
+          sameJson: same.get(s.key)?.get(target),
+        };
+      }),
+    );
 
     if (cfg.large) {
       log(`\nBENCH_LARGE: filling the feature table to ${LARGE_ROWS} rows over ${LARGE_TENANTS} tenants:`);

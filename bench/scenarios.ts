@@ -4,12 +4,41 @@ import { compileRoutes, type CompiledRoute } from '../src/rest/compile';
 import { restTable } from '../src/rest/table';
 
 /**
- * The operations measured, each reachable four ways: the REST facade, GraphQL directly with the
- * very document the REST row runs, and the baseline server with and without the row-level
- * security transaction. Requests rotate over many feature ids so no single row stays hot.
+ * The operations measured, each reachable several ways: the REST facade, GraphQL directly with
+ * the very document the REST row runs, GraphQL asking only for the stored columns the peer
+ * answers, the peer (PostGraphile 5) with those columns, and the baseline server with and without
+ * the row-level security transaction. Requests rotate over many feature ids so no single row
+ * stays hot.
  */
 export type ScenarioKey = 'find' | 'search20' | 'search200' | 'create';
-export type Target = 'rest' | 'graphql' | 'baseline-rls' | 'baseline-plain';
+export type Target =
+  'rest' | 'graphql' | 'graphql-columns' | 'postgraphile' | 'baseline-rls' | 'baseline-plain';
+
+/**
+ * The feature's stored columns as both GraphQL servers name them in their answers (the peer's
+ * `rowId` aliased to `id`): what the peer comparison asks of each. The REST shape adds the epic
+ * and the task tally, which the peer does not compute.
+ */
+export const PEER_COLUMNS = [
+  'tenantId',
+  'id',
+  'created',
+  'createdBy',
+  'updated',
+  'updatedBy',
+  'events',
+  'name',
+  'description',
+  'epicId',
+  'priority',
+  'status',
+  'tags',
+  'estimatedPoints',
+] as const;
+const OUR_COLUMNS = PEER_COLUMNS.map((c) =>
+  c === 'events' ? 'events { id type date authorId description }' : c,
+).join(' ');
+const THEIR_COLUMNS = PEER_COLUMNS.map((c) => (c === 'id' ? 'id: rowId' : c)).join(' ');
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -26,6 +55,8 @@ export interface Scenario {
 }
 
 export interface ScenarioData {
+  /** The tenant of the token the load runs with. */
+  tenantId: string;
   featureIds: string[];
   epicIds: string[];
 }
@@ -69,17 +100,40 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
   const search = row('GET', '/hr/features/dynamic-search');
   const create = row('POST', '/hr/features');
   const baselinePrefix = (target: Target) => `/${target.replace('baseline-', '')}`;
-  const all: Target[] = ['rest', 'graphql', 'baseline-rls', 'baseline-plain'];
+  const all: Target[] = [
+    'rest',
+    'graphql',
+    'graphql-columns',
+    'postgraphile',
+    'baseline-rls',
+    'baseline-plain',
+  ];
+  const gql = (query: string, variables: Record<string, unknown>): HttpRequest => ({
+    method: 'POST',
+    path: '/graphql',
+    body: JSON.stringify({ query, variables }),
+  });
 
   const searchScenario = (key: ScenarioKey, size: number): Scenario => {
     const q = SEARCH_QUERY(size);
-    const gql = graphqlBody(search, {}, q);
+    const document = graphqlBody(search, {}, q);
+    const { input } = JSON.parse(document).variables as { input: unknown };
+    const ours = gql(
+      `query($input: SearchInput) { result: searchFeatures(input: $input) { content { ${OUR_COLUMNS} } totalElements } }`,
+      { input },
+    );
+    const theirs = gql(
+      `query($tenantId: UUID!, $first: Int!) { result: allFeatures(condition: { tenantId: $tenantId, status: "READY" }, orderBy: [NAME_ASC], first: $first) { nodes { ${THEIR_COLUMNS} } totalCount } }`,
+      { tenantId: data.tenantId, first: size },
+    );
     return {
       key,
       title: `REST dynamic-search, page of ${size}`,
       targets: all,
       request(target) {
-        if (target === 'graphql') return { method: 'POST', path: '/graphql', body: gql };
+        if (target === 'graphql') return { method: 'POST', path: '/graphql', body: document };
+        if (target === 'graphql-columns') return ours;
+        if (target === 'postgraphile') return theirs;
         const path = `/hr/features/dynamic-search?${queryString(q)}`;
         return {
           method: 'GET',
@@ -98,6 +152,13 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
         const id = ids[i % ids.length];
         if (target === 'graphql')
           return { method: 'POST', path: '/graphql', body: graphqlBody(find, { id }, {}) };
+        if (target === 'graphql-columns')
+          return gql(`query($id: ID!) { result: feature(id: $id) { ${OUR_COLUMNS} } }`, { id });
+        if (target === 'postgraphile')
+          return gql(
+            `query($tenantId: UUID!, $id: UUID!) { result: featureByTenantIdAndRowId(tenantId: $tenantId, rowId: $id) { ${THEIR_COLUMNS} } }`,
+            { tenantId: data.tenantId, id },
+          );
         const path = `/hr/features/find/${id}`;
         return {
           method: 'GET',
@@ -110,7 +171,7 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
     {
       key: 'create',
       title: 'REST create (POST)',
-      targets: all,
+      targets: ['rest', 'graphql', 'baseline-rls', 'baseline-plain'],
       request(target, i) {
         const input = newFeature(i, data.epicIds);
         if (target === 'graphql')

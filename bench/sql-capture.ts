@@ -48,12 +48,16 @@ export async function startCapture(databaseUrl: string, jwt: JwtSettings): Promi
   return {
     async run(req, token) {
       recording = [];
-      try {
-        const res = await fetch(`${base}${req.path}`, {
+      const send = () =>
+        fetch(`${base}${req.path}`, {
           method: req.method,
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: req.body,
         });
+      try {
+        // Minutes pass between captures while data loads: the server closes the idle keep-alive
+        // socket, and a request sent on it just then fails before it reaches the server.
+        const res = await send().catch(() => send());
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : null, statements: recording };
       } finally {

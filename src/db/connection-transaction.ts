@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import type { Rows } from './statements';
@@ -5,8 +6,19 @@ import type { Rows } from './statements';
 /** A pooled pg connection as knex hands it out. */
 interface PgConnection {
   query(text: string): Promise<{ rows: Rows } | { rows: Rows }[]>;
+  query(config: unknown, values?: unknown): Promise<{ rows: Rows }>;
+  query(config: unknown, callback: (err: Error | null, result?: unknown) => void): void;
+  query(config: unknown, values: unknown, callback: (err: Error | null, result?: unknown) => void): void;
   /** Set by knex's pg dialect when the connection fails; the pool then discards it. */
   __knex__disposed?: unknown;
+}
+
+/** What pg takes as a query: text and values, or a config object with a name for a prepared statement. */
+export interface QueryConfig {
+  text: string;
+  values?: readonly unknown[];
+  /** A named prepared statement: parsed and planned once per connection, then only bound and run. */
+  name?: string;
 }
 
 /**
@@ -26,12 +38,19 @@ interface PgConnection {
  * Savepoints are not offered: work inside a request joins its transaction (inTransaction).
  * Once the transaction has ended, its client refuses to run anything, so a context kept past
  * its request can never reach the connection's next user.
+ *
+ * One statement at a time: GraphQL resolves sibling fields in parallel (a feature's epic and its
+ * task tally, say), and they all run on this one connection. pg would queue them itself, but
+ * that queue is deprecated (pg 9 removes it), so every statement, whether knex's or
+ * `query`'s, waits here for the one before it to finish; COMMIT and ROLLBACK wait for all.
  */
 export class ConnectionTransaction {
   readonly client: Knex.Client;
   readonly executionPromise: Promise<void>;
   private settle!: (error?: unknown) => void;
   private ended = false;
+  /** Settles when the last statement handed to the connection has finished, however it went. */
+  private tail: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly pool: Knex.Client,
@@ -39,10 +58,25 @@ export class ConnectionTransaction {
   ) {
     const client = Object.create(pool) as Knex.Client & { transacting: boolean };
     client.transacting = true;
+    // knex's pg dialect sends statements as `query(config, callback)`; everything else it reads
+    // (processID, __knex__disposed) comes from the real connection through the prototype.
+    const serial = Object.create(connection) as PgConnection;
+    serial.query = ((...args: unknown[]) => {
+      const callback =
+        typeof args[args.length - 1] === 'function'
+          ? (args.pop() as (err: Error | null, result?: unknown) => void)
+          : undefined;
+      const sent = this.enqueue(() => (connection.query as (...a: unknown[]) => Promise<unknown>)(...args));
+      if (!callback) return sent;
+      sent.then(
+        (result) => callback(null, result),
+        (err: Error) => callback(err),
+      );
+    }) as PgConnection['query'];
     client.acquireConnection = () =>
       this.ended
         ? Promise.reject(new Error('the transaction has ended; its connection is no longer this request’s'))
-        : Promise.resolve(connection);
+        : Promise.resolve(serial);
     client.releaseConnection = () => Promise.resolve();
     this.client = client;
     this.executionPromise = new Promise<void>((resolve, reject) => {
@@ -75,6 +109,25 @@ export class ConnectionTransaction {
     }
   }
 
+  /**
+   * Runs one statement on the transaction's connection once every statement before it has
+   * finished. Rejects once the transaction has ended.
+   */
+  query(config: QueryConfig): Promise<{ rows: Rows }> {
+    if (this.ended)
+      return Promise.reject(
+        new Error('the transaction has ended; its connection is no longer this request’s'),
+      );
+    const name = config.name ?? preparedName(this.connection, config);
+    return this.enqueue(() => this.connection.query(name ? { ...config, name } : config));
+  }
+
+  private enqueue<T>(send: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(send);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
   /** Never rejects: how the commit went is `executionPromise`'s to say (see above). */
   commit(): Promise<void> {
     return this.end('commit').catch(() => undefined);
@@ -93,15 +146,61 @@ export class ConnectionTransaction {
     if (this.ended) return;
     this.ended = true;
     try {
-      await this.connection.query(statement);
+      await this.enqueue(() => this.connection.query(statement));
       this.settle();
     } catch (err) {
-      // Whatever state the connection is in now, it must not serve another request.
-      this.connection.__knex__disposed ??= err;
+      // PostgreSQL answering COMMIT with an error (a deferred constraint, a serialisation
+      // failure) has ended the transaction, and the connection is as good as any: it goes back
+      // to the pool. Anything else (the connection lost, the server going away) leaves it in an
+      // unknown state, so it must not serve another request: knex's pool discards it.
+      if (!answeredWithError(err)) this.connection.__knex__disposed ??= err;
       this.settle(err);
       throw err;
     } finally {
       await this.pool.releaseConnection(this.connection);
     }
   }
+}
+
+/**
+ * Whether PostgreSQL itself answered the statement with an error that ends no more than the
+ * statement or transaction (severity ERROR): the session is then idle and reusable. pg gives
+ * such answers the server's severity; errors of the connection carry none.
+ */
+function answeredWithError(err: unknown): boolean {
+  return (err as { severity?: unknown } | null)?.severity === 'ERROR';
+}
+
+/**
+ * Statements with bound parameters run as named prepared statements: PostgreSQL parses and plans
+ * one the first time a connection sees it and then only binds and executes it, where an unnamed
+ * statement is parsed and planned on every request. pg remembers per connection which names it
+ * has prepared, and a name must always stand for the same text, so texts are numbered in one map.
+ * That map is bounded: a search's text varies with its filters and sort, and every prepared
+ * statement holds memory in each backend for the connection's life; past the bound, statements
+ * run unnamed as before.
+ *
+ * A name also carries its connection and this module's instance: the embedded database serves
+ * every connection, of this process and of others (the CLI beside a running server), from one
+ * session, where the same name prepared by two connections would collide.
+ */
+const PREPARED_LIMIT = 500;
+const textNumbers = new Map<string, number>();
+const INSTANCE = randomBytes(4).toString('hex');
+const connectionNumbers = new WeakMap<object, number>();
+let connections = 0;
+
+function preparedName(connection: object, config: QueryConfig): string | undefined {
+  // Without parameters pg uses the simple protocol, which allows several statements in one text;
+  // a prepared statement holds exactly one.
+  if (!config.values?.length) return undefined;
+  let text = textNumbers.get(config.text);
+  if (text === undefined) {
+    if (textNumbers.size >= PREPARED_LIMIT) return undefined;
+    text = textNumbers.size + 1;
+    textNumbers.set(config.text, text);
+  }
+  let number = connectionNumbers.get(connection);
+  if (number === undefined) connectionNumbers.set(connection, (number = ++connections));
+  return `bms_${INSTANCE}_${number}_${text}`;
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
+import { ConnectionTransaction } from './connection-transaction';
 
 /** Rows as pg returns them: column name to value. */
 export type Rows = Record<string, unknown>[];
@@ -28,6 +29,7 @@ export async function queryRows(em: EntityManager, sql: string, params: readonly
     const ordered = [...sql.matchAll(/\$(\d+)/g)].map((m) => params[Number(m[1]) - 1]);
     return em.getConnection().execute(questionMarks, ordered, 'all');
   }
+  if (trx instanceof ConnectionTransaction) return (await trx.query({ text: sql, values: params })).rows;
   const connection = (await trx.client.acquireConnection()) as PgConnection;
   return (await connection.query(sql, params)).rows;
 }

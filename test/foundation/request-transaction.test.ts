@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConnectionTransaction } from '../../src/db/connection-transaction';
+import { queryRows } from '../../src/db/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { beginTenantTransaction, endTenantTransaction, withTenant } from '../../src/db/tenant-transaction';
 import { Concept } from '../../src/entities/configurator/concept';
@@ -66,10 +67,11 @@ describe('request transactions', () => {
     expect(await withTenant(server.orm.em, actor(), (em) => em.count(Concept, {}))).toBeGreaterThanOrEqual(0);
   });
 
-  it('reports a commit that fails, and the pool goes on serving', async () => {
+  it('reports a commit that fails, and the pool goes on serving with the same connection', async () => {
     const em = forkFor(server.orm.em, actor());
     await beginTenantTransaction(em, a.tenantId);
     const execute = (sql: string) => em.getConnection().execute(sql, [], 'all', em.getTransactionContext());
+    const [{ pid }] = await execute('select pg_backend_pid() as pid');
     // A deferred unique constraint is checked at COMMIT: the commit itself fails.
     await execute('create temp table deferred_check (id int unique deferrable initially deferred)');
     await execute('insert into deferred_check values (1), (1)');
@@ -77,5 +79,22 @@ describe('request transactions', () => {
     expect(em.isInTransaction()).toBe(false);
     for (let i = 0; i < 12; i++)
       expect(await withTenant(server.orm.em, actor(), (fork) => fork.count(Concept, {}))).toBeGreaterThan(0);
+    // PostgreSQL answered the COMMIT and ended the transaction: the connection is sound, so it
+    // went back to the pool rather than being discarded (and knex logging "Connection Error").
+    const alive = await server.orm.em
+      .getConnection()
+      .execute('select count(*)::int as n from pg_stat_activity where pid = ?', [pid]);
+    expect(alive[0].n).toBe(1);
+  });
+
+  it('runs statements with parameters as named prepared statements, prepared once per connection', async () => {
+    const text = `select $1::int + 1 as n -- ${randomUUID()}`;
+    const prepared = await withTenant(server.orm.em, actor(), async (em) => {
+      expect(await queryRows(em, text, [1])).toEqual([{ n: 2 }]);
+      expect(await queryRows(em, text, [2])).toEqual([{ n: 3 }]);
+      return queryRows(em, 'select name from pg_prepared_statements where statement = $1', [text]);
+    });
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0].name).toMatch(/^bms_[0-9a-f]{8}_\d+_\d+$/);
   });
 });
