@@ -7,6 +7,8 @@ export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
   'audit_log.entity_id': 'names a record of any table, and must outlive it: the log keeps deleted records',
   'booking.calendar_event_id': 'an id in an external calendar (text)',
   'coverage_job.current_agent_id': 'the name of the worker process holding the job, not a record',
+  'coverage_job.type_id':
+    'a job outlives a deleted type: the worker then ends it FAILED ("no longer exists"), which the job records',
   'coverage_job.static_model_id': "an entry of the type's static models (JSON inside configurator_type)",
   'inbound_email.conversation_id': 'an id of the mail system (text)',
   'inbound_email.graph_message_id': 'an id of Microsoft Graph (text)',

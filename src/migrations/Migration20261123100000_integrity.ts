@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * What a delete of the referenced record does to the referencing one:
  * - cascade: the row belongs to its parent (batches of an inventory, a user's notifications, a
- *   type's coverages and coverage jobs) and goes with it;
+ *   type's coverages) and goes with it;
  * - restrict: the delete is refused (409) while rows refer to the record: subsidiaries and HR
  *   projects, because they are data scopes and a cleared scope would make the row visible to
  *   everyone; products and stock sites that hold stock or waste; the client or supplier of an
@@ -26,7 +26,6 @@ const references: readonly [string, string, string, Rule][] = [
   ['booking', 'assigned_employee_id', 'employee', 'set null'],
   ['booking', 'assigned_subsidiary_id', 'subsidiary', 'set null'],
   ['contact_form_widget_config', 'assigned_team_lead_id', 'employee', 'set null'],
-  ['coverage_job', 'type_id', 'configurator_type', 'cascade'],
   ['employee', 'user_id', 'app_user', 'set null'],
   ['epic', 'owner_id', 'employee', 'set null'],
   ['epic', 'project_id', 'hr_project', 'restrict'],
