@@ -104,10 +104,25 @@ export class Migration20261123100000_integrity extends Migration {
         end if;
       end $$;`);
     }
+    // Deleting a referenced record looks up the rows that name it: every key column leads an
+    // index after tenant_id; these four did not yet.
+    this.addSql(`create index "employee_tenant_user_id_idx" on "employee" ("tenant_id", "user_id");`);
+    this.addSql(`create index "hr_project_tenant_client_id_idx" on "hr_project" ("tenant_id", "client_id");`);
+    this.addSql(`create index "stock_batch_tenant_product_id_idx" on "stock_batch" ("tenant_id", "product_id");`);
+    this.addSql(
+      `create index "stock_transfer_tenant_incoming_stock_transfer_id_idx" on "stock_transfer" ("tenant_id", "incoming_stock_transfer_id");`,
+    );
     this.addSql(`select bms_enable_rls();`);
   }
 
   override async down(): Promise<void> {
+    for (const index of [
+      'employee_tenant_user_id_idx',
+      'hr_project_tenant_client_id_idx',
+      'stock_batch_tenant_product_id_idx',
+      'stock_transfer_tenant_incoming_stock_transfer_id_idx',
+    ])
+      this.addSql(`drop index if exists "${index}";`);
     for (const [table, column] of references) {
       this.addSql(`alter table "${table}" drop constraint if exists "${table}_${column}_tenant_fk";`);
     }

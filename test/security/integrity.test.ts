@@ -94,6 +94,15 @@ describe('integrity in the database', () => {
     expect(crossing.map((k) => k.name)).toEqual([]);
   });
 
+  it('every foreign key has an index that starts with its columns (deleting the referenced record looks them up)', async () => {
+    const unindexed = await sql<{ name: string }>(`
+      select con.conname as name from pg_constraint con join pg_namespace n on n.oid = con.connamespace
+      where con.contype = 'f' and n.nspname = current_schema() and not exists (
+        select 1 from pg_index x where x.indrelid = con.conrelid
+          and (x.indkey::int2[])[0:array_length(con.conkey, 1) - 1] = con.conkey)`);
+    expect(unindexed).toEqual([]);
+  });
+
   it('every unique index of a tenant table (primary keys included) includes tenant_id', async () => {
     const indexes = await sql<{ index: string; columns: string[] }>(`
       select i.relname as index, array(select a.attname::text from unnest(x.indkey) k(n)
