@@ -38,7 +38,7 @@ describe('ready for a distributed PostgreSQL (Citus, multi-tenant)', () => {
   beforeAll(async () => {
     server = await startServer();
     a = await server.tenant('CitusA');
-  });
+  }, 120_000); // a fresh database is migrated first
   afterAll(() => server.close());
 
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>

@@ -19,7 +19,7 @@ describe('integrity in the database', () => {
     server = await startServer();
     a = await server.tenant('IntegrityA');
     b = await server.tenant('IntegrityB');
-  });
+  }, 120_000); // a fresh database is migrated first
   afterAll(() => server.close());
 
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
