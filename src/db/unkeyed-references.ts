@@ -10,6 +10,14 @@ export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
   'coverage_job.type_id':
     'a job outlives a deleted type: the worker then ends it FAILED ("no longer exists"), which the job records',
   'coverage_job.static_model_id': "an entry of the type's static models (JSON inside configurator_type)",
+  'epic.owner_id':
+    'HR accepts the id of an employee that does not exist (yet): the record shows the person as null until it does (test/hr)',
+  'hr_project.lead_id':
+    'HR accepts the id of an employee that does not exist (yet): the record shows the person as null until it does (test/hr)',
+  'hr_project.client_id':
+    'HR accepts the id of a customer that does not exist (yet), as it does for its people (test/hr/projects.test.ts)',
+  'task.assignee_id':
+    'HR accepts the id of an employee that does not exist (yet): the record shows the person as null until it does (test/hr)',
   'inbound_email.conversation_id': 'an id of the mail system (text)',
   'inbound_email.graph_message_id': 'an id of Microsoft Graph (text)',
   'inbound_email.internet_message_id': 'the RFC 5322 Message-ID (text)',

@@ -27,11 +27,8 @@ const references: readonly [string, string, string, Rule][] = [
   ['booking', 'assigned_subsidiary_id', 'subsidiary', 'set null'],
   ['contact_form_widget_config', 'assigned_team_lead_id', 'employee', 'set null'],
   ['employee', 'user_id', 'app_user', 'set null'],
-  ['epic', 'owner_id', 'employee', 'set null'],
   ['epic', 'project_id', 'hr_project', 'restrict'],
   ['feature', 'epic_id', 'epic', 'set null'],
-  ['hr_project', 'client_id', 'customer', 'set null'],
-  ['hr_project', 'lead_id', 'employee', 'set null'],
   ['invoice', 'client_id', 'customer', 'restrict'],
   ['invoice', 'opportunity_id', 'opportunity', 'set null'],
   ['invoice', 'subsidiary_id', 'subsidiary', 'restrict'],
@@ -57,7 +54,6 @@ const references: readonly [string, string, string, Rule][] = [
   ['task', 'feature_id', 'feature', 'set null'],
   ['task', 'epic_id', 'epic', 'set null'],
   ['task', 'project_id', 'hr_project', 'restrict'],
-  ['task', 'assignee_id', 'employee', 'set null'],
   ['type_product_coverage', 'type_id', 'configurator_type', 'cascade'],
   ['type_product_coverage', 'linked_product_id', 'product', 'set null'],
   ['waste_record', 'product_id', 'product', 'restrict'],
@@ -105,9 +101,8 @@ export class Migration20261123100000_integrity extends Migration {
       end $$;`);
     }
     // Deleting a referenced record looks up the rows that name it: every key column leads an
-    // index after tenant_id; these four did not yet.
+    // index after tenant_id; these three did not yet.
     this.addSql(`create index "employee_tenant_user_id_idx" on "employee" ("tenant_id", "user_id");`);
-    this.addSql(`create index "hr_project_tenant_client_id_idx" on "hr_project" ("tenant_id", "client_id");`);
     this.addSql(`create index "stock_batch_tenant_product_id_idx" on "stock_batch" ("tenant_id", "product_id");`);
     this.addSql(
       `create index "stock_transfer_tenant_incoming_stock_transfer_id_idx" on "stock_transfer" ("tenant_id", "incoming_stock_transfer_id");`,
@@ -118,7 +113,6 @@ export class Migration20261123100000_integrity extends Migration {
   override async down(): Promise<void> {
     for (const index of [
       'employee_tenant_user_id_idx',
-      'hr_project_tenant_client_id_idx',
       'stock_batch_tenant_product_id_idx',
       'stock_transfer_tenant_incoming_stock_transfer_id_idx',
     ])

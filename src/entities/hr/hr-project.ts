@@ -18,8 +18,6 @@ registerEnumType(HrProjectStatus, { name: 'HrProjectStatus', description: 'Where
 @Index({ name: 'hr_project_tenant_name_idx', properties: ['tenantId', 'name'] })
 @Index({ name: 'hr_project_tenant_code_idx', properties: ['tenantId', 'code'] })
 @Index({ name: 'hr_project_tenant_lead_id_idx', properties: ['tenantId', 'leadId'] })
-// Supports the foreign key to customer: deleting a customer finds the projects that name it.
-@Index({ name: 'hr_project_tenant_client_id_idx', properties: ['tenantId', 'clientId'] })
 @Index({ name: 'hr_project_tenant_status_idx', properties: ['tenantId', 'status'] })
 @ObjectType({ description: 'A planned project: epics, features and tasks, and the people on it.' })
 export class HrProject extends Audited {
