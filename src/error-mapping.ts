@@ -90,7 +90,11 @@ export function classify(error: unknown): ClientError {
   if (original instanceof UniqueConstraintViolationException) {
     return { status: 409, detail: 'a record with the same unique values already exists', expected: true };
   }
-  if (original instanceof ForeignKeyConstraintViolationException) {
+  // 23001: an ON DELETE RESTRICT key refused a delete (newer PostgreSQL reports it apart from 23503).
+  if (
+    original instanceof ForeignKeyConstraintViolationException ||
+    (original instanceof DriverException && (original as { code?: string }).code === '23001')
+  ) {
     return {
       status: 409,
       detail: 'the record is referenced by, or refers to, records that prevent this change',

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { ormOptions } from './orm';
+import { databaseSchema } from './schema-diff';
 import { startHost, stopHost } from './embedded';
 
 const root = path.resolve(
@@ -44,6 +45,11 @@ async function main() {
     };
     const orm = await MikroORM.init<PostgreSqlDriver>(options);
     await orm.getMigrator().up();
+    // The migrator diffs against a snapshot when it has one: hand it the database's schema without
+    // the foreign keys the migrations own, so a new migration never drops them.
+    const current = await databaseSchema(orm);
+    (orm.getMigrator() as unknown as { getSchemaFromSnapshot(): unknown }).getSchemaFromSnapshot = () =>
+      current;
     const result = await orm.getMigrator().createMigration(dir, false, false, name);
     await orm.close(true);
     if (!result.fileName) {

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { enableRowLevelSecurity, migrate, openOrm } from '../../src/db/orm';
+import { schemaDrift } from '../../src/db/schema-diff';
 
 /**
  * The database this jest worker uses, migrated: on a PostgreSQL server a fresh database of the
@@ -33,7 +34,7 @@ export async function prepareSchema(url: string): Promise<void> {
   const orm = await openOrm({ clientUrl: url, poolMax: 1 });
   try {
     await migrate(orm);
-    const drift = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false, safe: true });
+    const drift = await schemaDrift(orm, { safe: true });
     if (drift.trim()) await orm.getSchemaGenerator().execute(drift);
     await enableRowLevelSecurity(orm);
   } finally {

@@ -10,24 +10,29 @@ import { Client } from 'pg';
 export interface StatementLog {
   /** The statements since the last `take`, and a fresh start. */
   take(): string[];
+  /** The same, with the values bound to each statement's parameters. */
+  takeWithValues(): { text: string; values: unknown[] }[];
   stop(): void;
 }
 
 export function recordStatements(): StatementLog {
   const query = Client.prototype.query;
-  let seen: string[] = [];
+  let seen: { text: string; values: unknown[] }[] = [];
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string } | undefined;
+    const first = args[0] as string | { text?: string; values?: unknown[] } | undefined;
     const text = typeof first === 'string' ? first : (first?.text ?? '');
-    if (!/^\s*(BEGIN|COMMIT|ROLLBACK);?\s*$/i.test(text)) seen.push(text);
+    const values = Array.isArray(args[1]) ? args[1] : typeof first === 'object' ? (first?.values ?? []) : [];
+    if (!/^\s*(BEGIN|COMMIT|ROLLBACK);?\s*$/i.test(text)) seen.push({ text, values });
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof Client.prototype.query;
+  const takeWithValues = () => {
+    const out = seen;
+    seen = [];
+    return out;
+  };
   return {
-    take() {
-      const out = seen;
-      seen = [];
-      return out;
-    },
+    take: () => takeWithValues().map((s) => s.text),
+    takeWithValues,
     stop() {
       Client.prototype.query = query;
     },

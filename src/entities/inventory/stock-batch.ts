@@ -22,6 +22,8 @@ registerEnumType(StockSource, { name: 'StockSource', description: 'How a batch c
  */
 @Entity({ tableName: 'stock_batch' })
 @Index({ name: 'stock_batch_tenant_inventory_id_idx', properties: ['tenantId', 'inventoryId'] })
+// Supports the foreign key to product: deleting a product checks for its batches.
+@Index({ name: 'stock_batch_tenant_product_id_idx', properties: ['tenantId', 'productId'] })
 @Index({ name: 'stock_batch_tenant_site_product_idx', properties: ['tenantId', 'siteId', 'productId'] })
 @Index({ name: 'stock_batch_tenant_batch_number_idx', properties: ['tenantId', 'siteId', 'batchNumber'] })
 @Index({ name: 'stock_batch_tenant_location_id_idx', properties: ['tenantId', 'siteId', 'locationId'] })

@@ -139,6 +139,11 @@ export class CancelledProductsInput {
   properties: ['tenantId', 'destinationStockSiteId'],
 })
 @Index({ name: 'stock_transfer_tenant_subsidiary_id_idx', properties: ['tenantId', 'subsidiaryId'] })
+// Supports the self-reference: deleting a transfer clears the transfers that name it as incoming.
+@Index({
+  name: 'stock_transfer_tenant_incoming_stock_transfer_id_idx',
+  properties: ['tenantId', 'incomingStockTransferId'],
+})
 @Index({ name: 'stock_transfer_tenant_delivery_date_idx', properties: ['tenantId', 'deliveryDate'] })
 @Index({ name: 'stock_transfer_tenant_created_idx', properties: ['tenantId', 'created'] })
 @ObjectType({ description: 'A transfer of stock between two sites (search form).' })

@@ -5,6 +5,8 @@ import { Audited } from '../tenant-scoped';
 /** A member of staff: what PersonSummary, team members, epic owners and project leads show. */
 @Entity({ tableName: 'employee' })
 @Index({ name: 'employee_tenant_email_idx', properties: ['tenantId', 'email'] })
+// Supports the foreign key to app_user: deleting a user finds the employees that name it.
+@Index({ name: 'employee_tenant_user_id_idx', properties: ['tenantId', 'userId'] })
 @ObjectType({ description: 'A member of staff.' })
 export class Employee extends Audited {
   @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) firstName?: string;

@@ -1,0 +1,36 @@
+/**
+ * Columns named like references (`*_id`) that deliberately have no foreign key, with the reason.
+ * Every other `*_id` column of a tenant table has a key `(tenant_id, x_id) -> x (tenant_id, id)`
+ * (test/security/integrity.test.ts checks both the keys and this list).
+ */
+export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
+  'audit_log.entity_id': 'names a record of any table, and must outlive it: the log keeps deleted records',
+  'booking.calendar_event_id': 'an id in an external calendar (text)',
+  'coverage_job.current_agent_id': 'the name of the worker process holding the job, not a record',
+  'coverage_job.type_id':
+    'a job outlives a deleted type: the worker then ends it FAILED ("no longer exists"), which the job records',
+  'coverage_job.static_model_id': "an entry of the type's static models (JSON inside configurator_type)",
+  'epic.owner_id':
+    'HR accepts the id of an employee that does not exist (yet): the record shows the person as null until it does (test/hr)',
+  'hr_project.lead_id':
+    'HR accepts the id of an employee that does not exist (yet): the record shows the person as null until it does (test/hr)',
+  'hr_project.client_id':
+    'HR accepts the id of a customer that does not exist (yet), as it does for its people (test/hr/projects.test.ts)',
+  'task.assignee_id':
+    'HR accepts the id of an employee that does not exist (yet): the record shows the person as null until it does (test/hr)',
+  'inbound_email.conversation_id': 'an id of the mail system (text)',
+  'inbound_email.graph_message_id': 'an id of Microsoft Graph (text)',
+  'inbound_email.internet_message_id': 'the RFC 5322 Message-ID (text)',
+  'inbound_email.parent_communication_id':
+    'the e-mail this one answers: an inbound e-mail or a sent mail (two tables), as the mail gateway reports it',
+  'inbound_email.related_entity_id': 'a record of the kind relatedEntityType names (any of several tables)',
+  'invoice.milestone_id': 'a milestone of another domain, not stored by this service',
+  'invoice.sales_order_id': 'a sales order of another domain, not stored by this service',
+  'product.image_blob_id': 'an id in the blob store (text)',
+  'stock_batch.location_id': 'a storage location inside a site, a free label (text)',
+  'stock_batch.original_purchase_order_id': 'a purchase order of another domain (text)',
+  'type_product_coverage.static_model_tree_id':
+    "an entry of the type's static models (JSON), not a table row",
+  'type_product_coverage.variant_id': "a variant computed from the type's decision tree, not a table row",
+  'waste_record.shift_id': 'a shift of another domain (scheduling), not stored by this service',
+};
