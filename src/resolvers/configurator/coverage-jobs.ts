@@ -12,6 +12,7 @@ import type { Context } from '../../context';
 import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { isUuid } from '../../family/limits';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
 export class CreateCoverageJobInput {
@@ -69,8 +70,6 @@ async function prepareJob(
   describeJob(job, type, model);
 }
 
-const AUDIT = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
-
 export const coverageJobs = defineGroup({
   entity: CoverageJob,
   name: 'CoverageJob',
@@ -79,6 +78,6 @@ export const coverageJobs = defineGroup({
   createInput: CreateCoverageJobInput,
   updateInput: UpdateCoverageJobInput,
   searchable: ['name'],
-  filterable: [...AUDIT, 'typeId', 'status', 'priority', 'runAfter', 'started', 'completed', 'name'],
+  filterable: [...AUDIT_FIELDS, 'typeId', 'status', 'priority', 'runAfter', 'started', 'completed', 'name'],
   beforeSave: prepareJob,
 });

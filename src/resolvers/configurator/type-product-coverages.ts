@@ -10,6 +10,7 @@ import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { isUuid } from '../../family/limits';
 import { deriveCoverageFigures } from './coverage-figures';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'Changes to a coverage; absent fields stay as they are.' })
 export class UpdateTypeProductCoverageInput {
@@ -58,8 +59,6 @@ export async function prepareCoverage(
   deriveCoverageFigures(coverage);
 }
 
-const AUDIT = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
-
 export const typeProductCoverages = defineGroup({
   entity: TypeProductCoverage,
   name: 'TypeProductCoverage',
@@ -69,7 +68,7 @@ export const typeProductCoverages = defineGroup({
   updateInput: UpdateTypeProductCoverageInput,
   searchable: ['productName', 'variantId'],
   filterable: [
-    ...AUDIT,
+    ...AUDIT_FIELDS,
     'typeId',
     'productName',
     'linkedProductId',

@@ -6,7 +6,7 @@ import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from './references';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new HR project.' })
 export class CreateHrProjectInput {

@@ -4,7 +4,7 @@ import { Team, TeamStatus } from '../../entities/hr/team';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from './references';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new team.' })
 export class CreateTeamInput {
