@@ -40,23 +40,29 @@ export async function checkRefs(
   status: 400 | 404,
   refs: readonly Ref[],
 ): Promise<(TenantScoped | null)[]> {
-  const found: (TenantScoped | null)[] = [];
-  const missing: Problem[] = [];
-  // One at a time: a request's queries share one connection.
-  for (const { field, id, target, within } of refs) {
-    if (id === undefined || id === null) {
-      found.push(null);
-      continue;
-    }
-    const record =
-      within && !within.includes(String(id))
-        ? null
-        : isService(target)
-          ? await target.one(ctx, String(id), { detached: true })
-          : await loaderById(ctx, target).load(String(id));
-    found.push(record ?? null);
-    if (!record) missing.push({ field, reason: `there is no ${targetName(target)} ${String(id)}` });
+  const found: (TenantScoped | null)[] = refs.map(() => null);
+  const given = refs.flatMap((ref, i) =>
+    ref.id === undefined || ref.id === null || (ref.within && !ref.within.includes(String(ref.id)))
+      ? []
+      : [{ ...ref, id: String(ref.id), i }],
+  );
+  // One target at a time (a request's queries share one connection); the ids of an entity go to
+  // its loader together, so a list of a thousand ids is one statement.
+  for (const target of new Set(given.map((r) => r.target))) {
+    const mine = given.filter((r) => r.target === target);
+    const records = isService(target)
+      ? await target.byIds(ctx, [...new Set(mine.map((r) => r.id))], { detached: true })
+      : await loaderById(ctx, target).loadMany(mine.map((r) => r.id));
+    const byId = new Map<string, TenantScoped>();
+    for (const r of records)
+      if (r && !(r instanceof Error)) byId.set((r as TenantScoped).id, r as TenantScoped);
+    for (const r of mine) found[r.i] = byId.get(r.id) ?? null;
   }
+  const missing: Problem[] = refs.flatMap((ref, i) =>
+    ref.id === undefined || ref.id === null || found[i]
+      ? []
+      : [{ field: ref.field, reason: `there is no ${targetName(ref.target)} ${String(ref.id)}` }],
+  );
   if (missing.length) throw problems(status, missing);
   return found;
 }

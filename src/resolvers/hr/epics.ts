@@ -7,7 +7,8 @@ import { FamilyService } from '../../family/service';
 import { hrProjectService } from './hr-projects';
 import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
 import { AUDIT_FIELDS } from '../../family/fields';
-import { requireRef } from '../../family/references';
+import { checkRefs, refsIn } from '../../family/references';
+import { Employee } from '../../entities/reference/employee';
 import { moveTasks } from './task-placement';
 
 @InputType({ description: 'A new epic.' })
@@ -59,7 +60,14 @@ export const epics = defineGroup({
   async beforeSave(ctx, epic, input, isNew) {
     fillDefaults(epic, { status: EpicStatus.PLANNING, tags: [] });
     checkPeriod(epic.targetStartDate, epic.targetEndDate, ['targetStartDate', 'targetEndDate']);
-    if (input.projectId) await requireRef(ctx, 400, 'projectId', input.projectId, hrProjectService);
+    await checkRefs(
+      ctx,
+      400,
+      refsIn(input, [
+        ['projectId', hrProjectService],
+        ['ownerId', Employee],
+      ]),
+    );
     if (!isNew && input.projectId !== undefined)
       await moveTasks(ctx, { epicId: epic.id }, { projectId: epic.projectId ?? null });
   },

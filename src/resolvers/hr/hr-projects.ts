@@ -7,6 +7,8 @@ import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
 import { AUDIT_FIELDS } from '../../family/fields';
+import { checkRefs, refsIn, refsOf } from '../../family/references';
+import { Employee } from '../../entities/reference/employee';
 
 @InputType({ description: 'A new HR project.' })
 export class CreateHrProjectInput {
@@ -64,7 +66,11 @@ export const hrProjects = defineGroup({
     'defaultSprintDurationDays',
     'hourlyRate',
   ],
-  beforeSave(_ctx, project) {
+  async beforeSave(ctx, project, input) {
+    await checkRefs(ctx, 400, [
+      ...refsIn(input, [['leadId', Employee]]),
+      ...refsOf('teamMemberIds', input.teamMemberIds ?? [], Employee),
+    ]);
     fillDefaults(project, { status: HrProjectStatus.PLANNING, tags: [], teamMemberIds: [] });
     project.teamMemberIds = [...new Set(project.teamMemberIds)];
     checkPeriod(project.startDate, project.endDate, ['startDate', 'endDate']);
