@@ -244,9 +244,10 @@ describe('HR teams over REST', () => {
     );
     expect((await b.client.post('/hr/teams/dynamic-search', {})).body.totalElements).toBe(0);
     expect((await b.client.get('/hr/teams/csv-export')).body.trim().split('\r\n')).toHaveLength(1);
-    // B's team naming A's employee shows no member: employees are per tenant too.
+    // A's employee is unknown in B: employees are per tenant too.
     const own = await b.client.post('/hr/teams', { name: 'mine', memberIds: [ada] });
-    expect(own.body.members).toEqual([]);
+    expectErrorBody(own, 400);
+    expect(own.body.detail).toContain(ada);
     expect((await b.client.delete(`/hr/teams/delete-list?ids=${t.id}`)).status).toBe(204);
     expect((await a.client.get(`/hr/teams/find/${t.id}`)).status).toBe(200);
   });

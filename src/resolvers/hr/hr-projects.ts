@@ -8,6 +8,7 @@ import { FamilyService } from '../../family/service';
 import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
 import { AUDIT_FIELDS } from '../../family/fields';
 import { checkRefs, refsIn, refsOf } from '../../family/references';
+import { Customer } from '../../entities/reference/customer';
 import { Employee } from '../../entities/reference/employee';
 
 @InputType({ description: 'A new HR project.' })
@@ -68,7 +69,10 @@ export const hrProjects = defineGroup({
   ],
   async beforeSave(ctx, project, input) {
     await checkRefs(ctx, 400, [
-      ...refsIn(input, [['leadId', Employee]]),
+      ...refsIn(input, [
+        ['clientId', Customer],
+        ['leadId', Employee],
+      ]),
       ...refsOf('teamMemberIds', input.teamMemberIds ?? [], Employee),
     ]);
     fillDefaults(project, { status: HrProjectStatus.PLANNING, tags: [], teamMemberIds: [] });
