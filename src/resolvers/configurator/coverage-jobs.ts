@@ -11,8 +11,8 @@ import type { StaticModel } from '../../entities/configurator/type-shapes';
 import type { Context } from '../../context';
 import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
-import { isUuid } from '../../family/limits';
 import { AUDIT_FIELDS } from '../../family/fields';
+import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
 export class CreateCoverageJobInput {
@@ -60,8 +60,7 @@ async function prepareJob(
     }
     return;
   }
-  const type = isUuid(job.typeId) ? await ctx.em.findOne(ConfiguratorType, { id: job.typeId }) : null;
-  if (!type) throw badRequest(`typeId: ${job.typeId} is not a type`);
+  const type = await requireRef(ctx, 400, 'typeId', job.typeId, ConfiguratorType);
   const model = type.staticModels.find((m) => m.id === job.staticModelId);
   if (!model) throw badRequest(`staticModelId: type ${type.id} has no static model "${job.staticModelId}"`);
   job.status = CoverageJobStatus.PENDING;
