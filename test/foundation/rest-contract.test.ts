@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import createClient from 'openapi-fetch';
+import type { paths } from '../client/openapi';
 import { queryNamesOf } from '../../src/rest/compile';
 import { restTable } from '../../src/rest/table';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
@@ -231,6 +233,16 @@ describe('the REST contract', () => {
         quantity: 25,
         expirationDate: '2027-03-01T00:00:00.000Z',
       });
+      // As a client generated from the OpenAPI document calls it.
+      const api = createClient<paths>({
+        baseUrl: `${server.baseUrl}/api/v1`,
+        headers: { Authorization: `Bearer ${a.token}` },
+      });
+      const typed = await api.PUT('/inventory/batches', {
+        body: { stockSiteId: s, productId: oak, batchNumber: 'B1', locationId: 'L1', quantity: 15 },
+      });
+      expect(typed.response.status).toBe(200);
+      expect(typed.data?.totalQuantity).toBe(15);
       const query = await a.client.put(
         `/inventory/batches?stockSiteId=${s}&productId=${oak}&batchNumber=B1&locationId=L1&quantity=20`,
       );
