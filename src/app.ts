@@ -207,14 +207,14 @@ export async function createApp({
         : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
     ],
     formatError: (formatted, error) => {
-      const { status, detail, expected } = classify(error);
+      const { status, detail, expected, errors } = classify(error);
       if (!expected) logger.error({ err: error }, 'unexpected GraphQL error');
       const code = status === 500 ? 'INTERNAL_SERVER_ERROR' : (formatted.extensions?.code ?? 'BAD_REQUEST');
       return {
         message: expected ? withoutSuggestions(detail) : 'Internal server error',
         locations: formatted.locations,
         path: formatted.path,
-        extensions: { code, status },
+        extensions: { code, status, ...(errors ? { errors } : {}) },
       };
     },
   });

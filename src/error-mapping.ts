@@ -11,7 +11,7 @@ import {
 import { GraphQLError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import type { ValidationError } from 'class-validator';
-import { AppError } from './errors';
+import { AppError, REQUEST, type Problem } from './errors';
 
 /**
  * One place that decides what an error means to a client: its HTTP status and a detail safe to
@@ -22,6 +22,8 @@ export interface ClientError {
   detail: string;
   /** True when the detail is ours to show; false for unexpected errors (logged, shown generically). */
   expected: boolean;
+  /** Each culprit, when the error names them one by one. */
+  errors?: Problem[];
 }
 
 const CONNECTION_CODES = new Set([
@@ -40,11 +42,11 @@ const CONNECTION_CODES = new Set([
   '08004',
 ]);
 
-function validationDetail(errors: ValidationError[], prefix = ''): string[] {
+function validationProblems(errors: ValidationError[], prefix = ''): Problem[] {
   return errors.flatMap((e) => {
     const path = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((m) => `${path}: ${m}`);
-    return [...own, ...validationDetail(e.children ?? [], path)];
+    const own = Object.values(e.constraints ?? {}).map((reason) => ({ field: path, reason }));
+    return [...own, ...validationProblems(e.children ?? [], path)];
   });
 }
 
@@ -64,21 +66,40 @@ function isConnectionFailure(err: unknown): boolean {
 }
 
 /** GraphQL's variable errors name the variable; clients know the field: `input.percentage: ...`. */
-function requestErrorDetail(message: string): string {
+export function requestErrorProblem(message: string): Problem | undefined {
   const m = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]+)")?; (.*)$/s.exec(message);
-  if (!m) return message;
-  const where = (m[3] ?? m[1]).replace(/^input\./, '');
-  return `${where}: ${m[4]}`;
+  if (m) return { field: (m[3] ?? m[1]).replace(/^input\./, ''), reason: m[4] };
+  const missing = /^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/.exec(message);
+  if (missing) return { field: missing[1], reason: 'is required' };
+  return undefined;
+}
+
+function requestErrorDetail(message: string): string {
+  const p = requestErrorProblem(message);
+  return p ? `${p.field}: ${p.reason}` : message;
 }
 
 export function classify(error: unknown): ClientError {
   let original: unknown = error;
   while (original instanceof GraphQLError && original.originalError) original = original.originalError;
-  if (original instanceof AppError)
-    return { status: original.status, detail: original.message, expected: true };
+  if (original instanceof AppError) {
+    const errors = original.extensions.errors as Problem[] | undefined;
+    return {
+      status: original.status,
+      detail: original.message,
+      expected: true,
+      ...(errors ? { errors } : {}),
+    };
+  }
   if (original instanceof ArgumentValidationError) {
-    const details = validationDetail(original.extensions.validationErrors);
-    return { status: 400, detail: details.join('; ') || 'the input is not valid', expected: true };
+    const errors = validationProblems(original.extensions.validationErrors);
+    const detail = errors.map((p) => `${p.field}: ${p.reason}`).join('; ');
+    return {
+      status: 400,
+      detail: detail || 'the input is not valid',
+      expected: true,
+      errors: errors.length ? errors : [{ field: REQUEST, reason: 'the input is not valid' }],
+    };
   }
   if (original instanceof OptimisticLockError) {
     return {
@@ -128,10 +149,13 @@ export function classify(error: unknown): ClientError {
   }
   // A GraphQL error of graphql-js itself: parse, validation or variable coercion, i.e. the request.
   if (original instanceof GraphQLError) {
+    const message = error instanceof GraphQLError ? error.message : original.message;
+    const problem = requestErrorProblem(message);
     return {
       status: 400,
-      detail: requestErrorDetail(error instanceof GraphQLError ? error.message : original.message),
+      detail: requestErrorDetail(message),
       expected: true,
+      ...(problem ? { errors: [problem] } : {}),
     };
   }
   return { status: 500, detail: 'internal server error', expected: false };

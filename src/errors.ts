@@ -57,15 +57,64 @@ export const conflict = (detail: string) => new AppError(409, titleFor(409), det
 export const unavailable = (detail = 'The database is unavailable; retry shortly') =>
   new AppError(503, titleFor(503), detail);
 
-/** The body every error response carries (decisions.md: `{title, detail, time}`). */
+/** One culprit of a request: the field or parameter at fault (a path such as `rows[1].quantity`). */
+export interface Problem {
+  field: string;
+  reason: string;
+}
+
+/**
+ * One error that names several culprits: `detail` says them all in one sentence, `errors` lists
+ * them for programs. A single problem whose own message is kept (`detail`) stays as it was.
+ */
+export function problems(status: number, list: readonly (Problem & { message?: string })[]): AppError {
+  const detail = list.map((p) => p.message ?? `${p.field}: ${p.reason}`).join('; ');
+  const errors = list.map(({ field, reason }) => ({ field, reason }));
+  return new AppError(status, titleFor(status), detail, { errors });
+}
+
+/** A 400 naming one field, with the message the client reads; carries its Problem too. */
+export const invalidField = (field: string, reason: string, message = `${field}: ${reason}`) =>
+  problems(400, [{ field, reason, message }]);
+
+/** The problems an error names: its own list, or one problem taken from its detail. */
+export function problemsOf(error: AppError): (Problem & { message: string })[] {
+  const listed = error.extensions.errors as Problem[] | undefined;
+  if (listed?.length === 1) return [{ ...listed[0], message: error.message }];
+  if (listed) return listed.map((p) => ({ ...p, message: `${p.field}: ${p.reason}` }));
+  const named = /^([\w.[\]]+): (.*)$/s.exec(error.message);
+  return [{ field: named?.[1] ?? REQUEST, reason: named?.[2] ?? error.message, message: error.message }];
+}
+
+/** The `field` of a problem that is not one field's (a body of the wrong kind, a bad combination). */
+export const REQUEST = '(request)';
+
+/**
+ * The body every error response carries (decisions.md: `{title, detail, time}`); `errors` is
+ * present when the request had problems the service can name one by one.
+ */
 export interface ErrorBody {
   title: string;
   detail: string;
   time: string;
   status: number;
   requestId?: string;
+  errors?: Problem[];
 }
 
-export function errorBody(status: number, detail: string, requestId?: string, title?: string): ErrorBody {
-  return { title: title ?? titleFor(status), detail, time: new Date().toISOString(), status, requestId };
+export function errorBody(
+  status: number,
+  detail: string,
+  requestId?: string,
+  title?: string,
+  errors?: Problem[],
+): ErrorBody {
+  return {
+    title: title ?? titleFor(status),
+    detail,
+    time: new Date().toISOString(),
+    status,
+    requestId,
+    ...(errors?.length ? { errors } : {}),
+  };
 }

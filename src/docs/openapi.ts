@@ -66,7 +66,11 @@ export const API_BASE = '/api/v1';
 
 /** decisions.md "Errors": every status the service answers with, and when. */
 const ERRORS: [status: number, component: string, description: string][] = [
-  [400, 'BadRequest', 'Malformed JSON, a bad parameter or failed validation; `detail` names the field.'],
+  [
+    400,
+    'BadRequest',
+    'Malformed JSON, a body of the wrong JSON type, a bad, missing or unknown parameter, or failed validation; `detail` names every culprit, and `errors` lists them one by one.',
+  ],
   [
     401,
     'Unauthorized',
@@ -195,6 +199,23 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
       time: { type: 'string', format: 'date-time', description: 'When the error happened (UTC).' },
       status: { type: 'integer', description: 'The HTTP status.' },
       requestId: { type: 'string', description: 'The request id, as in the X-Request-Id header.' },
+      errors: {
+        type: 'array',
+        description:
+          'Present on a 400 whose culprits can be named one by one: every bad field, missing or unknown parameter, each with its path and what is wrong with it. `detail` says the same in one sentence.',
+        items: {
+          type: 'object',
+          properties: {
+            field: {
+              type: 'string',
+              description:
+                'The field (a path such as `rows[1].quantity`) or parameter at fault; `(request)` for the request as a whole.',
+            },
+            reason: { type: 'string', description: 'What is wrong with it.' },
+          },
+          required: ['field', 'reason'],
+        },
+      },
     },
     required: ['title', 'detail', 'time'],
   });
@@ -264,9 +285,11 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
           break;
         case 'body':
           body = {
-            required: required && source.default === undefined,
+            required: required && source.default === undefined && !source.orQuery,
             schema: bodySchema(arg.type, components),
           };
+          // The same fields as query parameters, each optional: the body or the parameters.
+          if (source.orQuery) flattenedQuery(arg, components).forEach((p) => add(eitherForm(p)));
           break;
         case 'request':
           if (source.read === searchFromQuery) {
@@ -452,6 +475,13 @@ const csvContent = (filename: string) => ({
   },
 });
 
+/** A parameter of an input that is sent either as a body or as query parameters. */
+function eitherForm(p: QueryParameter): QueryParameter {
+  const needed = p.required ? ' Required when the request has no body.' : '';
+  const text = `${p.description ?? ''} Or send the fields as a JSON body instead (not both).${needed}`;
+  return { ...p, required: false, description: text.trim() };
+}
+
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -463,7 +493,9 @@ field, so the richer GraphQL interface is one step away.
 **Credentials.** Every operation takes \`Authorization: Bearer <JWT>\`; the caller's tenant comes
 from the token, and records of other tenants behave as if they did not exist.
 
-**Errors.** Error responses carry \`{title, detail, time, status, requestId}\` as JSON.
+**Errors.** Error responses carry \`{title, detail, time, status, requestId}\` as JSON; a 400 also
+lists each culprit in \`errors\` (\`{field, reason}\`). A query parameter an operation does not
+document is a 400 naming it.
 
 **Request ids.** Send \`X-Request-Id\` (letters, digits, \`. _ : -\`, up to 128) to choose the id of a
 request; otherwise one is generated. It comes back in the \`X-Request-Id\` header, in error bodies

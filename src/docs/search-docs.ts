@@ -20,8 +20,7 @@ export interface QueryParameter {
   explode?: boolean;
 }
 
-/** The names a search reads from the query string; other fields of a search input come after. */
-export const SEARCH_QUERY_NAMES = ['search', 'filters', 'sort', 'page', 'size'] as const;
+export { SEARCH_QUERY_NAMES } from '../rest/search-params';
 
 export function searchQueryParameters(): QueryParameter[] {
   return [

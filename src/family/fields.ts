@@ -1,5 +1,11 @@
 import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
 
+/** The standard fields of every record, which every group may filter and sort by. */
+export const AUDIT_FIELDS = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
+
+/** `ContactFormWidget` -> `contactFormWidget`: GraphQL field names from type names. */
+export const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
 /** What a filter, a sort or a search can do with a field depends on its kind. */
 export type FieldKind =
   'string' | 'uuid' | 'number' | 'integer' | 'boolean' | 'datetime' | 'date' | 'enum' | 'list';

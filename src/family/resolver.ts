@@ -9,11 +9,10 @@ import type { GroupDef } from './group';
 import { PageOf, type Page } from './page';
 import { Direction, SearchInput } from './search-input';
 import { FamilyService } from './service';
+import { lowerFirst } from './fields';
 
 /** Queries answer with views outside the unit of work (detached.ts): nothing is written to them. */
 const VIEW = { detached: true } as const;
-
-const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 /**
  * The GraphQL face of the standard family for one group: written once, applied to every group.
@@ -34,7 +33,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
   class FamilyResolver {
     @Requires(rule('READ'))
     @Query(() => [entity], {
-      name: lower(plural),
+      name: lowerFirst(plural),
       description: `${plural} by id, in the order asked; unknown ids are skipped.`,
     })
     byIds(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<T[]> {
@@ -52,7 +51,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
 
     @Requires(rule('READ'))
     @Query(() => entity, {
-      name: lower(name),
+      name: lowerFirst(name),
       nullable: true,
       description: `One ${name}, or null when it does not exist.`,
     })
@@ -62,7 +61,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
 
     @Requires(rule('READ'))
     @Query(() => PageType, {
-      name: `${lower(name)}Page`,
+      name: `${lowerFirst(name)}Page`,
       description: `A page of ${plural}, optionally sorted and searched.`,
     })
     page(

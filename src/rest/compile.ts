@@ -11,6 +11,7 @@ import {
   type DocumentNode,
   type GraphQLArgument,
   type GraphQLField,
+  type GraphQLInputField,
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -18,10 +19,11 @@ import {
 import type { Request } from 'express';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { getVariableValues } from 'graphql/execution/values';
-import type { ExecutionResult, OperationDefinitionNode } from 'graphql';
-import { badRequest } from '../errors';
+import type { ExecutionResult, GraphQLError, OperationDefinitionNode } from 'graphql';
+import { AppError, invalidField, problems, problemsOf, REQUEST, type Problem } from '../errors';
+import { requestErrorProblem } from '../error-mapping';
 import type { ArgSource, RestRoute } from './route';
-import { queryList } from './search-params';
+import { queryList, SEARCH_QUERY_NAMES, searchFromQuery } from './search-params';
 import { checkOf, ruleTree, type Check } from '../permissions/rules';
 
 /**
@@ -78,31 +80,30 @@ function rootField(
 const toExpressPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
 /** Reads text from a path or query string as a value of the GraphQL input type `type`. */
-function readText(type: GraphQLInputType, raw: unknown, label: string): unknown {
+function readText(type: GraphQLInputType, raw: unknown, name: string, label: string): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
+  const fail = (reason: string) => invalidField(name, reason, `${label} ${reason}`);
   if (isListType(inner)) {
-    const items = queryList(raw, label)
+    const items = queryList(raw, name)
       .flatMap((v) => v.split(','))
       .map((v) => v.trim())
       .filter((v) => v !== '');
-    return items.map((v) => readText(inner.ofType, v, label));
+    return items.map((v) => readText(inner.ofType, v, name, label));
   }
-  if (Array.isArray(raw)) throw badRequest(`${label} must be given once`);
-  if (typeof raw !== 'string') throw badRequest(`${label} must be text`);
+  if (Array.isArray(raw)) throw fail('must be given once');
+  if (typeof raw !== 'string') throw fail('must be text');
   if (isScalarType(inner)) {
     switch (inner.name) {
       case 'Int':
-        if (!/^-?\d{1,9}$/.test(raw)) throw badRequest(`${label} must be an integer, got "${raw}"`);
+        if (!/^-?\d{1,9}$/.test(raw)) throw fail(`must be an integer, got "${raw}"`);
         return Number(raw);
       case 'Float': {
         const n = Number(raw);
-        if (raw.trim() === '' || !Number.isFinite(n))
-          throw badRequest(`${label} must be a number, got "${raw}"`);
+        if (raw.trim() === '' || !Number.isFinite(n)) throw fail(`must be a number, got "${raw}"`);
         return n;
       }
       case 'Boolean':
-        if (raw !== 'true' && raw !== 'false')
-          throw badRequest(`${label} must be true or false, got "${raw}"`);
+        if (raw !== 'true' && raw !== 'false') throw fail(`must be true or false, got "${raw}"`);
         return raw === 'true';
       default:
         return raw;
@@ -110,8 +111,8 @@ function readText(type: GraphQLInputType, raw: unknown, label: string): unknown 
   }
   if (isEnumType(inner)) {
     if (!inner.getValue(raw)) {
-      throw badRequest(
-        `${label} must be one of ${inner
+      throw fail(
+        `must be one of ${inner
           .getValues()
           .map((v) => v.name)
           .join(', ')}, got "${raw}"`,
@@ -120,6 +121,42 @@ function readText(type: GraphQLInputType, raw: unknown, label: string): unknown 
     return raw;
   }
   throw new Error(`${label}: a ${String(type)} cannot come from text`);
+}
+
+const jsonKind = (value: unknown) =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`;
+
+/**
+ * Where a JSON body's shape differs from the input type's: a list must be a JSON array, an input
+ * object a JSON object, an id a string. GraphQL's own coercion would take a lone value for a list
+ * of one (`42` for `[ID!]`) and an array for an object, which a REST client never means. Values
+ * of the right kind are left to GraphQL's coercion and validation, which name the rest.
+ */
+export function shapeProblems(type: GraphQLInputType, value: unknown, path: string): Problem[] {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (value === null || value === undefined) return [];
+  const at = path || REQUEST;
+  if (isListType(inner)) {
+    if (!Array.isArray(value)) return [{ field: at, reason: `must be a JSON array, got ${jsonKind(value)}` }];
+    return value.flatMap((v, i) => shapeProblems(inner.ofType, v, `${path}[${i}]`));
+  }
+  if (isInputObjectType(inner)) {
+    if (typeof value !== 'object' || Array.isArray(value))
+      return [{ field: at, reason: `must be a JSON object, got ${jsonKind(value)}` }];
+    const fields = inner.getFields();
+    return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+      fields[k] ? shapeProblems(fields[k].type, v, path ? `${path}.${k}` : k) : [],
+    );
+  }
+  if (isScalarType(inner) && inner.name === 'ID' && typeof value !== 'string')
+    return [{ field: at, reason: `must be a string id, got ${jsonKind(value)}` }];
+  return [];
 }
 
 /** Keeps only the fields an input type knows, so REST clients may send whole records (tenantId, events...). */
@@ -140,15 +177,14 @@ export function prune(type: GraphQLInputType, value: unknown): unknown {
 
 function argReader(route: RestRoute, arg: GraphQLArgument): (req: Request) => unknown {
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-  const source: ArgSource =
-    route.args?.[arg.name] ?? (pathParams.includes(arg.name) ? { from: 'path' } : { from: 'query' });
+  const source = sourceOf(route, arg, pathParams);
   const required = isNonNullType(arg.type);
   switch (source.from) {
     case 'path': {
       const name = source.name ?? arg.name;
       if (!pathParams.includes(name))
         throw new Error(`${route.method} ${route.path}: no path parameter {${name}}`);
-      return (req) => readText(arg.type, req.params[name], `path parameter ${name}`);
+      return (req) => readText(arg.type, req.params[name], name, `path parameter ${name}`);
     }
     case 'query': {
       const name = source.name ?? arg.name;
@@ -156,25 +192,110 @@ function argReader(route: RestRoute, arg: GraphQLArgument): (req: Request) => un
         const raw = (req.query as Record<string, unknown>)[name];
         if (raw === undefined || raw === '') {
           if (source.default !== undefined) return source.default;
-          if (required) throw badRequest(`query parameter ${name} is required`);
+          if (required) throw invalidField(name, 'is required', `query parameter ${name} is required`);
           return undefined;
         }
-        return readText(arg.type, raw, `query parameter ${name}`);
+        return readText(arg.type, raw, name, `query parameter ${name}`);
       };
     }
     case 'body':
       return (req) => {
+        if (source.orQuery && req.body === undefined) return flatQueryInput(arg, req);
+        if (source.orQuery) {
+          const both = [...flatFields(arg)].filter((f) => f.name in (req.query as object));
+          if (both.length)
+            throw problems(
+              400,
+              both.map((f) => ({
+                field: f.name,
+                reason: 'is given in the body or as a query parameter, not both',
+              })),
+            );
+        }
         const value = req.body;
         if (value === undefined || value === null) {
           if (source.default !== undefined) return source.default;
-          if (required) throw badRequest('a JSON request body is required');
+          if (required)
+            throw invalidField(REQUEST, 'a JSON request body is required', 'a JSON request body is required');
           return undefined;
+        }
+        const wrong = shapeProblems(arg.type, value, '');
+        if (wrong.length) {
+          const said = (p: Problem) => (p.field === REQUEST ? `the request body ${p.reason}` : undefined);
+          throw problems(
+            400,
+            wrong.map((p) => ({ ...p, message: said(p) })),
+          );
         }
         return prune(arg.type, value);
       };
     case 'request':
       return source.read;
   }
+}
+
+/** The fields of an input object that can be read from text, for a body sent as query parameters. */
+function flatFields(arg: GraphQLArgument): GraphQLInputField[] {
+  const named = getNamedType(arg.type);
+  if (!isInputObjectType(named))
+    throw new Error(`${arg.name}: only an input object can come from flat parameters`);
+  return Object.values(named.getFields()).filter((f) => {
+    const leaf = getNamedType(f.type);
+    return (
+      (isScalarType(leaf) || isEnumType(leaf)) && !isListType(isNonNullType(f.type) ? f.type.ofType : f.type)
+    );
+  });
+}
+
+/** An input object from query parameters named after its fields; every missing or bad one is named. */
+function flatQueryInput(arg: GraphQLArgument, req: Request): Record<string, unknown> {
+  const query = req.query as Record<string, unknown>;
+  const value: Record<string, unknown> = {};
+  const found: (Problem & { message: string })[] = [];
+  for (const f of flatFields(arg)) {
+    const raw = query[f.name];
+    if (raw === undefined || raw === '') {
+      if (isNonNullType(f.type) && f.defaultValue === undefined)
+        found.push({
+          field: f.name,
+          reason: 'is required',
+          message: `query parameter ${f.name} is required`,
+        });
+      continue;
+    }
+    try {
+      value[f.name] = readText(f.type, raw, f.name, `query parameter ${f.name}`);
+    } catch (err) {
+      found.push(...problemsFrom(err));
+    }
+  }
+  if (found.length) throw problems(400, found);
+  return value;
+}
+
+function sourceOf(route: RestRoute, arg: GraphQLArgument, pathParams: string[]): ArgSource {
+  return route.args?.[arg.name] ?? (pathParams.includes(arg.name) ? { from: 'path' } : { from: 'query' });
+}
+
+/** The query parameters a row reads: every other one is a client's mistake (a typo, a stale name). */
+export function queryNamesOf(route: RestRoute, args: readonly GraphQLArgument[]): Set<string> {
+  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const names = new Set<string>();
+  for (const arg of args) {
+    const source = sourceOf(route, arg, pathParams);
+    if (source.from === 'query') names.add(source.name ?? arg.name);
+    if (source.from === 'body' && source.orQuery) flatFields(arg).forEach((f) => names.add(f.name));
+    if (source.from !== 'request') continue;
+    if (source.read === searchFromQuery) SEARCH_QUERY_NAMES.forEach((n) => names.add(n));
+    source.query?.forEach((n) => names.add(n));
+  }
+  return names;
+}
+
+/** Turns what went wrong while reading a request into its problems; anything else is thrown on. */
+function problemsFrom(err: unknown): (Problem & { message: string })[] {
+  if (err instanceof AppError && err.status === 400) return problemsOf(err);
+  throw err;
 }
 
 export function compileRoute(
@@ -202,6 +323,7 @@ export function compileRoute(
       throw new Error(`REST ${route.method} ${route.path}: ${route.field} has no argument ${name}`);
   }
   const readers = field.args.map((a) => [a.name, argReader(route, a)] as const);
+  const queryNames = queryNamesOf(route, field.args);
   // graphql-jit turns the document into a function once; executing it then skips graphql's
   // per-request walk of the document (about a third of a page of 200's CPU, bench/). The
   // schema, its resolvers and its permission rules are the same ones Apollo runs.
@@ -222,8 +344,8 @@ export function compileRoute(
       // again, naming the field at fault ("input.picture.type"), which graphql-jit's does not;
       // that message becomes the 400's detail.
       if (result.errors && !('data' in result)) {
-        const coerced = getVariableValues(schema, variableDefinitions, variableValues, { maxErrors: 1 });
-        if (coerced.errors) return { errors: coerced.errors };
+        const coerced = getVariableValues(schema, variableDefinitions, variableValues);
+        if (coerced.errors) return { errors: [coercionError(coerced.errors)] };
       }
       return result;
     },
@@ -231,13 +353,44 @@ export function compileRoute(
     check,
     variables(req) {
       const vars: Record<string, unknown> = {};
-      for (const [name, read] of readers) {
-        const value = read(req);
-        if (value !== undefined) vars[name] = value;
+      const found: (Problem & { message: string })[] = [];
+      const unread = new Set<string>();
+      for (const name of Object.keys(req.query as object)) {
+        if (!queryNames.has(name))
+          found.push({
+            field: name,
+            reason: 'is not a parameter of this operation',
+            message: `query parameter ${name} is not a parameter of this operation`,
+          });
       }
-      return vars;
+      for (const [name, read] of readers) {
+        try {
+          const value = read(req);
+          if (value !== undefined) vars[name] = value;
+        } catch (err) {
+          found.push(...problemsFrom(err));
+          unread.add(name);
+        }
+      }
+      if (found.length === 0) return vars;
+      // Name every culprit at once: the values that were read are checked against their types
+      // too, so a client fixes its request in one round.
+      const readable = variableDefinitions.filter((d) => !unread.has(d.variable.name.value));
+      const coerced = getVariableValues(schema, readable, vars);
+      for (const e of coerced.errors ?? []) {
+        const p = requestErrorProblem(e.message);
+        if (p) found.push({ ...p, message: `${p.field}: ${p.reason}` });
+      }
+      throw problems(400, found);
     },
   };
+}
+
+/** graphql's variable errors as one 400 naming each field at fault. */
+function coercionError(errors: readonly GraphQLError[]): GraphQLError {
+  if (errors.length === 1) return errors[0];
+  const found = errors.map((e) => requestErrorProblem(e.message) ?? { field: REQUEST, reason: e.message });
+  return problems(400, found);
 }
 
 /** Literal segments before parameters, so `/x/find` is tried before `/x/{id}`. */

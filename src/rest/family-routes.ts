@@ -1,6 +1,7 @@
 import type { GroupDef } from '../family/group';
 import { body, fromRequest, query, type RestRoute } from './route';
 import { searchFromBody, searchFromQuery } from './search-params';
+import { lowerFirst } from '../family/fields';
 
 /** The codes of the specification's family table (section 4.1), plus create and bulk delete. */
 export type FamilyCode =
@@ -12,8 +13,6 @@ export interface FamilyOptions {
   /** S9 without ids deletes nothing instead of 400 (Invoices, AP invoices). */
   s9IdsOptional?: boolean;
 }
-
-const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 /**
  * The REST rows of a group's family operations, generated from the codes the specification
@@ -27,8 +26,8 @@ export function familyRoutes(
   options: FamilyOptions = {},
 ): RestRoute[] {
   const { name, plural } = group;
-  const one = lower(name);
-  const many = lower(plural);
+  const one = lowerFirst(name);
+  const many = lowerFirst(plural);
   const rows: Record<FamilyCode, RestRoute> = {
     create: {
       method: 'POST',

@@ -9,12 +9,22 @@ import type { Request } from 'express';
 export type ArgSource =
   | { from: 'path'; name?: string }
   | { from: 'query'; name?: string; default?: unknown }
-  | { from: 'body'; default?: unknown }
+  | {
+      from: 'body';
+      default?: unknown;
+      /**
+       * Without a body, the input object's scalar fields are read from query parameters of the
+       * same names instead (an operation the specification documents with flat parameters).
+       */
+      orQuery?: boolean;
+    }
   | {
       from: 'request';
       read: (req: Request) => unknown;
       /** Where `read` takes its values from, for the OpenAPI document (default: body on POST/PUT/PATCH). */
       in?: 'query' | 'body';
+      /** The query parameters `read` reads (a search's are known without listing them). */
+      query?: readonly string[];
     };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -48,8 +58,9 @@ export interface RestRoute {
 export const path = (name?: string): ArgSource => ({ from: 'path', name });
 export const query = (name?: string, dflt?: unknown): ArgSource => ({ from: 'query', name, default: dflt });
 export const body = (dflt?: unknown): ArgSource => ({ from: 'body', default: dflt });
-export const fromRequest = (read: (req: Request) => unknown, where?: 'query' | 'body'): ArgSource => ({
-  from: 'request',
-  read,
-  in: where,
-});
+export const bodyOrQuery = (): ArgSource => ({ from: 'body', orQuery: true });
+export const fromRequest = (
+  read: (req: Request) => unknown,
+  where?: 'query' | 'body',
+  queryNames?: readonly string[],
+): ArgSource => ({ from: 'request', read, in: where, query: queryNames });

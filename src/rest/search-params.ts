@@ -9,6 +9,9 @@ import { FilterOp, type FilterInput, type SearchInput, type SortInput } from '..
  */
 const OPS = new Set<string>(Object.values(FilterOp));
 
+/** The names a search reads from the query string; other fields of a search input come after. */
+export const SEARCH_QUERY_NAMES = ['search', 'filters', 'sort', 'page', 'size'] as const;
+
 /** Query values that may be repeated (`?a=1&a=2`) arrive as arrays; a single one as a string. */
 export function queryList(value: unknown, name: string): string[] {
   if (value === undefined) return [];

@@ -3,6 +3,20 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
 import { expectErrorBody } from '../support/http';
 import { expectUser } from './shapes';
 
+/** Access lists name real records: an HR project or a subsidiary of the tenant. */
+async function newProject(t: TestTenant): Promise<string> {
+  return (await t.client.post('/hr/projects', { name: `Project ${randomUUID().slice(0, 8)}` })).body.id;
+}
+async function newSubsidiary(t: TestTenant): Promise<string> {
+  const res = await t.client.graphql(
+    'mutation($i: SubsidiaryInput!) { createSubsidiary(input: $i) { id } }',
+    {
+      i: { name: `Subsidiary ${randomUUID().slice(0, 8)}` },
+    },
+  );
+  return res.body.data!.createSubsidiary.id;
+}
+
 describe('Access control', () => {
   let server: TestServer;
   let a: TestTenant;
@@ -53,7 +67,7 @@ describe('Access control', () => {
     const x = await t.userWith([]);
     const y = await t.userWith([]);
     const z = await t.userWith([], { hasFullAccess: true });
-    const project = randomUUID();
+    const project = await newProject(t);
     const put = await t.client.put(`/access-control/projects/${project}/users`, {
       userEmails: [x.email, y.email.toUpperCase()],
       tenantId: randomUUID(),
@@ -94,7 +108,7 @@ describe('Access control', () => {
   it('PUT .../users with an unknown e-mail is 404 and changes nothing', async () => {
     const t = await server.tenant('Unknown');
     const x = await t.userWith([]);
-    const sub = randomUUID();
+    const sub = await newSubsidiary(t);
     await t.client.put(`/access-control/subsidiaries/${sub}/users`, { userEmails: [x.email] });
     const res = await t.client.put(`/access-control/subsidiaries/${sub}/users`, {
       userEmails: ['nobody@example.test'],
@@ -106,7 +120,7 @@ describe('Access control', () => {
     expectErrorBody(await t.client.put(`/access-control/subsidiaries/${sub}/users`, {}), 400);
     expectErrorBody(
       await t.client.put(`/access-control/subsidiaries/${sub}/users`, { userEmails: 'x' }),
-      404,
+      400,
     );
     expectErrorBody(await t.client.get('/access-control/subsidiaries/not-an-id/users'), 404);
     expectErrorBody(await t.client.put('/access-control/projects/not-an-id/users', { userEmails: [] }), 404);
@@ -115,7 +129,7 @@ describe('Access control', () => {
   it('a user of another tenant is unknown here', async () => {
     const other = await server.tenant('Other');
     const stranger = await other.userWith([]);
-    const id = randomUUID();
+    const id = await newProject(a);
     expectErrorBody(
       await a.client.put(`/access-control/projects/${id}/users`, { userEmails: [stranger.email] }),
       404,
@@ -157,15 +171,15 @@ describe('Access control', () => {
 
   it('PUT /access-control/users/{email}/project-access and /subsidiary-access replace the lists', async () => {
     const u = await a.userWith([], { projectAccess: [randomUUID()] });
-    const p1 = randomUUID();
-    const p2 = randomUUID();
+    const p1 = await newProject(a);
+    const p2 = await newProject(a);
     const res = await a.client.put(`/access-control/users/${u.email}/project-access`, {
       projectIds: [p1, p2, p1],
     });
     expect(res.status).toBe(200);
     expectUser(res.body, u.email);
     expect(res.body.projectAccess).toEqual([p1, p2]);
-    const s1 = randomUUID();
+    const s1 = await newSubsidiary(a);
     const sres = await a.client.put(`/access-control/users/${u.email}/subsidiary-access`, {
       subsidiaryIds: [s1],
     });
@@ -193,14 +207,15 @@ describe('Access control', () => {
     const none = await a.userWith([]);
     const reader = await a.userWith(['READ_USERS']);
     const writer = await a.userWith(['UPDATE_USERS']);
-    const id = randomUUID();
+    const id = await newProject(a);
+    const sub = await newSubsidiary(a);
     expect((await none.client.get('/access-control/my-access')).status).toBe(200);
     expectErrorBody(await none.client.get(`/access-control/projects/${id}/users`), 403);
-    expectErrorBody(await none.client.get(`/access-control/subsidiaries/${id}/users`), 403);
+    expectErrorBody(await none.client.get(`/access-control/subsidiaries/${sub}/users`), 403);
     expect((await reader.client.get(`/access-control/projects/${id}/users`)).status).toBe(200);
     expectErrorBody(await reader.client.put(`/access-control/projects/${id}/users`, { userEmails: [] }), 403);
     expectErrorBody(
-      await reader.client.put(`/access-control/subsidiaries/${id}/users`, { userEmails: [] }),
+      await reader.client.put(`/access-control/subsidiaries/${sub}/users`, { userEmails: [] }),
       403,
     );
     for (const path of ['full-access', 'project-access', 'subsidiary-access']) {
@@ -211,7 +226,7 @@ describe('Access control', () => {
         .status,
     ).toBe(200);
     expect(
-      (await writer.client.put(`/access-control/subsidiaries/${id}/users`, { userEmails: [] })).status,
+      (await writer.client.put(`/access-control/subsidiaries/${sub}/users`, { userEmails: [] })).status,
     ).toBe(204);
   });
 });

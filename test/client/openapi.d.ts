@@ -2763,7 +2763,7 @@ export interface paths {
     };
     get?: never;
     /**
-     * Change one batch (query parameters)
+     * Change one batch (a JSON body, or the same fields as query parameters)
      * @description Changes one batch; the inventory follows.
      *
      *     GraphQL: `mutation { updateStockBatch }`.
@@ -6000,6 +6000,13 @@ export interface components {
     Error: {
       /** @description What went wrong, naming the culprit field or parameter. */
       detail: string;
+      /** @description Present on a 400 whose culprits can be named one by one: every bad field, missing or unknown parameter, each with its path and what is wrong with it. `detail` says the same in one sentence. */
+      errors?: {
+        /** @description The field (a path such as `rows[1].quantity`) or parameter at fault; `(request)` for the request as a whole. */
+        field: string;
+        /** @description What is wrong with it. */
+        reason: string;
+      }[];
       /** @description The request id, as in the X-Request-Id header. */
       requestId?: string;
       /** @description The HTTP status. */
@@ -8432,7 +8439,7 @@ export interface components {
     };
   };
   responses: {
-    /** @description Malformed JSON, a bad parameter or failed validation; `detail` names the field. */
+    /** @description Malformed JSON, a body of the wrong JSON type, a bad, missing or unknown parameter, or failed validation; `detail` names every culprit, and `errors` lists them one by one. */
     BadRequest: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12610,12 +12617,27 @@ export interface operations {
   };
   putInventoryBatches: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Or send the fields as a JSON body instead (not both). */
+        batchNumber?: string;
+        /** @description Or send the fields as a JSON body instead (not both). */
+        expirationDate?: string;
+        /** @description Or send the fields as a JSON body instead (not both). */
+        locationId?: string;
+        /** @description Or send the fields as a JSON body instead (not both). Required when the request has no body. */
+        productId?: string;
+        /** @description Or send the fields as a JSON body instead (not both). */
+        productionDate?: string;
+        /** @description Or send the fields as a JSON body instead (not both). */
+        quantity?: number;
+        /** @description Or send the fields as a JSON body instead (not both). Required when the request has no body. */
+        stockSiteId?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': components['schemas']['StockBatchChangeInput'];
       };

@@ -95,8 +95,9 @@ describe('HR epics over REST', () => {
       },
     });
     const unknownOwner = await a.client.post('/hr/epics', { name: 'Nobody', ownerId: UNKNOWN_ID });
-    expect(unknownOwner.status).toBe(201);
-    expect(unknownOwner.body).toMatchObject({ ownerId: UNKNOWN_ID, owner: null });
+    expect(unknownOwner.status).toBe(400);
+    expect(unknownOwner.body.detail).toContain(UNKNOWN_ID);
+    expect(unknownOwner.body.errors).toEqual([{ field: 'ownerId', reason: expect.any(String) }]);
   });
 
   it('featureCount, taskCount and progress come from the epic’s features and tasks', async () => {
@@ -130,8 +131,10 @@ describe('HR epics over REST', () => {
       expectErrorBody(res, 400);
       expect(res.body.detail).toContain(field);
     }
-    // A single string where a list is expected is a one-element list (GraphQL input coercion).
-    expect((await a.client.post('/hr/epics', { name: 'x', tags: 'a' })).body.tags).toEqual(['a']);
+    // A single string where a list is expected is the wrong JSON type (GraphQL alone would coerce it).
+    const lone = await a.client.post('/hr/epics', { name: 'x', tags: 'a' });
+    expectErrorBody(lone, 400);
+    expect(lone.body.errors).toEqual([{ field: 'tags', reason: expect.stringContaining('array') }]);
   });
 
   it('a GraphQL status change appends STATUS_CHANGE; moving to another project moves its tasks', async () => {

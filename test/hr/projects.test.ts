@@ -82,7 +82,11 @@ describe('HR projects over REST', () => {
   });
 
   it('keeps lead, client, dates, rate and picture; defaults status PLANNING and lists []', async () => {
-    const client = UNKNOWN_ID;
+    const client = (
+      await gql(a.client, 'mutation($i: CustomerInput!) { createCustomer(input: $i) { id } }', {
+        i: { name: 'NASA' },
+      })
+    ).createCustomer.id;
     const res = await a.client.post('/hr/projects', {
       name: 'Gemini',
       leadId: lead,

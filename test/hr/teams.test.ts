@@ -25,7 +25,7 @@ describe('HR teams over REST', () => {
   it('POST /hr/teams with the documented body: 201, Location, every field, members from the employees', async () => {
     const res = await a.client.post('/hr/teams', {
       dailyCapacity: 16,
-      memberIds: [bob, ada, bob, UNKNOWN_ID],
+      memberIds: [bob, ada, bob],
       name: 'Platform',
       status: 'ACTIVE',
     });
@@ -38,10 +38,9 @@ describe('HR teams over REST', () => {
       description: null,
       color: null,
       dailyCapacity: 16,
-      memberIds: [bob, ada, UNKNOWN_ID],
+      memberIds: [bob, ada],
       status: 'ACTIVE',
     });
-    // Ids that name no employee stay in memberIds but have no member to show.
     expect(res.body.members).toEqual([
       { id: bob, email: 'bob@example.test', firstName: 'Bob', lastName: null, jobTitle: null },
       { id: ada, email: 'ada@example.test', firstName: 'Ada', lastName: 'Lovelace', jobTitle: 'Engineer' },
@@ -50,6 +49,12 @@ describe('HR teams over REST', () => {
     const found = await a.client.get(`/hr/teams/find/${res.body.id}`);
     expect(found.status).toBe(200);
     expect(found.body).toEqual(res.body);
+    // An id that names no employee of the tenant is refused, naming it.
+    const unknown = await a.client.post('/hr/teams', { name: 'Ghosts', memberIds: [bob, UNKNOWN_ID] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([
+      { field: 'memberIds[1]', reason: expect.stringContaining(UNKNOWN_ID) },
+    ]);
   });
 
   it('defaults status to ACTIVE and memberIds to []; accepts description and colour', async () => {
@@ -239,9 +244,10 @@ describe('HR teams over REST', () => {
     );
     expect((await b.client.post('/hr/teams/dynamic-search', {})).body.totalElements).toBe(0);
     expect((await b.client.get('/hr/teams/csv-export')).body.trim().split('\r\n')).toHaveLength(1);
-    // B's team naming A's employee shows no member: employees are per tenant too.
+    // A's employee is unknown in B: employees are per tenant too.
     const own = await b.client.post('/hr/teams', { name: 'mine', memberIds: [ada] });
-    expect(own.body.members).toEqual([]);
+    expectErrorBody(own, 400);
+    expect(own.body.detail).toContain(ada);
     expect((await b.client.delete(`/hr/teams/delete-list?ids=${t.id}`)).status).toBe(204);
     expect((await a.client.get(`/hr/teams/find/${t.id}`)).status).toBe(200);
   });

@@ -2,7 +2,9 @@ import type { Context } from '../../context';
 import { callerOf } from '../../context';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { User } from '../../entities/user';
-import { badRequest, notFound } from '../../errors';
+import { badRequest, problems } from '../../errors';
+import { HrProject } from '../../entities/hr/hr-project';
+import { checkRefs, refsOf } from '../../family/references';
 import { checkIds, isUuid, MAX_IDS } from '../../family/limits';
 import { inTransaction } from '../../family/service';
 import { SUPER_ADMIN } from '../../permissions/catalog';
@@ -11,12 +13,18 @@ import { userByEmail, usersByEmails } from './user-guards';
 /**
  * Access control (spec 4.2): which users may see records of a project or subsidiary. Access is
  * a list of ids on each user plus the full-access flag; authentication reads both afresh on
- * every request, so each change applies from the user's next request on. Ids are grants: they
- * are checked for form, not for existence (projects belong to the HR domain, and a record of
- * another tenant never matches anyway).
+ * every request, so each change applies from the user's next request on. Every id is checked:
+ * it must name a project (an HR project) or subsidiary of the caller's tenant, otherwise the
+ * answer is a 404 naming it and nothing changes, so no list can hold an id that reaches nothing.
  */
 export type AccessKind = 'project' | 'subsidiary';
 const listOf = (kind: AccessKind) => (kind === 'project' ? 'projectAccess' : 'subsidiaryAccess');
+const entityOf = (kind: AccessKind) => (kind === 'project' ? HrProject : Subsidiary);
+
+/** The project or subsidiary named in a path must exist (404 naming it). */
+async function requireTarget(ctx: Context, kind: AccessKind, id: string): Promise<void> {
+  await checkRefs(ctx, 404, [{ field: 'id', id, target: entityOf(kind) }]);
+}
 
 /** Why a user holds access: its own list, its full-access flag, or the super-admin role. */
 export const FULL_ACCESS = 'FULL_ACCESS';
@@ -84,7 +92,7 @@ function entryOf(user: User, kind: AccessKind, id: string): AccessEntry {
 
 /** Everyone who reaches the record: direct holders first, then those with full access; by e-mail. */
 export async function accessUsers(ctx: Context, kind: AccessKind, id: string): Promise<AccessEntry[]> {
-  if (!isUuid(id)) throw notFound(`no ${kind} ${id}`);
+  await requireTarget(ctx, kind, id);
   const users = await ctx.em.find(
     User,
     {
@@ -110,7 +118,7 @@ export async function setAccessUsers(
   id: string,
   emails: readonly string[],
 ): Promise<AccessEntry[]> {
-  if (!isUuid(id)) throw notFound(`no ${kind} ${id}`);
+  await requireTarget(ctx, kind, id);
   if (emails.length > MAX_IDS) throw badRequest(`userEmails may hold at most ${MAX_IDS} addresses`);
   const list = listOf(kind);
   await inTransaction(ctx.em, async () => {
@@ -141,9 +149,12 @@ export async function setUserAccess(
 ): Promise<User> {
   const field = kind === 'project' ? 'projectIds' : 'subsidiaryIds';
   const valid = checkIds(ids, field);
-  const bad = ids.find((id) => !isUuid(id));
-  if (bad !== undefined) throw badRequest(`${field}: "${bad}" is not an id`);
+  const malformed = ids.flatMap((id, i) =>
+    isUuid(id) ? [] : [{ field: `${field}[${i}]`, reason: `"${id}" is not an id` }],
+  );
+  if (malformed.length) throw problems(400, malformed);
   const user = await userByEmail(ctx, email);
+  await checkRefs(ctx, 404, refsOf(field, valid, entityOf(kind)));
   user[listOf(kind)] = [...new Set(valid)];
   await ctx.em.flush();
   return user;

@@ -9,6 +9,7 @@ import { SUPER_ADMIN } from '../../permissions/catalog';
 import { conflict, forbidden } from '../../errors';
 import { normalizeEmail } from '../../services/provisioning';
 import { checkRoleNames, checkSuperAdminsRemain } from './user-guards';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new user of the caller tenant.' })
 export class CreateUserInput {
@@ -95,7 +96,7 @@ export const users = defineGroup({
   updateInput: UpdateUserInput,
   searchable: ['email', 'firstName', 'lastName'],
   filterable: [
-    'id',
+    ...AUDIT_FIELDS,
     'email',
     'firstName',
     'lastName',
@@ -104,10 +105,6 @@ export const users = defineGroup({
     'roles',
     'projectAccess',
     'subsidiaryAccess',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
   ],
   async beforeSave(ctx, user, input, isNew) {
     if (input.email !== undefined) {

@@ -2,6 +2,7 @@ import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { BuildingType, Concept } from '../../entities/configurator/concept';
 import { defineGroup } from '../../family/group';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new concept.' })
 export class CreateConceptInput {
@@ -32,5 +33,5 @@ export const concepts = defineGroup({
   createInput: CreateConceptInput,
   updateInput: UpdateConceptInput,
   searchable: ['name'],
-  filterable: ['id', 'name', 'buildingType', 'created', 'createdBy', 'updated', 'updatedBy'],
+  filterable: [...AUDIT_FIELDS, 'name', 'buildingType'],
 });

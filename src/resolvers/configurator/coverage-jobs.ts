@@ -11,7 +11,8 @@ import type { StaticModel } from '../../entities/configurator/type-shapes';
 import type { Context } from '../../context';
 import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
-import { isUuid } from '../../family/limits';
+import { AUDIT_FIELDS } from '../../family/fields';
+import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
 export class CreateCoverageJobInput {
@@ -59,8 +60,7 @@ async function prepareJob(
     }
     return;
   }
-  const type = isUuid(job.typeId) ? await ctx.em.findOne(ConfiguratorType, { id: job.typeId }) : null;
-  if (!type) throw badRequest(`typeId: ${job.typeId} is not a type`);
+  const type = await requireRef(ctx, 400, 'typeId', job.typeId, ConfiguratorType);
   const model = type.staticModels.find((m) => m.id === job.staticModelId);
   if (!model) throw badRequest(`staticModelId: type ${type.id} has no static model "${job.staticModelId}"`);
   job.status = CoverageJobStatus.PENDING;
@@ -68,8 +68,6 @@ async function prepareJob(
   job.runAfter ??= new Date();
   describeJob(job, type, model);
 }
-
-const AUDIT = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
 
 export const coverageJobs = defineGroup({
   entity: CoverageJob,
@@ -79,6 +77,6 @@ export const coverageJobs = defineGroup({
   createInput: CreateCoverageJobInput,
   updateInput: UpdateCoverageJobInput,
   searchable: ['name'],
-  filterable: [...AUDIT, 'typeId', 'status', 'priority', 'runAfter', 'started', 'completed', 'name'],
+  filterable: [...AUDIT_FIELDS, 'typeId', 'status', 'priority', 'runAfter', 'started', 'completed', 'name'],
   beforeSave: prepareJob,
 });

@@ -6,10 +6,10 @@ import { StaticModelType } from '../../entities/configurator/type-shapes';
 import { Product } from '../../entities/reference/product';
 import { FileAsset, Parameter } from '../../entities/shared';
 import type { Context } from '../../context';
-import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
-import { isUuid } from '../../family/limits';
 import { deriveCoverageFigures } from './coverage-figures';
+import { AUDIT_FIELDS } from '../../family/fields';
+import { checkRefs } from '../../family/references';
 
 @InputType({ description: 'Changes to a coverage; absent fields stay as they are.' })
 export class UpdateTypeProductCoverageInput {
@@ -34,10 +34,6 @@ export class CreateTypeProductCoverageInput extends UpdateTypeProductCoverageInp
 
 type CoverageInput = Partial<CreateTypeProductCoverageInput & UpdateTypeProductCoverageInput>;
 
-async function exists(ctx: Context, entity: typeof ConfiguratorType | typeof Product, id: string) {
-  return isUuid(id) && (await ctx.em.count(entity, { id })) > 0;
-}
-
 /** References must name records of the caller's tenant; lists are never null; figures are derived. */
 export async function prepareCoverage(
   ctx: Context,
@@ -45,20 +41,19 @@ export async function prepareCoverage(
   input: CoverageInput,
   isNew: boolean,
 ): Promise<void> {
-  if ((isNew || 'typeId' in input) && !(await exists(ctx, ConfiguratorType, coverage.typeId))) {
-    throw badRequest(`typeId: ${coverage.typeId} is not a type`);
-  }
-  if ('linkedProductId' in input && coverage.linkedProductId != null) {
-    if (!(await exists(ctx, Product, coverage.linkedProductId)))
-      throw badRequest(`linkedProductId: ${coverage.linkedProductId} is not a product`);
-  }
+  await checkRefs(ctx, 400, [
+    ...(isNew || 'typeId' in input
+      ? [{ field: 'typeId', id: coverage.typeId ?? '', target: ConfiguratorType }]
+      : []),
+    ...('linkedProductId' in input
+      ? [{ field: 'linkedProductId', id: coverage.linkedProductId, target: Product }]
+      : []),
+  ]);
   coverage.parameters ??= [];
   coverage.projectIds ??= [];
   coverage.assets ??= [];
   deriveCoverageFigures(coverage);
 }
-
-const AUDIT = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
 
 export const typeProductCoverages = defineGroup({
   entity: TypeProductCoverage,
@@ -69,7 +64,7 @@ export const typeProductCoverages = defineGroup({
   updateInput: UpdateTypeProductCoverageInput,
   searchable: ['productName', 'variantId'],
   filterable: [
-    ...AUDIT,
+    ...AUDIT_FIELDS,
     'typeId',
     'productName',
     'linkedProductId',

@@ -19,6 +19,7 @@ import type { Context } from '../../context';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { applyTypeTotals } from './coverage-figures';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({
   description:
@@ -173,8 +174,6 @@ export async function prepareType(
   applyTypeTotals(type);
 }
 
-const AUDIT = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
-
 export const configuratorTypes = defineGroup({
   entity: ConfiguratorType,
   name: 'ConfiguratorType',
@@ -183,6 +182,6 @@ export const configuratorTypes = defineGroup({
   createInput: CreateConfiguratorTypeInput,
   updateInput: UpdateConfiguratorTypeInput,
   searchable: ['name', 'concept'],
-  filterable: [...AUDIT, 'name', 'concept'],
+  filterable: [...AUDIT_FIELDS, 'name', 'concept'],
   beforeSave: prepareType,
 });

@@ -18,8 +18,9 @@ import { Customer } from '../../entities/reference/customer';
 import { Opportunity } from '../../entities/reference/opportunity';
 import { User } from '../../entities/user';
 import { defineGroup } from '../../family/group';
-import { checkReferences } from './references';
+import { checkRefs, refsIn } from '../../family/references';
 import { NotNullWhenGiven } from './validation';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType()
@@ -91,11 +92,7 @@ export const activities = defineGroup({
   updateInput: UpdateActivityInput,
   searchable: ['subject', 'contactName', 'contactEmail'],
   filterable: [
-    'id',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
+    ...AUDIT_FIELDS,
     'subject',
     'contactName',
     'contactEmail',
@@ -112,11 +109,15 @@ export const activities = defineGroup({
   booleanPairs: [['completed', 'isCompleted']],
   async beforeSave(ctx, activity, input, isNew) {
     if (isNew && input.ownerId === undefined) activity.ownerId = callerOf(ctx).userId;
-    await checkReferences(ctx, input, [
-      ['customerId', Customer],
-      ['opportunityId', Opportunity],
-      ['ownerId', User],
-    ]);
+    await checkRefs(
+      ctx,
+      404,
+      refsIn(input, [
+        ['customerId', Customer],
+        ['opportunityId', Opportunity],
+        ['ownerId', User],
+      ]),
+    );
     // completedAt records when the activity was done: stamped on completion unless the client
     // says when, and cleared when the activity is reopened.
     if (activity.completed && !activity.completedAt) activity.completedAt = new Date();

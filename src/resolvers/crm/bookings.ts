@@ -10,8 +10,9 @@ import { Employee } from '../../entities/reference/employee';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
-import { checkReferences } from './references';
+import { checkRefs, refsIn } from '../../family/references';
 import { NotNullWhenGiven } from './validation';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType()
@@ -108,11 +109,7 @@ export const bookings = defineGroup({
   updateInput: UpdateBookingInput,
   searchable: ['firstName', 'lastName', 'email', 'companyName'],
   filterable: [
-    'id',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
+    ...AUDIT_FIELDS,
     'status',
     'widgetConfigId',
     'startTime',
@@ -133,12 +130,16 @@ export const bookings = defineGroup({
     if (isNew) booking.cancellationToken = randomBytes(24).toString('base64url');
     checkTimezone(booking.timezone);
     alignTimes(booking, input);
-    await checkReferences(ctx, input, [
-      ['widgetConfigId', ContactFormWidgetConfig],
-      ['leadId', Lead],
-      ['activityId', Activity],
-      ['assignedEmployeeId', Employee],
-      ['assignedSubsidiaryId', Subsidiary],
-    ]);
+    await checkRefs(
+      ctx,
+      404,
+      refsIn(input, [
+        ['widgetConfigId', ContactFormWidgetConfig],
+        ['leadId', Lead],
+        ['activityId', Activity],
+        ['assignedEmployeeId', Employee],
+        ['assignedSubsidiaryId', Subsidiary],
+      ]),
+    );
   },
 });

@@ -20,8 +20,9 @@ import {
 import { Employee } from '../../entities/reference/employee';
 import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
-import { checkReferences } from './references';
+import { checkRefs, refsIn } from '../../family/references';
 import { NotNullWhenGiven } from './validation';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
@@ -134,20 +135,10 @@ export const contactFormWidgets = defineGroup({
   createInput: CreateContactFormWidgetInput,
   updateInput: UpdateContactFormWidgetInput,
   searchable: ['name', 'slug'],
-  filterable: [
-    'id',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
-    'name',
-    'slug',
-    'active',
-    'assignedTeamLeadId',
-  ],
+  filterable: [...AUDIT_FIELDS, 'name', 'slug', 'active', 'assignedTeamLeadId'],
   booleanPairs: [['active', 'isActive']],
   async beforeSave(ctx, widget, input) {
-    await checkReferences(ctx, input, [['assignedTeamLeadId', Employee]]);
+    await checkRefs(ctx, 404, refsIn(input, [['assignedTeamLeadId', Employee]]));
     if (input.fields) widget.fields = formFields(input.fields);
     if (input.slug !== undefined) {
       widget.slug = widget.slug.toLowerCase();

@@ -13,6 +13,7 @@ import {
 import { InboundEmail, InboundEmailStatus } from '../../entities/crm/inbound-email';
 import { defineGroup } from '../../family/group';
 import { NotNullWhenGiven } from './validation';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType()
@@ -90,11 +91,7 @@ export const inbox = defineGroup({
   updateInput: InboundEmailInput,
   searchable: ['subject', 'fromEmail', 'fromName'],
   filterable: [
-    'id',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
+    ...AUDIT_FIELDS,
     'subject',
     'fromEmail',
     'fromName',

@@ -2,9 +2,7 @@ import type { Context } from '../../context';
 import { callerOf } from '../../context';
 import type { Lead, LeadStatus } from '../../entities/crm/lead';
 import { Subsidiary } from '../../entities/reference/subsidiary';
-import { notFound } from '../../errors';
-import { loaderById } from '../../family/loaders';
-import { isUuid } from '../../family/limits';
+import { checkRefs } from '../../family/references';
 import { FamilyService } from '../../family/service';
 import { leads } from './leads';
 
@@ -27,11 +25,8 @@ export async function moveLeadToSubsidiary(
   const lead = await service.oneOrFail(ctx, id);
   if (subsidiaryId != null) {
     const caller = callerOf(ctx);
-    const visible =
-      isUuid(subsidiaryId) &&
-      (caller.hasFullAccess || caller.subsidiaryAccess.includes(subsidiaryId)) &&
-      (await loaderById(ctx, Subsidiary).load(subsidiaryId)) !== null;
-    if (!visible) throw notFound(`Subsidiary ${subsidiaryId} does not exist`);
+    const within = caller.hasFullAccess ? undefined : caller.subsidiaryAccess;
+    await checkRefs(ctx, 404, [{ field: 'subsidiaryId', id: subsidiaryId, target: Subsidiary, within }]);
   }
   lead.subsidiaryId = subsidiaryId ?? null;
   await ctx.em.flush();

@@ -9,8 +9,9 @@ import { Subsidiary } from '../../entities/reference/subsidiary';
 import { Address } from '../../entities/shared';
 import { User } from '../../entities/user';
 import { defineGroup } from '../../family/group';
-import { checkReferences } from './references';
+import { checkRefs, refsIn } from '../../family/references';
 import { NotNullWhenGiven } from './validation';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /** A lead, new or changed: every field is optional (leads arrive half-known from web forms). */
 @InputType('LeadInput', { description: 'A lead; on update, absent fields stay as they are.' })
@@ -85,11 +86,7 @@ export const leads = defineGroup({
   updateInput: LeadInput,
   searchable: ['firstName', 'lastName', 'companyName', 'email'],
   filterable: [
-    'id',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
+    ...AUDIT_FIELDS,
     'firstName',
     'lastName',
     'companyName',
@@ -107,13 +104,17 @@ export const leads = defineGroup({
   ],
   scope: 'subsidiaryId',
   async beforeSave(ctx, lead, input) {
-    await checkReferences(ctx, input, [
-      ['customerId', Customer],
-      ['opportunityId', Opportunity],
-      ['ownerId', User],
-      ['qualifiedBy', User],
-      ['subsidiaryId', Subsidiary],
-    ]);
+    await checkRefs(
+      ctx,
+      404,
+      refsIn(input, [
+        ['customerId', Customer],
+        ['opportunityId', Opportunity],
+        ['ownerId', User],
+        ['qualifiedBy', User],
+        ['subsidiaryId', Subsidiary],
+      ]),
+    );
     // Who qualified a lead, and when, is kept from the first qualification on.
     if (input.status === LeadStatus.QUALIFIED) {
       lead.qualifiedDate ??= new Date();

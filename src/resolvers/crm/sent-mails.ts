@@ -4,6 +4,7 @@ import { IsBoolean, IsEmail, IsOptional, MaxLength } from 'class-validator';
 import { SentMail } from '../../entities/crm/sent-mail';
 import { defineGroup } from '../../family/group';
 import { NotNullWhenGiven } from './validation';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType()
@@ -37,17 +38,7 @@ export const sentMails = defineGroup({
   createInput: CreateSentMailInput,
   updateInput: UpdateSentMailInput,
   searchable: ['recipient', 'subject'],
-  filterable: [
-    'id',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
-    'recipient',
-    'subject',
-    'opened',
-    'openedAt',
-  ],
+  filterable: [...AUDIT_FIELDS, 'recipient', 'subject', 'opened', 'openedAt'],
   beforeSave(_ctx, mail, input) {
     // Like completedAt of activities: the first opening is stamped, and unmarking clears it.
     if (mail.opened && !mail.openedAt) mail.openedAt = new Date();

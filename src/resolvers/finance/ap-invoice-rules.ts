@@ -18,7 +18,6 @@ import {
   latest,
   lineIds,
   normalizeCurrency,
-  requireReference,
   copyJsonInputs,
   setJson,
   storedJson,
@@ -40,6 +39,7 @@ import {
   sumCents,
   type LineAmounts,
 } from './money';
+import { requireRef } from '../../family/references';
 
 /**
  * What the service decides about a purchase invoice before it is stored (the group's
@@ -181,9 +181,9 @@ export async function prepareApInvoice(
   // An explicit null asks for no status change; it must not slip past the move check.
   if (input.status === null) invoice.status = storedStatus ?? undefined;
 
-  if (input.subsidiaryId) await requireReference(ctx, Subsidiary, input.subsidiaryId, 'subsidiaryId');
+  if (input.subsidiaryId) await requireRef(ctx, 400, 'subsidiaryId', input.subsidiaryId, Subsidiary);
   if (input.supplierId) {
-    const supplier = await requireReference(ctx, Supplier, input.supplierId, 'supplierId');
+    const supplier = await requireRef(ctx, 400, 'supplierId', input.supplierId, Supplier);
     // A name or e-mail given with the supplier wins; otherwise the supplier's own are copied.
     if (input.supplierName === undefined) invoice.supplierName = supplier.name;
     if (input.supplierEmail === undefined) invoice.supplierEmail = supplier.email ?? null;

@@ -21,6 +21,7 @@ import {
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
 import { prepareApInvoice } from './ap-invoice-rules';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 const AMOUNT_LIMIT = 1e12;
 const MAX_LINES = 1000;
@@ -223,7 +224,7 @@ export const apInvoices = defineGroup({
   scope: 'subsidiaryId',
   searchable: ['invoiceNumber', 'referenceNumber', 'supplierName'],
   filterable: [
-    'id',
+    ...AUDIT_FIELDS,
     'invoiceNumber',
     'referenceNumber',
     'supplierId',
@@ -238,10 +239,6 @@ export const apInvoices = defineGroup({
     'totalAmount',
     'outstandingAmount',
     'purchaseOrderIds',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
   ],
   beforeSave: prepareApInvoice,
 });

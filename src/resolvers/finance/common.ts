@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { helper } from '@mikro-orm/core';
-import type { ClassType } from 'type-graphql';
-import type { Context } from '../../context';
-import type { TenantScoped } from '../../entities/tenant-scoped';
 import { badRequest } from '../../errors';
 
 /** Rules both kinds of invoice share. */
@@ -64,18 +61,6 @@ export function copyJsonInputs<T extends object>(entity: T, input: object, keys:
   const given = input as Record<string, unknown>;
   for (const key of keys)
     if (given[key] !== undefined) setJson(entity, key, plainJson(given[key]) as T[typeof key]);
-}
-
-/** Checks that `id` names a record of `entity` in the caller's tenant; 400 naming `field` otherwise. */
-export async function requireReference<T extends TenantScoped>(
-  ctx: Context,
-  entity: ClassType<T>,
-  id: string,
-  field: string,
-): Promise<T> {
-  const found = await ctx.em.findOne(entity, { id } as never);
-  if (!found) throw badRequest(`${field}: ${id} is not a ${entity.name} of this tenant`);
-  return found;
 }
 
 /** Line ids are kept when given (so a client can match lines across updates) and must not repeat. */

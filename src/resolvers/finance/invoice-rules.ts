@@ -23,7 +23,6 @@ import {
   latest,
   lineIds,
   normalizeCurrency,
-  requireReference,
   copyJsonInputs,
   setJson,
   storedJson,
@@ -46,6 +45,7 @@ import {
   sumCents,
   type LineAmounts,
 } from './money';
+import { requireRef } from '../../family/references';
 
 /**
  * What the service decides about a sales invoice before it is stored (the group's beforeSave):
@@ -222,10 +222,10 @@ export async function prepareInvoice(
   // An explicit null asks for no status change; it must not slip past the checks above.
   if (input.status === null) invoice.status = storedStatus ?? undefined;
 
-  if (input.clientId) await requireReference(ctx, Customer, input.clientId, 'clientId');
-  if (input.subsidiaryId) await requireReference(ctx, Subsidiary, input.subsidiaryId, 'subsidiaryId');
+  if (input.clientId) await requireRef(ctx, 400, 'clientId', input.clientId, Customer);
+  if (input.subsidiaryId) await requireRef(ctx, 400, 'subsidiaryId', input.subsidiaryId, Subsidiary);
   if (input.opportunityId) {
-    const opportunity = await requireReference(ctx, Opportunity, input.opportunityId, 'opportunityId');
+    const opportunity = await requireRef(ctx, 400, 'opportunityId', input.opportunityId, Opportunity);
     if (!invoice.clientId && opportunity.customerId) invoice.clientId = opportunity.customerId;
   }
 

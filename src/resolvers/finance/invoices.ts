@@ -23,6 +23,7 @@ import {
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
 import { prepareInvoice } from './invoice-rules';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Amounts a client may give (quantities, prices, payments); computed amounts are never input. */
 const AMOUNT_LIMIT = 1e12;
@@ -261,7 +262,7 @@ export const invoices = defineGroup({
   scope: 'subsidiaryId',
   searchable: ['invoiceNumber', 'contactEmail', 'paymentReference'],
   filterable: [
-    'id',
+    ...AUDIT_FIELDS,
     'invoiceNumber',
     'status',
     'type',
@@ -274,10 +275,6 @@ export const invoices = defineGroup({
     'invoiceDate',
     'dueDate',
     'total',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
   ],
   beforeSave: prepareInvoice,
 });

@@ -2,6 +2,7 @@ import { Field, Float, InputType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
 import { TaxPercentage } from '../../entities/finance/tax-percentage';
 import { defineGroup } from '../../family/group';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new tax rate, in percent (21 means 21%).' })
 export class CreateTaxPercentageInput {
@@ -28,5 +29,5 @@ export const taxPercentages = defineGroup({
   createInput: CreateTaxPercentageInput,
   updateInput: UpdateTaxPercentageInput,
   searchable: [],
-  filterable: ['id', 'percentage', 'created', 'createdBy', 'updated', 'updatedBy'],
+  filterable: [...AUDIT_FIELDS, 'percentage'],
 });

@@ -6,7 +6,9 @@ import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { hrProjectService } from './hr-projects';
 import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS, referenced } from './references';
+import { AUDIT_FIELDS } from '../../family/fields';
+import { checkRefs, refsIn } from '../../family/references';
+import { Employee } from '../../entities/reference/employee';
 import { moveTasks } from './task-placement';
 
 @InputType({ description: 'A new epic.' })
@@ -58,7 +60,14 @@ export const epics = defineGroup({
   async beforeSave(ctx, epic, input, isNew) {
     fillDefaults(epic, { status: EpicStatus.PLANNING, tags: [] });
     checkPeriod(epic.targetStartDate, epic.targetEndDate, ['targetStartDate', 'targetEndDate']);
-    if (input.projectId) await referenced(ctx, hrProjectService, 'projectId', input.projectId);
+    await checkRefs(
+      ctx,
+      400,
+      refsIn(input, [
+        ['projectId', hrProjectService],
+        ['ownerId', Employee],
+      ]),
+    );
     if (!isNew && input.projectId !== undefined)
       await moveTasks(ctx, { epicId: epic.id }, { projectId: epic.projectId ?? null });
   },

@@ -5,7 +5,8 @@ import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { epicService } from './epics';
 import { fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS, referenced } from './references';
+import { AUDIT_FIELDS } from '../../family/fields';
+import { requireRef } from '../../family/references';
 import { moveTasks } from './task-placement';
 
 @InputType({ description: 'A new feature.' })
@@ -49,7 +50,7 @@ export const features = defineGroup({
   ],
   async beforeSave(ctx, feature, input, isNew) {
     fillDefaults(feature, { status: FeatureStatus.BACKLOG, tags: [] });
-    const epic = input.epicId ? await referenced(ctx, epicService, 'epicId', input.epicId) : null;
+    const epic = input.epicId ? await requireRef(ctx, 400, 'epicId', input.epicId, epicService) : null;
     if (!isNew && input.epicId !== undefined)
       await moveTasks(
         ctx,

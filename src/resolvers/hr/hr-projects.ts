@@ -6,7 +6,10 @@ import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from './references';
+import { AUDIT_FIELDS } from '../../family/fields';
+import { checkRefs, refsIn, refsOf } from '../../family/references';
+import { Customer } from '../../entities/reference/customer';
+import { Employee } from '../../entities/reference/employee';
 
 @InputType({ description: 'A new HR project.' })
 export class CreateHrProjectInput {
@@ -64,7 +67,14 @@ export const hrProjects = defineGroup({
     'defaultSprintDurationDays',
     'hourlyRate',
   ],
-  beforeSave(_ctx, project) {
+  async beforeSave(ctx, project, input) {
+    await checkRefs(ctx, 400, [
+      ...refsIn(input, [
+        ['clientId', Customer],
+        ['leadId', Employee],
+      ]),
+      ...refsOf('teamMemberIds', input.teamMemberIds ?? [], Employee),
+    ]);
     fillDefaults(project, { status: HrProjectStatus.PLANNING, tags: [], teamMemberIds: [] });
     project.teamMemberIds = [...new Set(project.teamMemberIds)];
     checkPeriod(project.startDate, project.endDate, ['startDate', 'endDate']);

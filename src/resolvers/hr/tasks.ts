@@ -9,7 +9,8 @@ import { epicService } from './epics';
 import { featureService } from './features';
 import { hrProjectService } from './hr-projects';
 import { fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS, referenced } from './references';
+import { AUDIT_FIELDS } from '../../family/fields';
+import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A new task; its epic and project follow from its feature and epic.' })
 export class CreateTaskInput {
@@ -36,16 +37,16 @@ function agree(field: string, given: string | null | undefined, parent: string |
 /** Takes the task's epic from its feature and its project from its epic, checking each reference. */
 async function place(ctx: Context, task: Task, input: Partial<CreateTaskInput>): Promise<void> {
   if (task.featureId) {
-    const feature = await referenced(ctx, featureService, 'featureId', task.featureId);
+    const feature = await requireRef(ctx, 400, 'featureId', task.featureId, featureService);
     agree('epicId', input.epicId, feature.epicId ?? null, 'feature');
     task.epicId = feature.epicId ?? null;
   }
   if (task.epicId) {
-    const epic = await referenced(ctx, epicService, 'epicId', task.epicId);
+    const epic = await requireRef(ctx, 400, 'epicId', task.epicId, epicService);
     agree('projectId', input.projectId, epic.projectId ?? null, 'epic');
     task.projectId = epic.projectId ?? null;
   } else if (task.projectId) {
-    await referenced(ctx, hrProjectService, 'projectId', task.projectId);
+    await requireRef(ctx, 400, 'projectId', task.projectId, hrProjectService);
   }
 }
 

@@ -4,7 +4,9 @@ import { Team, TeamStatus } from '../../entities/hr/team';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from './references';
+import { AUDIT_FIELDS } from '../../family/fields';
+import { checkRefs, refsOf } from '../../family/references';
+import { Employee } from '../../entities/reference/employee';
 
 @InputType({ description: 'A new team.' })
 export class CreateTeamInput {
@@ -35,7 +37,8 @@ export const teams = defineGroup({
   updateInput: UpdateTeamInput,
   searchable: ['name', 'description'],
   filterable: [...AUDIT_FIELDS, 'name', 'description', 'color', 'dailyCapacity', 'memberIds', 'status'],
-  beforeSave(_ctx, team) {
+  async beforeSave(ctx, team, input) {
+    await checkRefs(ctx, 400, refsOf('memberIds', input.memberIds ?? [], Employee));
     fillDefaults(team, { status: TeamStatus.ACTIVE, memberIds: [] });
     team.memberIds = [...new Set(team.memberIds)];
   },

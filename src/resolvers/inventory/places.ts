@@ -1,9 +1,9 @@
 import type { Context } from '../../context';
 import { Product } from '../../entities/reference/product';
 import type { StockSite } from '../../entities/reference/stock-site';
-import { badRequest, notFound } from '../../errors';
+import { badRequest } from '../../errors';
+import { checkRefs, requireRef } from '../../family/references';
 import { FamilyService } from '../../family/service';
-import { isUuid } from '../../family/limits';
 import { stockSites } from '../reference/groups';
 
 /**
@@ -13,21 +13,22 @@ import { stockSites } from '../reference/groups';
 const siteService = new FamilyService(stockSites);
 
 export async function siteOrFail(ctx: Context, id: string, label = 'stockSiteId'): Promise<StockSite> {
-  const site = await siteService.one(ctx, id);
-  if (!site) throw notFound(`${label}: stock site ${id} does not exist`);
-  return site;
+  return requireRef(ctx, 404, label, id, siteService);
 }
 
-/** The products named, by id; any unknown or malformed id is a 404 naming it. */
-export async function productsOrFail(ctx: Context, ids: readonly string[]): Promise<Map<string, Product>> {
+/** The products named, by id; every unknown or malformed id is a 404 naming it. */
+export async function productsOrFail(
+  ctx: Context,
+  ids: readonly string[],
+  field = 'productId',
+): Promise<Map<string, Product>> {
   const wanted = [...new Set(ids)];
-  const bad = wanted.find((id) => !isUuid(id));
-  if (bad !== undefined) throw notFound(`product ${bad} does not exist`);
-  const rows = wanted.length ? await ctx.em.find(Product, { id: { $in: wanted } }) : [];
-  const byId = new Map(rows.map((p) => [p.id, p]));
-  const missing = wanted.find((id) => !byId.has(id));
-  if (missing) throw notFound(`product ${missing} does not exist`);
-  return byId;
+  const found = await checkRefs(
+    ctx,
+    404,
+    wanted.map((id) => ({ field, id, target: Product })),
+  );
+  return new Map((found as Product[]).map((p) => [p.id, p]));
 }
 
 /**

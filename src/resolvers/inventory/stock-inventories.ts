@@ -14,6 +14,7 @@ import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { recomputeDerived } from './stock-ledger';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /**
  * The StockInventory group. Quantities are never written through these inputs: they follow
@@ -126,7 +127,7 @@ export const stockInventories = defineGroup({
   // An inventory has no text of its own; its status is the one thing a term can match.
   searchable: ['status'],
   filterable: [
-    'id',
+    ...AUDIT_FIELDS,
     'productId',
     'siteId',
     'subsidiaryId',
@@ -138,10 +139,6 @@ export const stockInventories = defineGroup({
     'minimum',
     'maximum',
     'unitPrice',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
   ],
   scope: 'subsidiaryId',
   beforeSave,

@@ -18,6 +18,7 @@ import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { nextNumber } from '../../services/sequences';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /**
  * The StockTransfer group. REST lists only its searches, CSV and delete; GraphQL has the whole
@@ -168,7 +169,7 @@ export const stockTransfers = defineGroup({
   updateInput: StockTransferInput,
   searchable: ['transferNumber', 'note'],
   filterable: [
-    'id',
+    ...AUDIT_FIELDS,
     'transferNumber',
     'note',
     'status',
@@ -182,10 +183,6 @@ export const stockTransfers = defineGroup({
     'incomingStockTransferStatus',
     'isFullyCancelled',
     'picklistIds',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
   ],
   scope: 'subsidiaryId',
   beforeSave,

@@ -9,6 +9,7 @@ import { defineGroup } from '../../family/group';
 import { inTransaction } from '../../family/service';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { changeStock } from './stock-ledger';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A quantity of a product registered as waste.' })
 export class CreateWasteRecordInput {
@@ -102,7 +103,7 @@ export const wasteRecords = defineGroup({
   updateInput: UpdateWasteRecordInput,
   searchable: ['reason', 'approvedBy'],
   filterable: [
-    'id',
+    ...AUDIT_FIELDS,
     'productId',
     'shiftId',
     'stockSiteId',
@@ -111,10 +112,6 @@ export const wasteRecords = defineGroup({
     'reason',
     'approvedBy',
     'deductRawMaterials',
-    'created',
-    'createdBy',
-    'updated',
-    'updatedBy',
   ],
   scope: 'subsidiaryId',
   beforeSave,

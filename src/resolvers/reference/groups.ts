@@ -9,6 +9,7 @@ import { StockSite } from '../../entities/reference/stock-site';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { Supplier } from '../../entities/reference/supplier';
 import { FileAsset, UnitOfMeasurement } from '../../entities/shared';
+import { AUDIT_FIELDS } from '../../family/fields';
 
 /**
  * Reference records that documented records point at (owners, customers, products, sites...).
@@ -16,7 +17,6 @@ import { FileAsset, UnitOfMeasurement } from '../../entities/shared';
  * can build every record a REST client reads. Create and update inputs share one shape: on
  * update, absent fields stay as they are.
  */
-const AUDIT = ['id', 'created', 'createdBy', 'updated', 'updatedBy'] as const;
 
 @InputType('EmployeeInput')
 export class EmployeeInput {
@@ -37,7 +37,7 @@ export const employees = defineGroup({
   createInput: EmployeeInput,
   updateInput: EmployeeInput,
   searchable: ['firstName', 'lastName', 'email', 'jobTitle', 'department'],
-  filterable: [...AUDIT, 'firstName', 'lastName', 'email', 'jobTitle', 'department', 'userId'],
+  filterable: [...AUDIT_FIELDS, 'firstName', 'lastName', 'email', 'jobTitle', 'department', 'userId'],
 });
 
 @InputType('CustomerInput')
@@ -54,7 +54,7 @@ export const customers = defineGroup({
   createInput: CustomerInput,
   updateInput: CustomerInput,
   searchable: ['name', 'email', 'phone'],
-  filterable: [...AUDIT, 'name', 'email', 'phone'],
+  filterable: [...AUDIT_FIELDS, 'name', 'email', 'phone'],
 });
 
 @InputType('OpportunityInput')
@@ -71,7 +71,7 @@ export const opportunities = defineGroup({
   createInput: OpportunityInput,
   updateInput: OpportunityInput,
   searchable: ['name'],
-  filterable: [...AUDIT, 'name', 'value', 'customerId'],
+  filterable: [...AUDIT_FIELDS, 'name', 'value', 'customerId'],
 });
 
 @InputType('SubsidiaryInput')
@@ -87,7 +87,7 @@ export const subsidiaries = defineGroup({
   createInput: SubsidiaryInput,
   updateInput: SubsidiaryInput,
   searchable: ['name'],
-  filterable: [...AUDIT, 'name', 'color'],
+  filterable: [...AUDIT_FIELDS, 'name', 'color'],
 });
 
 @InputType('SupplierInput')
@@ -103,7 +103,7 @@ export const suppliers = defineGroup({
   createInput: SupplierInput,
   updateInput: SupplierInput,
   searchable: ['name', 'email'],
-  filterable: [...AUDIT, 'name', 'email'],
+  filterable: [...AUDIT_FIELDS, 'name', 'email'],
 });
 
 @InputType('StockSiteInput')
@@ -119,7 +119,7 @@ export const stockSites = defineGroup({
   createInput: StockSiteInput,
   updateInput: StockSiteInput,
   searchable: ['name'],
-  filterable: [...AUDIT, 'name', 'subsidiaryId'],
+  filterable: [...AUDIT_FIELDS, 'name', 'subsidiaryId'],
   scope: 'subsidiaryId',
 });
 
@@ -145,7 +145,16 @@ export const products = defineGroup({
   createInput: ProductInput,
   updateInput: ProductInput,
   searchable: ['name', 'brand', 'category'],
-  filterable: [...AUDIT, 'name', 'brand', 'category', 'productType', 'unitPrice', 'salesPrice', 'currency'],
+  filterable: [
+    ...AUDIT_FIELDS,
+    'name',
+    'brand',
+    'category',
+    'productType',
+    'unitPrice',
+    'salesPrice',
+    'currency',
+  ],
 });
 
 export const referenceGroups = [

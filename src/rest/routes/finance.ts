@@ -64,7 +64,9 @@ export const financeRoutes: RestRoute[] = [
     method: 'GET',
     path: '/ap-invoices/by-supplier/{supplierId}',
     field: 'apInvoicesBySupplier',
-    args: { sort: fromRequest((req) => queryList(req.query.sort, 'sort').flatMap(parseSort)) },
+    args: {
+      sort: fromRequest((req) => queryList(req.query.sort, 'sort').flatMap(parseSort), 'query', ['sort']),
+    },
     code: 'custom',
     summary: "A page of a supplier's AP invoices (sort: field,asc|desc)",
   },

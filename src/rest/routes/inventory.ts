@@ -1,41 +1,9 @@
-import type { Request } from 'express';
-import { badRequest } from '../../errors';
 import { stockInventories } from '../../resolvers/inventory/stock-inventories';
 import { stockTransfers } from '../../resolvers/inventory/stock-transfers';
 import { wasteRecords } from '../../resolvers/inventory/waste';
 import { familyRoutes } from '../family-routes';
-import { body, fromRequest, query, type RestRoute } from '../route';
+import { body, bodyOrQuery, fromRequest, query, type RestRoute } from '../route';
 import { searchFromBody, searchFromQuery } from '../search-params';
-
-const BATCH_TEXT = [
-  'stockSiteId',
-  'productId',
-  'batchNumber',
-  'locationId',
-  'expirationDate',
-  'productionDate',
-];
-
-/** PUT /inventory/batches: the `dto` arrives as flat query parameters, not a body. */
-function batchChangeFromQuery(req: Request): Record<string, unknown> {
-  const q = req.query as Record<string, unknown>;
-  const one = (name: string): string | undefined => {
-    const v = q[name];
-    if (v === undefined || v === '') return undefined;
-    if (typeof v !== 'string') throw badRequest(`query parameter ${name} must be given once`);
-    return v;
-  };
-  const dto: Record<string, unknown> = {};
-  for (const name of BATCH_TEXT) if (one(name) !== undefined) dto[name] = one(name);
-  const quantity = one('quantity');
-  if (quantity !== undefined) {
-    const n = Number(quantity);
-    if (quantity.trim() === '' || !Number.isFinite(n))
-      throw badRequest(`query parameter quantity must be a number, got "${quantity}"`);
-    dto.quantity = n;
-  }
-  return dto;
-}
 
 export const inventoryRoutes: RestRoute[] = [
   // Inventory
@@ -69,9 +37,11 @@ export const inventoryRoutes: RestRoute[] = [
     method: 'PUT',
     path: '/inventory/batches',
     field: 'updateStockBatch',
-    args: { dto: fromRequest(batchChangeFromQuery) },
+    // The specification passes the change as flat query parameters; a JSON body of the same
+    // fields is read too, so that clients generated from the document can call it either way.
+    args: { dto: bodyOrQuery() },
     code: 'custom',
-    summary: 'Change one batch (query parameters)',
+    summary: 'Change one batch (a JSON body, or the same fields as query parameters)',
   },
   {
     method: 'GET',
