@@ -7,10 +7,13 @@ import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
 import { createLogger } from './logger';
 import { startCoverageWorker } from './jobs/worker';
+import { startEventWorker } from './events/worker';
+import { useEventSettings } from './events/settings';
 import { createTenant } from './services/provisioning';
 
 async function main() {
   const config = loadConfig();
+  useEventSettings(config.events);
   const logger = createLogger(config.logLevel);
   const db = await openDatabase(config);
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
@@ -30,6 +33,8 @@ async function main() {
   await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
   // Coverage jobs are picked up from the PostgreSQL queue by this process (and any other instance).
   const worker = startCoverageWorker(db.orm, logger);
+  // Webhooks (and notification e-mail) go out from the outbox through this process and any other.
+  const events = startEventWorker(db.orm, logger, config.events);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
 
@@ -55,6 +60,7 @@ async function main() {
     try {
       await app.close();
       await worker.stop();
+      await events.stop();
       await db.close();
       process.exit(0);
     } catch (err) {

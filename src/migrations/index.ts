@@ -1,8 +1,10 @@
 /** Every migration, in order: listed here so the same list runs from sources, builds and tests. */
 import { Migration20261122035545_initial } from './Migration20261122000000';
 import { Migration20261122000001_rls } from './Migration20261122000001_rls';
+import { Migration20261123100000_events } from './Migration20261123100000_events';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000', class: Migration20261122035545_initial },
   { name: 'Migration20261122000001_rls', class: Migration20261122000001_rls },
+  { name: 'Migration20261123100000_events', class: Migration20261123100000_events },
 ];

@@ -4656,6 +4656,188 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's webhook endpoints
+     * @description The tenant's webhook endpoints.
+     *
+     *     GraphQL: `query { webhooks }`.
+     *
+     *     Needs the READ_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWebhooks'];
+    put?: never;
+    /**
+     * Register a webhook endpoint (the answer carries its signing secret, once)
+     * @description Registers an endpoint; the answer holds its secret.
+     *
+     *     GraphQL: `mutation { createWebhook }`.
+     *
+     *     Needs the CREATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWebhooks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One webhook endpoint
+     * @description GraphQL: `query { webhook }`.
+     *
+     *     Needs the READ_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWebhooksById'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint and its delivery log
+     * @description Deletes an endpoint and its delivery log; false if there is none.
+     *
+     *     GraphQL: `mutation { deleteWebhook }`.
+     *
+     *     Needs the DELETE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteWebhooksById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description GraphQL: `mutation { updateWebhook }`.
+     *
+     *     Needs the UPDATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchWebhooksById'];
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The endpoint's deliveries, with status code, attempts, next attempt and last error
+     * @description A webhook's deliveries, newest event first.
+     *
+     *     GraphQL: `query { webhookDeliveries }`.
+     *
+     *     Needs the READ_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWebhooksByIdDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description Sends a delivery's event to its endpoint again.
+     *
+     *     GraphQL: `mutation { redeliverWebhookDelivery }`.
+     *
+     *     Needs the UPDATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWebhooksByIdDeliveriesByDeliveryIdRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the signing secret (the old one keeps signing for a grace period)
+     * @description A new signing secret; the previous one keeps signing alongside for a grace period.
+     *
+     *     GraphQL: `mutation { rotateWebhookSecret }`.
+     *
+     *     Needs the UPDATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWebhooksByIdRotateSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a webhook.test event to the endpoint
+     * @description Sends a `webhook.test` event to this endpoint.
+     *
+     *     GraphQL: `mutation { testWebhook }`.
+     *
+     *     Needs the UPDATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWebhooksByIdTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5709,6 +5891,15 @@ export interface components {
       stockSiteId?: string | null;
       subsidiaryId?: string | null;
     };
+    /** @description A new webhook endpoint. */
+    CreateWebhookInput: {
+      active?: boolean | null;
+      description?: string | null;
+      /** @description Event names, or `*` for all (default). */
+      events?: string[] | null;
+      /** @description An https URL on a public address. */
+      url: string;
+    };
     /** @description A customer as CRM records show it. */
     CustomerSummary: {
       email: string | null;
@@ -5725,8 +5916,28 @@ export interface components {
       code: string;
       option: string;
     };
+    /** @description One attempt of a delivery. */
+    DeliveryAttempt: {
+      /** Format: date-time */
+      at: string;
+      /** Format: int32 */
+      durationMs: number;
+      error: string | null;
+      /** Format: int32 */
+      statusCode: number | null;
+    };
+    /**
+     * @description How an event leaves the service.
+     * @enum {string}
+     */
+    DeliveryChannel: 'WEBHOOK' | 'EMAIL';
     /** @enum {string} */
     DeliveryMethod: 'REGULAR' | 'EXPRESS' | 'PICKUP';
+    /**
+     * @description Where a delivery stands.
+     * @enum {string}
+     */
+    DeliveryStatus: 'PENDING' | 'DELIVERED' | 'FAILED';
     /** @description A product's stock at the destination site. */
     DestinationProductInfo: {
       /** Format: double */
@@ -6024,6 +6235,79 @@ export interface components {
       description: string | null;
       id: string;
       type: components['schemas']['EventType'];
+    };
+    /** @description The delivery of one event to one receiver, with its attempts. */
+    EventDelivery: {
+      attemptLog: components['schemas']['DeliveryAttempt'][];
+      /** Format: int32 */
+      attempts: number;
+      channel: components['schemas']['DeliveryChannel'];
+      /** Format: date-time */
+      created: string | null;
+      createdBy: string | null;
+      /** Format: date-time */
+      deliveredAt: string | null;
+      endpointId: string | null;
+      /** @description The event (also the `webhook-id` header). */
+      eventId: string;
+      eventType: string;
+      id: string;
+      lastError: string | null;
+      /** Format: int32 */
+      lastStatusCode: number | null;
+      /**
+       * Format: date-time
+       * @description When the next attempt is due.
+       */
+      nextAttemptAt: string | null;
+      /** Format: date-time */
+      occurredAt: string;
+      status: components['schemas']['DeliveryStatus'];
+      target: Record<string, never> | null;
+      tenantId: string;
+      /** Format: date-time */
+      updated: string | null;
+      updatedBy: string | null;
+    };
+    /** @description A page of EventDelivery. */
+    EventDeliveryPage: {
+      /** @description The records of this page, in order. */
+      content: components['schemas']['EventDelivery'][];
+      /** @description True when the page holds no records. */
+      empty: boolean;
+      /** @description True for page 0. */
+      first: boolean;
+      /** @description True when no page follows. */
+      last: boolean;
+      /**
+       * Format: int32
+       * @description 0-based number of this page.
+       */
+      number: number;
+      /**
+       * Format: int32
+       * @description Records on this page.
+       */
+      numberOfElements: number;
+      /** @description The page that was asked for. */
+      pageable: components['schemas']['Pageable'];
+      /**
+       * Format: int32
+       * @description The page size asked for.
+       */
+      size: number;
+      /** @description The sort applied. */
+      sort: components['schemas']['Sort'];
+      /**
+       * Format: int32
+       * @description Records matching, over all pages.
+       */
+      totalElements: number;
+      /**
+       * Format: int32
+       * @description Pages at this size.
+       */
+      totalPages: number;
     };
     /**
      * @description What happened to a record.
@@ -7037,6 +7321,10 @@ export interface components {
       | 'CREATE_APIKEYS'
       | 'UPDATE_APIKEYS'
       | 'DELETE_APIKEYS'
+      | 'READ_WEBHOOKS'
+      | 'CREATE_WEBHOOKS'
+      | 'UPDATE_WEBHOOKS'
+      | 'DELETE_WEBHOOKS'
       | 'READ_ASSETS'
       | 'CREATE_ASSETS'
       | 'UPDATE_ASSETS'
@@ -8270,6 +8558,14 @@ export interface components {
       /** Format: double */
       percentage?: number | null;
     };
+    /** @description Changes to a webhook endpoint; absent fields stay as they are. */
+    UpdateWebhookInput: {
+      /** @description Turning an endpoint on clears its failing streak. */
+      active?: boolean | null;
+      description?: string | null;
+      events?: string[] | null;
+      url?: string | null;
+    };
     /** @description A person who signs in to a tenant. */
     User: {
       /** Format: date-time */
@@ -8429,6 +8725,68 @@ export interface components {
     /** @description A waste registration as REST sends it: the record under `dto`. */
     WasteRegistrationInput: {
       dto: components['schemas']['CreateWasteRecordInput'];
+    };
+    /** @description A receiver of the tenant's events (Standard Webhooks). */
+    WebhookEndpoint: {
+      /** @description Inactive endpoints receive nothing. */
+      active: boolean;
+      /** Format: date-time */
+      created: string | null;
+      createdBy: string | null;
+      description: string | null;
+      /** @description Why the service turned the endpoint off. */
+      disabledReason: string | null;
+      /** @description Event names delivered, or `*` for every event. */
+      events: string[];
+      /**
+       * Format: date-time
+       * @description Since when every delivery to this endpoint has failed (null while it succeeds).
+       */
+      failingSince: string | null;
+      id: string;
+      /**
+       * Format: date-time
+       * @description Until when deliveries are also signed with the secret before the last rotation.
+       */
+      previousSecretExpires: string | null;
+      tenantId: string;
+      /** Format: date-time */
+      updated: string | null;
+      updatedBy: string | null;
+      /** @description An https URL on a public address. */
+      url: string;
+    };
+    /** @description A webhook endpoint with its signing secret (shown once). */
+    WebhookEndpointWithSecret: {
+      /** @description Inactive endpoints receive nothing. */
+      active: boolean;
+      /** Format: date-time */
+      created: string | null;
+      createdBy: string | null;
+      description: string | null;
+      /** @description Why the service turned the endpoint off. */
+      disabledReason: string | null;
+      /** @description Event names delivered, or `*` for every event. */
+      events: string[];
+      /**
+       * Format: date-time
+       * @description Since when every delivery to this endpoint has failed (null while it succeeds).
+       */
+      failingSince: string | null;
+      id: string;
+      /**
+       * Format: date-time
+       * @description Until when deliveries are also signed with the secret before the last rotation.
+       */
+      previousSecretExpires: string | null;
+      /** @description The Standard Webhooks signing secret (`whsec_...`); keep it. */
+      secret: string;
+      tenantId: string;
+      /** Format: date-time */
+      updated: string | null;
+      updatedBy: string | null;
+      /** @description An https URL on a public address. */
+      url: string;
     };
   };
   responses: {
@@ -15469,6 +15827,294 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookInput'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhooksById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteWebhooksById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchWebhooksById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhooksByIdDeliveries: {
+    parameters: {
+      query?: {
+        pageNumber?: number;
+        pageSize?: number;
+        status?: components['schemas']['DeliveryStatus'];
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventDeliveryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhooksByIdDeliveriesByDeliveryIdRedeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deliveryId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventDelivery'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhooksByIdRotateSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhooksByIdTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventDelivery'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
