@@ -5,7 +5,8 @@ import { envelopeOf, type OutboxRecord } from './envelope';
 import { postWebhook, type PostOutcome } from './http-post';
 import { retryDelay, type EventSettings } from './settings';
 import { signedHeaders } from './signing';
-import { asEventWorker } from './store';
+import { asEventWorker, type Query } from './store';
+import { createMailer, type Mailer } from './mail';
 
 /**
  * The event worker: fans committed outbox rows out to deliveries, and hands deliveries to their
@@ -22,6 +23,7 @@ import { asEventWorker } from './store';
  */
 
 const DISPATCH_BATCH = 100;
+const NOTIFICATION_CREATED = 'notification.created';
 
 export interface EventWorker {
   /** Dispatches what is undispatched and makes every due delivery once; returns how many were made. */
@@ -34,7 +36,7 @@ export interface EventWorker {
 /** Fans out one batch of committed outbox rows; returns how many rows it took. */
 export async function dispatchOutbox(orm: MikroORM): Promise<number> {
   return asEventWorker(orm, async (q) => {
-    const rows = await q<{ tenant_id: string; id: string }>(
+    const rows = await q<{ tenant_id: string; id: string; type: string }>(
       `with batch as (
          select tenant_id, id from outbox_event where dispatched_at is null
          order by occurred_at, id limit ${DISPATCH_BATCH} for update skip locked
@@ -52,8 +54,25 @@ export async function dispatchOutbox(orm: MikroORM): Promise<number> {
                     else e.active and (m.type = any(e.events) or '*' = any(e.events)) end
          returning 1
        )
-       select m.tenant_id, m.id from marked m`,
+       select m.tenant_id, m.id, m.type from marked m`,
     );
+    for (const row of rows.filter((r) => r.type === NOTIFICATION_CREATED)) {
+      // Within the notification's tenant: its recipient's settings are read under that tenant's policy.
+      await q(`select set_config('app.tenant_id', ?, true)`, [row.tenant_id]);
+      await q(
+        `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
+           event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
+         select o.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'EMAIL',
+           o.id, o.type, o.occurred_at, 'PENDING', 0, now(), '[]'::jsonb,
+           jsonb_build_object('notificationId', o.resource_id, 'userId', s.user_id)
+         from outbox_event o join notification_settings s
+           on s.tenant_id = o.tenant_id and s.user_id = (o.data->>'userId')::uuid
+         where o.tenant_id = ? and o.id = ? and s.email_notifications_enabled
+           and (o.data->>'category') = any(s.enabled_categories)
+           and not coalesce((o.data->>'scope') = any(s.disabled_scopes), false)`,
+        [row.tenant_id, row.id],
+      );
+    }
     return rows.length;
   });
 }
@@ -64,33 +83,41 @@ interface ClaimedDelivery {
   endpoint_id: string;
   event_id: string;
   attempts: number;
+  target: { notificationId: string; userId: string } | null;
   /** The lease as PostgreSQL's text, microseconds included, so that comparing it back is exact. */
   lease: string;
 }
 
-/** Claims the next due delivery (see above), or null. */
-async function claimDelivery(orm: MikroORM, leaseMs: number): Promise<ClaimedDelivery | null> {
-  return asEventWorker(orm, async (q) => {
-    const [claimed] = await q<ClaimedDelivery>(
-      `update event_delivery d
-         set locked_until = now() + make_interval(secs => ?::float8 / 1000), attempts = d.attempts + 1
-       from (
-         select c.tenant_id, c.id from event_delivery c
-         where c.channel = 'WEBHOOK' and c.status = 'PENDING' and c.next_attempt_at <= now()
-           and (c.locked_until is null or c.locked_until < now())
+/** Claims the next due delivery of `channel` (see above), or null. */
+async function claimDelivery(
+  orm: MikroORM,
+  leaseMs: number,
+  channel: 'WEBHOOK' | 'EMAIL',
+): Promise<ClaimedDelivery | null> {
+  // Webhooks go out in order, one at a time per endpoint, and only to active endpoints.
+  const webhookOnly = `
            and exists (
              select 1 from webhook_endpoint e where e.tenant_id = c.tenant_id and e.id = c.endpoint_id
                and (e.active or c.event_type = 'webhook.test'))
            and not exists (
              select 1 from event_delivery p
              where p.tenant_id = c.tenant_id and p.endpoint_id = c.endpoint_id and p.status = 'PENDING'
-               and (p.occurred_at, p.id) < (c.occurred_at, c.id))
+               and (p.occurred_at, p.id) < (c.occurred_at, c.id))`;
+  return asEventWorker(orm, async (q) => {
+    const [claimed] = await q<ClaimedDelivery>(
+      `update event_delivery d
+         set locked_until = now() + make_interval(secs => ?::float8 / 1000), attempts = d.attempts + 1
+       from (
+         select c.tenant_id, c.id from event_delivery c
+         where c.channel = ? and c.status = 'PENDING' and c.next_attempt_at <= now()
+           and (c.locked_until is null or c.locked_until < now())
+           ${channel === 'WEBHOOK' ? webhookOnly : ''}
          order by c.next_attempt_at, c.occurred_at
          limit 1 for update skip locked
        ) next
        where d.tenant_id = next.tenant_id and d.id = next.id
-       returning d.tenant_id, d.id, d.endpoint_id, d.event_id, d.attempts, d.locked_until::text as lease`,
-      [leaseMs],
+       returning d.tenant_id, d.id, d.endpoint_id, d.event_id, d.attempts, d.locked_until::text as lease, d.target`,
+      [leaseMs, channel],
     );
     return claimed ?? null;
   });
@@ -131,10 +158,11 @@ async function recordAttempt(
   orm: MikroORM,
   settings: EventSettings,
   d: ClaimedDelivery,
-  outcome: PostOutcome,
+  outcome: PostOutcome & { ok: boolean },
   log: Logger,
+  onSuccess?: (q: Query) => Promise<unknown>,
 ): Promise<void> {
-  const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+  const ok = outcome.ok;
   const last = d.attempts >= settings.maxAttempts;
   const attempt = JSON.stringify([
     {
@@ -168,6 +196,8 @@ async function recordAttempt(
       ],
     );
     if (updated.length === 0) return;
+    if (ok) await onSuccess?.(q);
+    if (!d.endpoint_id) return;
     if (ok) {
       await q(
         `update webhook_endpoint set failing_since = null where tenant_id = ? and id = ? and failing_since is not null`,
@@ -198,7 +228,7 @@ async function recordAttempt(
 /** Claims and makes one due webhook delivery; false when none is due. */
 export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Logger): Promise<boolean> {
   const leaseMs = settings.timeoutMs + settings.leaseMarginMs;
-  const claimed = await claimDelivery(orm, leaseMs);
+  const claimed = await claimDelivery(orm, leaseMs, 'WEBHOOK');
   if (!claimed) return false;
   const { target, event } = await loadAttempt(orm, claimed);
   let outcome: PostOutcome;
@@ -218,7 +248,8 @@ export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Lo
       allowPrivate: settings.allowPrivateTargets,
     });
   }
-  await recordAttempt(orm, settings, claimed, outcome, log);
+  const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+  await recordAttempt(orm, settings, claimed, { ...outcome, ok }, log);
   log.debug(
     {
       deliveryId: claimed.id,
@@ -231,6 +262,66 @@ export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Lo
   return true;
 }
 
+interface NotificationMail {
+  title: string | null;
+  body: string | null;
+  action_url: string | null;
+  email: string;
+}
+
+/**
+ * Claims and sends one due notification e-mail; false when none is due. Once the SMTP server has
+ * accepted it, the notification's `emailSent`/`emailSentAt` are set; without a server it is
+ * written to the log and `emailSent` stays false.
+ */
+export async function sendOneEmail(
+  orm: MikroORM,
+  settings: EventSettings,
+  mailer: Mailer,
+  log: Logger,
+): Promise<boolean> {
+  const claimed = await claimDelivery(orm, settings.timeoutMs + settings.leaseMarginMs, 'EMAIL');
+  if (!claimed) return false;
+  const notificationId = claimed.target?.notificationId ?? '';
+  const [mail] = await asEventWorker(
+    orm,
+    (q) =>
+      q<NotificationMail>(
+        `select n.title, n.body, n.action_url, u.email from notification n
+         join app_user u on u.tenant_id = n.tenant_id and u.id = n.user_id
+         where n.tenant_id = ? and n.id = ?`,
+        [claimed.tenant_id, notificationId],
+      ),
+    claimed.tenant_id,
+  );
+  const started = Date.now();
+  let sent = false;
+  let error: string | null = null;
+  if (!mail) error = 'the notification no longer exists';
+  else {
+    try {
+      sent = await mailer.send({
+        to: mail.email,
+        subject: mail.title || 'A new notification',
+        text: [mail.body, mail.action_url].filter(Boolean).join('\n\n'),
+      });
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+  }
+  const outcome = { ok: error === null, statusCode: null, error, durationMs: Date.now() - started };
+  await recordAttempt(orm, settings, claimed, outcome, log, (q) =>
+    sent
+      ? q(
+          `update notification set email_sent = true, email_sent_at = now(), version = version + 1
+           where tenant_id = ? and id = ?`,
+          [claimed.tenant_id, notificationId],
+        )
+      : Promise.resolve(),
+  );
+  return true;
+}
+
 /**
  * Starts the worker loop: dispatch, then deliver until nothing is due, then sleep for the poll
  * interval (or until nudged). Errors (database unavailable) are logged and retried after the
@@ -238,6 +329,7 @@ export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Lo
  */
 export function startEventWorker(orm: MikroORM, logger: Logger, settings: EventSettings): EventWorker {
   const log = logger.child({ worker: `event-worker@${hostname()}:${process.pid}` });
+  const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log);
   let stopped = false;
   let wake: (() => void) | undefined;
 
@@ -245,6 +337,7 @@ export function startEventWorker(orm: MikroORM, logger: Logger, settings: EventS
     let made = 0;
     while ((await dispatchOutbox(orm)) > 0 && !stopped);
     while (!stopped && (await deliverOne(orm, settings, log))) made++;
+    while (!stopped && (await sendOneEmail(orm, settings, mailer, log))) made++;
     return made;
   };
 
@@ -278,6 +371,7 @@ export function startEventWorker(orm: MikroORM, logger: Logger, settings: EventS
       stopped = true;
       wake?.();
       await loop;
+      mailer.close();
       log.info('event worker stopped');
     },
   };

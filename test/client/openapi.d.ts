@@ -4839,7 +4839,628 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  activity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of activity records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_activity'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  ap_invoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of ap_invoice records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_ap_invoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  booking: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of booking records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_booking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  concept: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of concept records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_concept'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  configurator_type: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of configurator_type records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_configurator_type'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  contact_form_widget_config: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of contact_form_widget_config records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_contact_form_widget_config'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  coverage_job: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of coverage_job records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_coverage_job'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  customer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of customer records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_customer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  employee: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of employee records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_employee'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  epic: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of epic records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_epic'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  feature: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of feature records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_feature'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  hr_project: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of hr_project records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_hr_project'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  inbound_email: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of inbound_email records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_inbound_email'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  invoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of invoice records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_invoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  lead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of lead records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_lead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  notification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of notification records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_notification'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  opportunity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of opportunity records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_opportunity'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  product: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of product records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_product'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  sent_mail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of sent_mail records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_sent_mail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  stock_inventory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of stock_inventory records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_stock_inventory'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  stock_site: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of stock_site records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_stock_site'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  stock_transfer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of stock_transfer records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_stock_transfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  subsidiary: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of subsidiary records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_subsidiary'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  supplier: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of supplier records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_supplier'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  task: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of task records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_task'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  tax_percentage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of tax_percentage records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_tax_percentage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  team: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of team records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_team'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  type_product_coverage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of type_product_coverage records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_type_product_coverage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  user: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of user records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_user'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  waste_record: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of waste_record records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_waste_record'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The event POST /webhooks/{id}/test sends
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_webhook_test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description A user who reaches a project or subsidiary, and why. */
@@ -6309,6 +6930,30 @@ export interface components {
        */
       totalPages: number;
     };
+    /** @description An event, as webhooks and subscriptions deliver it. */
+    EventEnvelope: {
+      actor: {
+        email?: string;
+        userId?: string | null;
+      } | null;
+      /** @description The record as the REST API shows it (before its deletion, for `deleted`). */
+      data: unknown;
+      /**
+       * Format: uuid
+       * @description The event id; also the `webhook-id` header.
+       */
+      id: string;
+      /** Format: date-time */
+      occurredAt: string;
+      resource: {
+        id?: string | null;
+        type?: string;
+      };
+      /** Format: uuid */
+      tenantId: string;
+      /** @description `<resource>.<created|updated|status_changed|deleted>` */
+      type: string;
+    };
     /**
      * @description What happened to a record.
      * @enum {string}
@@ -7230,6 +7875,7 @@ export interface components {
       createdBy: string | null;
       digestFrequency: components['schemas']['DigestFrequency'];
       disabledScopes: string[];
+      emailNotificationsEnabled: boolean;
       enabledCategories: components['schemas']['NotificationCategory'][];
       id: string;
       inAppNotificationsEnabled: boolean;
@@ -7245,6 +7891,7 @@ export interface components {
       digestFrequency?: components['schemas']['DigestFrequency'] | null;
       /** @description Scopes of the catalog to switch off. */
       disabledScopes?: string[] | null;
+      emailNotificationsEnabled?: boolean | null;
       enabledCategories?: components['schemas']['NotificationCategory'][] | null;
       inAppNotificationsEnabled?: boolean | null;
       pushNotificationsEnabled?: boolean | null;
@@ -16118,6 +16765,1077 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  webhook_activity: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Activity'];
+          /** @enum {string} */
+          type?: 'activity.created' | 'activity.updated' | 'activity.status_changed' | 'activity.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_ap_invoice: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['ApInvoice'];
+          /** @enum {string} */
+          type?:
+            'ap_invoice.created' | 'ap_invoice.updated' | 'ap_invoice.status_changed' | 'ap_invoice.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_booking: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Booking'];
+          /** @enum {string} */
+          type?: 'booking.created' | 'booking.updated' | 'booking.status_changed' | 'booking.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_concept: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Concept'];
+          /** @enum {string} */
+          type?: 'concept.created' | 'concept.updated' | 'concept.status_changed' | 'concept.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_configurator_type: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['ConfiguratorType'];
+          /** @enum {string} */
+          type?:
+            | 'configurator_type.created'
+            | 'configurator_type.updated'
+            | 'configurator_type.status_changed'
+            | 'configurator_type.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_contact_form_widget_config: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['ContactFormWidgetConfig'];
+          /** @enum {string} */
+          type?:
+            | 'contact_form_widget_config.created'
+            | 'contact_form_widget_config.updated'
+            | 'contact_form_widget_config.status_changed'
+            | 'contact_form_widget_config.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_coverage_job: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['CoverageJob'];
+          /** @enum {string} */
+          type?:
+            | 'coverage_job.created'
+            | 'coverage_job.updated'
+            | 'coverage_job.status_changed'
+            | 'coverage_job.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_customer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'customer.created' | 'customer.updated' | 'customer.status_changed' | 'customer.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_employee: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'employee.created' | 'employee.updated' | 'employee.status_changed' | 'employee.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_epic: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Epic'];
+          /** @enum {string} */
+          type?: 'epic.created' | 'epic.updated' | 'epic.status_changed' | 'epic.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_feature: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Feature'];
+          /** @enum {string} */
+          type?: 'feature.created' | 'feature.updated' | 'feature.status_changed' | 'feature.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_hr_project: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['HrProject'];
+          /** @enum {string} */
+          type?:
+            'hr_project.created' | 'hr_project.updated' | 'hr_project.status_changed' | 'hr_project.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_inbound_email: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['InboundEmail'];
+          /** @enum {string} */
+          type?:
+            | 'inbound_email.created'
+            | 'inbound_email.updated'
+            | 'inbound_email.status_changed'
+            | 'inbound_email.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_invoice: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Invoice'];
+          /** @enum {string} */
+          type?: 'invoice.created' | 'invoice.updated' | 'invoice.status_changed' | 'invoice.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_lead: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Lead'];
+          /** @enum {string} */
+          type?: 'lead.created' | 'lead.updated' | 'lead.status_changed' | 'lead.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_notification: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Notification'];
+          /** @enum {string} */
+          type?:
+            | 'notification.created'
+            | 'notification.updated'
+            | 'notification.status_changed'
+            | 'notification.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_opportunity: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?:
+            | 'opportunity.created'
+            | 'opportunity.updated'
+            | 'opportunity.status_changed'
+            | 'opportunity.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_product: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'product.created' | 'product.updated' | 'product.status_changed' | 'product.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_sent_mail: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['SentMail'];
+          /** @enum {string} */
+          type?: 'sent_mail.created' | 'sent_mail.updated' | 'sent_mail.status_changed' | 'sent_mail.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_stock_inventory: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['StockInventory'];
+          /** @enum {string} */
+          type?:
+            | 'stock_inventory.created'
+            | 'stock_inventory.updated'
+            | 'stock_inventory.status_changed'
+            | 'stock_inventory.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_stock_site: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?:
+            'stock_site.created' | 'stock_site.updated' | 'stock_site.status_changed' | 'stock_site.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_stock_transfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['StockTransfer'];
+          /** @enum {string} */
+          type?:
+            | 'stock_transfer.created'
+            | 'stock_transfer.updated'
+            | 'stock_transfer.status_changed'
+            | 'stock_transfer.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_subsidiary: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?:
+            'subsidiary.created' | 'subsidiary.updated' | 'subsidiary.status_changed' | 'subsidiary.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_supplier: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'supplier.created' | 'supplier.updated' | 'supplier.status_changed' | 'supplier.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_task: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'task.created' | 'task.updated' | 'task.status_changed' | 'task.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_tax_percentage: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['TaxPercentage'];
+          /** @enum {string} */
+          type?:
+            | 'tax_percentage.created'
+            | 'tax_percentage.updated'
+            | 'tax_percentage.status_changed'
+            | 'tax_percentage.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_team: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Team'];
+          /** @enum {string} */
+          type?: 'team.created' | 'team.updated' | 'team.status_changed' | 'team.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_type_product_coverage: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['TypeProductCoverage'];
+          /** @enum {string} */
+          type?:
+            | 'type_product_coverage.created'
+            | 'type_product_coverage.updated'
+            | 'type_product_coverage.status_changed'
+            | 'type_product_coverage.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_user: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['User'];
+          /** @enum {string} */
+          type?: 'user.created' | 'user.updated' | 'user.status_changed' | 'user.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_waste_record: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['WasteRecord'];
+          /** @enum {string} */
+          type?:
+            | 'waste_record.created'
+            | 'waste_record.updated'
+            | 'waste_record.status_changed'
+            | 'waste_record.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_webhook_test: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'webhook.test';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

@@ -1,28 +1,16 @@
 import { Field, InputType } from 'type-graphql';
 import { ArrayMaxSize, IsOptional, Length, Matches } from 'class-validator';
 import { callerOf, type Context } from '../../context';
-import { entities } from '../../entities';
-import { EventType } from '../../entities/event';
 import { DeliveryChannel, DeliveryStatus, EventDelivery } from '../../entities/events/event-delivery';
 import { WebhookEndpoint } from '../../entities/events/webhook-endpoint';
-import { Audited } from '../../entities/tenant-scoped';
 import { badRequest, notFound } from '../../errors';
-import { eventName, outboxRow } from '../../events/outbox';
+import { EVENT_NAMES, TEST_EVENT } from '../../events/catalog';
+import { outboxRow } from '../../events/outbox';
 import { activeEventSettings } from '../../events/settings';
 import { newSecret } from '../../events/signing';
 import { resolvedUrlProblem } from '../../events/targets';
 import { checkPaging, isUuid } from '../../family/limits';
 import { toPage, type Page } from '../../family/page';
-
-export const TEST_EVENT = 'webhook.test';
-
-/** Every event name a webhook may ask for: each audited record's four actions, and the test event. */
-export const EVENT_NAMES: readonly string[] = [
-  ...entities
-    .filter((e) => e.prototype instanceof Audited)
-    .flatMap((e) => Object.values(EventType).map((t) => eventName(e.name, t))),
-  TEST_EVENT,
-].sort();
 
 const EVENT_PATTERN = /^(\*|[a-z_]+\.[a-z_]+)$/;
 
