@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { eventSettings, type EventSettings } from './events/settings';
 
 /** Everything the service reads from its environment, read once. */
 export interface Config {
@@ -21,9 +22,11 @@ export interface Config {
   rateLimits: { perCredential: number; perTenant: number; windowMs: number };
   /** GraphQL introspection and the Sandbox page (default: on outside production). */
   graphqlIntrospection: boolean;
+  /** Webhooks, notification e-mail and the event worker (events/settings.ts). */
+  events: EventSettings;
 }
 
-function intFrom(value: string | undefined, fallback: number, name: string): number {
+export function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)
@@ -62,5 +65,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: 60_000,
     },
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : !production,
+    events: eventSettings(env),
   };
 }

@@ -10,10 +10,13 @@ import { Tenant } from './entities/tenant';
 import { type User, UserStatus } from './entities/user';
 import { createLogger } from './logger';
 import { startCoverageWorker } from './jobs/worker';
+import { startEventWorker } from './events/worker';
+import { useEventSettings } from './events/settings';
 import { createTenant, findUserByEmail } from './services/provisioning';
 
 async function main() {
   const config = loadConfig();
+  useEventSettings(config.events);
   const logger = createLogger(config.logLevel);
   const db = await openDatabase(config);
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
@@ -39,6 +42,8 @@ async function main() {
   }
   // Coverage jobs are picked up from the PostgreSQL queue by this process (and any other instance).
   const worker = startCoverageWorker(db.orm, logger);
+  // Webhooks (and notification e-mail) go out from the outbox through this process and any other.
+  const events = startEventWorker(db.orm, logger, config.events);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
 
@@ -68,9 +73,9 @@ async function main() {
     }, 25_000);
     force.unref();
     try {
-      // Requests in flight finish while new connections are refused, and the worker stops
-      // claiming jobs (finishing the one in hand); the pool closes only when both are done.
-      await Promise.all([app.close(), worker.stop()]);
+      // Requests in flight finish while new connections are refused, and the workers stop
+      // claiming work (finishing what they hold); the pool closes only when all are done.
+      await Promise.all([app.close(), worker.stop(), events.stop()]);
       await db.close();
       logger.info('stopped');
       process.exit(0);

@@ -5,6 +5,7 @@ import { entities } from '../entities';
 import { Tenant } from '../entities/tenant';
 import { migrationsList } from '../migrations';
 import { TenancySubscriber, tenantFilter } from './tenancy';
+import { OutboxSubscriber } from '../events/outbox';
 
 export interface OrmOptions {
   clientUrl: string;
@@ -24,7 +25,8 @@ export function ormOptions({ clientUrl, poolMax, debug }: OrmOptions): Options<P
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
     driverOptions: { connection: { connectionTimeoutMillis: 5_000, statement_timeout: 30_000 } },
     filters: tenantFilter(scoped),
-    subscribers: [new TenancySubscriber()],
+    // The outbox runs after tenancy, which appends the history entries it turns into events.
+    subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
     extensions: [Migrator],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Each request works on its own fork; the global manager must never hold request state.

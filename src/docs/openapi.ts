@@ -1,3 +1,4 @@
+import { EVENT_ENVELOPE, eventWebhooks } from './event-webhooks';
 import {
   GraphQLNonNull,
   getNamedType,
@@ -41,6 +42,8 @@ export type OpenApiDocument = {
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** The events sent to webhook endpoints (docs/event-webhooks.ts). */
+  webhooks: Record<string, unknown>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, unknown>;
@@ -406,8 +409,9 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
     security: [{ bearerAuth: [] }],
     tags,
     paths,
+    webhooks: eventWebhooks(components.schemas),
     components: {
-      schemas: sortKeys(components.schemas),
+      schemas: sortKeys({ ...components.schemas, EventEnvelope: EVENT_ENVELOPE }),
       responses,
       headers,
       securitySchemes: {

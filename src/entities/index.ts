@@ -9,6 +9,7 @@ import { financeEntities } from './finance';
 import { hrEntities } from './hr';
 import { inventoryEntities } from './inventory';
 import { notificationEntities } from './notifications';
+import { eventEntities } from './events';
 import { referenceEntities } from './reference';
 
 /** Every entity the ORM knows; each one but Tenant is tenant-scoped. */
@@ -25,4 +26,5 @@ export const entities: Function[] = [
   ...crmEntities,
   ...inventoryEntities,
   ...notificationEntities,
+  ...eventEntities,
 ];

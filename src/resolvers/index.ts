@@ -5,6 +5,7 @@ import { financeResolvers } from './finance';
 import { hrResolvers } from './hr';
 import { inventoryResolvers } from './inventory';
 import { notificationsResolvers } from './notifications';
+import { webhookResolvers } from './webhooks';
 
 /** Resolvers beyond the generated family ones. */
 export const extraResolvers: Function[] = [
@@ -15,4 +16,5 @@ export const extraResolvers: Function[] = [
   ...crmResolvers,
   ...inventoryResolvers,
   ...notificationsResolvers,
+  ...webhookResolvers,
 ];

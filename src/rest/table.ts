@@ -6,6 +6,7 @@ import { financeRoutes } from './routes/finance';
 import { hrRoutes } from './routes/hr';
 import { inventoryRoutes } from './routes/inventory';
 import { notificationsRoutes } from './routes/notifications';
+import { webhookRoutes } from './routes/webhooks';
 
 /** Every REST operation of the service, one row each (paths below /api/v1). */
 export const restTable: RestRoute[] = [
@@ -16,4 +17,5 @@ export const restTable: RestRoute[] = [
   ...crmRoutes,
   ...inventoryRoutes,
   ...notificationsRoutes,
+  ...webhookRoutes,
 ];

@@ -4656,8 +4656,811 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's webhook endpoints
+     * @description The tenant's webhook endpoints.
+     *
+     *     GraphQL: `query { webhooks }`.
+     *
+     *     Needs the READ_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWebhooks'];
+    put?: never;
+    /**
+     * Register a webhook endpoint (the answer carries its signing secret, once)
+     * @description Registers an endpoint; the answer holds its secret.
+     *
+     *     GraphQL: `mutation { createWebhook }`.
+     *
+     *     Needs the CREATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWebhooks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One webhook endpoint
+     * @description GraphQL: `query { webhook }`.
+     *
+     *     Needs the READ_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWebhooksById'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint and its delivery log
+     * @description Deletes an endpoint and its delivery log; false if there is none.
+     *
+     *     GraphQL: `mutation { deleteWebhook }`.
+     *
+     *     Needs the DELETE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteWebhooksById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description GraphQL: `mutation { updateWebhook }`.
+     *
+     *     Needs the UPDATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchWebhooksById'];
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The endpoint's deliveries, with status code, attempts, next attempt and last error
+     * @description A webhook's deliveries, newest event first.
+     *
+     *     GraphQL: `query { webhookDeliveries }`.
+     *
+     *     Needs the READ_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWebhooksByIdDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description Sends a delivery's event to its endpoint again.
+     *
+     *     GraphQL: `mutation { redeliverWebhookDelivery }`.
+     *
+     *     Needs the UPDATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWebhooksByIdDeliveriesByDeliveryIdRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the signing secret (the old one keeps signing for a grace period)
+     * @description A new signing secret; the previous one keeps signing alongside for a grace period.
+     *
+     *     GraphQL: `mutation { rotateWebhookSecret }`.
+     *
+     *     Needs the UPDATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWebhooksByIdRotateSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a webhook.test event to the endpoint
+     * @description Sends a `webhook.test` event to this endpoint.
+     *
+     *     GraphQL: `mutation { testWebhook }`.
+     *
+     *     Needs the UPDATE_WEBHOOKS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWebhooksByIdTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  activity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of activity records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_activity'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  ap_invoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of ap_invoice records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_ap_invoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  booking: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of booking records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_booking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  concept: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of concept records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_concept'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  configurator_type: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of configurator_type records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_configurator_type'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  contact_form_widget_config: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of contact_form_widget_config records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_contact_form_widget_config'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  coverage_job: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of coverage_job records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_coverage_job'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  customer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of customer records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_customer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  employee: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of employee records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_employee'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  epic: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of epic records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_epic'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  feature: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of feature records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_feature'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  hr_project: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of hr_project records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_hr_project'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  inbound_email: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of inbound_email records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_inbound_email'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  invoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of invoice records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_invoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  lead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of lead records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_lead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  notification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of notification records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_notification'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  opportunity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of opportunity records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_opportunity'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  product: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of product records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_product'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  sent_mail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of sent_mail records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_sent_mail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  stock_inventory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of stock_inventory records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_stock_inventory'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  stock_site: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of stock_site records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_stock_site'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  stock_transfer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of stock_transfer records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_stock_transfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  subsidiary: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of subsidiary records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_subsidiary'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  supplier: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of supplier records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_supplier'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  task: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of task records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_task'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  tax_percentage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of tax_percentage records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_tax_percentage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  team: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of team records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_team'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  type_product_coverage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of type_product_coverage records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_type_product_coverage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  user: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of user records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_user'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  waste_record: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Events of waste_record records
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_waste_record'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The event POST /webhooks/{id}/test sends
+     * @description Sent to the endpoints registered with POST /webhooks whose `events` match, signed as the Standard Webhooks specification says (verify with the `standardwebhooks` library and the endpoint secret). Answer with a 2xx within 10 s; anything else is retried with backoff.
+     */
+    post: operations['webhook_webhook_test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description A user who reaches a project or subsidiary, and why. */
@@ -5709,6 +6512,15 @@ export interface components {
       stockSiteId?: string | null;
       subsidiaryId?: string | null;
     };
+    /** @description A new webhook endpoint. */
+    CreateWebhookInput: {
+      active?: boolean | null;
+      description?: string | null;
+      /** @description Event names, or `*` for all (default). */
+      events?: string[] | null;
+      /** @description An https URL on a public address. */
+      url: string;
+    };
     /** @description A customer as CRM records show it. */
     CustomerSummary: {
       email: string | null;
@@ -5725,8 +6537,28 @@ export interface components {
       code: string;
       option: string;
     };
+    /** @description One attempt of a delivery. */
+    DeliveryAttempt: {
+      /** Format: date-time */
+      at: string;
+      /** Format: int32 */
+      durationMs: number;
+      error: string | null;
+      /** Format: int32 */
+      statusCode: number | null;
+    };
+    /**
+     * @description How an event leaves the service.
+     * @enum {string}
+     */
+    DeliveryChannel: 'WEBHOOK' | 'EMAIL';
     /** @enum {string} */
     DeliveryMethod: 'REGULAR' | 'EXPRESS' | 'PICKUP';
+    /**
+     * @description Where a delivery stands.
+     * @enum {string}
+     */
+    DeliveryStatus: 'PENDING' | 'DELIVERED' | 'FAILED';
     /** @description A product's stock at the destination site. */
     DestinationProductInfo: {
       /** Format: double */
@@ -6031,6 +6863,103 @@ export interface components {
       description: string | null;
       id: string;
       type: components['schemas']['EventType'];
+    };
+    /** @description The delivery of one event to one receiver, with its attempts. */
+    EventDelivery: {
+      attemptLog: components['schemas']['DeliveryAttempt'][];
+      /** Format: int32 */
+      attempts: number;
+      channel: components['schemas']['DeliveryChannel'];
+      /** Format: date-time */
+      created: string | null;
+      createdBy: string | null;
+      /** Format: date-time */
+      deliveredAt: string | null;
+      endpointId: string | null;
+      /** @description The event (also the `webhook-id` header). */
+      eventId: string;
+      eventType: string;
+      id: string;
+      lastError: string | null;
+      /** Format: int32 */
+      lastStatusCode: number | null;
+      /**
+       * Format: date-time
+       * @description When the next attempt is due.
+       */
+      nextAttemptAt: string | null;
+      /** Format: date-time */
+      occurredAt: string;
+      status: components['schemas']['DeliveryStatus'];
+      target: Record<string, never> | null;
+      tenantId: string;
+      /** Format: date-time */
+      updated: string | null;
+      updatedBy: string | null;
+    };
+    /** @description A page of EventDelivery. */
+    EventDeliveryPage: {
+      /** @description The records of this page, in order. */
+      content: components['schemas']['EventDelivery'][];
+      /** @description True when the page holds no records. */
+      empty: boolean;
+      /** @description True for page 0. */
+      first: boolean;
+      /** @description True when no page follows. */
+      last: boolean;
+      /**
+       * Format: int32
+       * @description 0-based number of this page.
+       */
+      number: number;
+      /**
+       * Format: int32
+       * @description Records on this page.
+       */
+      numberOfElements: number;
+      /** @description The page that was asked for. */
+      pageable: components['schemas']['Pageable'];
+      /**
+       * Format: int32
+       * @description The page size asked for.
+       */
+      size: number;
+      /** @description The sort applied. */
+      sort: components['schemas']['Sort'];
+      /**
+       * Format: int32
+       * @description Records matching, over all pages.
+       */
+      totalElements: number;
+      /**
+       * Format: int32
+       * @description Pages at this size.
+       */
+      totalPages: number;
+    };
+    /** @description An event, as webhooks and subscriptions deliver it. */
+    EventEnvelope: {
+      actor: {
+        email?: string;
+        userId?: string | null;
+      } | null;
+      /** @description The record as the REST API shows it (before its deletion, for `deleted`). */
+      data: unknown;
+      /**
+       * Format: uuid
+       * @description The event id; also the `webhook-id` header.
+       */
+      id: string;
+      /** Format: date-time */
+      occurredAt: string;
+      resource: {
+        id?: string | null;
+        type?: string;
+      };
+      /** Format: uuid */
+      tenantId: string;
+      /** @description `<resource>.<created|updated|status_changed|deleted>` */
+      type: string;
     };
     /**
      * @description What happened to a record.
@@ -6953,6 +7882,7 @@ export interface components {
       createdBy: string | null;
       digestFrequency: components['schemas']['DigestFrequency'];
       disabledScopes: string[];
+      emailNotificationsEnabled: boolean;
       enabledCategories: components['schemas']['NotificationCategory'][];
       id: string;
       inAppNotificationsEnabled: boolean;
@@ -6968,6 +7898,7 @@ export interface components {
       digestFrequency?: components['schemas']['DigestFrequency'] | null;
       /** @description Scopes of the catalog to switch off. */
       disabledScopes?: string[] | null;
+      emailNotificationsEnabled?: boolean | null;
       enabledCategories?: components['schemas']['NotificationCategory'][] | null;
       inAppNotificationsEnabled?: boolean | null;
       pushNotificationsEnabled?: boolean | null;
@@ -7044,6 +7975,10 @@ export interface components {
       | 'CREATE_APIKEYS'
       | 'UPDATE_APIKEYS'
       | 'DELETE_APIKEYS'
+      | 'READ_WEBHOOKS'
+      | 'CREATE_WEBHOOKS'
+      | 'UPDATE_WEBHOOKS'
+      | 'DELETE_WEBHOOKS'
       | 'READ_ASSETS'
       | 'CREATE_ASSETS'
       | 'UPDATE_ASSETS'
@@ -8277,6 +9212,14 @@ export interface components {
       /** Format: double */
       percentage?: number | null;
     };
+    /** @description Changes to a webhook endpoint; absent fields stay as they are. */
+    UpdateWebhookInput: {
+      /** @description Turning an endpoint on clears its failing streak. */
+      active?: boolean | null;
+      description?: string | null;
+      events?: string[] | null;
+      url?: string | null;
+    };
     /** @description A person who signs in to a tenant. */
     User: {
       /** Format: date-time */
@@ -8436,6 +9379,68 @@ export interface components {
     /** @description A waste registration as REST sends it: the record under `dto`. */
     WasteRegistrationInput: {
       dto: components['schemas']['CreateWasteRecordInput'];
+    };
+    /** @description A receiver of the tenant's events (Standard Webhooks). */
+    WebhookEndpoint: {
+      /** @description Inactive endpoints receive nothing. */
+      active: boolean;
+      /** Format: date-time */
+      created: string | null;
+      createdBy: string | null;
+      description: string | null;
+      /** @description Why the service turned the endpoint off. */
+      disabledReason: string | null;
+      /** @description Event names delivered, or `*` for every event. */
+      events: string[];
+      /**
+       * Format: date-time
+       * @description Since when every delivery to this endpoint has failed (null while it succeeds).
+       */
+      failingSince: string | null;
+      id: string;
+      /**
+       * Format: date-time
+       * @description Until when deliveries are also signed with the secret before the last rotation.
+       */
+      previousSecretExpires: string | null;
+      tenantId: string;
+      /** Format: date-time */
+      updated: string | null;
+      updatedBy: string | null;
+      /** @description An https URL on a public address. */
+      url: string;
+    };
+    /** @description A webhook endpoint with its signing secret (shown once). */
+    WebhookEndpointWithSecret: {
+      /** @description Inactive endpoints receive nothing. */
+      active: boolean;
+      /** Format: date-time */
+      created: string | null;
+      createdBy: string | null;
+      description: string | null;
+      /** @description Why the service turned the endpoint off. */
+      disabledReason: string | null;
+      /** @description Event names delivered, or `*` for every event. */
+      events: string[];
+      /**
+       * Format: date-time
+       * @description Since when every delivery to this endpoint has failed (null while it succeeds).
+       */
+      failingSince: string | null;
+      id: string;
+      /**
+       * Format: date-time
+       * @description Until when deliveries are also signed with the secret before the last rotation.
+       */
+      previousSecretExpires: string | null;
+      /** @description The Standard Webhooks signing secret (`whsec_...`); keep it. */
+      secret: string;
+      tenantId: string;
+      /** Format: date-time */
+      updated: string | null;
+      updatedBy: string | null;
+      /** @description An https URL on a public address. */
+      url: string;
     };
   };
   responses: {
@@ -15494,6 +16499,1365 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookInput'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          Location: components['headers']['Location'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhooksById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteWebhooksById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchWebhooksById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhooksByIdDeliveries: {
+    parameters: {
+      query?: {
+        pageNumber?: number;
+        pageSize?: number;
+        status?: components['schemas']['DeliveryStatus'];
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventDeliveryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhooksByIdDeliveriesByDeliveryIdRedeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deliveryId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventDelivery'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhooksByIdRotateSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhooksByIdTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventDelivery'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  webhook_activity: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Activity'];
+          /** @enum {string} */
+          type?: 'activity.created' | 'activity.updated' | 'activity.status_changed' | 'activity.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_ap_invoice: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['ApInvoice'];
+          /** @enum {string} */
+          type?:
+            'ap_invoice.created' | 'ap_invoice.updated' | 'ap_invoice.status_changed' | 'ap_invoice.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_booking: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Booking'];
+          /** @enum {string} */
+          type?: 'booking.created' | 'booking.updated' | 'booking.status_changed' | 'booking.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_concept: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Concept'];
+          /** @enum {string} */
+          type?: 'concept.created' | 'concept.updated' | 'concept.status_changed' | 'concept.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_configurator_type: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['ConfiguratorType'];
+          /** @enum {string} */
+          type?:
+            | 'configurator_type.created'
+            | 'configurator_type.updated'
+            | 'configurator_type.status_changed'
+            | 'configurator_type.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_contact_form_widget_config: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['ContactFormWidgetConfig'];
+          /** @enum {string} */
+          type?:
+            | 'contact_form_widget_config.created'
+            | 'contact_form_widget_config.updated'
+            | 'contact_form_widget_config.status_changed'
+            | 'contact_form_widget_config.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_coverage_job: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['CoverageJob'];
+          /** @enum {string} */
+          type?:
+            | 'coverage_job.created'
+            | 'coverage_job.updated'
+            | 'coverage_job.status_changed'
+            | 'coverage_job.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_customer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'customer.created' | 'customer.updated' | 'customer.status_changed' | 'customer.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_employee: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'employee.created' | 'employee.updated' | 'employee.status_changed' | 'employee.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_epic: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Epic'];
+          /** @enum {string} */
+          type?: 'epic.created' | 'epic.updated' | 'epic.status_changed' | 'epic.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_feature: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Feature'];
+          /** @enum {string} */
+          type?: 'feature.created' | 'feature.updated' | 'feature.status_changed' | 'feature.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_hr_project: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['HrProject'];
+          /** @enum {string} */
+          type?:
+            'hr_project.created' | 'hr_project.updated' | 'hr_project.status_changed' | 'hr_project.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_inbound_email: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['InboundEmail'];
+          /** @enum {string} */
+          type?:
+            | 'inbound_email.created'
+            | 'inbound_email.updated'
+            | 'inbound_email.status_changed'
+            | 'inbound_email.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_invoice: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Invoice'];
+          /** @enum {string} */
+          type?: 'invoice.created' | 'invoice.updated' | 'invoice.status_changed' | 'invoice.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_lead: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Lead'];
+          /** @enum {string} */
+          type?: 'lead.created' | 'lead.updated' | 'lead.status_changed' | 'lead.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_notification: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Notification'];
+          /** @enum {string} */
+          type?:
+            | 'notification.created'
+            | 'notification.updated'
+            | 'notification.status_changed'
+            | 'notification.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_opportunity: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?:
+            | 'opportunity.created'
+            | 'opportunity.updated'
+            | 'opportunity.status_changed'
+            | 'opportunity.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_product: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'product.created' | 'product.updated' | 'product.status_changed' | 'product.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_sent_mail: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['SentMail'];
+          /** @enum {string} */
+          type?: 'sent_mail.created' | 'sent_mail.updated' | 'sent_mail.status_changed' | 'sent_mail.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_stock_inventory: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['StockInventory'];
+          /** @enum {string} */
+          type?:
+            | 'stock_inventory.created'
+            | 'stock_inventory.updated'
+            | 'stock_inventory.status_changed'
+            | 'stock_inventory.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_stock_site: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?:
+            'stock_site.created' | 'stock_site.updated' | 'stock_site.status_changed' | 'stock_site.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_stock_transfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['StockTransfer'];
+          /** @enum {string} */
+          type?:
+            | 'stock_transfer.created'
+            | 'stock_transfer.updated'
+            | 'stock_transfer.status_changed'
+            | 'stock_transfer.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_subsidiary: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?:
+            'subsidiary.created' | 'subsidiary.updated' | 'subsidiary.status_changed' | 'subsidiary.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_supplier: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'supplier.created' | 'supplier.updated' | 'supplier.status_changed' | 'supplier.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_task: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'task.created' | 'task.updated' | 'task.status_changed' | 'task.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_tax_percentage: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['TaxPercentage'];
+          /** @enum {string} */
+          type?:
+            | 'tax_percentage.created'
+            | 'tax_percentage.updated'
+            | 'tax_percentage.status_changed'
+            | 'tax_percentage.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_team: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['Team'];
+          /** @enum {string} */
+          type?: 'team.created' | 'team.updated' | 'team.status_changed' | 'team.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_type_product_coverage: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['TypeProductCoverage'];
+          /** @enum {string} */
+          type?:
+            | 'type_product_coverage.created'
+            | 'type_product_coverage.updated'
+            | 'type_product_coverage.status_changed'
+            | 'type_product_coverage.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_user: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['User'];
+          /** @enum {string} */
+          type?: 'user.created' | 'user.updated' | 'user.status_changed' | 'user.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_waste_record: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: components['schemas']['WasteRecord'];
+          /** @enum {string} */
+          type?:
+            | 'waste_record.created'
+            | 'waste_record.updated'
+            | 'waste_record.status_changed'
+            | 'waste_record.deleted';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_webhook_test: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry, for deduplication. */
+        'webhook-id': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, space-separated during a rotation. */
+        'webhook-signature': string;
+        /** @description Seconds since the epoch when this attempt was signed. */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventEnvelope'] & {
+          data?: Record<string, never>;
+          /** @enum {string} */
+          type?: 'webhook.test';
+        };
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx will do). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

@@ -36,6 +36,7 @@ function expectSettings(s: any) {
       'enabledCategories',
       'inAppNotificationsEnabled',
       'pushNotificationsEnabled',
+      'emailNotificationsEnabled',
       'tenantId',
       'created',
       'createdBy',

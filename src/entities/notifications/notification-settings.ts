@@ -42,4 +42,9 @@ export class NotificationSettings extends TenantScoped {
   @Property({ type: 'boolean' })
   @Field(() => Boolean)
   pushNotificationsEnabled: boolean = true;
+
+  /** Each notification accepted by the categories and scopes is also e-mailed (docs/events.md). */
+  @Property({ type: 'boolean' })
+  @Field(() => Boolean)
+  emailNotificationsEnabled: boolean = false;
 }

@@ -24,6 +24,9 @@ export class NotificationSettingsInput {
 
   @Field(() => Boolean, { nullable: true })
   pushNotificationsEnabled?: boolean;
+
+  @Field(() => Boolean, { nullable: true })
+  emailNotificationsEnabled?: boolean;
 }
 
 export async function updateSettings(
@@ -39,6 +42,8 @@ export async function updateSettings(
     settings.inAppNotificationsEnabled = input.inAppNotificationsEnabled;
   if (input.pushNotificationsEnabled != null)
     settings.pushNotificationsEnabled = input.pushNotificationsEnabled;
+  if (input.emailNotificationsEnabled != null)
+    settings.emailNotificationsEnabled = input.emailNotificationsEnabled;
   await ctx.em.flush();
   return settings;
 }

@@ -1,0 +1,97 @@
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTimeISOResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { TenantScoped } from '../tenant-scoped';
+
+export enum DeliveryStatus {
+  PENDING = 'PENDING',
+  DELIVERED = 'DELIVERED',
+  FAILED = 'FAILED',
+}
+registerEnumType(DeliveryStatus, { name: 'DeliveryStatus', description: 'Where a delivery stands.' });
+
+export enum DeliveryChannel {
+  WEBHOOK = 'WEBHOOK',
+  EMAIL = 'EMAIL',
+}
+registerEnumType(DeliveryChannel, {
+  name: 'DeliveryChannel',
+  description: 'How an event leaves the service.',
+});
+
+/** One try at handing an event over. */
+@ObjectType({ description: 'One attempt of a delivery.' })
+export class DeliveryAttempt {
+  @Field(() => DateTimeISOResolver) at!: string;
+  @Field(() => Int, { nullable: true }) statusCode?: number | null;
+  @Field(() => String, { nullable: true }) error?: string | null;
+  @Field(() => Int) durationMs!: number;
+}
+
+/**
+ * One event to hand to one receiver: a webhook endpoint, or a notification's recipient by
+ * e-mail. The event worker claims due rows (FOR UPDATE SKIP LOCKED), tries them and records
+ * every attempt; a webhook endpoint receives its deliveries one at a time in event order.
+ */
+@Entity({ tableName: 'event_delivery' })
+@Index({ name: 'event_delivery_due_idx', properties: ['status', 'nextAttemptAt'] })
+@Index({ name: 'event_delivery_endpoint_idx', properties: ['tenantId', 'endpointId', 'occurredAt'] })
+@ObjectType({ description: 'The delivery of one event to one receiver, with its attempts.' })
+export class EventDelivery extends TenantScoped {
+  @Enum({ items: () => DeliveryChannel })
+  @Field(() => DeliveryChannel)
+  channel: DeliveryChannel = DeliveryChannel.WEBHOOK;
+
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => ID, { nullable: true })
+  endpointId?: string | null;
+
+  @Property({ type: 'uuid' })
+  @Field(() => ID, { description: 'The event (also the `webhook-id` header).' })
+  eventId!: string;
+
+  @Property({ type: 'text' })
+  @Field(() => String)
+  eventType!: string;
+
+  @Property({ type: 'timestamptz' })
+  @Field(() => DateTimeISOResolver)
+  occurredAt!: Date;
+
+  @Enum({ items: () => DeliveryStatus })
+  @Field(() => DeliveryStatus)
+  status: DeliveryStatus = DeliveryStatus.PENDING;
+
+  @Property({ type: 'integer' })
+  @Field(() => Int)
+  attempts: number = 0;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due.' })
+  nextAttemptAt?: Date | null;
+
+  /** While an attempt is under way: a worker that dies leaves this to expire, and another retries. */
+  @Property({ type: 'timestamptz', nullable: true })
+  lockedUntil?: Date | null;
+
+  @Property({ type: 'integer', nullable: true })
+  @Field(() => Int, { nullable: true })
+  lastStatusCode?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  lastError?: string | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  deliveredAt?: Date | null;
+
+  @Property({ type: 'json' })
+  @Field(() => [DeliveryAttempt])
+  attemptLog: DeliveryAttempt[] = [];
+
+  /** E-mail deliveries: the notification's recipient. */
+  @Property({ type: 'json', nullable: true })
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  target?: Record<string, unknown> | null;
+}

@@ -1,0 +1,21 @@
+import { entities } from '../entities';
+import { EventType } from '../entities/event';
+import { Audited } from '../entities/tenant-scoped';
+import { eventName, resourceName } from './outbox';
+
+export const TEST_EVENT = 'webhook.test';
+
+/** The records that have a history, and so events: entity name and resource name. */
+export const EVENT_RESOURCES: readonly { entity: string; resource: string; events: string[] }[] = entities
+  .filter((e) => e.prototype instanceof Audited)
+  .map((e) => ({
+    entity: e.name,
+    resource: resourceName(e.name),
+    events: Object.values(EventType).map((t) => eventName(e.name, t)),
+  }));
+
+/** Every event name a webhook may ask for. */
+export const EVENT_NAMES: readonly string[] = [
+  ...EVENT_RESOURCES.flatMap((r) => r.events),
+  TEST_EVENT,
+].sort();

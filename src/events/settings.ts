@@ -1,0 +1,59 @@
+import { intFrom } from '../config';
+
+/** How events leave the service: read from the environment once (config.ts), passed to the worker and app. */
+export interface EventSettings {
+  /** Allows http and private, loopback and link-local targets (development and tests only). */
+  allowPrivateTargets: boolean;
+  /** Time allowed for one webhook request, connection to response. */
+  timeoutMs: number;
+  /** Attempts of one delivery, the first included, before it is marked FAILED. */
+  maxAttempts: number;
+  /** Delay after the first failed attempt; it doubles after each further one, up to retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** An endpoint whose deliveries have all failed for this long is turned off. */
+  disableAfterMs: number;
+  /** After a secret rotation, deliveries are signed with the old secret too for this long. */
+  secretGraceMs: number;
+  /** A delivery in flight is taken over by another worker this long after its request's timeout. */
+  leaseMarginMs: number;
+  /** How long an idle worker waits before looking for work again. */
+  pollIntervalMs: number;
+  /** SMTP server for notification e-mail (nodemailer URL); unset: e-mail is written to the log. */
+  smtpUrl?: string;
+  mailFrom: string;
+}
+
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettings {
+  return {
+    allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    timeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
+    maxAttempts: Math.max(1, intFrom(env.WEBHOOK_MAX_ATTEMPTS, 14, 'WEBHOOK_MAX_ATTEMPTS')),
+    retryBaseMs: intFrom(env.WEBHOOK_RETRY_BASE_MS, 30_000, 'WEBHOOK_RETRY_BASE_MS'),
+    retryMaxMs: intFrom(env.WEBHOOK_RETRY_MAX_MS, 6 * 3600_000, 'WEBHOOK_RETRY_MAX_MS'),
+    disableAfterMs: intFrom(env.WEBHOOK_DISABLE_AFTER_MS, 24 * 3600_000, 'WEBHOOK_DISABLE_AFTER_MS'),
+    secretGraceMs: intFrom(env.WEBHOOK_SECRET_GRACE_MS, 24 * 3600_000, 'WEBHOOK_SECRET_GRACE_MS'),
+    leaseMarginMs: intFrom(env.WEBHOOK_LEASE_MARGIN_MS, 30_000, 'WEBHOOK_LEASE_MARGIN_MS'),
+    pollIntervalMs: intFrom(env.EVENT_POLL_INTERVAL_MS, 1000, 'EVENT_POLL_INTERVAL_MS'),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'notifications@localhost',
+  };
+}
+
+/** The delay before attempt `attempts + 1`: doubling from the base, capped, with ±20% jitter. */
+export function retryDelay(settings: EventSettings, attempts: number, random = Math.random): number {
+  const plain = Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(plain * (0.8 + 0.4 * random()));
+}
+
+let active: EventSettings | undefined;
+
+/** Settings the service runs with (main.ts sets them from its configuration). */
+export function useEventSettings(settings: EventSettings): void {
+  active = settings;
+}
+
+/** The settings in force: those set by useEventSettings, else read from the environment once. */
+export const activeEventSettings = (): EventSettings => (active ??= eventSettings(process.env));

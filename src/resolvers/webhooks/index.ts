@@ -1,0 +1,3 @@
+import { WebhookResolver } from './resolver';
+
+export const webhookResolvers: Function[] = [WebhookResolver];

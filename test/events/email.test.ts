@@ -1,0 +1,133 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { createLogger } from '../../src/logger';
+import { eventSettings, type EventSettings } from '../../src/events/settings';
+import { startEventWorker, type EventWorker } from '../../src/events/worker';
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { waitFor } from './receiver';
+
+interface Mail {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on 127.0.0.1 that refuses the first `refuse` messages, then keeps what it gets. */
+async function startSmtp(refuse = 0) {
+  const mails: Mail[] = [];
+  let offered = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        offered += 1;
+        if (offered <= refuse) return callback(new Error('451 try again later'));
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    mails,
+    offered: () => offered,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
+describe('notification e-mail', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let worker: EventWorker | undefined;
+  const settingsWith = (smtpUrl: string | undefined): EventSettings => ({
+    ...eventSettings({}),
+    smtpUrl,
+    mailFrom: 'notifications@service.test',
+    retryBaseMs: 100,
+    retryMaxMs: 200,
+    pollIntervalMs: 50,
+  });
+
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Mail');
+    smtp = await startSmtp(1);
+  }, 120_000);
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+  afterAll(async () => {
+    await smtp.close();
+    await server.close();
+  });
+
+  const notify = async (email: string, title: string) => {
+    const res = await a.client.post('/notifications', {
+      title,
+      body: 'Invoice 42 is due',
+      username: email,
+      category: 'ERP',
+    });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const mine = async (user: { client: TestTenant['client'] }, id: string) =>
+    (await user.client.get('/notifications/me')).body.content.find((n: { id: string }) => n.id === id);
+
+  it('e-mails a notification whose recipient asked for e-mail, retrying a refusal, and marks it sent', async () => {
+    const wants = await a.userWith([]);
+    const quiet = await a.userWith([]);
+    const put = await wants.client.put('/notifications/settings/me', { emailNotificationsEnabled: true });
+    expect(put.status).toBe(200);
+    expect(put.body.emailNotificationsEnabled).toBe(true);
+
+    worker = startEventWorker(server.orm, createLogger('silent'), settingsWith(smtp.url));
+    const id = await notify(wants.email, 'Payment due');
+    const quietId = await notify(quiet.email, 'Not by mail');
+
+    const [mail] = await waitFor(() => smtp.mails.length > 0 && smtp.mails);
+    expect(mail.to).toEqual([wants.email]);
+    expect(mail.raw).toContain('Subject: Payment due');
+    expect(mail.raw).toContain('Invoice 42 is due');
+    expect(mail.raw).toContain('From: notifications@service.test');
+    expect(smtp.offered()).toBe(2);
+
+    const sent = await waitFor(async () => {
+      const n = await mine(wants, id);
+      return n?.emailSent && n;
+    });
+    expect(sent.emailSentAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await worker.runOnce();
+    expect(smtp.mails).toHaveLength(1);
+    expect((await mine(quiet, quietId)).emailSent).toBe(false);
+  });
+
+  it('without SMTP_URL writes the e-mail to the log and leaves emailSent false', async () => {
+    const wants = await a.userWith([]);
+    await wants.client.put('/notifications/settings/me', { emailNotificationsEnabled: true });
+    const before = smtp.mails.length;
+    worker = startEventWorker(server.orm, createLogger('silent'), settingsWith(undefined));
+    const id = await notify(wants.email, 'Logged only');
+    const rows = await waitFor(async () => {
+      const found = (await server.orm.em.getConnection().execute(
+        `select d.status from event_delivery d join outbox_event o on o.tenant_id = d.tenant_id and o.id = d.event_id
+           where d.channel = 'EMAIL' and o.resource_id = ?`,
+        [id],
+        'all',
+      )) as { status: string }[];
+      return found[0]?.status === 'DELIVERED' && found;
+    });
+    expect(rows).toHaveLength(1);
+    expect((await mine(wants, id)).emailSent).toBe(false);
+    expect(smtp.mails).toHaveLength(before);
+  });
+});
