@@ -62,5 +62,9 @@ select create_distributed_table('tenant_role', 'tenant_id', colocate_with => 'te
 select create_distributed_table('tenant_sequence', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('type_product_coverage', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('waste_record', 'tenant_id', colocate_with => 'tenant');
+-- Events: endpoints before the outbox (a test send names its endpoint), both before deliveries.
+select create_distributed_table('webhook_endpoint', 'tenant_id', colocate_with => 'tenant');
+select create_distributed_table('outbox_event', 'tenant_id', colocate_with => 'tenant');
+select create_distributed_table('event_delivery', 'tenant_id', colocate_with => 'tenant');
 
 commit;

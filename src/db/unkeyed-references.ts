@@ -5,6 +5,8 @@
  */
 export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
   'audit_log.entity_id': 'names a record of any table, and must outlive it: the log keeps deleted records',
+  'outbox_event.resource_id':
+    'the record an event is about, in any table, and it must outlive a deleted record',
   'booking.calendar_event_id': 'an id in an external calendar (text)',
   'coverage_job.current_agent_id': 'the name of the worker process holding the job, not a record',
   'coverage_job.type_id':

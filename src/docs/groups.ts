@@ -70,11 +70,17 @@ export function docsGroups(document: OpenApiDocument): DocsGroup[] {
       description,
       operations,
       document: {
-        ...document,
+        // The event payloads (`webhooks`) belong to the whole document, not to one group's page.
+        ...withoutWebhooks(document),
         tags: [{ name: tag, description }],
         paths,
         components: reachable(paths, document.components),
       },
     };
   });
+}
+
+function withoutWebhooks(document: OpenApiDocument): OpenApiDocument {
+  const { webhooks: _webhooks, ...rest } = document as OpenApiDocument & { webhooks?: unknown };
+  return rest as OpenApiDocument;
 }

@@ -36,6 +36,7 @@ export class DeliveryAttempt {
 @Entity({ tableName: 'event_delivery' })
 @Index({ name: 'event_delivery_due_idx', properties: ['status', 'nextAttemptAt'] })
 @Index({ name: 'event_delivery_endpoint_idx', properties: ['tenantId', 'endpointId', 'occurredAt'] })
+@Index({ name: 'event_delivery_tenant_event_id_idx', properties: ['tenantId', 'eventId'] })
 @ObjectType({ description: 'The delivery of one event to one receiver, with its attempts.' })
 export class EventDelivery extends TenantScoped {
   @Enum({ items: () => DeliveryChannel })

@@ -17,6 +17,7 @@ export interface EventActor {
   expression:
     'create index "outbox_event_undispatched_idx" on "outbox_event" ("occurred_at", "id") where "dispatched_at" is null',
 })
+@Index({ name: 'outbox_event_tenant_target_endpoint_id_idx', properties: ['tenantId', 'targetEndpointId'] })
 export class OutboxEvent {
   @PrimaryKey({ type: 'uuid' })
   tenantId!: string;
