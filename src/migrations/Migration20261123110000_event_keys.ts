@@ -3,7 +3,9 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The event tables join the tenant foreign keys: a delivery belongs to its endpoint and its outbox
  * event, and an event aimed at one endpoint (a test send) goes with that endpoint. Deleting an
- * endpoint already deletes its delivery log; the keys make the database hold to it.
+ * endpoint already deletes its delivery log; the keys make the database hold to it. They are checked
+ * at commit (deferred): a test send writes its delivery and its event in one flush, in an order the
+ * unit of work chooses.
  */
 export class Migration20261123110000_event_keys extends Migration {
   override async up(): Promise<void> {
@@ -17,7 +19,7 @@ export class Migration20261123110000_event_keys extends Migration {
       ['outbox_event', 'target_endpoint_id', 'webhook_endpoint'],
     ])
       this.addSql(
-        `alter table "${table}" add constraint "${table}_${column}_tenant_fk" foreign key ("tenant_id", "${column}") references "${target}" ("tenant_id", "id") on delete cascade;`,
+        `alter table "${table}" add constraint "${table}_${column}_tenant_fk" foreign key ("tenant_id", "${column}") references "${target}" ("tenant_id", "id") on delete cascade deferrable initially deferred;`,
       );
     // Row-level security forced on the event tables as on every other (idempotent).
     this.addSql(`select bms_enable_rls();`);
