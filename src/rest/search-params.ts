@@ -95,8 +95,10 @@ function intField(value: unknown, name: string): number | undefined {
 }
 
 export function searchFromBody(req: Request): SearchInput {
-  const b = (req.body ?? {}) as Record<string, unknown>;
-  if (typeof b !== 'object' || Array.isArray(b)) throw badRequest('the body must be a JSON object');
+  // No body is an empty search; a body of `null` or any other non-object is refused.
+  const b = (req.body === undefined ? {} : req.body) as Record<string, unknown>;
+  if (b === null || typeof b !== 'object' || Array.isArray(b))
+    throw badRequest('the body must be a JSON object');
   const search =
     b.search === undefined || b.search === null ? [] : Array.isArray(b.search) ? b.search : [b.search];
   if (!search.every((s) => typeof s === 'string')) throw badRequest('search must be a list of strings');
