@@ -88,7 +88,7 @@ describe('permission matrix over every REST operation', () => {
     }
     expect(await snapshot(a.tenantId)).toEqual(before2);
     expect(Object.keys(after).length).toBe(Object.keys(before).length);
-  });
+  }, 180_000); // every operation three times over: longer than the default on the embedded database
 
   it('the super-admin gets past authorization everywhere', async () => {
     const failures: string[] = [];
