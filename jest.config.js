@@ -10,7 +10,9 @@ module.exports = {
     // openapi-backend's reference parser ships as ES modules only; jest runs CommonJS.
     '@apidevtools/json-schema-ref-parser/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@apidevtools/json-schema-ref-parser/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!@apidevtools/json-schema-ref-parser/|openapi-backend/node_modules/@apidevtools/json-schema-ref-parser/)',
+  ],
   setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
