@@ -18,5 +18,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // The embedded database serialises every query, so parallel workers only add contention there.
   maxWorkers: embedded ? 1 : 2,
-  testTimeout: 30000,
+  // Every query of every worker waits its turn on the embedded database, so a file's start-up
+  // (a fresh server, tenants, data built through the API) takes longer there on a busy machine.
+  testTimeout: embedded ? 120000 : 30000,
 };
