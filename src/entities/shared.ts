@@ -8,12 +8,13 @@ import { DateTimeISOResolver, GraphQLJSON } from 'graphql-scalars';
  */
 
 @ObjectType('ImageRef', { description: 'A stored image and its thumbnail.' })
-@InputType('ImageRefInput')
+@InputType('ImageRefInput', { description: 'A stored image and its thumbnail, as sent.' })
 export class ImageRef {
-  @Field(() => String, { nullable: true }) blobId?: string;
-  @Field(() => Int, { nullable: true }) height?: number;
-  @Field(() => String, { nullable: true }) thumbnailBlobId?: string;
-  @Field(() => Int, { nullable: true }) width?: number;
+  @Field(() => String, { description: 'Id of the stored image.', nullable: true }) blobId?: string;
+  @Field(() => Int, { description: 'Height of the image in pixels.', nullable: true }) height?: number;
+  @Field(() => String, { description: 'Id of the stored thumbnail.', nullable: true })
+  thumbnailBlobId?: string;
+  @Field(() => Int, { description: 'Width of the image in pixels.', nullable: true }) width?: number;
 }
 
 export enum FileAssetType {
@@ -23,42 +24,64 @@ export enum FileAssetType {
   VIDEO = 'VIDEO',
   OTHER = 'OTHER',
 }
-registerEnumType(FileAssetType, { name: 'FileAssetType' });
+registerEnumType(FileAssetType, {
+  name: 'FileAssetType',
+  description: 'What kind of file an asset is.',
+  valuesConfig: {
+    IMAGE: { description: 'A picture.' },
+    DOCUMENT: { description: 'A document (PDF, text, spreadsheet...).' },
+    MODEL: { description: 'A 3D model.' },
+    VIDEO: { description: 'A video.' },
+    OTHER: { description: 'Any other file.' },
+  },
+});
 
 @ObjectType('FileAsset', { description: 'A stored file.' })
-@InputType('FileAssetInput')
+@InputType('FileAssetInput', { description: 'A stored file, as sent.' })
 export class FileAsset {
-  @Field(() => String, { nullable: true }) blobId?: string;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string;
-  @Field(() => String, { nullable: true }) extension?: string;
-  @Field(() => Int, { nullable: true }) fileSize?: number;
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => FileAssetType, { nullable: true }) type?: FileAssetType;
+  @Field(() => String, { description: 'Id of the stored file.', nullable: true }) blobId?: string;
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the file was stored (ISO 8601, UTC).',
+    nullable: true,
+  })
+  created?: string;
+  @Field(() => String, { description: 'File name extension, without the dot.', nullable: true })
+  extension?: string;
+  @Field(() => Int, { description: 'Size of the file in bytes.', nullable: true }) fileSize?: number;
+  @Field(() => String, { description: 'File name.', nullable: true }) name?: string;
+  @Field(() => FileAssetType, { description: 'What kind of file it is.', nullable: true })
+  type?: FileAssetType;
 }
 
 @ObjectType('PersonSummary', {
   description: 'A person as other records show them (derived from an employee).',
 })
 export class PersonSummary {
-  @Field(() => String, { nullable: true }) avatar?: string | null;
-  @Field(() => String, { nullable: true }) department?: string | null;
-  @Field(() => String, { nullable: true }) email?: string | null;
-  @Field(() => String, { nullable: true }) fullName?: string | null;
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) jobTitle?: string | null;
+  @Field(() => String, { description: "Id of the person's avatar image.", nullable: true }) avatar?:
+    string | null;
+  @Field(() => String, { description: "The person's department.", nullable: true }) department?:
+    string | null;
+  @Field(() => String, { description: "The person's e-mail address.", nullable: true }) email?: string | null;
+  @Field(() => String, { description: 'First and last name.', nullable: true }) fullName?: string | null;
+  @Field(() => ID, { description: 'Id of the employee.' }) id!: string;
+  @Field(() => String, { description: "The person's job title.", nullable: true }) jobTitle?: string | null;
 }
 
 @ObjectType('Address', { description: 'A postal address with optional coordinates.' })
-@InputType('AddressInput')
+@InputType('AddressInput', { description: 'A postal address with optional coordinates, as sent.' })
 export class Address {
-  @Field(() => String, { nullable: true }) city?: string;
-  @Field(() => String, { nullable: true }) country?: string;
-  @Field(() => String, { nullable: true }) houseNumber?: string;
-  @Field(() => String, { nullable: true }) id?: string;
-  @Field(() => String, { nullable: true }) postalCode?: string;
-  @Field(() => String, { nullable: true }) street?: string;
-  @Field(() => Float, { nullable: true }) latitude?: number;
-  @Field(() => Float, { nullable: true }) longitude?: number;
+  @Field(() => String, { description: 'City.', nullable: true }) city?: string;
+  @Field(() => String, { description: 'Country.', nullable: true }) country?: string;
+  @Field(() => String, { description: 'House number, with any addition.', nullable: true })
+  houseNumber?: string;
+  @Field(() => String, { description: 'Optional id of the address, kept as sent.', nullable: true })
+  id?: string;
+  @Field(() => String, { description: 'Postal code.', nullable: true }) postalCode?: string;
+  @Field(() => String, { description: 'Street name.', nullable: true }) street?: string;
+  @Field(() => Float, { description: 'Latitude in decimal degrees (WGS 84).', nullable: true })
+  latitude?: number;
+  @Field(() => Float, { description: 'Longitude in decimal degrees (WGS 84).', nullable: true })
+  longitude?: number;
 }
 
 /**
@@ -66,40 +89,63 @@ export class Address {
  * `pairBooleans`), so reads need no resolver.
  */
 @ObjectType('UnitOfMeasurement', { description: 'A unit a product is counted, bought or sold in.' })
-@InputType('UnitOfMeasurementInput')
+@InputType('UnitOfMeasurementInput', {
+  description: 'A unit a product is counted, bought or sold in, as sent.',
+})
 export class UnitOfMeasurement {
-  @Field(() => Boolean, { nullable: true }) baseUnit?: boolean;
-  @Field(() => Boolean, { nullable: true }) isBaseUnit?: boolean;
-  @Field(() => Float, { nullable: true }) cost?: number;
-  @Field(() => Boolean, { nullable: true }) decimal?: boolean;
-  @Field(() => Boolean, { nullable: true }) isDecimal?: boolean;
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => Float, { nullable: true }) quantity?: number;
-  @Field(() => Float, { nullable: true }) salesPrice?: number;
-  @Field(() => String, { nullable: true }) unit?: string;
+  @Field(() => Boolean, {
+    description: "True for the product's base unit; same as `isBaseUnit`.",
+    nullable: true,
+  })
+  baseUnit?: boolean;
+  @Field(() => Boolean, { description: 'Same as `baseUnit`.', nullable: true }) isBaseUnit?: boolean;
+  @Field(() => Float, { description: 'Cost price of one of this unit.', nullable: true }) cost?: number;
+  @Field(() => Boolean, {
+    description: 'True when quantities in this unit may have decimals; same as `isDecimal`.',
+    nullable: true,
+  })
+  decimal?: boolean;
+  @Field(() => Boolean, { description: 'Same as `decimal`.', nullable: true }) isDecimal?: boolean;
+  @Field(() => String, { description: 'Name of the unit (for example "Box of 12").', nullable: true })
+  name?: string;
+  @Field(() => Float, { description: 'How many base units one of this unit holds.', nullable: true })
+  quantity?: number;
+  @Field(() => Float, { description: 'Sales price of one of this unit.', nullable: true })
+  salesPrice?: number;
+  @Field(() => String, { description: 'Unit symbol (for example "pcs", "kg", "m").', nullable: true })
+  unit?: string;
 }
 
 @ObjectType('Formula', { description: 'A value given as a formula, or a constant.' })
-@InputType('FormulaInput')
+@InputType('FormulaInput', { description: 'A value given as a formula, or a constant, as sent.' })
 export class Formula {
-  @Field(() => String, { nullable: true }) formula?: string;
-  @Field(() => Boolean, { nullable: true }) isConstant?: boolean;
+  @Field(() => String, { description: "The formula, or the constant's value as text.", nullable: true })
+  formula?: string;
+  @Field(() => Boolean, {
+    description: 'True when `formula` is a constant rather than an expression.',
+    nullable: true,
+  })
+  isConstant?: boolean;
 }
 
 @ObjectType('Vector3Formula', { description: 'Three formulas: x, y, z.' })
-@InputType('Vector3FormulaInput')
+@InputType('Vector3FormulaInput', { description: 'Three formulas (x, y, z), as sent.' })
 export class Vector3Formula {
-  @Field(() => Formula, { nullable: true }) x?: Formula;
-  @Field(() => Formula, { nullable: true }) y?: Formula;
-  @Field(() => Formula, { nullable: true }) z?: Formula;
+  @Field(() => Formula, { description: 'The x component.', nullable: true }) x?: Formula;
+  @Field(() => Formula, { description: 'The y component.', nullable: true }) y?: Formula;
+  @Field(() => Formula, { description: 'The z component.', nullable: true }) z?: Formula;
 }
 
 @ObjectType('Parameter', { description: 'A named, typed value.' })
-@InputType('ParameterInput')
+@InputType('ParameterInput', { description: 'A named, typed value, as sent.' })
 export class Parameter {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => String, { nullable: true }) type?: string;
-  @Field(() => GraphQLJSON, { nullable: true }) value?: unknown;
+  @Field(() => String, { description: 'Name of the parameter.', nullable: true }) name?: string;
+  @Field(() => String, {
+    description: 'Type of the value (free text, for example "number").',
+    nullable: true,
+  })
+  type?: string;
+  @Field(() => GraphQLJSON, { description: 'The value, any JSON.', nullable: true }) value?: unknown;
 }
 
 /**

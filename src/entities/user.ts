@@ -10,14 +10,23 @@ export enum UserStatus {
   SUSPENDED = 'SUSPENDED',
   DISABLED = 'DISABLED',
 }
-registerEnumType(UserStatus, { name: 'UserStatus', description: 'Only ACTIVE users can sign in.' });
+registerEnumType(UserStatus, {
+  name: 'UserStatus',
+  description: 'Only ACTIVE users can sign in.',
+  valuesConfig: {
+    ACTIVE: { description: 'May sign in.' },
+    INVITED: { description: 'Invited, not signed in yet; may sign in.' },
+    SUSPENDED: { description: 'Temporarily refused (401).' },
+    DISABLED: { description: 'Refused (401).' },
+  },
+});
 
 @ObjectType('UserProfile', { description: 'How a user appears to others.' })
-@InputType('UserProfileInput')
+@InputType('UserProfileInput', { description: 'How a user presents themself, as sent.' })
 export class UserProfile {
-  @Field(() => ImageRef, { nullable: true }) avatar?: ImageRef;
-  @Field(() => ImageRef, { nullable: true }) logo?: ImageRef;
-  @Field(() => String, { nullable: true }) displayName?: string;
+  @Field(() => ImageRef, { description: "The user's picture.", nullable: true }) avatar?: ImageRef;
+  @Field(() => ImageRef, { description: "The user's logo.", nullable: true }) logo?: ImageRef;
+  @Field(() => String, { description: 'Name shown for the user.', nullable: true }) displayName?: string;
 }
 
 /**
@@ -36,51 +45,60 @@ export class UserProfile {
 export class User extends Audited {
   /** Stored lower-case: e-mail addresses are compared case-insensitively. */
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, {
+    description:
+      "The user's e-mail address, unique in the tenant; used to name the user in roles and access lists.",
+  })
   email!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's first name.", nullable: true })
   firstName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's last name.", nullable: true })
   lastName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's preferred language.", nullable: true })
   language?: string;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, {
+    description: 'True when the user sees every subsidiary and project, whatever the access lists say.',
+  })
   hasFullAccess: boolean = false;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: "True once the user's e-mail address is verified." })
   verified: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'When the user last signed in.', nullable: true })
   lastLogin?: Date;
 
   @Property({ type: 'text' })
   @Index({ name: 'app_user_tenant_status_idx', properties: ['tenantId', 'status'] })
-  @Field(() => UserStatus)
+  @Field(() => UserStatus, {
+    description: 'Whether the user may sign in; only ACTIVE and INVITED users are let in.',
+  })
   status: UserStatus = UserStatus.ACTIVE;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], {
+    description: "Names of the tenant roles the user holds; the user's permissions are their union.",
+  })
   roles: string[] = [];
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Ids of the projects the user may see (without full access).' })
   projectAccess: string[] = [];
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Ids of the subsidiaries the user may see (without full access).' })
   subsidiaryAccess: string[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => UserProfile, { nullable: true })
+  @Field(() => UserProfile, { description: 'How the user presents themself.', nullable: true })
   profile?: UserProfile | null;
 }

@@ -23,17 +23,38 @@ import { notFound } from '../../errors';
     'Changes to the tenant; absent fields stay. `scopes` changes only the areas named; `billingInfo`, `settings` and logos replace the stored value as a whole.',
 })
 export class UpdateTenantInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 253) domain?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 254) owner?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 2000) logoUrl?: string;
-  @Field(() => ImageRef, { nullable: true }) logo?: ImageRef;
-  @Field(() => ImageRef, { nullable: true }) lightThemeLogo?: ImageRef;
-  @Field(() => TenantSubscription, { nullable: true }) subscription?: TenantSubscription;
-  @Field(() => DateTimeISOResolver, { nullable: true }) subscriptionExpires?: Date;
-  @Field(() => BillingInfo, { nullable: true }) billingInfo?: BillingInfo;
-  @Field(() => TenantScopes, { nullable: true }) scopes?: TenantScopes;
-  @Field(() => TenantSettings, { nullable: true }) settings?: TenantSettings;
+  @Field(() => String, { description: 'Name of the organisation.', nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { description: "The tenant's internet domain.", nullable: true })
+  @IsOptional()
+  @Length(0, 253)
+  domain?: string;
+  @Field(() => String, { description: "E-mail of the tenant's owner.", nullable: true })
+  @IsOptional()
+  @Length(0, 254)
+  owner?: string;
+  @Field(() => String, { description: "Address of the tenant's logo.", nullable: true })
+  @IsOptional()
+  @Length(0, 2000)
+  logoUrl?: string;
+  @Field(() => ImageRef, { description: "The tenant's logo.", nullable: true }) logo?: ImageRef;
+  @Field(() => ImageRef, { description: "The tenant's logo for light themes.", nullable: true })
+  lightThemeLogo?: ImageRef;
+  @Field(() => TenantSubscription, { description: "State of the tenant's subscription.", nullable: true })
+  subscription?: TenantSubscription;
+  @Field(() => DateTimeISOResolver, { description: 'When the subscription ends.', nullable: true })
+  subscriptionExpires?: Date;
+  @Field(() => BillingInfo, {
+    description: 'How the tenant is billed; replaces the stored value.',
+    nullable: true,
+  })
+  billingInfo?: BillingInfo;
+  @Field(() => TenantScopes, { description: 'Which modules the tenant uses.', nullable: true })
+  scopes?: TenantScopes;
+  @Field(() => TenantSettings, { description: 'Tenant-wide settings.', nullable: true })
+  settings?: TenantSettings;
 }
 
 /** The caller's tenant: the only one a caller can ever see. */
@@ -71,7 +92,8 @@ export class TenantResolver {
   @Requires(superAdminOnly)
   @Mutation(() => Tenant, { description: "Changes the caller's tenant (super-admins only)." })
   updateTenant(
-    @Arg('input', () => UpdateTenantInput) input: UpdateTenantInput,
+    @Arg('input', () => UpdateTenantInput, { description: 'The fields to change; others stay.' })
+    input: UpdateTenantInput,
     @Ctx() ctx: Context,
   ): Promise<Tenant> {
     return updateTenant(ctx, input);

@@ -13,21 +13,21 @@ import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new user of the caller tenant.' })
 export class CreateUserInput {
-  @Field(() => String)
+  @Field(() => String, { description: "The user's e-mail address, unique in the tenant (409)." })
   @IsEmail()
   email!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's first name.", nullable: true })
   @IsOptional()
   @Length(1, 100)
   firstName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's last name.", nullable: true })
   @IsOptional()
   @Length(1, 100)
   lastName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's preferred language.", nullable: true })
   @IsOptional()
   @Length(2, 35)
   language?: string;
@@ -35,10 +35,13 @@ export class CreateUserInput {
   @Field(() => [String], { nullable: true, description: 'Names of tenant roles to hold.' })
   roles?: string[];
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    description: 'True to let the user see every subsidiary and project (default false).',
+    nullable: true,
+  })
   hasFullAccess?: boolean;
 
-  @Field(() => UserProfile, { nullable: true })
+  @Field(() => UserProfile, { description: 'How the user presents themself.', nullable: true })
   profile?: UserProfile;
 }
 
@@ -47,30 +50,36 @@ export class CreateUserInput {
     'Changes to a user; absent fields stay. Roles and access change through the tenant-role and access-control operations.',
 })
 export class UpdateUserInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: "The user's e-mail address, unique in the tenant (409).",
+    nullable: true,
+  })
   @IsOptional()
   @IsEmail()
   email?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's first name.", nullable: true })
   @IsOptional()
   @Length(1, 100)
   firstName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's last name.", nullable: true })
   @IsOptional()
   @Length(1, 100)
   lastName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The user's preferred language.", nullable: true })
   @IsOptional()
   @Length(2, 35)
   language?: string;
 
-  @Field(() => UserStatus, { nullable: true })
+  @Field(() => UserStatus, {
+    description: 'Whether the user may sign in; applies from the next request.',
+    nullable: true,
+  })
   status?: UserStatus;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { description: "True once the user's e-mail address is verified.", nullable: true })
   verified?: boolean;
 
   @Field(() => UserProfile, { nullable: true, description: 'Replaces the whole profile.' })
