@@ -11,7 +11,17 @@ export enum ActivityType {
   NOTE = 'NOTE',
   TASK = 'TASK',
 }
-registerEnumType(ActivityType, { name: 'ActivityType', description: 'What kind of contact an activity is.' });
+registerEnumType(ActivityType, {
+  name: 'ActivityType',
+  description: 'What kind of contact an activity is.',
+  valuesConfig: {
+    CALL: { description: 'A phone call.' },
+    EMAIL: { description: 'An e-mail.' },
+    MEETING: { description: 'A meeting.' },
+    NOTE: { description: 'A note.' },
+    TASK: { description: 'A task to do.' },
+  },
+});
 
 export enum ActivityPriority {
   LOW = 'LOW',
@@ -19,7 +29,16 @@ export enum ActivityPriority {
   HIGH = 'HIGH',
   URGENT = 'URGENT',
 }
-registerEnumType(ActivityPriority, { name: 'ActivityPriority' });
+registerEnumType(ActivityPriority, {
+  name: 'ActivityPriority',
+  description: 'How urgent an activity is.',
+  valuesConfig: {
+    LOW: { description: 'Low priority.' },
+    MEDIUM: { description: 'Medium priority.' },
+    HIGH: { description: 'High priority.' },
+    URGENT: { description: 'Urgent.' },
+  },
+});
 
 @Entity({ tableName: 'activity' })
 @TenantIndexes(
@@ -40,39 +59,45 @@ registerEnumType(ActivityPriority, { name: 'ActivityPriority' });
 @ObjectType({ description: 'A CRM activity: a call, e-mail, meeting, note or task.' })
 export class Activity extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'What the activity is about (1 to 500 characters).' })
   subject!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Longer description of the activity.', nullable: true })
   description?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Where it takes place.', nullable: true })
   location?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'What came of it.', nullable: true })
   outcome?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'E-mail address of the person contacted.', nullable: true })
   contactEmail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Name of the person contacted.', nullable: true })
   contactName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Phone number of the person contacted.', nullable: true })
   contactPhone?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Id of the customer it concerns; `customer` is that customer.',
+    nullable: true,
+  })
   customerId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Id of the opportunity it concerns; `opportunity` is that opportunity.',
+    nullable: true,
+  })
   opportunityId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -80,27 +105,31 @@ export class Activity extends Audited {
   ownerId?: string | null;
 
   @Enum({ items: () => ActivityType })
-  @Field(() => ActivityType)
+  @Field(() => ActivityType, { description: 'What kind of contact it is.' })
   type!: ActivityType;
 
   @Enum({ items: () => ActivityPriority, nullable: true })
-  @Field(() => ActivityPriority, { nullable: true })
+  @Field(() => ActivityPriority, { description: 'How urgent it is.', nullable: true })
   priority?: ActivityPriority | null;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Who takes part (names or e-mail addresses).' })
   attendees: string[] = [];
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'When it is planned.', nullable: true })
   scheduledAt?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'When it must be done.', nullable: true })
   dueDate?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    description:
+      'When it was completed; set to now when `completed` becomes true without one, cleared on reopening.',
+    nullable: true,
+  })
   completedAt?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -111,11 +140,11 @@ export class Activity extends Audited {
   dueNotifiedAt?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { description: 'How long it takes, in minutes.', nullable: true })
   durationMinutes?: number | null;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True once done; same as `isCompleted`.' })
   completed: boolean = false;
 
   @Field(() => Boolean, { description: 'Same as `completed`.' })

@@ -11,7 +11,17 @@ export enum BookingStatus {
   COMPLETED = 'COMPLETED',
   NO_SHOW = 'NO_SHOW',
 }
-registerEnumType(BookingStatus, { name: 'BookingStatus' });
+registerEnumType(BookingStatus, {
+  name: 'BookingStatus',
+  description: 'State of a booking.',
+  valuesConfig: {
+    CONFIRMED: { description: 'Confirmed.' },
+    PENDING: { description: 'Awaiting confirmation.' },
+    CANCELLED: { description: 'Cancelled.' },
+    COMPLETED: { description: 'Took place.' },
+    NO_SHOW: { description: 'The visitor did not come.' },
+  },
+});
 
 @Entity({ tableName: 'booking' })
 // The widget calendar asks for one widget's bookings in a time window.
@@ -42,19 +52,19 @@ export class Booking extends Audited {
   widgetConfigId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the lead the booking belongs to.', nullable: true })
   leadId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the activity that records the appointment.', nullable: true })
   activityId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the employee who takes the appointment.', nullable: true })
   assignedEmployeeId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the subsidiary where it takes place.', nullable: true })
   assignedSubsidiaryId?: string | null;
 
   /** An id in an external calendar, so not necessarily a UUID. */
@@ -67,15 +77,19 @@ export class Booking extends Audited {
   cancellationToken!: string;
 
   @Enum({ items: () => BookingStatus })
-  @Field(() => BookingStatus)
+  @Field(() => BookingStatus, { description: 'State of the booking.' })
   status: BookingStatus = BookingStatus.CONFIRMED;
 
   @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the appointment starts.' })
   startTime!: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    description:
+      'When it ends; derived from `startTime` and `duration` when absent (and the other way round).',
+    nullable: true,
+  })
   endTime?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
@@ -83,46 +97,46 @@ export class Booking extends Audited {
   duration?: number | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's time zone (IANA name).", nullable: true })
   timezone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's first name.", nullable: true })
   firstName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's last name.", nullable: true })
   lastName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's company.", nullable: true })
   companyName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's e-mail address.", nullable: true })
   email?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's phone number.", nullable: true })
   phone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's street.", nullable: true })
   street?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's house number.", nullable: true })
   houseNumber?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's postal code.", nullable: true })
   postalCode?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The visitor's city.", nullable: true })
   city?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'What the visitor wrote.', nullable: true })
   message?: string | null;
 }

@@ -13,6 +13,12 @@ export enum InboundEmailStatus {
 registerEnumType(InboundEmailStatus, {
   name: 'InboundEmailStatus',
   description: 'NEW is unread; the others have been seen.',
+  valuesConfig: {
+    NEW: { description: 'Not read yet (counted as unread).' },
+    READ: { description: 'Read.' },
+    ARCHIVED: { description: 'Archived.' },
+    REPLIED: { description: 'Answered.' },
+  },
 });
 
 @Entity({ tableName: 'inbound_email' })
@@ -37,52 +43,58 @@ registerEnumType(InboundEmailStatus, {
 @ObjectType({ description: 'An e-mail received in the tenant inbox.' })
 export class InboundEmail extends Audited {
   @Enum({ items: () => InboundEmailStatus })
-  @Field(() => InboundEmailStatus)
+  @Field(() => InboundEmailStatus, { description: 'Where the e-mail stands; NEW is unread.' })
   status: InboundEmailStatus = InboundEmailStatus.NEW;
 
   @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the e-mail arrived.' })
   receivedAt: Date = new Date();
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Subject line.', nullable: true })
   subject?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'The HTML body.', nullable: true })
   bodyHtml?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'The plain-text body.', nullable: true })
   bodyText?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "Sender's e-mail address.", nullable: true })
   fromEmail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "Sender's name.", nullable: true })
   fromName?: string | null;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Addresses the e-mail was sent to.' })
   recipients: string[] = [];
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Addresses in copy.' })
   cc: string[] = [];
 
   /** The identifiers below come from mail systems (RFC 5322 headers, Microsoft Graph), not from us. */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Id of the conversation (thread) the e-mail belongs to.',
+    nullable: true,
+  })
   conversationId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the message at the mail gateway.', nullable: true })
   graphMessageId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
+    nullable: true,
+  })
   inReplyTo?: string | null;
 
   @Property({ type: 'text', nullable: true })

@@ -9,18 +9,18 @@ import { TenantIndexes } from './tenant-indexes';
 @ObjectType({ description: 'An e-mail the tenant sent, and whether it was opened.' })
 export class SentMail extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'E-mail address it was sent to.' })
   recipient!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Subject line.', nullable: true })
   subject?: string | null;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True once the recipient opened it; setting it sets `openedAt`.' })
   opened: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'When the recipient opened it.', nullable: true })
   openedAt?: Date | null;
 }

@@ -15,14 +15,32 @@ import { NotNullWhenGiven } from './validation';
 import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
-@InputType()
+@InputType({ description: 'Fields shared by new bookings and changes.' })
 class BookingFields {
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() widgetConfigId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() leadId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() activityId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() assignedEmployeeId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() assignedSubsidiaryId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(500) calendarEventId?: string;
+  @Field(() => String, { description: 'The contact-form widget it was booked through.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  widgetConfigId?: string;
+  @Field(() => String, { description: 'Id of the lead the booking belongs to.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  leadId?: string;
+  @Field(() => String, { description: 'Id of the activity that records the appointment.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  activityId?: string;
+  @Field(() => String, { description: 'Id of the employee who takes the appointment.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  assignedEmployeeId?: string;
+  @Field(() => String, { description: 'Id of the subsidiary where it takes place.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  assignedSubsidiaryId?: string;
+  @Field(() => String, { description: 'The id of the event in an external calendar.', nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  calendarEventId?: string;
 
   @Field(() => BookingStatus, { nullable: true, description: 'CONFIRMED when a new booking leaves it out.' })
   @NotNullWhenGiven()
@@ -42,26 +60,56 @@ class BookingFields {
   @MaxLength(100)
   timezone?: string;
 
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) firstName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) lastName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) companyName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) phone?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) street?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(20) houseNumber?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(20) postalCode?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) city?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(10000) message?: string;
+  @Field(() => String, { description: "The visitor's first name.", nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  firstName?: string;
+  @Field(() => String, { description: "The visitor's last name.", nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  lastName?: string;
+  @Field(() => String, { description: "The visitor's company.", nullable: true })
+  @IsOptional()
+  @MaxLength(300)
+  companyName?: string;
+  @Field(() => String, { description: "The visitor's e-mail address.", nullable: true })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+  @Field(() => String, { description: "The visitor's phone number.", nullable: true })
+  @IsOptional()
+  @MaxLength(50)
+  phone?: string;
+  @Field(() => String, { description: "The visitor's street.", nullable: true })
+  @IsOptional()
+  @MaxLength(300)
+  street?: string;
+  @Field(() => String, { description: "The visitor's house number.", nullable: true })
+  @IsOptional()
+  @MaxLength(20)
+  houseNumber?: string;
+  @Field(() => String, { description: "The visitor's postal code.", nullable: true })
+  @IsOptional()
+  @MaxLength(20)
+  postalCode?: string;
+  @Field(() => String, { description: "The visitor's city.", nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  city?: string;
+  @Field(() => String, { description: 'What the visitor wrote.', nullable: true })
+  @IsOptional()
+  @MaxLength(10000)
+  message?: string;
 }
 
 @InputType({ description: 'A new booking; the service makes its cancellationToken.' })
 export class CreateBookingInput extends BookingFields {
-  @Field(() => DateTimeISOResolver) startTime!: Date;
+  @Field(() => DateTimeISOResolver, { description: 'When the appointment starts.' }) startTime!: Date;
 }
 
 @InputType({ description: 'Changes to a booking; absent fields stay as they are.' })
 export class UpdateBookingInput extends BookingFields {
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'When the appointment starts.', nullable: true })
   @NotNullWhenGiven()
   @IsDate()
   startTime?: Date;

@@ -16,21 +16,33 @@ import { NotNullWhenGiven } from './validation';
 import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
-@InputType()
+@InputType({ description: 'Fields shared by stored and ingested e-mails.' })
 class InboundEmailFields {
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1000) subject?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1_000_000) bodyHtml?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1_000_000) bodyText?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) fromName?: string;
+  @Field(() => String, { description: 'Subject line.', nullable: true })
+  @IsOptional()
+  @MaxLength(1000)
+  subject?: string;
+  @Field(() => String, { description: 'The HTML body.', nullable: true })
+  @IsOptional()
+  @MaxLength(1_000_000)
+  bodyHtml?: string;
+  @Field(() => String, { description: 'The plain-text body.', nullable: true })
+  @IsOptional()
+  @MaxLength(1_000_000)
+  bodyText?: string;
+  @Field(() => String, { description: "Sender's name.", nullable: true })
+  @IsOptional()
+  @MaxLength(300)
+  fromName?: string;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { description: 'Addresses the e-mail was sent to.', nullable: true })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(500)
   @MaxLength(320, { each: true })
   recipients?: string[];
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { description: 'Addresses in copy.', nullable: true })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(500)
@@ -42,23 +54,56 @@ class InboundEmailFields {
   @IsDate()
   receivedAt?: Date;
 
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1000) conversationId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1000) graphMessageId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1000) inReplyTo?: string;
+  @Field(() => String, {
+    description: 'Id of the conversation (thread) the e-mail belongs to.',
+    nullable: true,
+  })
+  @IsOptional()
+  @MaxLength(1000)
+  conversationId?: string;
+  @Field(() => String, { description: 'Id of the message at the mail gateway.', nullable: true })
+  @IsOptional()
+  @MaxLength(1000)
+  graphMessageId?: string;
+  @Field(() => String, {
+    description: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
+    nullable: true,
+  })
+  @IsOptional()
+  @MaxLength(1000)
+  inReplyTo?: string;
 
   @Field(() => String, { nullable: true, description: 'Unique within the tenant.' })
   @IsOptional()
   @MaxLength(1000)
   internetMessageId?: string;
 
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() parentCommunicationId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() relatedEntityId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(100) relatedEntityType?: string;
+  @Field(() => String, { description: 'The communication this one answers.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  parentCommunicationId?: string;
+  @Field(() => String, {
+    description: 'A record the e-mail is about (see relatedEntityType).',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  relatedEntityId?: string;
+  @Field(() => String, {
+    description: 'The kind of record relatedEntityId names, for example LEAD.',
+    nullable: true,
+  })
+  @IsOptional()
+  @MaxLength(100)
+  relatedEntityType?: string;
 }
 
 @InputType({ description: 'An inbound e-mail, new or changed; on update, absent fields stay as they are.' })
 export class InboundEmailInput extends InboundEmailFields {
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() fromEmail?: string;
+  @Field(() => String, { description: "Sender's e-mail address.", nullable: true })
+  @IsOptional()
+  @IsEmail()
+  fromEmail?: string;
 
   @Field(() => InboundEmailStatus, { nullable: true, description: 'NEW when a new e-mail leaves it out.' })
   @NotNullWhenGiven()
@@ -68,18 +113,18 @@ export class InboundEmailInput extends InboundEmailFields {
 
 @InputType({ description: 'An e-mail as a mail gateway delivers it; it arrives unread (NEW).' })
 export class IngestInboundEmailInput extends InboundEmailFields {
-  @Field(() => String) @IsEmail() fromEmail!: string;
+  @Field(() => String, { description: "Sender's e-mail address." }) @IsEmail() fromEmail!: string;
 }
 
 /** The inbox counters: `unread` (status NEW), `total`, and one per status. */
 @ObjectType({ description: 'How many inbox e-mails there are: unread (NEW), total, and per status.' })
 export class InboxCounts {
-  @Field(() => Int) unread!: number;
-  @Field(() => Int) total!: number;
-  @Field(() => Int) NEW!: number;
-  @Field(() => Int) READ!: number;
-  @Field(() => Int) ARCHIVED!: number;
-  @Field(() => Int) REPLIED!: number;
+  @Field(() => Int, { description: 'E-mails with status NEW.' }) unread!: number;
+  @Field(() => Int, { description: 'Every e-mail in the inbox.' }) total!: number;
+  @Field(() => Int, { description: 'E-mails with status NEW.' }) NEW!: number;
+  @Field(() => Int, { description: 'E-mails with status READ.' }) READ!: number;
+  @Field(() => Int, { description: 'E-mails with status ARCHIVED.' }) ARCHIVED!: number;
+  @Field(() => Int, { description: 'E-mails with status REPLIED.' }) REPLIED!: number;
 }
 
 export const inbox = defineGroup({

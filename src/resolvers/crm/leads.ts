@@ -21,22 +21,68 @@ export class LeadInput {
   @IsEnum(LeadStatus)
   status?: LeadStatus;
 
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) firstName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) lastName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) companyName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(2000) companyWebsite?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) phone?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) industry?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(100) instagramHandle?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(2000) interest?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(10000) message?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(2000) nextAction?: string;
-  @Field(() => DateTimeISOResolver, { nullable: true }) nextActionDueDate?: Date;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(10000) note?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(2000) pageUrl?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(20) preferredLanguage?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(10000) qualificationNotes?: string;
+  @Field(() => String, { description: 'First name of the person.', nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  firstName?: string;
+  @Field(() => String, { description: 'Last name of the person.', nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  lastName?: string;
+  @Field(() => String, { description: "The person's company.", nullable: true })
+  @IsOptional()
+  @MaxLength(300)
+  companyName?: string;
+  @Field(() => String, { description: 'Website of the company.', nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  companyWebsite?: string;
+  @Field(() => String, { description: 'E-mail address of the person.', nullable: true })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+  @Field(() => String, { description: 'Phone number of the person.', nullable: true })
+  @IsOptional()
+  @MaxLength(50)
+  phone?: string;
+  @Field(() => String, { description: "The company's industry.", nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  industry?: string;
+  @Field(() => String, { description: "The person's Instagram handle.", nullable: true })
+  @IsOptional()
+  @MaxLength(100)
+  instagramHandle?: string;
+  @Field(() => String, { description: 'What the lead is interested in.', nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  interest?: string;
+  @Field(() => String, { description: 'What the lead wrote.', nullable: true })
+  @IsOptional()
+  @MaxLength(10000)
+  message?: string;
+  @Field(() => String, { description: 'What is to be done next.', nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  nextAction?: string;
+  @Field(() => DateTimeISOResolver, { description: 'When the next action is due.', nullable: true })
+  nextActionDueDate?: Date;
+  @Field(() => String, { description: 'Internal note.', nullable: true })
+  @IsOptional()
+  @MaxLength(10000)
+  note?: string;
+  @Field(() => String, { description: 'The web page the lead came in from.', nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  pageUrl?: string;
+  @Field(() => String, { description: 'The language the lead prefers.', nullable: true })
+  @IsOptional()
+  @MaxLength(20)
+  preferredLanguage?: string;
+  @Field(() => String, { description: 'Why the lead was (dis)qualified.', nullable: true })
+  @IsOptional()
+  @MaxLength(10000)
+  qualificationNotes?: string;
 
   @Field(() => String, {
     nullable: true,
@@ -49,23 +95,56 @@ export class LeadInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when the lead becomes QUALIFIED.' })
   qualifiedDate?: Date;
 
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(2000) referrerUrl?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) source?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(2000) sourceDetail?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(500) utmCampaign?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(500) utmContent?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(500) utmMedium?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(500) utmSource?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(500) utmTerm?: string;
+  @Field(() => String, { description: 'The page that referred the visitor.', nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  referrerUrl?: string;
+  @Field(() => String, {
+    description: 'Where the lead came from (for example website, referral).',
+    nullable: true,
+  })
+  @IsOptional()
+  @MaxLength(200)
+  source?: string;
+  @Field(() => String, { description: 'More about the source.', nullable: true })
+  @IsOptional()
+  @MaxLength(2000)
+  sourceDetail?: string;
+  @Field(() => String, { description: 'The utm_campaign of the visit.', nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  utmCampaign?: string;
+  @Field(() => String, { description: 'The utm_content of the visit.', nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  utmContent?: string;
+  @Field(() => String, { description: 'The utm_medium of the visit.', nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  utmMedium?: string;
+  @Field(() => String, { description: 'The utm_source of the visit.', nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  utmSource?: string;
+  @Field(() => String, { description: 'The utm_term of the visit.', nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  utmTerm?: string;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { description: 'True once the lead accepted a quote.', nullable: true })
   @NotNullWhenGiven()
   @IsBoolean()
   hasAcceptedQuote?: boolean;
 
-  @Field(() => Address, { nullable: true }) address?: Address;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() customerId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() opportunityId?: string;
+  @Field(() => Address, { description: "The lead's address.", nullable: true }) address?: Address;
+  @Field(() => String, { description: 'Id of the customer the lead became or belongs to.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  customerId?: string;
+  @Field(() => String, { description: 'Id of the opportunity made from the lead.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  opportunityId?: string;
   @Field(() => String, { nullable: true, description: 'A user id.' })
   @IsOptional()
   @IsUUID()
