@@ -10,7 +10,17 @@ export enum EpicStatus {
   COMPLETED = 'COMPLETED',
   CANCELLED = 'CANCELLED',
 }
-registerEnumType(EpicStatus, { name: 'EpicStatus', description: 'Where an epic stands.' });
+registerEnumType(EpicStatus, {
+  name: 'EpicStatus',
+  description: 'Where an epic stands.',
+  valuesConfig: {
+    PLANNING: { description: 'Being planned (the default); counts as active.' },
+    IN_PROGRESS: { description: 'Being worked on; counts as active.' },
+    ON_HOLD: { description: 'Paused.' },
+    COMPLETED: { description: 'Done.' },
+    CANCELLED: { description: 'Will not be done.' },
+  },
+});
 
 @Entity({ tableName: 'epic' })
 @Index({ name: 'epic_tenant_name_idx', properties: ['tenantId', 'name'] })
@@ -20,44 +30,53 @@ registerEnumType(EpicStatus, { name: 'EpicStatus', description: 'Where an epic s
 @ObjectType({ description: 'A large body of work of a project, made of features (HR planning).' })
 export class Epic extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the epic.' })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'What the epic is about.', nullable: true })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Colour shown for the epic (CSS colour).', nullable: true })
   color?: string;
 
   /** The employee answerable for the epic; `owner` shows them. */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    description: 'Id of the employee who owns the epic; `owner` is that employee.',
+    nullable: true,
+  })
   ownerId?: string;
 
   /** The HR project; also the data scope of the epic (and of its tasks). */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    description: 'Id of the HR project the epic belongs to; limits who sees it (project access).',
+    nullable: true,
+  })
   projectId?: string;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { description: 'Priority as an integer; higher is more important.', nullable: true })
   priority?: number;
 
   @Enum({ items: () => EpicStatus })
-  @Field(() => EpicStatus)
+  @Field(() => EpicStatus, { description: 'Where the epic stands (default PLANNING).' })
   status: EpicStatus = EpicStatus.PLANNING;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Free labels.' })
   tags: string[] = [];
 
   @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { nullable: true })
+  @Field(() => LocalDateResolver, { description: 'When work should start.', nullable: true })
   targetStartDate?: string;
 
   @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { nullable: true })
+  @Field(() => LocalDateResolver, {
+    description: 'When work should end; not before the start (400).',
+    nullable: true,
+  })
   targetEndDate?: string;
 }

@@ -12,7 +12,17 @@ export enum HrProjectStatus {
   COMPLETED = 'COMPLETED',
   ARCHIVED = 'ARCHIVED',
 }
-registerEnumType(HrProjectStatus, { name: 'HrProjectStatus', description: 'Where a project stands.' });
+registerEnumType(HrProjectStatus, {
+  name: 'HrProjectStatus',
+  description: 'Where a project stands.',
+  valuesConfig: {
+    PLANNING: { description: 'Being planned (the default).' },
+    ACTIVE: { description: 'Running; counts as active.' },
+    ON_HOLD: { description: 'Paused.' },
+    COMPLETED: { description: 'Finished.' },
+    ARCHIVED: { description: 'Kept for reference only.' },
+  },
+});
 
 @Entity({ tableName: 'hr_project' })
 @Index({ name: 'hr_project_tenant_name_idx', properties: ['tenantId', 'name'] })
@@ -22,60 +32,71 @@ registerEnumType(HrProjectStatus, { name: 'HrProjectStatus', description: 'Where
 @ObjectType({ description: 'A planned project: epics, features and tasks, and the people on it.' })
 export class HrProject extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the project.' })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Short code of the project.', nullable: true })
   code?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'What the project is about.', nullable: true })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Colour shown for the project (CSS colour).', nullable: true })
   color?: string;
 
   /** The customer the project is for. */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { description: 'Id of the client the project is for.', nullable: true })
   clientId?: string;
 
   /** The employee leading the project; `lead` shows them. */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    description: 'Id of the employee who leads the project; `lead` is that employee.',
+    nullable: true,
+  })
   leadId?: string;
 
   @Enum({ items: () => HrProjectStatus })
-  @Field(() => HrProjectStatus)
+  @Field(() => HrProjectStatus, { description: 'Where the project stands (default PLANNING).' })
   status: HrProjectStatus = HrProjectStatus.PLANNING;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Free labels.' })
   tags: string[] = [];
 
   /** Employee ids; `teamMembers` shows them. */
   @Property({ type: 'text[]' })
-  @Field(() => [ID])
+  @Field(() => [ID], {
+    description: 'Ids of the employees on the project; `teamMembers` are those employees.',
+  })
   teamMemberIds: string[] = [];
 
   @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { nullable: true })
+  @Field(() => LocalDateResolver, { description: 'When the project starts.', nullable: true })
   startDate?: string;
 
   @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { nullable: true })
+  @Field(() => LocalDateResolver, {
+    description: 'When the project ends; not before the start (400).',
+    nullable: true,
+  })
   endDate?: string;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, {
+    description: 'Length of a sprint in days, unless a sprint says otherwise.',
+    nullable: true,
+  })
   defaultSprintDurationDays?: number;
 
   @DecimalColumn(14, 2)
   hourlyRate?: number;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { description: 'Picture of the project.', nullable: true })
   picture?: FileAsset;
 }

@@ -7,7 +7,15 @@ export enum TaskStatus {
   IN_PROGRESS = 'IN_PROGRESS',
   DONE = 'DONE',
 }
-registerEnumType(TaskStatus, { name: 'TaskStatus', description: 'Where a task stands.' });
+registerEnumType(TaskStatus, {
+  name: 'TaskStatus',
+  description: 'Where a task stands.',
+  valuesConfig: {
+    TODO: { description: 'Not started.' },
+    IN_PROGRESS: { description: 'Being worked on.' },
+    DONE: { description: 'Done; counts towards progress.' },
+  },
+});
 
 /**
  * A unit of work, the measure of progress of its feature, epic and project. Its epic and project
@@ -23,27 +31,36 @@ registerEnumType(TaskStatus, { name: 'TaskStatus', description: 'Where a task st
 @ObjectType({ description: 'A unit of work of a feature, epic or project (HR planning).' })
 export class Task extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'What is to be done.' })
   title!: string;
 
   @Enum({ items: () => TaskStatus })
-  @Field(() => TaskStatus)
+  @Field(() => TaskStatus, { description: 'Where the task stands; DONE tasks count towards progress.' })
   status: TaskStatus = TaskStatus.TODO;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    description: "Id of the feature the task belongs to; the task's epic follows from it.",
+    nullable: true,
+  })
   featureId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    description: 'Id of the epic; taken from the feature when there is one.',
+    nullable: true,
+  })
   epicId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    description: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
+    nullable: true,
+  })
   projectId?: string | null;
 
   /** The employee doing the task. */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { description: 'Id of the employee doing the task.', nullable: true })
   assigneeId?: string;
 }

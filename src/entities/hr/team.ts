@@ -6,7 +6,14 @@ export enum TeamStatus {
   ACTIVE = 'ACTIVE',
   ARCHIVED = 'ARCHIVED',
 }
-registerEnumType(TeamStatus, { name: 'TeamStatus', description: 'Whether a team still works.' });
+registerEnumType(TeamStatus, {
+  name: 'TeamStatus',
+  description: 'Whether a team still works.',
+  valuesConfig: {
+    ACTIVE: { description: 'Working (the default); counts as active.' },
+    ARCHIVED: { description: 'No longer working.' },
+  },
+});
 
 @Entity({ tableName: 'team' })
 @Index({ name: 'team_tenant_name_idx', properties: ['tenantId', 'name'] })
@@ -14,28 +21,28 @@ registerEnumType(TeamStatus, { name: 'TeamStatus', description: 'Whether a team 
 @ObjectType({ description: 'A group of employees that plans work together (HR planning).' })
 export class Team extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the team.' })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'What the team does.', nullable: true })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Colour shown for the team (CSS colour).', nullable: true })
   color?: string;
 
   /** Hours the team can work per day, for capacity planning. */
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { description: 'Hours the team can work per day.', nullable: true })
   dailyCapacity?: number;
 
   /** Employee ids; `members` shows them. */
   @Property({ type: 'text[]' })
-  @Field(() => [ID])
+  @Field(() => [ID], { description: 'Ids of the employees in the team; `members` are those employees.' })
   memberIds: string[] = [];
 
   @Enum({ items: () => TeamStatus })
-  @Field(() => TeamStatus)
+  @Field(() => TeamStatus, { description: 'Whether the team is working (default ACTIVE).' })
   status: TeamStatus = TeamStatus.ACTIVE;
 }

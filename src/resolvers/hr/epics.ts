@@ -13,26 +13,56 @@ import { moveTasks } from './task-placement';
 
 @InputType({ description: 'A new epic.' })
 export class CreateEpicInput {
-  @Field(() => String) @Length(1, 200) name!: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(5000) description?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) color?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() ownerId?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() projectId?: string;
-  @Field(() => Int, { nullable: true }) priority?: number;
-  @Field(() => EpicStatus, { nullable: true }) status?: EpicStatus;
-  @Field(() => [String], { nullable: true })
+  @Field(() => String, { description: 'Name of the epic.' }) @Length(1, 200) name!: string;
+  @Field(() => String, { description: 'What the epic is about.', nullable: true })
+  @IsOptional()
+  @MaxLength(5000)
+  description?: string;
+  @Field(() => String, { description: 'Colour shown for the epic (CSS colour).', nullable: true })
+  @IsOptional()
+  @MaxLength(50)
+  color?: string;
+  @Field(() => ID, {
+    description: 'Id of the employee who owns the epic; `owner` is that employee.',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  ownerId?: string;
+  @Field(() => ID, {
+    description: 'Id of the HR project the epic belongs to; limits who sees it (project access).',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  projectId?: string;
+  @Field(() => Int, { description: 'Priority as an integer; higher is more important.', nullable: true })
+  priority?: number;
+  @Field(() => EpicStatus, { description: 'Where the epic stands (default PLANNING).', nullable: true })
+  status?: EpicStatus;
+  @Field(() => [String], { description: 'Free labels.', nullable: true })
   @IsOptional()
   @ArrayMaxSize(100)
   @MaxLength(100, { each: true })
   tags?: string[];
-  @Field(() => LocalDateResolver, { nullable: true }) targetStartDate?: string;
-  @Field(() => LocalDateResolver, { nullable: true }) targetEndDate?: string;
+  @Field(() => LocalDateResolver, { description: 'When work should start.', nullable: true })
+  targetStartDate?: string;
+  @Field(() => LocalDateResolver, {
+    description: 'When work should end; not before the start (400).',
+    nullable: true,
+  })
+  targetEndDate?: string;
 }
 
 @InputType({ description: 'Changes to an epic; absent fields stay as they are.' })
 export class UpdateEpicInput extends CreateEpicInput {
-  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 200) override name!: string;
-  @Field(() => EpicStatus, { nullable: true }) @NotNullWhenGiven() override status?: EpicStatus;
+  @Field(() => String, { description: 'Name of the epic.', nullable: true })
+  @NotNullWhenGiven()
+  @Length(1, 200)
+  override name!: string;
+  @Field(() => EpicStatus, { description: 'Where the epic stands (default PLANNING).', nullable: true })
+  @NotNullWhenGiven()
+  override status?: EpicStatus;
 }
 
 export const epics = defineGroup({

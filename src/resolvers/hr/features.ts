@@ -11,23 +11,42 @@ import { moveTasks } from './task-placement';
 
 @InputType({ description: 'A new feature.' })
 export class CreateFeatureInput {
-  @Field(() => String) @Length(1, 200) name!: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(5000) description?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() epicId?: string;
-  @Field(() => FeaturePriority, { nullable: true }) priority?: FeaturePriority;
-  @Field(() => FeatureStatus, { nullable: true }) status?: FeatureStatus;
-  @Field(() => [String], { nullable: true })
+  @Field(() => String, { description: 'Name of the feature.' }) @Length(1, 200) name!: string;
+  @Field(() => String, { description: 'What the feature is about.', nullable: true })
+  @IsOptional()
+  @MaxLength(5000)
+  description?: string;
+  @Field(() => ID, {
+    description: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  epicId?: string;
+  @Field(() => FeaturePriority, { description: 'How important the feature is.', nullable: true })
+  priority?: FeaturePriority;
+  @Field(() => FeatureStatus, { description: 'Where the feature stands (default BACKLOG).', nullable: true })
+  status?: FeatureStatus;
+  @Field(() => [String], { description: 'Free labels.', nullable: true })
   @IsOptional()
   @ArrayMaxSize(100)
   @MaxLength(100, { each: true })
   tags?: string[];
-  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) estimatedPoints?: number;
+  @Field(() => Int, { description: 'Estimated effort in story points.', nullable: true })
+  @IsOptional()
+  @Min(0)
+  estimatedPoints?: number;
 }
 
 @InputType({ description: 'Changes to a feature; absent fields stay as they are.' })
 export class UpdateFeatureInput extends CreateFeatureInput {
-  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 200) override name!: string;
-  @Field(() => FeatureStatus, { nullable: true }) @NotNullWhenGiven() override status?: FeatureStatus;
+  @Field(() => String, { description: 'Name of the feature.', nullable: true })
+  @NotNullWhenGiven()
+  @Length(1, 200)
+  override name!: string;
+  @Field(() => FeatureStatus, { description: 'Where the feature stands (default BACKLOG).', nullable: true })
+  @NotNullWhenGiven()
+  override status?: FeatureStatus;
 }
 
 export const features = defineGroup({

@@ -13,34 +13,81 @@ import { Employee } from '../../entities/reference/employee';
 
 @InputType({ description: 'A new HR project.' })
 export class CreateHrProjectInput {
-  @Field(() => String) @Length(1, 200) name!: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) code?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(5000) description?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) color?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() clientId?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() leadId?: string;
-  @Field(() => HrProjectStatus, { nullable: true }) status?: HrProjectStatus;
-  @Field(() => [String], { nullable: true })
+  @Field(() => String, { description: 'Name of the project.' }) @Length(1, 200) name!: string;
+  @Field(() => String, { description: 'Short code of the project.', nullable: true })
+  @IsOptional()
+  @MaxLength(50)
+  code?: string;
+  @Field(() => String, { description: 'What the project is about.', nullable: true })
+  @IsOptional()
+  @MaxLength(5000)
+  description?: string;
+  @Field(() => String, { description: 'Colour shown for the project (CSS colour).', nullable: true })
+  @IsOptional()
+  @MaxLength(50)
+  color?: string;
+  @Field(() => ID, { description: 'Id of the client the project is for.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  clientId?: string;
+  @Field(() => ID, {
+    description: 'Id of the employee who leads the project; `lead` is that employee.',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  leadId?: string;
+  @Field(() => HrProjectStatus, {
+    description: 'Where the project stands (default PLANNING).',
+    nullable: true,
+  })
+  status?: HrProjectStatus;
+  @Field(() => [String], { description: 'Free labels.', nullable: true })
   @IsOptional()
   @ArrayMaxSize(100)
   @MaxLength(100, { each: true })
   tags?: string[];
-  @Field(() => [ID], { nullable: true })
+  @Field(() => [ID], {
+    description: 'Ids of the employees on the project; `teamMembers` are those employees.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(1000)
   @IsUUID('all', { each: true })
   teamMemberIds?: string[];
-  @Field(() => LocalDateResolver, { nullable: true }) startDate?: string;
-  @Field(() => LocalDateResolver, { nullable: true }) endDate?: string;
-  @Field(() => Int, { nullable: true }) @IsOptional() @Min(1) defaultSprintDurationDays?: number;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) hourlyRate?: number;
-  @Field(() => FileAsset, { nullable: true }) picture?: FileAsset;
+  @Field(() => LocalDateResolver, { description: 'When the project starts.', nullable: true })
+  startDate?: string;
+  @Field(() => LocalDateResolver, {
+    description: 'When the project ends; not before the start (400).',
+    nullable: true,
+  })
+  endDate?: string;
+  @Field(() => Int, {
+    description: 'Length of a sprint in days, unless a sprint says otherwise.',
+    nullable: true,
+  })
+  @IsOptional()
+  @Min(1)
+  defaultSprintDurationDays?: number;
+  @Field(() => Float, { description: 'Hourly rate charged for work on the project.', nullable: true })
+  @IsOptional()
+  @Min(0)
+  hourlyRate?: number;
+  @Field(() => FileAsset, { description: 'Picture of the project.', nullable: true }) picture?: FileAsset;
 }
 
 @InputType({ description: 'Changes to an HR project; absent fields stay as they are.' })
 export class UpdateHrProjectInput extends CreateHrProjectInput {
-  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 200) override name!: string;
-  @Field(() => HrProjectStatus, { nullable: true }) @NotNullWhenGiven() override status?: HrProjectStatus;
+  @Field(() => String, { description: 'Name of the project.', nullable: true })
+  @NotNullWhenGiven()
+  @Length(1, 200)
+  override name!: string;
+  @Field(() => HrProjectStatus, {
+    description: 'Where the project stands (default PLANNING).',
+    nullable: true,
+  })
+  @NotNullWhenGiven()
+  override status?: HrProjectStatus;
 }
 
 export const hrProjects = defineGroup({

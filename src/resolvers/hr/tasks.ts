@@ -14,18 +14,51 @@ import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A new task; its epic and project follow from its feature and epic.' })
 export class CreateTaskInput {
-  @Field(() => String) @Length(1, 500) title!: string;
-  @Field(() => TaskStatus, { nullable: true }) status?: TaskStatus;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() featureId?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() epicId?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() projectId?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() assigneeId?: string;
+  @Field(() => String, { description: 'What is to be done.' }) @Length(1, 500) title!: string;
+  @Field(() => TaskStatus, {
+    description: 'Where the task stands; DONE tasks count towards progress.',
+    nullable: true,
+  })
+  status?: TaskStatus;
+  @Field(() => ID, {
+    description: "Id of the feature the task belongs to; the task's epic follows from it.",
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  featureId?: string;
+  @Field(() => ID, {
+    description: 'Id of the epic; taken from the feature when there is one.',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  epicId?: string;
+  @Field(() => ID, {
+    description: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  projectId?: string;
+  @Field(() => ID, { description: 'Id of the employee doing the task.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  assigneeId?: string;
 }
 
 @InputType({ description: 'Changes to a task; absent fields stay as they are.' })
 export class UpdateTaskInput extends CreateTaskInput {
-  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 500) override title!: string;
-  @Field(() => TaskStatus, { nullable: true }) @NotNullWhenGiven() override status?: TaskStatus;
+  @Field(() => String, { description: 'What is to be done.', nullable: true })
+  @NotNullWhenGiven()
+  @Length(1, 500)
+  override title!: string;
+  @Field(() => TaskStatus, {
+    description: 'Where the task stands; DONE tasks count towards progress.',
+    nullable: true,
+  })
+  @NotNullWhenGiven()
+  override status?: TaskStatus;
 }
 
 /** Given and different from what the parent says: the request contradicts itself. */

@@ -10,22 +10,40 @@ import { Employee } from '../../entities/reference/employee';
 
 @InputType({ description: 'A new team.' })
 export class CreateTeamInput {
-  @Field(() => String) @Length(1, 200) name!: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(5000) description?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) color?: string;
-  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) dailyCapacity?: number;
-  @Field(() => [ID], { nullable: true })
+  @Field(() => String, { description: 'Name of the team.' }) @Length(1, 200) name!: string;
+  @Field(() => String, { description: 'What the team does.', nullable: true })
+  @IsOptional()
+  @MaxLength(5000)
+  description?: string;
+  @Field(() => String, { description: 'Colour shown for the team (CSS colour).', nullable: true })
+  @IsOptional()
+  @MaxLength(50)
+  color?: string;
+  @Field(() => Int, { description: 'Hours the team can work per day.', nullable: true })
+  @IsOptional()
+  @Min(0)
+  dailyCapacity?: number;
+  @Field(() => [ID], {
+    description: 'Ids of the employees in the team; `members` are those employees.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(1000)
   @IsUUID('all', { each: true })
   memberIds?: string[];
-  @Field(() => TeamStatus, { nullable: true }) status?: TeamStatus;
+  @Field(() => TeamStatus, { description: 'Whether the team is working (default ACTIVE).', nullable: true })
+  status?: TeamStatus;
 }
 
 @InputType({ description: 'Changes to a team; absent fields stay as they are.' })
 export class UpdateTeamInput extends CreateTeamInput {
-  @Field(() => String, { nullable: true }) @NotNullWhenGiven() @Length(1, 200) override name!: string;
-  @Field(() => TeamStatus, { nullable: true }) @NotNullWhenGiven() override status?: TeamStatus;
+  @Field(() => String, { description: 'Name of the team.', nullable: true })
+  @NotNullWhenGiven()
+  @Length(1, 200)
+  override name!: string;
+  @Field(() => TeamStatus, { description: 'Whether the team is working (default ACTIVE).', nullable: true })
+  @NotNullWhenGiven()
+  override status?: TeamStatus;
 }
 
 export const teams = defineGroup({
