@@ -14,6 +14,12 @@ export enum ApInvoiceStatus {
 registerEnumType(ApInvoiceStatus, {
   name: 'ApInvoiceStatus',
   description: 'Where a purchase invoice stands in approval and booking.',
+  valuesConfig: {
+    DRAFT: { description: 'Being entered; may become APPROVED or CANCELLED.' },
+    APPROVED: { description: 'Approved for payment; may go back to DRAFT, or become POSTED or CANCELLED.' },
+    POSTED: { description: 'Booked in the ledger; may only become CANCELLED.' },
+    CANCELLED: { description: 'Cancelled; final.' },
+  },
 });
 
 export enum ApPaymentStatus {
@@ -24,6 +30,11 @@ export enum ApPaymentStatus {
 registerEnumType(ApPaymentStatus, {
   name: 'ApPaymentStatus',
   description: 'How far the payments settle the invoice (computed).',
+  valuesConfig: {
+    UNPAID: { description: 'Nothing paid yet.' },
+    PARTIALLY_PAID: { description: 'Paid in part.' },
+    PAID: { description: 'Paid in full.' },
+  },
 });
 
 export enum ApClassificationMethod {
@@ -34,6 +45,11 @@ export enum ApClassificationMethod {
 registerEnumType(ApClassificationMethod, {
   name: 'ApClassificationMethod',
   description: 'How the cost classification was made.',
+  valuesConfig: {
+    MANUAL: { description: 'Classified by a person.' },
+    RULE: { description: 'Classified by a rule.' },
+    AI: { description: 'Classified automatically by a model.' },
+  },
 });
 
 export enum ApPaymentMethod {
@@ -43,7 +59,16 @@ export enum ApPaymentMethod {
   CASH = 'CASH',
   OTHER = 'OTHER',
 }
-registerEnumType(ApPaymentMethod, { name: 'ApPaymentMethod' });
+registerEnumType(ApPaymentMethod, {
+  name: 'ApPaymentMethod',
+  valuesConfig: {
+    BANK_TRANSFER: { description: 'Bank transfer.' },
+    DIRECT_DEBIT: { description: 'Direct debit.' },
+    CREDIT_CARD: { description: 'Credit card.' },
+    CASH: { description: 'Cash.' },
+    OTHER: { description: 'Any other way.' },
+  },
+});
 
 export enum PurchaseCostType {
   PRODUCT = 'PRODUCT',
@@ -54,55 +79,99 @@ export enum PurchaseCostType {
 registerEnumType(PurchaseCostType, {
   name: 'PurchaseCostType',
   description: 'What part of a purchase order an invoice amount pays for.',
+  valuesConfig: {
+    PRODUCT: { description: 'Goods.' },
+    SERVICE: { description: 'Services.' },
+    FREIGHT: { description: 'Freight and shipping.' },
+    OTHER: { description: 'Any other cost.' },
+  },
 });
 
 @ObjectType({ description: 'How a purchase invoice is booked.' })
 export class ApInvoiceClassification {
-  @Field(() => String, { nullable: true }) category?: string | null;
-  @Field(() => String, { nullable: true }) costCenterId?: string | null;
-  @Field(() => String, { nullable: true }) glAccountId?: string | null;
-  @Field(() => String, { nullable: true }) projectId?: string | null;
-  @Field(() => String, { nullable: true }) subcategory?: string | null;
+  @Field(() => String, { description: 'Cost category.', nullable: true }) category?: string | null;
+  @Field(() => String, { description: 'Id of the cost centre charged.', nullable: true }) costCenterId?:
+    string | null;
+  @Field(() => String, { description: 'Id of the general-ledger account charged.', nullable: true })
+  glAccountId?: string | null;
+  @Field(() => String, { description: 'Id of the project charged.', nullable: true }) projectId?:
+    string | null;
+  @Field(() => String, { description: 'Cost subcategory.', nullable: true }) subcategory?: string | null;
 }
 
 @ObjectType({ description: 'A purchase order this invoice pays (part of).' })
 export class LinkedPurchaseOrder {
-  @Field(() => Float) allocatedAmount!: number;
-  @Field(() => PurchaseCostType, { nullable: true }) costType?: PurchaseCostType | null;
-  @Field(() => String) purchaseOrderId!: string;
-  @Field(() => String, { nullable: true }) purchaseOrderNumber?: string | null;
-  @Field(() => String, { nullable: true }) purchaseOrderStatus?: string | null;
-  @Field(() => Float, { nullable: true }) purchaseOrderTotal?: number | null;
-  @Field(() => Boolean, { nullable: true }) stockAdjustmentApplied?: boolean | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
+  @Field(() => Float, { description: 'Part of the invoice allocated to the purchase order.' })
+  allocatedAmount!: number;
+  @Field(() => PurchaseCostType, { description: 'What kind of cost it is.', nullable: true })
+  costType?: PurchaseCostType | null;
+  @Field(() => String, { description: 'Id of the purchase order.' }) purchaseOrderId!: string;
+  @Field(() => String, { description: 'Number of the purchase order.', nullable: true })
+  purchaseOrderNumber?: string | null;
+  @Field(() => String, { description: 'Status of the purchase order when linked.', nullable: true })
+  purchaseOrderStatus?: string | null;
+  @Field(() => Float, { description: 'Total of the purchase order.', nullable: true }) purchaseOrderTotal?:
+    number | null;
+  @Field(() => Boolean, {
+    description: "True once the order's stock adjustment was applied.",
+    nullable: true,
+  })
+  stockAdjustmentApplied?: boolean | null;
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the link was made; set by the service.',
+    nullable: true,
+  })
+  created?: string | null;
+  @Field(() => String, {
+    description: 'E-mail of the user who made the link; set by the service.',
+    nullable: true,
+  })
+  createdBy?: string | null;
 }
 
 @ObjectType({ description: 'A payment made on a purchase invoice.' })
 export class ApInvoicePayment {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) bankTransactionId?: string | null;
-  @Field(() => String, { nullable: true }) note?: string | null;
-  @Field(() => String, { nullable: true }) reference?: string | null;
-  @Field(() => Float) amount!: number;
-  @Field(() => DateTimeISOResolver, { nullable: true }) date?: string | null;
-  @Field(() => ApPaymentMethod, { nullable: true }) paymentMethod?: ApPaymentMethod | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
+  @Field(() => ID, { description: 'Id of the payment.' }) id!: string;
+  @Field(() => String, { description: 'Id of the bank transaction that paid it.', nullable: true })
+  bankTransactionId?: string | null;
+  @Field(() => String, { description: 'Note on the payment.', nullable: true }) note?: string | null;
+  @Field(() => String, { description: 'Payment reference.', nullable: true }) reference?: string | null;
+  @Field(() => Float, { description: 'Amount paid; the payments make up `paymentStatus` and `outstanding`.' })
+  amount!: number;
+  @Field(() => DateTimeISOResolver, { description: 'When it was paid.', nullable: true }) date?:
+    string | null;
+  @Field(() => ApPaymentMethod, { description: 'How it was paid.', nullable: true })
+  paymentMethod?: ApPaymentMethod | null;
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the payment was recorded; set by the service.',
+    nullable: true,
+  })
+  created?: string | null;
+  @Field(() => String, {
+    description: 'E-mail of the user who recorded the payment; set by the service.',
+    nullable: true,
+  })
+  createdBy?: string | null;
 }
 
 @ObjectType({ description: 'One line of a purchase invoice; its amounts are computed by the service.' })
 export class ApInvoiceRow {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { nullable: true }) glAccountId?: string | null;
-  @Field(() => String, { nullable: true }) productId?: string | null;
-  @Field(() => Float) quantity!: number;
-  @Field(() => Float) unitPrice!: number;
+  @Field(() => ID, { description: 'Id of the row.' }) id!: string;
+  @Field(() => String, { description: 'What the row is for.', nullable: true }) description?: string | null;
+  @Field(() => String, {
+    description: 'Id of the general-ledger account the row is booked on.',
+    nullable: true,
+  })
+  glAccountId?: string | null;
+  @Field(() => String, { description: 'Id of the product bought.', nullable: true }) productId?:
+    string | null;
+  @Field(() => Float, { description: 'How many.' }) quantity!: number;
+  @Field(() => Float, { description: 'Price of one, without tax.' }) unitPrice!: number;
   @Field(() => Float, { description: 'Percent; 21 when the row names none.' }) taxRate!: number;
-  @Field(() => Float) taxAmount!: number;
-  @Field(() => Float) total!: number;
-  @Field(() => Float) totalWithTax!: number;
+  @Field(() => Float, { description: 'Tax of the row: total × taxRate / 100, rounded to cents; computed.' })
+  taxAmount!: number;
+  @Field(() => Float, { description: 'Quantity × unit price, rounded to cents; computed.' }) total!: number;
+  @Field(() => Float, { description: 'Total plus tax; computed.' }) totalWithTax!: number;
 }
 
 @Entity({ tableName: 'ap_invoice' })
@@ -133,7 +202,7 @@ export class ApInvoice extends Audited {
   invoiceNumber?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The supplier's invoice number.", nullable: true })
   referenceNumber?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -141,15 +210,18 @@ export class ApInvoice extends Audited {
   currency?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Internal note.', nullable: true })
   note?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
+    nullable: true,
+  })
   subsidiaryId?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the supplier who sent the invoice.', nullable: true })
   supplierId?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -161,15 +233,18 @@ export class ApInvoice extends Audited {
   supplierEmail?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'Date of the invoice.', nullable: true })
   invoiceDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    description: 'When it must be paid; `daysOverdue` counts from it.',
+    nullable: true,
+  })
   dueDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'When the invoice was received.', nullable: true })
   receivedDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -201,39 +276,48 @@ export class ApInvoice extends Audited {
   paidAmount?: number;
 
   @Enum({ items: () => ApInvoiceStatus, nullable: true })
-  @Field(() => ApInvoiceStatus, { nullable: true })
+  @Field(() => ApInvoiceStatus, {
+    description:
+      'Where the invoice stands: DRAFT → APPROVED/CANCELLED, APPROVED → DRAFT/POSTED/CANCELLED, POSTED → CANCELLED.',
+    nullable: true,
+  })
   status?: ApInvoiceStatus;
 
   @Enum({ items: () => ApPaymentStatus, nullable: true })
-  @Field(() => ApPaymentStatus, { nullable: true })
+  @Field(() => ApPaymentStatus, {
+    description: 'How much is paid; derived from the payments.',
+    nullable: true,
+  })
   paymentStatus?: ApPaymentStatus;
 
   @Enum({ items: () => ApClassificationMethod, nullable: true })
-  @Field(() => ApClassificationMethod, { nullable: true })
+  @Field(() => ApClassificationMethod, { description: 'How the invoice was classified.', nullable: true })
   classificationMethod?: ApClassificationMethod;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ApInvoiceClassification, { nullable: true })
+  @Field(() => ApInvoiceClassification, { description: 'Where the cost is booked.', nullable: true })
   classification?: ApInvoiceClassification;
 
   @Property({ type: 'json' })
-  @Field(() => [FileAsset])
+  @Field(() => [FileAsset], { description: 'Files attached to the invoice.' })
   attachments: FileAsset[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { description: 'The invoice document.', nullable: true })
   pdf?: FileAsset;
 
   @Property({ type: 'json' })
-  @Field(() => [LinkedPurchaseOrder])
+  @Field(() => [LinkedPurchaseOrder], { description: 'The purchase orders the invoice pays for.' })
   linkedPurchaseOrders: LinkedPurchaseOrder[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [ApInvoicePayment])
+  @Field(() => [ApInvoicePayment], { description: 'Payments made on the invoice.' })
   payments: ApInvoicePayment[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [ApInvoiceRow])
+  @Field(() => [ApInvoiceRow], {
+    description: 'The lines of the invoice; their sums make the invoice totals.',
+  })
   rows: ApInvoiceRow[] = [];
 
   /** The ids of linkedPurchaseOrders as a column, so "invoices of a purchase order" is a query. */

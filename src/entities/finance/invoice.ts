@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { DecimalColumn } from '../columns';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { AUDIT_DOCS } from '../../schema/descriptions';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
@@ -16,6 +17,14 @@ export enum InvoiceStatus {
 registerEnumType(InvoiceStatus, {
   name: 'InvoiceStatus',
   description: 'Where a sales invoice stands; PARTIALLY_PAID and PAID follow from its transactions.',
+  valuesConfig: {
+    DRAFT: { description: 'Being written.' },
+    SENT: { description: 'Sent to the customer.' },
+    PARTIALLY_PAID: { description: 'Paid in part (derived from transactions).' },
+    PAID: { description: 'Paid in full (derived from transactions).' },
+    OVERDUE: { description: 'Past its due date and not paid.' },
+    CANCELLED: { description: 'Cancelled; final.' },
+  },
 });
 
 export enum InvoiceType {
@@ -24,7 +33,16 @@ export enum InvoiceType {
   CREDIT_NOTE = 'CREDIT_NOTE',
   DEPOSIT = 'DEPOSIT',
 }
-registerEnumType(InvoiceType, { name: 'InvoiceType', description: 'What kind of sales invoice it is.' });
+registerEnumType(InvoiceType, {
+  name: 'InvoiceType',
+  description: 'What kind of sales invoice it is.',
+  valuesConfig: {
+    MANUAL: { description: 'Written by hand.' },
+    RECURRING: { description: 'Made by a recurring agreement.' },
+    CREDIT_NOTE: { description: 'Credits an earlier invoice.' },
+    DEPOSIT: { description: 'Asks for a deposit.' },
+  },
+});
 
 export enum InvoiceQuantityType {
   AMOUNT = 'AMOUNT',
@@ -35,6 +53,12 @@ export enum InvoiceQuantityType {
 registerEnumType(InvoiceQuantityType, {
   name: 'InvoiceQuantityType',
   description: 'The unit of a row quantity; PERCENTAGE means a percentage of the unit price.',
+  valuesConfig: {
+    AMOUNT: { description: 'A number of items.' },
+    HOURS: { description: 'Hours.' },
+    DAYS: { description: 'Days.' },
+    PERCENTAGE: { description: 'A percentage of the unit price.' },
+  },
 });
 
 export enum InvoiceRowType {
@@ -45,6 +69,11 @@ export enum InvoiceRowType {
 registerEnumType(InvoiceRowType, {
   name: 'InvoiceRowType',
   description: 'ITEM charges, TEXT only describes (no amount), DISCOUNT reduces the total.',
+  valuesConfig: {
+    ITEM: { description: 'A charged line.' },
+    TEXT: { description: 'A line of text only.' },
+    DISCOUNT: { description: 'A discount.' },
+  },
 });
 
 export enum InvoicePaymentMethod {
@@ -56,52 +85,87 @@ export enum InvoicePaymentMethod {
   IDEAL = 'IDEAL',
   OTHER = 'OTHER',
 }
-registerEnumType(InvoicePaymentMethod, { name: 'InvoicePaymentMethod' });
+registerEnumType(InvoicePaymentMethod, {
+  name: 'InvoicePaymentMethod',
+  valuesConfig: {
+    CREDIT_CARD: { description: 'Credit card.' },
+    BANK_TRANSFER: { description: 'Bank transfer.' },
+    DIRECT_DEBIT: { description: 'Direct debit.' },
+    CASH: { description: 'Cash.' },
+    PAYPAL: { description: 'PayPal.' },
+    IDEAL: { description: 'iDEAL.' },
+    OTHER: { description: 'Any other way.' },
+  },
+});
 
 @ObjectType({ description: 'One line of a sales invoice; its amounts are computed by the service.' })
 export class InvoiceRow {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { nullable: true }) productId?: string | null;
-  @Field(() => Float, { nullable: true }) quantity?: number | null;
-  @Field(() => InvoiceQuantityType, { nullable: true }) quantityType?: InvoiceQuantityType | null;
-  @Field(() => Float, { nullable: true }) unitPrice?: number | null;
+  @Field(() => ID, { description: 'Id of the row.' }) id!: string;
+  @Field(() => String, { description: 'What the row is for.', nullable: true }) description?: string | null;
+  @Field(() => String, { description: 'Id of the product sold.', nullable: true }) productId?: string | null;
+  @Field(() => Float, { description: 'How many (or what percentage, for PERCENTAGE rows).', nullable: true })
+  quantity?: number | null;
+  @Field(() => InvoiceQuantityType, { description: 'What the quantity counts.', nullable: true })
+  quantityType?: InvoiceQuantityType | null;
+  @Field(() => Float, { description: 'Price of one, without tax.', nullable: true }) unitPrice?:
+    number | null;
   @Field(() => Float, { nullable: true, description: 'Percent; 21 when the row names none.' })
   taxRate?: number | null;
-  @Field(() => Float) taxAmount!: number;
-  @Field(() => Float) total!: number;
-  @Field(() => Float) totalWithTax!: number;
-  @Field(() => InvoiceRowType, { nullable: true }) type?: InvoiceRowType | null;
+  @Field(() => Float, {
+    description: 'Tax of the row: total × taxRate / 100 (default rate 21), rounded to cents; computed.',
+  })
+  taxAmount!: number;
+  @Field(() => Float, {
+    description:
+      'Quantity × unit price (PERCENTAGE rows: that percent of the unit price), rounded to cents; computed.',
+  })
+  total!: number;
+  @Field(() => Float, { description: 'Total plus tax; computed.' }) totalWithTax!: number;
+  @Field(() => InvoiceRowType, { description: 'What kind of line it is.', nullable: true })
+  type?: InvoiceRowType | null;
 }
 
 @ObjectType({ description: 'A payment (or, negative, a refund) received for a sales invoice.' })
 export class InvoiceTransaction {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) accountId?: string | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => Float) amount!: number;
-  @Field(() => DateTimeISOResolver, { nullable: true }) date?: string | null;
-  @Field(() => InvoicePaymentMethod, { nullable: true }) paymentMethod?: InvoicePaymentMethod | null;
-  @Field(() => String, { nullable: true }) tenantId?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) updated?: string | null;
-  @Field(() => String, { nullable: true }) updatedBy?: string | null;
+  @Field(() => ID, { description: 'Id of the transaction.' }) id!: string;
+  @Field(() => String, { description: 'Id of the account the money moved on.', nullable: true }) accountId?:
+    string | null;
+  @Field(() => String, { description: 'What the transaction is.', nullable: true }) description?:
+    string | null;
+  @Field(() => Float, { description: 'Amount received; the transactions make the paid states.' })
+  amount!: number;
+  @Field(() => DateTimeISOResolver, { description: 'When the money came in.', nullable: true }) date?:
+    string | null;
+  @Field(() => InvoicePaymentMethod, { description: 'How it was paid.', nullable: true })
+  paymentMethod?: InvoicePaymentMethod | null;
+  @Field(() => String, { description: AUDIT_DOCS.tenantId, nullable: true }) tenantId?: string | null;
+  @Field(() => DateTimeISOResolver, { description: AUDIT_DOCS.created, nullable: true }) created?:
+    string | null;
+  @Field(() => String, { description: AUDIT_DOCS.createdBy, nullable: true }) createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, { description: AUDIT_DOCS.updated, nullable: true }) updated?:
+    string | null;
+  @Field(() => String, { description: AUDIT_DOCS.updatedBy, nullable: true }) updatedBy?: string | null;
 }
 
 @ObjectType({ description: 'How a recurring invoice repeats.' })
 export class RecurringAgreement {
-  @Field(() => Boolean, { nullable: true }) autoSend?: boolean | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) endDate?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) nextInvoiceDate?: string | null;
-  @Field(() => Int, { nullable: true }) intervalDays?: number | null;
-  @Field(() => Int, { nullable: true }) intervalMonths?: number | null;
+  @Field(() => Boolean, { description: 'True to send each new invoice without review.', nullable: true })
+  autoSend?: boolean | null;
+  @Field(() => DateTimeISOResolver, { description: 'When the agreement ends.', nullable: true }) endDate?:
+    string | null;
+  @Field(() => DateTimeISOResolver, { description: 'When the next invoice is made.', nullable: true })
+  nextInvoiceDate?: string | null;
+  @Field(() => Int, { description: 'Days between invoices.', nullable: true }) intervalDays?: number | null;
+  @Field(() => Int, { description: 'Months between invoices.', nullable: true }) intervalMonths?:
+    number | null;
 }
 
 @ObjectType({ description: 'A payment reminder that was sent.' })
 export class InvoiceReminder {
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) sentOn?: string | null;
+  @Field(() => String, { description: 'E-mail of the user who sent the reminder.', nullable: true })
+  createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, { description: 'When the reminder was sent.', nullable: true }) sentOn?:
+    string | null;
 }
 
 @Entity({ tableName: 'invoice' })
@@ -124,11 +188,15 @@ export class Invoice extends Audited {
   invoiceNumber?: string;
 
   @Enum({ items: () => InvoiceStatus, nullable: true })
-  @Field(() => InvoiceStatus, { nullable: true })
+  @Field(() => InvoiceStatus, {
+    description:
+      'Where the invoice stands; the paid states derive from the transactions, CANCELLED is final.',
+    nullable: true,
+  })
   status?: InvoiceStatus;
 
   @Enum({ items: () => InvoiceType, nullable: true })
-  @Field(() => InvoiceType, { nullable: true })
+  @Field(() => InvoiceType, { description: 'What kind of invoice it is.', nullable: true })
   type?: InvoiceType;
 
   @Property({ type: 'uuid', nullable: true })
@@ -136,7 +204,7 @@ export class Invoice extends Audited {
   clientId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'E-mail address the invoice is sent to.', nullable: true })
   contactEmail?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -144,39 +212,48 @@ export class Invoice extends Audited {
   currency?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Body of the e-mail the invoice is sent with.', nullable: true })
   mailBody?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Id of the project milestone the invoice charges for.',
+    nullable: true,
+  })
   milestoneId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Internal note.', nullable: true })
   note?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the opportunity the invoice belongs to.', nullable: true })
   opportunityId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Reference the customer pays with.', nullable: true })
   paymentReference?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Body of the payment reminder e-mail.', nullable: true })
   reminderBody?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the sales order invoiced.', nullable: true })
   salesOrderId?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
+    nullable: true,
+  })
   subsidiaryId?: string;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    description: 'Date of the invoice; dueDate = invoiceDate + paymentTermDays.',
+    nullable: true,
+  })
   invoiceDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -191,11 +268,14 @@ export class Invoice extends Audited {
   datePaid?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the owner was told the invoice is overdue.',
+    nullable: true,
+  })
   overdueNotifiedAt?: Date;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { description: 'Days to pay (default 30).', nullable: true })
   paymentTermDays?: number;
 
   @DecimalColumn(14, 2, { description: 'Sum of the transactions.' })
@@ -221,26 +301,31 @@ export class Invoice extends Audited {
   sentMails: string[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [FileAsset])
+  @Field(() => [FileAsset], { description: 'Files attached to the invoice.' })
   attachments: FileAsset[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { description: 'The invoice document.', nullable: true })
   pdf?: FileAsset;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => RecurringAgreement, { nullable: true })
+  @Field(() => RecurringAgreement, {
+    description: 'How the invoice recurs, for RECURRING invoices.',
+    nullable: true,
+  })
   recurringAgreement?: RecurringAgreement | null;
 
   @Property({ type: 'json' })
-  @Field(() => [InvoiceReminder])
+  @Field(() => [InvoiceReminder], { description: 'Payment reminders sent.' })
   reminders: InvoiceReminder[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [InvoiceRow])
+  @Field(() => [InvoiceRow], {
+    description: 'The lines of the invoice; the invoice totals are sums of their rounded amounts.',
+  })
   rows: InvoiceRow[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [InvoiceTransaction])
+  @Field(() => [InvoiceTransaction], { description: 'Payments received.' })
   transactions: InvoiceTransaction[] = [];
 }

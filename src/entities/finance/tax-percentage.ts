@@ -7,6 +7,6 @@ import { Audited } from '../tenant-scoped';
 @ObjectType({ description: 'A VAT or sales-tax rate a tenant invoices with.' })
 export class TaxPercentage extends Audited {
   @Property({ type: new DecimalType('number'), columnType: 'numeric(9,4)' })
-  @Field(() => Float)
+  @Field(() => Float, { description: 'The rate in percent (for example 21).' })
   percentage!: number;
 }

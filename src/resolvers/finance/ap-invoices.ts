@@ -33,13 +33,17 @@ export class ApInvoiceRowInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'What the row is for.', nullable: true })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => String, { nullable: true }) glAccountId?: string;
-  @Field(() => String, { nullable: true }) productId?: string;
+  @Field(() => String, {
+    description: 'Id of the general-ledger account the row is booked on.',
+    nullable: true,
+  })
+  glAccountId?: string;
+  @Field(() => String, { description: 'Id of the product bought.', nullable: true }) productId?: string;
 
   @Field(() => Float, { nullable: true, description: '1 when not given.' })
   @IsOptional()
@@ -67,16 +71,17 @@ export class ApInvoicePaymentInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true }) bankTransactionId?: string;
+  @Field(() => String, { description: 'Id of the bank transaction that paid it.', nullable: true })
+  bankTransactionId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Note on the payment.', nullable: true })
   @IsOptional()
   @Length(0, 2000)
   note?: string;
 
-  @Field(() => String, { nullable: true }) reference?: string;
+  @Field(() => String, { description: 'Payment reference.', nullable: true }) reference?: string;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Amount paid; the payments make up `paymentStatus` and `outstanding`.' })
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   amount!: number;
@@ -84,7 +89,8 @@ export class ApInvoicePaymentInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   date?: Date;
 
-  @Field(() => ApPaymentMethod, { nullable: true }) paymentMethod?: ApPaymentMethod;
+  @Field(() => ApPaymentMethod, { description: 'How it was paid.', nullable: true })
+  paymentMethod?: ApPaymentMethod;
 }
 
 @InputType({ description: 'A purchase order this invoice pays (part of); one entry per order.' })
@@ -95,31 +101,40 @@ export class LinkedPurchaseOrderInput {
   @Max(AMOUNT_LIMIT)
   allocatedAmount?: number;
 
-  @Field(() => PurchaseCostType, { nullable: true }) costType?: PurchaseCostType;
+  @Field(() => PurchaseCostType, { description: 'What kind of cost it is.', nullable: true })
+  costType?: PurchaseCostType;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Id of the purchase order.' })
   @Length(1, 100)
   purchaseOrderId!: string;
 
-  @Field(() => String, { nullable: true }) purchaseOrderNumber?: string;
-  @Field(() => String, { nullable: true }) purchaseOrderStatus?: string;
+  @Field(() => String, { description: 'Number of the purchase order.', nullable: true })
+  purchaseOrderNumber?: string;
+  @Field(() => String, { description: 'Status of the purchase order when linked.', nullable: true })
+  purchaseOrderStatus?: string;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { description: 'Total of the purchase order.', nullable: true })
   @IsOptional()
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   purchaseOrderTotal?: number;
 
-  @Field(() => Boolean, { nullable: true }) stockAdjustmentApplied?: boolean;
+  @Field(() => Boolean, {
+    description: "True once the order's stock adjustment was applied.",
+    nullable: true,
+  })
+  stockAdjustmentApplied?: boolean;
 }
 
 @InputType({ description: 'How a purchase invoice is booked.' })
 export class ApInvoiceClassificationInput {
-  @Field(() => String, { nullable: true }) category?: string;
-  @Field(() => String, { nullable: true }) costCenterId?: string;
-  @Field(() => String, { nullable: true }) glAccountId?: string;
-  @Field(() => String, { nullable: true }) projectId?: string;
-  @Field(() => String, { nullable: true }) subcategory?: string;
+  @Field(() => String, { description: 'Cost category.', nullable: true }) category?: string;
+  @Field(() => String, { description: 'Id of the cost centre charged.', nullable: true })
+  costCenterId?: string;
+  @Field(() => String, { description: 'Id of the general-ledger account charged.', nullable: true })
+  glAccountId?: string;
+  @Field(() => String, { description: 'Id of the project charged.', nullable: true }) projectId?: string;
+  @Field(() => String, { description: 'Cost subcategory.', nullable: true }) subcategory?: string;
 }
 
 /**
@@ -134,7 +149,7 @@ export class ApInvoiceInput {
   @Length(1, 100)
   invoiceNumber?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The supplier's invoice number.", nullable: true })
   @IsOptional()
   @Length(0, 200)
   referenceNumber?: string;
@@ -144,7 +159,7 @@ export class ApInvoiceInput {
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Internal note.', nullable: true })
   @IsOptional()
   @Length(0, 20000)
   note?: string;
@@ -184,30 +199,43 @@ export class ApInvoiceInput {
   @Field(() => ApClassificationMethod, { nullable: true, description: 'MANUAL when not given.' })
   classificationMethod?: ApClassificationMethod;
 
-  @Field(() => ApInvoiceClassificationInput, { nullable: true })
+  @Field(() => ApInvoiceClassificationInput, { description: 'Where the cost is booked.', nullable: true })
   classification?: ApInvoiceClassificationInput;
 
-  @Field(() => [FileAsset], { nullable: true })
+  @Field(() => [FileAsset], {
+    description: 'Files attached to the invoice; replaces the list.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(1000)
   attachments?: FileAsset[];
 
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { description: 'The invoice document.', nullable: true })
   pdf?: FileAsset;
 
-  @Field(() => [LinkedPurchaseOrderInput], { nullable: true })
+  @Field(() => [LinkedPurchaseOrderInput], {
+    description: 'The purchase orders the invoice pays for; replaces the list.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_LINES)
   @ValidateNested({ each: true })
   linkedPurchaseOrders?: LinkedPurchaseOrderInput[];
 
-  @Field(() => [ApInvoicePaymentInput], { nullable: true })
+  @Field(() => [ApInvoicePaymentInput], {
+    description: 'Payments made on the invoice; replaces the list.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_LINES)
   @ValidateNested({ each: true })
   payments?: ApInvoicePaymentInput[];
 
-  @Field(() => [ApInvoiceRowInput], { nullable: true })
+  @Field(() => [ApInvoiceRowInput], {
+    description:
+      'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_LINES)
   @ValidateNested({ each: true })

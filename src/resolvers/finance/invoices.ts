@@ -37,12 +37,12 @@ export class InvoiceRowInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'What the row is for.', nullable: true })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the product sold.', nullable: true })
   productId?: string;
 
   @Field(() => Float, { nullable: true, description: '1 when not given (ITEM and DISCOUNT rows).' })
@@ -77,15 +77,15 @@ export class InvoiceTransactionInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the account the money moved on.', nullable: true })
   accountId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'What the transaction is.', nullable: true })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Amount received; the transactions make the paid states.' })
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   amount!: number;
@@ -93,14 +93,16 @@ export class InvoiceTransactionInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   date?: Date;
 
-  @Field(() => InvoicePaymentMethod, { nullable: true })
+  @Field(() => InvoicePaymentMethod, { description: 'How it was paid.', nullable: true })
   paymentMethod?: InvoicePaymentMethod;
 }
 
 @InputType({ description: 'How a recurring invoice repeats; at least one interval must be above 0.' })
 export class RecurringAgreementInput {
-  @Field(() => Boolean, { nullable: true }) autoSend?: boolean;
-  @Field(() => DateTimeISOResolver, { nullable: true }) endDate?: Date;
+  @Field(() => Boolean, { description: 'True to send each new invoice without review.', nullable: true })
+  autoSend?: boolean;
+  @Field(() => DateTimeISOResolver, { description: 'When the agreement ends.', nullable: true })
+  endDate?: Date;
 
   @Field(() => DateTimeISOResolver, {
     nullable: true,
@@ -108,14 +110,14 @@ export class RecurringAgreementInput {
   })
   nextInvoiceDate?: Date;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { description: 'Days between invoices.', nullable: true })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(3660)
   intervalDays?: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { description: 'Months between invoices.', nullable: true })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -141,7 +143,7 @@ export class InvoiceInput {
   @IsUUID()
   clientId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'E-mail address the invoice is sent to.', nullable: true })
   @IsOptional()
   @IsEmail()
   contactEmail?: string;
@@ -151,17 +153,20 @@ export class InvoiceInput {
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Body of the e-mail the invoice is sent with.', nullable: true })
   @IsOptional()
   @Length(0, 20000)
   mailBody?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Id of the project milestone the invoice charges for.',
+    nullable: true,
+  })
   @IsOptional()
   @IsUUID()
   milestoneId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Internal note.', nullable: true })
   @IsOptional()
   @Length(0, 20000)
   note?: string;
@@ -174,17 +179,17 @@ export class InvoiceInput {
   @IsUUID()
   opportunityId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Reference the customer pays with.', nullable: true })
   @IsOptional()
   @Length(0, 200)
   paymentReference?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Body of the payment reminder e-mail.', nullable: true })
   @IsOptional()
   @Length(0, 20000)
   reminderBody?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the sales order invoiced.', nullable: true })
   @IsOptional()
   @IsUUID()
   salesOrderId?: string;
@@ -204,7 +209,10 @@ export class InvoiceInput {
   @Max(3650)
   paymentTermDays?: number;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the owner was told the invoice is overdue.',
+    nullable: true,
+  })
   overdueNotifiedAt?: Date;
 
   @Field(() => InvoiceStatus, {
@@ -216,36 +224,52 @@ export class InvoiceInput {
   @Field(() => InvoiceType, { nullable: true, description: 'MANUAL when not given.' })
   type?: InvoiceType;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { description: 'Ids of the sent mails that carried the invoice.', nullable: true })
   @IsOptional()
   @ArrayMaxSize(1000)
   sentMails?: string[];
 
-  @Field(() => [FileAsset], { nullable: true })
+  @Field(() => [FileAsset], {
+    description: 'Files attached to the invoice; replaces the list.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(1000)
   attachments?: FileAsset[];
 
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { description: 'The invoice document.', nullable: true })
   pdf?: FileAsset;
 
-  @Field(() => RecurringAgreementInput, { nullable: true })
+  @Field(() => RecurringAgreementInput, {
+    description: 'How the invoice recurs, for RECURRING invoices.',
+    nullable: true,
+  })
   @IsOptional()
   @ValidateNested()
   recurringAgreement?: RecurringAgreementInput;
 
-  @Field(() => [InvoiceReminderInput], { nullable: true })
+  @Field(() => [InvoiceReminderInput], {
+    description: 'Payment reminders sent; replaces the list.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(1000)
   reminders?: InvoiceReminderInput[];
 
-  @Field(() => [InvoiceRowInput], { nullable: true })
+  @Field(() => [InvoiceRowInput], {
+    description:
+      'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_ROWS)
   @ValidateNested({ each: true })
   rows?: InvoiceRowInput[];
 
-  @Field(() => [InvoiceTransactionInput], { nullable: true })
+  @Field(() => [InvoiceTransactionInput], {
+    description: 'Payments received; replaces the list.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_ROWS)
   @ValidateNested({ each: true })

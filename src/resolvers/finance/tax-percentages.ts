@@ -6,7 +6,7 @@ import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new tax rate, in percent (21 means 21%).' })
 export class CreateTaxPercentageInput {
-  @Field(() => Float)
+  @Field(() => Float, { description: 'The rate in percent (for example 21).' })
   @Min(0)
   @Max(100)
   percentage!: number;
@@ -14,7 +14,7 @@ export class CreateTaxPercentageInput {
 
 @InputType({ description: 'Changes to a tax rate.' })
 export class UpdateTaxPercentageInput {
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { description: 'The rate in percent (for example 21).', nullable: true })
   @IsOptional()
   @Min(0)
   @Max(100)
