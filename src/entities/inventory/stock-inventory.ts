@@ -13,6 +13,11 @@ registerEnumType(StockStatus, {
   name: 'StockStatus',
   description:
     'OUT_OF_STOCK when nothing is available, LOW_STOCK when the available quantity is at or below the minimum, IN_STOCK otherwise.',
+  valuesConfig: {
+    IN_STOCK: { description: 'More than the minimum is available.' },
+    LOW_STOCK: { description: 'Available, at or below the minimum.' },
+    OUT_OF_STOCK: { description: 'Nothing is available.' },
+  },
 });
 
 export enum ReservationType {
@@ -21,42 +26,101 @@ export enum ReservationType {
   PRODUCTION = 'PRODUCTION',
   OTHER = 'OTHER',
 }
-registerEnumType(ReservationType, { name: 'ReservationType', description: 'What stock is reserved for.' });
+registerEnumType(ReservationType, {
+  name: 'ReservationType',
+  description: 'What stock is reserved for.',
+  valuesConfig: {
+    ORDER: { description: 'Reserved for a sales order.' },
+    TRANSFER: { description: 'Reserved for a stock transfer.' },
+    PRODUCTION: { description: 'Reserved for production.' },
+    OTHER: { description: 'Reserved for anything else.' },
+  },
+});
 
 /** Stock on its way to the site; stamped by the service. */
 @ObjectType('InTransitStock', { description: 'Stock on its way to the site.' })
 export class InTransitStock {
-  @Field(() => Float, { nullable: true }) quantity?: number | null;
-  @Field(() => String, { nullable: true }) transferId?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) updated?: string | null;
-  @Field(() => String, { nullable: true }) updatedBy?: string | null;
+  @Field(() => Float, { description: 'Quantity on its way.', nullable: true }) quantity?: number | null;
+  @Field(() => String, { description: 'Id of the stock transfer bringing it.', nullable: true }) transferId?:
+    string | null;
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the entry was made; set by the service.',
+    nullable: true,
+  })
+  created?: string | null;
+  @Field(() => String, {
+    description: 'E-mail of the user who made the entry; set by the service.',
+    nullable: true,
+  })
+  createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the entry last changed; set by the service.',
+    nullable: true,
+  })
+  updated?: string | null;
+  @Field(() => String, {
+    description: 'E-mail of the user who last changed the entry; set by the service.',
+    nullable: true,
+  })
+  updatedBy?: string | null;
 }
 
 @InputType('InTransitStockInput', { description: 'Stock on its way to the site.' })
 export class InTransitStockInput {
-  @Field(() => Float) @Min(0) quantity!: number;
-  @Field(() => String, { nullable: true }) transferId?: string | null;
+  @Field(() => Float, { description: 'Quantity on its way.' }) @Min(0) quantity!: number;
+  @Field(() => String, { description: 'Id of the stock transfer bringing it.', nullable: true }) transferId?:
+    string | null;
 }
 
 /** Stock promised to an order, a transfer or production; stamped by the service. */
 @ObjectType('StockReservation', { description: 'Stock promised to an order, transfer or production.' })
 export class StockReservation {
-  @Field(() => Float, { nullable: true }) quantity?: number | null;
-  @Field(() => String, { nullable: true }) reservationSourceId?: string | null;
-  @Field(() => ReservationType, { nullable: true }) reservationType?: ReservationType | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) updated?: string | null;
-  @Field(() => String, { nullable: true }) updatedBy?: string | null;
+  @Field(() => Float, {
+    description: 'Quantity reserved; counts against the available quantity.',
+    nullable: true,
+  })
+  quantity?: number | null;
+  @Field(() => String, {
+    description: 'Id of the order, transfer or production run the stock is reserved for.',
+    nullable: true,
+  })
+  reservationSourceId?: string | null;
+  @Field(() => ReservationType, { description: 'What the stock is reserved for.', nullable: true })
+  reservationType?: ReservationType | null;
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the reservation was made; set by the service.',
+    nullable: true,
+  })
+  created?: string | null;
+  @Field(() => String, {
+    description: 'E-mail of the user who made the reservation; set by the service.',
+    nullable: true,
+  })
+  createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the reservation last changed; set by the service.',
+    nullable: true,
+  })
+  updated?: string | null;
+  @Field(() => String, {
+    description: 'E-mail of the user who last changed the reservation; set by the service.',
+    nullable: true,
+  })
+  updatedBy?: string | null;
 }
 
 @InputType('StockReservationInput', { description: 'Stock promised to an order, transfer or production.' })
 export class StockReservationInput {
-  @Field(() => Float) @Min(0) quantity!: number;
-  @Field(() => String, { nullable: true }) reservationSourceId?: string | null;
-  @Field(() => ReservationType, { nullable: true }) reservationType?: ReservationType | null;
+  @Field(() => Float, { description: 'Quantity reserved; counts against the available quantity.' })
+  @Min(0)
+  quantity!: number;
+  @Field(() => String, {
+    description: 'Id of the order, transfer or production run the stock is reserved for.',
+    nullable: true,
+  })
+  reservationSourceId?: string | null;
+  @Field(() => ReservationType, { description: 'What the stock is reserved for.', nullable: true })
+  reservationType?: ReservationType | null;
 }
 
 const quantity = () => ({ type: new DecimalType('number'), columnType: 'numeric(14,4)' });
@@ -82,7 +146,7 @@ const quantity = () => ({ type: new DecimalType('number'), columnType: 'numeric(
 @ObjectType({ description: 'The stock of one product at one stock site.' })
 export class StockInventory extends Audited {
   @Property({ type: 'uuid' })
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the product; one inventory per (site, product).' })
   productId!: string;
 
   @Property({ type: 'uuid' })
@@ -90,11 +154,17 @@ export class StockInventory extends Audited {
   siteId!: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
+    nullable: true,
+  })
   subsidiaryId?: string | null;
 
   @Enum({ items: () => StockStatus })
-  @Field(() => StockStatus)
+  @Field(() => StockStatus, {
+    description:
+      'OUT_OF_STOCK when nothing is available, LOW_STOCK at or below `minimum`, else IN_STOCK; computed.',
+  })
   status: StockStatus = StockStatus.OUT_OF_STOCK;
 
   @Property(quantity())
@@ -114,11 +184,11 @@ export class StockInventory extends Audited {
   availableQuantity: number = 0;
 
   @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { description: 'Quantity at or below which the stock is LOW_STOCK.', nullable: true })
   minimum?: number | null;
 
   @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { description: 'Quantity the site should hold at most.', nullable: true })
   maximum?: number | null;
 
   @Property(quantity())
@@ -126,10 +196,12 @@ export class StockInventory extends Audited {
   unitPrice: number = 0;
 
   @Property({ type: 'json' })
-  @Field(() => [InTransitStock])
+  @Field(() => [InTransitStock], { description: 'Stock on its way to the site.' })
   inTransitStock: InTransitStock[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [StockReservation])
+  @Field(() => [StockReservation], {
+    description: 'Stock reserved at the site; `availableQuantity` = total − reserved.',
+  })
   reservations: StockReservation[] = [];
 }

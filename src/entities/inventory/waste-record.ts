@@ -17,38 +17,41 @@ import { ImageRef } from '../shared';
 @ObjectType({ description: 'A quantity of a product registered as waste.' })
 export class WasteRecord extends Audited {
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Who approved the write-off.', nullable: true })
   approvedBy?: string | null;
 
   @Property({ type: 'uuid' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Id of the product wasted; fixed once deducted.' })
   productId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Why it was wasted.', nullable: true })
   reason?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the shift in which it was wasted.', nullable: true })
   shiftId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the stock site; fixed once deducted.', nullable: true })
   stockSiteId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the subsidiary; limits who sees the record.', nullable: true })
   subsidiaryId?: string | null;
 
   @Property({ type: new DecimalType('number'), columnType: 'numeric(14,4)' })
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Quantity wasted; fixed once deducted.' })
   quantity!: number;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, {
+    description:
+      "True to take the quantity from the site's available stock (first-expiring-first) in the same transaction; not enough stock is a 409.",
+  })
   deductRawMaterials: boolean = false;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { nullable: true })
+  @Field(() => ImageRef, { description: 'Picture of the waste.', nullable: true })
   image?: ImageRef | null;
 }

@@ -24,17 +24,35 @@ import { AUDIT_FIELDS } from '../../family/fields';
  */
 @InputType({ description: 'An empty inventory of a product at a site.' })
 export class CreateStockInventoryInput {
-  @Field(() => ID) productId!: string;
-  @Field(() => ID) siteId!: string;
-  @Field(() => String, { nullable: true }) subsidiaryId?: string | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) minimum?: number | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) maximum?: number | null;
+  @Field(() => ID, { description: 'Id of the product; one inventory per (site, product).' })
+  productId!: string;
+  @Field(() => ID, { description: 'Id of the stock site; one inventory per (site, product).' })
+  siteId!: string;
+  @Field(() => String, {
+    description: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
+    nullable: true,
+  })
+  subsidiaryId?: string | null;
+  @Field(() => Float, { description: 'Quantity at or below which the stock is LOW_STOCK.', nullable: true })
+  @IsOptional()
+  @Min(0)
+  minimum?: number | null;
+  @Field(() => Float, { description: 'Quantity the site should hold at most.', nullable: true })
+  @IsOptional()
+  @Min(0)
+  maximum?: number | null;
 }
 
 @InputType({ description: 'Changes to an inventory; quantities follow from them.' })
 export class UpdateStockInventoryInput {
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) minimum?: number | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) maximum?: number | null;
+  @Field(() => Float, { description: 'Quantity at or below which the stock is LOW_STOCK.', nullable: true })
+  @IsOptional()
+  @Min(0)
+  minimum?: number | null;
+  @Field(() => Float, { description: 'Quantity the site should hold at most.', nullable: true })
+  @IsOptional()
+  @Min(0)
+  maximum?: number | null;
 
   @Field(() => [StockReservationInput], { nullable: true, description: 'Replaces the reservations.' })
   @IsOptional()

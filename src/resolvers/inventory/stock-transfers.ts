@@ -27,45 +27,71 @@ import { AUDIT_FIELDS } from '../../family/fields';
  */
 @InputType('StockTransferInput', { description: 'A stock transfer, or changes to one.' })
 export class StockTransferInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 2000) note?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() stockSiteId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() destinationStockSiteId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() subsidiaryId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() incomingStockTransferId?: string | null;
-  @Field(() => IncomingTransferStatus, { nullable: true })
+  @Field(() => String, { description: 'Note on the transfer.', nullable: true })
+  @IsOptional()
+  @Length(0, 2000)
+  note?: string | null;
+  @Field(() => String, { description: 'Id of the stock site the goods leave from.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  stockSiteId?: string | null;
+  @Field(() => String, { description: 'Id of the stock site the goods go to.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  destinationStockSiteId?: string | null;
+  @Field(() => String, {
+    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsUUID()
+  subsidiaryId?: string | null;
+  @Field(() => String, { description: 'Id of the incoming transfer at the destination.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  incomingStockTransferId?: string | null;
+  @Field(() => IncomingTransferStatus, {
+    description: 'State of the incoming transfer at the destination.',
+    nullable: true,
+  })
   incomingStockTransferStatus?: IncomingTransferStatus | null;
-  @Field(() => TransferStatus, { nullable: true }) status?: TransferStatus;
-  @Field(() => TransferPriority, { nullable: true }) priority?: TransferPriority | null;
-  @Field(() => DeliveryMethod, { nullable: true }) deliveryMethod?: DeliveryMethod | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) deliveryDate?: Date | null;
-  @Field(() => [String], { nullable: true }) picklistIds?: string[];
+  @Field(() => TransferStatus, { description: 'Where the transfer stands.', nullable: true })
+  status?: TransferStatus;
+  @Field(() => TransferPriority, { description: 'How urgent the transfer is.', nullable: true })
+  priority?: TransferPriority | null;
+  @Field(() => DeliveryMethod, { description: 'How the goods travel.', nullable: true })
+  deliveryMethod?: DeliveryMethod | null;
+  @Field(() => DateTimeISOResolver, { description: 'When the goods should arrive.', nullable: true })
+  deliveryDate?: Date | null;
+  @Field(() => [String], { description: 'Ids of the pick lists made for the transfer.', nullable: true })
+  picklistIds?: string[];
 
-  @Field(() => [BatchAllocation], { nullable: true })
+  @Field(() => [BatchAllocation], { description: 'The batches picked for the transfer.', nullable: true })
   @IsOptional()
   @ValidateNested({ each: true })
   batchAllocations?: BatchAllocation[];
 
-  @Field(() => [TransferProduct], { nullable: true })
+  @Field(() => [TransferProduct], { description: 'The lines ordered.', nullable: true })
   @IsOptional()
   @ValidateNested({ each: true })
   products?: TransferProduct[];
 
-  @Field(() => [ReservedProduct], { nullable: true })
+  @Field(() => [ReservedProduct], { description: 'The quantities reserved, per site.', nullable: true })
   @IsOptional()
   @ValidateNested({ each: true })
   reservedProducts?: ReservedProduct[];
 
-  @Field(() => CancelledProductsInput, { nullable: true })
+  @Field(() => CancelledProductsInput, { description: 'The lines cancelled.', nullable: true })
   @IsOptional()
   @ValidateNested()
   cancelledProducts?: CancelledProductsInput;
 
-  @Field(() => [ProductQuantity], { nullable: true })
+  @Field(() => [ProductQuantity], { description: 'The lines delivered.', nullable: true })
   @IsOptional()
   @ValidateNested({ each: true })
   deliveredProducts?: ProductQuantity[];
 
-  @Field(() => [ProductQuantity], { nullable: true })
+  @Field(() => [ProductQuantity], { description: 'The lines returned.', nullable: true })
   @IsOptional()
   @ValidateNested({ each: true })
   returnedProducts?: ProductQuantity[];

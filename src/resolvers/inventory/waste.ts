@@ -13,29 +13,66 @@ import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A quantity of a product registered as waste.' })
 export class CreateWasteRecordInput {
-  @Field(() => String) productId!: string;
-  @Field(() => Float) @IsPositive() quantity!: number;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 2000) reason?: string | null;
-  @Field(() => String, { nullable: true }) stockSiteId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() shiftId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() subsidiaryId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 200) approvedBy?: string | null;
+  @Field(() => String, { description: 'Id of the product wasted; fixed once deducted.' }) productId!: string;
+  @Field(() => Float, { description: 'Quantity wasted; fixed once deducted.' })
+  @IsPositive()
+  quantity!: number;
+  @Field(() => String, { description: 'Why it was wasted.', nullable: true })
+  @IsOptional()
+  @Length(0, 2000)
+  reason?: string | null;
+  @Field(() => String, { description: 'Id of the stock site; fixed once deducted.', nullable: true })
+  stockSiteId?: string | null;
+  @Field(() => String, { description: 'Id of the shift in which it was wasted.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  shiftId?: string | null;
+  @Field(() => String, { description: 'Id of the subsidiary; limits who sees the record.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  subsidiaryId?: string | null;
+  @Field(() => String, { description: 'Who approved the write-off.', nullable: true })
+  @IsOptional()
+  @Length(0, 200)
+  approvedBy?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Take the quantity out of the stock of stockSiteId.' })
   deductRawMaterials?: boolean | null;
-  @Field(() => ImageRef, { nullable: true }) image?: ImageRef | null;
+  @Field(() => ImageRef, { description: 'Picture of the waste.', nullable: true }) image?: ImageRef | null;
 }
 
 @InputType({ description: 'Changes to a waste record; absent fields stay as they are.' })
 export class UpdateWasteRecordInput {
-  @Field(() => String, { nullable: true }) productId?: string;
-  @Field(() => Float, { nullable: true }) @IsOptional() @IsPositive() quantity?: number;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 2000) reason?: string | null;
-  @Field(() => String, { nullable: true }) stockSiteId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() shiftId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() subsidiaryId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 200) approvedBy?: string | null;
-  @Field(() => Boolean, { nullable: true }) deductRawMaterials?: boolean | null;
-  @Field(() => ImageRef, { nullable: true }) image?: ImageRef | null;
+  @Field(() => String, { description: 'Id of the product wasted; fixed once deducted.', nullable: true })
+  productId?: string;
+  @Field(() => Float, { description: 'Quantity wasted; fixed once deducted.', nullable: true })
+  @IsOptional()
+  @IsPositive()
+  quantity?: number;
+  @Field(() => String, { description: 'Why it was wasted.', nullable: true })
+  @IsOptional()
+  @Length(0, 2000)
+  reason?: string | null;
+  @Field(() => String, { description: 'Id of the stock site; fixed once deducted.', nullable: true })
+  stockSiteId?: string | null;
+  @Field(() => String, { description: 'Id of the shift in which it was wasted.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  shiftId?: string | null;
+  @Field(() => String, { description: 'Id of the subsidiary; limits who sees the record.', nullable: true })
+  @IsOptional()
+  @IsUUID()
+  subsidiaryId?: string | null;
+  @Field(() => String, { description: 'Who approved the write-off.', nullable: true })
+  @IsOptional()
+  @Length(0, 200)
+  approvedBy?: string | null;
+  @Field(() => Boolean, {
+    description:
+      "True to take the quantity from the site's available stock (first-expiring-first) in the same transaction; not enough stock is a 409.",
+    nullable: true,
+  })
+  deductRawMaterials?: boolean | null;
+  @Field(() => ImageRef, { description: 'Picture of the waste.', nullable: true }) image?: ImageRef | null;
 }
 
 type WasteInput = Partial<CreateWasteRecordInput & UpdateWasteRecordInput>;
