@@ -13,6 +13,14 @@ export enum BuildingType {
 registerEnumType(BuildingType, {
   name: 'BuildingType',
   description: 'The kind of building a concept is for.',
+  valuesConfig: {
+    ROW: { description: 'A terraced (row) house.' },
+    DETACHED: { description: 'A detached house.' },
+    SEMI_DETACHED: { description: 'A semi-detached house.' },
+    CORNER: { description: 'A corner house.' },
+    APARTMENT: { description: 'An apartment.' },
+    BUNGALOW: { description: 'A bungalow.' },
+  },
 });
 
 @Entity({ tableName: 'concept' })
@@ -20,10 +28,10 @@ registerEnumType(BuildingType, {
 @ObjectType({ description: 'A building concept of the configurator.' })
 export class Concept extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the concept.' })
   name!: string;
 
   @Enum({ items: () => BuildingType, nullable: true })
-  @Field(() => BuildingType, { nullable: true })
+  @Field(() => BuildingType, { description: 'The kind of building the concept is.', nullable: true })
   buildingType?: BuildingType;
 }

@@ -27,12 +27,16 @@ import {
 @Index({ name: 'configurator_type_tenant_concept_idx', properties: ['tenantId', 'concept'] })
 @ObjectType({ description: 'A configurable product type (the specification\'s "Type").' })
 export class ConfiguratorType extends Audited {
-  @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) color?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) concept?: string;
+  @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the type.' }) name!: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: 'Colour shown for the type (CSS colour).', nullable: true })
+  color?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: 'The concept the type belongs to.', nullable: true })
+  concept?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "Prefix of the names of the type's model elements.", nullable: true })
   elementNamePrefix?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -42,26 +46,52 @@ export class ConfiguratorType extends Audited {
   })
   variantSuffixFormat?: string;
 
-  @Property({ type: 'boolean' }) @Field(() => Boolean) compensateNulpunt: boolean = false;
+  @Property({ type: 'boolean' })
+  @Field(() => Boolean, {
+    description: 'True when model heights are corrected for the zero point (nulpunt) of the building.',
+  })
+  compensateNulpunt: boolean = false;
 
   @Property({ type: 'boolean' })
   @Field(() => Boolean, { description: "Leave each option's first (base) code out of variant names." })
   hideBaseOptionInName: boolean = false;
 
-  @Property({ type: 'text[]' }) @Field(() => [String]) enforcedCategories: string[] = [];
+  @Property({ type: 'text[]' })
+  @Field(() => [String], { description: 'Option categories a configuration must choose in.' })
+  enforcedCategories: string[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { description: 'Preview image of the type.', nullable: true })
   previewBlob?: FileAsset;
 
-  @Property({ type: 'json' }) @Field(() => [VariableConfigEntry]) baseVariables: VariableConfigEntry[] = [];
-  @Property({ type: 'json' }) @Field(() => [TypeVariable]) variables: TypeVariable[] = [];
-  @Property({ type: 'json' }) @Field(() => [TypeOption]) options: TypeOption[] = [];
-  @Property({ type: 'json' }) @Field(() => [TypeModel]) models: TypeModel[] = [];
-  @Property({ type: 'json' }) @Field(() => [TypeMassModel]) massModel: TypeMassModel[] = [];
-  @Property({ type: 'json' }) @Field(() => [TypeRestriction]) restrictions: TypeRestriction[] = [];
-  @Property({ type: 'json' }) @Field(() => [StaticModel]) staticModels: StaticModel[] = [];
-  @Property({ type: 'json' }) @Field(() => [TypeView]) views: TypeView[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [VariableConfigEntry], {
+    description: 'Values of variables that hold for every configuration of the type.',
+  })
+  baseVariables: VariableConfigEntry[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [TypeVariable], {
+    description: "The type's variables, each with the decision tree that resolves it.",
+  })
+  variables: TypeVariable[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [TypeOption], { description: 'The options a buyer chooses from, each with its codes.' })
+  options: TypeOption[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [TypeModel], { description: "The type's 3D models, made of elements." })
+  models: TypeModel[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [TypeMassModel], { description: "The type's mass models, made of simple solids." })
+  massModel: TypeMassModel[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [TypeRestriction], { description: 'Rules that limit which codes may be combined.' })
+  restrictions: TypeRestriction[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [StaticModel], { description: 'The static model trees whose variants get product coverages.' })
+  staticModels: StaticModel[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [TypeView], { description: 'The views the configurator shows.' })
+  views: TypeView[] = [];
 
   @Property({ type: 'integer' })
   @Field(() => Int, { description: 'Sum of staticModels[].stats.totalModels.' })

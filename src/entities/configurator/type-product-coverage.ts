@@ -32,10 +32,12 @@ import { StaticModelType } from './type-shapes';
 })
 @ObjectType({ description: 'The model coverage of one product variant of a type.' })
 export class TypeProductCoverage extends Audited {
-  @Property({ type: 'uuid' }) @Field(() => String) typeId!: string;
+  @Property({ type: 'uuid' })
+  @Field(() => String, { description: 'Id of the configurator type.' })
+  typeId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Name of the product the variant is sold as.', nullable: true })
   productName?: string;
 
   @Property({ type: 'uuid', nullable: true })
@@ -63,12 +65,20 @@ export class TypeProductCoverage extends Audited {
   rvtComplete: boolean = false;
 
   @Enum({ items: () => StaticModelType, nullable: true })
-  @Field(() => StaticModelType, { nullable: true })
+  @Field(() => StaticModelType, { description: 'What the static model models.', nullable: true })
   modelType?: StaticModelType;
 
-  @Property({ type: 'json' }) @Field(() => [Parameter]) parameters: Parameter[] = [];
-  @Property({ type: 'text[]' }) @Field(() => [String]) projectIds: string[] = [];
-  @Property({ type: 'json' }) @Field(() => [FileAsset]) assets: FileAsset[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [Parameter], { description: 'Parameters of the variant.' })
+  parameters: Parameter[] = [];
+  @Property({ type: 'text[]' })
+  @Field(() => [String], { description: 'Ids of the projects the coverage is used in.' })
+  projectIds: string[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [FileAsset], {
+    description: 'Model files of the variant; `complete` and `totalFileSize` derive from them.',
+  })
+  assets: FileAsset[] = [];
 
   @Property({ type: new BigIntType('number') })
   @Field(() => SafeIntResolver, { description: 'Bytes of all assets.' })

@@ -6,22 +6,22 @@ import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new concept.' })
 export class CreateConceptInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the concept.' })
   @Length(1, 200)
   name!: string;
 
-  @Field(() => BuildingType, { nullable: true })
+  @Field(() => BuildingType, { description: 'The kind of building the concept is.', nullable: true })
   buildingType?: BuildingType;
 }
 
 @InputType({ description: 'Changes to a concept; absent fields stay as they are.' })
 export class UpdateConceptInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Name of the concept.', nullable: true })
   @IsOptional()
   @Length(1, 200)
   name?: string;
 
-  @Field(() => BuildingType, { nullable: true })
+  @Field(() => BuildingType, { description: 'The kind of building the concept is.', nullable: true })
   buildingType?: BuildingType;
 }
 

@@ -16,20 +16,37 @@ import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
 export class CreateCoverageJobInput {
-  @Field(() => ID) typeId!: string;
-  @Field(() => String) staticModelId!: string;
-  @Field(() => CoverageJobPriority, { nullable: true }) priority?: CoverageJobPriority;
+  @Field(() => ID, { description: 'Id of the configurator type whose coverage is calculated.' })
+  typeId!: string;
+  @Field(() => String, { description: 'Id of the static model whose variants are calculated.' })
+  staticModelId!: string;
+  @Field(() => CoverageJobPriority, { description: 'Priority of the job (default NORMAL).', nullable: true })
+  priority?: CoverageJobPriority;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Default: now.' }) runAfter?: Date;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) name?: string;
-  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => String, { description: 'Name of the job.', nullable: true })
+  @IsOptional()
+  @Length(1, 300)
+  name?: string;
+  @Field(() => String, { description: 'What the job is for.', nullable: true }) description?: string;
 }
 
 @InputType({ description: 'Changes to a job; only a PENDING job may be re-prioritised or rescheduled.' })
 export class UpdateCoverageJobInput {
-  @Field(() => CoverageJobPriority, { nullable: true }) priority?: CoverageJobPriority;
-  @Field(() => DateTimeISOResolver, { nullable: true }) runAfter?: Date;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) name?: string;
-  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => CoverageJobPriority, {
+    description: 'Workers claim due jobs by priority: URGENT > HIGH > NORMAL > LOW.',
+    nullable: true,
+  })
+  priority?: CoverageJobPriority;
+  @Field(() => DateTimeISOResolver, {
+    description: 'The job is not claimed before this time (retries back off exponentially).',
+    nullable: true,
+  })
+  runAfter?: Date;
+  @Field(() => String, { description: 'Name of the job.', nullable: true })
+  @IsOptional()
+  @Length(1, 300)
+  name?: string;
+  @Field(() => String, { description: 'What the job is for.', nullable: true }) description?: string;
 }
 
 /** Claim order of the priorities, highest first (the worker's claim query uses the same order). */

@@ -13,15 +13,27 @@ import { checkRefs } from '../../family/references';
 
 @InputType({ description: 'Changes to a coverage; absent fields stay as they are.' })
 export class UpdateTypeProductCoverageInput {
-  @Field(() => ID, { nullable: true }) typeId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) productName?: string;
-  @Field(() => ID, { nullable: true }) linkedProductId?: string;
-  @Field(() => String, { nullable: true }) staticModelTreeId?: string;
-  @Field(() => String, { nullable: true }) variantId?: string;
-  @Field(() => StaticModelType, { nullable: true }) modelType?: StaticModelType;
-  @Field(() => [Parameter], { nullable: true }) parameters?: Parameter[];
-  @Field(() => [String], { nullable: true }) projectIds?: string[];
-  @Field(() => [FileAsset], { nullable: true }) assets?: FileAsset[];
+  @Field(() => ID, { description: 'Id of the configurator type.', nullable: true }) typeId?: string;
+  @Field(() => String, { description: 'Name of the product the variant is sold as.', nullable: true })
+  @IsOptional()
+  @Length(1, 300)
+  productName?: string;
+  @Field(() => ID, { description: 'Id of the product made for the coverage.', nullable: true })
+  linkedProductId?: string;
+  @Field(() => String, { description: 'Id of the static model tree it was calculated from.', nullable: true })
+  staticModelTreeId?: string;
+  @Field(() => String, { description: 'Id of the variant it covers.', nullable: true }) variantId?: string;
+  @Field(() => StaticModelType, { description: 'What the static model models.', nullable: true })
+  modelType?: StaticModelType;
+  @Field(() => [Parameter], { description: 'Parameters of the variant.', nullable: true })
+  parameters?: Parameter[];
+  @Field(() => [String], { description: 'Ids of the projects the coverage is used in.', nullable: true })
+  projectIds?: string[];
+  @Field(() => [FileAsset], {
+    description: 'Model files of the variant; `complete` and `totalFileSize` derive from them.',
+    nullable: true,
+  })
+  assets?: FileAsset[];
 }
 
 /** The update's fields with a required typeId (a subclass field replaces the inherited one). */
@@ -29,7 +41,7 @@ export class UpdateTypeProductCoverageInput {
   description: 'A coverage row made by hand; complete flags and totalFileSize follow from the assets.',
 })
 export class CreateTypeProductCoverageInput extends UpdateTypeProductCoverageInput {
-  @Field(() => ID) override typeId!: string;
+  @Field(() => ID, { description: 'Id of the configurator type.' }) override typeId!: string;
 }
 
 type CoverageInput = Partial<CreateTypeProductCoverageInput & UpdateTypeProductCoverageInput>;

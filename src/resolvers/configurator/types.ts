@@ -26,33 +26,75 @@ import { AUDIT_FIELDS } from '../../family/fields';
     'Changes to a configurator type; a collection given replaces the stored one, absent fields stay.',
 })
 export class UpdateConfiguratorTypeInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Name of the type.', nullable: true })
   @IsOptional()
   @Length(1, 200)
   name?: string;
 
-  @Field(() => String, { nullable: true }) color?: string;
-  @Field(() => String, { nullable: true }) concept?: string;
-  @Field(() => String, { nullable: true }) elementNamePrefix?: string;
-  @Field(() => String, { nullable: true }) variantSuffixFormat?: string;
-  @Field(() => Boolean, { nullable: true }) compensateNulpunt?: boolean;
-  @Field(() => Boolean, { nullable: true }) hideBaseOptionInName?: boolean;
-  @Field(() => [String], { nullable: true }) enforcedCategories?: string[];
-  @Field(() => FileAsset, { nullable: true }) previewBlob?: FileAsset;
-  @Field(() => [VariableConfigEntry], { nullable: true }) baseVariables?: VariableConfigEntry[];
-  @Field(() => [TypeVariable], { nullable: true }) variables?: TypeVariable[];
-  @Field(() => [TypeOption], { nullable: true }) options?: TypeOption[];
-  @Field(() => [TypeModel], { nullable: true }) models?: TypeModel[];
-  @Field(() => [TypeMassModel], { nullable: true }) massModel?: TypeMassModel[];
-  @Field(() => [TypeRestriction], { nullable: true }) restrictions?: TypeRestriction[];
-  @Field(() => [StaticModelInput], { nullable: true }) staticModels?: StaticModelInput[];
-  @Field(() => [TypeView], { nullable: true }) views?: TypeView[];
+  @Field(() => String, { description: 'Colour shown for the type (CSS colour).', nullable: true })
+  color?: string;
+  @Field(() => String, { description: 'The concept the type belongs to.', nullable: true }) concept?: string;
+  @Field(() => String, { description: "Prefix of the names of the type's model elements.", nullable: true })
+  elementNamePrefix?: string;
+  @Field(() => String, {
+    description: 'Suffix per chosen code in variant product names: {option}, {code}, {description}.',
+    nullable: true,
+  })
+  variantSuffixFormat?: string;
+  @Field(() => Boolean, {
+    description: 'True when model heights are corrected for the zero point (nulpunt) of the building.',
+    nullable: true,
+  })
+  compensateNulpunt?: boolean;
+  @Field(() => Boolean, {
+    description: "Leave each option's first (base) code out of variant names.",
+    nullable: true,
+  })
+  hideBaseOptionInName?: boolean;
+  @Field(() => [String], { description: 'Option categories a configuration must choose in.', nullable: true })
+  enforcedCategories?: string[];
+  @Field(() => FileAsset, { description: 'Preview image of the type.', nullable: true })
+  previewBlob?: FileAsset;
+  @Field(() => [VariableConfigEntry], {
+    description: 'Values of variables that hold for every configuration of the type.',
+    nullable: true,
+  })
+  baseVariables?: VariableConfigEntry[];
+  @Field(() => [TypeVariable], {
+    description: "The type's variables, each with the decision tree that resolves it.",
+    nullable: true,
+  })
+  variables?: TypeVariable[];
+  @Field(() => [TypeOption], {
+    description: 'The options a buyer chooses from, each with its codes.',
+    nullable: true,
+  })
+  options?: TypeOption[];
+  @Field(() => [TypeModel], { description: "The type's 3D models, made of elements.", nullable: true })
+  models?: TypeModel[];
+  @Field(() => [TypeMassModel], {
+    description: "The type's mass models, made of simple solids.",
+    nullable: true,
+  })
+  massModel?: TypeMassModel[];
+  @Field(() => [TypeRestriction], {
+    description: 'Rules that limit which codes may be combined.',
+    nullable: true,
+  })
+  restrictions?: TypeRestriction[];
+  @Field(() => [StaticModelInput], {
+    description: 'The static model trees whose variants get product coverages.',
+    nullable: true,
+  })
+  staticModels?: StaticModelInput[];
+  @Field(() => [TypeView], { description: 'The views the configurator shows.', nullable: true })
+  views?: TypeView[];
 }
 
 /** The update's fields with a required name (a subclass field replaces the inherited one). */
 @InputType({ description: 'A new configurator type; collections are given whole.' })
 export class CreateConfiguratorTypeInput extends UpdateConfiguratorTypeInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the type.' })
   @Length(1, 200)
   override name!: string;
 }
