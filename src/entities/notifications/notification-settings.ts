@@ -11,6 +11,11 @@ export enum DigestFrequency {
 registerEnumType(DigestFrequency, {
   name: 'DigestFrequency',
   description: 'How often a summary of notifications is e-mailed.',
+  valuesConfig: {
+    OFF: { description: 'No digest (the default).' },
+    DAILY: { description: 'A digest every day.' },
+    WEEKLY: { description: 'A digest every week.' },
+  },
 });
 
 /** One user's notification preferences; made with the defaults on first use. */
@@ -19,32 +24,34 @@ registerEnumType(DigestFrequency, {
 @ObjectType({ description: "A user's notification preferences." })
 export class NotificationSettings extends TenantScoped {
   @Property({ type: 'uuid' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Id of the user the settings belong to.' })
   userId!: string;
 
   @Enum({ items: () => DigestFrequency })
-  @Field(() => DigestFrequency)
+  @Field(() => DigestFrequency, { description: 'How often a digest is sent (default OFF).' })
   digestFrequency: DigestFrequency = DigestFrequency.OFF;
 
   /** Scopes of the catalog the user does not want to hear about. */
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Scopes the user switched off; their notifications are held back.' })
   disabledScopes: string[] = [];
 
   @Enum({ items: () => NotificationCategory, array: true })
-  @Field(() => [NotificationCategory])
+  @Field(() => [NotificationCategory], {
+    description: 'Categories the user receives (default every category).',
+  })
   enabledCategories: NotificationCategory[] = Object.values(NotificationCategory);
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True to show notifications in the app (default true).' })
   inAppNotificationsEnabled: boolean = true;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True to send push notifications (default true).' })
   pushNotificationsEnabled: boolean = true;
 
   /** Each notification accepted by the categories and scopes is also e-mailed (docs/events.md). */
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True to send notifications by e-mail.' })
   emailNotificationsEnabled: boolean = false;
 }

@@ -12,6 +12,12 @@ export enum NotificationCategory {
 registerEnumType(NotificationCategory, {
   name: 'NotificationCategory',
   description: 'The area of the product a notification comes from.',
+  valuesConfig: {
+    ERP: { description: 'Business operations (finance, inventory...).' },
+    CRM: { description: 'Customers and sales.' },
+    HR: { description: 'People and projects.' },
+    SYSTEM: { description: 'The service itself.' },
+  },
 });
 
 export enum NotificationType {
@@ -24,6 +30,13 @@ export enum NotificationType {
 registerEnumType(NotificationType, {
   name: 'NotificationType',
   description: 'How a notification should be presented.',
+  valuesConfig: {
+    ALERT: { description: 'Needs attention now.' },
+    INFO: { description: 'For information.' },
+    WARNING: { description: 'Something may be wrong.' },
+    TASK: { description: 'Something to do.' },
+    MESSAGE: { description: 'A message from someone.' },
+  },
 });
 
 /** An in-app message to one user (`userId`) of the tenant. */
@@ -40,57 +53,60 @@ registerEnumType(NotificationType, {
 export class Notification extends Audited {
   /** The recipient. */
   @Property({ type: 'uuid' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Id of the recipient.' })
   userId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Title of the notification.', nullable: true })
   title?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Text of the notification.', nullable: true })
   body?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'E-mail of the user who sent it.', nullable: true })
   sender?: string;
 
   @Enum({ items: () => NotificationCategory })
-  @Field(() => NotificationCategory)
+  @Field(() => NotificationCategory, { description: 'Category of the notification.' })
   category: NotificationCategory = NotificationCategory.SYSTEM;
 
   @Enum({ items: () => NotificationType })
-  @Field(() => NotificationType)
+  @Field(() => NotificationType, { description: 'What kind of notification it is.' })
   notificationType: NotificationType = NotificationType.INFO;
 
   /** A key of the scope catalog (`invoice.overdue`); recipients can switch scopes off. */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description: 'Scope of the notification; the recipient may switch scopes off.',
+    nullable: true,
+  })
   scope?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Where the notification leads when opened.', nullable: true })
   actionUrl?: string;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, { description: 'Any JSON the sender attached.', nullable: true })
   metadata?: Record<string, unknown> | null;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True once the recipient read it; same as `isRead`.' })
   read: boolean = false;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Same as `read`.' })
   get isRead(): boolean {
     return this.read;
   }
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True once it was e-mailed.' })
   emailSent: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'When it was e-mailed.', nullable: true })
   emailSentAt?: Date;
 
   /**

@@ -11,6 +11,11 @@ export enum PushPlatform {
 registerEnumType(PushPlatform, {
   name: 'PushPlatform',
   description: 'The kind of device a push token is for.',
+  valuesConfig: {
+    IOS: { description: 'An Apple device.' },
+    ANDROID: { description: 'An Android device.' },
+    WEB: { description: 'A web browser.' },
+  },
 });
 
 /**
@@ -23,26 +28,28 @@ registerEnumType(PushPlatform, {
 @ObjectType({ description: 'A device registered for push notifications.' })
 export class PushToken extends TenantScoped {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, {
+    description: "The device's push token; unique in the tenant, registering moves it to the caller.",
+  })
   token!: string;
 
   @Property({ type: 'uuid' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Id of the user the device belongs to.' })
   userId!: string;
 
   @Enum({ items: () => PushPlatform })
-  @Field(() => PushPlatform)
+  @Field(() => PushPlatform, { description: 'Platform of the device.' })
   platform!: PushPlatform;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Name of the device.', nullable: true })
   deviceName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Version of the app that registered it.', nullable: true })
   appVersion?: string;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { description: 'When a push was last sent to it.', nullable: true })
   lastUsed?: Date;
 }

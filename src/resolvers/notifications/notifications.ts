@@ -17,11 +17,11 @@ export class CreateNotificationInput {
   @Length(3, 254)
   username!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Title of the notification.' })
   @Length(1, 500)
   title!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Text of the notification.', nullable: true })
   @IsOptional()
   @Length(0, 10_000)
   body?: string;
@@ -40,19 +40,19 @@ export class CreateNotificationInput {
   @Field(() => String, { nullable: true, description: 'A scope of the catalog.' })
   scope?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Where the notification leads when opened.', nullable: true })
   @IsOptional()
   @Length(0, 2000)
   actionUrl?: string;
 
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, { description: 'Any JSON to attach.', nullable: true })
   metadata?: Record<string, unknown>;
 }
 
 @InputType({ description: 'What a recipient may change: whether it is read (either name).' })
 export class UpdateNotificationInput {
-  @Field(() => Boolean, { nullable: true }) read?: boolean;
-  @Field(() => Boolean, { nullable: true }) isRead?: boolean;
+  @Field(() => Boolean, { description: 'True once read; same as `isRead`.', nullable: true }) read?: boolean;
+  @Field(() => Boolean, { description: 'Same as `read`.', nullable: true }) isRead?: boolean;
 }
 
 /**

@@ -9,19 +9,19 @@ import { isUuid } from '../../family/limits';
 
 @InputType({ description: 'A device to send push notifications to.' })
 export class PushTokenInput {
-  @Field(() => PushPlatform)
+  @Field(() => PushPlatform, { description: 'Platform of the device.' })
   platform!: PushPlatform;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The device's push token." })
   @Length(1, 4096)
   token!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Name of the device.', nullable: true })
   @IsOptional()
   @Length(0, 200)
   deviceName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Version of the app.', nullable: true })
   @IsOptional()
   @Length(0, 50)
   appVersion?: string;
@@ -29,7 +29,7 @@ export class PushTokenInput {
 
 @InputType({ description: 'The token of a device to forget.' })
 export class PushTokenRemoval {
-  @Field(() => String)
+  @Field(() => String, { description: 'The push token to remove.' })
   @Length(1, 4096)
   token!: string;
 }

@@ -8,7 +8,7 @@ import { checkScopes, NOTIFICATION_SCOPES } from './scopes';
 
 @InputType({ description: 'Notification preferences; absent fields stay as they are.' })
 export class NotificationSettingsInput {
-  @Field(() => DigestFrequency, { nullable: true })
+  @Field(() => DigestFrequency, { description: 'How often a digest is sent (default OFF).', nullable: true })
   digestFrequency?: DigestFrequency;
 
   @Field(() => [String], { nullable: true, description: 'Scopes of the catalog to switch off.' })
@@ -16,16 +16,22 @@ export class NotificationSettingsInput {
   @ArrayMaxSize(NOTIFICATION_SCOPES.length)
   disabledScopes?: string[];
 
-  @Field(() => [NotificationCategory], { nullable: true })
+  @Field(() => [NotificationCategory], {
+    description: 'Categories the user receives (default every category).',
+    nullable: true,
+  })
   enabledCategories?: NotificationCategory[];
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    description: 'True to show notifications in the app (default true).',
+    nullable: true,
+  })
   inAppNotificationsEnabled?: boolean;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { description: 'True to send push notifications (default true).', nullable: true })
   pushNotificationsEnabled?: boolean;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { description: 'True to send notifications by e-mail.', nullable: true })
   emailNotificationsEnabled?: boolean;
 }
 
