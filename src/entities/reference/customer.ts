@@ -6,7 +6,11 @@ import { Audited } from '../tenant-scoped';
 @Index({ name: 'customer_tenant_name_idx', properties: ['tenantId', 'name'] })
 @ObjectType({ description: 'A customer (client) of the tenant.' })
 export class Customer extends Audited {
-  @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) email?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) phone?: string;
+  @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the customer.' }) name!: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The customer's e-mail address.", nullable: true })
+  email?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The customer's phone number.", nullable: true })
+  phone?: string;
 }

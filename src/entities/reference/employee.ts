@@ -9,15 +9,31 @@ import { Audited } from '../tenant-scoped';
 @Index({ name: 'employee_tenant_user_id_idx', properties: ['tenantId', 'userId'] })
 @ObjectType({ description: 'A member of staff.' })
 export class Employee extends Audited {
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) firstName?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) lastName?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) email?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) jobTitle?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) department?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) avatar?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) phone?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The employee's first name.", nullable: true })
+  firstName?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The employee's last name.", nullable: true })
+  lastName?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The employee's e-mail address.", nullable: true })
+  email?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The employee's job title.", nullable: true })
+  jobTitle?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The employee's department.", nullable: true })
+  department?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "Id of the employee's picture.", nullable: true })
+  avatar?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The employee's phone number.", nullable: true })
+  phone?: string;
   /** The user account of this person, when they sign in. */
-  @Property({ type: 'uuid', nullable: true }) @Field(() => String, { nullable: true }) userId?: string;
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => String, { description: "Id of the employee's user, if they have one.", nullable: true })
+  userId?: string;
 }
 
 /** The PersonSummary shape of an employee. */

@@ -7,8 +7,10 @@ import { Audited } from '../tenant-scoped';
 @Index({ name: 'opportunity_tenant_customer_idx', properties: ['tenantId', 'customerId'] })
 @ObjectType({ description: 'A sales opportunity.' })
 export class Opportunity extends Audited {
-  @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @DecimalColumn(14, 2)
+  @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the opportunity.' }) name!: string;
+  @DecimalColumn(14, 2, { description: 'Expected value of the opportunity.' })
   value?: number;
-  @Property({ type: 'uuid', nullable: true }) @Field(() => String, { nullable: true }) customerId?: string;
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => String, { description: 'Id of the customer.', nullable: true })
+  customerId?: string;
 }

@@ -10,27 +10,48 @@ export enum ProductType {
   FINISHED_GOOD = 'FINISHED_GOOD',
   SERVICE = 'SERVICE',
 }
-registerEnumType(ProductType, { name: 'ProductType' });
+registerEnumType(ProductType, {
+  name: 'ProductType',
+  description: 'What kind of product it is.',
+  valuesConfig: {
+    RAW_MATERIAL: { description: 'Used to make other products.' },
+    SEMI_FINISHED: { description: 'Made, and used to make other products.' },
+    FINISHED_GOOD: { description: 'Made to be sold.' },
+    SERVICE: { description: 'A service, not stocked.' },
+  },
+});
 
 @Entity({ tableName: 'product' })
 @Index({ name: 'product_tenant_name_idx', properties: ['tenantId', 'name'] })
 @ObjectType({ description: 'Something the tenant stocks, makes or sells.' })
 export class Product extends Audited {
-  @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) brand?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) category?: string;
+  @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the product.' }) name!: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: 'Brand of the product.', nullable: true })
+  brand?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: 'Category of the product.', nullable: true })
+  category?: string;
   @Enum({ items: () => ProductType, nullable: true })
-  @Field(() => ProductType, { nullable: true })
+  @Field(() => ProductType, { description: 'What kind of product it is.', nullable: true })
   productType?: ProductType;
-  @DecimalColumn(14, 4)
+  @DecimalColumn(14, 4, { description: 'Cost price of one base unit.' })
   unitPrice?: number;
-  @DecimalColumn(14, 4)
+  @DecimalColumn(14, 4, { description: 'Sales price of one base unit.' })
   salesPrice?: number;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) currency?: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) imageBlobId?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: 'Currency of the prices.', nullable: true })
+  currency?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "Id of the product's picture.", nullable: true })
+  imageBlobId?: string;
   @Property({ type: 'json', nullable: true })
-  @Field(() => UnitOfMeasurement, { nullable: true })
+  @Field(() => UnitOfMeasurement, { description: 'The unit the product is counted in.', nullable: true })
   baseUnit?: UnitOfMeasurement;
-  @Property({ type: 'json' }) @Field(() => [UnitOfMeasurement]) unitsOfMeasurement: UnitOfMeasurement[] = [];
-  @Property({ type: 'json' }) @Field(() => [FileAsset]) imageAssets: FileAsset[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [UnitOfMeasurement], { description: 'Units the product is counted, bought or sold in.' })
+  unitsOfMeasurement: UnitOfMeasurement[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [FileAsset], { description: 'Pictures of the product.' })
+  imageAssets: FileAsset[] = [];
 }

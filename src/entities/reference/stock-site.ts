@@ -7,6 +7,8 @@ import { Audited } from '../tenant-scoped';
 @Index({ name: 'stock_site_tenant_subsidiary_idx', properties: ['tenantId', 'subsidiaryId'] })
 @ObjectType({ description: 'A place where stock is kept.' })
 export class StockSite extends Audited {
-  @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @Property({ type: 'uuid', nullable: true }) @Field(() => String, { nullable: true }) subsidiaryId?: string;
+  @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the stock site.' }) name!: string;
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => String, { description: 'Id of the subsidiary the site belongs to.', nullable: true })
+  subsidiaryId?: string;
 }

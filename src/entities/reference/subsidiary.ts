@@ -6,6 +6,8 @@ import { Audited } from '../tenant-scoped';
 @Entity({ tableName: 'subsidiary' })
 @ObjectType({ description: 'A subsidiary (branch) of the tenant.' })
 export class Subsidiary extends Audited {
-  @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) color?: string;
+  @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the subsidiary.' }) name!: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: 'Colour shown for the subsidiary (CSS colour).', nullable: true })
+  color?: string;
 }

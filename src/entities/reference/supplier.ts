@@ -5,6 +5,8 @@ import { Audited } from '../tenant-scoped';
 @Entity({ tableName: 'supplier' })
 @ObjectType({ description: 'A supplier the tenant buys from.' })
 export class Supplier extends Audited {
-  @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) email?: string;
+  @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the supplier.' }) name!: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { description: "The supplier's e-mail address.", nullable: true })
+  email?: string;
 }

@@ -18,16 +18,32 @@ import { AUDIT_FIELDS } from '../../family/fields';
  * update, absent fields stay as they are.
  */
 
-@InputType('EmployeeInput')
+@InputType('EmployeeInput', { description: 'An employee, as sent.' })
 export class EmployeeInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 100) firstName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 100) lastName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 200) jobTitle?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 200) department?: string;
-  @Field(() => String, { nullable: true }) avatar?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String, { nullable: true }) userId?: string;
+  @Field(() => String, { description: "The employee's first name.", nullable: true })
+  @IsOptional()
+  @Length(0, 100)
+  firstName?: string;
+  @Field(() => String, { description: "The employee's last name.", nullable: true })
+  @IsOptional()
+  @Length(0, 100)
+  lastName?: string;
+  @Field(() => String, { description: "The employee's e-mail address.", nullable: true })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+  @Field(() => String, { description: "The employee's job title.", nullable: true })
+  @IsOptional()
+  @Length(0, 200)
+  jobTitle?: string;
+  @Field(() => String, { description: "The employee's department.", nullable: true })
+  @IsOptional()
+  @Length(0, 200)
+  department?: string;
+  @Field(() => String, { description: "Id of the employee's picture.", nullable: true }) avatar?: string;
+  @Field(() => String, { description: "The employee's phone number.", nullable: true }) phone?: string;
+  @Field(() => String, { description: "Id of the employee's user, if they have one.", nullable: true })
+  userId?: string;
 }
 export const employees = defineGroup({
   entity: Employee,
@@ -40,11 +56,17 @@ export const employees = defineGroup({
   filterable: [...AUDIT_FIELDS, 'firstName', 'lastName', 'email', 'jobTitle', 'department', 'userId'],
 });
 
-@InputType('CustomerInput')
+@InputType('CustomerInput', { description: 'A customer, as sent.' })
 export class CustomerInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
+  @Field(() => String, { description: 'Name of the customer.', nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { description: "The customer's e-mail address.", nullable: true })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+  @Field(() => String, { description: "The customer's phone number.", nullable: true }) phone?: string;
 }
 export const customers = defineGroup({
   entity: Customer,
@@ -57,11 +79,14 @@ export const customers = defineGroup({
   filterable: [...AUDIT_FIELDS, 'name', 'email', 'phone'],
 });
 
-@InputType('OpportunityInput')
+@InputType('OpportunityInput', { description: 'An opportunity, as sent.' })
 export class OpportunityInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => Float, { nullable: true }) value?: number;
-  @Field(() => String, { nullable: true }) customerId?: string;
+  @Field(() => String, { description: 'Name of the opportunity.', nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => Float, { description: 'Expected value.', nullable: true }) value?: number;
+  @Field(() => String, { description: 'Id of the customer.', nullable: true }) customerId?: string;
 }
 export const opportunities = defineGroup({
   entity: Opportunity,
@@ -74,10 +99,14 @@ export const opportunities = defineGroup({
   filterable: [...AUDIT_FIELDS, 'name', 'value', 'customerId'],
 });
 
-@InputType('SubsidiaryInput')
+@InputType('SubsidiaryInput', { description: 'A subsidiary, as sent.' })
 export class SubsidiaryInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) color?: string;
+  @Field(() => String, { description: 'Name of the subsidiary.', nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { description: 'Colour shown for the subsidiary (CSS colour).', nullable: true })
+  color?: string;
 }
 export const subsidiaries = defineGroup({
   entity: Subsidiary,
@@ -90,10 +119,16 @@ export const subsidiaries = defineGroup({
   filterable: [...AUDIT_FIELDS, 'name', 'color'],
 });
 
-@InputType('SupplierInput')
+@InputType('SupplierInput', { description: 'A supplier, as sent.' })
 export class SupplierInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
+  @Field(() => String, { description: 'Name of the supplier.', nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { description: "The supplier's e-mail address.", nullable: true })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
 }
 export const suppliers = defineGroup({
   entity: Supplier,
@@ -106,10 +141,14 @@ export const suppliers = defineGroup({
   filterable: [...AUDIT_FIELDS, 'name', 'email'],
 });
 
-@InputType('StockSiteInput')
+@InputType('StockSiteInput', { description: 'A stock site, as sent.' })
 export class StockSiteInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) subsidiaryId?: string;
+  @Field(() => String, { description: 'Name of the stock site.', nullable: true })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { description: 'Id of the subsidiary the site belongs to.', nullable: true })
+  subsidiaryId?: string;
 }
 export const stockSites = defineGroup({
   entity: StockSite,
@@ -123,19 +162,29 @@ export const stockSites = defineGroup({
   scope: 'subsidiaryId',
 });
 
-@InputType('ProductInput')
+@InputType('ProductInput', { description: 'A product, as sent.' })
 export class ProductInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) name?: string;
-  @Field(() => String, { nullable: true }) brand?: string;
-  @Field(() => String, { nullable: true }) category?: string;
-  @Field(() => ProductType, { nullable: true }) productType?: ProductType;
-  @Field(() => Float, { nullable: true }) unitPrice?: number;
-  @Field(() => Float, { nullable: true }) salesPrice?: number;
-  @Field(() => String, { nullable: true }) currency?: string;
-  @Field(() => String, { nullable: true }) imageBlobId?: string;
-  @Field(() => UnitOfMeasurement, { nullable: true }) baseUnit?: UnitOfMeasurement;
-  @Field(() => [UnitOfMeasurement], { nullable: true }) unitsOfMeasurement?: UnitOfMeasurement[];
-  @Field(() => [FileAsset], { nullable: true }) imageAssets?: FileAsset[];
+  @Field(() => String, { description: 'Name of the product.', nullable: true })
+  @IsOptional()
+  @Length(1, 300)
+  name?: string;
+  @Field(() => String, { description: 'Brand of the product.', nullable: true }) brand?: string;
+  @Field(() => String, { description: 'Category of the product.', nullable: true }) category?: string;
+  @Field(() => ProductType, { description: 'What kind of product it is.', nullable: true })
+  productType?: ProductType;
+  @Field(() => Float, { description: 'Cost price of one base unit.', nullable: true }) unitPrice?: number;
+  @Field(() => Float, { description: 'Sales price of one base unit.', nullable: true }) salesPrice?: number;
+  @Field(() => String, { description: 'Currency of the prices.', nullable: true }) currency?: string;
+  @Field(() => String, { description: "Id of the product's picture.", nullable: true }) imageBlobId?: string;
+  @Field(() => UnitOfMeasurement, { description: 'The unit the product is counted in.', nullable: true })
+  baseUnit?: UnitOfMeasurement;
+  @Field(() => [UnitOfMeasurement], {
+    description: 'Units the product is counted, bought or sold in.',
+    nullable: true,
+  })
+  unitsOfMeasurement?: UnitOfMeasurement[];
+  @Field(() => [FileAsset], { description: 'Pictures of the product.', nullable: true })
+  imageAssets?: FileAsset[];
 }
 export const products = defineGroup({
   entity: Product,
