@@ -10,11 +10,11 @@ import { DateTimeISOResolver, GraphQLJSON } from 'graphql-scalars';
 @ObjectType('ImageRef', { description: 'A stored image and its thumbnail.' })
 @InputType('ImageRefInput', { description: 'A stored image and its thumbnail, as sent.' })
 export class ImageRef {
-  @Field(() => String, { description: 'Id of the stored image.', nullable: true }) blobId?: string;
-  @Field(() => Int, { description: 'Height of the image in pixels.', nullable: true }) height?: number;
-  @Field(() => String, { description: 'Id of the stored thumbnail.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the stored image.' }) blobId?: string;
+  @Field(() => Int, { nullable: true, description: 'Height of the image in pixels.' }) height?: number;
+  @Field(() => String, { nullable: true, description: 'Id of the stored thumbnail.' })
   thumbnailBlobId?: string;
-  @Field(() => Int, { description: 'Width of the image in pixels.', nullable: true }) width?: number;
+  @Field(() => Int, { nullable: true, description: 'Width of the image in pixels.' }) width?: number;
 }
 
 export enum FileAssetType {
@@ -39,17 +39,17 @@ registerEnumType(FileAssetType, {
 @ObjectType('FileAsset', { description: 'A stored file.' })
 @InputType('FileAssetInput', { description: 'A stored file, as sent.' })
 export class FileAsset {
-  @Field(() => String, { description: 'Id of the stored file.', nullable: true }) blobId?: string;
+  @Field(() => String, { nullable: true, description: 'Id of the stored file.' }) blobId?: string;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the file was stored (ISO 8601, UTC).',
     nullable: true,
+    description: 'When the file was stored (ISO 8601, UTC).',
   })
   created?: string;
-  @Field(() => String, { description: 'File name extension, without the dot.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'File name extension, without the dot.' })
   extension?: string;
-  @Field(() => Int, { description: 'Size of the file in bytes.', nullable: true }) fileSize?: number;
-  @Field(() => String, { description: 'File name.', nullable: true }) name?: string;
-  @Field(() => FileAssetType, { description: 'What kind of file it is.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Size of the file in bytes.' }) fileSize?: number;
+  @Field(() => String, { nullable: true, description: 'File name.' }) name?: string;
+  @Field(() => FileAssetType, { nullable: true, description: 'What kind of file it is.' })
   type?: FileAssetType;
 }
 
@@ -57,30 +57,30 @@ export class FileAsset {
   description: 'A person as other records show them (derived from an employee).',
 })
 export class PersonSummary {
-  @Field(() => String, { description: "Id of the person's avatar image.", nullable: true }) avatar?:
+  @Field(() => String, { nullable: true, description: "Id of the person's avatar image." }) avatar?:
     string | null;
-  @Field(() => String, { description: "The person's department.", nullable: true }) department?:
+  @Field(() => String, { nullable: true, description: "The person's department." }) department?:
     string | null;
-  @Field(() => String, { description: "The person's e-mail address.", nullable: true }) email?: string | null;
-  @Field(() => String, { description: 'First and last name.', nullable: true }) fullName?: string | null;
+  @Field(() => String, { nullable: true, description: "The person's e-mail address." }) email?: string | null;
+  @Field(() => String, { nullable: true, description: 'First and last name.' }) fullName?: string | null;
   @Field(() => ID, { description: 'Id of the employee.' }) id!: string;
-  @Field(() => String, { description: "The person's job title.", nullable: true }) jobTitle?: string | null;
+  @Field(() => String, { nullable: true, description: "The person's job title." }) jobTitle?: string | null;
 }
 
 @ObjectType('Address', { description: 'A postal address with optional coordinates.' })
 @InputType('AddressInput', { description: 'A postal address with optional coordinates, as sent.' })
 export class Address {
-  @Field(() => String, { description: 'City.', nullable: true }) city?: string;
-  @Field(() => String, { description: 'Country.', nullable: true }) country?: string;
-  @Field(() => String, { description: 'House number, with any addition.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'City.' }) city?: string;
+  @Field(() => String, { nullable: true, description: 'Country.' }) country?: string;
+  @Field(() => String, { nullable: true, description: 'House number, with any addition.' })
   houseNumber?: string;
-  @Field(() => String, { description: 'Optional id of the address, kept as sent.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Optional id of the address, kept as sent.' })
   id?: string;
-  @Field(() => String, { description: 'Postal code.', nullable: true }) postalCode?: string;
-  @Field(() => String, { description: 'Street name.', nullable: true }) street?: string;
-  @Field(() => Float, { description: 'Latitude in decimal degrees (WGS 84).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Postal code.' }) postalCode?: string;
+  @Field(() => String, { nullable: true, description: 'Street name.' }) street?: string;
+  @Field(() => Float, { nullable: true, description: 'Latitude in decimal degrees (WGS 84).' })
   latitude?: number;
-  @Field(() => Float, { description: 'Longitude in decimal degrees (WGS 84).', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Longitude in decimal degrees (WGS 84).' })
   longitude?: number;
 }
 
@@ -94,36 +94,36 @@ export class Address {
 })
 export class UnitOfMeasurement {
   @Field(() => Boolean, {
-    description: "True for the product's base unit; same as `isBaseUnit`.",
     nullable: true,
+    description: "True for the product's base unit; same as `isBaseUnit`.",
   })
   baseUnit?: boolean;
-  @Field(() => Boolean, { description: 'Same as `baseUnit`.', nullable: true }) isBaseUnit?: boolean;
-  @Field(() => Float, { description: 'Cost price of one of this unit.', nullable: true }) cost?: number;
+  @Field(() => Boolean, { nullable: true, description: 'Same as `baseUnit`.' }) isBaseUnit?: boolean;
+  @Field(() => Float, { nullable: true, description: 'Cost price of one of this unit.' }) cost?: number;
   @Field(() => Boolean, {
-    description: 'True when quantities in this unit may have decimals; same as `isDecimal`.',
     nullable: true,
+    description: 'True when quantities in this unit may have decimals; same as `isDecimal`.',
   })
   decimal?: boolean;
-  @Field(() => Boolean, { description: 'Same as `decimal`.', nullable: true }) isDecimal?: boolean;
-  @Field(() => String, { description: 'Name of the unit (for example "Box of 12").', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'Same as `decimal`.' }) isDecimal?: boolean;
+  @Field(() => String, { nullable: true, description: 'Name of the unit (for example "Box of 12").' })
   name?: string;
-  @Field(() => Float, { description: 'How many base units one of this unit holds.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'How many base units one of this unit holds.' })
   quantity?: number;
-  @Field(() => Float, { description: 'Sales price of one of this unit.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Sales price of one of this unit.' })
   salesPrice?: number;
-  @Field(() => String, { description: 'Unit symbol (for example "pcs", "kg", "m").', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Unit symbol (for example "pcs", "kg", "m").' })
   unit?: string;
 }
 
 @ObjectType('Formula', { description: 'A value given as a formula, or a constant.' })
 @InputType('FormulaInput', { description: 'A value given as a formula, or a constant, as sent.' })
 export class Formula {
-  @Field(() => String, { description: "The formula, or the constant's value as text.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The formula, or the constant's value as text." })
   formula?: string;
   @Field(() => Boolean, {
-    description: 'True when `formula` is a constant rather than an expression.',
     nullable: true,
+    description: 'True when `formula` is a constant rather than an expression.',
   })
   isConstant?: boolean;
 }
@@ -131,21 +131,21 @@ export class Formula {
 @ObjectType('Vector3Formula', { description: 'Three formulas: x, y, z.' })
 @InputType('Vector3FormulaInput', { description: 'Three formulas (x, y, z), as sent.' })
 export class Vector3Formula {
-  @Field(() => Formula, { description: 'The x component.', nullable: true }) x?: Formula;
-  @Field(() => Formula, { description: 'The y component.', nullable: true }) y?: Formula;
-  @Field(() => Formula, { description: 'The z component.', nullable: true }) z?: Formula;
+  @Field(() => Formula, { nullable: true, description: 'The x component.' }) x?: Formula;
+  @Field(() => Formula, { nullable: true, description: 'The y component.' }) y?: Formula;
+  @Field(() => Formula, { nullable: true, description: 'The z component.' }) z?: Formula;
 }
 
 @ObjectType('Parameter', { description: 'A named, typed value.' })
 @InputType('ParameterInput', { description: 'A named, typed value, as sent.' })
 export class Parameter {
-  @Field(() => String, { description: 'Name of the parameter.', nullable: true }) name?: string;
+  @Field(() => String, { nullable: true, description: 'Name of the parameter.' }) name?: string;
   @Field(() => String, {
-    description: 'Type of the value (free text, for example "number").',
     nullable: true,
+    description: 'Type of the value (free text, for example "number").',
   })
   type?: string;
-  @Field(() => GraphQLJSON, { description: 'The value, any JSON.', nullable: true }) value?: unknown;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'The value, any JSON.' }) value?: unknown;
 }
 
 /**

@@ -45,7 +45,7 @@ export class TenantRole extends TenantScoped {
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the role is for.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the role is for.' })
   description?: string;
 
   @Property({ type: 'json' })

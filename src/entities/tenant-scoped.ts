@@ -12,7 +12,7 @@ import { AUDIT_DOCS } from '../schema/descriptions';
  * `tenant_id = caller's tenant` to every read, update and delete; inserts take the tenant from
  * the caller, never from a request body.
  */
-@ObjectType()
+@ObjectType({ description: 'The fields every record of a tenant carries.' })
 export abstract class TenantScoped {
   @PrimaryKey({ type: 'uuid' })
   @Field(() => ID, { description: AUDIT_DOCS.tenantId })
@@ -46,7 +46,7 @@ export abstract class TenantScoped {
 }
 
 /** A tenant record with a history (`events`). */
-@ObjectType()
+@ObjectType({ description: 'The fields every record with a history carries.' })
 export abstract class Audited extends TenantScoped {
   @Property({ type: 'json' })
   @Field(() => [Event], { description: AUDIT_DOCS.events })

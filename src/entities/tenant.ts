@@ -57,30 +57,30 @@ registerEnumType(ShopPaymentMethod, {
 @ObjectType('BillingContact', { description: 'A person to contact about billing.' })
 @InputType('BillingContactInput', { description: 'A person to contact about billing, as sent.' })
 export class BillingContact {
-  @Field(() => String, { description: "The contact's department.", nullable: true }) department?: string;
-  @Field(() => String, { description: "The contact's e-mail address.", nullable: true }) email?: string;
-  @Field(() => String, { description: "The contact's first name.", nullable: true }) firstName?: string;
-  @Field(() => String, { description: 'Optional id of the contact, kept as sent.', nullable: true })
+  @Field(() => String, { nullable: true, description: "The contact's department." }) department?: string;
+  @Field(() => String, { nullable: true, description: "The contact's e-mail address." }) email?: string;
+  @Field(() => String, { nullable: true, description: "The contact's first name." }) firstName?: string;
+  @Field(() => String, { nullable: true, description: 'Optional id of the contact, kept as sent.' })
   id?: string;
-  @Field(() => String, { description: "The contact's last name.", nullable: true }) lastName?: string;
-  @Field(() => String, { description: "The contact's phone number.", nullable: true }) phone?: string;
+  @Field(() => String, { nullable: true, description: "The contact's last name." }) lastName?: string;
+  @Field(() => String, { nullable: true, description: "The contact's phone number." }) phone?: string;
 }
 
 @ObjectType('BillingInfo', { description: 'How and where the tenant is billed.' })
 @InputType('BillingInfoInput', { description: 'How the tenant is billed, as sent.' })
 export class BillingInfo {
-  @Field(() => Address, { description: 'Billing address.', nullable: true }) address?: Address;
-  @Field(() => String, { description: 'Name of the bank.', nullable: true }) bank?: string;
-  @Field(() => String, { description: 'BIC (SWIFT code) of the bank.', nullable: true }) bic?: string;
-  @Field(() => String, { description: 'Chamber of commerce registration number.', nullable: true })
+  @Field(() => Address, { nullable: true, description: 'Billing address.' }) address?: Address;
+  @Field(() => String, { nullable: true, description: 'Name of the bank.' }) bank?: string;
+  @Field(() => String, { nullable: true, description: 'BIC (SWIFT code) of the bank.' }) bic?: string;
+  @Field(() => String, { nullable: true, description: 'Chamber of commerce registration number.' })
   cocNumber?: string;
-  @Field(() => String, { description: 'E-mail address invoices go to.', nullable: true }) email?: string;
-  @Field(() => String, { description: 'IBAN of the account.', nullable: true }) iban?: string;
-  @Field(() => String, { description: 'Billing phone number.', nullable: true }) phone?: string;
-  @Field(() => String, { description: 'VAT identification number.', nullable: true }) vatNumber?: string;
-  @Field(() => BillingType, { description: 'Billed as a company or a private person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address invoices go to.' }) email?: string;
+  @Field(() => String, { nullable: true, description: 'IBAN of the account.' }) iban?: string;
+  @Field(() => String, { nullable: true, description: 'Billing phone number.' }) phone?: string;
+  @Field(() => String, { nullable: true, description: 'VAT identification number.' }) vatNumber?: string;
+  @Field(() => BillingType, { nullable: true, description: 'Billed as a company or a private person.' })
   type?: BillingType;
-  @Field(() => [BillingContact], { description: 'People to contact about billing.', nullable: true })
+  @Field(() => [BillingContact], { nullable: true, description: 'People to contact about billing.' })
   contacts?: BillingContact[];
 }
 
@@ -113,56 +113,56 @@ export type TenantScopeName = (typeof TENANT_SCOPE_NAMES)[number];
   description: 'Which modules the tenant uses, as sent; absent modules stay as they are.',
 })
 export class TenantScopes implements Partial<Record<TenantScopeName, boolean>> {
-  @Field(() => Boolean, { description: 'The asset-management module is on.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'The asset-management module is on.' })
   assetManagement?: boolean;
-  @Field(() => Boolean, { description: 'The calendar module is on.', nullable: true }) calendar?: boolean;
-  @Field(() => Boolean, { description: 'The clients module is on.', nullable: true }) clients?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The calendar module is on.' }) calendar?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The clients module is on.' }) clients?: boolean;
   @Field(() => Boolean, {
-    description: 'The communications module (inbox, mails, notifications) is on.',
     nullable: true,
+    description: 'The communications module (inbox, mails, notifications) is on.',
   })
   communications?: boolean;
-  @Field(() => Boolean, { description: 'The concepts module is on.', nullable: true }) concepts?: boolean;
-  @Field(() => Boolean, { description: 'The configurator module is on.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'The concepts module is on.' }) concepts?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The configurator module is on.' })
   configurator?: boolean;
-  @Field(() => Boolean, { description: 'The CRM module is on.', nullable: true }) crm?: boolean;
-  @Field(() => Boolean, { description: 'The environment module is on.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'The CRM module is on.' }) crm?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The environment module is on.' })
   environment?: boolean;
-  @Field(() => Boolean, { description: 'The finance module is on.', nullable: true }) finance?: boolean;
-  @Field(() => Boolean, { description: 'The HR module is on.', nullable: true }) hr?: boolean;
-  @Field(() => Boolean, { description: 'The inventory module is on.', nullable: true }) inventory?: boolean;
-  @Field(() => Boolean, { description: 'The production module is on.', nullable: true }) production?: boolean;
-  @Field(() => Boolean, { description: 'The products module is on.', nullable: true }) products?: boolean;
-  @Field(() => Boolean, { description: 'The projects module is on.', nullable: true }) projects?: boolean;
-  @Field(() => Boolean, { description: 'The reporting module is on.', nullable: true }) reporting?: boolean;
-  @Field(() => Boolean, { description: 'The subsidiaries module is on.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'The finance module is on.' }) finance?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The HR module is on.' }) hr?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The inventory module is on.' }) inventory?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The production module is on.' }) production?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The products module is on.' }) products?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The projects module is on.' }) projects?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The reporting module is on.' }) reporting?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The subsidiaries module is on.' })
   subsidiaries?: boolean;
-  @Field(() => Boolean, { description: 'The suppliers module is on.', nullable: true }) suppliers?: boolean;
-  @Field(() => Boolean, { description: 'The support module is on.', nullable: true }) support?: boolean;
-  @Field(() => Boolean, { description: 'The tasks module is on.', nullable: true }) tasks?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The suppliers module is on.' }) suppliers?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The support module is on.' }) support?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The tasks module is on.' }) tasks?: boolean;
 }
 
 @ObjectType('ShopSettings', { description: 'The web shop of the tenant.' })
 @InputType('ShopSettingsInput', { description: "Settings of the tenant's web shop, as sent." })
 export class ShopSettings {
-  @Field(() => String, { description: "Id of the shop's banner image.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Id of the shop's banner image." })
   bannerImageId?: string;
-  @Field(() => String, { description: "Subtitle shown on the shop's banner.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Subtitle shown on the shop's banner." })
   bannerSubtitle?: string;
-  @Field(() => String, { description: "Title shown on the shop's banner.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Title shown on the shop's banner." })
   bannerTitle?: string;
-  @Field(() => String, { description: "The shop's return policy text.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The shop's return policy text." })
   returnPolicy?: string;
-  @Field(() => String, { description: 'Description of the shop.', nullable: true }) shopDescription?: string;
-  @Field(() => String, { description: "The shop's terms and conditions text.", nullable: true })
+  @Field(() => String, { nullable: true, description: 'Description of the shop.' }) shopDescription?: string;
+  @Field(() => String, { nullable: true, description: "The shop's terms and conditions text." })
   termsAndConditions?: string;
-  @Field(() => [ShopPaymentMethod], { description: 'Payment methods the shop offers.', nullable: true })
+  @Field(() => [ShopPaymentMethod], { nullable: true, description: 'Payment methods the shop offers.' })
   enabledPaymentMethods?: ShopPaymentMethod[];
-  @Field(() => Float, { description: 'Order amount from which shipping is free.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Order amount from which shipping is free.' })
   freeShippingThreshold?: number;
   @Field(() => Float, {
-    description: 'Shipping cost charged below the free-shipping threshold.',
     nullable: true,
+    description: 'Shipping cost charged below the free-shipping threshold.',
   })
   shippingFlatRate?: number;
 }
@@ -171,37 +171,37 @@ export class ShopSettings {
 @InputType('TenantSettingsInput', { description: 'Tenant-wide settings, as sent.' })
 export class TenantSettings {
   @Field(() => String, {
-    description: "Accent colour of the tenant's branding (CSS colour).",
     nullable: true,
+    description: "Accent colour of the tenant's branding (CSS colour).",
   })
   accentColor?: string;
-  @Field(() => String, { description: 'Short code of the tenant.', nullable: true }) code?: string;
-  @Field(() => String, { description: 'Country used where a record gives none.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Short code of the tenant.' }) code?: string;
+  @Field(() => String, { nullable: true, description: 'Country used where a record gives none.' })
   defaultCountry?: string;
   @Field(() => String, {
-    description: 'Currency used where a record gives none (ISO 4217 code).',
     nullable: true,
+    description: 'Currency used where a record gives none (ISO 4217 code).',
   })
   defaultCurrency?: string;
-  @Field(() => String, { description: 'Language used where a user gives none.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Language used where a user gives none.' })
   defaultLanguage?: string;
-  @Field(() => String, { description: 'Visibility new products get.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Visibility new products get.' })
   defaultProductVisibility?: string;
   @Field(() => String, {
-    description: 'Time zone used where a record gives none (IANA name).',
     nullable: true,
+    description: 'Time zone used where a record gives none (IANA name).',
   })
   defaultTimezone?: string;
-  @Field(() => Float, { description: 'VAT percentage used where a record gives none.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'VAT percentage used where a record gives none.' })
   defaultVat?: number;
   @Field(() => Boolean, {
-    description: 'Whether exchange rates are synchronised automatically.',
     nullable: true,
+    description: 'Whether exchange rates are synchronised automatically.',
   })
   exchangeRateSyncEnabled?: boolean;
-  @Field(() => Boolean, { description: "Whether the tenant's web shop is open.", nullable: true })
+  @Field(() => Boolean, { nullable: true, description: "Whether the tenant's web shop is open." })
   shopEnabled?: boolean;
-  @Field(() => ShopSettings, { description: 'Settings of the web shop.', nullable: true })
+  @Field(() => ShopSettings, { nullable: true, description: 'Settings of the web shop.' })
   shopSettings?: ShopSettings;
 }
 
@@ -275,7 +275,7 @@ export class Tenant {
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The tenant's internet domain.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The tenant's internet domain." })
   domain?: string;
 
   @Property({ type: 'boolean' })
@@ -284,19 +284,19 @@ export class Tenant {
 
   /** E-mail of the person responsible for the tenant (its first administrator). */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "E-mail of the tenant's owner.", nullable: true })
+  @Field(() => String, { nullable: true, description: "E-mail of the tenant's owner." })
   owner?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "Address of the tenant's logo.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Address of the tenant's logo." })
   logoUrl?: string;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { description: "The tenant's logo.", nullable: true })
+  @Field(() => ImageRef, { nullable: true, description: "The tenant's logo." })
   logo?: ImageRef;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { description: "The tenant's logo for light themes.", nullable: true })
+  @Field(() => ImageRef, { nullable: true, description: "The tenant's logo for light themes." })
   lightThemeLogo?: ImageRef;
 
   @Enum({ items: () => TenantSubscription })
@@ -304,11 +304,11 @@ export class Tenant {
   subscription: TenantSubscription = TenantSubscription.TRIAL;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When the subscription ends.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the subscription ends.' })
   subscriptionExpires?: Date;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => BillingInfo, { description: 'How the tenant is billed.', nullable: true })
+  @Field(() => BillingInfo, { nullable: true, description: 'How the tenant is billed.' })
   billingInfo?: BillingInfo | null;
 
   @Property({ type: 'json' })
@@ -320,19 +320,19 @@ export class Tenant {
   settings: TenantSettings = completeSettings(undefined);
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: AUDIT_DOCS.created, nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.created })
   created?: Date;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: AUDIT_DOCS.createdBy, nullable: true })
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.createdBy })
   createdBy?: string;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: AUDIT_DOCS.updated, nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.updated })
   updated?: Date;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: AUDIT_DOCS.updatedBy, nullable: true })
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.updatedBy })
   updatedBy?: string;
 
   /**

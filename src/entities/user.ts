@@ -24,9 +24,9 @@ registerEnumType(UserStatus, {
 @ObjectType('UserProfile', { description: 'How a user appears to others.' })
 @InputType('UserProfileInput', { description: 'How a user presents themself, as sent.' })
 export class UserProfile {
-  @Field(() => ImageRef, { description: "The user's picture.", nullable: true }) avatar?: ImageRef;
-  @Field(() => ImageRef, { description: "The user's logo.", nullable: true }) logo?: ImageRef;
-  @Field(() => String, { description: 'Name shown for the user.', nullable: true }) displayName?: string;
+  @Field(() => ImageRef, { nullable: true, description: "The user's picture." }) avatar?: ImageRef;
+  @Field(() => ImageRef, { nullable: true, description: "The user's logo." }) logo?: ImageRef;
+  @Field(() => String, { nullable: true, description: 'Name shown for the user.' }) displayName?: string;
 }
 
 /**
@@ -52,15 +52,15 @@ export class User extends Audited {
   email!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The user's first name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's first name." })
   firstName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The user's last name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's last name." })
   lastName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The user's preferred language.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's preferred language." })
   language?: string;
 
   @Property({ type: 'boolean' })
@@ -74,7 +74,7 @@ export class User extends Audited {
   verified: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When the user last signed in.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the user last signed in.' })
   lastLogin?: Date;
 
   @Property({ type: 'text' })
@@ -99,6 +99,6 @@ export class User extends Audited {
   subsidiaryAccess: string[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => UserProfile, { description: 'How the user presents themself.', nullable: true })
+  @Field(() => UserProfile, { nullable: true, description: 'How the user presents themself.' })
   profile?: UserProfile | null;
 }

@@ -28,3 +28,11 @@ export const ARG_DOCS = {
   search: 'Text that must occur (case-insensitively) in one of the searchable text fields.',
   searchInput: 'Terms, filters, sort and paging; absent means the first page of everything.',
 } as const;
+
+/** The root types, which type-graphql builds without a description (schema/build.ts). */
+export const ROOT_DOCS = {
+  query:
+    "Reads. Every field needs a credential, and most the READ permission of their resource (a caller's own records need only the credential); records of other tenants and out of the caller's scope behave as absent.",
+  mutation:
+    "Writes. Every field needs a credential, and most the CREATE, UPDATE or DELETE permission of their resource (a caller's own records need only the credential).",
+} as const;

@@ -32,6 +32,6 @@ export class Concept extends Audited {
   name!: string;
 
   @Enum({ items: () => BuildingType, nullable: true })
-  @Field(() => BuildingType, { description: 'The kind of building the concept is.', nullable: true })
+  @Field(() => BuildingType, { nullable: true, description: 'The kind of building the concept is.' })
   buildingType?: BuildingType;
 }

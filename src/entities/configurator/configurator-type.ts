@@ -29,14 +29,14 @@ import {
 export class ConfiguratorType extends Audited {
   @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the type.' }) name!: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Colour shown for the type (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the type (CSS colour).' })
   color?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The concept the type belongs to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The concept the type belongs to.' })
   concept?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "Prefix of the names of the type's model elements.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Prefix of the names of the type's model elements." })
   elementNamePrefix?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -61,7 +61,7 @@ export class ConfiguratorType extends Audited {
   enforcedCategories: string[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { description: 'Preview image of the type.', nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: 'Preview image of the type.' })
   previewBlob?: FileAsset;
 
   @Property({ type: 'json' })

@@ -54,11 +54,11 @@ registerEnumType(CoverageJobPriority, {
 @ObjectType({ description: 'A queued calculation of the product coverage of a type.' })
 export class CoverageJob extends Audited {
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Name of the job.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the job.' })
   name?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the job is for.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the job is for.' })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -105,11 +105,11 @@ export class CoverageJob extends Audited {
   runAfter: Date = new Date();
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When a worker last started the job.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When a worker last started the job.' })
   started?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When the job ended.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the job ended.' })
   completed?: Date | null;
 
   @Property({ type: 'json' })

@@ -43,20 +43,20 @@ export function decisionTreeOf<R extends object>(
   })
   @InputType(`${name}BranchInput`, { description: `A branch of a ${name}, as sent.` })
   class Branch implements DecisionBranch<R> {
-    @Field(() => String, { description: 'Id of the branch.', nullable: true }) id?: string | null;
+    @Field(() => String, { nullable: true, description: 'Id of the branch.' }) id?: string | null;
     @Field(() => [DecisionChoice], {
       description: 'The choices that must all be selected for the branch to apply; none means always.',
     })
     choices: DecisionChoice[] = [];
-    @Field(() => result, { description: 'The result when the branch applies.', nullable: true })
+    @Field(() => result, { nullable: true, description: 'The result when the branch applies.' })
     result?: R | null;
   }
 
   @ObjectType(`${name}Default`, { description: `The result of a ${name} when no branch applies.` })
   @InputType(`${name}DefaultInput`, { description: `The default result of a ${name}, as sent.` })
   class Default implements DecisionDefault<R> {
-    @Field(() => String, { description: 'Id of the default.', nullable: true }) id?: string | null;
-    @Field(() => result, { description: 'The result when no branch applies.', nullable: true })
+    @Field(() => String, { nullable: true, description: 'Id of the default.' }) id?: string | null;
+    @Field(() => result, { nullable: true, description: 'The result when no branch applies.' })
     result?: R | null;
   }
 

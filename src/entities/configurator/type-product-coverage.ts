@@ -37,7 +37,7 @@ export class TypeProductCoverage extends Audited {
   typeId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Name of the product the variant is sold as.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the product the variant is sold as.' })
   productName?: string;
 
   @Property({ type: 'uuid', nullable: true })
@@ -65,7 +65,7 @@ export class TypeProductCoverage extends Audited {
   rvtComplete: boolean = false;
 
   @Enum({ items: () => StaticModelType, nullable: true })
-  @Field(() => StaticModelType, { description: 'What the static model models.', nullable: true })
+  @Field(() => StaticModelType, { nullable: true, description: 'What the static model models.' })
   modelType?: StaticModelType;
 
   @Property({ type: 'json' })

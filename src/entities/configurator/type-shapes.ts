@@ -80,13 +80,13 @@ registerEnumType(StaticModelType, {
 @ObjectType('VariableConfiguration', { description: 'The allowed range and default of a variable.' })
 @InputType('VariableConfigurationInput', { description: 'Bounds and default of a variable, as sent.' })
 export class VariableConfiguration {
-  @Field(() => Float, { description: 'Value used when nothing else sets it.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Value used when nothing else sets it.' })
   defaultValue?: number | null;
-  @Field(() => Boolean, { description: 'True when the value may not change.', nullable: true }) isFixed?:
+  @Field(() => Boolean, { nullable: true, description: 'True when the value may not change.' }) isFixed?:
     boolean | null;
-  @Field(() => Float, { description: 'Largest value allowed.', nullable: true }) max?: number | null;
-  @Field(() => Float, { description: 'Smallest value allowed.', nullable: true }) min?: number | null;
-  @Field(() => Float, { description: 'Step between allowed values.', nullable: true }) stepSize?:
+  @Field(() => Float, { nullable: true, description: 'Largest value allowed.' }) max?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Smallest value allowed.' }) min?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Step between allowed values.' }) stepSize?:
     number | null;
 }
 
@@ -94,7 +94,7 @@ export class VariableConfiguration {
 @InputType('VariableConfigEntryInput', { description: "A variable's configuration, as sent." })
 export class VariableConfigEntry {
   @Field(() => String, { description: 'Id of the variable.' }) id!: string;
-  @Field(() => VariableConfiguration, { description: 'Bounds and default of the variable.', nullable: true })
+  @Field(() => VariableConfiguration, { nullable: true, description: 'Bounds and default of the variable.' })
   configuration?: VariableConfiguration | null;
 }
 
@@ -108,11 +108,11 @@ export const VariableTree = decisionTreeOf(
 @InputType('TypeVariableInput', { description: 'A variable of a type, as sent.' })
 export class TypeVariable {
   @Field(() => String, { description: 'The variable name; unique within its type.' }) id!: string;
-  @Field(() => VariablePhase, { description: 'The building phase the variable belongs to.', nullable: true })
+  @Field(() => VariablePhase, { nullable: true, description: 'The building phase the variable belongs to.' })
   phase?: VariablePhase | null;
   @Field(() => VariableTree, {
-    description: 'The decision tree that resolves the variable from the chosen codes.',
     nullable: true,
+    description: 'The decision tree that resolves the variable from the chosen codes.',
   })
   tree?: DecisionTree<VariableConfiguration> | null;
 }
@@ -120,62 +120,62 @@ export class TypeVariable {
 @ObjectType('VariableSummary', { description: 'A variable of a type, without its tree.' })
 export class VariableSummary {
   @Field(() => String, { description: 'Id of the variable.' }) id!: string;
-  @Field(() => VariablePhase, { description: 'The building phase the variable belongs to.', nullable: true })
+  @Field(() => VariablePhase, { nullable: true, description: 'The building phase the variable belongs to.' })
   phase?: VariablePhase | null;
 }
 
 @ObjectType('OptionCode', { description: 'One choosable code of an option.' })
 @InputType('OptionCodeInput', { description: 'A code of an option, as sent.' })
 export class OptionCode {
-  @Field(() => String, { description: 'The code.', nullable: true }) code?: string | null;
-  @Field(() => String, { description: 'What the code means.', nullable: true }) description?: string | null;
-  @Field(() => String, { description: 'Name of the option the code belongs to.', nullable: true }) option?:
+  @Field(() => String, { nullable: true, description: 'The code.' }) code?: string | null;
+  @Field(() => String, { nullable: true, description: 'What the code means.' }) description?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the option the code belongs to.' }) option?:
     string | null;
-  @Field(() => Float, { description: 'Price of choosing the code.', nullable: true }) price?: number | null;
-  @Field(() => Boolean, { description: 'False hides the code from buyers.', nullable: true }) visible?:
+  @Field(() => Float, { nullable: true, description: 'Price of choosing the code.' }) price?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'False hides the code from buyers.' }) visible?:
     boolean | null;
 }
 
 @ObjectType('TypeOption', { description: 'An option of a type and the codes that may be chosen for it.' })
 @InputType('TypeOptionInput', { description: 'An option of a type, as sent.' })
 export class TypeOption {
-  @Field(() => String, { description: 'Id of the option.', nullable: true }) id?: string | null;
-  @Field(() => String, { description: 'Name of the option.', nullable: true }) name?: string | null;
-  @Field(() => String, { description: 'Category of the option.', nullable: true }) category?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the option.' }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the option.' }) name?: string | null;
+  @Field(() => String, { nullable: true, description: 'Category of the option.' }) category?: string | null;
   @Field(() => [String], { description: 'Ids of the views the option shows in.' }) activeViews: string[] = [];
   @Field(() => [OptionCode], {
     description: 'The codes a buyer chooses from; exhaustive results expand to every combination of them.',
   })
   codes: OptionCode[] = [];
   @Field(() => Boolean, {
-    description: 'True when the option concerns the neighbouring building.',
     nullable: true,
+    description: 'True when the option concerns the neighbouring building.',
   })
   isNeighborOption?: boolean | null;
   @Field(() => Boolean, {
-    description: 'Name of the matching option of the neighbouring building.',
     nullable: true,
+    description: 'Name of the matching option of the neighbouring building.',
   })
   neighborOption?: boolean | null;
-  @Field(() => VariablePhase, { description: 'The building phase the option belongs to.', nullable: true })
+  @Field(() => VariablePhase, { nullable: true, description: 'The building phase the option belongs to.' })
   phase?: VariablePhase | null;
-  @Field(() => Boolean, { description: 'False hides the option from buyers.', nullable: true }) visible?:
+  @Field(() => Boolean, { nullable: true, description: 'False hides the option from buyers.' }) visible?:
     boolean | null;
 }
 
 @ObjectType('ModelElement', { description: 'An element of a 3D model, placed by formulas.' })
 @InputType('ModelElementInput', { description: 'An element of a 3D model, as sent.' })
 export class ModelElement {
-  @Field(() => String, { description: 'Id of the element.', nullable: true }) id?: string | null;
-  @Field(() => Int, { description: 'Storey the element is on.', nullable: true }) level?: number | null;
-  @Field(() => String, { description: 'Material of the element.', nullable: true }) material?: string | null;
-  @Field(() => ModelElementType, { description: 'What the element is.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the element.' }) id?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Storey the element is on.' }) level?: number | null;
+  @Field(() => String, { nullable: true, description: 'Material of the element.' }) material?: string | null;
+  @Field(() => ModelElementType, { nullable: true, description: 'What the element is.' })
   type?: ModelElementType | null;
-  @Field(() => Vector3Formula, { description: 'Width, height and depth, as formulas.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Width, height and depth, as formulas.' })
   dimensions?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { description: 'Position, as formulas.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Position, as formulas.' })
   position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { description: 'Rotation, as formulas.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Rotation, as formulas.' })
   rotation?: Vector3Formula | null;
 }
 
@@ -184,23 +184,23 @@ export const ModelTree = decisionTreeOf('ModelTree', ModelElement, 'Decides a mo
 @ObjectType('TypeModel', { description: 'A model element of a type, decided by a tree.' })
 @InputType('TypeModelInput', { description: 'A 3D model of a type, as sent.' })
 export class TypeModel {
-  @Field(() => String, { description: 'Id of the model.', nullable: true }) id?: string | null;
-  @Field(() => ModelTree, { description: 'The elements of the model.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the model.' }) id?: string | null;
+  @Field(() => ModelTree, { nullable: true, description: 'The elements of the model.' })
   models?: DecisionTree<ModelElement> | null;
 }
 
 @ObjectType('MassModelElement', { description: 'A block of the mass model (no material).' })
 @InputType('MassModelElementInput', { description: 'A solid of a mass model, as sent.' })
 export class MassModelElement {
-  @Field(() => String, { description: 'Id of the solid.', nullable: true }) id?: string | null;
-  @Field(() => Int, { description: 'Storey the solid is on.', nullable: true }) level?: number | null;
-  @Field(() => MassModelShape, { description: 'The solid it is drawn as.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the solid.' }) id?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Storey the solid is on.' }) level?: number | null;
+  @Field(() => MassModelShape, { nullable: true, description: 'The solid it is drawn as.' })
   type?: MassModelShape | null;
-  @Field(() => Vector3Formula, { description: 'Width, height and depth, as formulas.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Width, height and depth, as formulas.' })
   dimensions?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { description: 'Position, as formulas.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Position, as formulas.' })
   position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { description: 'Rotation, as formulas.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Rotation, as formulas.' })
   rotation?: Vector3Formula | null;
 }
 
@@ -213,8 +213,8 @@ export const MassModelTree = decisionTreeOf(
 @ObjectType('TypeMassModel', { description: 'A mass-model block of a type, decided by a tree.' })
 @InputType('TypeMassModelInput', { description: 'A mass model of a type, as sent.' })
 export class TypeMassModel {
-  @Field(() => String, { description: 'Id of the mass model.', nullable: true }) id?: string | null;
-  @Field(() => MassModelTree, { description: 'The solids of the mass model.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the mass model.' }) id?: string | null;
+  @Field(() => MassModelTree, { nullable: true, description: 'The solids of the mass model.' })
   models?: DecisionTree<MassModelElement> | null;
 }
 
@@ -222,15 +222,15 @@ export class TypeMassModel {
 @InputType('RestrictedOptionInput', { description: 'A limit on one option, as sent.' })
 export class RestrictedOption {
   @Field(() => [String], { description: 'The codes still allowed.' }) allowedCodes: string[] = [];
-  @Field(() => String, { description: 'Name of the option limited.', nullable: true }) optionName?:
+  @Field(() => String, { nullable: true, description: 'Name of the option limited.' }) optionName?:
     string | null;
-  @Field(() => String, { description: 'Why it is limited.', nullable: true }) reason?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why it is limited.' }) reason?: string | null;
 }
 
 @ObjectType('RestrictionRule', { description: 'Limits on the codes of options.' })
 @InputType('RestrictionRuleInput', { description: 'A rule limiting options, as sent.' })
 export class RestrictionRule {
-  @Field(() => String, { description: 'Id of the rule.', nullable: true }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the rule.' }) id?: string | null;
   @Field(() => [RestrictedOption], { description: 'The options it limits.' }) options: RestrictedOption[] =
     [];
 }
@@ -246,16 +246,16 @@ export const RestrictionTree = decisionTreeOf(
 })
 @InputType('TypeRestrictionInput', { description: 'A restriction of a type, as sent.' })
 export class TypeRestriction {
-  @Field(() => String, { description: 'Id of the restriction.', nullable: true }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the restriction.' }) id?: string | null;
   @Field(() => Boolean, {
-    description: 'True when the restriction applies; same as `isActive`.',
     nullable: true,
+    description: 'True when the restriction applies; same as `isActive`.',
   })
   active?: boolean | null;
-  @Field(() => Boolean, { description: 'Same as `active`.', nullable: true }) isActive?: boolean | null;
-  @Field(() => String, { description: 'Option category the restriction applies to.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'Same as `active`.' }) isActive?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Option category the restriction applies to.' })
   category?: string | null;
-  @Field(() => RestrictionTree, { description: 'The rules of the restriction.', nullable: true })
+  @Field(() => RestrictionTree, { nullable: true, description: 'The rules of the restriction.' })
   restrictions?: DecisionTree<RestrictionRule> | null;
 }
 
@@ -265,8 +265,8 @@ export class TypeRestriction {
 export class StaticModelStats {
   @Field(() => Int, { description: 'Variants with a GLB file.' }) glbInDb!: number;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the figures were last brought up to date.',
     nullable: true,
+    description: 'When the figures were last brought up to date.',
   })
   lastSynced?: string | null;
   @Field(() => Int, { description: 'Variants whose coverage is complete.' }) modelsComplete!: number;
@@ -283,21 +283,21 @@ export class StaticModelStats {
 })
 @InputType('StaticModelVariantInput', { description: 'A variant of a static model tree, as sent.' })
 export class StaticModelVariant {
-  @Field(() => String, { description: 'Id of the variant.', nullable: true }) id?: string | null;
-  @Field(() => String, { description: 'Name of the variant.', nullable: true }) name?: string | null;
-  @Field(() => Boolean, { description: 'True when the variant has no model.', nullable: true }) isEmpty?:
+  @Field(() => String, { nullable: true, description: 'Id of the variant.' }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the variant.' }) name?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'True when the variant has no model.' }) isEmpty?:
     boolean | null;
   @Field(() => Boolean, {
-    description: "True when the variant expands to every combination of its options' codes (up to 10,000).",
     nullable: true,
+    description: "True when the variant expands to every combination of its options' codes (up to 10,000).",
   })
   isExhaustive?: boolean | null;
   @Field(() => [String], { description: 'Names (or ids) of options of the type.' })
   exhaustiveOptions: string[] = [];
   @Field(() => [Parameter], { description: 'Parameters of the variant.' }) parameters: Parameter[] = [];
-  @Field(() => Vector3Formula, { description: 'Position of the variant.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Position of the variant.' })
   position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { description: 'Rotation of the variant.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Rotation of the variant.' })
   rotation?: Vector3Formula | null;
 }
 
@@ -309,19 +309,19 @@ export const StaticModelTree = decisionTreeOf(
 
 @ObjectType('StaticModel', { description: 'A set of prepared models of a type, one per variant.' })
 export class StaticModel {
-  @Field(() => String, { description: 'Id of the static model.', nullable: true }) id?: string | null;
-  @Field(() => String, { description: 'Prefix of the names of the models made.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the static model.' }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'Prefix of the names of the models made.' })
   modelNamePrefix?: string | null;
-  @Field(() => StaticModelType, { description: 'What the static model models.', nullable: true })
+  @Field(() => StaticModelType, { nullable: true, description: 'What the static model models.' })
   type?: StaticModelType | null;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'Product names by variant id, replacing the generated name.',
   })
   nameOverrides?: Record<string, string> | null;
-  @Field(() => StaticModelStats, { description: 'Figures on the variants and their files.', nullable: true })
+  @Field(() => StaticModelStats, { nullable: true, description: 'Figures on the variants and their files.' })
   stats?: StaticModelStats | null;
-  @Field(() => StaticModelTree, { description: 'The decision tree of variants.', nullable: true })
+  @Field(() => StaticModelTree, { nullable: true, description: 'The decision tree of variants.' })
   models?: DecisionTree<StaticModelVariant> | null;
 }
 
@@ -330,16 +330,16 @@ export class StaticModel {
 })
 export class StaticModelInput {
   @Field(() => String, { nullable: true, description: 'Generated when absent.' }) id?: string | null;
-  @Field(() => String, { description: 'Prefix of the names of the models made.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Prefix of the names of the models made.' })
   modelNamePrefix?: string | null;
-  @Field(() => StaticModelType, { description: 'What the static model models.', nullable: true })
+  @Field(() => StaticModelType, { nullable: true, description: 'What the static model models.' })
   type?: StaticModelType | null;
   @Field(() => GraphQLJSONObject, {
-    description: 'Names to use instead of the generated ones.',
     nullable: true,
+    description: 'Names to use instead of the generated ones.',
   })
   nameOverrides?: Record<string, string> | null;
-  @Field(() => StaticModelTree, { description: 'The decision tree of variants.', nullable: true })
+  @Field(() => StaticModelTree, { nullable: true, description: 'The decision tree of variants.' })
   models?: DecisionTree<StaticModelVariant> | null;
 }
 
@@ -348,16 +348,16 @@ export class StaticModelInput {
 })
 @InputType('TypeViewInput', { description: 'A view of a type, as sent.' })
 export class TypeView {
-  @Field(() => String, { description: 'Id of the view.', nullable: true }) id?: string | null;
-  @Field(() => String, { description: 'What the view shows.', nullable: true }) description?: string | null;
-  @Field(() => Boolean, { description: 'True when the view is shown; same as `isActive`.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the view.' }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'What the view shows.' }) description?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'True when the view is shown; same as `isActive`.' })
   active?: boolean | null;
-  @Field(() => Boolean, { description: 'Same as `active`.', nullable: true }) isActive?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Same as `active`.' }) isActive?: boolean | null;
   @Field(() => [String], { description: 'Option categories shown in the view.' }) activeCategories: string[] =
     [];
-  @Field(() => Float, { description: 'Highest the camera goes.', nullable: true }) maxHeight?: number | null;
-  @Field(() => Vector3Formula, { description: 'Camera position.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Highest the camera goes.' }) maxHeight?: number | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Camera position.' })
   position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { description: 'Point the camera looks at.', nullable: true })
+  @Field(() => Vector3Formula, { nullable: true, description: 'Point the camera looks at.' })
   target?: Vector3Formula | null;
 }

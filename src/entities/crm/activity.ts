@@ -63,40 +63,40 @@ export class Activity extends Audited {
   subject!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Longer description of the activity.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Longer description of the activity.' })
   description?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Where it takes place.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where it takes place.' })
   location?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What came of it.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What came of it.' })
   outcome?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'E-mail address of the person contacted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address of the person contacted.' })
   contactEmail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Name of the person contacted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the person contacted.' })
   contactName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Phone number of the person contacted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Phone number of the person contacted.' })
   contactPhone?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
-    description: 'Id of the customer it concerns; `customer` is that customer.',
     nullable: true,
+    description: 'Id of the customer it concerns; `customer` is that customer.',
   })
   customerId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
-    description: 'Id of the opportunity it concerns; `opportunity` is that opportunity.',
     nullable: true,
+    description: 'Id of the opportunity it concerns; `opportunity` is that opportunity.',
   })
   opportunityId?: string | null;
 
@@ -109,7 +109,7 @@ export class Activity extends Audited {
   type!: ActivityType;
 
   @Enum({ items: () => ActivityPriority, nullable: true })
-  @Field(() => ActivityPriority, { description: 'How urgent it is.', nullable: true })
+  @Field(() => ActivityPriority, { nullable: true, description: 'How urgent it is.' })
   priority?: ActivityPriority | null;
 
   @Property({ type: 'text[]' })
@@ -117,11 +117,11 @@ export class Activity extends Audited {
   attendees: string[] = [];
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When it is planned.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it is planned.' })
   scheduledAt?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When it must be done.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it must be done.' })
   dueDate?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -140,7 +140,7 @@ export class Activity extends Audited {
   dueNotifiedAt?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { description: 'How long it takes, in minutes.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'How long it takes, in minutes.' })
   durationMinutes?: number | null;
 
   @Property({ type: 'boolean' })

@@ -52,19 +52,19 @@ export class Booking extends Audited {
   widgetConfigId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the lead the booking belongs to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the lead the booking belongs to.' })
   leadId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the activity that records the appointment.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the activity that records the appointment.' })
   activityId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the employee who takes the appointment.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the employee who takes the appointment.' })
   assignedEmployeeId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the subsidiary where it takes place.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary where it takes place.' })
   assignedSubsidiaryId?: string | null;
 
   /** An id in an external calendar, so not necessarily a UUID. */
@@ -97,46 +97,46 @@ export class Booking extends Audited {
   duration?: number | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's time zone (IANA name).", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's time zone (IANA name)." })
   timezone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's first name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's first name." })
   firstName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's last name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's last name." })
   lastName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's company.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's company." })
   companyName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's e-mail address." })
   email?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's phone number.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's phone number." })
   phone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's street.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's street." })
   street?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's house number.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's house number." })
   houseNumber?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's postal code.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's postal code." })
   postalCode?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The visitor's city.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's city." })
   city?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the visitor wrote.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the visitor wrote.' })
   message?: string | null;
 }

@@ -30,7 +30,7 @@ registerEnumType(ContactFormFieldType, {
 
 @ObjectType('ContactFormField', { description: 'One input of a contact form.' })
 export class ContactFormField {
-  @Field(() => String, { description: 'The label shown next to the input.', nullable: true }) label!:
+  @Field(() => String, { nullable: true, description: 'The label shown next to the input.' }) label!:
     string | null;
   @Field(() => String, { description: 'The key the submitted value is sent under.' }) name!: string;
   @Field(() => Boolean, { description: 'True when the form cannot be sent without it.' }) required!: boolean;
@@ -53,7 +53,7 @@ export class ContactFormWidgetConfig extends Audited {
   slug!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the widget is for.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the widget is for.' })
   description?: string | null;
 
   @Property({ type: 'text', nullable: true })

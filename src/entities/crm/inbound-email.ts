@@ -51,23 +51,23 @@ export class InboundEmail extends Audited {
   receivedAt: Date = new Date();
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Subject line.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Subject line.' })
   subject?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The HTML body.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The HTML body.' })
   bodyHtml?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The plain-text body.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The plain-text body.' })
   bodyText?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "Sender's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Sender's e-mail address." })
   fromEmail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "Sender's name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Sender's name." })
   fromName?: string | null;
 
   @Property({ type: 'text[]' })
@@ -81,19 +81,19 @@ export class InboundEmail extends Audited {
   /** The identifiers below come from mail systems (RFC 5322 headers, Microsoft Graph), not from us. */
   @Property({ type: 'text', nullable: true })
   @Field(() => String, {
-    description: 'Id of the conversation (thread) the e-mail belongs to.',
     nullable: true,
+    description: 'Id of the conversation (thread) the e-mail belongs to.',
   })
   conversationId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Id of the message at the mail gateway.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the message at the mail gateway.' })
   graphMessageId?: string | null;
 
   @Property({ type: 'text', nullable: true })
   @Field(() => String, {
-    description: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
     nullable: true,
+    description: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
   })
   inReplyTo?: string | null;
 

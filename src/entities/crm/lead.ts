@@ -55,67 +55,67 @@ export class Lead extends Audited {
   status: LeadStatus = LeadStatus.NEW;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'First name of the person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'First name of the person.' })
   firstName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Last name of the person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Last name of the person.' })
   lastName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The person's company.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The person's company." })
   companyName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Website of the company.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Website of the company.' })
   companyWebsite?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'E-mail address of the person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address of the person.' })
   email?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Phone number of the person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Phone number of the person.' })
   phone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The company's industry.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The company's industry." })
   industry?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The person's Instagram handle.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The person's Instagram handle." })
   instagramHandle?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the lead is interested in.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the lead is interested in.' })
   interest?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the lead wrote.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the lead wrote.' })
   message?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What is to be done next.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What is to be done next.' })
   nextAction?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When the next action is due.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next action is due.' })
   nextActionDueDate?: Date | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Internal note.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Internal note.' })
   note?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The web page the lead came in from.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The web page the lead came in from.' })
   pageUrl?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The language the lead prefers.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The language the lead prefers.' })
   preferredLanguage?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Why the lead was (dis)qualified.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why the lead was (dis)qualified.' })
   qualificationNotes?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -124,44 +124,44 @@ export class Lead extends Audited {
 
   @Property({ type: 'timestamptz', nullable: true })
   @Field(() => DateTimeISOResolver, {
-    description: 'When the lead first became QUALIFIED; set by the service.',
     nullable: true,
+    description: 'When the lead first became QUALIFIED; set by the service.',
   })
   qualifiedDate?: Date | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The page that referred the visitor.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The page that referred the visitor.' })
   referrerUrl?: string | null;
 
   @Property({ type: 'text', nullable: true })
   @Field(() => String, {
-    description: 'Where the lead came from (for example website, referral).',
     nullable: true,
+    description: 'Where the lead came from (for example website, referral).',
   })
   source?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'More about the source.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'More about the source.' })
   sourceDetail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The utm_campaign of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_campaign of the visit.' })
   utmCampaign?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The utm_content of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_content of the visit.' })
   utmContent?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The utm_medium of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_medium of the visit.' })
   utmMedium?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The utm_source of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_source of the visit.' })
   utmSource?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'The utm_term of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_term of the visit.' })
   utmTerm?: string | null;
 
   @Property({ type: 'boolean' })
@@ -169,15 +169,15 @@ export class Lead extends Audited {
   hasAcceptedQuote: boolean = false;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => Address, { description: "The lead's address.", nullable: true })
+  @Field(() => Address, { nullable: true, description: "The lead's address." })
   address?: Address | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the customer the lead became or belongs to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the customer the lead became or belongs to.' })
   customerId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the opportunity made from the lead.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the opportunity made from the lead.' })
   opportunityId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -187,8 +187,8 @@ export class Lead extends Audited {
   /** Leads with a subsidiary are visible only to users with access to it (decisions.md "Data scope"). */
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
-    description: 'Id of the subsidiary handling the lead; limits who sees it.',
     nullable: true,
+    description: 'Id of the subsidiary handling the lead; limits who sees it.',
   })
   subsidiaryId?: string | null;
 }

@@ -13,7 +13,7 @@ export class SentMail extends Audited {
   recipient!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Subject line.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Subject line.' })
   subject?: string | null;
 
   @Property({ type: 'boolean' })
@@ -21,6 +21,6 @@ export class SentMail extends Audited {
   opened: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When the recipient opened it.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the recipient opened it.' })
   openedAt?: Date | null;
 }

@@ -11,18 +11,18 @@ import type { User } from '../user';
 
 @ObjectType('CustomerSummary', { description: 'A customer as CRM records show it.' })
 export class CustomerSummary {
-  @Field(() => String, { description: "The customer's e-mail address.", nullable: true }) email!:
+  @Field(() => String, { nullable: true, description: "The customer's e-mail address." }) email!:
     string | null;
   @Field(() => ID, { description: 'Id of the customer.' }) id!: string;
-  @Field(() => String, { description: 'Name of the customer.', nullable: true }) name!: string | null;
-  @Field(() => String, { description: "The customer's phone number.", nullable: true }) phone!: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the customer.' }) name!: string | null;
+  @Field(() => String, { nullable: true, description: "The customer's phone number." }) phone!: string | null;
 }
 
 @ObjectType('OpportunitySummary', { description: 'An opportunity as CRM records show it.' })
 export class OpportunitySummary {
   @Field(() => ID, { description: 'Id of the opportunity.' }) id!: string;
-  @Field(() => String, { description: 'Name of the opportunity.', nullable: true }) name!: string | null;
-  @Field(() => Float, { description: 'Expected value of the opportunity.', nullable: true }) value!:
+  @Field(() => String, { nullable: true, description: 'Name of the opportunity.' }) name!: string | null;
+  @Field(() => Float, { nullable: true, description: 'Expected value of the opportunity.' }) value!:
     number | null;
 }
 
@@ -31,8 +31,8 @@ export class OpportunitySummary {
 })
 export class UserSummary {
   @Field(() => String, {
-    description: 'First and last name, or the e-mail address without them.',
     nullable: true,
+    description: 'First and last name, or the e-mail address without them.',
   })
   displayName!: string | null;
   @Field(() => ID, { description: 'Id of the user.' }) id!: string;
@@ -42,10 +42,10 @@ export class UserSummary {
 
 @ObjectType('SubsidiarySummary', { description: 'A subsidiary as CRM records show it.' })
 export class SubsidiarySummary {
-  @Field(() => String, { description: 'Colour of the subsidiary (CSS colour).', nullable: true }) color!:
+  @Field(() => String, { nullable: true, description: 'Colour of the subsidiary (CSS colour).' }) color!:
     string | null;
   @Field(() => ID, { description: 'Id of the subsidiary.' }) id!: string;
-  @Field(() => String, { description: 'Name of the subsidiary.', nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the subsidiary.' }) name!: string | null;
 }
 
 export function customerSummary(c: Customer | null): CustomerSummary | null {

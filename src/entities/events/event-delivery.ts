@@ -36,11 +36,11 @@ registerEnumType(DeliveryChannel, {
 export class DeliveryAttempt {
   @Field(() => DateTimeISOResolver, { description: 'When the attempt was made.' }) at!: string;
   @Field(() => Int, {
-    description: 'HTTP status the receiver answered with; null when no answer came.',
     nullable: true,
+    description: 'HTTP status the receiver answered with; null when no answer came.',
   })
   statusCode?: number | null;
-  @Field(() => String, { description: 'Why the attempt failed.', nullable: true }) error?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why the attempt failed.' }) error?: string | null;
   @Field(() => Int, { description: 'How long the attempt took, in milliseconds.' }) durationMs!: number;
 }
 
@@ -60,7 +60,7 @@ export class EventDelivery extends TenantScoped {
   channel: DeliveryChannel = DeliveryChannel.WEBHOOK;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { description: 'Id of the webhook endpoint (webhook deliveries).', nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the webhook endpoint (webhook deliveries).' })
   endpointId?: string | null;
 
   @Property({ type: 'uuid' })
@@ -94,15 +94,15 @@ export class EventDelivery extends TenantScoped {
   lockedUntil?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { description: 'HTTP status of the last attempt.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'HTTP status of the last attempt.' })
   lastStatusCode?: number | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Why the last attempt failed.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why the last attempt failed.' })
   lastError?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When the receiver accepted it.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the receiver accepted it.' })
   deliveredAt?: Date | null;
 
   @Property({ type: 'json' })
@@ -112,8 +112,8 @@ export class EventDelivery extends TenantScoped {
   /** E-mail deliveries: the notification's recipient. */
   @Property({ type: 'json', nullable: true })
   @Field(() => GraphQLJSONObject, {
-    description: "E-mail deliveries: the notification's recipient.",
     nullable: true,
+    description: "E-mail deliveries: the notification's recipient.",
   })
   target?: Record<string, unknown> | null;
 }

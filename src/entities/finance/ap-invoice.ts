@@ -61,6 +61,7 @@ export enum ApPaymentMethod {
 }
 registerEnumType(ApPaymentMethod, {
   name: 'ApPaymentMethod',
+  description: 'How an AP invoice was paid.',
   valuesConfig: {
     BANK_TRANSFER: { description: 'Bank transfer.' },
     DIRECT_DEBIT: { description: 'Direct debit.' },
@@ -89,42 +90,42 @@ registerEnumType(PurchaseCostType, {
 
 @ObjectType({ description: 'How a purchase invoice is booked.' })
 export class ApInvoiceClassification {
-  @Field(() => String, { description: 'Cost category.', nullable: true }) category?: string | null;
-  @Field(() => String, { description: 'Id of the cost centre charged.', nullable: true }) costCenterId?:
+  @Field(() => String, { nullable: true, description: 'Cost category.' }) category?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the cost centre charged.' }) costCenterId?:
     string | null;
-  @Field(() => String, { description: 'Id of the general-ledger account charged.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the general-ledger account charged.' })
   glAccountId?: string | null;
-  @Field(() => String, { description: 'Id of the project charged.', nullable: true }) projectId?:
+  @Field(() => String, { nullable: true, description: 'Id of the project charged.' }) projectId?:
     string | null;
-  @Field(() => String, { description: 'Cost subcategory.', nullable: true }) subcategory?: string | null;
+  @Field(() => String, { nullable: true, description: 'Cost subcategory.' }) subcategory?: string | null;
 }
 
 @ObjectType({ description: 'A purchase order this invoice pays (part of).' })
 export class LinkedPurchaseOrder {
   @Field(() => Float, { description: 'Part of the invoice allocated to the purchase order.' })
   allocatedAmount!: number;
-  @Field(() => PurchaseCostType, { description: 'What kind of cost it is.', nullable: true })
+  @Field(() => PurchaseCostType, { nullable: true, description: 'What kind of cost it is.' })
   costType?: PurchaseCostType | null;
   @Field(() => String, { description: 'Id of the purchase order.' }) purchaseOrderId!: string;
-  @Field(() => String, { description: 'Number of the purchase order.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Number of the purchase order.' })
   purchaseOrderNumber?: string | null;
-  @Field(() => String, { description: 'Status of the purchase order when linked.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Status of the purchase order when linked.' })
   purchaseOrderStatus?: string | null;
-  @Field(() => Float, { description: 'Total of the purchase order.', nullable: true }) purchaseOrderTotal?:
+  @Field(() => Float, { nullable: true, description: 'Total of the purchase order.' }) purchaseOrderTotal?:
     number | null;
   @Field(() => Boolean, {
-    description: "True once the order's stock adjustment was applied.",
     nullable: true,
+    description: "True once the order's stock adjustment was applied.",
   })
   stockAdjustmentApplied?: boolean | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the link was made; set by the service.',
     nullable: true,
+    description: 'When the link was made; set by the service.',
   })
   created?: string | null;
   @Field(() => String, {
-    description: 'E-mail of the user who made the link; set by the service.',
     nullable: true,
+    description: 'E-mail of the user who made the link; set by the service.',
   })
   createdBy?: string | null;
 }
@@ -132,24 +133,24 @@ export class LinkedPurchaseOrder {
 @ObjectType({ description: 'A payment made on a purchase invoice.' })
 export class ApInvoicePayment {
   @Field(() => ID, { description: 'Id of the payment.' }) id!: string;
-  @Field(() => String, { description: 'Id of the bank transaction that paid it.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the bank transaction that paid it.' })
   bankTransactionId?: string | null;
-  @Field(() => String, { description: 'Note on the payment.', nullable: true }) note?: string | null;
-  @Field(() => String, { description: 'Payment reference.', nullable: true }) reference?: string | null;
+  @Field(() => String, { nullable: true, description: 'Note on the payment.' }) note?: string | null;
+  @Field(() => String, { nullable: true, description: 'Payment reference.' }) reference?: string | null;
   @Field(() => Float, { description: 'Amount paid; the payments make up `paymentStatus` and `outstanding`.' })
   amount!: number;
-  @Field(() => DateTimeISOResolver, { description: 'When it was paid.', nullable: true }) date?:
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it was paid.' }) date?:
     string | null;
-  @Field(() => ApPaymentMethod, { description: 'How it was paid.', nullable: true })
+  @Field(() => ApPaymentMethod, { nullable: true, description: 'How it was paid.' })
   paymentMethod?: ApPaymentMethod | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the payment was recorded; set by the service.',
     nullable: true,
+    description: 'When the payment was recorded; set by the service.',
   })
   created?: string | null;
   @Field(() => String, {
-    description: 'E-mail of the user who recorded the payment; set by the service.',
     nullable: true,
+    description: 'E-mail of the user who recorded the payment; set by the service.',
   })
   createdBy?: string | null;
 }
@@ -157,13 +158,13 @@ export class ApInvoicePayment {
 @ObjectType({ description: 'One line of a purchase invoice; its amounts are computed by the service.' })
 export class ApInvoiceRow {
   @Field(() => ID, { description: 'Id of the row.' }) id!: string;
-  @Field(() => String, { description: 'What the row is for.', nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true, description: 'What the row is for.' }) description?: string | null;
   @Field(() => String, {
-    description: 'Id of the general-ledger account the row is booked on.',
     nullable: true,
+    description: 'Id of the general-ledger account the row is booked on.',
   })
   glAccountId?: string | null;
-  @Field(() => String, { description: 'Id of the product bought.', nullable: true }) productId?:
+  @Field(() => String, { nullable: true, description: 'Id of the product bought.' }) productId?:
     string | null;
   @Field(() => Float, { description: 'How many.' }) quantity!: number;
   @Field(() => Float, { description: 'Price of one, without tax.' }) unitPrice!: number;
@@ -202,7 +203,7 @@ export class ApInvoice extends Audited {
   invoiceNumber?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The supplier's invoice number.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The supplier's invoice number." })
   referenceNumber?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -210,18 +211,18 @@ export class ApInvoice extends Audited {
   currency?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Internal note.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Internal note.' })
   note?: string;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
-    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
     nullable: true,
+    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
   })
   subsidiaryId?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the supplier who sent the invoice.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the supplier who sent the invoice.' })
   supplierId?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -233,18 +234,18 @@ export class ApInvoice extends Audited {
   supplierEmail?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'Date of the invoice.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Date of the invoice.' })
   invoiceDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
   @Field(() => DateTimeISOResolver, {
-    description: 'When it must be paid; `daysOverdue` counts from it.',
     nullable: true,
+    description: 'When it must be paid; `daysOverdue` counts from it.',
   })
   dueDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When the invoice was received.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the invoice was received.' })
   receivedDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -257,7 +258,7 @@ export class ApInvoice extends Audited {
   @DecimalColumn(14, 2, { description: 'Sum of the row totals, without tax.' })
   subtotal?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, { description: "Sum of the rows' tax; computed." })
   taxAmount?: number;
 
   @DecimalColumn(14, 2, { description: 'subtotal + taxAmount.' })
@@ -285,17 +286,17 @@ export class ApInvoice extends Audited {
 
   @Enum({ items: () => ApPaymentStatus, nullable: true })
   @Field(() => ApPaymentStatus, {
-    description: 'How much is paid; derived from the payments.',
     nullable: true,
+    description: 'How much is paid; derived from the payments.',
   })
   paymentStatus?: ApPaymentStatus;
 
   @Enum({ items: () => ApClassificationMethod, nullable: true })
-  @Field(() => ApClassificationMethod, { description: 'How the invoice was classified.', nullable: true })
+  @Field(() => ApClassificationMethod, { nullable: true, description: 'How the invoice was classified.' })
   classificationMethod?: ApClassificationMethod;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ApInvoiceClassification, { description: 'Where the cost is booked.', nullable: true })
+  @Field(() => ApInvoiceClassification, { nullable: true, description: 'Where the cost is booked.' })
   classification?: ApInvoiceClassification;
 
   @Property({ type: 'json' })
@@ -303,7 +304,7 @@ export class ApInvoice extends Audited {
   attachments: FileAsset[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { description: 'The invoice document.', nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: 'The invoice document.' })
   pdf?: FileAsset;
 
   @Property({ type: 'json' })

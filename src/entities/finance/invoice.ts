@@ -87,6 +87,7 @@ export enum InvoicePaymentMethod {
 }
 registerEnumType(InvoicePaymentMethod, {
   name: 'InvoicePaymentMethod',
+  description: 'How a customer paid.',
   valuesConfig: {
     CREDIT_CARD: { description: 'Credit card.' },
     BANK_TRANSFER: { description: 'Bank transfer.' },
@@ -101,13 +102,13 @@ registerEnumType(InvoicePaymentMethod, {
 @ObjectType({ description: 'One line of a sales invoice; its amounts are computed by the service.' })
 export class InvoiceRow {
   @Field(() => ID, { description: 'Id of the row.' }) id!: string;
-  @Field(() => String, { description: 'What the row is for.', nullable: true }) description?: string | null;
-  @Field(() => String, { description: 'Id of the product sold.', nullable: true }) productId?: string | null;
-  @Field(() => Float, { description: 'How many (or what percentage, for PERCENTAGE rows).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the row is for.' }) description?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product sold.' }) productId?: string | null;
+  @Field(() => Float, { nullable: true, description: 'How many (or what percentage, for PERCENTAGE rows).' })
   quantity?: number | null;
-  @Field(() => InvoiceQuantityType, { description: 'What the quantity counts.', nullable: true })
+  @Field(() => InvoiceQuantityType, { nullable: true, description: 'What the quantity counts.' })
   quantityType?: InvoiceQuantityType | null;
-  @Field(() => Float, { description: 'Price of one, without tax.', nullable: true }) unitPrice?:
+  @Field(() => Float, { nullable: true, description: 'Price of one, without tax.' }) unitPrice?:
     number | null;
   @Field(() => Float, { nullable: true, description: 'Percent; 21 when the row names none.' })
   taxRate?: number | null;
@@ -121,50 +122,50 @@ export class InvoiceRow {
   })
   total!: number;
   @Field(() => Float, { description: 'Total plus tax; computed.' }) totalWithTax!: number;
-  @Field(() => InvoiceRowType, { description: 'What kind of line it is.', nullable: true })
+  @Field(() => InvoiceRowType, { nullable: true, description: 'What kind of line it is.' })
   type?: InvoiceRowType | null;
 }
 
 @ObjectType({ description: 'A payment (or, negative, a refund) received for a sales invoice.' })
 export class InvoiceTransaction {
   @Field(() => ID, { description: 'Id of the transaction.' }) id!: string;
-  @Field(() => String, { description: 'Id of the account the money moved on.', nullable: true }) accountId?:
+  @Field(() => String, { nullable: true, description: 'Id of the account the money moved on.' }) accountId?:
     string | null;
-  @Field(() => String, { description: 'What the transaction is.', nullable: true }) description?:
+  @Field(() => String, { nullable: true, description: 'What the transaction is.' }) description?:
     string | null;
   @Field(() => Float, { description: 'Amount received; the transactions make the paid states.' })
   amount!: number;
-  @Field(() => DateTimeISOResolver, { description: 'When the money came in.', nullable: true }) date?:
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the money came in.' }) date?:
     string | null;
-  @Field(() => InvoicePaymentMethod, { description: 'How it was paid.', nullable: true })
+  @Field(() => InvoicePaymentMethod, { nullable: true, description: 'How it was paid.' })
   paymentMethod?: InvoicePaymentMethod | null;
-  @Field(() => String, { description: AUDIT_DOCS.tenantId, nullable: true }) tenantId?: string | null;
-  @Field(() => DateTimeISOResolver, { description: AUDIT_DOCS.created, nullable: true }) created?:
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.tenantId }) tenantId?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.created }) created?:
     string | null;
-  @Field(() => String, { description: AUDIT_DOCS.createdBy, nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { description: AUDIT_DOCS.updated, nullable: true }) updated?:
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.createdBy }) createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.updated }) updated?:
     string | null;
-  @Field(() => String, { description: AUDIT_DOCS.updatedBy, nullable: true }) updatedBy?: string | null;
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.updatedBy }) updatedBy?: string | null;
 }
 
 @ObjectType({ description: 'How a recurring invoice repeats.' })
 export class RecurringAgreement {
-  @Field(() => Boolean, { description: 'True to send each new invoice without review.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'True to send each new invoice without review.' })
   autoSend?: boolean | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the agreement ends.', nullable: true }) endDate?:
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the agreement ends.' }) endDate?:
     string | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the next invoice is made.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next invoice is made.' })
   nextInvoiceDate?: string | null;
-  @Field(() => Int, { description: 'Days between invoices.', nullable: true }) intervalDays?: number | null;
-  @Field(() => Int, { description: 'Months between invoices.', nullable: true }) intervalMonths?:
+  @Field(() => Int, { nullable: true, description: 'Days between invoices.' }) intervalDays?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Months between invoices.' }) intervalMonths?:
     number | null;
 }
 
 @ObjectType({ description: 'A payment reminder that was sent.' })
 export class InvoiceReminder {
-  @Field(() => String, { description: 'E-mail of the user who sent the reminder.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail of the user who sent the reminder.' })
   createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the reminder was sent.', nullable: true }) sentOn?:
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the reminder was sent.' }) sentOn?:
     string | null;
 }
 
@@ -196,7 +197,7 @@ export class Invoice extends Audited {
   status?: InvoiceStatus;
 
   @Enum({ items: () => InvoiceType, nullable: true })
-  @Field(() => InvoiceType, { description: 'What kind of invoice it is.', nullable: true })
+  @Field(() => InvoiceType, { nullable: true, description: 'What kind of invoice it is.' })
   type?: InvoiceType;
 
   @Property({ type: 'uuid', nullable: true })
@@ -204,7 +205,7 @@ export class Invoice extends Audited {
   clientId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'E-mail address the invoice is sent to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address the invoice is sent to.' })
   contactEmail?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -212,47 +213,47 @@ export class Invoice extends Audited {
   currency?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Body of the e-mail the invoice is sent with.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Body of the e-mail the invoice is sent with.' })
   mailBody?: string;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
-    description: 'Id of the project milestone the invoice charges for.',
     nullable: true,
+    description: 'Id of the project milestone the invoice charges for.',
   })
   milestoneId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Internal note.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Internal note.' })
   note?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the opportunity the invoice belongs to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the opportunity the invoice belongs to.' })
   opportunityId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Reference the customer pays with.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Reference the customer pays with.' })
   paymentReference?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Body of the payment reminder e-mail.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Body of the payment reminder e-mail.' })
   reminderBody?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the sales order invoiced.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the sales order invoiced.' })
   salesOrderId?: string;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
-    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
     nullable: true,
+    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
   })
   subsidiaryId?: string;
 
   @Property({ type: 'timestamptz', nullable: true })
   @Field(() => DateTimeISOResolver, {
-    description: 'Date of the invoice; dueDate = invoiceDate + paymentTermDays.',
     nullable: true,
+    description: 'Date of the invoice; dueDate = invoiceDate + paymentTermDays.',
   })
   invoiceDate?: Date;
 
@@ -269,13 +270,13 @@ export class Invoice extends Audited {
 
   @Property({ type: 'timestamptz', nullable: true })
   @Field(() => DateTimeISOResolver, {
-    description: 'When the owner was told the invoice is overdue.',
     nullable: true,
+    description: 'When the owner was told the invoice is overdue.',
   })
   overdueNotifiedAt?: Date;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { description: 'Days to pay (default 30).', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Days to pay (default 30).' })
   paymentTermDays?: number;
 
   @DecimalColumn(14, 2, { description: 'Sum of the transactions.' })
@@ -287,13 +288,15 @@ export class Invoice extends Audited {
   @DecimalColumn(14, 2, { description: 'The same as totalWithTax.' })
   total?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, {
+    description: 'Sum of the rounded row totals; computed, client-sent totals are ignored.',
+  })
   totalExcludingTax?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, { description: 'Sum of the rounded row taxes; computed.' })
   totalTax?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, { description: 'Total excluding tax plus total tax; computed.' })
   totalWithTax?: number;
 
   @Property({ type: 'text[]' })
@@ -305,13 +308,13 @@ export class Invoice extends Audited {
   attachments: FileAsset[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { description: 'The invoice document.', nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: 'The invoice document.' })
   pdf?: FileAsset;
 
   @Property({ type: 'json', nullable: true })
   @Field(() => RecurringAgreement, {
-    description: 'How the invoice recurs, for RECURRING invoices.',
     nullable: true,
+    description: 'How the invoice recurs, for RECURRING invoices.',
   })
   recurringAgreement?: RecurringAgreement | null;
 

@@ -44,14 +44,14 @@ export class InvoiceStatusCounts {
 @ObjectType({ description: 'The earliest and latest invoice dates (null when there are no invoices).' })
 export class InvoiceDateRange {
   @Field(() => DateTimeISOResolver, {
-    description: 'Earliest invoice date, or null without invoices.',
     nullable: true,
+    description: 'Earliest invoice date, or null without invoices.',
   })
   min!: Date | null;
 
   @Field(() => DateTimeISOResolver, {
-    description: 'Latest invoice date, or null without invoices.',
     nullable: true,
+    description: 'Latest invoice date, or null without invoices.',
   })
   max!: Date | null;
 }

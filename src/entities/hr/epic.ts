@@ -34,31 +34,31 @@ export class Epic extends Audited {
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the epic is about.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the epic is about.' })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Colour shown for the epic (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the epic (CSS colour).' })
   color?: string;
 
   /** The employee answerable for the epic; `owner` shows them. */
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
-    description: 'Id of the employee who owns the epic; `owner` is that employee.',
     nullable: true,
+    description: 'Id of the employee who owns the epic; `owner` is that employee.',
   })
   ownerId?: string;
 
   /** The HR project; also the data scope of the epic (and of its tasks). */
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
-    description: 'Id of the HR project the epic belongs to; limits who sees it (project access).',
     nullable: true,
+    description: 'Id of the HR project the epic belongs to; limits who sees it (project access).',
   })
   projectId?: string;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { description: 'Priority as an integer; higher is more important.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Priority as an integer; higher is more important.' })
   priority?: number;
 
   @Enum({ items: () => EpicStatus })
@@ -70,13 +70,13 @@ export class Epic extends Audited {
   tags: string[] = [];
 
   @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { description: 'When work should start.', nullable: true })
+  @Field(() => LocalDateResolver, { nullable: true, description: 'When work should start.' })
   targetStartDate?: string;
 
   @Property({ type: 'date', nullable: true })
   @Field(() => LocalDateResolver, {
-    description: 'When work should end; not before the start (400).',
     nullable: true,
+    description: 'When work should end; not before the start (400).',
   })
   targetEndDate?: string;
 }

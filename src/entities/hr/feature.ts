@@ -49,18 +49,18 @@ export class Feature extends Audited {
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the feature is about.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the feature is about.' })
   description?: string;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
-    description: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
     nullable: true,
+    description: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
   })
   epicId?: string;
 
   @Enum({ items: () => FeaturePriority, nullable: true })
-  @Field(() => FeaturePriority, { description: 'How important the feature is.', nullable: true })
+  @Field(() => FeaturePriority, { nullable: true, description: 'How important the feature is.' })
   priority?: FeaturePriority;
 
   @Enum({ items: () => FeatureStatus })
@@ -72,6 +72,6 @@ export class Feature extends Audited {
   tags: string[] = [];
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { description: 'Estimated effort in story points.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Estimated effort in story points.' })
   estimatedPoints?: number;
 }

@@ -36,27 +36,27 @@ export class HrProject extends Audited {
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Short code of the project.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Short code of the project.' })
   code?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the project is about.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the project is about.' })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Colour shown for the project (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the project (CSS colour).' })
   color?: string;
 
   /** The customer the project is for. */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { description: 'Id of the client the project is for.', nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the client the project is for.' })
   clientId?: string;
 
   /** The employee leading the project; `lead` shows them. */
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
-    description: 'Id of the employee who leads the project; `lead` is that employee.',
     nullable: true,
+    description: 'Id of the employee who leads the project; `lead` is that employee.',
   })
   leadId?: string;
 
@@ -76,27 +76,27 @@ export class HrProject extends Audited {
   teamMemberIds: string[] = [];
 
   @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { description: 'When the project starts.', nullable: true })
+  @Field(() => LocalDateResolver, { nullable: true, description: 'When the project starts.' })
   startDate?: string;
 
   @Property({ type: 'date', nullable: true })
   @Field(() => LocalDateResolver, {
-    description: 'When the project ends; not before the start (400).',
     nullable: true,
+    description: 'When the project ends; not before the start (400).',
   })
   endDate?: string;
 
   @Property({ type: 'integer', nullable: true })
   @Field(() => Int, {
-    description: 'Length of a sprint in days, unless a sprint says otherwise.',
     nullable: true,
+    description: 'Length of a sprint in days, unless a sprint says otherwise.',
   })
   defaultSprintDurationDays?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, { description: 'Hourly rate charged for work on the project.' })
   hourlyRate?: number;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { description: 'Picture of the project.', nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: 'Picture of the project.' })
   picture?: FileAsset;
 }

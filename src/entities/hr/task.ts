@@ -40,27 +40,27 @@ export class Task extends Audited {
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
-    description: "Id of the feature the task belongs to; the task's epic follows from it.",
     nullable: true,
+    description: "Id of the feature the task belongs to; the task's epic follows from it.",
   })
   featureId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
-    description: 'Id of the epic; taken from the feature when there is one.',
     nullable: true,
+    description: 'Id of the epic; taken from the feature when there is one.',
   })
   epicId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
-    description: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
     nullable: true,
+    description: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
   })
   projectId?: string | null;
 
   /** The employee doing the task. */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { description: 'Id of the employee doing the task.', nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the employee doing the task.' })
   assigneeId?: string;
 }

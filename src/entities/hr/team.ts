@@ -25,16 +25,16 @@ export class Team extends Audited {
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'What the team does.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the team does.' })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Colour shown for the team (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the team (CSS colour).' })
   color?: string;
 
   /** Hours the team can work per day, for capacity planning. */
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { description: 'Hours the team can work per day.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Hours the team can work per day.' })
   dailyCapacity?: number;
 
   /** Employee ids; `members` shows them. */

@@ -19,11 +19,11 @@ import {
  */
 @ObjectType('SiteReservation', { description: 'A quantity of a product reserved at a named site.' })
 export class SiteReservation {
-  @Field(() => String, { description: 'Id of the product reserved.', nullable: true }) productId!:
+  @Field(() => String, { nullable: true, description: 'Id of the product reserved.' }) productId!:
     string | null;
   @Field(() => Float, { description: 'Quantity reserved.' }) quantity!: number;
-  @Field(() => String, { description: 'Id of the stock site.', nullable: true }) siteId!: string | null;
-  @Field(() => String, { description: 'Name of the stock site.', nullable: true }) siteName!: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the stock site.' }) siteId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the stock site.' }) siteName!: string | null;
 }
 
 @ObjectType('TransferProductStatus', { description: 'The progress of one product of a transfer.' })
@@ -65,26 +65,26 @@ export class TransferProductStatus {
 
 @ObjectType('EnrichedTransferProduct', { description: 'A product line with its product and progress.' })
 export class EnrichedTransferProduct {
-  @Field(() => Float, { description: "How many base units one of the line's unit holds.", nullable: true })
+  @Field(() => Float, { nullable: true, description: "How many base units one of the line's unit holds." })
   baseUnitConversion!: number | null;
-  @Field(() => Float, { description: 'The quantity in base units.', nullable: true }) baseUnitQuantity!:
+  @Field(() => Float, { nullable: true, description: 'The quantity in base units.' }) baseUnitQuantity!:
     number | null;
-  @Field(() => Float, { description: 'Price of one base unit.', nullable: true }) pricePerBaseUnit!:
+  @Field(() => Float, { nullable: true, description: 'Price of one base unit.' }) pricePerBaseUnit!:
     number | null;
-  @Field(() => Float, { description: "Price of one of the line's unit.", nullable: true }) pricePerUnit!:
+  @Field(() => Float, { nullable: true, description: "Price of one of the line's unit." }) pricePerUnit!:
     number | null;
-  @Field(() => Float, { description: "Quantity ordered, in the line's unit.", nullable: true }) quantity!:
+  @Field(() => Float, { nullable: true, description: "Quantity ordered, in the line's unit." }) quantity!:
     number | null;
-  @Field(() => Float, { description: 'Quantity × price per unit.', nullable: true }) totalPrice!:
+  @Field(() => Float, { nullable: true, description: 'Quantity × price per unit.' }) totalPrice!:
     number | null;
-  @Field(() => String, { description: 'Id of the product.', nullable: true }) productId!: string | null;
-  @Field(() => String, { description: 'The unit the quantity is in.', nullable: true }) unit!: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product.' }) productId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The unit the quantity is in.' }) unit!: string | null;
 
   @Field(() => Float, { description: 'Available at the source site.' })
   availableStock!: number;
 
   @Field(() => Float, { description: 'Ordered, less cancelled, less delivered.' }) pending!: number;
-  @Field(() => Float, { description: "The product's price.", nullable: true }) price!: number | null;
+  @Field(() => Float, { nullable: true, description: "The product's price." }) price!: number | null;
   @Field(() => Float, { description: 'Quantity cancelled.' }) quantityCancelled!: number;
   @Field(() => Float, { description: 'Quantity delivered.' }) quantityDelivered!: number;
   @Field(() => Float, { description: 'Quantity picked: the sum of the batch allocations.' })
@@ -94,7 +94,7 @@ export class EnrichedTransferProduct {
   quantityShipped!: number;
   @Field(() => Float, { description: 'Quantity reserved for the transfer, over every site.' })
   totalReserved!: number;
-  @Field(() => String, { description: 'Name of the product.', nullable: true }) productName!: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the product.' }) productName!: string | null;
   @Field(() => [BatchAllocation], { description: 'The batches picked for the line.' })
   batchAllocations!: BatchAllocation[];
   @Field(() => [FileAsset], { description: 'Pictures of the product.' }) imageAssets!: FileAsset[];
@@ -110,29 +110,29 @@ export class EnrichedTransferProduct {
 export class EnrichedStockTransfer extends Audited {
   @Field(() => String, { description: 'Number of the transfer, `ST-000001`, gapless per tenant.' })
   transferNumber!: string;
-  @Field(() => String, { description: 'Note on the transfer.', nullable: true }) note!: string | null;
-  @Field(() => String, { description: 'Id of the stock site the goods leave from.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Note on the transfer.' }) note!: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the stock site the goods leave from.' })
   stockSiteId!: string | null;
   @Field(() => String, {
-    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
     nullable: true,
+    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
   })
   subsidiaryId!: string | null;
-  @Field(() => String, { description: 'Id of the incoming transfer at the destination.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the incoming transfer at the destination.' })
   incomingStockTransferId!: string | null;
 
   @Field(() => IncomingTransferStatus, {
-    description: 'State of the incoming transfer at the destination.',
     nullable: true,
+    description: 'State of the incoming transfer at the destination.',
   })
   incomingStockTransferStatus!: IncomingTransferStatus | null;
 
   @Field(() => TransferStatus, { description: 'Where the transfer stands.' }) status!: TransferStatus;
-  @Field(() => TransferPriority, { description: 'How urgent the transfer is.', nullable: true })
+  @Field(() => TransferPriority, { nullable: true, description: 'How urgent the transfer is.' })
   priority!: TransferPriority | null;
-  @Field(() => DeliveryMethod, { description: 'How the goods travel.', nullable: true })
+  @Field(() => DeliveryMethod, { nullable: true, description: 'How the goods travel.' })
   deliveryMethod!: DeliveryMethod | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the goods should arrive.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the goods should arrive.' })
   deliveryDate!: Date | null;
   @Field(() => [String], { description: 'Ids of the pick lists made for the transfer.' })
   picklistIds!: string[];

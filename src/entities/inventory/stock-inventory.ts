@@ -40,27 +40,27 @@ registerEnumType(ReservationType, {
 /** Stock on its way to the site; stamped by the service. */
 @ObjectType('InTransitStock', { description: 'Stock on its way to the site.' })
 export class InTransitStock {
-  @Field(() => Float, { description: 'Quantity on its way.', nullable: true }) quantity?: number | null;
-  @Field(() => String, { description: 'Id of the stock transfer bringing it.', nullable: true }) transferId?:
+  @Field(() => Float, { nullable: true, description: 'Quantity on its way.' }) quantity?: number | null;
+  @Field(() => String, { nullable: true, description: 'Id of the stock transfer bringing it.' }) transferId?:
     string | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the entry was made; set by the service.',
     nullable: true,
+    description: 'When the entry was made; set by the service.',
   })
   created?: string | null;
   @Field(() => String, {
-    description: 'E-mail of the user who made the entry; set by the service.',
     nullable: true,
+    description: 'E-mail of the user who made the entry; set by the service.',
   })
   createdBy?: string | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the entry last changed; set by the service.',
     nullable: true,
+    description: 'When the entry last changed; set by the service.',
   })
   updated?: string | null;
   @Field(() => String, {
-    description: 'E-mail of the user who last changed the entry; set by the service.',
     nullable: true,
+    description: 'E-mail of the user who last changed the entry; set by the service.',
   })
   updatedBy?: string | null;
 }
@@ -68,7 +68,7 @@ export class InTransitStock {
 @InputType('InTransitStockInput', { description: 'Stock on its way to the site.' })
 export class InTransitStockInput {
   @Field(() => Float, { description: 'Quantity on its way.' }) @Min(0) quantity!: number;
-  @Field(() => String, { description: 'Id of the stock transfer bringing it.', nullable: true }) transferId?:
+  @Field(() => String, { nullable: true, description: 'Id of the stock transfer bringing it.' }) transferId?:
     string | null;
 }
 
@@ -76,35 +76,35 @@ export class InTransitStockInput {
 @ObjectType('StockReservation', { description: 'Stock promised to an order, transfer or production.' })
 export class StockReservation {
   @Field(() => Float, {
-    description: 'Quantity reserved; counts against the available quantity.',
     nullable: true,
+    description: 'Quantity reserved; counts against the available quantity.',
   })
   quantity?: number | null;
   @Field(() => String, {
-    description: 'Id of the order, transfer or production run the stock is reserved for.',
     nullable: true,
+    description: 'Id of the order, transfer or production run the stock is reserved for.',
   })
   reservationSourceId?: string | null;
-  @Field(() => ReservationType, { description: 'What the stock is reserved for.', nullable: true })
+  @Field(() => ReservationType, { nullable: true, description: 'What the stock is reserved for.' })
   reservationType?: ReservationType | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the reservation was made; set by the service.',
     nullable: true,
+    description: 'When the reservation was made; set by the service.',
   })
   created?: string | null;
   @Field(() => String, {
-    description: 'E-mail of the user who made the reservation; set by the service.',
     nullable: true,
+    description: 'E-mail of the user who made the reservation; set by the service.',
   })
   createdBy?: string | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the reservation last changed; set by the service.',
     nullable: true,
+    description: 'When the reservation last changed; set by the service.',
   })
   updated?: string | null;
   @Field(() => String, {
-    description: 'E-mail of the user who last changed the reservation; set by the service.',
     nullable: true,
+    description: 'E-mail of the user who last changed the reservation; set by the service.',
   })
   updatedBy?: string | null;
 }
@@ -115,11 +115,11 @@ export class StockReservationInput {
   @Min(0)
   quantity!: number;
   @Field(() => String, {
-    description: 'Id of the order, transfer or production run the stock is reserved for.',
     nullable: true,
+    description: 'Id of the order, transfer or production run the stock is reserved for.',
   })
   reservationSourceId?: string | null;
-  @Field(() => ReservationType, { description: 'What the stock is reserved for.', nullable: true })
+  @Field(() => ReservationType, { nullable: true, description: 'What the stock is reserved for.' })
   reservationType?: ReservationType | null;
 }
 
@@ -155,8 +155,8 @@ export class StockInventory extends Audited {
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
-    description: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
     nullable: true,
+    description: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
   })
   subsidiaryId?: string | null;
 
@@ -184,11 +184,11 @@ export class StockInventory extends Audited {
   availableQuantity: number = 0;
 
   @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { description: 'Quantity at or below which the stock is LOW_STOCK.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity at or below which the stock is LOW_STOCK.' })
   minimum?: number | null;
 
   @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { description: 'Quantity the site should hold at most.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity the site should hold at most.' })
   maximum?: number | null;
 
   @Property(quantity())

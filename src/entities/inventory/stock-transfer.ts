@@ -100,12 +100,12 @@ export class TransferProduct {
   @Field(() => Float, { nullable: true, description: 'pricePerUnit / baseUnitConversion (computed).' })
   pricePerBaseUnit?: number | null;
 
-  @Field(() => Float, { description: "Price of one of the line's unit.", nullable: true })
+  @Field(() => Float, { nullable: true, description: "Price of one of the line's unit." })
   @IsOptional()
   @Min(0)
   pricePerUnit?: number | null;
 
-  @Field(() => Float, { description: "Quantity, in the line's unit.", nullable: true })
+  @Field(() => Float, { nullable: true, description: "Quantity, in the line's unit." })
   @IsOptional()
   @Min(0)
   quantity?: number | null;
@@ -113,21 +113,21 @@ export class TransferProduct {
   @Field(() => Float, { nullable: true, description: 'quantity x pricePerUnit (computed).' })
   totalPrice?: number | null;
 
-  @Field(() => String, { description: 'Id of the product.', nullable: true }) productId?: string | null;
-  @Field(() => String, { description: 'The unit the quantity is in.', nullable: true }) unit?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product.' }) productId?: string | null;
+  @Field(() => String, { nullable: true, description: 'The unit the quantity is in.' }) unit?: string | null;
 }
 
 @ObjectType('BatchAllocation', { description: 'A quantity picked from a batch for a transfer.' })
 @InputType('BatchAllocationInput', { description: 'A quantity taken from one batch, as sent.' })
 export class BatchAllocation {
-  @Field(() => String, { description: 'Number of the batch.', nullable: true }) batchNumber?: string | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the batch expires.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Number of the batch.' }) batchNumber?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the batch expires.' })
   expirationDate?: string | null;
-  @Field(() => String, { description: 'Where in the site the batch lies.', nullable: true }) locationId?:
+  @Field(() => String, { nullable: true, description: 'Where in the site the batch lies.' }) locationId?:
     string | null;
-  @Field(() => String, { description: 'Id of the product.', nullable: true }) productId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product.' }) productId?: string | null;
 
-  @Field(() => Float, { description: 'Quantity taken from the batch.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity taken from the batch.' })
   @IsOptional()
   @Min(0)
   quantity?: number | null;
@@ -136,14 +136,14 @@ export class BatchAllocation {
 @ObjectType('ReservedProduct', { description: 'A quantity of a product reserved at a site.' })
 @InputType('ReservedProductInput', { description: 'A quantity of a product reserved at a site, as sent.' })
 export class ReservedProduct {
-  @Field(() => String, { description: 'Id of the product.', nullable: true }) productId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product.' }) productId?: string | null;
 
-  @Field(() => Float, { description: 'Quantity reserved.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity reserved.' })
   @IsOptional()
   @Min(0)
   quantity?: number | null;
 
-  @Field(() => String, { description: 'Id of the stock site.', nullable: true }) siteId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the stock site.' }) siteId?: string | null;
 }
 
 @ObjectType('CancelledProducts', { description: 'The cancelled quantities of a transfer.' })
@@ -191,7 +191,7 @@ export class StockTransfer extends Audited {
   transferNumber!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Note on the transfer.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Note on the transfer.' })
   note?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -199,18 +199,18 @@ export class StockTransfer extends Audited {
   stockSiteId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the stock site the goods go to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the stock site the goods go to.' })
   destinationStockSiteId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
-    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
     nullable: true,
+    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
   })
   subsidiaryId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the incoming transfer at the destination.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the incoming transfer at the destination.' })
   incomingStockTransferId?: string | null;
 
   @Enum({ items: () => IncomingTransferStatus, nullable: true })
@@ -223,15 +223,15 @@ export class StockTransfer extends Audited {
   status: TransferStatus = TransferStatus.DRAFT;
 
   @Enum({ items: () => TransferPriority, nullable: true })
-  @Field(() => TransferPriority, { description: 'How urgent the transfer is.', nullable: true })
+  @Field(() => TransferPriority, { nullable: true, description: 'How urgent the transfer is.' })
   priority?: TransferPriority | null = TransferPriority.LOW;
 
   @Enum({ items: () => DeliveryMethod, nullable: true })
-  @Field(() => DeliveryMethod, { description: 'How the goods travel.', nullable: true })
+  @Field(() => DeliveryMethod, { nullable: true, description: 'How the goods travel.' })
   deliveryMethod?: DeliveryMethod | null = DeliveryMethod.REGULAR;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When the goods should arrive.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the goods should arrive.' })
   deliveryDate?: Date | null;
 
   @Property({ type: 'text[]' })

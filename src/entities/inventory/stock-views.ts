@@ -17,26 +17,26 @@ export class LocationBatch {
   id!: string;
 
   @Field(() => String, {
-    description: 'Number of the batch; with the location it names the batch.',
     nullable: true,
+    description: 'Number of the batch; with the location it names the batch.',
   })
   batchNumber?: string | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When the batch expires; stock is taken first-expiring-first.',
     nullable: true,
+    description: 'When the batch expires; stock is taken first-expiring-first.',
   })
   expirationDate?: Date | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When stock was last added to the batch.',
     nullable: true,
+    description: 'When stock was last added to the batch.',
   })
   lastStockDate?: Date | null;
-  @Field(() => String, { description: 'Id of the purchase order the batch came in on.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the purchase order the batch came in on.' })
   originalPurchaseOrderId?: string | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the batch was made.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the batch was made.' })
   productionDate?: Date | null;
   @Field(() => Float, { description: 'Quantity in the batch.' }) quantity!: number;
-  @Field(() => StockSource, { description: 'How the batch came into stock.', nullable: true })
+  @Field(() => StockSource, { nullable: true, description: 'How the batch came into stock.' })
   stockSource?: StockSource | null;
   @Field(() => [ProductQuantity], { description: 'The batch quantity split over units of measurement.' })
   uomSplit!: ProductQuantity[];
@@ -53,13 +53,13 @@ export class StockLocation {
 
   @Field(() => Float, { description: "Sum of the location's batches." }) totalQuantity!: number;
   @Field(() => DateTimeISOResolver, {
-    description: 'When stock was last added at the location.',
     nullable: true,
+    description: 'When stock was last added at the location.',
   })
   lastStockDate!: Date | null;
   @Field(() => DateTimeISOResolver, {
-    description: "Earliest expiration date of the location's batches.",
     nullable: true,
+    description: "Earliest expiration date of the location's batches.",
   })
   earliestExpirationDate!: Date | null;
   @Field(() => [LocationBatch], { description: 'The batches at the location.' }) batches!: LocationBatch[];
@@ -67,21 +67,21 @@ export class StockLocation {
 
 @ObjectType('BatchSearchRow', { description: 'A batch of a stock site with its product.' })
 export class BatchSearchRow {
-  @Field(() => String, { description: 'Number of the batch.', nullable: true }) batchNumber!: string | null;
-  @Field(() => String, { description: 'Brand of the product.', nullable: true }) brand!: string | null;
-  @Field(() => String, { description: 'Category of the product.', nullable: true }) category!: string | null;
-  @Field(() => String, { description: 'Where in the site the batch lies.', nullable: true }) locationId!:
+  @Field(() => String, { nullable: true, description: 'Number of the batch.' }) batchNumber!: string | null;
+  @Field(() => String, { nullable: true, description: 'Brand of the product.' }) brand!: string | null;
+  @Field(() => String, { nullable: true, description: 'Category of the product.' }) category!: string | null;
+  @Field(() => String, { nullable: true, description: 'Where in the site the batch lies.' }) locationId!:
     string | null;
   @Field(() => String, { description: 'Id of the product.' }) productId!: string;
-  @Field(() => String, { description: 'Name of the product.', nullable: true }) productName!: string | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the batch expires.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the product.' }) productName!: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the batch expires.' })
   expirationDate!: Date | null;
   @Field(() => DateTimeISOResolver, {
-    description: 'When stock was last added to the batch.',
     nullable: true,
+    description: 'When stock was last added to the batch.',
   })
   lastStockDate!: Date | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the batch was made.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the batch was made.' })
   productionDate!: Date | null;
   @Field(() => Float, { description: 'Quantity in the batch.' }) quantity!: number;
   @Field(() => Float, { description: 'Price of one unit of the batch.' }) unitPrice!: number;
@@ -93,14 +93,14 @@ export class DestinationProductInfo {
   @Field(() => Float, { description: 'Available at the destination: total − reserved.' })
   amountAvailable!: number;
   @Field(() => Float, { description: 'Reserved at the destination.' }) amountReserved!: number;
-  @Field(() => Float, { description: "The destination's maximum for the product.", nullable: true })
+  @Field(() => Float, { nullable: true, description: "The destination's maximum for the product." })
   maximum!: number | null;
-  @Field(() => Float, { description: "The destination's minimum for the product.", nullable: true })
+  @Field(() => Float, { nullable: true, description: "The destination's minimum for the product." })
   minimum!: number | null;
   @Field(() => Float, { description: 'Total at the destination.' }) totalAmount!: number;
-  @Field(() => String, { description: 'Id of the destination site.', nullable: true }) stockSiteId!:
+  @Field(() => String, { nullable: true, description: 'Id of the destination site.' }) stockSiteId!:
     string | null;
-  @Field(() => String, { description: 'Name of the destination site.', nullable: true }) stockSiteName!:
+  @Field(() => String, { nullable: true, description: 'Name of the destination site.' }) stockSiteName!:
     string | null;
 }
 
@@ -108,34 +108,34 @@ export class DestinationProductInfo {
 export class ProductStockRow {
   @Field(() => Float, { description: 'Available at the site: total − reserved.' }) amountAvailable!: number;
   @Field(() => Float, { description: 'Reserved at the site.' }) amountReserved!: number;
-  @Field(() => Float, { description: "The site's maximum for the product.", nullable: true }) maximum!:
+  @Field(() => Float, { nullable: true, description: "The site's maximum for the product." }) maximum!:
     number | null;
-  @Field(() => Float, { description: "The site's minimum for the product.", nullable: true }) minimum!:
+  @Field(() => Float, { nullable: true, description: "The site's minimum for the product." }) minimum!:
     number | null;
-  @Field(() => Float, { description: 'Sales price of the product.', nullable: true }) salesPrice!:
+  @Field(() => Float, { nullable: true, description: 'Sales price of the product.' }) salesPrice!:
     number | null;
   @Field(() => Float, { description: 'Total at the site: the sum of the batches.' }) totalAmount!: number;
-  @Field(() => Float, { description: 'Quantity-weighted average price of the batches.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity-weighted average price of the batches.' })
   unitPrice!: number | null;
-  @Field(() => UnitOfMeasurement, { description: "The product's base unit.", nullable: true })
+  @Field(() => UnitOfMeasurement, { nullable: true, description: "The product's base unit." })
   baseUnit!: UnitOfMeasurement | null;
   @Field(() => [UnitOfMeasurement], { description: 'The units the product is counted in.' })
   unitsOfMeasurement!: UnitOfMeasurement[];
-  @Field(() => String, { description: 'Currency of the prices.', nullable: true }) currency!: string | null;
-  @Field(() => String, { description: "Id of the product's picture.", nullable: true }) imageBlobId!:
+  @Field(() => String, { nullable: true, description: 'Currency of the prices.' }) currency!: string | null;
+  @Field(() => String, { nullable: true, description: "Id of the product's picture." }) imageBlobId!:
     string | null;
   @Field(() => String, { description: 'Id of the product.' }) productId!: string;
-  @Field(() => String, { description: 'Name of the product.', nullable: true }) productName!: string | null;
-  @Field(() => String, { description: 'Id of the stock site.', nullable: true }) stockSiteId!: string | null;
-  @Field(() => String, { description: 'Name of the stock site.', nullable: true }) stockSiteName!:
+  @Field(() => String, { nullable: true, description: 'Name of the product.' }) productName!: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the stock site.' }) stockSiteId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the stock site.' }) stockSiteName!:
     string | null;
-  @Field(() => String, { description: 'Id of the subsidiary of the inventory.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary of the inventory.' })
   subsidiaryId!: string | null;
-  @Field(() => ProductType, { description: 'What kind of product it is.', nullable: true })
+  @Field(() => ProductType, { nullable: true, description: 'What kind of product it is.' })
   productType!: ProductType | null;
   @Field(() => DestinationProductInfo, {
-    description: "The product's stock at the destination site, when one was asked for.",
     nullable: true,
+    description: "The product's stock at the destination site, when one was asked for.",
   })
   destinationProductInfo!: DestinationProductInfo | null;
 }

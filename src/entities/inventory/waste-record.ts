@@ -17,7 +17,7 @@ import { ImageRef } from '../shared';
 @ObjectType({ description: 'A quantity of a product registered as waste.' })
 export class WasteRecord extends Audited {
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Who approved the write-off.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Who approved the write-off.' })
   approvedBy?: string | null;
 
   @Property({ type: 'uuid' })
@@ -25,19 +25,19 @@ export class WasteRecord extends Audited {
   productId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Why it was wasted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why it was wasted.' })
   reason?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the shift in which it was wasted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the shift in which it was wasted.' })
   shiftId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the stock site; fixed once deducted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the stock site; fixed once deducted.' })
   stockSiteId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the subsidiary; limits who sees the record.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary; limits who sees the record.' })
   subsidiaryId?: string | null;
 
   @Property({ type: new DecimalType('number'), columnType: 'numeric(14,4)' })
@@ -52,6 +52,6 @@ export class WasteRecord extends Audited {
   deductRawMaterials: boolean = false;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { description: 'Picture of the waste.', nullable: true })
+  @Field(() => ImageRef, { nullable: true, description: 'Picture of the waste.' })
   image?: ImageRef | null;
 }

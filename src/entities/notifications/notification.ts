@@ -57,15 +57,15 @@ export class Notification extends Audited {
   userId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Title of the notification.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Title of the notification.' })
   title?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Text of the notification.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Text of the notification.' })
   body?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'E-mail of the user who sent it.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail of the user who sent it.' })
   sender?: string;
 
   @Enum({ items: () => NotificationCategory })
@@ -79,17 +79,17 @@ export class Notification extends Audited {
   /** A key of the scope catalog (`invoice.overdue`); recipients can switch scopes off. */
   @Property({ type: 'text', nullable: true })
   @Field(() => String, {
-    description: 'Scope of the notification; the recipient may switch scopes off.',
     nullable: true,
+    description: 'Scope of the notification; the recipient may switch scopes off.',
   })
   scope?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Where the notification leads when opened.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where the notification leads when opened.' })
   actionUrl?: string;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => GraphQLJSONObject, { description: 'Any JSON the sender attached.', nullable: true })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Any JSON the sender attached.' })
   metadata?: Record<string, unknown> | null;
 
   @Property({ type: 'boolean' })
@@ -106,7 +106,7 @@ export class Notification extends Audited {
   emailSent: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When it was e-mailed.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it was e-mailed.' })
   emailSentAt?: Date;
 
   /**

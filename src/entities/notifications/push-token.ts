@@ -42,14 +42,14 @@ export class PushToken extends TenantScoped {
   platform!: PushPlatform;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Name of the device.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the device.' })
   deviceName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Version of the app that registered it.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Version of the app that registered it.' })
   appVersion?: string;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { description: 'When a push was last sent to it.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When a push was last sent to it.' })
   lastUsed?: Date;
 }

@@ -8,9 +8,9 @@ import { Audited } from '../tenant-scoped';
 export class Customer extends Audited {
   @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the customer.' }) name!: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The customer's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The customer's e-mail address." })
   email?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The customer's phone number.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The customer's phone number." })
   phone?: string;
 }

@@ -10,29 +10,29 @@ import { Audited } from '../tenant-scoped';
 @ObjectType({ description: 'A member of staff.' })
 export class Employee extends Audited {
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The employee's first name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's first name." })
   firstName?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The employee's last name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's last name." })
   lastName?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The employee's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's e-mail address." })
   email?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The employee's job title.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's job title." })
   jobTitle?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The employee's department.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's department." })
   department?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "Id of the employee's picture.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Id of the employee's picture." })
   avatar?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The employee's phone number.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's phone number." })
   phone?: string;
   /** The user account of this person, when they sign in. */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: "Id of the employee's user, if they have one.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Id of the employee's user, if they have one." })
   userId?: string;
 }
 

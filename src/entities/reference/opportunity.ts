@@ -11,6 +11,6 @@ export class Opportunity extends Audited {
   @DecimalColumn(14, 2, { description: 'Expected value of the opportunity.' })
   value?: number;
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the customer.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the customer.' })
   customerId?: string;
 }

@@ -27,26 +27,26 @@ registerEnumType(ProductType, {
 export class Product extends Audited {
   @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the product.' }) name!: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Brand of the product.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Brand of the product.' })
   brand?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Category of the product.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Category of the product.' })
   category?: string;
   @Enum({ items: () => ProductType, nullable: true })
-  @Field(() => ProductType, { description: 'What kind of product it is.', nullable: true })
+  @Field(() => ProductType, { nullable: true, description: 'What kind of product it is.' })
   productType?: ProductType;
   @DecimalColumn(14, 4, { description: 'Cost price of one base unit.' })
   unitPrice?: number;
   @DecimalColumn(14, 4, { description: 'Sales price of one base unit.' })
   salesPrice?: number;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Currency of the prices.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Currency of the prices.' })
   currency?: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "Id of the product's picture.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Id of the product's picture." })
   imageBlobId?: string;
   @Property({ type: 'json', nullable: true })
-  @Field(() => UnitOfMeasurement, { description: 'The unit the product is counted in.', nullable: true })
+  @Field(() => UnitOfMeasurement, { nullable: true, description: 'The unit the product is counted in.' })
   baseUnit?: UnitOfMeasurement;
   @Property({ type: 'json' })
   @Field(() => [UnitOfMeasurement], { description: 'Units the product is counted, bought or sold in.' })

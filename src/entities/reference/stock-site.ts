@@ -9,6 +9,6 @@ import { Audited } from '../tenant-scoped';
 export class StockSite extends Audited {
   @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the stock site.' }) name!: string;
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { description: 'Id of the subsidiary the site belongs to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary the site belongs to.' })
   subsidiaryId?: string;
 }

@@ -8,6 +8,6 @@ import { Audited } from '../tenant-scoped';
 export class Subsidiary extends Audited {
   @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the subsidiary.' }) name!: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: 'Colour shown for the subsidiary (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the subsidiary (CSS colour).' })
   color?: string;
 }

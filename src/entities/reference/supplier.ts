@@ -7,6 +7,6 @@ import { Audited } from '../tenant-scoped';
 export class Supplier extends Audited {
   @Property({ type: 'text' }) @Field(() => String, { description: 'Name of the supplier.' }) name!: string;
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { description: "The supplier's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The supplier's e-mail address." })
   email?: string;
 }

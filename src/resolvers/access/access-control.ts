@@ -31,8 +31,8 @@ export class MyAccess implements Access {
 @ObjectType({ description: 'A user who reaches a project or subsidiary, and why.' })
 export class AccessUser implements AccessEntry {
   @Field(() => String, { description: "The user's e-mail address." }) email!: string;
-  @Field(() => String, { description: "The user's first name.", nullable: true }) firstName!: string | null;
-  @Field(() => String, { description: "The user's last name.", nullable: true }) lastName!: string | null;
+  @Field(() => String, { nullable: true, description: "The user's first name." }) firstName!: string | null;
+  @Field(() => String, { nullable: true, description: "The user's last name." }) lastName!: string | null;
   @Field(() => Boolean, { description: 'True when the user has full access.' }) hasFullAccess!: boolean;
   @Field(() => Boolean, { description: 'True when the id is in the user’s own list.' }) isDirect!: boolean;
   @Field(() => String, {

@@ -21,22 +21,22 @@ import {
 })
 export class PermissionsInput implements Partial<Record<PermissionList, string[]>> {
   @Field(() => [Permission], {
-    description: 'Users, roles, subsidiaries, API keys and webhooks (absent: none).',
     nullable: true,
+    description: 'Users, roles, subsidiaries, API keys and webhooks (absent: none).',
   })
   appPermissions?: string[];
-  @Field(() => [Permission], { description: 'Assets (absent: none).', nullable: true })
+  @Field(() => [Permission], { nullable: true, description: 'Assets (absent: none).' })
   assetManagementPermissions?: string[];
-  @Field(() => [Permission], { description: 'Calendar events (absent: none).', nullable: true })
+  @Field(() => [Permission], { nullable: true, description: 'Calendar events (absent: none).' })
   calendarPermissions?: string[];
   @Field(() => [Permission], {
-    description: 'Inbox, sent mails, notifications and templates (absent: none).',
     nullable: true,
+    description: 'Inbox, sent mails, notifications and templates (absent: none).',
   })
   communicationsPermissions?: string[];
   @Field(() => [Permission], {
-    description: 'Concepts, types (variables) and type product coverages (absent: none).',
     nullable: true,
+    description: 'Concepts, types (variables) and type product coverages (absent: none).',
   })
   configuratorPermissions?: string[];
   @Field(() => [Permission], {
@@ -46,27 +46,27 @@ export class PermissionsInput implements Partial<Record<PermissionList, string[]
   })
   crmPermissions?: string[];
   @Field(() => [Permission], {
-    description: 'Tax percentages, invoices, AP invoices, suppliers and clients (absent: none).',
     nullable: true,
+    description: 'Tax percentages, invoices, AP invoices, suppliers and clients (absent: none).',
   })
   financePermissions?: string[];
-  @Field(() => [Permission], { description: 'Teams and employees (absent: none).', nullable: true })
+  @Field(() => [Permission], { nullable: true, description: 'Teams and employees (absent: none).' })
   hrPermissions?: string[];
   @Field(() => [Permission], {
-    description: 'Inventory, stock transfers and stock sites (absent: none).',
     nullable: true,
+    description: 'Inventory, stock transfers and stock sites (absent: none).',
   })
   inventoryPermissions?: string[];
-  @Field(() => [Permission], { description: 'Waste and production (absent: none).', nullable: true })
+  @Field(() => [Permission], { nullable: true, description: 'Waste and production (absent: none).' })
   productionPermissions?: string[];
-  @Field(() => [Permission], { description: 'Products (absent: none).', nullable: true })
+  @Field(() => [Permission], { nullable: true, description: 'Products (absent: none).' })
   productsPermissions?: string[];
   @Field(() => [Permission], {
-    description: 'HR projects, epics, features and tasks (absent: none).',
     nullable: true,
+    description: 'HR projects, epics, features and tasks (absent: none).',
   })
   projectsPermissions?: string[];
-  @Field(() => [Permission], { description: 'Sales reports (absent: none).', nullable: true })
+  @Field(() => [Permission], { nullable: true, description: 'Sales reports (absent: none).' })
   reportingPermissions?: string[];
 }
 @InputType({ description: 'A tenant role: its name and permissions.' })
@@ -77,7 +77,7 @@ export class TenantRoleInput {
   @Length(1, 100)
   name!: string;
 
-  @Field(() => String, { description: 'What the role is for.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the role is for.' })
   @IsOptional()
   @Length(0, 500)
   description?: string;

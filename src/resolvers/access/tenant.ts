@@ -23,37 +23,37 @@ import { notFound } from '../../errors';
     'Changes to the tenant; absent fields stay. `scopes` changes only the areas named; `billingInfo`, `settings` and logos replace the stored value as a whole.',
 })
 export class UpdateTenantInput {
-  @Field(() => String, { description: 'Name of the organisation.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the organisation.' })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { description: "The tenant's internet domain.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The tenant's internet domain." })
   @IsOptional()
   @Length(0, 253)
   domain?: string;
-  @Field(() => String, { description: "E-mail of the tenant's owner.", nullable: true })
+  @Field(() => String, { nullable: true, description: "E-mail of the tenant's owner." })
   @IsOptional()
   @Length(0, 254)
   owner?: string;
-  @Field(() => String, { description: "Address of the tenant's logo.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Address of the tenant's logo." })
   @IsOptional()
   @Length(0, 2000)
   logoUrl?: string;
-  @Field(() => ImageRef, { description: "The tenant's logo.", nullable: true }) logo?: ImageRef;
-  @Field(() => ImageRef, { description: "The tenant's logo for light themes.", nullable: true })
+  @Field(() => ImageRef, { nullable: true, description: "The tenant's logo." }) logo?: ImageRef;
+  @Field(() => ImageRef, { nullable: true, description: "The tenant's logo for light themes." })
   lightThemeLogo?: ImageRef;
-  @Field(() => TenantSubscription, { description: "State of the tenant's subscription.", nullable: true })
+  @Field(() => TenantSubscription, { nullable: true, description: "State of the tenant's subscription." })
   subscription?: TenantSubscription;
-  @Field(() => DateTimeISOResolver, { description: 'When the subscription ends.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the subscription ends.' })
   subscriptionExpires?: Date;
   @Field(() => BillingInfo, {
-    description: 'How the tenant is billed; replaces the stored value.',
     nullable: true,
+    description: 'How the tenant is billed; replaces the stored value.',
   })
   billingInfo?: BillingInfo;
-  @Field(() => TenantScopes, { description: 'Which modules the tenant uses.', nullable: true })
+  @Field(() => TenantScopes, { nullable: true, description: 'Which modules the tenant uses.' })
   scopes?: TenantScopes;
-  @Field(() => TenantSettings, { description: 'Tenant-wide settings.', nullable: true })
+  @Field(() => TenantSettings, { nullable: true, description: 'Tenant-wide settings.' })
   settings?: TenantSettings;
 }
 

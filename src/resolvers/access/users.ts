@@ -17,17 +17,17 @@ export class CreateUserInput {
   @IsEmail()
   email!: string;
 
-  @Field(() => String, { description: "The user's first name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's first name." })
   @IsOptional()
   @Length(1, 100)
   firstName?: string;
 
-  @Field(() => String, { description: "The user's last name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's last name." })
   @IsOptional()
   @Length(1, 100)
   lastName?: string;
 
-  @Field(() => String, { description: "The user's preferred language.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's preferred language." })
   @IsOptional()
   @Length(2, 35)
   language?: string;
@@ -36,12 +36,12 @@ export class CreateUserInput {
   roles?: string[];
 
   @Field(() => Boolean, {
-    description: 'True to let the user see every subsidiary and project (default false).',
     nullable: true,
+    description: 'True to let the user see every subsidiary and project (default false).',
   })
   hasFullAccess?: boolean;
 
-  @Field(() => UserProfile, { description: 'How the user presents themself.', nullable: true })
+  @Field(() => UserProfile, { nullable: true, description: 'How the user presents themself.' })
   profile?: UserProfile;
 }
 
@@ -51,35 +51,35 @@ export class CreateUserInput {
 })
 export class UpdateUserInput {
   @Field(() => String, {
-    description: "The user's e-mail address, unique in the tenant (409).",
     nullable: true,
+    description: "The user's e-mail address, unique in the tenant (409).",
   })
   @IsOptional()
   @IsEmail()
   email?: string;
 
-  @Field(() => String, { description: "The user's first name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's first name." })
   @IsOptional()
   @Length(1, 100)
   firstName?: string;
 
-  @Field(() => String, { description: "The user's last name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's last name." })
   @IsOptional()
   @Length(1, 100)
   lastName?: string;
 
-  @Field(() => String, { description: "The user's preferred language.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's preferred language." })
   @IsOptional()
   @Length(2, 35)
   language?: string;
 
   @Field(() => UserStatus, {
-    description: 'Whether the user may sign in; applies from the next request.',
     nullable: true,
+    description: 'Whether the user may sign in; applies from the next request.',
   })
   status?: UserStatus;
 
-  @Field(() => Boolean, { description: "True once the user's e-mail address is verified.", nullable: true })
+  @Field(() => Boolean, { nullable: true, description: "True once the user's e-mail address is verified." })
   verified?: boolean;
 
   @Field(() => UserProfile, { nullable: true, description: 'Replaces the whole profile.' })

@@ -10,18 +10,18 @@ export class CreateConceptInput {
   @Length(1, 200)
   name!: string;
 
-  @Field(() => BuildingType, { description: 'The kind of building the concept is.', nullable: true })
+  @Field(() => BuildingType, { nullable: true, description: 'The kind of building the concept is.' })
   buildingType?: BuildingType;
 }
 
 @InputType({ description: 'Changes to a concept; absent fields stay as they are.' })
 export class UpdateConceptInput {
-  @Field(() => String, { description: 'Name of the concept.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the concept.' })
   @IsOptional()
   @Length(1, 200)
   name?: string;
 
-  @Field(() => BuildingType, { description: 'The kind of building the concept is.', nullable: true })
+  @Field(() => BuildingType, { nullable: true, description: 'The kind of building the concept is.' })
   buildingType?: BuildingType;
 }
 

@@ -20,33 +20,33 @@ export class CreateCoverageJobInput {
   typeId!: string;
   @Field(() => String, { description: 'Id of the static model whose variants are calculated.' })
   staticModelId!: string;
-  @Field(() => CoverageJobPriority, { description: 'Priority of the job (default NORMAL).', nullable: true })
+  @Field(() => CoverageJobPriority, { nullable: true, description: 'Priority of the job (default NORMAL).' })
   priority?: CoverageJobPriority;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Default: now.' }) runAfter?: Date;
-  @Field(() => String, { description: 'Name of the job.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the job.' })
   @IsOptional()
   @Length(1, 300)
   name?: string;
-  @Field(() => String, { description: 'What the job is for.', nullable: true }) description?: string;
+  @Field(() => String, { nullable: true, description: 'What the job is for.' }) description?: string;
 }
 
 @InputType({ description: 'Changes to a job; only a PENDING job may be re-prioritised or rescheduled.' })
 export class UpdateCoverageJobInput {
   @Field(() => CoverageJobPriority, {
-    description: 'Workers claim due jobs by priority: URGENT > HIGH > NORMAL > LOW.',
     nullable: true,
+    description: 'Workers claim due jobs by priority: URGENT > HIGH > NORMAL > LOW.',
   })
   priority?: CoverageJobPriority;
   @Field(() => DateTimeISOResolver, {
-    description: 'The job is not claimed before this time (retries back off exponentially).',
     nullable: true,
+    description: 'The job is not claimed before this time (retries back off exponentially).',
   })
   runAfter?: Date;
-  @Field(() => String, { description: 'Name of the job.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the job.' })
   @IsOptional()
   @Length(1, 300)
   name?: string;
-  @Field(() => String, { description: 'What the job is for.', nullable: true }) description?: string;
+  @Field(() => String, { nullable: true, description: 'What the job is for.' }) description?: string;
 }
 
 /** Claim order of the priorities, highest first (the worker's claim query uses the same order). */

@@ -14,7 +14,7 @@ export class TypeProductCoverageResolver {
   })
   typeProductCoveragesByNames(
     @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
-    @Arg('names', () => [String], { description: 'Product names to look for.', defaultValue: [] })
+    @Arg('names', () => [String], { defaultValue: [], description: 'Product names to look for.' })
     names: string[],
     @Ctx() ctx: Context,
   ): Promise<TypeProductCoverage[]> {
@@ -45,8 +45,8 @@ export class TypeProductCoverageResolver {
   calculateTypeProductCoverage(
     @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
     @Arg('priority', () => CoverageJobPriority, {
-      description: 'Priority of the jobs (default NORMAL); an already pending job is raised to it.',
       nullable: true,
+      description: 'Priority of the jobs (default NORMAL); an already pending job is raised to it.',
     })
     priority: CoverageJobPriority | undefined,
     @Ctx() ctx: Context,

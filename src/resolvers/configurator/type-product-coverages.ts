@@ -13,25 +13,25 @@ import { checkRefs } from '../../family/references';
 
 @InputType({ description: 'Changes to a coverage; absent fields stay as they are.' })
 export class UpdateTypeProductCoverageInput {
-  @Field(() => ID, { description: 'Id of the configurator type.', nullable: true }) typeId?: string;
-  @Field(() => String, { description: 'Name of the product the variant is sold as.', nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the configurator type.' }) typeId?: string;
+  @Field(() => String, { nullable: true, description: 'Name of the product the variant is sold as.' })
   @IsOptional()
   @Length(1, 300)
   productName?: string;
-  @Field(() => ID, { description: 'Id of the product made for the coverage.', nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the product made for the coverage.' })
   linkedProductId?: string;
-  @Field(() => String, { description: 'Id of the static model tree it was calculated from.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the static model tree it was calculated from.' })
   staticModelTreeId?: string;
-  @Field(() => String, { description: 'Id of the variant it covers.', nullable: true }) variantId?: string;
-  @Field(() => StaticModelType, { description: 'What the static model models.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the variant it covers.' }) variantId?: string;
+  @Field(() => StaticModelType, { nullable: true, description: 'What the static model models.' })
   modelType?: StaticModelType;
-  @Field(() => [Parameter], { description: 'Parameters of the variant.', nullable: true })
+  @Field(() => [Parameter], { nullable: true, description: 'Parameters of the variant.' })
   parameters?: Parameter[];
-  @Field(() => [String], { description: 'Ids of the projects the coverage is used in.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Ids of the projects the coverage is used in.' })
   projectIds?: string[];
   @Field(() => [FileAsset], {
-    description: 'Model files of the variant; `complete` and `totalFileSize` derive from them.',
     nullable: true,
+    description: 'Model files of the variant; `complete` and `totalFileSize` derive from them.',
   })
   assets?: FileAsset[];
 }

@@ -21,14 +21,14 @@ import {
 @InputType({ description: 'A new name and/or phase for a variable; absent fields stay as they are.' })
 export class TypeVariableChangeInput {
   @Field(() => String, {
-    description: 'New id of the variable; one another variable has is a 409.',
     nullable: true,
+    description: 'New id of the variable; one another variable has is a 409.',
   })
   @IsOptional()
   @Length(1, 200)
   id?: string;
 
-  @Field(() => VariablePhase, { description: 'The building phase the variable belongs to.', nullable: true })
+  @Field(() => VariablePhase, { nullable: true, description: 'The building phase the variable belongs to.' })
   phase?: VariablePhase;
 }
 
@@ -42,8 +42,8 @@ export class TypeVariablesResolver {
   resolveTypeVariables(
     @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
     @Arg('selection', () => [DecisionChoice], {
-      description: 'The chosen `{code, option}` pairs.',
       defaultValue: [],
+      description: 'The chosen `{code, option}` pairs.',
     })
     selection: DecisionChoice[],
     @Ctx() ctx: Context,

@@ -26,68 +26,68 @@ import { AUDIT_FIELDS } from '../../family/fields';
     'Changes to a configurator type; a collection given replaces the stored one, absent fields stay.',
 })
 export class UpdateConfiguratorTypeInput {
-  @Field(() => String, { description: 'Name of the type.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the type.' })
   @IsOptional()
   @Length(1, 200)
   name?: string;
 
-  @Field(() => String, { description: 'Colour shown for the type (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the type (CSS colour).' })
   color?: string;
-  @Field(() => String, { description: 'The concept the type belongs to.', nullable: true }) concept?: string;
-  @Field(() => String, { description: "Prefix of the names of the type's model elements.", nullable: true })
+  @Field(() => String, { nullable: true, description: 'The concept the type belongs to.' }) concept?: string;
+  @Field(() => String, { nullable: true, description: "Prefix of the names of the type's model elements." })
   elementNamePrefix?: string;
   @Field(() => String, {
-    description: 'Suffix per chosen code in variant product names: {option}, {code}, {description}.',
     nullable: true,
+    description: 'Suffix per chosen code in variant product names: {option}, {code}, {description}.',
   })
   variantSuffixFormat?: string;
   @Field(() => Boolean, {
-    description: 'True when model heights are corrected for the zero point (nulpunt) of the building.',
     nullable: true,
+    description: 'True when model heights are corrected for the zero point (nulpunt) of the building.',
   })
   compensateNulpunt?: boolean;
   @Field(() => Boolean, {
-    description: "Leave each option's first (base) code out of variant names.",
     nullable: true,
+    description: "Leave each option's first (base) code out of variant names.",
   })
   hideBaseOptionInName?: boolean;
-  @Field(() => [String], { description: 'Option categories a configuration must choose in.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Option categories a configuration must choose in.' })
   enforcedCategories?: string[];
-  @Field(() => FileAsset, { description: 'Preview image of the type.', nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: 'Preview image of the type.' })
   previewBlob?: FileAsset;
   @Field(() => [VariableConfigEntry], {
-    description: 'Values of variables that hold for every configuration of the type.',
     nullable: true,
+    description: 'Values of variables that hold for every configuration of the type.',
   })
   baseVariables?: VariableConfigEntry[];
   @Field(() => [TypeVariable], {
-    description: "The type's variables, each with the decision tree that resolves it.",
     nullable: true,
+    description: "The type's variables, each with the decision tree that resolves it.",
   })
   variables?: TypeVariable[];
   @Field(() => [TypeOption], {
-    description: 'The options a buyer chooses from, each with its codes.',
     nullable: true,
+    description: 'The options a buyer chooses from, each with its codes.',
   })
   options?: TypeOption[];
-  @Field(() => [TypeModel], { description: "The type's 3D models, made of elements.", nullable: true })
+  @Field(() => [TypeModel], { nullable: true, description: "The type's 3D models, made of elements." })
   models?: TypeModel[];
   @Field(() => [TypeMassModel], {
-    description: "The type's mass models, made of simple solids.",
     nullable: true,
+    description: "The type's mass models, made of simple solids.",
   })
   massModel?: TypeMassModel[];
   @Field(() => [TypeRestriction], {
-    description: 'Rules that limit which codes may be combined.',
     nullable: true,
+    description: 'Rules that limit which codes may be combined.',
   })
   restrictions?: TypeRestriction[];
   @Field(() => [StaticModelInput], {
-    description: 'The static model trees whose variants get product coverages.',
     nullable: true,
+    description: 'The static model trees whose variants get product coverages.',
   })
   staticModels?: StaticModelInput[];
-  @Field(() => [TypeView], { description: 'The views the configurator shows.', nullable: true })
+  @Field(() => [TypeView], { nullable: true, description: 'The views the configurator shows.' })
   views?: TypeView[];
 }
 

@@ -25,40 +25,40 @@ import { AUDIT_FIELDS } from '../../family/fields';
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by new activities and changes.' })
 class ActivityFields {
-  @Field(() => String, { description: 'Longer description of the activity.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Longer description of the activity.' })
   @IsOptional()
   @MaxLength(10000)
   description?: string;
-  @Field(() => String, { description: 'Where it takes place.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where it takes place.' })
   @IsOptional()
   @MaxLength(500)
   location?: string;
-  @Field(() => String, { description: 'What came of it.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What came of it.' })
   @IsOptional()
   @MaxLength(10000)
   outcome?: string;
-  @Field(() => String, { description: 'E-mail address of the person contacted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address of the person contacted.' })
   @IsOptional()
   @IsEmail()
   contactEmail?: string;
-  @Field(() => String, { description: 'Name of the person contacted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the person contacted.' })
   @IsOptional()
   @MaxLength(200)
   contactName?: string;
-  @Field(() => String, { description: 'Phone number of the person contacted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Phone number of the person contacted.' })
   @IsOptional()
   @MaxLength(50)
   contactPhone?: string;
   @Field(() => String, {
-    description: 'Id of the customer it concerns; `customer` is that customer.',
     nullable: true,
+    description: 'Id of the customer it concerns; `customer` is that customer.',
   })
   @IsOptional()
   @IsUUID()
   customerId?: string;
   @Field(() => String, {
-    description: 'Id of the opportunity it concerns; `opportunity` is that opportunity.',
     nullable: true,
+    description: 'Id of the opportunity it concerns; `opportunity` is that opportunity.',
   })
   @IsOptional()
   @IsUUID()
@@ -72,34 +72,34 @@ class ActivityFields {
   @IsUUID()
   ownerId?: string;
 
-  @Field(() => ActivityPriority, { description: 'How urgent it is.', nullable: true })
+  @Field(() => ActivityPriority, { nullable: true, description: 'How urgent it is.' })
   priority?: ActivityPriority;
 
-  @Field(() => [String], { description: 'Who takes part (names or e-mail addresses).', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Who takes part (names or e-mail addresses).' })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(200)
   @MaxLength(320, { each: true })
   attendees?: string[];
 
-  @Field(() => DateTimeISOResolver, { description: 'When it is planned.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it is planned.' })
   scheduledAt?: Date;
-  @Field(() => DateTimeISOResolver, { description: 'When it must be done.', nullable: true }) dueDate?: Date;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it must be done.' }) dueDate?: Date;
 
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Set to now on completion when absent.' })
   completedAt?: Date;
 
   @Field(() => DateTimeISOResolver, {
-    description: 'When the owner was reminded that the activity is due.',
     nullable: true,
+    description: 'When the owner was reminded that the activity is due.',
   })
   dueNotifiedAt?: Date;
-  @Field(() => Int, { description: 'How long it takes, in minutes.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'How long it takes, in minutes.' })
   @IsOptional()
   @Min(0)
   durationMinutes?: number;
 
-  @Field(() => Boolean, { description: 'True once done; same as `isCompleted`.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'True once done; same as `isCompleted`.' })
   @NotNullWhenGiven()
   @IsBoolean()
   completed?: boolean;
@@ -120,11 +120,11 @@ export class CreateActivityInput extends ActivityFields {
 
 @InputType({ description: 'Changes to an activity; absent fields stay as they are.' })
 export class UpdateActivityInput extends ActivityFields {
-  @Field(() => String, { description: 'What the activity is about (1 to 500 characters).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the activity is about (1 to 500 characters).' })
   @NotNullWhenGiven()
   @Length(1, 500)
   subject?: string;
-  @Field(() => ActivityType, { description: 'What kind of contact it is.', nullable: true })
+  @Field(() => ActivityType, { nullable: true, description: 'What kind of contact it is.' })
   @NotNullWhenGiven()
   @IsEnum(ActivityType)
   type?: ActivityType;

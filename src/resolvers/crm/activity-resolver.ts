@@ -53,22 +53,22 @@ export class ActivityResolver {
     return service.list(ctx, { completed: true });
   }
 
-  @FieldResolver(() => CustomerSummary, { description: 'The customer `customerId` names.', nullable: true })
+  @FieldResolver(() => CustomerSummary, { nullable: true, description: 'The customer `customerId` names.' })
   customer(@Root() activity: Activity, @Ctx() ctx: Context): Promise<CustomerSummary | null> {
     return customerOf(ctx, activity.customerId);
   }
 
   @FieldResolver(() => OpportunitySummary, {
-    description: 'The opportunity `opportunityId` names.',
     nullable: true,
+    description: 'The opportunity `opportunityId` names.',
   })
   opportunity(@Root() activity: Activity, @Ctx() ctx: Context): Promise<OpportunitySummary | null> {
     return opportunityOf(ctx, activity.opportunityId);
   }
 
   @FieldResolver(() => UserSummary, {
-    description: 'The owner: display name (first and last name, or e-mail), id and username (e-mail).',
     nullable: true,
+    description: 'The owner: display name (first and last name, or e-mail), id and username (e-mail).',
   })
   owner(@Root() activity: Activity, @Ctx() ctx: Context): Promise<UserSummary | null> {
     return userOf(ctx, activity.ownerId);

@@ -17,27 +17,27 @@ import { AUDIT_FIELDS } from '../../family/fields';
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by new bookings and changes.' })
 class BookingFields {
-  @Field(() => String, { description: 'The contact-form widget it was booked through.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The contact-form widget it was booked through.' })
   @IsOptional()
   @IsUUID()
   widgetConfigId?: string;
-  @Field(() => String, { description: 'Id of the lead the booking belongs to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the lead the booking belongs to.' })
   @IsOptional()
   @IsUUID()
   leadId?: string;
-  @Field(() => String, { description: 'Id of the activity that records the appointment.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the activity that records the appointment.' })
   @IsOptional()
   @IsUUID()
   activityId?: string;
-  @Field(() => String, { description: 'Id of the employee who takes the appointment.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the employee who takes the appointment.' })
   @IsOptional()
   @IsUUID()
   assignedEmployeeId?: string;
-  @Field(() => String, { description: 'Id of the subsidiary where it takes place.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary where it takes place.' })
   @IsOptional()
   @IsUUID()
   assignedSubsidiaryId?: string;
-  @Field(() => String, { description: 'The id of the event in an external calendar.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The id of the event in an external calendar.' })
   @IsOptional()
   @MaxLength(500)
   calendarEventId?: string;
@@ -60,43 +60,43 @@ class BookingFields {
   @MaxLength(100)
   timezone?: string;
 
-  @Field(() => String, { description: "The visitor's first name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's first name." })
   @IsOptional()
   @MaxLength(200)
   firstName?: string;
-  @Field(() => String, { description: "The visitor's last name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's last name." })
   @IsOptional()
   @MaxLength(200)
   lastName?: string;
-  @Field(() => String, { description: "The visitor's company.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's company." })
   @IsOptional()
   @MaxLength(300)
   companyName?: string;
-  @Field(() => String, { description: "The visitor's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's e-mail address." })
   @IsOptional()
   @IsEmail()
   email?: string;
-  @Field(() => String, { description: "The visitor's phone number.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's phone number." })
   @IsOptional()
   @MaxLength(50)
   phone?: string;
-  @Field(() => String, { description: "The visitor's street.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's street." })
   @IsOptional()
   @MaxLength(300)
   street?: string;
-  @Field(() => String, { description: "The visitor's house number.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's house number." })
   @IsOptional()
   @MaxLength(20)
   houseNumber?: string;
-  @Field(() => String, { description: "The visitor's postal code.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's postal code." })
   @IsOptional()
   @MaxLength(20)
   postalCode?: string;
-  @Field(() => String, { description: "The visitor's city.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's city." })
   @IsOptional()
   @MaxLength(200)
   city?: string;
-  @Field(() => String, { description: 'What the visitor wrote.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the visitor wrote.' })
   @IsOptional()
   @MaxLength(10000)
   message?: string;
@@ -109,7 +109,7 @@ export class CreateBookingInput extends BookingFields {
 
 @InputType({ description: 'Changes to a booking; absent fields stay as they are.' })
 export class UpdateBookingInput extends BookingFields {
-  @Field(() => DateTimeISOResolver, { description: 'When the appointment starts.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the appointment starts.' })
   @NotNullWhenGiven()
   @IsDate()
   startTime?: Date;

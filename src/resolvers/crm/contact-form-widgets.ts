@@ -28,7 +28,7 @@ const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 @InputType('ContactFormFieldInput', { description: 'One input of a contact form.' })
 export class ContactFormFieldInput {
-  @Field(() => String, { description: 'The label shown next to the input.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The label shown next to the input.' })
   @IsOptional()
   @MaxLength(200)
   label?: string;
@@ -52,12 +52,12 @@ export class ContactFormFieldInput {
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by new widgets and changes.' })
 class ContactFormWidgetFields {
-  @Field(() => String, { description: 'What the widget is for.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the widget is for.' })
   @IsOptional()
   @MaxLength(2000)
   description?: string;
 
-  @Field(() => String, { description: 'Shown to a visitor after sending the form.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Shown to a visitor after sending the form.' })
   @IsOptional()
   @MaxLength(2000)
   confirmationMessage?: string;
@@ -78,8 +78,8 @@ class ContactFormWidgetFields {
   isActive?: boolean;
 
   @Field(() => [ContactFormFieldInput], {
-    description: 'The inputs of the form; replaces the list.',
     nullable: true,
+    description: 'The inputs of the form; replaces the list.',
   })
   @NotNullWhenGiven()
   @IsArray()
@@ -102,14 +102,14 @@ export class CreateContactFormWidgetInput extends ContactFormWidgetFields {
 
 @InputType({ description: 'Changes to a contact-form widget; absent fields stay as they are.' })
 export class UpdateContactFormWidgetInput extends ContactFormWidgetFields {
-  @Field(() => String, { description: 'Name of the widget.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the widget.' })
   @NotNullWhenGiven()
   @Length(1, 200)
   name?: string;
 
   @Field(() => String, {
-    description: 'The widget address on a website: lower-cased, unique within the tenant (409).',
     nullable: true,
+    description: 'The widget address on a website: lower-cased, unique within the tenant (409).',
   })
   @NotNullWhenGiven()
   @Length(1, 100)

@@ -18,31 +18,31 @@ import { AUDIT_FIELDS } from '../../family/fields';
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by stored and ingested e-mails.' })
 class InboundEmailFields {
-  @Field(() => String, { description: 'Subject line.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Subject line.' })
   @IsOptional()
   @MaxLength(1000)
   subject?: string;
-  @Field(() => String, { description: 'The HTML body.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The HTML body.' })
   @IsOptional()
   @MaxLength(1_000_000)
   bodyHtml?: string;
-  @Field(() => String, { description: 'The plain-text body.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The plain-text body.' })
   @IsOptional()
   @MaxLength(1_000_000)
   bodyText?: string;
-  @Field(() => String, { description: "Sender's name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Sender's name." })
   @IsOptional()
   @MaxLength(300)
   fromName?: string;
 
-  @Field(() => [String], { description: 'Addresses the e-mail was sent to.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Addresses the e-mail was sent to.' })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(500)
   @MaxLength(320, { each: true })
   recipients?: string[];
 
-  @Field(() => [String], { description: 'Addresses in copy.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Addresses in copy.' })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(500)
@@ -55,19 +55,19 @@ class InboundEmailFields {
   receivedAt?: Date;
 
   @Field(() => String, {
-    description: 'Id of the conversation (thread) the e-mail belongs to.',
     nullable: true,
+    description: 'Id of the conversation (thread) the e-mail belongs to.',
   })
   @IsOptional()
   @MaxLength(1000)
   conversationId?: string;
-  @Field(() => String, { description: 'Id of the message at the mail gateway.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the message at the mail gateway.' })
   @IsOptional()
   @MaxLength(1000)
   graphMessageId?: string;
   @Field(() => String, {
-    description: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
     nullable: true,
+    description: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
   })
   @IsOptional()
   @MaxLength(1000)
@@ -78,20 +78,20 @@ class InboundEmailFields {
   @MaxLength(1000)
   internetMessageId?: string;
 
-  @Field(() => String, { description: 'The communication this one answers.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The communication this one answers.' })
   @IsOptional()
   @IsUUID()
   parentCommunicationId?: string;
   @Field(() => String, {
-    description: 'A record the e-mail is about (see relatedEntityType).',
     nullable: true,
+    description: 'A record the e-mail is about (see relatedEntityType).',
   })
   @IsOptional()
   @IsUUID()
   relatedEntityId?: string;
   @Field(() => String, {
-    description: 'The kind of record relatedEntityId names, for example LEAD.',
     nullable: true,
+    description: 'The kind of record relatedEntityId names, for example LEAD.',
   })
   @IsOptional()
   @MaxLength(100)
@@ -100,7 +100,7 @@ class InboundEmailFields {
 
 @InputType({ description: 'An inbound e-mail, new or changed; on update, absent fields stay as they are.' })
 export class InboundEmailInput extends InboundEmailFields {
-  @Field(() => String, { description: "Sender's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Sender's e-mail address." })
   @IsOptional()
   @IsEmail()
   fromEmail?: string;

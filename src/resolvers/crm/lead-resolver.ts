@@ -50,20 +50,20 @@ export class LeadResolver {
     return moveLeadToSubsidiary(ctx, id, input.subsidiaryId);
   }
 
-  @FieldResolver(() => CustomerSummary, { description: 'The customer `customerId` names.', nullable: true })
+  @FieldResolver(() => CustomerSummary, { nullable: true, description: 'The customer `customerId` names.' })
   customer(@Root() lead: Lead, @Ctx() ctx: Context): Promise<CustomerSummary | null> {
     return customerOf(ctx, lead.customerId);
   }
 
   @FieldResolver(() => OpportunitySummary, {
-    description: 'The opportunity `opportunityId` names.',
     nullable: true,
+    description: 'The opportunity `opportunityId` names.',
   })
   opportunity(@Root() lead: Lead, @Ctx() ctx: Context): Promise<OpportunitySummary | null> {
     return opportunityOf(ctx, lead.opportunityId);
   }
 
-  @FieldResolver(() => UserSummary, { description: 'The user who owns the lead.', nullable: true })
+  @FieldResolver(() => UserSummary, { nullable: true, description: 'The user who owns the lead.' })
   owner(@Root() lead: Lead, @Ctx() ctx: Context): Promise<UserSummary | null> {
     return userOf(ctx, lead.ownerId);
   }
@@ -74,8 +74,8 @@ export class LeadResolver {
   }
 
   @FieldResolver(() => SubsidiarySummary, {
-    description: 'The subsidiary `subsidiaryId` names.',
     nullable: true,
+    description: 'The subsidiary `subsidiaryId` names.',
   })
   subsidiary(@Root() lead: Lead, @Ctx() ctx: Context): Promise<SubsidiarySummary | null> {
     return subsidiaryOf(ctx, lead.subsidiaryId);

@@ -21,65 +21,65 @@ export class LeadInput {
   @IsEnum(LeadStatus)
   status?: LeadStatus;
 
-  @Field(() => String, { description: 'First name of the person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'First name of the person.' })
   @IsOptional()
   @MaxLength(200)
   firstName?: string;
-  @Field(() => String, { description: 'Last name of the person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Last name of the person.' })
   @IsOptional()
   @MaxLength(200)
   lastName?: string;
-  @Field(() => String, { description: "The person's company.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The person's company." })
   @IsOptional()
   @MaxLength(300)
   companyName?: string;
-  @Field(() => String, { description: 'Website of the company.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Website of the company.' })
   @IsOptional()
   @MaxLength(2000)
   companyWebsite?: string;
-  @Field(() => String, { description: 'E-mail address of the person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address of the person.' })
   @IsOptional()
   @IsEmail()
   email?: string;
-  @Field(() => String, { description: 'Phone number of the person.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Phone number of the person.' })
   @IsOptional()
   @MaxLength(50)
   phone?: string;
-  @Field(() => String, { description: "The company's industry.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The company's industry." })
   @IsOptional()
   @MaxLength(200)
   industry?: string;
-  @Field(() => String, { description: "The person's Instagram handle.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The person's Instagram handle." })
   @IsOptional()
   @MaxLength(100)
   instagramHandle?: string;
-  @Field(() => String, { description: 'What the lead is interested in.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the lead is interested in.' })
   @IsOptional()
   @MaxLength(2000)
   interest?: string;
-  @Field(() => String, { description: 'What the lead wrote.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the lead wrote.' })
   @IsOptional()
   @MaxLength(10000)
   message?: string;
-  @Field(() => String, { description: 'What is to be done next.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What is to be done next.' })
   @IsOptional()
   @MaxLength(2000)
   nextAction?: string;
-  @Field(() => DateTimeISOResolver, { description: 'When the next action is due.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next action is due.' })
   nextActionDueDate?: Date;
-  @Field(() => String, { description: 'Internal note.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Internal note.' })
   @IsOptional()
   @MaxLength(10000)
   note?: string;
-  @Field(() => String, { description: 'The web page the lead came in from.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The web page the lead came in from.' })
   @IsOptional()
   @MaxLength(2000)
   pageUrl?: string;
-  @Field(() => String, { description: 'The language the lead prefers.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The language the lead prefers.' })
   @IsOptional()
   @MaxLength(20)
   preferredLanguage?: string;
-  @Field(() => String, { description: 'Why the lead was (dis)qualified.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why the lead was (dis)qualified.' })
   @IsOptional()
   @MaxLength(10000)
   qualificationNotes?: string;
@@ -95,53 +95,53 @@ export class LeadInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when the lead becomes QUALIFIED.' })
   qualifiedDate?: Date;
 
-  @Field(() => String, { description: 'The page that referred the visitor.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The page that referred the visitor.' })
   @IsOptional()
   @MaxLength(2000)
   referrerUrl?: string;
   @Field(() => String, {
-    description: 'Where the lead came from (for example website, referral).',
     nullable: true,
+    description: 'Where the lead came from (for example website, referral).',
   })
   @IsOptional()
   @MaxLength(200)
   source?: string;
-  @Field(() => String, { description: 'More about the source.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'More about the source.' })
   @IsOptional()
   @MaxLength(2000)
   sourceDetail?: string;
-  @Field(() => String, { description: 'The utm_campaign of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_campaign of the visit.' })
   @IsOptional()
   @MaxLength(500)
   utmCampaign?: string;
-  @Field(() => String, { description: 'The utm_content of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_content of the visit.' })
   @IsOptional()
   @MaxLength(500)
   utmContent?: string;
-  @Field(() => String, { description: 'The utm_medium of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_medium of the visit.' })
   @IsOptional()
   @MaxLength(500)
   utmMedium?: string;
-  @Field(() => String, { description: 'The utm_source of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_source of the visit.' })
   @IsOptional()
   @MaxLength(500)
   utmSource?: string;
-  @Field(() => String, { description: 'The utm_term of the visit.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'The utm_term of the visit.' })
   @IsOptional()
   @MaxLength(500)
   utmTerm?: string;
 
-  @Field(() => Boolean, { description: 'True once the lead accepted a quote.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'True once the lead accepted a quote.' })
   @NotNullWhenGiven()
   @IsBoolean()
   hasAcceptedQuote?: boolean;
 
-  @Field(() => Address, { description: "The lead's address.", nullable: true }) address?: Address;
-  @Field(() => String, { description: 'Id of the customer the lead became or belongs to.', nullable: true })
+  @Field(() => Address, { nullable: true, description: "The lead's address." }) address?: Address;
+  @Field(() => String, { nullable: true, description: 'Id of the customer the lead became or belongs to.' })
   @IsOptional()
   @IsUUID()
   customerId?: string;
-  @Field(() => String, { description: 'Id of the opportunity made from the lead.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the opportunity made from the lead.' })
   @IsOptional()
   @IsUUID()
   opportunityId?: string;

@@ -9,7 +9,7 @@ import { AUDIT_FIELDS } from '../../family/fields';
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by new sent mails and changes.' })
 class SentMailFields {
-  @Field(() => String, { description: 'Subject line.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Subject line.' })
   @IsOptional()
   @MaxLength(1000)
   subject?: string;
@@ -30,7 +30,7 @@ export class CreateSentMailInput extends SentMailFields {
 
 @InputType({ description: 'Changes to a sent e-mail; absent fields stay as they are.' })
 export class UpdateSentMailInput extends SentMailFields {
-  @Field(() => String, { description: 'E-mail address it was sent to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address it was sent to.' })
   @NotNullWhenGiven()
   @IsEmail()
   recipient?: string;

@@ -36,7 +36,7 @@ export class ApInvoiceResolver {
     @Ctx() ctx: Context,
     @Arg('page', () => Int, { nullable: true, description: '0-based (default 0).' }) page?: number,
     @Arg('size', () => Int, { nullable: true, description: 'Default 20, at most 1000.' }) size?: number,
-    @Arg('sort', () => [SortInput], { description: 'Sort keys, most significant first.', nullable: true })
+    @Arg('sort', () => [SortInput], { nullable: true, description: 'Sort keys, most significant first.' })
     sort?: SortInput[],
   ): Promise<Page<ApInvoice>> {
     return apInvoicesBySupplier(ctx, supplierId, { page, size, sort });
@@ -49,8 +49,8 @@ export class ApInvoiceResolver {
   apInvoiceAgingReport(
     @Ctx() ctx: Context,
     @Arg('subsidiaryId', () => String, {
-      description: 'Only invoices of this subsidiary (default: every subsidiary the caller sees).',
       nullable: true,
+      description: 'Only invoices of this subsidiary (default: every subsidiary the caller sees).',
     })
     subsidiaryId?: string,
     @Arg('currency', () => String, {

@@ -33,17 +33,17 @@ export class ApInvoiceRowInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { description: 'What the row is for.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the row is for.' })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
   @Field(() => String, {
-    description: 'Id of the general-ledger account the row is booked on.',
     nullable: true,
+    description: 'Id of the general-ledger account the row is booked on.',
   })
   glAccountId?: string;
-  @Field(() => String, { description: 'Id of the product bought.', nullable: true }) productId?: string;
+  @Field(() => String, { nullable: true, description: 'Id of the product bought.' }) productId?: string;
 
   @Field(() => Float, { nullable: true, description: '1 when not given.' })
   @IsOptional()
@@ -71,15 +71,15 @@ export class ApInvoicePaymentInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { description: 'Id of the bank transaction that paid it.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the bank transaction that paid it.' })
   bankTransactionId?: string;
 
-  @Field(() => String, { description: 'Note on the payment.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Note on the payment.' })
   @IsOptional()
   @Length(0, 2000)
   note?: string;
 
-  @Field(() => String, { description: 'Payment reference.', nullable: true }) reference?: string;
+  @Field(() => String, { nullable: true, description: 'Payment reference.' }) reference?: string;
 
   @Field(() => Float, { description: 'Amount paid; the payments make up `paymentStatus` and `outstanding`.' })
   @Min(-AMOUNT_LIMIT)
@@ -89,7 +89,7 @@ export class ApInvoicePaymentInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   date?: Date;
 
-  @Field(() => ApPaymentMethod, { description: 'How it was paid.', nullable: true })
+  @Field(() => ApPaymentMethod, { nullable: true, description: 'How it was paid.' })
   paymentMethod?: ApPaymentMethod;
 }
 
@@ -101,40 +101,40 @@ export class LinkedPurchaseOrderInput {
   @Max(AMOUNT_LIMIT)
   allocatedAmount?: number;
 
-  @Field(() => PurchaseCostType, { description: 'What kind of cost it is.', nullable: true })
+  @Field(() => PurchaseCostType, { nullable: true, description: 'What kind of cost it is.' })
   costType?: PurchaseCostType;
 
   @Field(() => String, { description: 'Id of the purchase order.' })
   @Length(1, 100)
   purchaseOrderId!: string;
 
-  @Field(() => String, { description: 'Number of the purchase order.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Number of the purchase order.' })
   purchaseOrderNumber?: string;
-  @Field(() => String, { description: 'Status of the purchase order when linked.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Status of the purchase order when linked.' })
   purchaseOrderStatus?: string;
 
-  @Field(() => Float, { description: 'Total of the purchase order.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Total of the purchase order.' })
   @IsOptional()
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   purchaseOrderTotal?: number;
 
   @Field(() => Boolean, {
-    description: "True once the order's stock adjustment was applied.",
     nullable: true,
+    description: "True once the order's stock adjustment was applied.",
   })
   stockAdjustmentApplied?: boolean;
 }
 
 @InputType({ description: 'How a purchase invoice is booked.' })
 export class ApInvoiceClassificationInput {
-  @Field(() => String, { description: 'Cost category.', nullable: true }) category?: string;
-  @Field(() => String, { description: 'Id of the cost centre charged.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Cost category.' }) category?: string;
+  @Field(() => String, { nullable: true, description: 'Id of the cost centre charged.' })
   costCenterId?: string;
-  @Field(() => String, { description: 'Id of the general-ledger account charged.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the general-ledger account charged.' })
   glAccountId?: string;
-  @Field(() => String, { description: 'Id of the project charged.', nullable: true }) projectId?: string;
-  @Field(() => String, { description: 'Cost subcategory.', nullable: true }) subcategory?: string;
+  @Field(() => String, { nullable: true, description: 'Id of the project charged.' }) projectId?: string;
+  @Field(() => String, { nullable: true, description: 'Cost subcategory.' }) subcategory?: string;
 }
 
 /**
@@ -149,7 +149,7 @@ export class ApInvoiceInput {
   @Length(1, 100)
   invoiceNumber?: string;
 
-  @Field(() => String, { description: "The supplier's invoice number.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The supplier's invoice number." })
   @IsOptional()
   @Length(0, 200)
   referenceNumber?: string;
@@ -159,7 +159,7 @@ export class ApInvoiceInput {
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
-  @Field(() => String, { description: 'Internal note.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Internal note.' })
   @IsOptional()
   @Length(0, 20000)
   note?: string;
@@ -199,23 +199,23 @@ export class ApInvoiceInput {
   @Field(() => ApClassificationMethod, { nullable: true, description: 'MANUAL when not given.' })
   classificationMethod?: ApClassificationMethod;
 
-  @Field(() => ApInvoiceClassificationInput, { description: 'Where the cost is booked.', nullable: true })
+  @Field(() => ApInvoiceClassificationInput, { nullable: true, description: 'Where the cost is booked.' })
   classification?: ApInvoiceClassificationInput;
 
   @Field(() => [FileAsset], {
-    description: 'Files attached to the invoice; replaces the list.',
     nullable: true,
+    description: 'Files attached to the invoice; replaces the list.',
   })
   @IsOptional()
   @ArrayMaxSize(1000)
   attachments?: FileAsset[];
 
-  @Field(() => FileAsset, { description: 'The invoice document.', nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: 'The invoice document.' })
   pdf?: FileAsset;
 
   @Field(() => [LinkedPurchaseOrderInput], {
-    description: 'The purchase orders the invoice pays for; replaces the list.',
     nullable: true,
+    description: 'The purchase orders the invoice pays for; replaces the list.',
   })
   @IsOptional()
   @ArrayMaxSize(MAX_LINES)
@@ -223,8 +223,8 @@ export class ApInvoiceInput {
   linkedPurchaseOrders?: LinkedPurchaseOrderInput[];
 
   @Field(() => [ApInvoicePaymentInput], {
-    description: 'Payments made on the invoice; replaces the list.',
     nullable: true,
+    description: 'Payments made on the invoice; replaces the list.',
   })
   @IsOptional()
   @ArrayMaxSize(MAX_LINES)

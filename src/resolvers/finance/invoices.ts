@@ -37,12 +37,12 @@ export class InvoiceRowInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { description: 'What the row is for.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the row is for.' })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => String, { description: 'Id of the product sold.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the product sold.' })
   productId?: string;
 
   @Field(() => Float, { nullable: true, description: '1 when not given (ITEM and DISCOUNT rows).' })
@@ -77,10 +77,10 @@ export class InvoiceTransactionInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { description: 'Id of the account the money moved on.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the account the money moved on.' })
   accountId?: string;
 
-  @Field(() => String, { description: 'What the transaction is.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the transaction is.' })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
@@ -93,15 +93,15 @@ export class InvoiceTransactionInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   date?: Date;
 
-  @Field(() => InvoicePaymentMethod, { description: 'How it was paid.', nullable: true })
+  @Field(() => InvoicePaymentMethod, { nullable: true, description: 'How it was paid.' })
   paymentMethod?: InvoicePaymentMethod;
 }
 
 @InputType({ description: 'How a recurring invoice repeats; at least one interval must be above 0.' })
 export class RecurringAgreementInput {
-  @Field(() => Boolean, { description: 'True to send each new invoice without review.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'True to send each new invoice without review.' })
   autoSend?: boolean;
-  @Field(() => DateTimeISOResolver, { description: 'When the agreement ends.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the agreement ends.' })
   endDate?: Date;
 
   @Field(() => DateTimeISOResolver, {
@@ -110,14 +110,14 @@ export class RecurringAgreementInput {
   })
   nextInvoiceDate?: Date;
 
-  @Field(() => Int, { description: 'Days between invoices.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Days between invoices.' })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(3660)
   intervalDays?: number;
 
-  @Field(() => Int, { description: 'Months between invoices.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Months between invoices.' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -143,7 +143,7 @@ export class InvoiceInput {
   @IsUUID()
   clientId?: string;
 
-  @Field(() => String, { description: 'E-mail address the invoice is sent to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address the invoice is sent to.' })
   @IsOptional()
   @IsEmail()
   contactEmail?: string;
@@ -153,20 +153,20 @@ export class InvoiceInput {
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
-  @Field(() => String, { description: 'Body of the e-mail the invoice is sent with.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Body of the e-mail the invoice is sent with.' })
   @IsOptional()
   @Length(0, 20000)
   mailBody?: string;
 
   @Field(() => String, {
-    description: 'Id of the project milestone the invoice charges for.',
     nullable: true,
+    description: 'Id of the project milestone the invoice charges for.',
   })
   @IsOptional()
   @IsUUID()
   milestoneId?: string;
 
-  @Field(() => String, { description: 'Internal note.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Internal note.' })
   @IsOptional()
   @Length(0, 20000)
   note?: string;
@@ -179,17 +179,17 @@ export class InvoiceInput {
   @IsUUID()
   opportunityId?: string;
 
-  @Field(() => String, { description: 'Reference the customer pays with.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Reference the customer pays with.' })
   @IsOptional()
   @Length(0, 200)
   paymentReference?: string;
 
-  @Field(() => String, { description: 'Body of the payment reminder e-mail.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Body of the payment reminder e-mail.' })
   @IsOptional()
   @Length(0, 20000)
   reminderBody?: string;
 
-  @Field(() => String, { description: 'Id of the sales order invoiced.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the sales order invoiced.' })
   @IsOptional()
   @IsUUID()
   salesOrderId?: string;
@@ -210,8 +210,8 @@ export class InvoiceInput {
   paymentTermDays?: number;
 
   @Field(() => DateTimeISOResolver, {
-    description: 'When the owner was told the invoice is overdue.',
     nullable: true,
+    description: 'When the owner was told the invoice is overdue.',
   })
   overdueNotifiedAt?: Date;
 
@@ -224,33 +224,33 @@ export class InvoiceInput {
   @Field(() => InvoiceType, { nullable: true, description: 'MANUAL when not given.' })
   type?: InvoiceType;
 
-  @Field(() => [String], { description: 'Ids of the sent mails that carried the invoice.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Ids of the sent mails that carried the invoice.' })
   @IsOptional()
   @ArrayMaxSize(1000)
   sentMails?: string[];
 
   @Field(() => [FileAsset], {
-    description: 'Files attached to the invoice; replaces the list.',
     nullable: true,
+    description: 'Files attached to the invoice; replaces the list.',
   })
   @IsOptional()
   @ArrayMaxSize(1000)
   attachments?: FileAsset[];
 
-  @Field(() => FileAsset, { description: 'The invoice document.', nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: 'The invoice document.' })
   pdf?: FileAsset;
 
   @Field(() => RecurringAgreementInput, {
-    description: 'How the invoice recurs, for RECURRING invoices.',
     nullable: true,
+    description: 'How the invoice recurs, for RECURRING invoices.',
   })
   @IsOptional()
   @ValidateNested()
   recurringAgreement?: RecurringAgreementInput;
 
   @Field(() => [InvoiceReminderInput], {
-    description: 'Payment reminders sent; replaces the list.',
     nullable: true,
+    description: 'Payment reminders sent; replaces the list.',
   })
   @IsOptional()
   @ArrayMaxSize(1000)
@@ -267,8 +267,8 @@ export class InvoiceInput {
   rows?: InvoiceRowInput[];
 
   @Field(() => [InvoiceTransactionInput], {
-    description: 'Payments received; replaces the list.',
     nullable: true,
+    description: 'Payments received; replaces the list.',
   })
   @IsOptional()
   @ArrayMaxSize(MAX_ROWS)

@@ -14,7 +14,7 @@ export class CreateTaxPercentageInput {
 
 @InputType({ description: 'Changes to a tax rate.' })
 export class UpdateTaxPercentageInput {
-  @Field(() => Float, { description: 'The rate in percent (for example 21).', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'The rate in percent (for example 21).' })
   @IsOptional()
   @Min(0)
   @Max(100)

@@ -14,53 +14,53 @@ import { moveTasks } from './task-placement';
 @InputType({ description: 'A new epic.' })
 export class CreateEpicInput {
   @Field(() => String, { description: 'Name of the epic.' }) @Length(1, 200) name!: string;
-  @Field(() => String, { description: 'What the epic is about.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the epic is about.' })
   @IsOptional()
   @MaxLength(5000)
   description?: string;
-  @Field(() => String, { description: 'Colour shown for the epic (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the epic (CSS colour).' })
   @IsOptional()
   @MaxLength(50)
   color?: string;
   @Field(() => ID, {
-    description: 'Id of the employee who owns the epic; `owner` is that employee.',
     nullable: true,
+    description: 'Id of the employee who owns the epic; `owner` is that employee.',
   })
   @IsOptional()
   @IsUUID()
   ownerId?: string;
   @Field(() => ID, {
-    description: 'Id of the HR project the epic belongs to; limits who sees it (project access).',
     nullable: true,
+    description: 'Id of the HR project the epic belongs to; limits who sees it (project access).',
   })
   @IsOptional()
   @IsUUID()
   projectId?: string;
-  @Field(() => Int, { description: 'Priority as an integer; higher is more important.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Priority as an integer; higher is more important.' })
   priority?: number;
-  @Field(() => EpicStatus, { description: 'Where the epic stands (default PLANNING).', nullable: true })
+  @Field(() => EpicStatus, { nullable: true, description: 'Where the epic stands (default PLANNING).' })
   status?: EpicStatus;
-  @Field(() => [String], { description: 'Free labels.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Free labels.' })
   @IsOptional()
   @ArrayMaxSize(100)
   @MaxLength(100, { each: true })
   tags?: string[];
-  @Field(() => LocalDateResolver, { description: 'When work should start.', nullable: true })
+  @Field(() => LocalDateResolver, { nullable: true, description: 'When work should start.' })
   targetStartDate?: string;
   @Field(() => LocalDateResolver, {
-    description: 'When work should end; not before the start (400).',
     nullable: true,
+    description: 'When work should end; not before the start (400).',
   })
   targetEndDate?: string;
 }
 
 @InputType({ description: 'Changes to an epic; absent fields stay as they are.' })
 export class UpdateEpicInput extends CreateEpicInput {
-  @Field(() => String, { description: 'Name of the epic.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the epic.' })
   @NotNullWhenGiven()
   @Length(1, 200)
   override name!: string;
-  @Field(() => EpicStatus, { description: 'Where the epic stands (default PLANNING).', nullable: true })
+  @Field(() => EpicStatus, { nullable: true, description: 'Where the epic stands (default PLANNING).' })
   @NotNullWhenGiven()
   override status?: EpicStatus;
 }

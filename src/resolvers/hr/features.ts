@@ -12,27 +12,27 @@ import { moveTasks } from './task-placement';
 @InputType({ description: 'A new feature.' })
 export class CreateFeatureInput {
   @Field(() => String, { description: 'Name of the feature.' }) @Length(1, 200) name!: string;
-  @Field(() => String, { description: 'What the feature is about.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the feature is about.' })
   @IsOptional()
   @MaxLength(5000)
   description?: string;
   @Field(() => ID, {
-    description: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
     nullable: true,
+    description: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
   })
   @IsOptional()
   @IsUUID()
   epicId?: string;
-  @Field(() => FeaturePriority, { description: 'How important the feature is.', nullable: true })
+  @Field(() => FeaturePriority, { nullable: true, description: 'How important the feature is.' })
   priority?: FeaturePriority;
-  @Field(() => FeatureStatus, { description: 'Where the feature stands (default BACKLOG).', nullable: true })
+  @Field(() => FeatureStatus, { nullable: true, description: 'Where the feature stands (default BACKLOG).' })
   status?: FeatureStatus;
-  @Field(() => [String], { description: 'Free labels.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Free labels.' })
   @IsOptional()
   @ArrayMaxSize(100)
   @MaxLength(100, { each: true })
   tags?: string[];
-  @Field(() => Int, { description: 'Estimated effort in story points.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Estimated effort in story points.' })
   @IsOptional()
   @Min(0)
   estimatedPoints?: number;
@@ -40,11 +40,11 @@ export class CreateFeatureInput {
 
 @InputType({ description: 'Changes to a feature; absent fields stay as they are.' })
 export class UpdateFeatureInput extends CreateFeatureInput {
-  @Field(() => String, { description: 'Name of the feature.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the feature.' })
   @NotNullWhenGiven()
   @Length(1, 200)
   override name!: string;
-  @Field(() => FeatureStatus, { description: 'Where the feature stands (default BACKLOG).', nullable: true })
+  @Field(() => FeatureStatus, { nullable: true, description: 'Where the feature stands (default BACKLOG).' })
   @NotNullWhenGiven()
   override status?: FeatureStatus;
 }

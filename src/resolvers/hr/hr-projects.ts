@@ -14,77 +14,77 @@ import { Employee } from '../../entities/reference/employee';
 @InputType({ description: 'A new HR project.' })
 export class CreateHrProjectInput {
   @Field(() => String, { description: 'Name of the project.' }) @Length(1, 200) name!: string;
-  @Field(() => String, { description: 'Short code of the project.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Short code of the project.' })
   @IsOptional()
   @MaxLength(50)
   code?: string;
-  @Field(() => String, { description: 'What the project is about.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the project is about.' })
   @IsOptional()
   @MaxLength(5000)
   description?: string;
-  @Field(() => String, { description: 'Colour shown for the project (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the project (CSS colour).' })
   @IsOptional()
   @MaxLength(50)
   color?: string;
-  @Field(() => ID, { description: 'Id of the client the project is for.', nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the client the project is for.' })
   @IsOptional()
   @IsUUID()
   clientId?: string;
   @Field(() => ID, {
-    description: 'Id of the employee who leads the project; `lead` is that employee.',
     nullable: true,
+    description: 'Id of the employee who leads the project; `lead` is that employee.',
   })
   @IsOptional()
   @IsUUID()
   leadId?: string;
   @Field(() => HrProjectStatus, {
-    description: 'Where the project stands (default PLANNING).',
     nullable: true,
+    description: 'Where the project stands (default PLANNING).',
   })
   status?: HrProjectStatus;
-  @Field(() => [String], { description: 'Free labels.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Free labels.' })
   @IsOptional()
   @ArrayMaxSize(100)
   @MaxLength(100, { each: true })
   tags?: string[];
   @Field(() => [ID], {
-    description: 'Ids of the employees on the project; `teamMembers` are those employees.',
     nullable: true,
+    description: 'Ids of the employees on the project; `teamMembers` are those employees.',
   })
   @IsOptional()
   @ArrayMaxSize(1000)
   @IsUUID('all', { each: true })
   teamMemberIds?: string[];
-  @Field(() => LocalDateResolver, { description: 'When the project starts.', nullable: true })
+  @Field(() => LocalDateResolver, { nullable: true, description: 'When the project starts.' })
   startDate?: string;
   @Field(() => LocalDateResolver, {
-    description: 'When the project ends; not before the start (400).',
     nullable: true,
+    description: 'When the project ends; not before the start (400).',
   })
   endDate?: string;
   @Field(() => Int, {
-    description: 'Length of a sprint in days, unless a sprint says otherwise.',
     nullable: true,
+    description: 'Length of a sprint in days, unless a sprint says otherwise.',
   })
   @IsOptional()
   @Min(1)
   defaultSprintDurationDays?: number;
-  @Field(() => Float, { description: 'Hourly rate charged for work on the project.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Hourly rate charged for work on the project.' })
   @IsOptional()
   @Min(0)
   hourlyRate?: number;
-  @Field(() => FileAsset, { description: 'Picture of the project.', nullable: true }) picture?: FileAsset;
+  @Field(() => FileAsset, { nullable: true, description: 'Picture of the project.' }) picture?: FileAsset;
 }
 
 @InputType({ description: 'Changes to an HR project; absent fields stay as they are.' })
 export class UpdateHrProjectInput extends CreateHrProjectInput {
-  @Field(() => String, { description: 'Name of the project.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the project.' })
   @NotNullWhenGiven()
   @Length(1, 200)
   override name!: string;
   @Field(() => HrProjectStatus, {
-    description: 'Where the project stands (default PLANNING).',
     nullable: true,
+    description: 'Where the project stands (default PLANNING).',
   })
   @NotNullWhenGiven()
   override status?: HrProjectStatus;

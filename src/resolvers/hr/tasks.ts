@@ -16,32 +16,32 @@ import { requireRef } from '../../family/references';
 export class CreateTaskInput {
   @Field(() => String, { description: 'What is to be done.' }) @Length(1, 500) title!: string;
   @Field(() => TaskStatus, {
-    description: 'Where the task stands; DONE tasks count towards progress.',
     nullable: true,
+    description: 'Where the task stands; DONE tasks count towards progress.',
   })
   status?: TaskStatus;
   @Field(() => ID, {
-    description: "Id of the feature the task belongs to; the task's epic follows from it.",
     nullable: true,
+    description: "Id of the feature the task belongs to; the task's epic follows from it.",
   })
   @IsOptional()
   @IsUUID()
   featureId?: string;
   @Field(() => ID, {
-    description: 'Id of the epic; taken from the feature when there is one.',
     nullable: true,
+    description: 'Id of the epic; taken from the feature when there is one.',
   })
   @IsOptional()
   @IsUUID()
   epicId?: string;
   @Field(() => ID, {
-    description: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
     nullable: true,
+    description: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
   })
   @IsOptional()
   @IsUUID()
   projectId?: string;
-  @Field(() => ID, { description: 'Id of the employee doing the task.', nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the employee doing the task.' })
   @IsOptional()
   @IsUUID()
   assigneeId?: string;
@@ -49,13 +49,13 @@ export class CreateTaskInput {
 
 @InputType({ description: 'Changes to a task; absent fields stay as they are.' })
 export class UpdateTaskInput extends CreateTaskInput {
-  @Field(() => String, { description: 'What is to be done.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What is to be done.' })
   @NotNullWhenGiven()
   @Length(1, 500)
   override title!: string;
   @Field(() => TaskStatus, {
-    description: 'Where the task stands; DONE tasks count towards progress.',
     nullable: true,
+    description: 'Where the task stands; DONE tasks count towards progress.',
   })
   @NotNullWhenGiven()
   override status?: TaskStatus;

@@ -11,37 +11,37 @@ import { Employee } from '../../entities/reference/employee';
 @InputType({ description: 'A new team.' })
 export class CreateTeamInput {
   @Field(() => String, { description: 'Name of the team.' }) @Length(1, 200) name!: string;
-  @Field(() => String, { description: 'What the team does.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the team does.' })
   @IsOptional()
   @MaxLength(5000)
   description?: string;
-  @Field(() => String, { description: 'Colour shown for the team (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the team (CSS colour).' })
   @IsOptional()
   @MaxLength(50)
   color?: string;
-  @Field(() => Int, { description: 'Hours the team can work per day.', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Hours the team can work per day.' })
   @IsOptional()
   @Min(0)
   dailyCapacity?: number;
   @Field(() => [ID], {
-    description: 'Ids of the employees in the team; `members` are those employees.',
     nullable: true,
+    description: 'Ids of the employees in the team; `members` are those employees.',
   })
   @IsOptional()
   @ArrayMaxSize(1000)
   @IsUUID('all', { each: true })
   memberIds?: string[];
-  @Field(() => TeamStatus, { description: 'Whether the team is working (default ACTIVE).', nullable: true })
+  @Field(() => TeamStatus, { nullable: true, description: 'Whether the team is working (default ACTIVE).' })
   status?: TeamStatus;
 }
 
 @InputType({ description: 'Changes to a team; absent fields stay as they are.' })
 export class UpdateTeamInput extends CreateTeamInput {
-  @Field(() => String, { description: 'Name of the team.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the team.' })
   @NotNullWhenGiven()
   @Length(1, 200)
   override name!: string;
-  @Field(() => TeamStatus, { description: 'Whether the team is working (default ACTIVE).', nullable: true })
+  @Field(() => TeamStatus, { nullable: true, description: 'Whether the team is working (default ACTIVE).' })
   @NotNullWhenGiven()
   override status?: TeamStatus;
 }

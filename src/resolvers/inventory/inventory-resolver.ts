@@ -61,12 +61,12 @@ export class StockLineInput {
   @IsOptional()
   @Min(0)
   price?: number | null;
-  @Field(() => String, { description: 'Number of the batch.', nullable: true }) batchNumber?: string | null;
-  @Field(() => String, { description: 'Where in the site the stock goes.', nullable: true }) locationId?:
+  @Field(() => String, { nullable: true, description: 'Number of the batch.' }) batchNumber?: string | null;
+  @Field(() => String, { nullable: true, description: 'Where in the site the stock goes.' }) locationId?:
     string | null;
-  @Field(() => String, { description: 'Id of the purchase order the stock came in on.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the purchase order the stock came in on.' })
   originalPurchaseOrderId?: string | null;
-  @Field(() => StockSource, { description: 'How the stock came in.', nullable: true })
+  @Field(() => StockSource, { nullable: true, description: 'How the stock came in.' })
   stockSource?: StockSource | null;
 }
 
@@ -78,7 +78,7 @@ export class AddStockInput {
   products!: StockLineInput[];
 
   @Field(() => ID, { description: 'Id of the stock site.' }) stockSiteId!: string;
-  @Field(() => String, { description: 'Id of the subsidiary of the inventories.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary of the inventories.' })
   subsidiaryId?: string | null;
 }
 
@@ -92,7 +92,7 @@ export class AdjustStockInput {
   })
   @Min(0)
   newQuantity!: number;
-  @Field(() => Float, { description: 'The new price of one unit.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'The new price of one unit.' })
   @IsOptional()
   @Min(0)
   newUnitPrice?: number | null;
@@ -102,16 +102,16 @@ export class AdjustStockInput {
 export class StockBatchChangeInput {
   @Field(() => ID, { description: 'Id of the stock site.' }) stockSiteId!: string;
   @Field(() => ID, { description: 'Id of the product.' }) productId!: string;
-  @Field(() => String, { description: 'Number of the batch.', nullable: true }) batchNumber?: string | null;
-  @Field(() => String, { description: 'Where in the site the batch lies.', nullable: true }) locationId?:
+  @Field(() => String, { nullable: true, description: 'Number of the batch.' }) batchNumber?: string | null;
+  @Field(() => String, { nullable: true, description: 'Where in the site the batch lies.' }) locationId?:
     string | null;
-  @Field(() => Float, { description: "The batch's new quantity.", nullable: true })
+  @Field(() => Float, { nullable: true, description: "The batch's new quantity." })
   @IsOptional()
   @Min(0)
   quantity?: number | null;
-  @Field(() => DateTimeISOResolver, { description: "The batch's new expiration date.", nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: "The batch's new expiration date." })
   expirationDate?: Date | null;
-  @Field(() => DateTimeISOResolver, { description: "The batch's new production date.", nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: "The batch's new production date." })
   productionDate?: Date | null;
 }
 
@@ -163,43 +163,43 @@ export class StockInventoryResolver {
     @Ctx() ctx: Context,
     @Arg('stockSiteId', () => ID, { description: 'Id of the stock site.' }) stockSiteId: string,
     @Arg('search', () => String, {
-      description: 'Text that must occur in the product name or the batch number.',
       nullable: true,
+      description: 'Text that must occur in the product name or the batch number.',
     })
     search?: string,
-    @Arg('category', () => String, { description: 'Only products of this category.', nullable: true })
+    @Arg('category', () => String, { nullable: true, description: 'Only products of this category.' })
     category?: string,
-    @Arg('brand', () => String, { description: 'Only products of this brand.', nullable: true })
+    @Arg('brand', () => String, { nullable: true, description: 'Only products of this brand.' })
     brand?: string,
-    @Arg('batchNumber', () => String, { description: 'Only this batch number.', nullable: true })
+    @Arg('batchNumber', () => String, { nullable: true, description: 'Only this batch number.' })
     batchNumber?: string,
-    @Arg('locationId', () => String, { description: 'Only this location.', nullable: true })
+    @Arg('locationId', () => String, { nullable: true, description: 'Only this location.' })
     locationId?: string,
     @Arg('expiryFrom', () => DateTimeISOResolver, {
-      description: 'Only batches expiring at or after this.',
       nullable: true,
+      description: 'Only batches expiring at or after this.',
     })
     expiryFrom?: Date,
     @Arg('expiryTo', () => DateTimeISOResolver, {
-      description: 'Only batches expiring at or before this.',
       nullable: true,
+      description: 'Only batches expiring at or before this.',
     })
     expiryTo?: Date,
     @Arg('stockDateFrom', () => DateTimeISOResolver, {
-      description: 'Only batches last stocked at or after this.',
       nullable: true,
+      description: 'Only batches last stocked at or after this.',
     })
     stockDateFrom?: Date,
     @Arg('stockDateTo', () => DateTimeISOResolver, {
-      description: 'Only batches last stocked at or before this.',
       nullable: true,
+      description: 'Only batches last stocked at or before this.',
     })
     stockDateTo?: Date,
-    @Arg('page', () => Int, { description: ARG_DOCS.pageNumber, nullable: true }) page?: number,
-    @Arg('size', () => Int, { description: ARG_DOCS.pageSize, nullable: true }) size?: number,
-    @Arg('sortBy', () => BatchSortField, { description: 'What to sort by.', nullable: true })
+    @Arg('page', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) page?: number,
+    @Arg('size', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) size?: number,
+    @Arg('sortBy', () => BatchSortField, { nullable: true, description: 'What to sort by.' })
     sortBy?: BatchSortField,
-    @Arg('direction', () => Direction, { description: ARG_DOCS.direction, nullable: true })
+    @Arg('direction', () => Direction, { nullable: true, description: ARG_DOCS.direction })
     direction?: Direction,
   ): Promise<Page<BatchSearchRow>> {
     return searchBatches(ctx, {
@@ -226,16 +226,16 @@ export class StockInventoryResolver {
   })
   searchProductStock(
     @Ctx() ctx: Context,
-    @Arg('input', () => SearchInput, { description: ARG_DOCS.searchInput, nullable: true })
+    @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
     input?: SearchInput,
     @Arg('stockSiteId', () => ID, {
-      description: 'Id of the stock site whose stock is shown.',
       nullable: true,
+      description: 'Id of the stock site whose stock is shown.',
     })
     stockSiteId?: string,
     @Arg('destinationStockSiteId', () => ID, {
-      description: 'Id of a destination site whose stock is shown alongside.',
       nullable: true,
+      description: 'Id of a destination site whose stock is shown alongside.',
     })
     destinationStockSiteId?: string,
   ): Promise<Page<ProductStockRow>> {

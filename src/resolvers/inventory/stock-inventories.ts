@@ -29,15 +29,15 @@ export class CreateStockInventoryInput {
   @Field(() => ID, { description: 'Id of the stock site; one inventory per (site, product).' })
   siteId!: string;
   @Field(() => String, {
-    description: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
     nullable: true,
+    description: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
   })
   subsidiaryId?: string | null;
-  @Field(() => Float, { description: 'Quantity at or below which the stock is LOW_STOCK.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity at or below which the stock is LOW_STOCK.' })
   @IsOptional()
   @Min(0)
   minimum?: number | null;
-  @Field(() => Float, { description: 'Quantity the site should hold at most.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity the site should hold at most.' })
   @IsOptional()
   @Min(0)
   maximum?: number | null;
@@ -45,11 +45,11 @@ export class CreateStockInventoryInput {
 
 @InputType({ description: 'Changes to an inventory; quantities follow from them.' })
 export class UpdateStockInventoryInput {
-  @Field(() => Float, { description: 'Quantity at or below which the stock is LOW_STOCK.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity at or below which the stock is LOW_STOCK.' })
   @IsOptional()
   @Min(0)
   minimum?: number | null;
-  @Field(() => Float, { description: 'Quantity the site should hold at most.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity the site should hold at most.' })
   @IsOptional()
   @Min(0)
   maximum?: number | null;

@@ -27,71 +27,71 @@ import { AUDIT_FIELDS } from '../../family/fields';
  */
 @InputType('StockTransferInput', { description: 'A stock transfer, or changes to one.' })
 export class StockTransferInput {
-  @Field(() => String, { description: 'Note on the transfer.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Note on the transfer.' })
   @IsOptional()
   @Length(0, 2000)
   note?: string | null;
-  @Field(() => String, { description: 'Id of the stock site the goods leave from.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the stock site the goods leave from.' })
   @IsOptional()
   @IsUUID()
   stockSiteId?: string | null;
-  @Field(() => String, { description: 'Id of the stock site the goods go to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the stock site the goods go to.' })
   @IsOptional()
   @IsUUID()
   destinationStockSiteId?: string | null;
   @Field(() => String, {
-    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
     nullable: true,
+    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
   })
   @IsOptional()
   @IsUUID()
   subsidiaryId?: string | null;
-  @Field(() => String, { description: 'Id of the incoming transfer at the destination.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the incoming transfer at the destination.' })
   @IsOptional()
   @IsUUID()
   incomingStockTransferId?: string | null;
   @Field(() => IncomingTransferStatus, {
-    description: 'State of the incoming transfer at the destination.',
     nullable: true,
+    description: 'State of the incoming transfer at the destination.',
   })
   incomingStockTransferStatus?: IncomingTransferStatus | null;
-  @Field(() => TransferStatus, { description: 'Where the transfer stands.', nullable: true })
+  @Field(() => TransferStatus, { nullable: true, description: 'Where the transfer stands.' })
   status?: TransferStatus;
-  @Field(() => TransferPriority, { description: 'How urgent the transfer is.', nullable: true })
+  @Field(() => TransferPriority, { nullable: true, description: 'How urgent the transfer is.' })
   priority?: TransferPriority | null;
-  @Field(() => DeliveryMethod, { description: 'How the goods travel.', nullable: true })
+  @Field(() => DeliveryMethod, { nullable: true, description: 'How the goods travel.' })
   deliveryMethod?: DeliveryMethod | null;
-  @Field(() => DateTimeISOResolver, { description: 'When the goods should arrive.', nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the goods should arrive.' })
   deliveryDate?: Date | null;
-  @Field(() => [String], { description: 'Ids of the pick lists made for the transfer.', nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Ids of the pick lists made for the transfer.' })
   picklistIds?: string[];
 
-  @Field(() => [BatchAllocation], { description: 'The batches picked for the transfer.', nullable: true })
+  @Field(() => [BatchAllocation], { nullable: true, description: 'The batches picked for the transfer.' })
   @IsOptional()
   @ValidateNested({ each: true })
   batchAllocations?: BatchAllocation[];
 
-  @Field(() => [TransferProduct], { description: 'The lines ordered.', nullable: true })
+  @Field(() => [TransferProduct], { nullable: true, description: 'The lines ordered.' })
   @IsOptional()
   @ValidateNested({ each: true })
   products?: TransferProduct[];
 
-  @Field(() => [ReservedProduct], { description: 'The quantities reserved, per site.', nullable: true })
+  @Field(() => [ReservedProduct], { nullable: true, description: 'The quantities reserved, per site.' })
   @IsOptional()
   @ValidateNested({ each: true })
   reservedProducts?: ReservedProduct[];
 
-  @Field(() => CancelledProductsInput, { description: 'The lines cancelled.', nullable: true })
+  @Field(() => CancelledProductsInput, { nullable: true, description: 'The lines cancelled.' })
   @IsOptional()
   @ValidateNested()
   cancelledProducts?: CancelledProductsInput;
 
-  @Field(() => [ProductQuantity], { description: 'The lines delivered.', nullable: true })
+  @Field(() => [ProductQuantity], { nullable: true, description: 'The lines delivered.' })
   @IsOptional()
   @ValidateNested({ each: true })
   deliveredProducts?: ProductQuantity[];
 
-  @Field(() => [ProductQuantity], { description: 'The lines returned.', nullable: true })
+  @Field(() => [ProductQuantity], { nullable: true, description: 'The lines returned.' })
   @IsOptional()
   @ValidateNested({ each: true })
   returnedProducts?: ProductQuantity[];

@@ -84,7 +84,7 @@ export class EnrichedStockTransferResolver {
     description: 'Dynamic search over transfers, in the enriched form.',
   })
   searchStockTransfersEnriched(
-    @Arg('input', () => SearchInput, { description: ARG_DOCS.searchInput, nullable: true })
+    @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
     input: SearchInput | undefined,
     @Ctx() ctx: Context,
   ): Promise<Page<StockTransfer>> {

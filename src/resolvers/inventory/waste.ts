@@ -17,52 +17,52 @@ export class CreateWasteRecordInput {
   @Field(() => Float, { description: 'Quantity wasted; fixed once deducted.' })
   @IsPositive()
   quantity!: number;
-  @Field(() => String, { description: 'Why it was wasted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why it was wasted.' })
   @IsOptional()
   @Length(0, 2000)
   reason?: string | null;
-  @Field(() => String, { description: 'Id of the stock site; fixed once deducted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the stock site; fixed once deducted.' })
   stockSiteId?: string | null;
-  @Field(() => String, { description: 'Id of the shift in which it was wasted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the shift in which it was wasted.' })
   @IsOptional()
   @IsUUID()
   shiftId?: string | null;
-  @Field(() => String, { description: 'Id of the subsidiary; limits who sees the record.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary; limits who sees the record.' })
   @IsOptional()
   @IsUUID()
   subsidiaryId?: string | null;
-  @Field(() => String, { description: 'Who approved the write-off.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Who approved the write-off.' })
   @IsOptional()
   @Length(0, 200)
   approvedBy?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Take the quantity out of the stock of stockSiteId.' })
   deductRawMaterials?: boolean | null;
-  @Field(() => ImageRef, { description: 'Picture of the waste.', nullable: true }) image?: ImageRef | null;
+  @Field(() => ImageRef, { nullable: true, description: 'Picture of the waste.' }) image?: ImageRef | null;
 }
 
 @InputType({ description: 'Changes to a waste record; absent fields stay as they are.' })
 export class UpdateWasteRecordInput {
-  @Field(() => String, { description: 'Id of the product wasted; fixed once deducted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the product wasted; fixed once deducted.' })
   productId?: string;
-  @Field(() => Float, { description: 'Quantity wasted; fixed once deducted.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity wasted; fixed once deducted.' })
   @IsOptional()
   @IsPositive()
   quantity?: number;
-  @Field(() => String, { description: 'Why it was wasted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why it was wasted.' })
   @IsOptional()
   @Length(0, 2000)
   reason?: string | null;
-  @Field(() => String, { description: 'Id of the stock site; fixed once deducted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the stock site; fixed once deducted.' })
   stockSiteId?: string | null;
-  @Field(() => String, { description: 'Id of the shift in which it was wasted.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the shift in which it was wasted.' })
   @IsOptional()
   @IsUUID()
   shiftId?: string | null;
-  @Field(() => String, { description: 'Id of the subsidiary; limits who sees the record.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary; limits who sees the record.' })
   @IsOptional()
   @IsUUID()
   subsidiaryId?: string | null;
-  @Field(() => String, { description: 'Who approved the write-off.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Who approved the write-off.' })
   @IsOptional()
   @Length(0, 200)
   approvedBy?: string | null;
@@ -72,7 +72,7 @@ export class UpdateWasteRecordInput {
     nullable: true,
   })
   deductRawMaterials?: boolean | null;
-  @Field(() => ImageRef, { description: 'Picture of the waste.', nullable: true }) image?: ImageRef | null;
+  @Field(() => ImageRef, { nullable: true, description: 'Picture of the waste.' }) image?: ImageRef | null;
 }
 
 type WasteInput = Partial<CreateWasteRecordInput & UpdateWasteRecordInput>;

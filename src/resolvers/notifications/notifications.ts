@@ -21,7 +21,7 @@ export class CreateNotificationInput {
   @Length(1, 500)
   title!: string;
 
-  @Field(() => String, { description: 'Text of the notification.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Text of the notification.' })
   @IsOptional()
   @Length(0, 10_000)
   body?: string;
@@ -40,19 +40,19 @@ export class CreateNotificationInput {
   @Field(() => String, { nullable: true, description: 'A scope of the catalog.' })
   scope?: string;
 
-  @Field(() => String, { description: 'Where the notification leads when opened.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where the notification leads when opened.' })
   @IsOptional()
   @Length(0, 2000)
   actionUrl?: string;
 
-  @Field(() => GraphQLJSONObject, { description: 'Any JSON to attach.', nullable: true })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Any JSON to attach.' })
   metadata?: Record<string, unknown>;
 }
 
 @InputType({ description: 'What a recipient may change: whether it is read (either name).' })
 export class UpdateNotificationInput {
-  @Field(() => Boolean, { description: 'True once read; same as `isRead`.', nullable: true }) read?: boolean;
-  @Field(() => Boolean, { description: 'Same as `read`.', nullable: true }) isRead?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'True once read; same as `isRead`.' }) read?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'Same as `read`.' }) isRead?: boolean;
 }
 
 /**

@@ -16,12 +16,12 @@ export class PushTokenInput {
   @Length(1, 4096)
   token!: string;
 
-  @Field(() => String, { description: 'Name of the device.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the device.' })
   @IsOptional()
   @Length(0, 200)
   deviceName?: string;
 
-  @Field(() => String, { description: 'Version of the app.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Version of the app.' })
   @IsOptional()
   @Length(0, 50)
   appVersion?: string;

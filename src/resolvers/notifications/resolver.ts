@@ -43,9 +43,9 @@ export class NotificationResolver {
   @Query(() => NotificationPage, { description: "The caller's notifications, newest first." })
   myNotifications(
     @Ctx() ctx: Context,
-    @Arg('pageNumber', () => Int, { description: ARG_DOCS.pageNumber, nullable: true }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { description: ARG_DOCS.pageSize, nullable: true }) pageSize?: number,
-    @Arg('category', () => NotificationCategory, { description: 'Only this category.', nullable: true })
+    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
+    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
+    @Arg('category', () => NotificationCategory, { nullable: true, description: 'Only this category.' })
     category?: NotificationCategory,
   ): Promise<Page<Notification>> {
     return myNotifications(ctx, pageNumber, pageSize, category);
@@ -82,11 +82,11 @@ export class NotificationResolver {
   })
   userNotifications(
     @Ctx() ctx: Context,
-    @Arg('userId', () => ID, { description: 'Id of the user (default every user).', nullable: true })
+    @Arg('userId', () => ID, { nullable: true, description: 'Id of the user (default every user).' })
     userId?: string,
-    @Arg('pageNumber', () => Int, { description: ARG_DOCS.pageNumber, nullable: true }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { description: ARG_DOCS.pageSize, nullable: true }) pageSize?: number,
-    @Arg('category', () => NotificationCategory, { description: 'Only this category.', nullable: true })
+    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
+    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
+    @Arg('category', () => NotificationCategory, { nullable: true, description: 'Only this category.' })
     category?: NotificationCategory,
   ): Promise<Page<Notification>> {
     return notificationsOfUsers(ctx, userId, pageNumber, pageSize, category);

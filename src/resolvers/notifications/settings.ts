@@ -8,7 +8,7 @@ import { checkScopes, NOTIFICATION_SCOPES } from './scopes';
 
 @InputType({ description: 'Notification preferences; absent fields stay as they are.' })
 export class NotificationSettingsInput {
-  @Field(() => DigestFrequency, { description: 'How often a digest is sent (default OFF).', nullable: true })
+  @Field(() => DigestFrequency, { nullable: true, description: 'How often a digest is sent (default OFF).' })
   digestFrequency?: DigestFrequency;
 
   @Field(() => [String], { nullable: true, description: 'Scopes of the catalog to switch off.' })
@@ -17,21 +17,21 @@ export class NotificationSettingsInput {
   disabledScopes?: string[];
 
   @Field(() => [NotificationCategory], {
-    description: 'Categories the user receives (default every category).',
     nullable: true,
+    description: 'Categories the user receives (default every category).',
   })
   enabledCategories?: NotificationCategory[];
 
   @Field(() => Boolean, {
-    description: 'True to show notifications in the app (default true).',
     nullable: true,
+    description: 'True to show notifications in the app (default true).',
   })
   inAppNotificationsEnabled?: boolean;
 
-  @Field(() => Boolean, { description: 'True to send push notifications (default true).', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'True to send push notifications (default true).' })
   pushNotificationsEnabled?: boolean;
 
-  @Field(() => Boolean, { description: 'True to send notifications by e-mail.', nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'True to send notifications by e-mail.' })
   emailNotificationsEnabled?: boolean;
 }
 

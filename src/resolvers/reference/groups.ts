@@ -20,29 +20,29 @@ import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType('EmployeeInput', { description: 'An employee, as sent.' })
 export class EmployeeInput {
-  @Field(() => String, { description: "The employee's first name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's first name." })
   @IsOptional()
   @Length(0, 100)
   firstName?: string;
-  @Field(() => String, { description: "The employee's last name.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's last name." })
   @IsOptional()
   @Length(0, 100)
   lastName?: string;
-  @Field(() => String, { description: "The employee's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's e-mail address." })
   @IsOptional()
   @IsEmail()
   email?: string;
-  @Field(() => String, { description: "The employee's job title.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's job title." })
   @IsOptional()
   @Length(0, 200)
   jobTitle?: string;
-  @Field(() => String, { description: "The employee's department.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The employee's department." })
   @IsOptional()
   @Length(0, 200)
   department?: string;
-  @Field(() => String, { description: "Id of the employee's picture.", nullable: true }) avatar?: string;
-  @Field(() => String, { description: "The employee's phone number.", nullable: true }) phone?: string;
-  @Field(() => String, { description: "Id of the employee's user, if they have one.", nullable: true })
+  @Field(() => String, { nullable: true, description: "Id of the employee's picture." }) avatar?: string;
+  @Field(() => String, { nullable: true, description: "The employee's phone number." }) phone?: string;
+  @Field(() => String, { nullable: true, description: "Id of the employee's user, if they have one." })
   userId?: string;
 }
 export const employees = defineGroup({
@@ -58,15 +58,15 @@ export const employees = defineGroup({
 
 @InputType('CustomerInput', { description: 'A customer, as sent.' })
 export class CustomerInput {
-  @Field(() => String, { description: 'Name of the customer.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the customer.' })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { description: "The customer's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The customer's e-mail address." })
   @IsOptional()
   @IsEmail()
   email?: string;
-  @Field(() => String, { description: "The customer's phone number.", nullable: true }) phone?: string;
+  @Field(() => String, { nullable: true, description: "The customer's phone number." }) phone?: string;
 }
 export const customers = defineGroup({
   entity: Customer,
@@ -81,12 +81,12 @@ export const customers = defineGroup({
 
 @InputType('OpportunityInput', { description: 'An opportunity, as sent.' })
 export class OpportunityInput {
-  @Field(() => String, { description: 'Name of the opportunity.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the opportunity.' })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => Float, { description: 'Expected value.', nullable: true }) value?: number;
-  @Field(() => String, { description: 'Id of the customer.', nullable: true }) customerId?: string;
+  @Field(() => Float, { nullable: true, description: 'Expected value.' }) value?: number;
+  @Field(() => String, { nullable: true, description: 'Id of the customer.' }) customerId?: string;
 }
 export const opportunities = defineGroup({
   entity: Opportunity,
@@ -101,11 +101,11 @@ export const opportunities = defineGroup({
 
 @InputType('SubsidiaryInput', { description: 'A subsidiary, as sent.' })
 export class SubsidiaryInput {
-  @Field(() => String, { description: 'Name of the subsidiary.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the subsidiary.' })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { description: 'Colour shown for the subsidiary (CSS colour).', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Colour shown for the subsidiary (CSS colour).' })
   color?: string;
 }
 export const subsidiaries = defineGroup({
@@ -121,11 +121,11 @@ export const subsidiaries = defineGroup({
 
 @InputType('SupplierInput', { description: 'A supplier, as sent.' })
 export class SupplierInput {
-  @Field(() => String, { description: 'Name of the supplier.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the supplier.' })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { description: "The supplier's e-mail address.", nullable: true })
+  @Field(() => String, { nullable: true, description: "The supplier's e-mail address." })
   @IsOptional()
   @IsEmail()
   email?: string;
@@ -143,11 +143,11 @@ export const suppliers = defineGroup({
 
 @InputType('StockSiteInput', { description: 'A stock site, as sent.' })
 export class StockSiteInput {
-  @Field(() => String, { description: 'Name of the stock site.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the stock site.' })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { description: 'Id of the subsidiary the site belongs to.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary the site belongs to.' })
   subsidiaryId?: string;
 }
 export const stockSites = defineGroup({
@@ -164,26 +164,26 @@ export const stockSites = defineGroup({
 
 @InputType('ProductInput', { description: 'A product, as sent.' })
 export class ProductInput {
-  @Field(() => String, { description: 'Name of the product.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the product.' })
   @IsOptional()
   @Length(1, 300)
   name?: string;
-  @Field(() => String, { description: 'Brand of the product.', nullable: true }) brand?: string;
-  @Field(() => String, { description: 'Category of the product.', nullable: true }) category?: string;
-  @Field(() => ProductType, { description: 'What kind of product it is.', nullable: true })
+  @Field(() => String, { nullable: true, description: 'Brand of the product.' }) brand?: string;
+  @Field(() => String, { nullable: true, description: 'Category of the product.' }) category?: string;
+  @Field(() => ProductType, { nullable: true, description: 'What kind of product it is.' })
   productType?: ProductType;
-  @Field(() => Float, { description: 'Cost price of one base unit.', nullable: true }) unitPrice?: number;
-  @Field(() => Float, { description: 'Sales price of one base unit.', nullable: true }) salesPrice?: number;
-  @Field(() => String, { description: 'Currency of the prices.', nullable: true }) currency?: string;
-  @Field(() => String, { description: "Id of the product's picture.", nullable: true }) imageBlobId?: string;
-  @Field(() => UnitOfMeasurement, { description: 'The unit the product is counted in.', nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Cost price of one base unit.' }) unitPrice?: number;
+  @Field(() => Float, { nullable: true, description: 'Sales price of one base unit.' }) salesPrice?: number;
+  @Field(() => String, { nullable: true, description: 'Currency of the prices.' }) currency?: string;
+  @Field(() => String, { nullable: true, description: "Id of the product's picture." }) imageBlobId?: string;
+  @Field(() => UnitOfMeasurement, { nullable: true, description: 'The unit the product is counted in.' })
   baseUnit?: UnitOfMeasurement;
   @Field(() => [UnitOfMeasurement], {
-    description: 'Units the product is counted, bought or sold in.',
     nullable: true,
+    description: 'Units the product is counted, bought or sold in.',
   })
   unitsOfMeasurement?: UnitOfMeasurement[];
-  @Field(() => [FileAsset], { description: 'Pictures of the product.', nullable: true })
+  @Field(() => [FileAsset], { nullable: true, description: 'Pictures of the product.' })
   imageAssets?: FileAsset[];
 }
 export const products = defineGroup({

@@ -38,8 +38,8 @@ export class WebhookResolver {
 
   @Requires(can('READ', 'WEBHOOKS'))
   @Query(() => WebhookEndpoint, {
-    description: 'One webhook endpoint, or null when it does not exist.',
     nullable: true,
+    description: 'One webhook endpoint, or null when it does not exist.',
   })
   webhook(
     @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
@@ -53,10 +53,10 @@ export class WebhookResolver {
   webhookDeliveries(
     @Ctx() ctx: Context,
     @Arg('id', () => ID, { description: 'Id of the webhook endpoint.' }) id: string,
-    @Arg('status', () => DeliveryStatus, { description: 'Only deliveries in this state.', nullable: true })
+    @Arg('status', () => DeliveryStatus, { nullable: true, description: 'Only deliveries in this state.' })
     status?: DeliveryStatus,
-    @Arg('pageNumber', () => Int, { description: ARG_DOCS.pageNumber, nullable: true }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { description: ARG_DOCS.pageSize, nullable: true }) pageSize?: number,
+    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
+    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
   ): Promise<Page<EventDelivery>> {
     return deliveriesOf(ctx, id, status, pageNumber, pageSize);
   }
