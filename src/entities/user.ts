@@ -14,8 +14,8 @@ registerEnumType(UserStatus, {
   name: 'UserStatus',
   description: 'Only ACTIVE users can sign in.',
   valuesConfig: {
-    ACTIVE: { description: 'May sign in.' },
-    INVITED: { description: 'Invited, not signed in yet; may sign in.' },
+    ACTIVE: { description: 'May use the service; the only status that may.' },
+    INVITED: { description: 'Invited and not active yet; refused (401) until ACTIVE.' },
     SUSPENDED: { description: 'Temporarily refused (401).' },
     DISABLED: { description: 'Refused (401).' },
   },
@@ -80,7 +80,8 @@ export class User extends Audited {
   @Property({ type: 'text' })
   @Index({ name: 'app_user_tenant_status_idx', properties: ['tenantId', 'status'] })
   @Field(() => UserStatus, {
-    description: 'Whether the user may sign in; only ACTIVE and INVITED users are let in.',
+    description:
+      'Whether the user may use the service: any status but ACTIVE is refused (401) from the next request.',
   })
   status: UserStatus = UserStatus.ACTIVE;
 

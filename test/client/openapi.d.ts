@@ -6813,7 +6813,7 @@ export interface components {
       ownerId?: string | null;
       /**
        * Format: int32
-       * @description Priority as an integer; higher is more important.
+       * @description Priority, an integer.
        */
       priority?: number | null;
       /** @description Id of the HR project the epic belongs to; limits who sees it (project access). */
@@ -7339,7 +7339,7 @@ export interface components {
       ownerId: string | null;
       /**
        * Format: int32
-       * @description Priority as an integer; higher is more important.
+       * @description Priority, an integer.
        */
       priority: number | null;
       /**
@@ -10872,7 +10872,7 @@ export interface components {
       projectAccess: string[];
       /** @description Names of the tenant roles the user holds; the user's permissions are their union. */
       roles: string[];
-      /** @description Whether the user may sign in; only ACTIVE and INVITED users are let in. */
+      /** @description Whether the user may use the service: any status but ACTIVE is refused (401) from the next request. */
       status: components['schemas']['UserStatus'];
       /** @description Ids of the subsidiaries the user may see (without full access). */
       subsidiaryAccess: string[];
@@ -15381,7 +15381,7 @@ export interface operations {
         locationId?: string;
         /** @description 0-based page number (default 0). */
         page?: number;
-        /** @description Text that must occur in the product name or the batch number. */
+        /** @description Terms, separated by spaces; each must occur (case-insensitively) in the product name, brand or category, or the batch number or location. */
         search?: string;
         /** @description Records per page (default 20, at most 1000). */
         size?: number;

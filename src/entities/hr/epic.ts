@@ -58,7 +58,7 @@ export class Epic extends Audited {
   projectId?: string;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: 'Priority as an integer; higher is more important.' })
+  @Field(() => Int, { nullable: true, description: 'Priority, an integer.' })
   priority?: number;
 
   @Enum({ items: () => EpicStatus })

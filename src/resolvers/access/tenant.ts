@@ -53,7 +53,10 @@ export class UpdateTenantInput {
   billingInfo?: BillingInfo;
   @Field(() => TenantScopes, { nullable: true, description: 'Which modules the tenant uses.' })
   scopes?: TenantScopes;
-  @Field(() => TenantSettings, { nullable: true, description: 'Tenant-wide settings.' })
+  @Field(() => TenantSettings, {
+    nullable: true,
+    description: 'Tenant-wide settings; replaces the stored value.',
+  })
   settings?: TenantSettings;
 }
 

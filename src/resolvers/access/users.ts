@@ -75,7 +75,7 @@ export class UpdateUserInput {
 
   @Field(() => UserStatus, {
     nullable: true,
-    description: 'Whether the user may sign in; applies from the next request.',
+    description: 'Whether the user may use the service (only ACTIVE may); applies from the next request.',
   })
   status?: UserStatus;
 

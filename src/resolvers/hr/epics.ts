@@ -36,7 +36,7 @@ export class CreateEpicInput {
   @IsOptional()
   @IsUUID()
   projectId?: string;
-  @Field(() => Int, { nullable: true, description: 'Priority as an integer; higher is more important.' })
+  @Field(() => Int, { nullable: true, description: 'Priority, an integer.' })
   priority?: number;
   @Field(() => EpicStatus, { nullable: true, description: 'Where the epic stands (default PLANNING).' })
   status?: EpicStatus;

@@ -164,7 +164,8 @@ export class StockInventoryResolver {
     @Arg('stockSiteId', () => ID, { description: 'Id of the stock site.' }) stockSiteId: string,
     @Arg('search', () => String, {
       nullable: true,
-      description: 'Text that must occur in the product name or the batch number.',
+      description:
+        'Terms, separated by spaces; each must occur (case-insensitively) in the product name, brand or category, or the batch number or location.',
     })
     search?: string,
     @Arg('category', () => String, { nullable: true, description: 'Only products of this category.' })
