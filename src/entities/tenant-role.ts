@@ -36,6 +36,11 @@ export function flattenPermissions(p: Partial<Record<PermissionList, string[]>> 
   return p ? PERMISSION_LIST_NAMES.flatMap((list) => p[list] ?? []) : [];
 }
 
+/** What TenantRole fields mean, shared with the inputs that set them. */
+export const TENANT_ROLE_DOCS = {
+  description: 'What the role is for.',
+} as const;
+
 @Entity({ tableName: 'tenant_role' })
 @Unique({ name: 'tenant_role_tenant_name_uq', properties: ['tenantId', 'name'] })
 @ObjectType({ description: 'A named set of permissions that users of a tenant can hold.' })
@@ -45,7 +50,7 @@ export class TenantRole extends TenantScoped {
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'What the role is for.' })
+  @Field(() => String, { nullable: true, description: TENANT_ROLE_DOCS.description })
   description?: string;
 
   @Property({ type: 'json' })

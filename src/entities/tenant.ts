@@ -255,6 +255,19 @@ export function completeBillingInfo(b: BillingInfo | null | undefined): BillingI
   return { ...b, contacts: b.contacts ?? [] };
 }
 
+/** What Tenant fields mean, shared with the inputs that set them. */
+export const TENANT_DOCS = {
+  name: 'Name of the organisation.',
+  domain: "The tenant's internet domain.",
+  owner: "E-mail of the tenant's owner.",
+  logoUrl: "Address of the tenant's logo.",
+  logo: "The tenant's logo.",
+  lightThemeLogo: "The tenant's logo for light themes.",
+  subscription: "State of the tenant's subscription.",
+  subscriptionExpires: 'When the subscription ends.',
+  scopes: 'Which modules the tenant uses.',
+} as const;
+
 /**
  * A customer organisation. Its id is the tenant id every other record carries, so its own
  * table is keyed by that id alone.
@@ -271,11 +284,11 @@ export class Tenant {
   id: string = randomUUID();
 
   @Property({ type: 'text' })
-  @Field(() => String, { description: 'Name of the organisation.' })
+  @Field(() => String, { description: TENANT_DOCS.name })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The tenant's internet domain." })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.domain })
   domain?: string;
 
   @Property({ type: 'boolean' })
@@ -284,27 +297,27 @@ export class Tenant {
 
   /** E-mail of the person responsible for the tenant (its first administrator). */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "E-mail of the tenant's owner." })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.owner })
   owner?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "Address of the tenant's logo." })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.logoUrl })
   logoUrl?: string;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { nullable: true, description: "The tenant's logo." })
+  @Field(() => ImageRef, { nullable: true, description: TENANT_DOCS.logo })
   logo?: ImageRef;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { nullable: true, description: "The tenant's logo for light themes." })
+  @Field(() => ImageRef, { nullable: true, description: TENANT_DOCS.lightThemeLogo })
   lightThemeLogo?: ImageRef;
 
   @Enum({ items: () => TenantSubscription })
-  @Field(() => TenantSubscription, { description: "State of the tenant's subscription." })
+  @Field(() => TenantSubscription, { description: TENANT_DOCS.subscription })
   subscription: TenantSubscription = TenantSubscription.TRIAL;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the subscription ends.' })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: TENANT_DOCS.subscriptionExpires })
   subscriptionExpires?: Date;
 
   @Property({ type: 'json', nullable: true })
@@ -312,7 +325,7 @@ export class Tenant {
   billingInfo?: BillingInfo | null;
 
   @Property({ type: 'json' })
-  @Field(() => TenantScopes, { description: 'Which modules the tenant uses.' })
+  @Field(() => TenantScopes, { description: TENANT_DOCS.scopes })
   scopes: TenantScopes = defaultScopes();
 
   @Property({ type: 'json' })

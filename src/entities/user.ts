@@ -29,6 +29,15 @@ export class UserProfile {
   @Field(() => String, { nullable: true, description: 'Name shown for the user.' }) displayName?: string;
 }
 
+/** What User fields mean, shared with the inputs that set them. */
+export const USER_DOCS = {
+  firstName: "The user's first name.",
+  lastName: "The user's last name.",
+  language: "The user's preferred language.",
+  profile: 'How the user presents themself.',
+  verified: "True once the user's e-mail address is verified.",
+} as const;
+
 /**
  * A user's history (`events`) records every change to its roles, access and status, which is
  * what an access review needs.
@@ -52,15 +61,15 @@ export class User extends Audited {
   email!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The user's first name." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.firstName })
   firstName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The user's last name." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.lastName })
   lastName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The user's preferred language." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.language })
   language?: string;
 
   @Property({ type: 'boolean' })
@@ -70,7 +79,7 @@ export class User extends Audited {
   hasFullAccess: boolean = false;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: "True once the user's e-mail address is verified." })
+  @Field(() => Boolean, { description: USER_DOCS.verified })
   verified: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -100,6 +109,6 @@ export class User extends Audited {
   subsidiaryAccess: string[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => UserProfile, { nullable: true, description: 'How the user presents themself.' })
+  @Field(() => UserProfile, { nullable: true, description: USER_DOCS.profile })
   profile?: UserProfile | null;
 }

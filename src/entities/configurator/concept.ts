@@ -23,15 +23,21 @@ registerEnumType(BuildingType, {
   },
 });
 
+/** What Concept fields mean, shared with the inputs that set them. */
+export const CONCEPT_DOCS = {
+  name: 'Name of the concept.',
+  buildingType: 'The kind of building the concept is.',
+} as const;
+
 @Entity({ tableName: 'concept' })
 @Index({ name: 'concept_tenant_name_idx', properties: ['tenantId', 'name'] })
 @ObjectType({ description: 'A building concept of the configurator.' })
 export class Concept extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String, { description: 'Name of the concept.' })
+  @Field(() => String, { description: CONCEPT_DOCS.name })
   name!: string;
 
   @Enum({ items: () => BuildingType, nullable: true })
-  @Field(() => BuildingType, { nullable: true, description: 'The kind of building the concept is.' })
+  @Field(() => BuildingType, { nullable: true, description: CONCEPT_DOCS.buildingType })
   buildingType?: BuildingType;
 }

@@ -39,6 +39,14 @@ registerEnumType(CoverageJobPriority, {
   },
 });
 
+/** What CoverageJob fields mean, shared with the inputs that set them. */
+export const COVERAGE_JOB_DOCS = {
+  typeId: 'Id of the configurator type whose coverage is calculated.',
+  name: 'Name of the job.',
+  description: 'What the job is for.',
+  priority: 'Workers claim due jobs by priority: URGENT > HIGH > NORMAL > LOW.',
+} as const;
+
 /**
  * One queued coverage calculation: the variants of one static model of a type. The table is
  * the queue (see src/jobs/worker.ts); `status` changes are recorded as STATUS_CHANGE events.
@@ -54,11 +62,11 @@ registerEnumType(CoverageJobPriority, {
 @ObjectType({ description: 'A queued calculation of the product coverage of a type.' })
 export class CoverageJob extends Audited {
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Name of the job.' })
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
   name?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'What the job is for.' })
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -74,7 +82,7 @@ export class CoverageJob extends Audited {
   workerName?: string | null;
 
   @Property({ type: 'uuid' })
-  @Field(() => String, { description: 'Id of the configurator type whose coverage is calculated.' })
+  @Field(() => String, { description: COVERAGE_JOB_DOCS.typeId })
   typeId!: string;
 
   @Property({ type: 'text' })
@@ -88,7 +96,7 @@ export class CoverageJob extends Audited {
 
   @Enum({ items: () => CoverageJobPriority })
   @Field(() => CoverageJobPriority, {
-    description: 'Workers claim due jobs by priority: URGENT > HIGH > NORMAL > LOW.',
+    description: COVERAGE_JOB_DOCS.priority,
   })
   priority: CoverageJobPriority = CoverageJobPriority.LOW;
 

@@ -307,12 +307,19 @@ export const StaticModelTree = decisionTreeOf(
   'Decides the static model variant from choices; its results are the variants to cover.',
 );
 
+/** What StaticModel fields mean, shared with the inputs that set them. */
+export const STATIC_MODEL_DOCS = {
+  modelNamePrefix: 'Prefix of the names of the models made.',
+  type: 'What the static model models.',
+  models: 'The decision tree of variants.',
+} as const;
+
 @ObjectType('StaticModel', { description: 'A set of prepared models of a type, one per variant.' })
 export class StaticModel {
   @Field(() => String, { nullable: true, description: 'Id of the static model.' }) id?: string | null;
-  @Field(() => String, { nullable: true, description: 'Prefix of the names of the models made.' })
+  @Field(() => String, { nullable: true, description: STATIC_MODEL_DOCS.modelNamePrefix })
   modelNamePrefix?: string | null;
-  @Field(() => StaticModelType, { nullable: true, description: 'What the static model models.' })
+  @Field(() => StaticModelType, { nullable: true, description: STATIC_MODEL_DOCS.type })
   type?: StaticModelType | null;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
@@ -321,7 +328,7 @@ export class StaticModel {
   nameOverrides?: Record<string, string> | null;
   @Field(() => StaticModelStats, { nullable: true, description: 'Figures on the variants and their files.' })
   stats?: StaticModelStats | null;
-  @Field(() => StaticModelTree, { nullable: true, description: 'The decision tree of variants.' })
+  @Field(() => StaticModelTree, { nullable: true, description: STATIC_MODEL_DOCS.models })
   models?: DecisionTree<StaticModelVariant> | null;
 }
 
@@ -330,16 +337,16 @@ export class StaticModel {
 })
 export class StaticModelInput {
   @Field(() => String, { nullable: true, description: 'Generated when absent.' }) id?: string | null;
-  @Field(() => String, { nullable: true, description: 'Prefix of the names of the models made.' })
+  @Field(() => String, { nullable: true, description: STATIC_MODEL_DOCS.modelNamePrefix })
   modelNamePrefix?: string | null;
-  @Field(() => StaticModelType, { nullable: true, description: 'What the static model models.' })
+  @Field(() => StaticModelType, { nullable: true, description: STATIC_MODEL_DOCS.type })
   type?: StaticModelType | null;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'Names to use instead of the generated ones.',
   })
   nameOverrides?: Record<string, string> | null;
-  @Field(() => StaticModelTree, { nullable: true, description: 'The decision tree of variants.' })
+  @Field(() => StaticModelTree, { nullable: true, description: STATIC_MODEL_DOCS.models })
   models?: DecisionTree<StaticModelVariant> | null;
 }
 

@@ -40,6 +40,28 @@ registerEnumType(ActivityPriority, {
   },
 });
 
+/** What Activity fields mean, shared with the inputs that set them. */
+export const ACTIVITY_DOCS = {
+  description: 'Longer description of the activity.',
+  location: 'Where it takes place.',
+  outcome: 'What came of it.',
+  contactEmail: 'E-mail address of the person contacted.',
+  contactName: 'Name of the person contacted.',
+  contactPhone: 'Phone number of the person contacted.',
+  customerId: 'Id of the customer it concerns; `customer` is that customer.',
+  opportunityId: 'Id of the opportunity it concerns; `opportunity` is that opportunity.',
+  priority: 'How urgent it is.',
+  attendees: 'Who takes part (names or e-mail addresses).',
+  scheduledAt: 'When it is planned.',
+  dueDate: 'When it must be done.',
+  dueNotifiedAt: 'When the owner was reminded that the activity is due.',
+  durationMinutes: 'How long it takes, in minutes.',
+  completed: 'True once done; same as `isCompleted`.',
+  isCompleted: 'Same as `completed`.',
+  subject: 'What the activity is about (1 to 500 characters).',
+  type: 'What kind of contact it is.',
+} as const;
+
 @Entity({ tableName: 'activity' })
 @TenantIndexes(
   'activity',
@@ -59,44 +81,44 @@ registerEnumType(ActivityPriority, {
 @ObjectType({ description: 'A CRM activity: a call, e-mail, meeting, note or task.' })
 export class Activity extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String, { description: 'What the activity is about (1 to 500 characters).' })
+  @Field(() => String, { description: ACTIVITY_DOCS.subject })
   subject!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Longer description of the activity.' })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.description })
   description?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Where it takes place.' })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.location })
   location?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'What came of it.' })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.outcome })
   outcome?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'E-mail address of the person contacted.' })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactEmail })
   contactEmail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Name of the person contacted.' })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactName })
   contactName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Phone number of the person contacted.' })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactPhone })
   contactPhone?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the customer it concerns; `customer` is that customer.',
+    description: ACTIVITY_DOCS.customerId,
   })
   customerId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the opportunity it concerns; `opportunity` is that opportunity.',
+    description: ACTIVITY_DOCS.opportunityId,
   })
   opportunityId?: string | null;
 
@@ -105,23 +127,23 @@ export class Activity extends Audited {
   ownerId?: string | null;
 
   @Enum({ items: () => ActivityType })
-  @Field(() => ActivityType, { description: 'What kind of contact it is.' })
+  @Field(() => ActivityType, { description: ACTIVITY_DOCS.type })
   type!: ActivityType;
 
   @Enum({ items: () => ActivityPriority, nullable: true })
-  @Field(() => ActivityPriority, { nullable: true, description: 'How urgent it is.' })
+  @Field(() => ActivityPriority, { nullable: true, description: ACTIVITY_DOCS.priority })
   priority?: ActivityPriority | null;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Who takes part (names or e-mail addresses).' })
+  @Field(() => [String], { description: ACTIVITY_DOCS.attendees })
   attendees: string[] = [];
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it is planned.' })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: ACTIVITY_DOCS.scheduledAt })
   scheduledAt?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it must be done.' })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: ACTIVITY_DOCS.dueDate })
   dueDate?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -135,19 +157,19 @@ export class Activity extends Audited {
   @Property({ type: 'timestamptz', nullable: true })
   @Field(() => DateTimeISOResolver, {
     nullable: true,
-    description: 'When the owner was reminded that the activity is due.',
+    description: ACTIVITY_DOCS.dueNotifiedAt,
   })
   dueNotifiedAt?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: 'How long it takes, in minutes.' })
+  @Field(() => Int, { nullable: true, description: ACTIVITY_DOCS.durationMinutes })
   durationMinutes?: number | null;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: 'True once done; same as `isCompleted`.' })
+  @Field(() => Boolean, { description: ACTIVITY_DOCS.completed })
   completed: boolean = false;
 
-  @Field(() => Boolean, { description: 'Same as `completed`.' })
+  @Field(() => Boolean, { description: ACTIVITY_DOCS.isCompleted })
   get isCompleted(): boolean {
     return this.completed;
   }

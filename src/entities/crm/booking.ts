@@ -23,6 +23,27 @@ registerEnumType(BookingStatus, {
   },
 });
 
+/** What Booking fields mean, shared with the inputs that set them. */
+export const BOOKING_DOCS = {
+  widgetConfigId: 'The contact-form widget it was booked through.',
+  leadId: 'Id of the lead the booking belongs to.',
+  activityId: 'Id of the activity that records the appointment.',
+  assignedEmployeeId: 'Id of the employee who takes the appointment.',
+  assignedSubsidiaryId: 'Id of the subsidiary where it takes place.',
+  calendarEventId: 'The id of the event in an external calendar.',
+  firstName: "The visitor's first name.",
+  lastName: "The visitor's last name.",
+  companyName: "The visitor's company.",
+  email: "The visitor's e-mail address.",
+  phone: "The visitor's phone number.",
+  street: "The visitor's street.",
+  houseNumber: "The visitor's house number.",
+  postalCode: "The visitor's postal code.",
+  city: "The visitor's city.",
+  message: 'What the visitor wrote.',
+  startTime: 'When the appointment starts.',
+} as const;
+
 @Entity({ tableName: 'booking' })
 // The widget calendar asks for one widget's bookings in a time window.
 @Index({
@@ -48,28 +69,28 @@ registerEnumType(BookingStatus, {
 @ObjectType({ description: 'An appointment booked through a contact-form widget.' })
 export class Booking extends Audited {
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The contact-form widget it was booked through.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.widgetConfigId })
   widgetConfigId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the lead the booking belongs to.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.leadId })
   leadId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the activity that records the appointment.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.activityId })
   activityId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the employee who takes the appointment.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.assignedEmployeeId })
   assignedEmployeeId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the subsidiary where it takes place.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.assignedSubsidiaryId })
   assignedSubsidiaryId?: string | null;
 
   /** An id in an external calendar, so not necessarily a UUID. */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The id of the event in an external calendar.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.calendarEventId })
   calendarEventId?: string | null;
 
   @Property({ type: 'text' })
@@ -81,7 +102,7 @@ export class Booking extends Audited {
   status: BookingStatus = BookingStatus.CONFIRMED;
 
   @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver, { description: 'When the appointment starts.' })
+  @Field(() => DateTimeISOResolver, { description: BOOKING_DOCS.startTime })
   startTime!: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -101,42 +122,42 @@ export class Booking extends Audited {
   timezone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's first name." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.firstName })
   firstName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's last name." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.lastName })
   lastName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's company." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.companyName })
   companyName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's e-mail address." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.email })
   email?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's phone number." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.phone })
   phone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's street." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.street })
   street?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's house number." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.houseNumber })
   houseNumber?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's postal code." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.postalCode })
   postalCode?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's city." })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.city })
   city?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'What the visitor wrote.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.message })
   message?: string | null;
 }

@@ -28,14 +28,20 @@ registerEnumType(ContactFormFieldType, {
   },
 });
 
+/** What ContactFormField fields mean, shared with the inputs that set them. */
+export const CONTACT_FORM_FIELD_DOCS = {
+  label: 'The label shown next to the input.',
+  type: 'The kind of input.',
+} as const;
+
 @ObjectType('ContactFormField', { description: 'One input of a contact form.' })
 export class ContactFormField {
-  @Field(() => String, { nullable: true, description: 'The label shown next to the input.' }) label!:
-    string | null;
+  @Field(() => String, { nullable: true, description: CONTACT_FORM_FIELD_DOCS.label }) label!: string | null;
   @Field(() => String, { description: 'The key the submitted value is sent under.' }) name!: string;
   @Field(() => Boolean, { description: 'True when the form cannot be sent without it.' }) required!: boolean;
   @Field(() => Int, { description: 'Position on the form, lowest first.' }) sortOrder!: number;
-  @Field(() => ContactFormFieldType, { description: 'The kind of input.' }) type!: ContactFormFieldType;
+  @Field(() => ContactFormFieldType, { description: CONTACT_FORM_FIELD_DOCS.type })
+  type!: ContactFormFieldType;
 }
 
 @Entity({ tableName: 'contact_form_widget_config' })

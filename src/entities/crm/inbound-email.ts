@@ -21,6 +21,22 @@ registerEnumType(InboundEmailStatus, {
   },
 });
 
+/** What InboundEmail fields mean, shared with the inputs that set them. */
+export const INBOUND_EMAIL_DOCS = {
+  subject: 'Subject line.',
+  bodyHtml: 'The HTML body.',
+  bodyText: 'The plain-text body.',
+  fromName: "Sender's name.",
+  recipients: 'Addresses the e-mail was sent to.',
+  cc: 'Addresses in copy.',
+  conversationId: 'Id of the conversation (thread) the e-mail belongs to.',
+  graphMessageId: 'Id of the message at the mail gateway.',
+  inReplyTo: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
+  parentCommunicationId: 'The communication this one answers.',
+  relatedEntityId: 'A record the e-mail is about (see relatedEntityType).',
+  fromEmail: "Sender's e-mail address.",
+} as const;
+
 @Entity({ tableName: 'inbound_email' })
 // A mail gateway may deliver one message twice; the Message-ID keeps it one record. NULLs stay distinct.
 @Unique({
@@ -51,49 +67,49 @@ export class InboundEmail extends Audited {
   receivedAt: Date = new Date();
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Subject line.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.subject })
   subject?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The HTML body.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyHtml })
   bodyHtml?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The plain-text body.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyText })
   bodyText?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "Sender's e-mail address." })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromEmail })
   fromEmail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "Sender's name." })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromName })
   fromName?: string | null;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Addresses the e-mail was sent to.' })
+  @Field(() => [String], { description: INBOUND_EMAIL_DOCS.recipients })
   recipients: string[] = [];
 
   @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Addresses in copy.' })
+  @Field(() => [String], { description: INBOUND_EMAIL_DOCS.cc })
   cc: string[] = [];
 
   /** The identifiers below come from mail systems (RFC 5322 headers, Microsoft Graph), not from us. */
   @Property({ type: 'text', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the conversation (thread) the e-mail belongs to.',
+    description: INBOUND_EMAIL_DOCS.conversationId,
   })
   conversationId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the message at the mail gateway.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.graphMessageId })
   graphMessageId?: string | null;
 
   @Property({ type: 'text', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
+    description: INBOUND_EMAIL_DOCS.inReplyTo,
   })
   inReplyTo?: string | null;
 
@@ -102,13 +118,13 @@ export class InboundEmail extends Audited {
   internetMessageId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The communication this one answers.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.parentCommunicationId })
   parentCommunicationId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'A record the e-mail is about (see relatedEntityType).',
+    description: INBOUND_EMAIL_DOCS.relatedEntityId,
   })
   relatedEntityId?: string | null;
 

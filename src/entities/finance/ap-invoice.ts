@@ -88,34 +88,55 @@ registerEnumType(PurchaseCostType, {
   },
 });
 
+/** What ApInvoiceClassification fields mean, shared with the inputs that set them. */
+export const AP_INVOICE_CLASSIFICATION_DOCS = {
+  category: 'Cost category.',
+  costCenterId: 'Id of the cost centre charged.',
+  glAccountId: 'Id of the general-ledger account charged.',
+  projectId: 'Id of the project charged.',
+  subcategory: 'Cost subcategory.',
+} as const;
+
 @ObjectType({ description: 'How a purchase invoice is booked.' })
 export class ApInvoiceClassification {
-  @Field(() => String, { nullable: true, description: 'Cost category.' }) category?: string | null;
-  @Field(() => String, { nullable: true, description: 'Id of the cost centre charged.' }) costCenterId?:
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.category }) category?:
     string | null;
-  @Field(() => String, { nullable: true, description: 'Id of the general-ledger account charged.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.costCenterId })
+  costCenterId?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.glAccountId })
   glAccountId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Id of the project charged.' }) projectId?:
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.projectId }) projectId?:
     string | null;
-  @Field(() => String, { nullable: true, description: 'Cost subcategory.' }) subcategory?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.subcategory })
+  subcategory?: string | null;
 }
+
+/** What LinkedPurchaseOrder fields mean, shared with the inputs that set them. */
+export const LINKED_PURCHASE_ORDER_DOCS = {
+  costType: 'What kind of cost it is.',
+  purchaseOrderId: 'Id of the purchase order.',
+  purchaseOrderNumber: 'Number of the purchase order.',
+  purchaseOrderStatus: 'Status of the purchase order when linked.',
+  purchaseOrderTotal: 'Total of the purchase order.',
+  stockAdjustmentApplied: "True once the order's stock adjustment was applied.",
+} as const;
 
 @ObjectType({ description: 'A purchase order this invoice pays (part of).' })
 export class LinkedPurchaseOrder {
   @Field(() => Float, { description: 'Part of the invoice allocated to the purchase order.' })
   allocatedAmount!: number;
-  @Field(() => PurchaseCostType, { nullable: true, description: 'What kind of cost it is.' })
+  @Field(() => PurchaseCostType, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.costType })
   costType?: PurchaseCostType | null;
-  @Field(() => String, { description: 'Id of the purchase order.' }) purchaseOrderId!: string;
-  @Field(() => String, { nullable: true, description: 'Number of the purchase order.' })
+  @Field(() => String, { description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderId }) purchaseOrderId!: string;
+  @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderNumber })
   purchaseOrderNumber?: string | null;
-  @Field(() => String, { nullable: true, description: 'Status of the purchase order when linked.' })
+  @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderStatus })
   purchaseOrderStatus?: string | null;
-  @Field(() => Float, { nullable: true, description: 'Total of the purchase order.' }) purchaseOrderTotal?:
-    number | null;
+  @Field(() => Float, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderTotal })
+  purchaseOrderTotal?: number | null;
   @Field(() => Boolean, {
     nullable: true,
-    description: "True once the order's stock adjustment was applied.",
+    description: LINKED_PURCHASE_ORDER_DOCS.stockAdjustmentApplied,
   })
   stockAdjustmentApplied?: boolean | null;
   @Field(() => DateTimeISOResolver, {
@@ -130,18 +151,28 @@ export class LinkedPurchaseOrder {
   createdBy?: string | null;
 }
 
+/** What ApInvoicePayment fields mean, shared with the inputs that set them. */
+export const AP_INVOICE_PAYMENT_DOCS = {
+  bankTransactionId: 'Id of the bank transaction that paid it.',
+  note: 'Note on the payment.',
+  reference: 'Payment reference.',
+  amount: 'Amount paid; the payments make up `paymentStatus` and `outstanding`.',
+  paymentMethod: 'How it was paid.',
+} as const;
+
 @ObjectType({ description: 'A payment made on a purchase invoice.' })
 export class ApInvoicePayment {
   @Field(() => ID, { description: 'Id of the payment.' }) id!: string;
-  @Field(() => String, { nullable: true, description: 'Id of the bank transaction that paid it.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.bankTransactionId })
   bankTransactionId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Note on the payment.' }) note?: string | null;
-  @Field(() => String, { nullable: true, description: 'Payment reference.' }) reference?: string | null;
-  @Field(() => Float, { description: 'Amount paid; the payments make up `paymentStatus` and `outstanding`.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.note }) note?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.reference }) reference?:
+    string | null;
+  @Field(() => Float, { description: AP_INVOICE_PAYMENT_DOCS.amount })
   amount!: number;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it was paid.' }) date?:
     string | null;
-  @Field(() => ApPaymentMethod, { nullable: true, description: 'How it was paid.' })
+  @Field(() => ApPaymentMethod, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.paymentMethod })
   paymentMethod?: ApPaymentMethod | null;
   @Field(() => DateTimeISOResolver, {
     nullable: true,
@@ -155,16 +186,24 @@ export class ApInvoicePayment {
   createdBy?: string | null;
 }
 
+/** What ApInvoiceRow fields mean, shared with the inputs that set them. */
+export const AP_INVOICE_ROW_DOCS = {
+  description: 'What the row is for.',
+  glAccountId: 'Id of the general-ledger account the row is booked on.',
+  productId: 'Id of the product bought.',
+} as const;
+
 @ObjectType({ description: 'One line of a purchase invoice; its amounts are computed by the service.' })
 export class ApInvoiceRow {
   @Field(() => ID, { description: 'Id of the row.' }) id!: string;
-  @Field(() => String, { nullable: true, description: 'What the row is for.' }) description?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.description }) description?:
+    string | null;
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the general-ledger account the row is booked on.',
+    description: AP_INVOICE_ROW_DOCS.glAccountId,
   })
   glAccountId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Id of the product bought.' }) productId?:
+  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.productId }) productId?:
     string | null;
   @Field(() => Float, { description: 'How many.' }) quantity!: number;
   @Field(() => Float, { description: 'Price of one, without tax.' }) unitPrice!: number;
@@ -174,6 +213,16 @@ export class ApInvoiceRow {
   @Field(() => Float, { description: 'Quantity × unit price, rounded to cents; computed.' }) total!: number;
   @Field(() => Float, { description: 'Total plus tax; computed.' }) totalWithTax!: number;
 }
+
+/** What ApInvoice fields mean, shared with the inputs that set them. */
+export const AP_INVOICE_DOCS = {
+  referenceNumber: "The supplier's invoice number.",
+  note: 'Internal note.',
+  supplierName: "The supplier's name when not given.",
+  supplierEmail: "The supplier's e-mail when not given.",
+  classification: 'Where the cost is booked.',
+  pdf: 'The invoice document.',
+} as const;
 
 @Entity({ tableName: 'ap_invoice' })
 @Unique({
@@ -203,7 +252,7 @@ export class ApInvoice extends Audited {
   invoiceNumber?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The supplier's invoice number." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.referenceNumber })
   referenceNumber?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -211,7 +260,7 @@ export class ApInvoice extends Audited {
   currency?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Internal note.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.note })
   note?: string;
 
   @Property({ type: 'uuid', nullable: true })
@@ -226,11 +275,11 @@ export class ApInvoice extends Audited {
   supplierId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The supplier's name when not given." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierName })
   supplierName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The supplier's e-mail when not given." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierEmail })
   supplierEmail?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -296,7 +345,7 @@ export class ApInvoice extends Audited {
   classificationMethod?: ApClassificationMethod;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ApInvoiceClassification, { nullable: true, description: 'Where the cost is booked.' })
+  @Field(() => ApInvoiceClassification, { nullable: true, description: AP_INVOICE_DOCS.classification })
   classification?: ApInvoiceClassification;
 
   @Property({ type: 'json' })
@@ -304,7 +353,7 @@ export class ApInvoice extends Audited {
   attachments: FileAsset[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true, description: 'The invoice document.' })
+  @Field(() => FileAsset, { nullable: true, description: AP_INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
   @Property({ type: 'json' })

@@ -99,11 +99,18 @@ registerEnumType(InvoicePaymentMethod, {
   },
 });
 
+/** What InvoiceRow fields mean, shared with the inputs that set them. */
+export const INVOICE_ROW_DOCS = {
+  description: 'What the row is for.',
+  productId: 'Id of the product sold.',
+} as const;
+
 @ObjectType({ description: 'One line of a sales invoice; its amounts are computed by the service.' })
 export class InvoiceRow {
   @Field(() => ID, { description: 'Id of the row.' }) id!: string;
-  @Field(() => String, { nullable: true, description: 'What the row is for.' }) description?: string | null;
-  @Field(() => String, { nullable: true, description: 'Id of the product sold.' }) productId?: string | null;
+  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.description }) description?:
+    string | null;
+  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.productId }) productId?: string | null;
   @Field(() => Float, { nullable: true, description: 'How many (or what percentage, for PERCENTAGE rows).' })
   quantity?: number | null;
   @Field(() => InvoiceQuantityType, { nullable: true, description: 'What the quantity counts.' })
@@ -126,18 +133,26 @@ export class InvoiceRow {
   type?: InvoiceRowType | null;
 }
 
+/** What InvoiceTransaction fields mean, shared with the inputs that set them. */
+export const INVOICE_TRANSACTION_DOCS = {
+  accountId: 'Id of the account the money moved on.',
+  description: 'What the transaction is.',
+  amount: 'Amount received; the transactions make the paid states.',
+  paymentMethod: 'How it was paid.',
+} as const;
+
 @ObjectType({ description: 'A payment (or, negative, a refund) received for a sales invoice.' })
 export class InvoiceTransaction {
   @Field(() => ID, { description: 'Id of the transaction.' }) id!: string;
-  @Field(() => String, { nullable: true, description: 'Id of the account the money moved on.' }) accountId?:
+  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.accountId }) accountId?:
     string | null;
-  @Field(() => String, { nullable: true, description: 'What the transaction is.' }) description?:
+  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.description }) description?:
     string | null;
-  @Field(() => Float, { description: 'Amount received; the transactions make the paid states.' })
+  @Field(() => Float, { description: INVOICE_TRANSACTION_DOCS.amount })
   amount!: number;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the money came in.' }) date?:
     string | null;
-  @Field(() => InvoicePaymentMethod, { nullable: true, description: 'How it was paid.' })
+  @Field(() => InvoicePaymentMethod, { nullable: true, description: INVOICE_TRANSACTION_DOCS.paymentMethod })
   paymentMethod?: InvoicePaymentMethod | null;
   @Field(() => String, { nullable: true, description: AUDIT_DOCS.tenantId }) tenantId?: string | null;
   @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.created }) created?:
@@ -148,17 +163,26 @@ export class InvoiceTransaction {
   @Field(() => String, { nullable: true, description: AUDIT_DOCS.updatedBy }) updatedBy?: string | null;
 }
 
+/** What RecurringAgreement fields mean, shared with the inputs that set them. */
+export const RECURRING_AGREEMENT_DOCS = {
+  autoSend: 'True to send each new invoice without review.',
+  endDate: 'When the agreement ends.',
+  intervalDays: 'Days between invoices.',
+  intervalMonths: 'Months between invoices.',
+} as const;
+
 @ObjectType({ description: 'How a recurring invoice repeats.' })
 export class RecurringAgreement {
-  @Field(() => Boolean, { nullable: true, description: 'True to send each new invoice without review.' })
+  @Field(() => Boolean, { nullable: true, description: RECURRING_AGREEMENT_DOCS.autoSend })
   autoSend?: boolean | null;
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the agreement ends.' }) endDate?:
-    string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: RECURRING_AGREEMENT_DOCS.endDate })
+  endDate?: string | null;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next invoice is made.' })
   nextInvoiceDate?: string | null;
-  @Field(() => Int, { nullable: true, description: 'Days between invoices.' }) intervalDays?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Months between invoices.' }) intervalMonths?:
+  @Field(() => Int, { nullable: true, description: RECURRING_AGREEMENT_DOCS.intervalDays }) intervalDays?:
     number | null;
+  @Field(() => Int, { nullable: true, description: RECURRING_AGREEMENT_DOCS.intervalMonths })
+  intervalMonths?: number | null;
 }
 
 @ObjectType({ description: 'A payment reminder that was sent.' })
@@ -168,6 +192,20 @@ export class InvoiceReminder {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the reminder was sent.' }) sentOn?:
     string | null;
 }
+
+/** What Invoice fields mean, shared with the inputs that set them. */
+export const INVOICE_DOCS = {
+  contactEmail: 'E-mail address the invoice is sent to.',
+  mailBody: 'Body of the e-mail the invoice is sent with.',
+  milestoneId: 'Id of the project milestone the invoice charges for.',
+  note: 'Internal note.',
+  paymentReference: 'Reference the customer pays with.',
+  reminderBody: 'Body of the payment reminder e-mail.',
+  salesOrderId: 'Id of the sales order invoiced.',
+  overdueNotifiedAt: 'When the owner was told the invoice is overdue.',
+  pdf: 'The invoice document.',
+  recurringAgreement: 'How the invoice recurs, for RECURRING invoices.',
+} as const;
 
 @Entity({ tableName: 'invoice' })
 @Unique({ name: 'invoice_tenant_invoice_number_uq', properties: ['tenantId', 'invoiceNumber'] })
@@ -205,7 +243,7 @@ export class Invoice extends Audited {
   clientId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'E-mail address the invoice is sent to.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.contactEmail })
   contactEmail?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -213,18 +251,18 @@ export class Invoice extends Audited {
   currency?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Body of the e-mail the invoice is sent with.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.mailBody })
   mailBody?: string;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the project milestone the invoice charges for.',
+    description: INVOICE_DOCS.milestoneId,
   })
   milestoneId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Internal note.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.note })
   note?: string;
 
   @Property({ type: 'uuid', nullable: true })
@@ -232,15 +270,15 @@ export class Invoice extends Audited {
   opportunityId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Reference the customer pays with.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.paymentReference })
   paymentReference?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Body of the payment reminder e-mail.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.reminderBody })
   reminderBody?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the sales order invoiced.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.salesOrderId })
   salesOrderId?: string;
 
   @Property({ type: 'uuid', nullable: true })
@@ -271,7 +309,7 @@ export class Invoice extends Audited {
   @Property({ type: 'timestamptz', nullable: true })
   @Field(() => DateTimeISOResolver, {
     nullable: true,
-    description: 'When the owner was told the invoice is overdue.',
+    description: INVOICE_DOCS.overdueNotifiedAt,
   })
   overdueNotifiedAt?: Date;
 
@@ -308,13 +346,13 @@ export class Invoice extends Audited {
   attachments: FileAsset[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true, description: 'The invoice document.' })
+  @Field(() => FileAsset, { nullable: true, description: INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
   @Property({ type: 'json', nullable: true })
   @Field(() => RecurringAgreement, {
     nullable: true,
-    description: 'How the invoice recurs, for RECURRING invoices.',
+    description: INVOICE_DOCS.recurringAgreement,
   })
   recurringAgreement?: RecurringAgreement | null;
 

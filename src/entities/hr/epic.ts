@@ -22,6 +22,20 @@ registerEnumType(EpicStatus, {
   },
 });
 
+/** What Epic fields mean, shared with the inputs that set them. */
+export const EPIC_DOCS = {
+  name: 'Name of the epic.',
+  description: 'What the epic is about.',
+  color: 'Colour shown for the epic (CSS colour).',
+  ownerId: 'Id of the employee who owns the epic; `owner` is that employee.',
+  projectId: 'Id of the HR project the epic belongs to; limits who sees it (project access).',
+  priority: 'Priority, an integer.',
+  status: 'Where the epic stands (default PLANNING).',
+  tags: 'Free labels.',
+  targetStartDate: 'When work should start.',
+  targetEndDate: 'When work should end; not before the start (400).',
+} as const;
+
 @Entity({ tableName: 'epic' })
 @Index({ name: 'epic_tenant_name_idx', properties: ['tenantId', 'name'] })
 @Index({ name: 'epic_tenant_owner_id_idx', properties: ['tenantId', 'ownerId'] })
@@ -30,22 +44,22 @@ registerEnumType(EpicStatus, {
 @ObjectType({ description: 'A large body of work of a project, made of features (HR planning).' })
 export class Epic extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String, { description: 'Name of the epic.' })
+  @Field(() => String, { description: EPIC_DOCS.name })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'What the epic is about.' })
+  @Field(() => String, { nullable: true, description: EPIC_DOCS.description })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Colour shown for the epic (CSS colour).' })
+  @Field(() => String, { nullable: true, description: EPIC_DOCS.color })
   color?: string;
 
   /** The employee answerable for the epic; `owner` shows them. */
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the employee who owns the epic; `owner` is that employee.',
+    description: EPIC_DOCS.ownerId,
   })
   ownerId?: string;
 
@@ -53,30 +67,30 @@ export class Epic extends Audited {
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the HR project the epic belongs to; limits who sees it (project access).',
+    description: EPIC_DOCS.projectId,
   })
   projectId?: string;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: 'Priority, an integer.' })
+  @Field(() => Int, { nullable: true, description: EPIC_DOCS.priority })
   priority?: number;
 
   @Enum({ items: () => EpicStatus })
-  @Field(() => EpicStatus, { description: 'Where the epic stands (default PLANNING).' })
+  @Field(() => EpicStatus, { description: EPIC_DOCS.status })
   status: EpicStatus = EpicStatus.PLANNING;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Free labels.' })
+  @Field(() => [String], { description: EPIC_DOCS.tags })
   tags: string[] = [];
 
   @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { nullable: true, description: 'When work should start.' })
+  @Field(() => LocalDateResolver, { nullable: true, description: EPIC_DOCS.targetStartDate })
   targetStartDate?: string;
 
   @Property({ type: 'date', nullable: true })
   @Field(() => LocalDateResolver, {
     nullable: true,
-    description: 'When work should end; not before the start (400).',
+    description: EPIC_DOCS.targetEndDate,
   })
   targetEndDate?: string;
 }

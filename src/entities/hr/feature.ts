@@ -37,6 +37,17 @@ registerEnumType(FeaturePriority, {
   },
 });
 
+/** What Feature fields mean, shared with the inputs that set them. */
+export const FEATURE_DOCS = {
+  name: 'Name of the feature.',
+  description: 'What the feature is about.',
+  epicId: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
+  priority: 'How important the feature is.',
+  status: 'Where the feature stands (default BACKLOG).',
+  tags: 'Free labels.',
+  estimatedPoints: 'Estimated effort in story points.',
+} as const;
+
 @Entity({ tableName: 'feature' })
 @Index({ name: 'feature_tenant_name_idx', properties: ['tenantId', 'name'] })
 @Index({ name: 'feature_tenant_epic_id_idx', properties: ['tenantId', 'epicId'] })
@@ -45,33 +56,33 @@ registerEnumType(FeaturePriority, {
 @ObjectType({ description: 'A deliverable part of an epic, broken down into tasks (HR planning).' })
 export class Feature extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String, { description: 'Name of the feature.' })
+  @Field(() => String, { description: FEATURE_DOCS.name })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'What the feature is about.' })
+  @Field(() => String, { nullable: true, description: FEATURE_DOCS.description })
   description?: string;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
+    description: FEATURE_DOCS.epicId,
   })
   epicId?: string;
 
   @Enum({ items: () => FeaturePriority, nullable: true })
-  @Field(() => FeaturePriority, { nullable: true, description: 'How important the feature is.' })
+  @Field(() => FeaturePriority, { nullable: true, description: FEATURE_DOCS.priority })
   priority?: FeaturePriority;
 
   @Enum({ items: () => FeatureStatus })
-  @Field(() => FeatureStatus, { description: 'Where the feature stands (default BACKLOG).' })
+  @Field(() => FeatureStatus, { description: FEATURE_DOCS.status })
   status: FeatureStatus = FeatureStatus.BACKLOG;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Free labels.' })
+  @Field(() => [String], { description: FEATURE_DOCS.tags })
   tags: string[] = [];
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: 'Estimated effort in story points.' })
+  @Field(() => Int, { nullable: true, description: FEATURE_DOCS.estimatedPoints })
   estimatedPoints?: number;
 }

@@ -17,6 +17,16 @@ registerEnumType(TaskStatus, {
   },
 });
 
+/** What Task fields mean, shared with the inputs that set them. */
+export const TASK_DOCS = {
+  title: 'What is to be done.',
+  status: 'Where the task stands; DONE tasks count towards progress.',
+  featureId: "Id of the feature the task belongs to; the task's epic follows from it.",
+  epicId: 'Id of the epic; taken from the feature when there is one.',
+  projectId: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
+  assigneeId: 'Id of the employee doing the task.',
+} as const;
+
 /**
  * A unit of work, the measure of progress of its feature, epic and project. Its epic and project
  * are stored (taken from its feature and epic) so each of the three counts with one grouped query.
@@ -31,36 +41,36 @@ registerEnumType(TaskStatus, {
 @ObjectType({ description: 'A unit of work of a feature, epic or project (HR planning).' })
 export class Task extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String, { description: 'What is to be done.' })
+  @Field(() => String, { description: TASK_DOCS.title })
   title!: string;
 
   @Enum({ items: () => TaskStatus })
-  @Field(() => TaskStatus, { description: 'Where the task stands; DONE tasks count towards progress.' })
+  @Field(() => TaskStatus, { description: TASK_DOCS.status })
   status: TaskStatus = TaskStatus.TODO;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
     nullable: true,
-    description: "Id of the feature the task belongs to; the task's epic follows from it.",
+    description: TASK_DOCS.featureId,
   })
   featureId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the epic; taken from the feature when there is one.',
+    description: TASK_DOCS.epicId,
   })
   epicId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
+    description: TASK_DOCS.projectId,
   })
   projectId?: string | null;
 
   /** The employee doing the task. */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true, description: 'Id of the employee doing the task.' })
+  @Field(() => ID, { nullable: true, description: TASK_DOCS.assigneeId })
   assigneeId?: string;
 }

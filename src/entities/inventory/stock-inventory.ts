@@ -37,11 +37,18 @@ registerEnumType(ReservationType, {
   },
 });
 
+/** What InTransitStock fields mean, shared with the inputs that set them. */
+export const IN_TRANSIT_STOCK_DOCS = {
+  quantity: 'Quantity on its way.',
+  transferId: 'Id of the stock transfer bringing it.',
+} as const;
+
 /** Stock on its way to the site; stamped by the service. */
 @ObjectType('InTransitStock', { description: 'Stock on its way to the site.' })
 export class InTransitStock {
-  @Field(() => Float, { nullable: true, description: 'Quantity on its way.' }) quantity?: number | null;
-  @Field(() => String, { nullable: true, description: 'Id of the stock transfer bringing it.' }) transferId?:
+  @Field(() => Float, { nullable: true, description: IN_TRANSIT_STOCK_DOCS.quantity }) quantity?:
+    number | null;
+  @Field(() => String, { nullable: true, description: IN_TRANSIT_STOCK_DOCS.transferId }) transferId?:
     string | null;
   @Field(() => DateTimeISOResolver, {
     nullable: true,
@@ -67,25 +74,32 @@ export class InTransitStock {
 
 @InputType('InTransitStockInput', { description: 'Stock on its way to the site.' })
 export class InTransitStockInput {
-  @Field(() => Float, { description: 'Quantity on its way.' }) @Min(0) quantity!: number;
-  @Field(() => String, { nullable: true, description: 'Id of the stock transfer bringing it.' }) transferId?:
+  @Field(() => Float, { description: IN_TRANSIT_STOCK_DOCS.quantity }) @Min(0) quantity!: number;
+  @Field(() => String, { nullable: true, description: IN_TRANSIT_STOCK_DOCS.transferId }) transferId?:
     string | null;
 }
+
+/** What StockReservation fields mean, shared with the inputs that set them. */
+export const STOCK_RESERVATION_DOCS = {
+  quantity: 'Quantity reserved; counts against the available quantity.',
+  reservationSourceId: 'Id of the order, transfer or production run the stock is reserved for.',
+  reservationType: 'What the stock is reserved for.',
+} as const;
 
 /** Stock promised to an order, a transfer or production; stamped by the service. */
 @ObjectType('StockReservation', { description: 'Stock promised to an order, transfer or production.' })
 export class StockReservation {
   @Field(() => Float, {
     nullable: true,
-    description: 'Quantity reserved; counts against the available quantity.',
+    description: STOCK_RESERVATION_DOCS.quantity,
   })
   quantity?: number | null;
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the order, transfer or production run the stock is reserved for.',
+    description: STOCK_RESERVATION_DOCS.reservationSourceId,
   })
   reservationSourceId?: string | null;
-  @Field(() => ReservationType, { nullable: true, description: 'What the stock is reserved for.' })
+  @Field(() => ReservationType, { nullable: true, description: STOCK_RESERVATION_DOCS.reservationType })
   reservationType?: ReservationType | null;
   @Field(() => DateTimeISOResolver, {
     nullable: true,
@@ -111,19 +125,27 @@ export class StockReservation {
 
 @InputType('StockReservationInput', { description: 'Stock promised to an order, transfer or production.' })
 export class StockReservationInput {
-  @Field(() => Float, { description: 'Quantity reserved; counts against the available quantity.' })
+  @Field(() => Float, { description: STOCK_RESERVATION_DOCS.quantity })
   @Min(0)
   quantity!: number;
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the order, transfer or production run the stock is reserved for.',
+    description: STOCK_RESERVATION_DOCS.reservationSourceId,
   })
   reservationSourceId?: string | null;
-  @Field(() => ReservationType, { nullable: true, description: 'What the stock is reserved for.' })
+  @Field(() => ReservationType, { nullable: true, description: STOCK_RESERVATION_DOCS.reservationType })
   reservationType?: ReservationType | null;
 }
 
 const quantity = () => ({ type: new DecimalType('number'), columnType: 'numeric(14,4)' });
+
+/** What StockInventory fields mean, shared with the inputs that set them. */
+export const STOCK_INVENTORY_DOCS = {
+  productId: 'Id of the product; one inventory per (site, product).',
+  subsidiaryId: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
+  minimum: 'Quantity at or below which the stock is LOW_STOCK.',
+  maximum: 'Quantity the site should hold at most.',
+} as const;
 
 /**
  * The stock of one product at one stock site: one row per (site, product). Quantities are kept
@@ -146,7 +168,7 @@ const quantity = () => ({ type: new DecimalType('number'), columnType: 'numeric(
 @ObjectType({ description: 'The stock of one product at one stock site.' })
 export class StockInventory extends Audited {
   @Property({ type: 'uuid' })
-  @Field(() => ID, { description: 'Id of the product; one inventory per (site, product).' })
+  @Field(() => ID, { description: STOCK_INVENTORY_DOCS.productId })
   productId!: string;
 
   @Property({ type: 'uuid' })
@@ -156,7 +178,7 @@ export class StockInventory extends Audited {
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
+    description: STOCK_INVENTORY_DOCS.subsidiaryId,
   })
   subsidiaryId?: string | null;
 
@@ -184,11 +206,11 @@ export class StockInventory extends Audited {
   availableQuantity: number = 0;
 
   @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { nullable: true, description: 'Quantity at or below which the stock is LOW_STOCK.' })
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
   minimum?: number | null;
 
   @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { nullable: true, description: 'Quantity the site should hold at most.' })
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
   maximum?: number | null;
 
   @Property(quantity())

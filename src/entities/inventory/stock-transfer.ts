@@ -146,21 +146,43 @@ export class ReservedProduct {
   @Field(() => String, { nullable: true, description: 'Id of the stock site.' }) siteId?: string | null;
 }
 
+/** What CancelledProducts fields mean, shared with the inputs that set them. */
+export const CANCELLED_PRODUCTS_DOCS = {
+  products: 'The lines cancelled.',
+} as const;
+
 @ObjectType('CancelledProducts', { description: 'The cancelled quantities of a transfer.' })
 export class CancelledProducts {
   @Field(() => Boolean, { description: 'Whether anything was cancelled (computed).' })
   isNotEmpty!: boolean;
 
-  @Field(() => [ProductQuantity], { description: 'The lines cancelled.' })
+  @Field(() => [ProductQuantity], { description: CANCELLED_PRODUCTS_DOCS.products })
   products!: ProductQuantity[];
 }
 
 @InputType('CancelledProductsInput', { description: 'Lines of a transfer that were cancelled, as sent.' })
 export class CancelledProductsInput {
-  @Field(() => [ProductQuantity], { description: 'The lines cancelled.' })
+  @Field(() => [ProductQuantity], { description: CANCELLED_PRODUCTS_DOCS.products })
   @ValidateNested({ each: true })
   products!: ProductQuantity[];
 }
+
+/** What StockTransfer fields mean, shared with the inputs that set them. */
+export const STOCK_TRANSFER_DOCS = {
+  note: 'Note on the transfer.',
+  destinationStockSiteId: 'Id of the stock site the goods go to.',
+  subsidiaryId: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
+  incomingStockTransferId: 'Id of the incoming transfer at the destination.',
+  status: 'Where the transfer stands.',
+  priority: 'How urgent the transfer is.',
+  deliveryMethod: 'How the goods travel.',
+  deliveryDate: 'When the goods should arrive.',
+  picklistIds: 'Ids of the pick lists made for the transfer.',
+  batchAllocations: 'The batches picked for the transfer.',
+  products: 'The lines ordered.',
+  reservedProducts: 'The quantities reserved, per site.',
+  cancelledProducts: 'The lines cancelled.',
+} as const;
 
 /**
  * A transfer of stock from one site to another. This class is the search form of the
@@ -191,7 +213,7 @@ export class StockTransfer extends Audited {
   transferNumber!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Note on the transfer.' })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.note })
   note?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -199,18 +221,18 @@ export class StockTransfer extends Audited {
   stockSiteId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the stock site the goods go to.' })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.destinationStockSiteId })
   destinationStockSiteId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
+    description: STOCK_TRANSFER_DOCS.subsidiaryId,
   })
   subsidiaryId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the incoming transfer at the destination.' })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.incomingStockTransferId })
   incomingStockTransferId?: string | null;
 
   @Enum({ items: () => IncomingTransferStatus, nullable: true })
@@ -219,35 +241,35 @@ export class StockTransfer extends Audited {
   incomingStockTransferStatus?: IncomingTransferStatus | null;
 
   @Enum({ items: () => TransferStatus })
-  @Field(() => TransferStatus, { description: 'Where the transfer stands.' })
+  @Field(() => TransferStatus, { description: STOCK_TRANSFER_DOCS.status })
   status: TransferStatus = TransferStatus.DRAFT;
 
   @Enum({ items: () => TransferPriority, nullable: true })
-  @Field(() => TransferPriority, { nullable: true, description: 'How urgent the transfer is.' })
+  @Field(() => TransferPriority, { nullable: true, description: STOCK_TRANSFER_DOCS.priority })
   priority?: TransferPriority | null = TransferPriority.LOW;
 
   @Enum({ items: () => DeliveryMethod, nullable: true })
-  @Field(() => DeliveryMethod, { nullable: true, description: 'How the goods travel.' })
+  @Field(() => DeliveryMethod, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryMethod })
   deliveryMethod?: DeliveryMethod | null = DeliveryMethod.REGULAR;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the goods should arrive.' })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryDate })
   deliveryDate?: Date | null;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Ids of the pick lists made for the transfer.' })
+  @Field(() => [String], { description: STOCK_TRANSFER_DOCS.picklistIds })
   picklistIds: string[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [BatchAllocation], { description: 'The batches picked for the transfer.' })
+  @Field(() => [BatchAllocation], { description: STOCK_TRANSFER_DOCS.batchAllocations })
   batchAllocations: BatchAllocation[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [TransferProduct], { description: 'The lines ordered.' })
+  @Field(() => [TransferProduct], { description: STOCK_TRANSFER_DOCS.products })
   products: TransferProduct[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [ReservedProduct], { description: 'The quantities reserved, per site.' })
+  @Field(() => [ReservedProduct], { description: STOCK_TRANSFER_DOCS.reservedProducts })
   reservedProducts: ReservedProduct[] = [];
 
   @Property({ type: 'boolean' })
@@ -257,7 +279,7 @@ export class StockTransfer extends Audited {
   isFullyCancelled: boolean = false;
 
   @Property({ type: 'json' })
-  @Field(() => CancelledProducts, { description: 'The lines cancelled.' })
+  @Field(() => CancelledProducts, { description: STOCK_TRANSFER_DOCS.cancelledProducts })
   cancelledProducts: CancelledProducts = { isNotEmpty: false, products: [] };
 
   @Property({ type: 'json' })

@@ -18,6 +18,15 @@ registerEnumType(DigestFrequency, {
   },
 });
 
+/** What NotificationSettings fields mean, shared with the inputs that set them. */
+export const NOTIFICATION_SETTINGS_DOCS = {
+  digestFrequency: 'How often a digest is sent (default OFF).',
+  enabledCategories: 'Categories the user receives (default every category).',
+  inAppNotificationsEnabled: 'True to show notifications in the app (default true).',
+  pushNotificationsEnabled: 'True to send push notifications (default true).',
+  emailNotificationsEnabled: 'True to send notifications by e-mail.',
+} as const;
+
 /** One user's notification preferences; made with the defaults on first use. */
 @Entity({ tableName: 'notification_settings' })
 @Unique({ name: 'notification_settings_tenant_user_id_uq', properties: ['tenantId', 'userId'] })
@@ -28,7 +37,7 @@ export class NotificationSettings extends TenantScoped {
   userId!: string;
 
   @Enum({ items: () => DigestFrequency })
-  @Field(() => DigestFrequency, { description: 'How often a digest is sent (default OFF).' })
+  @Field(() => DigestFrequency, { description: NOTIFICATION_SETTINGS_DOCS.digestFrequency })
   digestFrequency: DigestFrequency = DigestFrequency.OFF;
 
   /** Scopes of the catalog the user does not want to hear about. */
@@ -38,20 +47,20 @@ export class NotificationSettings extends TenantScoped {
 
   @Enum({ items: () => NotificationCategory, array: true })
   @Field(() => [NotificationCategory], {
-    description: 'Categories the user receives (default every category).',
+    description: NOTIFICATION_SETTINGS_DOCS.enabledCategories,
   })
   enabledCategories: NotificationCategory[] = Object.values(NotificationCategory);
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: 'True to show notifications in the app (default true).' })
+  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.inAppNotificationsEnabled })
   inAppNotificationsEnabled: boolean = true;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: 'True to send push notifications (default true).' })
+  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.pushNotificationsEnabled })
   pushNotificationsEnabled: boolean = true;
 
   /** Each notification accepted by the categories and scopes is also e-mailed (docs/events.md). */
   @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: 'True to send notifications by e-mail.' })
+  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.emailNotificationsEnabled })
   emailNotificationsEnabled: boolean = false;
 }

@@ -39,6 +39,14 @@ registerEnumType(NotificationType, {
   },
 });
 
+/** What Notification fields mean, shared with the inputs that set them. */
+export const NOTIFICATION_DOCS = {
+  title: 'Title of the notification.',
+  body: 'Text of the notification.',
+  actionUrl: 'Where the notification leads when opened.',
+  isRead: 'Same as `read`.',
+} as const;
+
 /** An in-app message to one user (`userId`) of the tenant. */
 @Entity({ tableName: 'notification' })
 @Index({ name: 'notification_tenant_user_id_idx', properties: ['tenantId', 'userId'] })
@@ -57,11 +65,11 @@ export class Notification extends Audited {
   userId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Title of the notification.' })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.title })
   title?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Text of the notification.' })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.body })
   body?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -85,7 +93,7 @@ export class Notification extends Audited {
   scope?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Where the notification leads when opened.' })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.actionUrl })
   actionUrl?: string;
 
   @Property({ type: 'json', nullable: true })
@@ -96,7 +104,7 @@ export class Notification extends Audited {
   @Field(() => Boolean, { description: 'True once the recipient read it; same as `isRead`.' })
   read: boolean = false;
 
-  @Field(() => Boolean, { description: 'Same as `read`.' })
+  @Field(() => Boolean, { description: NOTIFICATION_DOCS.isRead })
   get isRead(): boolean {
     return this.read;
   }

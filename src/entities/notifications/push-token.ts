@@ -18,6 +18,12 @@ registerEnumType(PushPlatform, {
   },
 });
 
+/** What PushToken fields mean, shared with the inputs that set them. */
+export const PUSH_TOKEN_DOCS = {
+  platform: 'Platform of the device.',
+  deviceName: 'Name of the device.',
+} as const;
+
 /**
  * A device's push token. A token names one device, so it is unique per tenant and belongs to
  * the user who registered it last.
@@ -38,11 +44,11 @@ export class PushToken extends TenantScoped {
   userId!: string;
 
   @Enum({ items: () => PushPlatform })
-  @Field(() => PushPlatform, { description: 'Platform of the device.' })
+  @Field(() => PushPlatform, { description: PUSH_TOKEN_DOCS.platform })
   platform!: PushPlatform;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Name of the device.' })
+  @Field(() => String, { nullable: true, description: PUSH_TOKEN_DOCS.deviceName })
   deviceName?: string;
 
   @Property({ type: 'text', nullable: true })

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, InputType, Mutation, Resolver } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { Tenant } from '../../entities/tenant';
-import { TenantRole } from '../../entities/tenant-role';
+import { TenantRole, TENANT_ROLE_DOCS } from '../../entities/tenant-role';
 import { User } from '../../entities/user';
 import type { Context } from '../../context';
 import { can, Requires, superAdminOnly } from '../../permissions/rules';
@@ -77,7 +77,7 @@ export class TenantRoleInput {
   @Length(1, 100)
   name!: string;
 
-  @Field(() => String, { nullable: true, description: 'What the role is for.' })
+  @Field(() => String, { nullable: true, description: TENANT_ROLE_DOCS.description })
   @IsOptional()
   @Length(0, 500)
   description?: string;

@@ -10,6 +10,7 @@ import {
   TenantScopes,
   TenantSettings,
   TenantSubscription,
+  TENANT_DOCS,
 } from '../../entities/tenant';
 import { TenantRole } from '../../entities/tenant-role';
 import { ImageRef } from '../../entities/shared';
@@ -23,35 +24,35 @@ import { notFound } from '../../errors';
     'Changes to the tenant; absent fields stay. `scopes` changes only the areas named; `billingInfo`, `settings` and logos replace the stored value as a whole.',
 })
 export class UpdateTenantInput {
-  @Field(() => String, { nullable: true, description: 'Name of the organisation.' })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.name })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { nullable: true, description: "The tenant's internet domain." })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.domain })
   @IsOptional()
   @Length(0, 253)
   domain?: string;
-  @Field(() => String, { nullable: true, description: "E-mail of the tenant's owner." })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.owner })
   @IsOptional()
   @Length(0, 254)
   owner?: string;
-  @Field(() => String, { nullable: true, description: "Address of the tenant's logo." })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.logoUrl })
   @IsOptional()
   @Length(0, 2000)
   logoUrl?: string;
-  @Field(() => ImageRef, { nullable: true, description: "The tenant's logo." }) logo?: ImageRef;
-  @Field(() => ImageRef, { nullable: true, description: "The tenant's logo for light themes." })
+  @Field(() => ImageRef, { nullable: true, description: TENANT_DOCS.logo }) logo?: ImageRef;
+  @Field(() => ImageRef, { nullable: true, description: TENANT_DOCS.lightThemeLogo })
   lightThemeLogo?: ImageRef;
-  @Field(() => TenantSubscription, { nullable: true, description: "State of the tenant's subscription." })
+  @Field(() => TenantSubscription, { nullable: true, description: TENANT_DOCS.subscription })
   subscription?: TenantSubscription;
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the subscription ends.' })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: TENANT_DOCS.subscriptionExpires })
   subscriptionExpires?: Date;
   @Field(() => BillingInfo, {
     nullable: true,
     description: 'How the tenant is billed; replaces the stored value.',
   })
   billingInfo?: BillingInfo;
-  @Field(() => TenantScopes, { nullable: true, description: 'Which modules the tenant uses.' })
+  @Field(() => TenantScopes, { nullable: true, description: TENANT_DOCS.scopes })
   scopes?: TenantScopes;
   @Field(() => TenantSettings, {
     nullable: true,

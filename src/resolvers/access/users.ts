@@ -1,7 +1,7 @@
 import { FlushMode } from '@mikro-orm/core';
 import { Ctx, Field, InputType, Query, Resolver } from 'type-graphql';
 import { IsEmail, IsOptional, Length } from 'class-validator';
-import { User, UserProfile, UserStatus } from '../../entities/user';
+import { User, UserProfile, UserStatus, USER_DOCS } from '../../entities/user';
 import { callerOf, type Context } from '../../context';
 import { defineGroup } from '../../family/group';
 import { authenticated, Requires } from '../../permissions/rules';
@@ -17,17 +17,17 @@ export class CreateUserInput {
   @IsEmail()
   email!: string;
 
-  @Field(() => String, { nullable: true, description: "The user's first name." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.firstName })
   @IsOptional()
   @Length(1, 100)
   firstName?: string;
 
-  @Field(() => String, { nullable: true, description: "The user's last name." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.lastName })
   @IsOptional()
   @Length(1, 100)
   lastName?: string;
 
-  @Field(() => String, { nullable: true, description: "The user's preferred language." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.language })
   @IsOptional()
   @Length(2, 35)
   language?: string;
@@ -41,7 +41,7 @@ export class CreateUserInput {
   })
   hasFullAccess?: boolean;
 
-  @Field(() => UserProfile, { nullable: true, description: 'How the user presents themself.' })
+  @Field(() => UserProfile, { nullable: true, description: USER_DOCS.profile })
   profile?: UserProfile;
 }
 
@@ -58,17 +58,17 @@ export class UpdateUserInput {
   @IsEmail()
   email?: string;
 
-  @Field(() => String, { nullable: true, description: "The user's first name." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.firstName })
   @IsOptional()
   @Length(1, 100)
   firstName?: string;
 
-  @Field(() => String, { nullable: true, description: "The user's last name." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.lastName })
   @IsOptional()
   @Length(1, 100)
   lastName?: string;
 
-  @Field(() => String, { nullable: true, description: "The user's preferred language." })
+  @Field(() => String, { nullable: true, description: USER_DOCS.language })
   @IsOptional()
   @Length(2, 35)
   language?: string;
@@ -79,7 +79,7 @@ export class UpdateUserInput {
   })
   status?: UserStatus;
 
-  @Field(() => Boolean, { nullable: true, description: "True once the user's e-mail address is verified." })
+  @Field(() => Boolean, { nullable: true, description: USER_DOCS.verified })
   verified?: boolean;
 
   @Field(() => UserProfile, { nullable: true, description: 'Replaces the whole profile.' })

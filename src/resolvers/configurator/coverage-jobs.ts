@@ -6,6 +6,7 @@ import {
   CoverageJob,
   CoverageJobPriority,
   CoverageJobStatus,
+  COVERAGE_JOB_DOCS,
 } from '../../entities/configurator/coverage-job';
 import type { StaticModel } from '../../entities/configurator/type-shapes';
 import type { Context } from '../../context';
@@ -16,25 +17,25 @@ import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
 export class CreateCoverageJobInput {
-  @Field(() => ID, { description: 'Id of the configurator type whose coverage is calculated.' })
+  @Field(() => ID, { description: COVERAGE_JOB_DOCS.typeId })
   typeId!: string;
   @Field(() => String, { description: 'Id of the static model whose variants are calculated.' })
   staticModelId!: string;
   @Field(() => CoverageJobPriority, { nullable: true, description: 'Priority of the job (default NORMAL).' })
   priority?: CoverageJobPriority;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Default: now.' }) runAfter?: Date;
-  @Field(() => String, { nullable: true, description: 'Name of the job.' })
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
   @IsOptional()
   @Length(1, 300)
   name?: string;
-  @Field(() => String, { nullable: true, description: 'What the job is for.' }) description?: string;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }) description?: string;
 }
 
 @InputType({ description: 'Changes to a job; only a PENDING job may be re-prioritised or rescheduled.' })
 export class UpdateCoverageJobInput {
   @Field(() => CoverageJobPriority, {
     nullable: true,
-    description: 'Workers claim due jobs by priority: URGENT > HIGH > NORMAL > LOW.',
+    description: COVERAGE_JOB_DOCS.priority,
   })
   priority?: CoverageJobPriority;
   @Field(() => DateTimeISOResolver, {
@@ -42,11 +43,11 @@ export class UpdateCoverageJobInput {
     description: 'The job is not claimed before this time (retries back off exponentially).',
   })
   runAfter?: Date;
-  @Field(() => String, { nullable: true, description: 'Name of the job.' })
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
   @IsOptional()
   @Length(1, 300)
   name?: string;
-  @Field(() => String, { nullable: true, description: 'What the job is for.' }) description?: string;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }) description?: string;
 }
 
 /** Claim order of the priorities, highest first (the worker's claim query uses the same order). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
-import { ConfiguratorType } from '../../entities/configurator/configurator-type';
+import { ConfiguratorType, CONFIGURATOR_TYPE_DOCS } from '../../entities/configurator/configurator-type';
 import {
   StaticModelInput,
   TypeMassModel,
@@ -26,75 +26,75 @@ import { AUDIT_FIELDS } from '../../family/fields';
     'Changes to a configurator type; a collection given replaces the stored one, absent fields stay.',
 })
 export class UpdateConfiguratorTypeInput {
-  @Field(() => String, { nullable: true, description: 'Name of the type.' })
+  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.name })
   @IsOptional()
   @Length(1, 200)
   name?: string;
 
-  @Field(() => String, { nullable: true, description: 'Colour shown for the type (CSS colour).' })
+  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.color })
   color?: string;
-  @Field(() => String, { nullable: true, description: 'The concept the type belongs to.' }) concept?: string;
-  @Field(() => String, { nullable: true, description: "Prefix of the names of the type's model elements." })
+  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.concept }) concept?: string;
+  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.elementNamePrefix })
   elementNamePrefix?: string;
   @Field(() => String, {
     nullable: true,
-    description: 'Suffix per chosen code in variant product names: {option}, {code}, {description}.',
+    description: CONFIGURATOR_TYPE_DOCS.variantSuffixFormat,
   })
   variantSuffixFormat?: string;
   @Field(() => Boolean, {
     nullable: true,
-    description: 'True when model heights are corrected for the zero point (nulpunt) of the building.',
+    description: CONFIGURATOR_TYPE_DOCS.compensateNulpunt,
   })
   compensateNulpunt?: boolean;
   @Field(() => Boolean, {
     nullable: true,
-    description: "Leave each option's first (base) code out of variant names.",
+    description: CONFIGURATOR_TYPE_DOCS.hideBaseOptionInName,
   })
   hideBaseOptionInName?: boolean;
-  @Field(() => [String], { nullable: true, description: 'Option categories a configuration must choose in.' })
+  @Field(() => [String], { nullable: true, description: CONFIGURATOR_TYPE_DOCS.enforcedCategories })
   enforcedCategories?: string[];
-  @Field(() => FileAsset, { nullable: true, description: 'Preview image of the type.' })
+  @Field(() => FileAsset, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.previewBlob })
   previewBlob?: FileAsset;
   @Field(() => [VariableConfigEntry], {
     nullable: true,
-    description: 'Values of variables that hold for every configuration of the type.',
+    description: CONFIGURATOR_TYPE_DOCS.baseVariables,
   })
   baseVariables?: VariableConfigEntry[];
   @Field(() => [TypeVariable], {
     nullable: true,
-    description: "The type's variables, each with the decision tree that resolves it.",
+    description: CONFIGURATOR_TYPE_DOCS.variables,
   })
   variables?: TypeVariable[];
   @Field(() => [TypeOption], {
     nullable: true,
-    description: 'The options a buyer chooses from, each with its codes.',
+    description: CONFIGURATOR_TYPE_DOCS.options,
   })
   options?: TypeOption[];
-  @Field(() => [TypeModel], { nullable: true, description: "The type's 3D models, made of elements." })
+  @Field(() => [TypeModel], { nullable: true, description: CONFIGURATOR_TYPE_DOCS.models })
   models?: TypeModel[];
   @Field(() => [TypeMassModel], {
     nullable: true,
-    description: "The type's mass models, made of simple solids.",
+    description: CONFIGURATOR_TYPE_DOCS.massModel,
   })
   massModel?: TypeMassModel[];
   @Field(() => [TypeRestriction], {
     nullable: true,
-    description: 'Rules that limit which codes may be combined.',
+    description: CONFIGURATOR_TYPE_DOCS.restrictions,
   })
   restrictions?: TypeRestriction[];
   @Field(() => [StaticModelInput], {
     nullable: true,
-    description: 'The static model trees whose variants get product coverages.',
+    description: CONFIGURATOR_TYPE_DOCS.staticModels,
   })
   staticModels?: StaticModelInput[];
-  @Field(() => [TypeView], { nullable: true, description: 'The views the configurator shows.' })
+  @Field(() => [TypeView], { nullable: true, description: CONFIGURATOR_TYPE_DOCS.views })
   views?: TypeView[];
 }
 
 /** The update's fields with a required name (a subclass field replaces the inherited one). */
 @InputType({ description: 'A new configurator type; collections are given whole.' })
 export class CreateConfiguratorTypeInput extends UpdateConfiguratorTypeInput {
-  @Field(() => String, { description: 'Name of the type.' })
+  @Field(() => String, { description: CONFIGURATOR_TYPE_DOCS.name })
   @Length(1, 200)
   override name!: string;
 }

@@ -16,6 +16,7 @@ import {
   ContactFormFieldType,
   ContactFormWidgetConfig,
   type ContactFormField,
+  CONTACT_FORM_FIELD_DOCS,
 } from '../../entities/crm/contact-form-widget';
 import { Employee } from '../../entities/reference/employee';
 import { badRequest, conflict } from '../../errors';
@@ -28,7 +29,7 @@ const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 @InputType('ContactFormFieldInput', { description: 'One input of a contact form.' })
 export class ContactFormFieldInput {
-  @Field(() => String, { nullable: true, description: 'The label shown next to the input.' })
+  @Field(() => String, { nullable: true, description: CONTACT_FORM_FIELD_DOCS.label })
   @IsOptional()
   @MaxLength(200)
   label?: string;
@@ -45,7 +46,7 @@ export class ContactFormFieldInput {
   @Min(0)
   sortOrder?: number;
 
-  @Field(() => ContactFormFieldType, { description: 'The kind of input.' })
+  @Field(() => ContactFormFieldType, { description: CONTACT_FORM_FIELD_DOCS.type })
   type!: ContactFormFieldType;
 }
 

@@ -10,7 +10,7 @@ import {
   IsUUID,
   MaxLength,
 } from 'class-validator';
-import { InboundEmail, InboundEmailStatus } from '../../entities/crm/inbound-email';
+import { InboundEmail, InboundEmailStatus, INBOUND_EMAIL_DOCS } from '../../entities/crm/inbound-email';
 import { defineGroup } from '../../family/group';
 import { NotNullWhenGiven } from './validation';
 import { AUDIT_FIELDS } from '../../family/fields';
@@ -18,31 +18,31 @@ import { AUDIT_FIELDS } from '../../family/fields';
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by stored and ingested e-mails.' })
 class InboundEmailFields {
-  @Field(() => String, { nullable: true, description: 'Subject line.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.subject })
   @IsOptional()
   @MaxLength(1000)
   subject?: string;
-  @Field(() => String, { nullable: true, description: 'The HTML body.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyHtml })
   @IsOptional()
   @MaxLength(1_000_000)
   bodyHtml?: string;
-  @Field(() => String, { nullable: true, description: 'The plain-text body.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyText })
   @IsOptional()
   @MaxLength(1_000_000)
   bodyText?: string;
-  @Field(() => String, { nullable: true, description: "Sender's name." })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromName })
   @IsOptional()
   @MaxLength(300)
   fromName?: string;
 
-  @Field(() => [String], { nullable: true, description: 'Addresses the e-mail was sent to.' })
+  @Field(() => [String], { nullable: true, description: INBOUND_EMAIL_DOCS.recipients })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(500)
   @MaxLength(320, { each: true })
   recipients?: string[];
 
-  @Field(() => [String], { nullable: true, description: 'Addresses in copy.' })
+  @Field(() => [String], { nullable: true, description: INBOUND_EMAIL_DOCS.cc })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(500)
@@ -56,18 +56,18 @@ class InboundEmailFields {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the conversation (thread) the e-mail belongs to.',
+    description: INBOUND_EMAIL_DOCS.conversationId,
   })
   @IsOptional()
   @MaxLength(1000)
   conversationId?: string;
-  @Field(() => String, { nullable: true, description: 'Id of the message at the mail gateway.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.graphMessageId })
   @IsOptional()
   @MaxLength(1000)
   graphMessageId?: string;
   @Field(() => String, {
     nullable: true,
-    description: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
+    description: INBOUND_EMAIL_DOCS.inReplyTo,
   })
   @IsOptional()
   @MaxLength(1000)
@@ -78,13 +78,13 @@ class InboundEmailFields {
   @MaxLength(1000)
   internetMessageId?: string;
 
-  @Field(() => String, { nullable: true, description: 'The communication this one answers.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.parentCommunicationId })
   @IsOptional()
   @IsUUID()
   parentCommunicationId?: string;
   @Field(() => String, {
     nullable: true,
-    description: 'A record the e-mail is about (see relatedEntityType).',
+    description: INBOUND_EMAIL_DOCS.relatedEntityId,
   })
   @IsOptional()
   @IsUUID()
@@ -100,7 +100,7 @@ class InboundEmailFields {
 
 @InputType({ description: 'An inbound e-mail, new or changed; on update, absent fields stay as they are.' })
 export class InboundEmailInput extends InboundEmailFields {
-  @Field(() => String, { nullable: true, description: "Sender's e-mail address." })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromEmail })
   @IsOptional()
   @IsEmail()
   fromEmail?: string;
@@ -113,7 +113,7 @@ export class InboundEmailInput extends InboundEmailFields {
 
 @InputType({ description: 'An e-mail as a mail gateway delivers it; it arrives unread (NEW).' })
 export class IngestInboundEmailInput extends InboundEmailFields {
-  @Field(() => String, { description: "Sender's e-mail address." }) @IsEmail() fromEmail!: string;
+  @Field(() => String, { description: INBOUND_EMAIL_DOCS.fromEmail }) @IsEmail() fromEmail!: string;
 }
 
 /** The inbox counters: `unread` (status NEW), `total`, and one per status. */

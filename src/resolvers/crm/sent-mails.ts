@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { IsBoolean, IsEmail, IsOptional, MaxLength } from 'class-validator';
-import { SentMail } from '../../entities/crm/sent-mail';
+import { SentMail, SENT_MAIL_DOCS } from '../../entities/crm/sent-mail';
 import { defineGroup } from '../../family/group';
 import { NotNullWhenGiven } from './validation';
 import { AUDIT_FIELDS } from '../../family/fields';
@@ -9,7 +9,7 @@ import { AUDIT_FIELDS } from '../../family/fields';
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by new sent mails and changes.' })
 class SentMailFields {
-  @Field(() => String, { nullable: true, description: 'Subject line.' })
+  @Field(() => String, { nullable: true, description: SENT_MAIL_DOCS.subject })
   @IsOptional()
   @MaxLength(1000)
   subject?: string;
@@ -25,12 +25,12 @@ class SentMailFields {
 
 @InputType({ description: 'A sent e-mail to record.' })
 export class CreateSentMailInput extends SentMailFields {
-  @Field(() => String, { description: 'E-mail address it was sent to.' }) @IsEmail() recipient!: string;
+  @Field(() => String, { description: SENT_MAIL_DOCS.recipient }) @IsEmail() recipient!: string;
 }
 
 @InputType({ description: 'Changes to a sent e-mail; absent fields stay as they are.' })
 export class UpdateSentMailInput extends SentMailFields {
-  @Field(() => String, { nullable: true, description: 'E-mail address it was sent to.' })
+  @Field(() => String, { nullable: true, description: SENT_MAIL_DOCS.recipient })
   @NotNullWhenGiven()
   @IsEmail()
   recipient?: string;

@@ -17,6 +17,11 @@ import {
   ApInvoiceStatus,
   ApPaymentMethod,
   PurchaseCostType,
+  AP_INVOICE_DOCS,
+  AP_INVOICE_CLASSIFICATION_DOCS,
+  LINKED_PURCHASE_ORDER_DOCS,
+  AP_INVOICE_PAYMENT_DOCS,
+  AP_INVOICE_ROW_DOCS,
 } from '../../entities/finance/ap-invoice';
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
@@ -33,17 +38,17 @@ export class ApInvoiceRowInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true, description: 'What the row is for.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.description })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the general-ledger account the row is booked on.',
+    description: AP_INVOICE_ROW_DOCS.glAccountId,
   })
   glAccountId?: string;
-  @Field(() => String, { nullable: true, description: 'Id of the product bought.' }) productId?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.productId }) productId?: string;
 
   @Field(() => Float, { nullable: true, description: '1 when not given.' })
   @IsOptional()
@@ -71,17 +76,17 @@ export class ApInvoicePaymentInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true, description: 'Id of the bank transaction that paid it.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.bankTransactionId })
   bankTransactionId?: string;
 
-  @Field(() => String, { nullable: true, description: 'Note on the payment.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.note })
   @IsOptional()
   @Length(0, 2000)
   note?: string;
 
-  @Field(() => String, { nullable: true, description: 'Payment reference.' }) reference?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.reference }) reference?: string;
 
-  @Field(() => Float, { description: 'Amount paid; the payments make up `paymentStatus` and `outstanding`.' })
+  @Field(() => Float, { description: AP_INVOICE_PAYMENT_DOCS.amount })
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   amount!: number;
@@ -89,7 +94,7 @@ export class ApInvoicePaymentInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   date?: Date;
 
-  @Field(() => ApPaymentMethod, { nullable: true, description: 'How it was paid.' })
+  @Field(() => ApPaymentMethod, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.paymentMethod })
   paymentMethod?: ApPaymentMethod;
 }
 
@@ -101,19 +106,19 @@ export class LinkedPurchaseOrderInput {
   @Max(AMOUNT_LIMIT)
   allocatedAmount?: number;
 
-  @Field(() => PurchaseCostType, { nullable: true, description: 'What kind of cost it is.' })
+  @Field(() => PurchaseCostType, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.costType })
   costType?: PurchaseCostType;
 
-  @Field(() => String, { description: 'Id of the purchase order.' })
+  @Field(() => String, { description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderId })
   @Length(1, 100)
   purchaseOrderId!: string;
 
-  @Field(() => String, { nullable: true, description: 'Number of the purchase order.' })
+  @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderNumber })
   purchaseOrderNumber?: string;
-  @Field(() => String, { nullable: true, description: 'Status of the purchase order when linked.' })
+  @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderStatus })
   purchaseOrderStatus?: string;
 
-  @Field(() => Float, { nullable: true, description: 'Total of the purchase order.' })
+  @Field(() => Float, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderTotal })
   @IsOptional()
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
@@ -121,20 +126,23 @@ export class LinkedPurchaseOrderInput {
 
   @Field(() => Boolean, {
     nullable: true,
-    description: "True once the order's stock adjustment was applied.",
+    description: LINKED_PURCHASE_ORDER_DOCS.stockAdjustmentApplied,
   })
   stockAdjustmentApplied?: boolean;
 }
 
 @InputType({ description: 'How a purchase invoice is booked.' })
 export class ApInvoiceClassificationInput {
-  @Field(() => String, { nullable: true, description: 'Cost category.' }) category?: string;
-  @Field(() => String, { nullable: true, description: 'Id of the cost centre charged.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.category })
+  category?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.costCenterId })
   costCenterId?: string;
-  @Field(() => String, { nullable: true, description: 'Id of the general-ledger account charged.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.glAccountId })
   glAccountId?: string;
-  @Field(() => String, { nullable: true, description: 'Id of the project charged.' }) projectId?: string;
-  @Field(() => String, { nullable: true, description: 'Cost subcategory.' }) subcategory?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.projectId })
+  projectId?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.subcategory })
+  subcategory?: string;
 }
 
 /**
@@ -149,7 +157,7 @@ export class ApInvoiceInput {
   @Length(1, 100)
   invoiceNumber?: string;
 
-  @Field(() => String, { nullable: true, description: "The supplier's invoice number." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.referenceNumber })
   @IsOptional()
   @Length(0, 200)
   referenceNumber?: string;
@@ -159,7 +167,7 @@ export class ApInvoiceInput {
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
-  @Field(() => String, { nullable: true, description: 'Internal note.' })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.note })
   @IsOptional()
   @Length(0, 20000)
   note?: string;
@@ -174,12 +182,12 @@ export class ApInvoiceInput {
   @IsUUID()
   supplierId?: string;
 
-  @Field(() => String, { nullable: true, description: "The supplier's name when not given." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierName })
   @IsOptional()
   @Length(0, 300)
   supplierName?: string;
 
-  @Field(() => String, { nullable: true, description: "The supplier's e-mail when not given." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierEmail })
   @IsOptional()
   @IsEmail()
   supplierEmail?: string;
@@ -199,7 +207,7 @@ export class ApInvoiceInput {
   @Field(() => ApClassificationMethod, { nullable: true, description: 'MANUAL when not given.' })
   classificationMethod?: ApClassificationMethod;
 
-  @Field(() => ApInvoiceClassificationInput, { nullable: true, description: 'Where the cost is booked.' })
+  @Field(() => ApInvoiceClassificationInput, { nullable: true, description: AP_INVOICE_DOCS.classification })
   classification?: ApInvoiceClassificationInput;
 
   @Field(() => [FileAsset], {
@@ -210,7 +218,7 @@ export class ApInvoiceInput {
   @ArrayMaxSize(1000)
   attachments?: FileAsset[];
 
-  @Field(() => FileAsset, { nullable: true, description: 'The invoice document.' })
+  @Field(() => FileAsset, { nullable: true, description: AP_INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
   @Field(() => [LinkedPurchaseOrderInput], {

@@ -19,6 +19,10 @@ import {
   InvoiceRowType,
   InvoiceStatus,
   InvoiceType,
+  INVOICE_DOCS,
+  RECURRING_AGREEMENT_DOCS,
+  INVOICE_TRANSACTION_DOCS,
+  INVOICE_ROW_DOCS,
 } from '../../entities/finance/invoice';
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
@@ -37,12 +41,12 @@ export class InvoiceRowInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true, description: 'What the row is for.' })
+  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.description })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => String, { nullable: true, description: 'Id of the product sold.' })
+  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.productId })
   productId?: string;
 
   @Field(() => Float, { nullable: true, description: '1 when not given (ITEM and DISCOUNT rows).' })
@@ -77,15 +81,15 @@ export class InvoiceTransactionInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true, description: 'Id of the account the money moved on.' })
+  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.accountId })
   accountId?: string;
 
-  @Field(() => String, { nullable: true, description: 'What the transaction is.' })
+  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.description })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => Float, { description: 'Amount received; the transactions make the paid states.' })
+  @Field(() => Float, { description: INVOICE_TRANSACTION_DOCS.amount })
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   amount!: number;
@@ -93,15 +97,15 @@ export class InvoiceTransactionInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   date?: Date;
 
-  @Field(() => InvoicePaymentMethod, { nullable: true, description: 'How it was paid.' })
+  @Field(() => InvoicePaymentMethod, { nullable: true, description: INVOICE_TRANSACTION_DOCS.paymentMethod })
   paymentMethod?: InvoicePaymentMethod;
 }
 
 @InputType({ description: 'How a recurring invoice repeats; at least one interval must be above 0.' })
 export class RecurringAgreementInput {
-  @Field(() => Boolean, { nullable: true, description: 'True to send each new invoice without review.' })
+  @Field(() => Boolean, { nullable: true, description: RECURRING_AGREEMENT_DOCS.autoSend })
   autoSend?: boolean;
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the agreement ends.' })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: RECURRING_AGREEMENT_DOCS.endDate })
   endDate?: Date;
 
   @Field(() => DateTimeISOResolver, {
@@ -110,14 +114,14 @@ export class RecurringAgreementInput {
   })
   nextInvoiceDate?: Date;
 
-  @Field(() => Int, { nullable: true, description: 'Days between invoices.' })
+  @Field(() => Int, { nullable: true, description: RECURRING_AGREEMENT_DOCS.intervalDays })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(3660)
   intervalDays?: number;
 
-  @Field(() => Int, { nullable: true, description: 'Months between invoices.' })
+  @Field(() => Int, { nullable: true, description: RECURRING_AGREEMENT_DOCS.intervalMonths })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -143,7 +147,7 @@ export class InvoiceInput {
   @IsUUID()
   clientId?: string;
 
-  @Field(() => String, { nullable: true, description: 'E-mail address the invoice is sent to.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.contactEmail })
   @IsOptional()
   @IsEmail()
   contactEmail?: string;
@@ -153,20 +157,20 @@ export class InvoiceInput {
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
-  @Field(() => String, { nullable: true, description: 'Body of the e-mail the invoice is sent with.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.mailBody })
   @IsOptional()
   @Length(0, 20000)
   mailBody?: string;
 
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the project milestone the invoice charges for.',
+    description: INVOICE_DOCS.milestoneId,
   })
   @IsOptional()
   @IsUUID()
   milestoneId?: string;
 
-  @Field(() => String, { nullable: true, description: 'Internal note.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.note })
   @IsOptional()
   @Length(0, 20000)
   note?: string;
@@ -179,17 +183,17 @@ export class InvoiceInput {
   @IsUUID()
   opportunityId?: string;
 
-  @Field(() => String, { nullable: true, description: 'Reference the customer pays with.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.paymentReference })
   @IsOptional()
   @Length(0, 200)
   paymentReference?: string;
 
-  @Field(() => String, { nullable: true, description: 'Body of the payment reminder e-mail.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.reminderBody })
   @IsOptional()
   @Length(0, 20000)
   reminderBody?: string;
 
-  @Field(() => String, { nullable: true, description: 'Id of the sales order invoiced.' })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.salesOrderId })
   @IsOptional()
   @IsUUID()
   salesOrderId?: string;
@@ -211,7 +215,7 @@ export class InvoiceInput {
 
   @Field(() => DateTimeISOResolver, {
     nullable: true,
-    description: 'When the owner was told the invoice is overdue.',
+    description: INVOICE_DOCS.overdueNotifiedAt,
   })
   overdueNotifiedAt?: Date;
 
@@ -237,12 +241,12 @@ export class InvoiceInput {
   @ArrayMaxSize(1000)
   attachments?: FileAsset[];
 
-  @Field(() => FileAsset, { nullable: true, description: 'The invoice document.' })
+  @Field(() => FileAsset, { nullable: true, description: INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
   @Field(() => RecurringAgreementInput, {
     nullable: true,
-    description: 'How the invoice recurs, for RECURRING invoices.',
+    description: INVOICE_DOCS.recurringAgreement,
   })
   @IsOptional()
   @ValidateNested()

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength, Min } from 'class-validator';
-import { Feature, FeaturePriority, FeatureStatus } from '../../entities/hr/feature';
+import { Feature, FeaturePriority, FeatureStatus, FEATURE_DOCS } from '../../entities/hr/feature';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { epicService } from './epics';
@@ -11,28 +11,28 @@ import { moveTasks } from './task-placement';
 
 @InputType({ description: 'A new feature.' })
 export class CreateFeatureInput {
-  @Field(() => String, { description: 'Name of the feature.' }) @Length(1, 200) name!: string;
-  @Field(() => String, { nullable: true, description: 'What the feature is about.' })
+  @Field(() => String, { description: FEATURE_DOCS.name }) @Length(1, 200) name!: string;
+  @Field(() => String, { nullable: true, description: FEATURE_DOCS.description })
   @IsOptional()
   @MaxLength(5000)
   description?: string;
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
+    description: FEATURE_DOCS.epicId,
   })
   @IsOptional()
   @IsUUID()
   epicId?: string;
-  @Field(() => FeaturePriority, { nullable: true, description: 'How important the feature is.' })
+  @Field(() => FeaturePriority, { nullable: true, description: FEATURE_DOCS.priority })
   priority?: FeaturePriority;
-  @Field(() => FeatureStatus, { nullable: true, description: 'Where the feature stands (default BACKLOG).' })
+  @Field(() => FeatureStatus, { nullable: true, description: FEATURE_DOCS.status })
   status?: FeatureStatus;
-  @Field(() => [String], { nullable: true, description: 'Free labels.' })
+  @Field(() => [String], { nullable: true, description: FEATURE_DOCS.tags })
   @IsOptional()
   @ArrayMaxSize(100)
   @MaxLength(100, { each: true })
   tags?: string[];
-  @Field(() => Int, { nullable: true, description: 'Estimated effort in story points.' })
+  @Field(() => Int, { nullable: true, description: FEATURE_DOCS.estimatedPoints })
   @IsOptional()
   @Min(0)
   estimatedPoints?: number;
@@ -40,11 +40,11 @@ export class CreateFeatureInput {
 
 @InputType({ description: 'Changes to a feature; absent fields stay as they are.' })
 export class UpdateFeatureInput extends CreateFeatureInput {
-  @Field(() => String, { nullable: true, description: 'Name of the feature.' })
+  @Field(() => String, { nullable: true, description: FEATURE_DOCS.name })
   @NotNullWhenGiven()
   @Length(1, 200)
   override name!: string;
-  @Field(() => FeatureStatus, { nullable: true, description: 'Where the feature stands (default BACKLOG).' })
+  @Field(() => FeatureStatus, { nullable: true, description: FEATURE_DOCS.status })
   @NotNullWhenGiven()
   override status?: FeatureStatus;
 }

@@ -1,7 +1,7 @@
 import { Field, Float, ID, InputType, Int } from 'type-graphql';
 import { LocalDateResolver } from 'graphql-scalars';
 import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength, Min } from 'class-validator';
-import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
+import { HrProject, HrProjectStatus, HR_PROJECT_DOCS } from '../../entities/hr/hr-project';
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
@@ -13,58 +13,58 @@ import { Employee } from '../../entities/reference/employee';
 
 @InputType({ description: 'A new HR project.' })
 export class CreateHrProjectInput {
-  @Field(() => String, { description: 'Name of the project.' }) @Length(1, 200) name!: string;
-  @Field(() => String, { nullable: true, description: 'Short code of the project.' })
+  @Field(() => String, { description: HR_PROJECT_DOCS.name }) @Length(1, 200) name!: string;
+  @Field(() => String, { nullable: true, description: HR_PROJECT_DOCS.code })
   @IsOptional()
   @MaxLength(50)
   code?: string;
-  @Field(() => String, { nullable: true, description: 'What the project is about.' })
+  @Field(() => String, { nullable: true, description: HR_PROJECT_DOCS.description })
   @IsOptional()
   @MaxLength(5000)
   description?: string;
-  @Field(() => String, { nullable: true, description: 'Colour shown for the project (CSS colour).' })
+  @Field(() => String, { nullable: true, description: HR_PROJECT_DOCS.color })
   @IsOptional()
   @MaxLength(50)
   color?: string;
-  @Field(() => ID, { nullable: true, description: 'Id of the client the project is for.' })
+  @Field(() => ID, { nullable: true, description: HR_PROJECT_DOCS.clientId })
   @IsOptional()
   @IsUUID()
   clientId?: string;
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the employee who leads the project; `lead` is that employee.',
+    description: HR_PROJECT_DOCS.leadId,
   })
   @IsOptional()
   @IsUUID()
   leadId?: string;
   @Field(() => HrProjectStatus, {
     nullable: true,
-    description: 'Where the project stands (default PLANNING).',
+    description: HR_PROJECT_DOCS.status,
   })
   status?: HrProjectStatus;
-  @Field(() => [String], { nullable: true, description: 'Free labels.' })
+  @Field(() => [String], { nullable: true, description: HR_PROJECT_DOCS.tags })
   @IsOptional()
   @ArrayMaxSize(100)
   @MaxLength(100, { each: true })
   tags?: string[];
   @Field(() => [ID], {
     nullable: true,
-    description: 'Ids of the employees on the project; `teamMembers` are those employees.',
+    description: HR_PROJECT_DOCS.teamMemberIds,
   })
   @IsOptional()
   @ArrayMaxSize(1000)
   @IsUUID('all', { each: true })
   teamMemberIds?: string[];
-  @Field(() => LocalDateResolver, { nullable: true, description: 'When the project starts.' })
+  @Field(() => LocalDateResolver, { nullable: true, description: HR_PROJECT_DOCS.startDate })
   startDate?: string;
   @Field(() => LocalDateResolver, {
     nullable: true,
-    description: 'When the project ends; not before the start (400).',
+    description: HR_PROJECT_DOCS.endDate,
   })
   endDate?: string;
   @Field(() => Int, {
     nullable: true,
-    description: 'Length of a sprint in days, unless a sprint says otherwise.',
+    description: HR_PROJECT_DOCS.defaultSprintDurationDays,
   })
   @IsOptional()
   @Min(1)
@@ -73,18 +73,18 @@ export class CreateHrProjectInput {
   @IsOptional()
   @Min(0)
   hourlyRate?: number;
-  @Field(() => FileAsset, { nullable: true, description: 'Picture of the project.' }) picture?: FileAsset;
+  @Field(() => FileAsset, { nullable: true, description: HR_PROJECT_DOCS.picture }) picture?: FileAsset;
 }
 
 @InputType({ description: 'Changes to an HR project; absent fields stay as they are.' })
 export class UpdateHrProjectInput extends CreateHrProjectInput {
-  @Field(() => String, { nullable: true, description: 'Name of the project.' })
+  @Field(() => String, { nullable: true, description: HR_PROJECT_DOCS.name })
   @NotNullWhenGiven()
   @Length(1, 200)
   override name!: string;
   @Field(() => HrProjectStatus, {
     nullable: true,
-    description: 'Where the project stands (default PLANNING).',
+    description: HR_PROJECT_DOCS.status,
   })
   @NotNullWhenGiven()
   override status?: HrProjectStatus;

@@ -1,7 +1,7 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { IsOptional, IsUUID, Length } from 'class-validator';
 import type { Context } from '../../context';
-import { Task, TaskStatus } from '../../entities/hr/task';
+import { Task, TaskStatus, TASK_DOCS } from '../../entities/hr/task';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
@@ -14,34 +14,34 @@ import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A new task; its epic and project follow from its feature and epic.' })
 export class CreateTaskInput {
-  @Field(() => String, { description: 'What is to be done.' }) @Length(1, 500) title!: string;
+  @Field(() => String, { description: TASK_DOCS.title }) @Length(1, 500) title!: string;
   @Field(() => TaskStatus, {
     nullable: true,
-    description: 'Where the task stands; DONE tasks count towards progress.',
+    description: TASK_DOCS.status,
   })
   status?: TaskStatus;
   @Field(() => ID, {
     nullable: true,
-    description: "Id of the feature the task belongs to; the task's epic follows from it.",
+    description: TASK_DOCS.featureId,
   })
   @IsOptional()
   @IsUUID()
   featureId?: string;
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the epic; taken from the feature when there is one.',
+    description: TASK_DOCS.epicId,
   })
   @IsOptional()
   @IsUUID()
   epicId?: string;
   @Field(() => ID, {
     nullable: true,
-    description: 'Id of the HR project; taken from the epic. Limits who sees the task (project access).',
+    description: TASK_DOCS.projectId,
   })
   @IsOptional()
   @IsUUID()
   projectId?: string;
-  @Field(() => ID, { nullable: true, description: 'Id of the employee doing the task.' })
+  @Field(() => ID, { nullable: true, description: TASK_DOCS.assigneeId })
   @IsOptional()
   @IsUUID()
   assigneeId?: string;
@@ -49,13 +49,13 @@ export class CreateTaskInput {
 
 @InputType({ description: 'Changes to a task; absent fields stay as they are.' })
 export class UpdateTaskInput extends CreateTaskInput {
-  @Field(() => String, { nullable: true, description: 'What is to be done.' })
+  @Field(() => String, { nullable: true, description: TASK_DOCS.title })
   @NotNullWhenGiven()
   @Length(1, 500)
   override title!: string;
   @Field(() => TaskStatus, {
     nullable: true,
-    description: 'Where the task stands; DONE tasks count towards progress.',
+    description: TASK_DOCS.status,
   })
   @NotNullWhenGiven()
   override status?: TaskStatus;

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength, Min } from 'class-validator';
-import { Team, TeamStatus } from '../../entities/hr/team';
+import { Team, TeamStatus, TEAM_DOCS } from '../../entities/hr/team';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { fillDefaults, NotNullWhenGiven } from './input-rules';
@@ -10,38 +10,38 @@ import { Employee } from '../../entities/reference/employee';
 
 @InputType({ description: 'A new team.' })
 export class CreateTeamInput {
-  @Field(() => String, { description: 'Name of the team.' }) @Length(1, 200) name!: string;
-  @Field(() => String, { nullable: true, description: 'What the team does.' })
+  @Field(() => String, { description: TEAM_DOCS.name }) @Length(1, 200) name!: string;
+  @Field(() => String, { nullable: true, description: TEAM_DOCS.description })
   @IsOptional()
   @MaxLength(5000)
   description?: string;
-  @Field(() => String, { nullable: true, description: 'Colour shown for the team (CSS colour).' })
+  @Field(() => String, { nullable: true, description: TEAM_DOCS.color })
   @IsOptional()
   @MaxLength(50)
   color?: string;
-  @Field(() => Int, { nullable: true, description: 'Hours the team can work per day.' })
+  @Field(() => Int, { nullable: true, description: TEAM_DOCS.dailyCapacity })
   @IsOptional()
   @Min(0)
   dailyCapacity?: number;
   @Field(() => [ID], {
     nullable: true,
-    description: 'Ids of the employees in the team; `members` are those employees.',
+    description: TEAM_DOCS.memberIds,
   })
   @IsOptional()
   @ArrayMaxSize(1000)
   @IsUUID('all', { each: true })
   memberIds?: string[];
-  @Field(() => TeamStatus, { nullable: true, description: 'Whether the team is working (default ACTIVE).' })
+  @Field(() => TeamStatus, { nullable: true, description: TEAM_DOCS.status })
   status?: TeamStatus;
 }
 
 @InputType({ description: 'Changes to a team; absent fields stay as they are.' })
 export class UpdateTeamInput extends CreateTeamInput {
-  @Field(() => String, { nullable: true, description: 'Name of the team.' })
+  @Field(() => String, { nullable: true, description: TEAM_DOCS.name })
   @NotNullWhenGiven()
   @Length(1, 200)
   override name!: string;
-  @Field(() => TeamStatus, { nullable: true, description: 'Whether the team is working (default ACTIVE).' })
+  @Field(() => TeamStatus, { nullable: true, description: TEAM_DOCS.status })
   @NotNullWhenGiven()
   override status?: TeamStatus;
 }

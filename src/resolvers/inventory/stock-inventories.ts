@@ -9,6 +9,7 @@ import {
   StockReservationInput,
   type InTransitStock,
   type StockReservation,
+  STOCK_INVENTORY_DOCS,
 } from '../../entities/inventory/stock-inventory';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
@@ -24,20 +25,20 @@ import { AUDIT_FIELDS } from '../../family/fields';
  */
 @InputType({ description: 'An empty inventory of a product at a site.' })
 export class CreateStockInventoryInput {
-  @Field(() => ID, { description: 'Id of the product; one inventory per (site, product).' })
+  @Field(() => ID, { description: STOCK_INVENTORY_DOCS.productId })
   productId!: string;
   @Field(() => ID, { description: 'Id of the stock site; one inventory per (site, product).' })
   siteId!: string;
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
+    description: STOCK_INVENTORY_DOCS.subsidiaryId,
   })
   subsidiaryId?: string | null;
-  @Field(() => Float, { nullable: true, description: 'Quantity at or below which the stock is LOW_STOCK.' })
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
   @IsOptional()
   @Min(0)
   minimum?: number | null;
-  @Field(() => Float, { nullable: true, description: 'Quantity the site should hold at most.' })
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
   @IsOptional()
   @Min(0)
   maximum?: number | null;
@@ -45,11 +46,11 @@ export class CreateStockInventoryInput {
 
 @InputType({ description: 'Changes to an inventory; quantities follow from them.' })
 export class UpdateStockInventoryInput {
-  @Field(() => Float, { nullable: true, description: 'Quantity at or below which the stock is LOW_STOCK.' })
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
   @IsOptional()
   @Min(0)
   minimum?: number | null;
-  @Field(() => Float, { nullable: true, description: 'Quantity the site should hold at most.' })
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
   @IsOptional()
   @Min(0)
   maximum?: number | null;

@@ -13,6 +13,7 @@ import {
   TransferPriority,
   TransferProduct,
   TransferStatus,
+  STOCK_TRANSFER_DOCS,
 } from '../../entities/inventory/stock-transfer';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
@@ -27,7 +28,7 @@ import { AUDIT_FIELDS } from '../../family/fields';
  */
 @InputType('StockTransferInput', { description: 'A stock transfer, or changes to one.' })
 export class StockTransferInput {
-  @Field(() => String, { nullable: true, description: 'Note on the transfer.' })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.note })
   @IsOptional()
   @Length(0, 2000)
   note?: string | null;
@@ -35,18 +36,18 @@ export class StockTransferInput {
   @IsOptional()
   @IsUUID()
   stockSiteId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Id of the stock site the goods go to.' })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.destinationStockSiteId })
   @IsOptional()
   @IsUUID()
   destinationStockSiteId?: string | null;
   @Field(() => String, {
     nullable: true,
-    description: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
+    description: STOCK_TRANSFER_DOCS.subsidiaryId,
   })
   @IsOptional()
   @IsUUID()
   subsidiaryId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Id of the incoming transfer at the destination.' })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.incomingStockTransferId })
   @IsOptional()
   @IsUUID()
   incomingStockTransferId?: string | null;
@@ -55,33 +56,33 @@ export class StockTransferInput {
     description: 'State of the incoming transfer at the destination.',
   })
   incomingStockTransferStatus?: IncomingTransferStatus | null;
-  @Field(() => TransferStatus, { nullable: true, description: 'Where the transfer stands.' })
+  @Field(() => TransferStatus, { nullable: true, description: STOCK_TRANSFER_DOCS.status })
   status?: TransferStatus;
-  @Field(() => TransferPriority, { nullable: true, description: 'How urgent the transfer is.' })
+  @Field(() => TransferPriority, { nullable: true, description: STOCK_TRANSFER_DOCS.priority })
   priority?: TransferPriority | null;
-  @Field(() => DeliveryMethod, { nullable: true, description: 'How the goods travel.' })
+  @Field(() => DeliveryMethod, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryMethod })
   deliveryMethod?: DeliveryMethod | null;
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the goods should arrive.' })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryDate })
   deliveryDate?: Date | null;
-  @Field(() => [String], { nullable: true, description: 'Ids of the pick lists made for the transfer.' })
+  @Field(() => [String], { nullable: true, description: STOCK_TRANSFER_DOCS.picklistIds })
   picklistIds?: string[];
 
-  @Field(() => [BatchAllocation], { nullable: true, description: 'The batches picked for the transfer.' })
+  @Field(() => [BatchAllocation], { nullable: true, description: STOCK_TRANSFER_DOCS.batchAllocations })
   @IsOptional()
   @ValidateNested({ each: true })
   batchAllocations?: BatchAllocation[];
 
-  @Field(() => [TransferProduct], { nullable: true, description: 'The lines ordered.' })
+  @Field(() => [TransferProduct], { nullable: true, description: STOCK_TRANSFER_DOCS.products })
   @IsOptional()
   @ValidateNested({ each: true })
   products?: TransferProduct[];
 
-  @Field(() => [ReservedProduct], { nullable: true, description: 'The quantities reserved, per site.' })
+  @Field(() => [ReservedProduct], { nullable: true, description: STOCK_TRANSFER_DOCS.reservedProducts })
   @IsOptional()
   @ValidateNested({ each: true })
   reservedProducts?: ReservedProduct[];
 
-  @Field(() => CancelledProductsInput, { nullable: true, description: 'The lines cancelled.' })
+  @Field(() => CancelledProductsInput, { nullable: true, description: STOCK_TRANSFER_DOCS.cancelledProducts })
   @IsOptional()
   @ValidateNested()
   cancelledProducts?: CancelledProductsInput;

@@ -5,6 +5,7 @@ import {
   Notification,
   NotificationCategory,
   NotificationType,
+  NOTIFICATION_DOCS,
 } from '../../entities/notifications/notification';
 import { callerOf } from '../../context';
 import { defineGroup } from '../../family/group';
@@ -17,11 +18,11 @@ export class CreateNotificationInput {
   @Length(3, 254)
   username!: string;
 
-  @Field(() => String, { description: 'Title of the notification.' })
+  @Field(() => String, { description: NOTIFICATION_DOCS.title })
   @Length(1, 500)
   title!: string;
 
-  @Field(() => String, { nullable: true, description: 'Text of the notification.' })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.body })
   @IsOptional()
   @Length(0, 10_000)
   body?: string;
@@ -40,7 +41,7 @@ export class CreateNotificationInput {
   @Field(() => String, { nullable: true, description: 'A scope of the catalog.' })
   scope?: string;
 
-  @Field(() => String, { nullable: true, description: 'Where the notification leads when opened.' })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.actionUrl })
   @IsOptional()
   @Length(0, 2000)
   actionUrl?: string;
@@ -52,7 +53,7 @@ export class CreateNotificationInput {
 @InputType({ description: 'What a recipient may change: whether it is read (either name).' })
 export class UpdateNotificationInput {
   @Field(() => Boolean, { nullable: true, description: 'True once read; same as `isRead`.' }) read?: boolean;
-  @Field(() => Boolean, { nullable: true, description: 'Same as `read`.' }) isRead?: boolean;
+  @Field(() => Boolean, { nullable: true, description: NOTIFICATION_DOCS.isRead }) isRead?: boolean;
 }
 
 /**

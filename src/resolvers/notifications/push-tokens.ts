@@ -3,20 +3,20 @@ import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { callerOf, type Context } from '../../context';
 import { AuditLog } from '../../entities/audit-log';
-import { PushPlatform, PushToken } from '../../entities/notifications/push-token';
+import { PushPlatform, PushToken, PUSH_TOKEN_DOCS } from '../../entities/notifications/push-token';
 import { notFound } from '../../errors';
 import { isUuid } from '../../family/limits';
 
 @InputType({ description: 'A device to send push notifications to.' })
 export class PushTokenInput {
-  @Field(() => PushPlatform, { description: 'Platform of the device.' })
+  @Field(() => PushPlatform, { description: PUSH_TOKEN_DOCS.platform })
   platform!: PushPlatform;
 
   @Field(() => String, { description: "The device's push token." })
   @Length(1, 4096)
   token!: string;
 
-  @Field(() => String, { nullable: true, description: 'Name of the device.' })
+  @Field(() => String, { nullable: true, description: PUSH_TOKEN_DOCS.deviceName })
   @IsOptional()
   @Length(0, 200)
   deviceName?: string;

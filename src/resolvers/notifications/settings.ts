@@ -2,13 +2,17 @@ import { Field, InputType } from 'type-graphql';
 import { ArrayMaxSize, IsOptional } from 'class-validator';
 import type { Context } from '../../context';
 import { NotificationCategory } from '../../entities/notifications/notification';
-import { DigestFrequency, NotificationSettings } from '../../entities/notifications/notification-settings';
+import {
+  DigestFrequency,
+  NotificationSettings,
+  NOTIFICATION_SETTINGS_DOCS,
+} from '../../entities/notifications/notification-settings';
 import { settingsOf } from './delivery';
 import { checkScopes, NOTIFICATION_SCOPES } from './scopes';
 
 @InputType({ description: 'Notification preferences; absent fields stay as they are.' })
 export class NotificationSettingsInput {
-  @Field(() => DigestFrequency, { nullable: true, description: 'How often a digest is sent (default OFF).' })
+  @Field(() => DigestFrequency, { nullable: true, description: NOTIFICATION_SETTINGS_DOCS.digestFrequency })
   digestFrequency?: DigestFrequency;
 
   @Field(() => [String], { nullable: true, description: 'Scopes of the catalog to switch off.' })
@@ -18,20 +22,20 @@ export class NotificationSettingsInput {
 
   @Field(() => [NotificationCategory], {
     nullable: true,
-    description: 'Categories the user receives (default every category).',
+    description: NOTIFICATION_SETTINGS_DOCS.enabledCategories,
   })
   enabledCategories?: NotificationCategory[];
 
   @Field(() => Boolean, {
     nullable: true,
-    description: 'True to show notifications in the app (default true).',
+    description: NOTIFICATION_SETTINGS_DOCS.inAppNotificationsEnabled,
   })
   inAppNotificationsEnabled?: boolean;
 
-  @Field(() => Boolean, { nullable: true, description: 'True to send push notifications (default true).' })
+  @Field(() => Boolean, { nullable: true, description: NOTIFICATION_SETTINGS_DOCS.pushNotificationsEnabled })
   pushNotificationsEnabled?: boolean;
 
-  @Field(() => Boolean, { nullable: true, description: 'True to send notifications by e-mail.' })
+  @Field(() => Boolean, { nullable: true, description: NOTIFICATION_SETTINGS_DOCS.emailNotificationsEnabled })
   emailNotificationsEnabled?: boolean;
 }
 

@@ -1,13 +1,13 @@
 import { Field, Float, InputType } from 'type-graphql';
 import { IsEmail, IsOptional, Length } from 'class-validator';
 import { defineGroup } from '../../family/group';
-import { Customer } from '../../entities/reference/customer';
-import { Employee } from '../../entities/reference/employee';
-import { Opportunity } from '../../entities/reference/opportunity';
-import { Product, ProductType } from '../../entities/reference/product';
-import { StockSite } from '../../entities/reference/stock-site';
-import { Subsidiary } from '../../entities/reference/subsidiary';
-import { Supplier } from '../../entities/reference/supplier';
+import { Customer, CUSTOMER_DOCS } from '../../entities/reference/customer';
+import { Employee, EMPLOYEE_DOCS } from '../../entities/reference/employee';
+import { Opportunity, OPPORTUNITY_DOCS } from '../../entities/reference/opportunity';
+import { Product, ProductType, PRODUCT_DOCS } from '../../entities/reference/product';
+import { StockSite, STOCK_SITE_DOCS } from '../../entities/reference/stock-site';
+import { Subsidiary, SUBSIDIARY_DOCS } from '../../entities/reference/subsidiary';
+import { Supplier, SUPPLIER_DOCS } from '../../entities/reference/supplier';
 import { FileAsset, UnitOfMeasurement } from '../../entities/shared';
 import { AUDIT_FIELDS } from '../../family/fields';
 
@@ -20,29 +20,29 @@ import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType('EmployeeInput', { description: 'An employee, as sent.' })
 export class EmployeeInput {
-  @Field(() => String, { nullable: true, description: "The employee's first name." })
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.firstName })
   @IsOptional()
   @Length(0, 100)
   firstName?: string;
-  @Field(() => String, { nullable: true, description: "The employee's last name." })
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.lastName })
   @IsOptional()
   @Length(0, 100)
   lastName?: string;
-  @Field(() => String, { nullable: true, description: "The employee's e-mail address." })
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.email })
   @IsOptional()
   @IsEmail()
   email?: string;
-  @Field(() => String, { nullable: true, description: "The employee's job title." })
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.jobTitle })
   @IsOptional()
   @Length(0, 200)
   jobTitle?: string;
-  @Field(() => String, { nullable: true, description: "The employee's department." })
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.department })
   @IsOptional()
   @Length(0, 200)
   department?: string;
-  @Field(() => String, { nullable: true, description: "Id of the employee's picture." }) avatar?: string;
-  @Field(() => String, { nullable: true, description: "The employee's phone number." }) phone?: string;
-  @Field(() => String, { nullable: true, description: "Id of the employee's user, if they have one." })
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.avatar }) avatar?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.phone }) phone?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.userId })
   userId?: string;
 }
 export const employees = defineGroup({
@@ -58,15 +58,15 @@ export const employees = defineGroup({
 
 @InputType('CustomerInput', { description: 'A customer, as sent.' })
 export class CustomerInput {
-  @Field(() => String, { nullable: true, description: 'Name of the customer.' })
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.name })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { nullable: true, description: "The customer's e-mail address." })
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.email })
   @IsOptional()
   @IsEmail()
   email?: string;
-  @Field(() => String, { nullable: true, description: "The customer's phone number." }) phone?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.phone }) phone?: string;
 }
 export const customers = defineGroup({
   entity: Customer,
@@ -81,12 +81,12 @@ export const customers = defineGroup({
 
 @InputType('OpportunityInput', { description: 'An opportunity, as sent.' })
 export class OpportunityInput {
-  @Field(() => String, { nullable: true, description: 'Name of the opportunity.' })
+  @Field(() => String, { nullable: true, description: OPPORTUNITY_DOCS.name })
   @IsOptional()
   @Length(1, 200)
   name?: string;
   @Field(() => Float, { nullable: true, description: 'Expected value.' }) value?: number;
-  @Field(() => String, { nullable: true, description: 'Id of the customer.' }) customerId?: string;
+  @Field(() => String, { nullable: true, description: OPPORTUNITY_DOCS.customerId }) customerId?: string;
 }
 export const opportunities = defineGroup({
   entity: Opportunity,
@@ -101,11 +101,11 @@ export const opportunities = defineGroup({
 
 @InputType('SubsidiaryInput', { description: 'A subsidiary, as sent.' })
 export class SubsidiaryInput {
-  @Field(() => String, { nullable: true, description: 'Name of the subsidiary.' })
+  @Field(() => String, { nullable: true, description: SUBSIDIARY_DOCS.name })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { nullable: true, description: 'Colour shown for the subsidiary (CSS colour).' })
+  @Field(() => String, { nullable: true, description: SUBSIDIARY_DOCS.color })
   color?: string;
 }
 export const subsidiaries = defineGroup({
@@ -121,11 +121,11 @@ export const subsidiaries = defineGroup({
 
 @InputType('SupplierInput', { description: 'A supplier, as sent.' })
 export class SupplierInput {
-  @Field(() => String, { nullable: true, description: 'Name of the supplier.' })
+  @Field(() => String, { nullable: true, description: SUPPLIER_DOCS.name })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { nullable: true, description: "The supplier's e-mail address." })
+  @Field(() => String, { nullable: true, description: SUPPLIER_DOCS.email })
   @IsOptional()
   @IsEmail()
   email?: string;
@@ -143,11 +143,11 @@ export const suppliers = defineGroup({
 
 @InputType('StockSiteInput', { description: 'A stock site, as sent.' })
 export class StockSiteInput {
-  @Field(() => String, { nullable: true, description: 'Name of the stock site.' })
+  @Field(() => String, { nullable: true, description: STOCK_SITE_DOCS.name })
   @IsOptional()
   @Length(1, 200)
   name?: string;
-  @Field(() => String, { nullable: true, description: 'Id of the subsidiary the site belongs to.' })
+  @Field(() => String, { nullable: true, description: STOCK_SITE_DOCS.subsidiaryId })
   subsidiaryId?: string;
 }
 export const stockSites = defineGroup({
@@ -164,26 +164,26 @@ export const stockSites = defineGroup({
 
 @InputType('ProductInput', { description: 'A product, as sent.' })
 export class ProductInput {
-  @Field(() => String, { nullable: true, description: 'Name of the product.' })
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.name })
   @IsOptional()
   @Length(1, 300)
   name?: string;
-  @Field(() => String, { nullable: true, description: 'Brand of the product.' }) brand?: string;
-  @Field(() => String, { nullable: true, description: 'Category of the product.' }) category?: string;
-  @Field(() => ProductType, { nullable: true, description: 'What kind of product it is.' })
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.brand }) brand?: string;
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.category }) category?: string;
+  @Field(() => ProductType, { nullable: true, description: PRODUCT_DOCS.productType })
   productType?: ProductType;
   @Field(() => Float, { nullable: true, description: 'Cost price of one base unit.' }) unitPrice?: number;
   @Field(() => Float, { nullable: true, description: 'Sales price of one base unit.' }) salesPrice?: number;
-  @Field(() => String, { nullable: true, description: 'Currency of the prices.' }) currency?: string;
-  @Field(() => String, { nullable: true, description: "Id of the product's picture." }) imageBlobId?: string;
-  @Field(() => UnitOfMeasurement, { nullable: true, description: 'The unit the product is counted in.' })
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.currency }) currency?: string;
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.imageBlobId }) imageBlobId?: string;
+  @Field(() => UnitOfMeasurement, { nullable: true, description: PRODUCT_DOCS.baseUnit })
   baseUnit?: UnitOfMeasurement;
   @Field(() => [UnitOfMeasurement], {
     nullable: true,
-    description: 'Units the product is counted, bought or sold in.',
+    description: PRODUCT_DOCS.unitsOfMeasurement,
   })
   unitsOfMeasurement?: UnitOfMeasurement[];
-  @Field(() => [FileAsset], { nullable: true, description: 'Pictures of the product.' })
+  @Field(() => [FileAsset], { nullable: true, description: PRODUCT_DOCS.imageAssets })
   imageAssets?: FileAsset[];
 }
 export const products = defineGroup({
