@@ -7,15 +7,24 @@ export enum EventType {
   STATUS_CHANGE = 'STATUS_CHANGE',
   DELETE = 'DELETE',
 }
-registerEnumType(EventType, { name: 'EventType', description: 'What happened to a record.' });
+registerEnumType(EventType, {
+  name: 'EventType',
+  description: 'What happened to a record.',
+  valuesConfig: {
+    CREATE: { description: 'The record was created.' },
+    UPDATE: { description: 'Fields of the record changed; the event names them.' },
+    STATUS_CHANGE: { description: 'The status changed; the event says `OLD -> NEW`.' },
+    DELETE: { description: 'The record was deleted (its data is kept in the audit log).' },
+  },
+});
 
 /** One entry of a record's history; kept in the record's `events` JSON column. */
 @ObjectType({ description: 'One entry of a record history.' })
 export class Event {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the event (a UUID).' })
   id!: string;
 
-  @Field(() => EventType)
+  @Field(() => EventType, { description: 'What happened.' })
   type!: EventType;
 
   @Field(() => DateTimeISOResolver, { description: 'When it happened.' })
@@ -24,6 +33,9 @@ export class Event {
   @Field(() => String, { nullable: true, description: 'Id of the user who caused it.' })
   authorId!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'For an UPDATE the changed fields, for a STATUS_CHANGE `OLD -> NEW`.',
+  })
   description!: string | null;
 }

@@ -8,12 +8,13 @@ import { DateTimeISOResolver, GraphQLJSON } from 'graphql-scalars';
  */
 
 @ObjectType('ImageRef', { description: 'A stored image and its thumbnail.' })
-@InputType('ImageRefInput')
+@InputType('ImageRefInput', { description: 'A stored image and its thumbnail, as sent.' })
 export class ImageRef {
-  @Field(() => String, { nullable: true }) blobId?: string;
-  @Field(() => Int, { nullable: true }) height?: number;
-  @Field(() => String, { nullable: true }) thumbnailBlobId?: string;
-  @Field(() => Int, { nullable: true }) width?: number;
+  @Field(() => String, { nullable: true, description: 'Id of the stored image.' }) blobId?: string;
+  @Field(() => Int, { nullable: true, description: 'Height of the image in pixels.' }) height?: number;
+  @Field(() => String, { nullable: true, description: 'Id of the stored thumbnail.' })
+  thumbnailBlobId?: string;
+  @Field(() => Int, { nullable: true, description: 'Width of the image in pixels.' }) width?: number;
 }
 
 export enum FileAssetType {
@@ -23,42 +24,64 @@ export enum FileAssetType {
   VIDEO = 'VIDEO',
   OTHER = 'OTHER',
 }
-registerEnumType(FileAssetType, { name: 'FileAssetType' });
+registerEnumType(FileAssetType, {
+  name: 'FileAssetType',
+  description: 'What kind of file an asset is.',
+  valuesConfig: {
+    IMAGE: { description: 'A picture.' },
+    DOCUMENT: { description: 'A document (PDF, text, spreadsheet...).' },
+    MODEL: { description: 'A 3D model.' },
+    VIDEO: { description: 'A video.' },
+    OTHER: { description: 'Any other file.' },
+  },
+});
 
 @ObjectType('FileAsset', { description: 'A stored file.' })
-@InputType('FileAssetInput')
+@InputType('FileAssetInput', { description: 'A stored file, as sent.' })
 export class FileAsset {
-  @Field(() => String, { nullable: true }) blobId?: string;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string;
-  @Field(() => String, { nullable: true }) extension?: string;
-  @Field(() => Int, { nullable: true }) fileSize?: number;
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => FileAssetType, { nullable: true }) type?: FileAssetType;
+  @Field(() => String, { nullable: true, description: 'Id of the stored file.' }) blobId?: string;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the file was stored (ISO 8601, UTC).',
+  })
+  created?: string;
+  @Field(() => String, { nullable: true, description: 'File name extension, without the dot.' })
+  extension?: string;
+  @Field(() => Int, { nullable: true, description: 'Size of the file in bytes.' }) fileSize?: number;
+  @Field(() => String, { nullable: true, description: 'File name.' }) name?: string;
+  @Field(() => FileAssetType, { nullable: true, description: 'What kind of file it is.' })
+  type?: FileAssetType;
 }
 
 @ObjectType('PersonSummary', {
   description: 'A person as other records show them (derived from an employee).',
 })
 export class PersonSummary {
-  @Field(() => String, { nullable: true }) avatar?: string | null;
-  @Field(() => String, { nullable: true }) department?: string | null;
-  @Field(() => String, { nullable: true }) email?: string | null;
-  @Field(() => String, { nullable: true }) fullName?: string | null;
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) jobTitle?: string | null;
+  @Field(() => String, { nullable: true, description: "Id of the person's avatar image." }) avatar?:
+    string | null;
+  @Field(() => String, { nullable: true, description: "The person's department." }) department?:
+    string | null;
+  @Field(() => String, { nullable: true, description: "The person's e-mail address." }) email?: string | null;
+  @Field(() => String, { nullable: true, description: 'First and last name.' }) fullName?: string | null;
+  @Field(() => ID, { description: 'Id of the employee.' }) id!: string;
+  @Field(() => String, { nullable: true, description: "The person's job title." }) jobTitle?: string | null;
 }
 
 @ObjectType('Address', { description: 'A postal address with optional coordinates.' })
-@InputType('AddressInput')
+@InputType('AddressInput', { description: 'A postal address with optional coordinates, as sent.' })
 export class Address {
-  @Field(() => String, { nullable: true }) city?: string;
-  @Field(() => String, { nullable: true }) country?: string;
-  @Field(() => String, { nullable: true }) houseNumber?: string;
-  @Field(() => String, { nullable: true }) id?: string;
-  @Field(() => String, { nullable: true }) postalCode?: string;
-  @Field(() => String, { nullable: true }) street?: string;
-  @Field(() => Float, { nullable: true }) latitude?: number;
-  @Field(() => Float, { nullable: true }) longitude?: number;
+  @Field(() => String, { nullable: true, description: 'City.' }) city?: string;
+  @Field(() => String, { nullable: true, description: 'Country.' }) country?: string;
+  @Field(() => String, { nullable: true, description: 'House number, with any addition.' })
+  houseNumber?: string;
+  @Field(() => String, { nullable: true, description: 'Optional id of the address, kept as sent.' })
+  id?: string;
+  @Field(() => String, { nullable: true, description: 'Postal code.' }) postalCode?: string;
+  @Field(() => String, { nullable: true, description: 'Street name.' }) street?: string;
+  @Field(() => Float, { nullable: true, description: 'Latitude in decimal degrees (WGS 84).' })
+  latitude?: number;
+  @Field(() => Float, { nullable: true, description: 'Longitude in decimal degrees (WGS 84).' })
+  longitude?: number;
 }
 
 /**
@@ -66,40 +89,63 @@ export class Address {
  * `pairBooleans`), so reads need no resolver.
  */
 @ObjectType('UnitOfMeasurement', { description: 'A unit a product is counted, bought or sold in.' })
-@InputType('UnitOfMeasurementInput')
+@InputType('UnitOfMeasurementInput', {
+  description: 'A unit a product is counted, bought or sold in, as sent.',
+})
 export class UnitOfMeasurement {
-  @Field(() => Boolean, { nullable: true }) baseUnit?: boolean;
-  @Field(() => Boolean, { nullable: true }) isBaseUnit?: boolean;
-  @Field(() => Float, { nullable: true }) cost?: number;
-  @Field(() => Boolean, { nullable: true }) decimal?: boolean;
-  @Field(() => Boolean, { nullable: true }) isDecimal?: boolean;
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => Float, { nullable: true }) quantity?: number;
-  @Field(() => Float, { nullable: true }) salesPrice?: number;
-  @Field(() => String, { nullable: true }) unit?: string;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "True for the product's base unit; same as `isBaseUnit`.",
+  })
+  baseUnit?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'Same as `baseUnit`.' }) isBaseUnit?: boolean;
+  @Field(() => Float, { nullable: true, description: 'Cost price of one of this unit.' }) cost?: number;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True when quantities in this unit may have decimals; same as `isDecimal`.',
+  })
+  decimal?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'Same as `decimal`.' }) isDecimal?: boolean;
+  @Field(() => String, { nullable: true, description: 'Name of the unit (for example "Box of 12").' })
+  name?: string;
+  @Field(() => Float, { nullable: true, description: 'How many base units one of this unit holds.' })
+  quantity?: number;
+  @Field(() => Float, { nullable: true, description: 'Sales price of one of this unit.' })
+  salesPrice?: number;
+  @Field(() => String, { nullable: true, description: 'Unit symbol (for example "pcs", "kg", "m").' })
+  unit?: string;
 }
 
 @ObjectType('Formula', { description: 'A value given as a formula, or a constant.' })
-@InputType('FormulaInput')
+@InputType('FormulaInput', { description: 'A value given as a formula, or a constant, as sent.' })
 export class Formula {
-  @Field(() => String, { nullable: true }) formula?: string;
-  @Field(() => Boolean, { nullable: true }) isConstant?: boolean;
+  @Field(() => String, { nullable: true, description: "The formula, or the constant's value as text." })
+  formula?: string;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True when `formula` is a constant rather than an expression.',
+  })
+  isConstant?: boolean;
 }
 
 @ObjectType('Vector3Formula', { description: 'Three formulas: x, y, z.' })
-@InputType('Vector3FormulaInput')
+@InputType('Vector3FormulaInput', { description: 'Three formulas (x, y, z), as sent.' })
 export class Vector3Formula {
-  @Field(() => Formula, { nullable: true }) x?: Formula;
-  @Field(() => Formula, { nullable: true }) y?: Formula;
-  @Field(() => Formula, { nullable: true }) z?: Formula;
+  @Field(() => Formula, { nullable: true, description: 'The x component.' }) x?: Formula;
+  @Field(() => Formula, { nullable: true, description: 'The y component.' }) y?: Formula;
+  @Field(() => Formula, { nullable: true, description: 'The z component.' }) z?: Formula;
 }
 
 @ObjectType('Parameter', { description: 'A named, typed value.' })
-@InputType('ParameterInput')
+@InputType('ParameterInput', { description: 'A named, typed value, as sent.' })
 export class Parameter {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => String, { nullable: true }) type?: string;
-  @Field(() => GraphQLJSON, { nullable: true }) value?: unknown;
+  @Field(() => String, { nullable: true, description: 'Name of the parameter.' }) name?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Type of the value (free text, for example "number").',
+  })
+  type?: string;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'The value, any JSON.' }) value?: unknown;
 }
 
 /**

@@ -5,19 +5,30 @@ import { Permission, PERMISSION_LIST_NAMES, type PermissionList } from '../permi
 
 @ObjectType({ description: 'The thirteen permission lists of a tenant role.' })
 export class Permissions implements Record<PermissionList, string[]> {
-  @Field(() => [Permission]) appPermissions: string[] = [];
-  @Field(() => [Permission]) assetManagementPermissions: string[] = [];
-  @Field(() => [Permission]) calendarPermissions: string[] = [];
-  @Field(() => [Permission]) communicationsPermissions: string[] = [];
-  @Field(() => [Permission]) configuratorPermissions: string[] = [];
-  @Field(() => [Permission]) crmPermissions: string[] = [];
-  @Field(() => [Permission]) financePermissions: string[] = [];
-  @Field(() => [Permission]) hrPermissions: string[] = [];
-  @Field(() => [Permission]) inventoryPermissions: string[] = [];
-  @Field(() => [Permission]) productionPermissions: string[] = [];
-  @Field(() => [Permission]) productsPermissions: string[] = [];
-  @Field(() => [Permission]) projectsPermissions: string[] = [];
-  @Field(() => [Permission]) reportingPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Users, roles, subsidiaries, API keys and webhooks.' })
+  appPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Assets.' }) assetManagementPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Calendar events.' }) calendarPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Inbox, sent mails, notifications and templates.' })
+  communicationsPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Concepts, types (variables) and type product coverages.' })
+  configuratorPermissions: string[] = [];
+  @Field(() => [Permission], {
+    description: 'Contact-form widgets, activities, bookings, leads, customers and opportunities.',
+  })
+  crmPermissions: string[] = [];
+  @Field(() => [Permission], {
+    description: 'Tax percentages, invoices, AP invoices, suppliers and clients.',
+  })
+  financePermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Teams and employees.' }) hrPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Inventory, stock transfers and stock sites.' })
+  inventoryPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Waste and production.' }) productionPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Products.' }) productsPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'HR projects, epics, features and tasks.' })
+  projectsPermissions: string[] = [];
+  @Field(() => [Permission], { description: 'Sales reports.' }) reportingPermissions: string[] = [];
 }
 
 /** Every permission a role grants, as one flat list. */
@@ -25,19 +36,27 @@ export function flattenPermissions(p: Partial<Record<PermissionList, string[]>> 
   return p ? PERMISSION_LIST_NAMES.flatMap((list) => p[list] ?? []) : [];
 }
 
+/** What TenantRole fields mean, shared with the inputs that set them. */
+export const TENANT_ROLE_DOCS = {
+  description: 'What the role is for.',
+} as const;
+
 @Entity({ tableName: 'tenant_role' })
 @Unique({ name: 'tenant_role_tenant_name_uq', properties: ['tenantId', 'name'] })
 @ObjectType({ description: 'A named set of permissions that users of a tenant can hold.' })
 export class TenantRole extends TenantScoped {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the role, unique in the tenant; SUPER_ADMIN is reserved.' })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: TENANT_ROLE_DOCS.description })
   description?: string;
 
   @Property({ type: 'json' })
-  @Field(() => Permissions)
+  @Field(() => Permissions, {
+    description:
+      'The permissions the role grants, in the thirteen lists; each list holds only its own resources.',
+  })
   permissions: Permissions = new Permissions();
 }

@@ -3,6 +3,7 @@ import { PrimaryKey, Property } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Event } from './event';
+import { AUDIT_DOCS } from '../schema/descriptions';
 
 /**
  * Every record of the product belongs to one tenant. Tables are keyed (tenant_id, id) so that
@@ -11,30 +12,30 @@ import { Event } from './event';
  * `tenant_id = caller's tenant` to every read, update and delete; inserts take the tenant from
  * the caller, never from a request body.
  */
-@ObjectType()
+@ObjectType({ description: 'The fields every record of a tenant carries.' })
 export abstract class TenantScoped {
   @PrimaryKey({ type: 'uuid' })
-  @Field(() => ID)
+  @Field(() => ID, { description: AUDIT_DOCS.tenantId })
   tenantId!: string;
 
   @PrimaryKey({ type: 'uuid' })
-  @Field(() => ID)
+  @Field(() => ID, { description: AUDIT_DOCS.id })
   id: string = randomUUID();
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.created })
   created?: Date;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.createdBy })
   createdBy?: string;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.updated })
   updated?: Date;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.updatedBy })
   updatedBy?: string;
 
   /** Optimistic lock: a write based on a stale read fails with 409 instead of losing an update. */
@@ -45,9 +46,9 @@ export abstract class TenantScoped {
 }
 
 /** A tenant record with a history (`events`). */
-@ObjectType()
+@ObjectType({ description: 'The fields every record with a history carries.' })
 export abstract class Audited extends TenantScoped {
   @Property({ type: 'json' })
-  @Field(() => [Event])
+  @Field(() => [Event], { description: AUDIT_DOCS.events })
   events: Event[] = [];
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { AUDIT_DOCS } from '../schema/descriptions';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Address, ImageRef } from './shared';
 
@@ -13,13 +14,26 @@ export enum TenantSubscription {
 registerEnumType(TenantSubscription, {
   name: 'TenantSubscription',
   description: 'Where the tenant stands with its subscription.',
+  valuesConfig: {
+    TRIAL: { description: 'On a trial.' },
+    ACTIVE: { description: 'Paid and current.' },
+    PAST_DUE: { description: 'Payment is overdue.' },
+    CANCELLED: { description: 'The subscription has ended.' },
+  },
 });
 
 export enum BillingType {
   COMPANY = 'COMPANY',
   INDIVIDUAL = 'INDIVIDUAL',
 }
-registerEnumType(BillingType, { name: 'BillingType', description: 'Who is billed.' });
+registerEnumType(BillingType, {
+  name: 'BillingType',
+  description: 'Who is billed.',
+  valuesConfig: {
+    COMPANY: { description: 'Billed as a company.' },
+    INDIVIDUAL: { description: 'Billed as a private person.' },
+  },
+});
 
 export enum ShopPaymentMethod {
   INVOICE = 'INVOICE',
@@ -31,32 +45,43 @@ export enum ShopPaymentMethod {
 registerEnumType(ShopPaymentMethod, {
   name: 'ShopPaymentMethod',
   description: 'A way shop customers may pay.',
+  valuesConfig: {
+    INVOICE: { description: 'Pay by invoice.' },
+    CREDIT_CARD: { description: 'Pay by credit card.' },
+    BANK_TRANSFER: { description: 'Pay by bank transfer.' },
+    IDEAL: { description: 'Pay with iDEAL.' },
+    PAYPAL: { description: 'Pay with PayPal.' },
+  },
 });
 
 @ObjectType('BillingContact', { description: 'A person to contact about billing.' })
-@InputType('BillingContactInput')
+@InputType('BillingContactInput', { description: 'A person to contact about billing, as sent.' })
 export class BillingContact {
-  @Field(() => String, { nullable: true }) department?: string;
-  @Field(() => String, { nullable: true }) email?: string;
-  @Field(() => String, { nullable: true }) firstName?: string;
-  @Field(() => String, { nullable: true }) id?: string;
-  @Field(() => String, { nullable: true }) lastName?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
+  @Field(() => String, { nullable: true, description: "The contact's department." }) department?: string;
+  @Field(() => String, { nullable: true, description: "The contact's e-mail address." }) email?: string;
+  @Field(() => String, { nullable: true, description: "The contact's first name." }) firstName?: string;
+  @Field(() => String, { nullable: true, description: 'Optional id of the contact, kept as sent.' })
+  id?: string;
+  @Field(() => String, { nullable: true, description: "The contact's last name." }) lastName?: string;
+  @Field(() => String, { nullable: true, description: "The contact's phone number." }) phone?: string;
 }
 
 @ObjectType('BillingInfo', { description: 'How and where the tenant is billed.' })
-@InputType('BillingInfoInput')
+@InputType('BillingInfoInput', { description: 'How the tenant is billed, as sent.' })
 export class BillingInfo {
-  @Field(() => Address, { nullable: true }) address?: Address;
-  @Field(() => String, { nullable: true }) bank?: string;
-  @Field(() => String, { nullable: true }) bic?: string;
-  @Field(() => String, { nullable: true }) cocNumber?: string;
-  @Field(() => String, { nullable: true }) email?: string;
-  @Field(() => String, { nullable: true }) iban?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String, { nullable: true }) vatNumber?: string;
-  @Field(() => BillingType, { nullable: true }) type?: BillingType;
-  @Field(() => [BillingContact], { nullable: true }) contacts?: BillingContact[];
+  @Field(() => Address, { nullable: true, description: 'Billing address.' }) address?: Address;
+  @Field(() => String, { nullable: true, description: 'Name of the bank.' }) bank?: string;
+  @Field(() => String, { nullable: true, description: 'BIC (SWIFT code) of the bank.' }) bic?: string;
+  @Field(() => String, { nullable: true, description: 'Chamber of commerce registration number.' })
+  cocNumber?: string;
+  @Field(() => String, { nullable: true, description: 'E-mail address invoices go to.' }) email?: string;
+  @Field(() => String, { nullable: true, description: 'IBAN of the account.' }) iban?: string;
+  @Field(() => String, { nullable: true, description: 'Billing phone number.' }) phone?: string;
+  @Field(() => String, { nullable: true, description: 'VAT identification number.' }) vatNumber?: string;
+  @Field(() => BillingType, { nullable: true, description: 'Billed as a company or a private person.' })
+  type?: BillingType;
+  @Field(() => [BillingContact], { nullable: true, description: 'People to contact about billing.' })
+  contacts?: BillingContact[];
 }
 
 /** The functional areas; a front end shows the areas that are on. */
@@ -84,57 +109,100 @@ export const TENANT_SCOPE_NAMES = [
 export type TenantScopeName = (typeof TENANT_SCOPE_NAMES)[number];
 
 @ObjectType('TenantScopes', { description: 'Which functional areas the tenant uses.' })
-@InputType('TenantScopesInput')
+@InputType('TenantScopesInput', {
+  description: 'Which modules the tenant uses, as sent; absent modules stay as they are.',
+})
 export class TenantScopes implements Partial<Record<TenantScopeName, boolean>> {
-  @Field(() => Boolean, { nullable: true }) assetManagement?: boolean;
-  @Field(() => Boolean, { nullable: true }) calendar?: boolean;
-  @Field(() => Boolean, { nullable: true }) clients?: boolean;
-  @Field(() => Boolean, { nullable: true }) communications?: boolean;
-  @Field(() => Boolean, { nullable: true }) concepts?: boolean;
-  @Field(() => Boolean, { nullable: true }) configurator?: boolean;
-  @Field(() => Boolean, { nullable: true }) crm?: boolean;
-  @Field(() => Boolean, { nullable: true }) environment?: boolean;
-  @Field(() => Boolean, { nullable: true }) finance?: boolean;
-  @Field(() => Boolean, { nullable: true }) hr?: boolean;
-  @Field(() => Boolean, { nullable: true }) inventory?: boolean;
-  @Field(() => Boolean, { nullable: true }) production?: boolean;
-  @Field(() => Boolean, { nullable: true }) products?: boolean;
-  @Field(() => Boolean, { nullable: true }) projects?: boolean;
-  @Field(() => Boolean, { nullable: true }) reporting?: boolean;
-  @Field(() => Boolean, { nullable: true }) subsidiaries?: boolean;
-  @Field(() => Boolean, { nullable: true }) suppliers?: boolean;
-  @Field(() => Boolean, { nullable: true }) support?: boolean;
-  @Field(() => Boolean, { nullable: true }) tasks?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The asset-management module is on.' })
+  assetManagement?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The calendar module is on.' }) calendar?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The clients module is on.' }) clients?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'The communications module (inbox, mails, notifications) is on.',
+  })
+  communications?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The concepts module is on.' }) concepts?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The configurator module is on.' })
+  configurator?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The CRM module is on.' }) crm?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The environment module is on.' })
+  environment?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The finance module is on.' }) finance?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The HR module is on.' }) hr?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The inventory module is on.' }) inventory?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The production module is on.' }) production?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The products module is on.' }) products?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The projects module is on.' }) projects?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The reporting module is on.' }) reporting?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The subsidiaries module is on.' })
+  subsidiaries?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The suppliers module is on.' }) suppliers?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The support module is on.' }) support?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'The tasks module is on.' }) tasks?: boolean;
 }
 
 @ObjectType('ShopSettings', { description: 'The web shop of the tenant.' })
-@InputType('ShopSettingsInput')
+@InputType('ShopSettingsInput', { description: "Settings of the tenant's web shop, as sent." })
 export class ShopSettings {
-  @Field(() => String, { nullable: true }) bannerImageId?: string;
-  @Field(() => String, { nullable: true }) bannerSubtitle?: string;
-  @Field(() => String, { nullable: true }) bannerTitle?: string;
-  @Field(() => String, { nullable: true }) returnPolicy?: string;
-  @Field(() => String, { nullable: true }) shopDescription?: string;
-  @Field(() => String, { nullable: true }) termsAndConditions?: string;
-  @Field(() => [ShopPaymentMethod], { nullable: true }) enabledPaymentMethods?: ShopPaymentMethod[];
-  @Field(() => Float, { nullable: true }) freeShippingThreshold?: number;
-  @Field(() => Float, { nullable: true }) shippingFlatRate?: number;
+  @Field(() => String, { nullable: true, description: "Id of the shop's banner image." })
+  bannerImageId?: string;
+  @Field(() => String, { nullable: true, description: "Subtitle shown on the shop's banner." })
+  bannerSubtitle?: string;
+  @Field(() => String, { nullable: true, description: "Title shown on the shop's banner." })
+  bannerTitle?: string;
+  @Field(() => String, { nullable: true, description: "The shop's return policy text." })
+  returnPolicy?: string;
+  @Field(() => String, { nullable: true, description: 'Description of the shop.' }) shopDescription?: string;
+  @Field(() => String, { nullable: true, description: "The shop's terms and conditions text." })
+  termsAndConditions?: string;
+  @Field(() => [ShopPaymentMethod], { nullable: true, description: 'Payment methods the shop offers.' })
+  enabledPaymentMethods?: ShopPaymentMethod[];
+  @Field(() => Float, { nullable: true, description: 'Order amount from which shipping is free.' })
+  freeShippingThreshold?: number;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Shipping cost charged below the free-shipping threshold.',
+  })
+  shippingFlatRate?: number;
 }
 
 @ObjectType('TenantSettings', { description: 'Defaults and preferences of the tenant.' })
-@InputType('TenantSettingsInput')
+@InputType('TenantSettingsInput', { description: 'Tenant-wide settings, as sent.' })
 export class TenantSettings {
-  @Field(() => String, { nullable: true }) accentColor?: string;
-  @Field(() => String, { nullable: true }) code?: string;
-  @Field(() => String, { nullable: true }) defaultCountry?: string;
-  @Field(() => String, { nullable: true }) defaultCurrency?: string;
-  @Field(() => String, { nullable: true }) defaultLanguage?: string;
-  @Field(() => String, { nullable: true }) defaultProductVisibility?: string;
-  @Field(() => String, { nullable: true }) defaultTimezone?: string;
-  @Field(() => Float, { nullable: true }) defaultVat?: number;
-  @Field(() => Boolean, { nullable: true }) exchangeRateSyncEnabled?: boolean;
-  @Field(() => Boolean, { nullable: true }) shopEnabled?: boolean;
-  @Field(() => ShopSettings, { nullable: true }) shopSettings?: ShopSettings;
+  @Field(() => String, {
+    nullable: true,
+    description: "Accent colour of the tenant's branding (CSS colour).",
+  })
+  accentColor?: string;
+  @Field(() => String, { nullable: true, description: 'Short code of the tenant.' }) code?: string;
+  @Field(() => String, { nullable: true, description: 'Country used where a record gives none.' })
+  defaultCountry?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Currency used where a record gives none (ISO 4217 code).',
+  })
+  defaultCurrency?: string;
+  @Field(() => String, { nullable: true, description: 'Language used where a user gives none.' })
+  defaultLanguage?: string;
+  @Field(() => String, { nullable: true, description: 'Visibility new products get.' })
+  defaultProductVisibility?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Time zone used where a record gives none (IANA name).',
+  })
+  defaultTimezone?: string;
+  @Field(() => Float, { nullable: true, description: 'VAT percentage used where a record gives none.' })
+  defaultVat?: number;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether exchange rates are synchronised automatically.',
+  })
+  exchangeRateSyncEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true, description: "Whether the tenant's web shop is open." })
+  shopEnabled?: boolean;
+  @Field(() => ShopSettings, { nullable: true, description: 'Settings of the web shop.' })
+  shopSettings?: ShopSettings;
 }
 
 /** A new tenant uses every functional area until its administrator turns some off. */
@@ -187,6 +255,19 @@ export function completeBillingInfo(b: BillingInfo | null | undefined): BillingI
   return { ...b, contacts: b.contacts ?? [] };
 }
 
+/** What Tenant fields mean, shared with the inputs that set them. */
+export const TENANT_DOCS = {
+  name: 'Name of the organisation.',
+  domain: "The tenant's internet domain.",
+  owner: "E-mail of the tenant's owner.",
+  logoUrl: "Address of the tenant's logo.",
+  logo: "The tenant's logo.",
+  lightThemeLogo: "The tenant's logo for light themes.",
+  subscription: "State of the tenant's subscription.",
+  subscriptionExpires: 'When the subscription ends.',
+  scopes: 'Which modules the tenant uses.',
+} as const;
+
 /**
  * A customer organisation. Its id is the tenant id every other record carries, so its own
  * table is keyed by that id alone.
@@ -197,79 +278,85 @@ export class Tenant {
   [OptionalProps]?: 'active' | 'subscription' | 'scopes' | 'settings' | 'packageNameFromDomain';
 
   @PrimaryKey({ type: 'uuid' })
-  @Field(() => ID)
+  @Field(() => ID, {
+    description: 'Id of the tenant (a UUID); every record of the tenant carries it as `tenantId`.',
+  })
   id: string = randomUUID();
 
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: TENANT_DOCS.name })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.domain })
   domain?: string;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'False for a deactivated tenant, whose users are refused (401).' })
   active: boolean = true;
 
   /** E-mail of the person responsible for the tenant (its first administrator). */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.owner })
   owner?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.logoUrl })
   logoUrl?: string;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { nullable: true })
+  @Field(() => ImageRef, { nullable: true, description: TENANT_DOCS.logo })
   logo?: ImageRef;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { nullable: true })
+  @Field(() => ImageRef, { nullable: true, description: TENANT_DOCS.lightThemeLogo })
   lightThemeLogo?: ImageRef;
 
   @Enum({ items: () => TenantSubscription })
-  @Field(() => TenantSubscription)
+  @Field(() => TenantSubscription, { description: TENANT_DOCS.subscription })
   subscription: TenantSubscription = TenantSubscription.TRIAL;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: TENANT_DOCS.subscriptionExpires })
   subscriptionExpires?: Date;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => BillingInfo, { nullable: true })
+  @Field(() => BillingInfo, { nullable: true, description: 'How the tenant is billed.' })
   billingInfo?: BillingInfo | null;
 
   @Property({ type: 'json' })
-  @Field(() => TenantScopes)
+  @Field(() => TenantScopes, { description: TENANT_DOCS.scopes })
   scopes: TenantScopes = defaultScopes();
 
   @Property({ type: 'json' })
-  @Field(() => TenantSettings)
+  @Field(() => TenantSettings, { description: 'Tenant-wide settings.' })
   settings: TenantSettings = completeSettings(undefined);
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.created })
   created?: Date;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.createdBy })
   createdBy?: string;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.updated })
   updated?: Date;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.updatedBy })
   updatedBy?: string;
 
   /**
    * The domain read as a mobile-app package name (`app.acme-corp.com` -> `com.acme_corp.app`),
    * which is how the tenant's branded apps are identified.
    */
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    description:
+      "The domain's labels reversed and joined with dots (an app package name), which identifies the tenant's branded apps; null without a domain.",
+    nullable: true,
+  })
   get packageNameFromDomain(): string | null {
     const labels = (this.domain ?? '')
       .trim()

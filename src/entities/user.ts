@@ -10,15 +10,33 @@ export enum UserStatus {
   SUSPENDED = 'SUSPENDED',
   DISABLED = 'DISABLED',
 }
-registerEnumType(UserStatus, { name: 'UserStatus', description: 'Only ACTIVE users can sign in.' });
+registerEnumType(UserStatus, {
+  name: 'UserStatus',
+  description: 'Only ACTIVE users can sign in.',
+  valuesConfig: {
+    ACTIVE: { description: 'May use the service; the only status that may.' },
+    INVITED: { description: 'Invited and not active yet; refused (401) until ACTIVE.' },
+    SUSPENDED: { description: 'Temporarily refused (401).' },
+    DISABLED: { description: 'Refused (401).' },
+  },
+});
 
 @ObjectType('UserProfile', { description: 'How a user appears to others.' })
-@InputType('UserProfileInput')
+@InputType('UserProfileInput', { description: 'How a user presents themself, as sent.' })
 export class UserProfile {
-  @Field(() => ImageRef, { nullable: true }) avatar?: ImageRef;
-  @Field(() => ImageRef, { nullable: true }) logo?: ImageRef;
-  @Field(() => String, { nullable: true }) displayName?: string;
+  @Field(() => ImageRef, { nullable: true, description: "The user's picture." }) avatar?: ImageRef;
+  @Field(() => ImageRef, { nullable: true, description: "The user's logo." }) logo?: ImageRef;
+  @Field(() => String, { nullable: true, description: 'Name shown for the user.' }) displayName?: string;
 }
+
+/** What User fields mean, shared with the inputs that set them. */
+export const USER_DOCS = {
+  firstName: "The user's first name.",
+  lastName: "The user's last name.",
+  language: "The user's preferred language.",
+  profile: 'How the user presents themself.',
+  verified: "True once the user's e-mail address is verified.",
+} as const;
 
 /**
  * A user's history (`events`) records every change to its roles, access and status, which is
@@ -36,51 +54,61 @@ export class UserProfile {
 export class User extends Audited {
   /** Stored lower-case: e-mail addresses are compared case-insensitively. */
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, {
+    description:
+      "The user's e-mail address, unique in the tenant; used to name the user in roles and access lists.",
+  })
   email!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.firstName })
   firstName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.lastName })
   lastName?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.language })
   language?: string;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, {
+    description: 'True when the user sees every subsidiary and project, whatever the access lists say.',
+  })
   hasFullAccess: boolean = false;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: USER_DOCS.verified })
   verified: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the user last signed in.' })
   lastLogin?: Date;
 
   @Property({ type: 'text' })
   @Index({ name: 'app_user_tenant_status_idx', properties: ['tenantId', 'status'] })
-  @Field(() => UserStatus)
+  @Field(() => UserStatus, {
+    description:
+      'Whether the user may use the service: any status but ACTIVE is refused (401) from the next request.',
+  })
   status: UserStatus = UserStatus.ACTIVE;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], {
+    description: "Names of the tenant roles the user holds; the user's permissions are their union.",
+  })
   roles: string[] = [];
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Ids of the projects the user may see (without full access).' })
   projectAccess: string[] = [];
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Ids of the subsidiaries the user may see (without full access).' })
   subsidiaryAccess: string[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => UserProfile, { nullable: true })
+  @Field(() => UserProfile, { nullable: true, description: USER_DOCS.profile })
   profile?: UserProfile | null;
 }

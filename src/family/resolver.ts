@@ -10,6 +10,7 @@ import { PageOf, type Page } from './page';
 import { Direction, SearchInput } from './search-input';
 import { FamilyService } from './service';
 import { lowerFirst } from './fields';
+import { ARG_DOCS } from '../schema/descriptions';
 
 /** Queries answer with views outside the unit of work (detached.ts): nothing is written to them. */
 const VIEW = { detached: true } as const;
@@ -36,7 +37,10 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       name: lowerFirst(plural),
       description: `${plural} by id, in the order asked; unknown ids are skipped.`,
     })
-    byIds(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<T[]> {
+    byIds(
+      @Arg('ids', () => [ID], { description: ARG_DOCS.ids }) ids: string[],
+      @Ctx() ctx: Context,
+    ): Promise<T[]> {
       return service.byIds(ctx, ids, VIEW);
     }
 
@@ -55,7 +59,10 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       nullable: true,
       description: `One ${name}, or null when it does not exist.`,
     })
-    one(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<T | null> {
+    one(
+      @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+      @Ctx() ctx: Context,
+    ): Promise<T | null> {
       return service.one(ctx, id, VIEW);
     }
 
@@ -66,11 +73,12 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     })
     page(
       @Ctx() ctx: Context,
-      @Arg('pageNumber', () => Int, { nullable: true }) pageNumber?: number,
-      @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
-      @Arg('sortBy', () => String, { nullable: true }) sortBy?: string,
-      @Arg('direction', () => Direction, { nullable: true }) direction?: Direction,
-      @Arg('search', () => String, { nullable: true }) search?: string,
+      @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
+      @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
+      @Arg('sortBy', () => String, { nullable: true, description: ARG_DOCS.sortBy }) sortBy?: string,
+      @Arg('direction', () => Direction, { nullable: true, description: ARG_DOCS.direction })
+      direction?: Direction,
+      @Arg('search', () => String, { nullable: true, description: ARG_DOCS.search }) search?: string,
     ): Promise<Page<T>> {
       return service.page(ctx, { pageNumber, pageSize, sortBy, direction, search }, VIEW);
     }
@@ -78,7 +86,8 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     @Requires(rule('READ'))
     @Query(() => PageType, { name: `search${plural}`, description: `Dynamic search over ${plural}.` })
     search(
-      @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
+      @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
+      input: SearchInput | undefined,
       @Ctx() ctx: Context,
     ): Promise<Page<T>> {
       return service.search(ctx, input ?? {}, undefined, VIEW);
@@ -90,7 +99,8 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       description: `A page of the dynamic search as RFC 4180 CSV.`,
     })
     async csv(
-      @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
+      @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
+      input: SearchInput | undefined,
       @Ctx() ctx: Context,
       @Info() info: GraphQLResolveInfo,
     ): Promise<string> {
@@ -110,7 +120,10 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       name: `create${name}`,
       description: `Creates a ${name}; returns it as stored.`,
     })
-    create(@Arg('input', () => createInput) input: C, @Ctx() ctx: Context): Promise<T> {
+    create(
+      @Arg('input', () => createInput, { description: `The new ${name}.` }) input: C,
+      @Ctx() ctx: Context,
+    ): Promise<T> {
       return service.create(ctx, input);
     }
 
@@ -121,8 +134,8 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
         'Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.',
     })
     update(
-      @Arg('id', () => ID) id: string,
-      @Arg('input', () => updateInput) input: U,
+      @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+      @Arg('input', () => updateInput, { description: 'The fields to change.' }) input: U,
       @Ctx() ctx: Context,
       @Arg('expectedVersion', () => Int, {
         nullable: true,
@@ -138,7 +151,10 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       name: `delete${name}`,
       description: 'True when the record existed and is now deleted.',
     })
-    remove(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
+    remove(
+      @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+      @Ctx() ctx: Context,
+    ): Promise<boolean> {
       return service.remove(ctx, id);
     }
 
@@ -147,7 +163,10 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       name: `delete${plural}`,
       description: 'Deletes the records named; returns how many existed.',
     })
-    removeMany(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<number> {
+    removeMany(
+      @Arg('ids', () => [ID], { description: ARG_DOCS.ids }) ids: string[],
+      @Ctx() ctx: Context,
+    ): Promise<number> {
       return service.removeMany(ctx, ids);
     }
   }

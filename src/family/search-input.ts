@@ -17,13 +17,33 @@ export enum FilterOp {
 registerEnumType(FilterOp, {
   name: 'FilterOp',
   description: 'How a filter compares a field with its value.',
+  valuesConfig: {
+    eq: { description: 'Equal to the value.' },
+    ne: { description: 'Not equal to the value (records whose field is empty are kept).' },
+    gt: { description: 'Greater than the value.' },
+    gte: { description: 'Greater than or equal to the value.' },
+    lt: { description: 'Less than the value.' },
+    lte: { description: 'Less than or equal to the value.' },
+    in: { description: 'Equal to one of the values (a list).' },
+    contains: { description: 'Contains the text, case-insensitively.' },
+    startsWith: { description: 'Starts with the text, case-insensitively.' },
+    isNull: { description: 'The field is empty; takes no value.' },
+    notNull: { description: 'The field has a value; takes no value.' },
+  },
 });
 
 export enum Direction {
   ASC = 'ASC',
   DESC = 'DESC',
 }
-registerEnumType(Direction, { name: 'Direction', description: 'Sort direction: ascending or descending.' });
+registerEnumType(Direction, {
+  name: 'Direction',
+  description: 'Sort direction: ascending or descending.',
+  valuesConfig: {
+    ASC: { description: 'Ascending: smallest, earliest or A first.' },
+    DESC: { description: 'Descending: largest, latest or Z first.' },
+  },
+});
 
 @InputType({
   description: 'One condition on a field; `value` is a list for `in`, absent for isNull/notNull.',
@@ -32,7 +52,7 @@ export class FilterInput {
   @Field(() => String, { description: 'A filterable field of the record.' })
   field!: string;
 
-  @Field(() => FilterOp)
+  @Field(() => FilterOp, { description: 'How the field is compared with the value.' })
   op!: FilterOp;
 
   @Field(() => GraphQLJSON, { nullable: true, description: 'What the field is compared with.' })

@@ -46,4 +46,29 @@ export const SUPER_ADMIN = 'SUPER_ADMIN';
 
 /** GraphQL enum of every permission name, so unknown names fail validation with their name. */
 export const Permission = Object.fromEntries(ALL_PERMISSIONS.map((p) => [p, p])) as Record<string, string>;
-registerEnumType(Permission, { name: 'Permission', description: 'A permission: <VERB>_<RESOURCE>.' });
+/** What each verb lets a holder do, for the enum's per-value descriptions. */
+const VERB_MEANING: Record<Verb, string> = {
+  READ: 'Read (GET and the POST dynamic search)',
+  CREATE: 'Create',
+  UPDATE: 'Change (PUT and PATCH)',
+  DELETE: 'Delete',
+};
+
+/** `READ_STOCK_TRANSFERS` -> "Read (...) stock transfers; in the role's inventoryPermissions." */
+const permissionMeaning = (list: PermissionList, verb: Verb, resource: Resource) =>
+  `${VERB_MEANING[verb]} ${resource.toLowerCase().replace(/_/g, ' ')}; held in a role's ${list}.`;
+
+registerEnumType(Permission, {
+  name: 'Permission',
+  description: 'A permission: <VERB>_<RESOURCE>, VERB one of READ, CREATE, UPDATE, DELETE.',
+  valuesConfig: Object.fromEntries(
+    PERMISSION_LIST_NAMES.flatMap((list) =>
+      PERMISSION_LISTS[list].flatMap((resource) =>
+        VERBS.map((verb) => [
+          permissionName(verb, resource),
+          { description: permissionMeaning(list, verb, resource) },
+        ]),
+      ),
+    ),
+  ),
+});

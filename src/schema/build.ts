@@ -5,6 +5,7 @@ import { familyResolver } from '../family/resolver';
 import { groups } from '../resolvers/groups';
 import { extraResolvers } from '../resolvers';
 import { applyPermissions } from '../permissions/rules';
+import { ROOT_DOCS } from './descriptions';
 
 // Made once per process: type-graphql keeps decorator metadata globally.
 let resolvers: Function[] | undefined;
@@ -30,13 +31,26 @@ async function validateArgument(value: unknown): Promise<void> {
   }
 }
 
+/**
+ * type-graphql builds the root types itself and takes no description for them, so they get
+ * theirs here; every other description sits next to its declaration.
+ */
+function describeRootTypes(schema: GraphQLSchema): void {
+  const query = schema.getQueryType();
+  const mutation = schema.getMutationType();
+  if (query) query.description = ROOT_DOCS.query;
+  if (mutation) mutation.description = ROOT_DOCS.mutation;
+}
+
 /** The schema without permission rules: what the SDL and the rule-coverage test look at. */
-export function buildBareSchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildBareSchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers: resolverClasses() as [Function, ...Function[]],
     validateFn: validateArgument,
     emitSchemaFile: false,
   });
+  describeRootTypes(schema);
+  return schema;
 }
 
 /** The schema Apollo serves and the REST facade executes: every root field behind its rule. */

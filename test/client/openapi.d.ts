@@ -3402,7 +3402,9 @@ export interface paths {
     get: operations['getNotificationsSettingsMe'];
     /**
      * Change the caller's notification preferences
-     * @description GraphQL: `mutation { updateMyNotificationSettings }`.
+     * @description Changes the caller's notification settings; absent fields stay.
+     *
+     *     GraphQL: `mutation { updateMyNotificationSettings }`.
      *
      *     Needs only a valid credential (the caller’s own records).
      */
@@ -3447,7 +3449,9 @@ export interface paths {
     };
     /**
      * How many of the caller's notifications are unread
-     * @description GraphQL: `query { unreadNotificationCount }`.
+     * @description How many of the caller's notifications are unread.
+     *
+     *     GraphQL: `query { unreadNotificationCount }`.
      *
      *     Needs only a valid credential (the caller’s own records).
      */
@@ -4701,7 +4705,9 @@ export interface paths {
     };
     /**
      * One webhook endpoint
-     * @description GraphQL: `query { webhook }`.
+     * @description One webhook endpoint, or null when it does not exist.
+     *
+     *     GraphQL: `query { webhook }`.
      *
      *     Needs the READ_WEBHOOKS permission.
      *
@@ -4725,7 +4731,9 @@ export interface paths {
     head?: never;
     /**
      * Change a webhook endpoint
-     * @description GraphQL: `mutation { updateWebhook }`.
+     * @description Changes a webhook endpoint; absent fields stay.
+     *
+     *     GraphQL: `mutation { updateWebhook }`.
      *
      *     Needs the UPDATE_WEBHOOKS permission.
      *
@@ -5465,62 +5473,106 @@ export interface components {
   schemas: {
     /** @description A user who reaches a project or subsidiary, and why. */
     AccessUser: {
+      /** @description The user's e-mail address. */
       email: string;
+      /** @description The user's first name. */
       firstName: string | null;
+      /** @description True when the user has full access. */
       hasFullAccess: boolean;
       /** @description FULL_ACCESS or SUPER_ADMIN when the access is not direct; null when it is. */
       inheritedFrom: string | null;
       /** @description True when the id is in the user’s own list. */
       isDirect: boolean;
+      /** @description The user's last name. */
       lastName: string | null;
     };
     /** @description The users who should hold the id directly (every other user loses it). */
     AccessUsersInput: {
+      /** @description E-mail addresses of the users who hold access directly; replaces the list. An unknown address is a 404 and changes nothing. */
       userEmails: string[];
     };
     /** @description A CRM activity: a call, e-mail, meeting, note or task. */
     Activity: {
+      /** @description Who takes part (names or e-mail addresses). */
       attendees: string[];
+      /** @description True once done; same as `isCompleted`. */
       completed: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was completed; set to now when `completed` becomes true without one, cleared on reopening.
+       */
       completedAt: string | null;
+      /** @description E-mail address of the person contacted. */
       contactEmail: string | null;
+      /** @description Name of the person contacted. */
       contactName: string | null;
+      /** @description Phone number of the person contacted. */
       contactPhone: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The customer `customerId` names. */
       customer: components['schemas']['CustomerSummary'] | null;
+      /** @description Id of the customer it concerns; `customer` is that customer. */
       customerId: string | null;
+      /** @description Longer description of the activity. */
       description: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it must be done.
+       */
       dueDate: string | null;
       /**
        * Format: date-time
        * @description When the owner was reminded that the activity is due.
        */
       dueNotifiedAt: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description How long it takes, in minutes.
+       */
       durationMinutes: number | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
       /** @description Same as `completed`. */
       isCompleted: boolean;
+      /** @description Where it takes place. */
       location: string | null;
+      /** @description The opportunity `opportunityId` names. */
       opportunity: components['schemas']['OpportunitySummary'] | null;
+      /** @description Id of the opportunity it concerns; `opportunity` is that opportunity. */
       opportunityId: string | null;
+      /** @description What came of it. */
       outcome: string | null;
+      /** @description The owner: display name (first and last name, or e-mail), id and username (e-mail). */
       owner: components['schemas']['UserSummary'] | null;
       /** @description The user responsible; the creator by default. */
       ownerId: string | null;
+      /** @description How urgent it is. */
       priority: components['schemas']['ActivityPriority'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it is planned.
+       */
       scheduledAt: string | null;
+      /** @description What the activity is about (1 to 500 characters). */
       subject: string;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
+      /** @description What kind of contact it is. */
       type: components['schemas']['ActivityType'];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of Activity. */
@@ -5563,7 +5615,10 @@ export interface components {
        */
       totalPages: number;
     };
-    /** @enum {string} */
+    /**
+     * @description How urgent an activity is.
+     * @enum {string}
+     */
     ActivityPriority: 'LOW' | 'MEDIUM' | 'HIGH' | 'URGENT';
     /**
      * @description What kind of contact an activity is.
@@ -5572,37 +5627,63 @@ export interface components {
     ActivityType: 'CALL' | 'EMAIL' | 'MEETING' | 'NOTE' | 'TASK';
     /** @description A postal address with optional coordinates. */
     Address: {
+      /** @description City. */
       city: string | null;
+      /** @description Country. */
       country: string | null;
+      /** @description House number, with any addition. */
       houseNumber: string | null;
+      /** @description Optional id of the address, kept as sent. */
       id: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Latitude in decimal degrees (WGS 84).
+       */
       latitude: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Longitude in decimal degrees (WGS 84).
+       */
       longitude: number | null;
+      /** @description Postal code. */
       postalCode: string | null;
+      /** @description Street name. */
       street: string | null;
     };
     /** @description Stock coming into a site (POST /inventory). */
     AddStockInput: {
+      /** @description The lines added. */
       products: components['schemas']['StockLineInput'][];
+      /** @description Id of the stock site. */
       stockSiteId: string;
+      /** @description Id of the subsidiary of the inventories. */
       subsidiaryId?: string | null;
     };
     /** @description A stock count: the quantity (and price) a product has at a site. */
     AdjustStockInput: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The quantity counted: a surplus goes into an unnamed batch, a shortfall is taken first-expiring-first; below the reserved quantity is a 409.
+       */
       newQuantity: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The new price of one unit.
+       */
       newUnitPrice?: number | null;
+      /** @description Id of the product. */
       productId: string;
+      /** @description Id of the stock site. */
       stockSiteId: string;
     };
     /** @description Outstanding purchase invoices whose due date lies in one age range. */
     AgingBucket: {
       /** @description current, 1-30, 31-60, 61-90 or 90+ (days past due). */
       bucket: string;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Invoices in the bucket.
+       */
       count: number;
       /**
        * Format: double
@@ -5614,8 +5695,12 @@ export interface components {
     AgingReport: {
       /** @description Every bucket, in age order, also when empty. */
       buckets: components['schemas']['AgingBucket'][];
+      /** @description Currency of the invoices counted. */
       currency: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the report was made.
+       */
       generatedAt: string;
       /**
        * Format: double
@@ -5630,11 +5715,18 @@ export interface components {
     ApClassificationMethod: 'MANUAL' | 'RULE' | 'AI';
     /** @description A purchase (accounts-payable) invoice received from a supplier. */
     ApInvoice: {
+      /** @description Files attached to the invoice. */
       attachments: components['schemas']['FileAsset'][];
+      /** @description Where the cost is booked. */
       classification: components['schemas']['ApInvoiceClassification'] | null;
+      /** @description How the invoice was classified. */
       classificationMethod: components['schemas']['ApClassificationMethod'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
       /** @description ISO 4217 code, EUR when not given. */
       currency: string | null;
@@ -5643,17 +5735,27 @@ export interface components {
        * @description Days past the due date while unpaid; 0 otherwise.
        */
       daysOverdue: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it must be paid; `daysOverdue` counts from it.
+       */
       dueDate: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description Date of the invoice.
+       */
       invoiceDate: string | null;
       /** @description The supplier's own invoice number. */
       invoiceNumber: string | null;
       /** @description Whether it is unpaid after its due date. */
       isOverdue: boolean;
+      /** @description The purchase orders the invoice pays for. */
       linkedPurchaseOrders: components['schemas']['LinkedPurchaseOrder'][];
+      /** @description Internal note. */
       note: string | null;
       /**
        * Format: double
@@ -5670,14 +5772,24 @@ export interface components {
        * @description Date of the payment that settled it.
        */
       paidDate: string | null;
+      /** @description Payments made on the invoice. */
       payments: components['schemas']['ApInvoicePayment'][];
+      /** @description How much is paid; derived from the payments. */
       paymentStatus: components['schemas']['ApPaymentStatus'] | null;
+      /** @description The invoice document. */
       pdf: components['schemas']['FileAsset'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the invoice was received.
+       */
       receivedDate: string | null;
+      /** @description The supplier's invoice number. */
       referenceNumber: string | null;
+      /** @description The lines of the invoice; their sums make the invoice totals. */
       rows: components['schemas']['ApInvoiceRow'][];
+      /** @description Where the invoice stands: DRAFT → APPROVED/CANCELLED, APPROVED → DRAFT/POSTED/CANCELLED, POSTED → CANCELLED. */
       status: components['schemas']['ApInvoiceStatus'] | null;
+      /** @description Id of the subsidiary the invoice belongs to; limits who sees it. */
       subsidiaryId: string | null;
       /**
        * Format: double
@@ -5686,11 +5798,16 @@ export interface components {
       subtotal: number | null;
       /** @description The supplier's e-mail when not given. */
       supplierEmail: string | null;
+      /** @description Id of the supplier who sent the invoice. */
       supplierId: string | null;
       /** @description The supplier's name when not given. */
       supplierName: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Sum of the rows' tax; computed.
+       */
       taxAmount: number | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
       /**
        * Format: double
@@ -5707,29 +5824,45 @@ export interface components {
        * @description totalAmount - totalLinkedAmount.
        */
       unlinkedAmount: number | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description How a purchase invoice is booked. */
     ApInvoiceClassification: {
+      /** @description Cost category. */
       category: string | null;
+      /** @description Id of the cost centre charged. */
       costCenterId: string | null;
+      /** @description Id of the general-ledger account charged. */
       glAccountId: string | null;
+      /** @description Id of the project charged. */
       projectId: string | null;
+      /** @description Cost subcategory. */
       subcategory: string | null;
     };
     /** @description How a purchase invoice is booked. */
     ApInvoiceClassificationInput: {
+      /** @description Cost category. */
       category?: string | null;
+      /** @description Id of the cost centre charged. */
       costCenterId?: string | null;
+      /** @description Id of the general-ledger account charged. */
       glAccountId?: string | null;
+      /** @description Id of the project charged. */
       projectId?: string | null;
+      /** @description Cost subcategory. */
       subcategory?: string | null;
     };
     /** @description A purchase invoice to register, or the changes to make to one. */
     ApInvoiceInput: {
+      /** @description Files attached to the invoice; replaces the list. */
       attachments?: components['schemas']['FileAssetInput'][] | null;
+      /** @description Where the cost is booked. */
       classification?: components['schemas']['ApInvoiceClassificationInput'] | null;
       /** @description MANUAL when not given. */
       classificationMethod?: components['schemas']['ApClassificationMethod'] | null;
@@ -5747,16 +5880,22 @@ export interface components {
       invoiceDate?: string | null;
       /** @description The supplier's number; unique per supplier. */
       invoiceNumber?: string | null;
+      /** @description The purchase orders the invoice pays for; replaces the list. */
       linkedPurchaseOrders?: components['schemas']['LinkedPurchaseOrderInput'][] | null;
+      /** @description Internal note. */
       note?: string | null;
+      /** @description Payments made on the invoice; replaces the list. */
       payments?: components['schemas']['ApInvoicePaymentInput'][] | null;
+      /** @description The invoice document. */
       pdf?: components['schemas']['FileAssetInput'] | null;
       /**
        * Format: date-time
        * @description When registered, if not given.
        */
       receivedDate?: string | null;
+      /** @description The supplier's invoice number. */
       referenceNumber?: string | null;
+      /** @description The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored. */
       rows?: components['schemas']['ApInvoiceRowInput'][] | null;
       /** @description DRAFT when not given. */
       status?: components['schemas']['ApInvoiceStatus'] | null;
@@ -5811,23 +5950,42 @@ export interface components {
     };
     /** @description A payment made on a purchase invoice. */
     ApInvoicePayment: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Amount paid; the payments make up `paymentStatus` and `outstanding`.
+       */
       amount: number;
+      /** @description Id of the bank transaction that paid it. */
       bankTransactionId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the payment was recorded; set by the service.
+       */
       created: string | null;
+      /** @description E-mail of the user who recorded the payment; set by the service. */
       createdBy: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was paid.
+       */
       date: string | null;
+      /** @description Id of the payment. */
       id: string;
+      /** @description Note on the payment. */
       note: string | null;
+      /** @description How it was paid. */
       paymentMethod: components['schemas']['ApPaymentMethod'] | null;
+      /** @description Payment reference. */
       reference: string | null;
     };
     /** @description A payment made on a purchase invoice. */
     ApInvoicePaymentInput: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Amount paid; the payments make up `paymentStatus` and `outstanding`.
+       */
       amount: number;
+      /** @description Id of the bank transaction that paid it. */
       bankTransactionId?: string | null;
       /**
        * Format: date-time
@@ -5836,38 +5994,63 @@ export interface components {
       date?: string | null;
       /** @description Kept when given, generated otherwise. */
       id?: string | null;
+      /** @description Note on the payment. */
       note?: string | null;
+      /** @description How it was paid. */
       paymentMethod?: components['schemas']['ApPaymentMethod'] | null;
+      /** @description Payment reference. */
       reference?: string | null;
     };
     /** @description One line of a purchase invoice; its amounts are computed by the service. */
     ApInvoiceRow: {
+      /** @description What the row is for. */
       description: string | null;
+      /** @description Id of the general-ledger account the row is booked on. */
       glAccountId: string | null;
+      /** @description Id of the row. */
       id: string;
+      /** @description Id of the product bought. */
       productId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description How many.
+       */
       quantity: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Tax of the row: total × taxRate / 100, rounded to cents; computed.
+       */
       taxAmount: number;
       /**
        * Format: double
        * @description Percent; 21 when the row names none.
        */
       taxRate: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity × unit price, rounded to cents; computed.
+       */
       total: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Total plus tax; computed.
+       */
       totalWithTax: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Price of one, without tax.
+       */
       unitPrice: number;
     };
     /** @description A line of a purchase invoice; its amounts are computed from these fields. */
     ApInvoiceRowInput: {
+      /** @description What the row is for. */
       description?: string | null;
+      /** @description Id of the general-ledger account the row is booked on. */
       glAccountId?: string | null;
       /** @description Kept when given, generated otherwise. */
       id?: string | null;
+      /** @description Id of the product bought. */
       productId?: string | null;
       /**
        * Format: double
@@ -5890,7 +6073,10 @@ export interface components {
      * @enum {string}
      */
     ApInvoiceStatus: 'DRAFT' | 'APPROVED' | 'POSTED' | 'CANCELLED';
-    /** @enum {string} */
+    /**
+     * @description How an AP invoice was paid.
+     * @enum {string}
+     */
     ApPaymentMethod: 'BANK_TRANSFER' | 'DIRECT_DEBIT' | 'CREDIT_CARD' | 'CASH' | 'OTHER';
     /**
      * @description How far the payments settle the invoice (computed).
@@ -5899,32 +6085,63 @@ export interface components {
     ApPaymentStatus: 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
     /** @description A quantity picked from a batch for a transfer. */
     BatchAllocation: {
+      /** @description Number of the batch. */
       batchNumber: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the batch expires.
+       */
       expirationDate: string | null;
+      /** @description Where in the site the batch lies. */
       locationId: string | null;
+      /** @description Id of the product. */
       productId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity taken from the batch.
+       */
       quantity: number | null;
     };
     /** @description A batch of a stock site with its product. */
     BatchSearchRow: {
+      /** @description Number of the batch. */
       batchNumber: string | null;
+      /** @description Brand of the product. */
       brand: string | null;
+      /** @description Category of the product. */
       category: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the batch expires.
+       */
       expirationDate: string | null;
+      /** @description Pictures of the product. */
       imageAssets: components['schemas']['FileAsset'][];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When stock was last added to the batch.
+       */
       lastStockDate: string | null;
+      /** @description Where in the site the batch lies. */
       locationId: string | null;
+      /** @description Id of the product. */
       productId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the batch was made.
+       */
       productionDate: string | null;
+      /** @description Name of the product. */
       productName: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity in the batch.
+       */
       quantity: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Price of one unit of the batch.
+       */
       unitPrice: number;
     };
     /** @description A page of BatchSearchRow. */
@@ -5983,24 +6200,40 @@ export interface components {
       | 'category';
     /** @description A person to contact about billing. */
     BillingContact: {
+      /** @description The contact's department. */
       department: string | null;
+      /** @description The contact's e-mail address. */
       email: string | null;
+      /** @description The contact's first name. */
       firstName: string | null;
+      /** @description Optional id of the contact, kept as sent. */
       id: string | null;
+      /** @description The contact's last name. */
       lastName: string | null;
+      /** @description The contact's phone number. */
       phone: string | null;
     };
     /** @description How and where the tenant is billed. */
     BillingInfo: {
+      /** @description Billing address. */
       address: components['schemas']['Address'] | null;
+      /** @description Name of the bank. */
       bank: string | null;
+      /** @description BIC (SWIFT code) of the bank. */
       bic: string | null;
+      /** @description Chamber of commerce registration number. */
       cocNumber: string | null;
+      /** @description People to contact about billing. */
       contacts: components['schemas']['BillingContact'][] | null;
+      /** @description E-mail address invoices go to. */
       email: string | null;
+      /** @description IBAN of the account. */
       iban: string | null;
+      /** @description Billing phone number. */
       phone: string | null;
+      /** @description Billed as a company or a private person. */
       type: components['schemas']['BillingType'] | null;
+      /** @description VAT identification number. */
       vatNumber: string | null;
     };
     /**
@@ -6010,43 +6243,76 @@ export interface components {
     BillingType: 'COMPANY' | 'INDIVIDUAL';
     /** @description An appointment booked through a contact-form widget. */
     Booking: {
+      /** @description Id of the activity that records the appointment. */
       activityId: string | null;
+      /** @description Id of the employee who takes the appointment. */
       assignedEmployeeId: string | null;
+      /** @description Id of the subsidiary where it takes place. */
       assignedSubsidiaryId: string | null;
       /** @description The id of the event in an external calendar. */
       calendarEventId: string | null;
       /** @description A secret that lets the visitor cancel; made by the service. */
       cancellationToken: string;
+      /** @description The visitor's city. */
       city: string | null;
+      /** @description The visitor's company. */
       companyName: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
       /**
        * Format: int32
        * @description Length in minutes.
        */
       duration: number | null;
+      /** @description The visitor's e-mail address. */
       email: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it ends; derived from `startTime` and `duration` when absent (and the other way round).
+       */
       endTime: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The visitor's first name. */
       firstName: string | null;
+      /** @description The visitor's house number. */
       houseNumber: string | null;
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description The visitor's last name. */
       lastName: string | null;
+      /** @description Id of the lead the booking belongs to. */
       leadId: string | null;
+      /** @description What the visitor wrote. */
       message: string | null;
+      /** @description The visitor's phone number. */
       phone: string | null;
+      /** @description The visitor's postal code. */
       postalCode: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the appointment starts.
+       */
       startTime: string;
+      /** @description State of the booking. */
       status: components['schemas']['BookingStatus'];
+      /** @description The visitor's street. */
       street: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
+      /** @description The visitor's time zone (IANA name). */
       timezone: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
       /** @description The contact-form widget it was booked through. */
       widgetConfigId: string | null;
@@ -6091,7 +6357,10 @@ export interface components {
        */
       totalPages: number;
     };
-    /** @enum {string} */
+    /**
+     * @description State of a booking.
+     * @enum {string}
+     */
     BookingStatus: 'CONFIRMED' | 'PENDING' | 'CANCELLED' | 'COMPLETED' | 'NO_SHOW';
     /**
      * @description The kind of building a concept is for.
@@ -6102,20 +6371,34 @@ export interface components {
     CancelledProducts: {
       /** @description Whether anything was cancelled (computed). */
       isNotEmpty: boolean;
+      /** @description The lines cancelled. */
       products: components['schemas']['ProductQuantity'][];
     };
     /** @description A building concept of the configurator. */
     Concept: {
+      /** @description The kind of building the concept is. */
       buildingType: components['schemas']['BuildingType'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Name of the concept. */
       name: string;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of Concept. */
@@ -6160,26 +6443,46 @@ export interface components {
     };
     /** @description A configurable product type (the specification's "Type"). */
     ConfiguratorType: {
+      /** @description Values of variables that hold for every configuration of the type. */
       baseVariables: components['schemas']['VariableConfigEntry'][];
+      /** @description Colour shown for the type (CSS colour). */
       color: string | null;
+      /** @description True when model heights are corrected for the zero point (nulpunt) of the building. */
       compensateNulpunt: boolean;
+      /** @description The concept the type belongs to. */
       concept: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description Prefix of the names of the type's model elements. */
       elementNamePrefix: string | null;
+      /** @description Option categories a configuration must choose in. */
       enforcedCategories: string[];
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
       /** @description Leave each option's first (base) code out of variant names. */
       hideBaseOptionInName: boolean;
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description The type's mass models, made of simple solids. */
       massModel: components['schemas']['TypeMassModel'][];
+      /** @description The type's 3D models, made of elements. */
       models: components['schemas']['TypeModel'][];
+      /** @description Name of the type. */
       name: string;
+      /** @description The options a buyer chooses from, each with its codes. */
       options: components['schemas']['TypeOption'][];
+      /** @description Preview image of the type. */
       previewBlob: components['schemas']['FileAsset'] | null;
+      /** @description Rules that limit which codes may be combined. */
       restrictions: components['schemas']['TypeRestriction'][];
+      /** @description The static model trees whose variants get product coverages. */
       staticModels: components['schemas']['StaticModel'][];
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
       /**
        * Format: int32
@@ -6208,29 +6511,39 @@ export interface components {
        * @description Sum of staticModels[].stats.rvtInDb.
        */
       totalStaticModelsRvtInDb: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+      /** @description The type's variables, each with the decision tree that resolves it. */
       variables: components['schemas']['TypeVariable'][];
       /** @description Suffix per chosen code in variant product names: {option}, {code}, {description}. */
       variantSuffixFormat: string | null;
+      /** @description The views the configurator shows. */
       views: components['schemas']['TypeView'][];
     };
     /** @description One input of a contact form. */
     ContactFormField: {
+      /** @description The label shown next to the input. */
       label: string | null;
       /** @description The key the submitted value is sent under. */
       name: string;
+      /** @description True when the form cannot be sent without it. */
       required: boolean;
       /**
        * Format: int32
        * @description Position on the form, lowest first.
        */
       sortOrder: number;
+      /** @description The kind of input. */
       type: components['schemas']['ContactFormFieldType'];
     };
     /** @description One input of a contact form. */
     ContactFormFieldInput: {
+      /** @description The label shown next to the input. */
       label?: string | null;
       /** @description Unique within the form. */
       name: string;
@@ -6241,6 +6554,7 @@ export interface components {
        * @description The position in the list when absent.
        */
       sortOrder?: number | null;
+      /** @description The kind of input. */
       type: components['schemas']['ContactFormFieldType'];
     };
     /**
@@ -6250,26 +6564,41 @@ export interface components {
     ContactFormFieldType: 'TEXT' | 'EMAIL' | 'PHONE' | 'TEXTAREA' | 'SELECT' | 'CHECKBOX' | 'DATE' | 'NUMBER';
     /** @description A contact form that can be embedded in a website (a widget). */
     ContactFormWidgetConfig: {
+      /** @description True when the widget accepts submissions; same as `isActive`. */
       active: boolean;
       /** @description The employee who follows up on submissions. */
       assignedTeamLeadId: string | null;
       /** @description Shown to a visitor after sending the form. */
       confirmationMessage: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description What the widget is for. */
       description: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The inputs of the form, in `sortOrder`. */
       fields: components['schemas']['ContactFormField'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
       /** @description Same as `active`. */
       isActive: boolean;
+      /** @description Name of the widget. */
       name: string;
       /** @description The widget address on a website; unique within the tenant. */
       slug: string;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of ContactFormWidget. */
@@ -6314,20 +6643,33 @@ export interface components {
     };
     /** @description A queued calculation of the product coverage of a type. */
     CoverageJob: {
+      /** @description Files the job produced. */
       assets: components['schemas']['FileAsset'][];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the job ended.
+       */
       completed: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
       /** @description The worker instance running the job now. */
       currentAgentId: string | null;
+      /** @description What the job is for. */
       description: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
       /** @description Outcome of the last run, or why it failed. */
       message: string | null;
+      /** @description Name of the job. */
       name: string | null;
+      /** @description Workers claim due jobs by priority: URGENT > HIGH > NORMAL > LOW. */
       priority: components['schemas']['CoverageJobPriority'];
       /**
        * Format: double
@@ -6344,13 +6686,23 @@ export interface components {
        * @description Not claimed before this time.
        */
       runAfter: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When a worker last started the job.
+       */
       started: string | null;
+      /** @description Where the job stands. */
       status: components['schemas']['CoverageJobStatus'];
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
+      /** @description Id of the configurator type whose coverage is calculated. */
       typeId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
       /** @description The worker that ran the job last. */
       workerName: string | null;
@@ -6367,40 +6719,67 @@ export interface components {
     CoverageJobStatus: 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
     /** @description A new activity. */
     CreateActivityInput: {
+      /** @description Who takes part (names or e-mail addresses). */
       attendees?: string[] | null;
+      /** @description True once done; same as `isCompleted`. */
       completed?: boolean | null;
       /**
        * Format: date-time
        * @description Set to now on completion when absent.
        */
       completedAt?: string | null;
+      /** @description E-mail address of the person contacted. */
       contactEmail?: string | null;
+      /** @description Name of the person contacted. */
       contactName?: string | null;
+      /** @description Phone number of the person contacted. */
       contactPhone?: string | null;
+      /** @description Id of the customer it concerns; `customer` is that customer. */
       customerId?: string | null;
+      /** @description Longer description of the activity. */
       description?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it must be done.
+       */
       dueDate?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the owner was reminded that the activity is due.
+       */
       dueNotifiedAt?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description How long it takes, in minutes.
+       */
       durationMinutes?: number | null;
       /** @description Same as `completed`. */
       isCompleted?: boolean | null;
+      /** @description Where it takes place. */
       location?: string | null;
+      /** @description Id of the opportunity it concerns; `opportunity` is that opportunity. */
       opportunityId?: string | null;
+      /** @description What came of it. */
       outcome?: string | null;
       /** @description A user id; the creator when a new activity leaves it out. */
       ownerId?: string | null;
+      /** @description How urgent it is. */
       priority?: components['schemas']['ActivityPriority'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it is planned.
+       */
       scheduledAt?: string | null;
+      /** @description What the activity is about (1 to 500 characters). */
       subject: string;
+      /** @description What kind of contact it is. */
       type: components['schemas']['ActivityType'];
     };
     /** @description A new concept. */
     CreateConceptInput: {
+      /** @description The kind of building the concept is. */
       buildingType?: components['schemas']['BuildingType'] | null;
+      /** @description Name of the concept. */
       name: string;
     };
     /** @description A new contact-form widget. */
@@ -6409,69 +6788,123 @@ export interface components {
       active?: boolean | null;
       /** @description An employee id. */
       assignedTeamLeadId?: string | null;
+      /** @description Shown to a visitor after sending the form. */
       confirmationMessage?: string | null;
+      /** @description What the widget is for. */
       description?: string | null;
+      /** @description The inputs of the form; replaces the list. */
       fields?: components['schemas']['ContactFormFieldInput'][] | null;
       /** @description Same as `active`. */
       isActive?: boolean | null;
+      /** @description Name of the widget. */
       name: string;
       /** @description Letters, digits, - and _; stored lower-case; unique in the tenant. */
       slug: string;
     };
     /** @description A new epic. */
     CreateEpicInput: {
+      /** @description Colour shown for the epic (CSS colour). */
       color?: string | null;
+      /** @description What the epic is about. */
       description?: string | null;
+      /** @description Name of the epic. */
       name: string;
+      /** @description Id of the employee who owns the epic; `owner` is that employee. */
       ownerId?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Priority, an integer.
+       */
       priority?: number | null;
+      /** @description Id of the HR project the epic belongs to; limits who sees it (project access). */
       projectId?: string | null;
+      /** @description Where the epic stands (default PLANNING). */
       status?: components['schemas']['EpicStatus'] | null;
+      /** @description Free labels. */
       tags?: string[] | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description When work should end; not before the start (400).
+       */
       targetEndDate?: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description When work should start.
+       */
       targetStartDate?: string | null;
     };
     /** @description A new feature. */
     CreateFeatureInput: {
+      /** @description What the feature is about. */
       description?: string | null;
+      /** @description Id of the epic the feature belongs to; its tasks follow it when it changes. */
       epicId?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Estimated effort in story points.
+       */
       estimatedPoints?: number | null;
+      /** @description Name of the feature. */
       name: string;
+      /** @description How important the feature is. */
       priority?: components['schemas']['FeaturePriority'] | null;
+      /** @description Where the feature stands (default BACKLOG). */
       status?: components['schemas']['FeatureStatus'] | null;
+      /** @description Free labels. */
       tags?: string[] | null;
     };
     /** @description A new HR project. */
     CreateHrProjectInput: {
+      /** @description Id of the client the project is for. */
       clientId?: string | null;
+      /** @description Short code of the project. */
       code?: string | null;
+      /** @description Colour shown for the project (CSS colour). */
       color?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Length of a sprint in days, unless a sprint says otherwise.
+       */
       defaultSprintDurationDays?: number | null;
+      /** @description What the project is about. */
       description?: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description When the project ends; not before the start (400).
+       */
       endDate?: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Hourly rate charged for work on the project.
+       */
       hourlyRate?: number | null;
+      /** @description Id of the employee who leads the project; `lead` is that employee. */
       leadId?: string | null;
+      /** @description Name of the project. */
       name: string;
+      /** @description Picture of the project. */
       picture?: components['schemas']['FileAssetInput'] | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description When the project starts.
+       */
       startDate?: string | null;
+      /** @description Where the project stands (default PLANNING). */
       status?: components['schemas']['HrProjectStatus'] | null;
+      /** @description Free labels. */
       tags?: string[] | null;
+      /** @description Ids of the employees on the project; `teamMembers` are those employees. */
       teamMemberIds?: string[] | null;
     };
     /** @description A notification for one user of the tenant. */
     CreateNotificationInput: {
+      /** @description Where the notification leads when opened. */
       actionUrl?: string | null;
+      /** @description Text of the notification. */
       body?: string | null;
       /** @description Default SYSTEM. */
       category?: components['schemas']['NotificationCategory'] | null;
+      /** @description Any JSON to attach. */
       metadata?: Record<string, never> | null;
       /** @description Default INFO. */
       notificationType?: components['schemas']['NotificationType'] | null;
@@ -6479,42 +6912,66 @@ export interface components {
       scope?: string | null;
       /** @description Default: the caller's e-mail. */
       sender?: string | null;
+      /** @description Title of the notification. */
       title: string;
       /** @description The recipient's e-mail address. */
       username: string;
     };
     /** @description A new tax rate, in percent (21 means 21%). */
     CreateTaxPercentageInput: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The rate in percent (for example 21).
+       */
       percentage: number;
     };
     /** @description A new team. */
     CreateTeamInput: {
+      /** @description Colour shown for the team (CSS colour). */
       color?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Hours the team can work per day.
+       */
       dailyCapacity?: number | null;
+      /** @description What the team does. */
       description?: string | null;
+      /** @description Ids of the employees in the team; `members` are those employees. */
       memberIds?: string[] | null;
+      /** @description Name of the team. */
       name: string;
+      /** @description Whether the team is working (default ACTIVE). */
       status?: components['schemas']['TeamStatus'] | null;
     };
     /** @description A quantity of a product registered as waste. */
     CreateWasteRecordInput: {
+      /** @description Who approved the write-off. */
       approvedBy?: string | null;
       /** @description Take the quantity out of the stock of stockSiteId. */
       deductRawMaterials?: boolean | null;
+      /** @description Picture of the waste. */
       image?: components['schemas']['ImageRefInput'] | null;
+      /** @description Id of the product wasted; fixed once deducted. */
       productId: string;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity wasted; fixed once deducted.
+       */
       quantity: number;
+      /** @description Why it was wasted. */
       reason?: string | null;
+      /** @description Id of the shift in which it was wasted. */
       shiftId?: string | null;
+      /** @description Id of the stock site; fixed once deducted. */
       stockSiteId?: string | null;
+      /** @description Id of the subsidiary; limits who sees the record. */
       subsidiaryId?: string | null;
     };
     /** @description A new webhook endpoint. */
     CreateWebhookInput: {
+      /** @description False to create the endpoint paused (default true). */
       active?: boolean | null;
+      /** @description What the endpoint is for. */
       description?: string | null;
       /** @description Event names, or `*` for all (default). */
       events?: string[] | null;
@@ -6523,28 +6980,47 @@ export interface components {
     };
     /** @description A customer as CRM records show it. */
     CustomerSummary: {
+      /** @description The customer's e-mail address. */
       email: string | null;
+      /** @description Id of the customer. */
       id: string;
+      /** @description Name of the customer. */
       name: string | null;
+      /** @description The customer's phone number. */
       phone: string | null;
     };
     /** @description One code of one option: a condition of a branch, or a selection to resolve against. */
     DecisionChoice: {
+      /** @description The code chosen. */
       code: string;
+      /** @description The option it is chosen in. */
       option: string;
     };
+    /** @description A chosen option code, as sent. */
     DecisionChoiceInput: {
+      /** @description The code chosen. */
       code: string;
+      /** @description The option it is chosen in. */
       option: string;
     };
     /** @description One attempt of a delivery. */
     DeliveryAttempt: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the attempt was made.
+       */
       at: string;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description How long the attempt took, in milliseconds.
+       */
       durationMs: number;
+      /** @description Why the attempt failed. */
       error: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description HTTP status the receiver answered with; null when no answer came.
+       */
       statusCode: number | null;
     };
     /**
@@ -6552,7 +7028,10 @@ export interface components {
      * @enum {string}
      */
     DeliveryChannel: 'WEBHOOK' | 'EMAIL';
-    /** @enum {string} */
+    /**
+     * @description How the goods of a stock transfer travel.
+     * @enum {string}
+     */
     DeliveryMethod: 'REGULAR' | 'EXPRESS' | 'PICKUP';
     /**
      * @description Where a delivery stands.
@@ -6561,17 +7040,34 @@ export interface components {
     DeliveryStatus: 'PENDING' | 'DELIVERED' | 'FAILED';
     /** @description A product's stock at the destination site. */
     DestinationProductInfo: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Available at the destination: total − reserved.
+       */
       amountAvailable: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Reserved at the destination.
+       */
       amountReserved: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The destination's maximum for the product.
+       */
       maximum: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The destination's minimum for the product.
+       */
       minimum: number | null;
+      /** @description Id of the destination site. */
       stockSiteId: string | null;
+      /** @description Name of the destination site. */
       stockSiteName: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Total at the destination.
+       */
       totalAmount: number;
     };
     /**
@@ -6614,36 +7110,64 @@ export interface components {
     };
     /** @description A stock transfer with its products, reservations and progress (enriched form). */
     EnrichedStockTransfer: {
+      /** @description The batches picked for the transfer. */
       batchAllocations: components['schemas']['BatchAllocation'][];
+      /** @description The cancelled lines, with their products and progress. */
       cancelledProducts: components['schemas']['ProductQuantity'][];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the goods should arrive.
+       */
       deliveryDate: string | null;
+      /** @description How the goods travel. */
       deliveryMethod: components['schemas']['DeliveryMethod'] | null;
       /** @description The destination stock site. */
       destinationSiteId: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Id of the incoming transfer at the destination. */
       incomingStockTransferId: string | null;
+      /** @description State of the incoming transfer at the destination. */
       incomingStockTransferStatus: components['schemas']['IncomingTransferStatus'] | null;
+      /** @description Note on the transfer. */
       note: string | null;
+      /** @description Ids of the pick lists made for the transfer. */
       picklistIds: string[];
+      /** @description How urgent the transfer is. */
       priority: components['schemas']['TransferPriority'] | null;
+      /** @description The ordered lines, with their products, reservations and progress. */
       products: components['schemas']['EnrichedTransferProduct'][];
       /** @description The progress of each product. */
       productStatus: components['schemas']['TransferProductStatus'][];
       /** @description The reservations by site id (those without a site under "unassigned"). */
       reservationsGroupedBySite: Record<string, never>;
+      /** @description The reserved lines, with their products and progress. */
       reservedProducts: components['schemas']['SiteReservation'][];
+      /** @description Where the transfer stands. */
       status: components['schemas']['TransferStatus'];
+      /** @description Id of the stock site the goods leave from. */
       stockSiteId: string | null;
+      /** @description Id of the subsidiary the transfer belongs to; limits who sees it. */
       subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
+      /** @description Number of the transfer, `ST-000001`, gapless per tenant. */
       transferNumber: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of EnrichedStockTransfer. */
@@ -6693,88 +7217,165 @@ export interface components {
        * @description Available at the source site.
        */
       availableStock: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description How many base units one of the line's unit holds.
+       */
       baseUnitConversion: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The quantity in base units.
+       */
       baseUnitQuantity: number | null;
+      /** @description The batches picked for the line. */
       batchAllocations: components['schemas']['BatchAllocation'][];
+      /** @description Pictures of the product. */
       imageAssets: components['schemas']['FileAsset'][];
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Ordered, less cancelled, less delivered.
+       */
       pending: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The product's price.
+       */
       price: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Price of one base unit.
+       */
       pricePerBaseUnit: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Price of one of the line's unit.
+       */
       pricePerUnit: number | null;
+      /** @description Id of the product. */
       productId: string | null;
+      /** @description Name of the product. */
       productName: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity ordered, in the line's unit.
+       */
       quantity: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity cancelled.
+       */
       quantityCancelled: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity delivered.
+       */
       quantityDelivered: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity picked: the sum of the batch allocations.
+       */
       quantityPicked: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity returned.
+       */
       quantityReturned: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity shipped: the picked quantity once the transfer has shipped.
+       */
       quantityShipped: number;
+      /** @description Where the product is reserved, per site. */
       reservations: components['schemas']['SiteReservation'][];
+      /** @description True once a return of the product has started. */
       returnStarted: boolean;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity × price per unit.
+       */
       totalPrice: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity reserved for the transfer, over every site.
+       */
       totalReserved: number;
+      /** @description The unit the quantity is in. */
       unit: string | null;
+      /** @description The units the product is counted in. */
       unitsOfMeasurement: components['schemas']['UnitOfMeasurement'][];
     };
     /** @description A large body of work of a project, made of features (HR planning). */
     Epic: {
+      /** @description Colour shown for the epic (CSS colour). */
       color: string | null;
       /**
        * Format: int32
        * @description Tasks of the epic that are DONE.
        */
       completedTaskCount: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description What the epic is about. */
       description: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
       /**
        * Format: int32
        * @description Features of the epic.
        */
       featureCount: number;
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Name of the epic. */
       name: string;
       /** @description The employee named by ownerId. */
       owner: components['schemas']['PersonSummary'] | null;
+      /** @description Id of the employee who owns the epic; `owner` is that employee. */
       ownerId: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Priority, an integer.
+       */
       priority: number | null;
       /**
        * Format: double
        * @description Percentage of the tasks that are DONE (0 without tasks).
        */
       progress: number;
+      /** @description Id of the HR project the epic belongs to; limits who sees it (project access). */
       projectId: string | null;
+      /** @description Where the epic stands (default PLANNING). */
       status: components['schemas']['EpicStatus'];
+      /** @description Free labels. */
       tags: string[];
-      /** Format: date */
+      /**
+       * Format: date
+       * @description When work should end; not before the start (400).
+       */
       targetEndDate: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description When work should start.
+       */
       targetStartDate: string | null;
       /**
        * Format: int32
        * @description Tasks of the epic (those of its features included).
        */
       taskCount: number;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of Epic. */
@@ -6824,8 +7425,11 @@ export interface components {
     EpicStatus: 'PLANNING' | 'IN_PROGRESS' | 'ON_HOLD' | 'COMPLETED' | 'CANCELLED';
     /** @description The epic a feature belongs to. */
     EpicSummary: {
+      /** @description Colour of the epic. */
       color: string | null;
+      /** @description Id of the epic. */
       id: string;
+      /** @description Name of the epic. */
       name: string;
     };
     /** @description The body of every error response. */
@@ -6860,41 +7464,73 @@ export interface components {
        * @description When it happened.
        */
       date: string;
+      /** @description For an UPDATE the changed fields, for a STATUS_CHANGE `OLD -> NEW`. */
       description: string | null;
+      /** @description Id of the event (a UUID). */
       id: string;
+      /** @description What happened. */
       type: components['schemas']['EventType'];
     };
     /** @description The delivery of one event to one receiver, with its attempts. */
     EventDelivery: {
+      /** @description Every attempt, oldest first. */
       attemptLog: components['schemas']['DeliveryAttempt'][];
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description How many times delivery was tried.
+       */
       attempts: number;
+      /** @description How the event is delivered. */
       channel: components['schemas']['DeliveryChannel'];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the receiver accepted it.
+       */
       deliveredAt: string | null;
+      /** @description Id of the webhook endpoint (webhook deliveries). */
       endpointId: string | null;
       /** @description The event (also the `webhook-id` header). */
       eventId: string;
+      /** @description Type of the event, for example `lead.created`. */
       eventType: string;
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Why the last attempt failed. */
       lastError: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description HTTP status of the last attempt.
+       */
       lastStatusCode: number | null;
       /**
        * Format: date-time
        * @description When the next attempt is due.
        */
       nextAttemptAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the event happened; an endpoint receives its deliveries in this order.
+       */
       occurredAt: string;
+      /** @description Where the delivery stands. */
       status: components['schemas']['DeliveryStatus'];
+      /** @description E-mail deliveries: the notification's recipient. */
       target: Record<string, never> | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of EventDelivery. */
@@ -6973,34 +7609,54 @@ export interface components {
        * @description Tasks of the feature that are DONE.
        */
       completedTaskCount: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description What the feature is about. */
       description: string | null;
       /** @description The epic, when the caller may see it. */
       epic: components['schemas']['EpicSummary'] | null;
+      /** @description Id of the epic the feature belongs to; its tasks follow it when it changes. */
       epicId: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Estimated effort in story points.
+       */
       estimatedPoints: number | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Name of the feature. */
       name: string;
+      /** @description How important the feature is. */
       priority: components['schemas']['FeaturePriority'] | null;
       /**
        * Format: double
        * @description Percentage of the tasks that are DONE (0 without tasks).
        */
       progress: number;
+      /** @description Where the feature stands (default BACKLOG). */
       status: components['schemas']['FeatureStatus'];
+      /** @description Free labels. */
       tags: string[];
       /**
        * Format: int32
        * @description Tasks of the feature.
        */
       taskCount: number;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of Feature. */
@@ -7055,87 +7711,148 @@ export interface components {
     FeatureStatus: 'BACKLOG' | 'READY' | 'IN_PROGRESS' | 'DONE';
     /** @description A stored file. */
     FileAsset: {
+      /** @description Id of the stored file. */
       blobId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the file was stored (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description File name extension, without the dot. */
       extension: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Size of the file in bytes.
+       */
       fileSize: number | null;
+      /** @description File name. */
       name: string | null;
+      /** @description What kind of file it is. */
       type: components['schemas']['FileAssetType'] | null;
     };
+    /** @description A stored file, as sent. */
     FileAssetInput: {
+      /** @description Id of the stored file. */
       blobId?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the file was stored (ISO 8601, UTC).
+       */
       created?: string | null;
+      /** @description File name extension, without the dot. */
       extension?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Size of the file in bytes.
+       */
       fileSize?: number | null;
+      /** @description File name. */
       name?: string | null;
+      /** @description What kind of file it is. */
       type?: components['schemas']['FileAssetType'] | null;
     };
-    /** @enum {string} */
+    /**
+     * @description What kind of file an asset is.
+     * @enum {string}
+     */
     FileAssetType: 'IMAGE' | 'DOCUMENT' | 'MODEL' | 'VIDEO' | 'OTHER';
     /** @description A value given as a formula, or a constant. */
     Formula: {
+      /** @description The formula, or the constant's value as text. */
       formula: string | null;
+      /** @description True when `formula` is a constant rather than an expression. */
       isConstant: boolean | null;
     };
+    /** @description Whether a user has full access. */
     FullAccessInput: {
+      /** @description True to let the user see every subsidiary and project. */
       hasFullAccess: boolean;
     };
     /** @description A planned project: epics, features and tasks, and the people on it. */
     HrProject: {
+      /** @description Id of the client the project is for. */
       clientId: string | null;
+      /** @description Short code of the project. */
       code: string | null;
+      /** @description Colour shown for the project (CSS colour). */
       color: string | null;
       /**
        * Format: int32
        * @description Tasks of the project that are DONE.
        */
       completedTaskCount: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Length of a sprint in days, unless a sprint says otherwise.
+       */
       defaultSprintDurationDays: number | null;
+      /** @description What the project is about. */
       description: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description When the project ends; not before the start (400).
+       */
       endDate: string | null;
       /**
        * Format: int32
        * @description Epics of the project the caller may see.
        */
       epicCount: number;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Hourly rate charged for work on the project.
+       */
       hourlyRate: number | null;
+      /** @description The unique id of the record (a UUID). */
       id: string;
       /** @description The employee named by leadId. */
       lead: components['schemas']['PersonSummary'] | null;
+      /** @description Id of the employee who leads the project; `lead` is that employee. */
       leadId: string | null;
+      /** @description Name of the project. */
       name: string;
+      /** @description Picture of the project. */
       picture: components['schemas']['FileAsset'] | null;
       /**
        * Format: double
        * @description Percentage of the tasks that are DONE (0 without tasks).
        */
       progress: number;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description When the project starts.
+       */
       startDate: string | null;
+      /** @description Where the project stands (default PLANNING). */
       status: components['schemas']['HrProjectStatus'];
+      /** @description Free labels. */
       tags: string[];
       /**
        * Format: int32
        * @description Tasks of the project.
        */
       taskCount: number;
+      /** @description Ids of the employees on the project; `teamMembers` are those employees. */
       teamMemberIds: string[];
       /** @description The employees named by teamMemberIds. */
       teamMembers: components['schemas']['PersonSummary'][];
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of HrProject. */
@@ -7185,52 +7902,94 @@ export interface components {
     HrProjectStatus: 'PLANNING' | 'ACTIVE' | 'ON_HOLD' | 'COMPLETED' | 'ARCHIVED';
     /** @description A stored image and its thumbnail. */
     ImageRef: {
+      /** @description Id of the stored image. */
       blobId: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Height of the image in pixels.
+       */
       height: number | null;
+      /** @description Id of the stored thumbnail. */
       thumbnailBlobId: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Width of the image in pixels.
+       */
       width: number | null;
     };
+    /** @description A stored image and its thumbnail, as sent. */
     ImageRefInput: {
+      /** @description Id of the stored image. */
       blobId?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Height of the image in pixels.
+       */
       height?: number | null;
+      /** @description Id of the stored thumbnail. */
       thumbnailBlobId?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Width of the image in pixels.
+       */
       width?: number | null;
     };
     /** @description An e-mail received in the tenant inbox. */
     InboundEmail: {
+      /** @description The HTML body. */
       bodyHtml: string | null;
+      /** @description The plain-text body. */
       bodyText: string | null;
+      /** @description Addresses in copy. */
       cc: string[];
+      /** @description Id of the conversation (thread) the e-mail belongs to. */
       conversationId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description Sender's e-mail address. */
       fromEmail: string | null;
+      /** @description Sender's name. */
       fromName: string | null;
+      /** @description Id of the message at the mail gateway. */
       graphMessageId: string | null;
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description The In-Reply-To header: the Message-ID of the e-mail this one answers. */
       inReplyTo: string | null;
       /** @description The Message-ID header; unique per message. */
       internetMessageId: string | null;
       /** @description The communication this one answers. */
       parentCommunicationId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the e-mail arrived.
+       */
       receivedAt: string;
+      /** @description Addresses the e-mail was sent to. */
       recipients: string[];
       /** @description A record the e-mail is about (see relatedEntityType). */
       relatedEntityId: string | null;
       /** @description The kind of record relatedEntityId names: LEAD... */
       relatedEntityType: string | null;
+      /** @description Where the e-mail stands; NEW is unread. */
       status: components['schemas']['InboundEmailStatus'];
+      /** @description Subject line. */
       subject: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of InboundEmail. */
@@ -7280,17 +8039,35 @@ export interface components {
     InboundEmailStatus: 'NEW' | 'READ' | 'ARCHIVED' | 'REPLIED';
     /** @description How many inbox e-mails there are: unread (NEW), total, and per status. */
     InboxCounts: {
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description E-mails with status ARCHIVED.
+       */
       ARCHIVED: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description E-mails with status NEW.
+       */
       NEW: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description E-mails with status READ.
+       */
       READ: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description E-mails with status REPLIED.
+       */
       REPLIED: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Every e-mail in the inbox.
+       */
       total: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description E-mails with status NEW.
+       */
       unread: number;
     };
     /**
@@ -7300,24 +8077,42 @@ export interface components {
     IncomingTransferStatus: 'EXPECTED' | 'PARTIALLY_RECEIVED' | 'RECEIVED' | 'CANCELLED';
     /** @description Stock on its way to the site. */
     InTransitStock: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the entry was made; set by the service.
+       */
       created: string | null;
+      /** @description E-mail of the user who made the entry; set by the service. */
       createdBy: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity on its way.
+       */
       quantity: number | null;
+      /** @description Id of the stock transfer bringing it. */
       transferId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the entry last changed; set by the service.
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the entry; set by the service. */
       updatedBy: string | null;
     };
     /** @description A sales invoice to a client. Numbers, due date and amounts are computed. */
     Invoice: {
+      /** @description Files attached to the invoice. */
       attachments: components['schemas']['FileAsset'][];
       /** @description The customer invoiced. */
       clientId: string | null;
+      /** @description E-mail address the invoice is sent to. */
       contactEmail: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
       /** @description ISO 4217 code, EUR when not given. */
       currency: string | null;
@@ -7331,17 +8126,29 @@ export interface components {
        * @description invoiceDate + paymentTermDays.
        */
       dueDate: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description Date of the invoice; dueDate = invoiceDate + paymentTermDays.
+       */
       invoiceDate: string | null;
       /** @description <year>-<n, 5 digits>, gapless per tenant. */
       invoiceNumber: string | null;
+      /** @description Body of the e-mail the invoice is sent with. */
       mailBody: string | null;
+      /** @description Id of the project milestone the invoice charges for. */
       milestoneId: string | null;
+      /** @description Internal note. */
       note: string | null;
+      /** @description Id of the opportunity the invoice belongs to. */
       opportunityId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the owner was told the invoice is overdue.
+       */
       overdueNotifiedAt: string | null;
       /**
        * Format: double
@@ -7353,49 +8160,85 @@ export interface components {
        * @description The share of `paid` that is not tax.
        */
       paidExcludingTax: number | null;
+      /** @description Reference the customer pays with. */
       paymentReference: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Days to pay (default 30).
+       */
       paymentTermDays: number | null;
+      /** @description The invoice document. */
       pdf: components['schemas']['FileAsset'] | null;
+      /** @description How the invoice recurs, for RECURRING invoices. */
       recurringAgreement: components['schemas']['RecurringAgreement'] | null;
+      /** @description Body of the payment reminder e-mail. */
       reminderBody: string | null;
+      /** @description Payment reminders sent. */
       reminders: components['schemas']['InvoiceReminder'][];
+      /** @description The lines of the invoice; the invoice totals are sums of their rounded amounts. */
       rows: components['schemas']['InvoiceRow'][];
+      /** @description Id of the sales order invoiced. */
       salesOrderId: string | null;
       /** @description Ids of the mails this invoice was sent in. */
       sentMails: string[];
+      /** @description Where the invoice stands; the paid states derive from the transactions, CANCELLED is final. */
       status: components['schemas']['InvoiceStatus'] | null;
+      /** @description Id of the subsidiary the invoice belongs to; limits who sees it. */
       subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
       /**
        * Format: double
        * @description The same as totalWithTax.
        */
       total: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Sum of the rounded row totals; computed, client-sent totals are ignored.
+       */
       totalExcludingTax: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Sum of the rounded row taxes; computed.
+       */
       totalTax: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Total excluding tax plus total tax; computed.
+       */
       totalWithTax: number | null;
+      /** @description Payments received. */
       transactions: components['schemas']['InvoiceTransaction'][];
+      /** @description What kind of invoice it is. */
       type: components['schemas']['InvoiceType'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description The earliest and latest invoice dates (null when there are no invoices). */
     InvoiceDateRange: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description Latest invoice date, or null without invoices.
+       */
       max: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description Earliest invoice date, or null without invoices.
+       */
       min: string | null;
     };
     /** @description A sales invoice to create, or the changes to make to one. */
     InvoiceInput: {
+      /** @description Files attached to the invoice; replaces the list. */
       attachments?: components['schemas']['FileAssetInput'][] | null;
       /** @description A customer of the tenant. */
       clientId?: string | null;
+      /** @description E-mail address the invoice is sent to. */
       contactEmail?: string | null;
       /** @description ISO 4217 code; EUR when not given. */
       currency?: string | null;
@@ -7404,30 +8247,45 @@ export interface components {
        * @description Now when not given.
        */
       invoiceDate?: string | null;
+      /** @description Body of the e-mail the invoice is sent with. */
       mailBody?: string | null;
+      /** @description Id of the project milestone the invoice charges for. */
       milestoneId?: string | null;
+      /** @description Internal note. */
       note?: string | null;
       /** @description An opportunity of the tenant; its customer is the client when none is given. */
       opportunityId?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the owner was told the invoice is overdue.
+       */
       overdueNotifiedAt?: string | null;
+      /** @description Reference the customer pays with. */
       paymentReference?: string | null;
       /**
        * Format: int32
        * @description Days from invoiceDate to dueDate; 30 when not given.
        */
       paymentTermDays?: number | null;
+      /** @description The invoice document. */
       pdf?: components['schemas']['FileAssetInput'] | null;
+      /** @description How the invoice recurs, for RECURRING invoices. */
       recurringAgreement?: components['schemas']['RecurringAgreementInput'] | null;
+      /** @description Body of the payment reminder e-mail. */
       reminderBody?: string | null;
+      /** @description Payment reminders sent; replaces the list. */
       reminders?: components['schemas']['InvoiceReminderInput'][] | null;
+      /** @description The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored. */
       rows?: components['schemas']['InvoiceRowInput'][] | null;
+      /** @description Id of the sales order invoiced. */
       salesOrderId?: string | null;
+      /** @description Ids of the sent mails that carried the invoice. */
       sentMails?: string[] | null;
       /** @description DRAFT when not given. PARTIALLY_PAID and PAID follow from transactions only. */
       status?: components['schemas']['InvoiceStatus'] | null;
       /** @description A subsidiary the caller has access to. */
       subsidiaryId?: string | null;
+      /** @description Payments received; replaces the list. */
       transactions?: components['schemas']['InvoiceTransactionInput'][] | null;
       /** @description MANUAL when not given. */
       type?: components['schemas']['InvoiceType'] | null;
@@ -7472,7 +8330,10 @@ export interface components {
        */
       totalPages: number;
     };
-    /** @enum {string} */
+    /**
+     * @description How a customer paid.
+     * @enum {string}
+     */
     InvoicePaymentMethod:
       'CREDIT_CARD' | 'BANK_TRANSFER' | 'DIRECT_DEBIT' | 'CASH' | 'PAYPAL' | 'IDEAL' | 'OTHER';
     /**
@@ -7482,8 +8343,12 @@ export interface components {
     InvoiceQuantityType: 'AMOUNT' | 'HOURS' | 'DAYS' | 'PERCENTAGE';
     /** @description A payment reminder that was sent. */
     InvoiceReminder: {
+      /** @description E-mail of the user who sent the reminder. */
       createdBy: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the reminder was sent.
+       */
       sentOn: string | null;
     };
     /** @description A reminder that was sent; createdBy is the caller for new reminders. */
@@ -7496,32 +8361,54 @@ export interface components {
     };
     /** @description One line of a sales invoice; its amounts are computed by the service. */
     InvoiceRow: {
+      /** @description What the row is for. */
       description: string | null;
+      /** @description Id of the row. */
       id: string;
+      /** @description Id of the product sold. */
       productId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description How many (or what percentage, for PERCENTAGE rows).
+       */
       quantity: number | null;
+      /** @description What the quantity counts. */
       quantityType: components['schemas']['InvoiceQuantityType'] | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Tax of the row: total × taxRate / 100 (default rate 21), rounded to cents; computed.
+       */
       taxAmount: number;
       /**
        * Format: double
        * @description Percent; 21 when the row names none.
        */
       taxRate: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity × unit price (PERCENTAGE rows: that percent of the unit price), rounded to cents; computed.
+       */
       total: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Total plus tax; computed.
+       */
       totalWithTax: number;
+      /** @description What kind of line it is. */
       type: components['schemas']['InvoiceRowType'] | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Price of one, without tax.
+       */
       unitPrice: number | null;
     };
     /** @description A line of a sales invoice; its amounts are computed from these fields. */
     InvoiceRowInput: {
+      /** @description What the row is for. */
       description?: string | null;
       /** @description Kept when given, generated otherwise. */
       id?: string | null;
+      /** @description Id of the product sold. */
       productId?: string | null;
       /**
        * Format: double
@@ -7555,50 +8442,93 @@ export interface components {
     InvoiceStatus: 'DRAFT' | 'SENT' | 'PARTIALLY_PAID' | 'PAID' | 'OVERDUE' | 'CANCELLED';
     /** @description How many sales invoices have each status (0 when none). */
     InvoiceStatusCounts: {
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Invoices with status CANCELLED.
+       */
       CANCELLED: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Invoices with status DRAFT.
+       */
       DRAFT: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Invoices with status OVERDUE.
+       */
       OVERDUE: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Invoices with status PAID.
+       */
       PAID: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Invoices with status PARTIALLY_PAID.
+       */
       PARTIALLY_PAID: number;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Invoices with status SENT.
+       */
       SENT: number;
     };
     /** @description A payment (or, negative, a refund) received for a sales invoice. */
     InvoiceTransaction: {
+      /** @description Id of the account the money moved on. */
       accountId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Amount received; the transactions make the paid states.
+       */
       amount: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the money came in.
+       */
       date: string | null;
+      /** @description What the transaction is. */
       description: string | null;
+      /** @description Id of the transaction. */
       id: string;
+      /** @description How it was paid. */
       paymentMethod: components['schemas']['InvoicePaymentMethod'] | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A payment received (negative: a refund made). */
     InvoiceTransactionInput: {
+      /** @description Id of the account the money moved on. */
       accountId?: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Amount received; the transactions make the paid states.
+       */
       amount: number;
       /**
        * Format: date-time
        * @description Now when not given.
        */
       date?: string | null;
+      /** @description What the transaction is. */
       description?: string | null;
       /** @description Kept when given, generated otherwise. */
       id?: string | null;
+      /** @description How it was paid. */
       paymentMethod?: components['schemas']['InvoicePaymentMethod'] | null;
     };
     /**
@@ -7608,57 +8538,107 @@ export interface components {
     InvoiceType: 'MANUAL' | 'RECURRING' | 'CREDIT_NOTE' | 'DEPOSIT';
     /** @description A prospective customer (CRM lead). */
     Lead: {
+      /** @description The lead's address. */
       address: components['schemas']['Address'] | null;
+      /** @description The person's company. */
       companyName: string | null;
+      /** @description Website of the company. */
       companyWebsite: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The customer `customerId` names. */
       customer: components['schemas']['CustomerSummary'] | null;
+      /** @description Id of the customer the lead became or belongs to. */
       customerId: string | null;
+      /** @description E-mail address of the person. */
       email: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description First name of the person. */
       firstName: string | null;
+      /** @description True once the lead accepted a quote. */
       hasAcceptedQuote: boolean;
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description The company's industry. */
       industry: string | null;
+      /** @description The person's Instagram handle. */
       instagramHandle: string | null;
+      /** @description What the lead is interested in. */
       interest: string | null;
+      /** @description Last name of the person. */
       lastName: string | null;
+      /** @description What the lead wrote. */
       message: string | null;
+      /** @description What is to be done next. */
       nextAction: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the next action is due.
+       */
       nextActionDueDate: string | null;
+      /** @description Internal note. */
       note: string | null;
+      /** @description The opportunity `opportunityId` names. */
       opportunity: components['schemas']['OpportunitySummary'] | null;
+      /** @description Id of the opportunity made from the lead. */
       opportunityId: string | null;
+      /** @description The user who owns the lead. */
       owner: components['schemas']['UserSummary'] | null;
       /** @description Id of the user responsible for the lead. */
       ownerId: string | null;
+      /** @description The web page the lead came in from. */
       pageUrl: string | null;
+      /** @description Phone number of the person. */
       phone: string | null;
+      /** @description The language the lead prefers. */
       preferredLanguage: string | null;
+      /** @description Why the lead was (dis)qualified. */
       qualificationNotes: string | null;
       /** @description Id of the user who qualified the lead. */
       qualifiedBy: string | null;
       /** @description The user who qualified the lead. */
       qualifiedByUser: components['schemas']['UserSummary'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the lead first became QUALIFIED; set by the service.
+       */
       qualifiedDate: string | null;
+      /** @description The page that referred the visitor. */
       referrerUrl: string | null;
+      /** @description Where the lead came from (for example website, referral). */
       source: string | null;
+      /** @description More about the source. */
       sourceDetail: string | null;
+      /** @description Where the lead stands; any status may follow any other. */
       status: components['schemas']['LeadStatus'];
+      /** @description The subsidiary `subsidiaryId` names. */
       subsidiary: components['schemas']['SubsidiarySummary'] | null;
+      /** @description Id of the subsidiary handling the lead; limits who sees it. */
       subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+      /** @description The utm_campaign of the visit. */
       utmCampaign: string | null;
+      /** @description The utm_content of the visit. */
       utmContent: string | null;
+      /** @description The utm_medium of the visit. */
       utmMedium: string | null;
+      /** @description The utm_source of the visit. */
       utmSource: string | null;
+      /** @description The utm_term of the visit. */
       utmTerm: string | null;
     };
     /**
@@ -7669,25 +8649,42 @@ export interface components {
       'NEW' | 'CONTACTED' | 'QUALIFIED' | 'PROPOSAL' | 'NEGOTIATION' | 'WON' | 'LOST' | 'DISQUALIFIED';
     /** @description The status a lead moves to. */
     LeadStatusInput: {
+      /** @description The new status. */
       status: components['schemas']['LeadStatus'];
     };
     /** @description The subsidiary a lead moves to; absent or null takes it out of any. */
     LeadSubsidiaryInput: {
+      /** @description Id of a subsidiary of the tenant the caller has access to (unknown: 404); absent or null clears it. */
       subsidiaryId?: string | null;
     };
     /** @description A purchase order this invoice pays (part of). */
     LinkedPurchaseOrder: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Part of the invoice allocated to the purchase order.
+       */
       allocatedAmount: number;
+      /** @description What kind of cost it is. */
       costType: components['schemas']['PurchaseCostType'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the link was made; set by the service.
+       */
       created: string | null;
+      /** @description E-mail of the user who made the link; set by the service. */
       createdBy: string | null;
+      /** @description Id of the purchase order. */
       purchaseOrderId: string;
+      /** @description Number of the purchase order. */
       purchaseOrderNumber: string | null;
+      /** @description Status of the purchase order when linked. */
       purchaseOrderStatus: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Total of the purchase order.
+       */
       purchaseOrderTotal: number | null;
+      /** @description True once the order's stock adjustment was applied. */
       stockAdjustmentApplied: boolean | null;
     };
     /** @description A purchase order this invoice pays (part of); one entry per order. */
@@ -7697,42 +8694,77 @@ export interface components {
        * @description 0 when not given.
        */
       allocatedAmount?: number | null;
+      /** @description What kind of cost it is. */
       costType?: components['schemas']['PurchaseCostType'] | null;
+      /** @description Id of the purchase order. */
       purchaseOrderId: string;
+      /** @description Number of the purchase order. */
       purchaseOrderNumber?: string | null;
+      /** @description Status of the purchase order when linked. */
       purchaseOrderStatus?: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Total of the purchase order.
+       */
       purchaseOrderTotal?: number | null;
+      /** @description True once the order's stock adjustment was applied. */
       stockAdjustmentApplied?: boolean | null;
     };
     /** @description A batch at a location, as an inventory shows it. */
     LocationBatch: {
+      /** @description Number of the batch; with the location it names the batch. */
       batchNumber: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the batch expires; stock is taken first-expiring-first.
+       */
       expirationDate: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When stock was last added to the batch.
+       */
       lastStockDate: string | null;
+      /** @description Id of the purchase order the batch came in on. */
       originalPurchaseOrderId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the batch was made.
+       */
       productionDate: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity in the batch.
+       */
       quantity: number;
+      /** @description How the batch came into stock. */
       stockSource: components['schemas']['StockSource'] | null;
+      /** @description The batch quantity split over units of measurement. */
       uomSplit: components['schemas']['ProductQuantity'][];
     };
     /** @description How many notifications mark-all-read changed. */
     MarkAllReadResult: {
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description How many notifications were marked read.
+       */
       updated: number;
     };
     /** @description A block of the mass model (no material). */
     MassModelElement: {
+      /** @description Width, height and depth, as formulas. */
       dimensions: components['schemas']['Vector3Formula'] | null;
+      /** @description Id of the solid. */
       id: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Storey the solid is on.
+       */
       level: number | null;
+      /** @description Position, as formulas. */
       position: components['schemas']['Vector3Formula'] | null;
+      /** @description Rotation, as formulas. */
       rotation: components['schemas']['Vector3Formula'] | null;
+      /** @description The solid it is drawn as. */
       type: components['schemas']['MassModelShape'] | null;
     };
     /**
@@ -7749,24 +8781,38 @@ export interface components {
     };
     /** @description A branch of a MassModelTree: it applies when every one of its choices is selected. */
     MassModelTreeBranch: {
+      /** @description The choices that must all be selected for the branch to apply; none means always. */
       choices: components['schemas']['DecisionChoice'][];
+      /** @description Id of the branch. */
       id: string | null;
+      /** @description The result when the branch applies. */
       result: components['schemas']['MassModelElement'] | null;
     };
     /** @description The result of a MassModelTree when no branch applies. */
     MassModelTreeDefault: {
+      /** @description Id of the default. */
       id: string | null;
+      /** @description The result when no branch applies. */
       result: components['schemas']['MassModelElement'] | null;
     };
     /** @description An element of a 3D model, placed by formulas. */
     ModelElement: {
+      /** @description Width, height and depth, as formulas. */
       dimensions: components['schemas']['Vector3Formula'] | null;
+      /** @description Id of the element. */
       id: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Storey the element is on.
+       */
       level: number | null;
+      /** @description Material of the element. */
       material: string | null;
+      /** @description Position, as formulas. */
       position: components['schemas']['Vector3Formula'] | null;
+      /** @description Rotation, as formulas. */
       rotation: components['schemas']['Vector3Formula'] | null;
+      /** @description What the element is. */
       type: components['schemas']['ModelElementType'] | null;
     };
     /**
@@ -7783,45 +8829,79 @@ export interface components {
     };
     /** @description A branch of a ModelTree: it applies when every one of its choices is selected. */
     ModelTreeBranch: {
+      /** @description The choices that must all be selected for the branch to apply; none means always. */
       choices: components['schemas']['DecisionChoice'][];
+      /** @description Id of the branch. */
       id: string | null;
+      /** @description The result when the branch applies. */
       result: components['schemas']['ModelElement'] | null;
     };
     /** @description The result of a ModelTree when no branch applies. */
     ModelTreeDefault: {
+      /** @description Id of the default. */
       id: string | null;
+      /** @description The result when no branch applies. */
       result: components['schemas']['ModelElement'] | null;
     };
     /** @description The projects and subsidiaries the caller reaches. */
     MyAccess: {
+      /** @description Ids of the projects the caller may see; with full access, every project. */
       accessibleProjectIds: string[];
+      /** @description Ids of the subsidiaries the caller may see; with full access, every subsidiary. */
       accessibleSubsidiaryIds: string[];
+      /** @description True when the caller sees every subsidiary and project. */
       hasFullAccess: boolean;
     };
     /** @description An in-app notification for one user. */
     Notification: {
+      /** @description Where the notification leads when opened. */
       actionUrl: string | null;
+      /** @description Text of the notification. */
       body: string | null;
+      /** @description Category of the notification. */
       category: components['schemas']['NotificationCategory'];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description True once it was e-mailed. */
       emailSent: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was e-mailed.
+       */
       emailSentAt: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Same as `read`. */
       isRead: boolean;
+      /** @description Any JSON the sender attached. */
       metadata: Record<string, never> | null;
+      /** @description What kind of notification it is. */
       notificationType: components['schemas']['NotificationType'];
+      /** @description True once the recipient read it; same as `isRead`. */
       read: boolean;
+      /** @description Scope of the notification; the recipient may switch scopes off. */
       scope: string | null;
+      /** @description E-mail of the user who sent it. */
       sender: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
+      /** @description Title of the notification. */
       title: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+      /** @description Id of the recipient. */
       userId: string;
     };
     /**
@@ -7871,36 +8951,61 @@ export interface components {
     };
     /** @description A kind of notification a user can switch off. */
     NotificationScope: {
+      /** @description Category the scope belongs to. */
       category: components['schemas']['NotificationCategory'];
+      /** @description Readable name of the scope. */
       label: string;
+      /** @description Key of the scope, as `disabledScopes` holds it. */
       scope: string;
     };
     /** @description A user's notification preferences. */
     NotificationSettings: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description How often a digest is sent (default OFF). */
       digestFrequency: components['schemas']['DigestFrequency'];
+      /** @description Scopes the user switched off; their notifications are held back. */
       disabledScopes: string[];
+      /** @description True to send notifications by e-mail. */
       emailNotificationsEnabled: boolean;
+      /** @description Categories the user receives (default every category). */
       enabledCategories: components['schemas']['NotificationCategory'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description True to show notifications in the app (default true). */
       inAppNotificationsEnabled: boolean;
+      /** @description True to send push notifications (default true). */
       pushNotificationsEnabled: boolean;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+      /** @description Id of the user the settings belong to. */
       userId: string;
     };
     /** @description Notification preferences; absent fields stay as they are. */
     NotificationSettingsInput: {
+      /** @description How often a digest is sent (default OFF). */
       digestFrequency?: components['schemas']['DigestFrequency'] | null;
       /** @description Scopes of the catalog to switch off. */
       disabledScopes?: string[] | null;
+      /** @description True to send notifications by e-mail. */
       emailNotificationsEnabled?: boolean | null;
+      /** @description Categories the user receives (default every category). */
       enabledCategories?: components['schemas']['NotificationCategory'][] | null;
+      /** @description True to show notifications in the app (default true). */
       inAppNotificationsEnabled?: boolean | null;
+      /** @description True to send push notifications (default true). */
       pushNotificationsEnabled?: boolean | null;
     };
     /**
@@ -7910,18 +9015,30 @@ export interface components {
     NotificationType: 'ALERT' | 'INFO' | 'WARNING' | 'TASK' | 'MESSAGE';
     /** @description An opportunity as CRM records show it. */
     OpportunitySummary: {
+      /** @description Id of the opportunity. */
       id: string;
+      /** @description Name of the opportunity. */
       name: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Expected value of the opportunity.
+       */
       value: number | null;
     };
     /** @description One choosable code of an option. */
     OptionCode: {
+      /** @description The code. */
       code: string | null;
+      /** @description What the code means. */
       description: string | null;
+      /** @description Name of the option the code belongs to. */
       option: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Price of choosing the code.
+       */
       price: number | null;
+      /** @description False hides the code from buyers. */
       visible: boolean | null;
     };
     /** @description The page that was asked for. */
@@ -7950,12 +9067,15 @@ export interface components {
     };
     /** @description A named, typed value. */
     Parameter: {
+      /** @description Name of the parameter. */
       name: string | null;
+      /** @description Type of the value (free text, for example "number"). */
       type: string | null;
+      /** @description The value, any JSON. */
       value: unknown;
     };
     /**
-     * @description A permission: <VERB>_<RESOURCE>.
+     * @description A permission: <VERB>_<RESOURCE>, VERB one of READ, CREATE, UPDATE, DELETE.
      * @enum {string}
      */
     Permission:
@@ -8113,78 +9233,147 @@ export interface components {
       | 'DELETE_SALES_REPORTS';
     /** @description The thirteen permission lists of a tenant role. */
     Permissions: {
+      /** @description Users, roles, subsidiaries, API keys and webhooks. */
       appPermissions: components['schemas']['Permission'][];
+      /** @description Assets. */
       assetManagementPermissions: components['schemas']['Permission'][];
+      /** @description Calendar events. */
       calendarPermissions: components['schemas']['Permission'][];
+      /** @description Inbox, sent mails, notifications and templates. */
       communicationsPermissions: components['schemas']['Permission'][];
+      /** @description Concepts, types (variables) and type product coverages. */
       configuratorPermissions: components['schemas']['Permission'][];
+      /** @description Contact-form widgets, activities, bookings, leads, customers and opportunities. */
       crmPermissions: components['schemas']['Permission'][];
+      /** @description Tax percentages, invoices, AP invoices, suppliers and clients. */
       financePermissions: components['schemas']['Permission'][];
+      /** @description Teams and employees. */
       hrPermissions: components['schemas']['Permission'][];
+      /** @description Inventory, stock transfers and stock sites. */
       inventoryPermissions: components['schemas']['Permission'][];
+      /** @description Waste and production. */
       productionPermissions: components['schemas']['Permission'][];
+      /** @description Products. */
       productsPermissions: components['schemas']['Permission'][];
+      /** @description HR projects, epics, features and tasks. */
       projectsPermissions: components['schemas']['Permission'][];
+      /** @description Sales reports. */
       reportingPermissions: components['schemas']['Permission'][];
     };
     /** @description The thirteen permission lists; absent lists are empty. A name must sit in its own list. */
     PermissionsInput: {
+      /** @description Users, roles, subsidiaries, API keys and webhooks (absent: none). */
       appPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Assets (absent: none). */
       assetManagementPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Calendar events (absent: none). */
       calendarPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Inbox, sent mails, notifications and templates (absent: none). */
       communicationsPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Concepts, types (variables) and type product coverages (absent: none). */
       configuratorPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Contact-form widgets, activities, bookings, leads, customers and opportunities (absent: none). */
       crmPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Tax percentages, invoices, AP invoices, suppliers and clients (absent: none). */
       financePermissions?: components['schemas']['Permission'][] | null;
+      /** @description Teams and employees (absent: none). */
       hrPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Inventory, stock transfers and stock sites (absent: none). */
       inventoryPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Waste and production (absent: none). */
       productionPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Products (absent: none). */
       productsPermissions?: components['schemas']['Permission'][] | null;
+      /** @description HR projects, epics, features and tasks (absent: none). */
       projectsPermissions?: components['schemas']['Permission'][] | null;
+      /** @description Sales reports (absent: none). */
       reportingPermissions?: components['schemas']['Permission'][] | null;
     };
     /** @description A person as other records show them (derived from an employee). */
     PersonSummary: {
+      /** @description Id of the person's avatar image. */
       avatar: string | null;
+      /** @description The person's department. */
       department: string | null;
+      /** @description The person's e-mail address. */
       email: string | null;
+      /** @description First and last name. */
       fullName: string | null;
+      /** @description Id of the employee. */
       id: string;
+      /** @description The person's job title. */
       jobTitle: string | null;
     };
     /** @description A quantity of a product, in a unit. */
     ProductQuantity: {
+      /** @description Id of the product. */
       productId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The quantity.
+       */
       quantity: number | null;
+      /** @description The unit the quantity is in. */
       unit: string | null;
     };
     /** @description A product with its stock at a site. */
     ProductStockRow: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Available at the site: total − reserved.
+       */
       amountAvailable: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Reserved at the site.
+       */
       amountReserved: number;
+      /** @description The product's base unit. */
       baseUnit: components['schemas']['UnitOfMeasurement'] | null;
+      /** @description Currency of the prices. */
       currency: string | null;
+      /** @description The product's stock at the destination site, when one was asked for. */
       destinationProductInfo: components['schemas']['DestinationProductInfo'] | null;
+      /** @description Id of the product's picture. */
       imageBlobId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The site's maximum for the product.
+       */
       maximum: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The site's minimum for the product.
+       */
       minimum: number | null;
+      /** @description Id of the product. */
       productId: string;
+      /** @description Name of the product. */
       productName: string | null;
+      /** @description What kind of product it is. */
       productType: components['schemas']['ProductType'] | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Sales price of the product.
+       */
       salesPrice: number | null;
+      /** @description Id of the stock site. */
       stockSiteId: string | null;
+      /** @description Name of the stock site. */
       stockSiteName: string | null;
+      /** @description Id of the subsidiary of the inventory. */
       subsidiaryId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Total at the site: the sum of the batches.
+       */
       totalAmount: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity-weighted average price of the batches.
+       */
       unitPrice: number | null;
+      /** @description The units the product is counted in. */
       unitsOfMeasurement: components['schemas']['UnitOfMeasurement'][];
     };
     /** @description A page of ProductStockRow. */
@@ -8227,9 +9416,14 @@ export interface components {
        */
       totalPages: number;
     };
-    /** @enum {string} */
+    /**
+     * @description What kind of product it is.
+     * @enum {string}
+     */
     ProductType: 'RAW_MATERIAL' | 'SEMI_FINISHED' | 'FINISHED_GOOD' | 'SERVICE';
+    /** @description The projects a user may see. */
     ProjectAccessInput: {
+      /** @description Ids of projects of the tenant; replaces the user's list. */
       projectIds: string[];
     };
     /**
@@ -8244,53 +9438,99 @@ export interface components {
     PushPlatform: 'IOS' | 'ANDROID' | 'WEB';
     /** @description A device registered for push notifications. */
     PushToken: {
+      /** @description Version of the app that registered it. */
       appVersion: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description Name of the device. */
       deviceName: string | null;
+      /** @description The unique id of the record (a UUID). */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When a push was last sent to it.
+       */
       lastUsed: string | null;
+      /** @description Platform of the device. */
       platform: components['schemas']['PushPlatform'];
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
+      /** @description The device's push token; unique in the tenant, registering moves it to the caller. */
       token: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+      /** @description Id of the user the device belongs to. */
       userId: string;
     };
     /** @description A device to send push notifications to. */
     PushTokenInput: {
+      /** @description Version of the app. */
       appVersion?: string | null;
+      /** @description Name of the device. */
       deviceName?: string | null;
+      /** @description Platform of the device. */
       platform: components['schemas']['PushPlatform'];
+      /** @description The device's push token. */
       token: string;
     };
     /** @description The token of a device to forget. */
     PushTokenRemoval: {
+      /** @description The push token to remove. */
       token: string;
     };
     /** @description How a recurring invoice repeats. */
     RecurringAgreement: {
+      /** @description True to send each new invoice without review. */
       autoSend: boolean | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the agreement ends.
+       */
       endDate: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Days between invoices.
+       */
       intervalDays: number | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Months between invoices.
+       */
       intervalMonths: number | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the next invoice is made.
+       */
       nextInvoiceDate: string | null;
     };
     /** @description How a recurring invoice repeats; at least one interval must be above 0. */
     RecurringAgreementInput: {
+      /** @description True to send each new invoice without review. */
       autoSend?: boolean | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the agreement ends.
+       */
       endDate?: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Days between invoices.
+       */
       intervalDays?: number | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Months between invoices.
+       */
       intervalMonths?: number | null;
       /**
        * Format: date-time
@@ -8305,20 +9545,30 @@ export interface components {
     ReservationType: 'ORDER' | 'TRANSFER' | 'PRODUCTION' | 'OTHER';
     /** @description A quantity of a product reserved at a site. */
     ReservedProduct: {
+      /** @description Id of the product. */
       productId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity reserved.
+       */
       quantity: number | null;
+      /** @description Id of the stock site. */
       siteId: string | null;
     };
     /** @description The codes still allowed for an option, and why. */
     RestrictedOption: {
+      /** @description The codes still allowed. */
       allowedCodes: string[];
+      /** @description Name of the option limited. */
       optionName: string | null;
+      /** @description Why it is limited. */
       reason: string | null;
     };
     /** @description Limits on the codes of options. */
     RestrictionRule: {
+      /** @description Id of the rule. */
       id: string | null;
+      /** @description The options it limits. */
       options: components['schemas']['RestrictedOption'][];
     };
     /** @description Decides which codes remain allowed from the choices made. */
@@ -8330,30 +9580,52 @@ export interface components {
     };
     /** @description A branch of a RestrictionTree: it applies when every one of its choices is selected. */
     RestrictionTreeBranch: {
+      /** @description The choices that must all be selected for the branch to apply; none means always. */
       choices: components['schemas']['DecisionChoice'][];
+      /** @description Id of the branch. */
       id: string | null;
+      /** @description The result when the branch applies. */
       result: components['schemas']['RestrictionRule'] | null;
     };
     /** @description The result of a RestrictionTree when no branch applies. */
     RestrictionTreeDefault: {
+      /** @description Id of the default. */
       id: string | null;
+      /** @description The result when no branch applies. */
       result: components['schemas']['RestrictionRule'] | null;
     };
     /** @description An e-mail the tenant sent, and whether it was opened. */
     SentMail: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description True once the recipient opened it; setting it sets `openedAt`. */
       opened: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the recipient opened it.
+       */
       openedAt: string | null;
+      /** @description E-mail address it was sent to. */
       recipient: string;
+      /** @description Subject line. */
       subject: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of SentMail. */
@@ -8403,24 +9675,43 @@ export interface components {
     ShopPaymentMethod: 'INVOICE' | 'CREDIT_CARD' | 'BANK_TRANSFER' | 'IDEAL' | 'PAYPAL';
     /** @description The web shop of the tenant. */
     ShopSettings: {
+      /** @description Id of the shop's banner image. */
       bannerImageId: string | null;
+      /** @description Subtitle shown on the shop's banner. */
       bannerSubtitle: string | null;
+      /** @description Title shown on the shop's banner. */
       bannerTitle: string | null;
+      /** @description Payment methods the shop offers. */
       enabledPaymentMethods: components['schemas']['ShopPaymentMethod'][] | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Order amount from which shipping is free.
+       */
       freeShippingThreshold: number | null;
+      /** @description The shop's return policy text. */
       returnPolicy: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Shipping cost charged below the free-shipping threshold.
+       */
       shippingFlatRate: number | null;
+      /** @description Description of the shop. */
       shopDescription: string | null;
+      /** @description The shop's terms and conditions text. */
       termsAndConditions: string | null;
     };
     /** @description A quantity of a product reserved at a named site. */
     SiteReservation: {
+      /** @description Id of the product reserved. */
       productId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity reserved.
+       */
       quantity: number;
+      /** @description Id of the stock site. */
       siteId: string | null;
+      /** @description Name of the stock site. */
       siteName: string | null;
     };
     /** @description Whether a page is sorted. */
@@ -8434,12 +9725,17 @@ export interface components {
     };
     /** @description A set of prepared models of a type, one per variant. */
     StaticModel: {
+      /** @description Id of the static model. */
       id: string | null;
+      /** @description Prefix of the names of the models made. */
       modelNamePrefix: string | null;
+      /** @description The decision tree of variants. */
       models: components['schemas']['StaticModelTree'] | null;
       /** @description Product names by variant id, replacing the generated name. */
       nameOverrides: Record<string, never> | null;
+      /** @description Figures on the variants and their files. */
       stats: components['schemas']['StaticModelStats'] | null;
+      /** @description What the static model models. */
       type: components['schemas']['StaticModelType'] | null;
     };
     /** @description What the last coverage calculation found for a static model (read-only). */
@@ -8449,7 +9745,10 @@ export interface components {
        * @description Variants with a GLB file.
        */
       glbInDb: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the figures were last brought up to date.
+       */
       lastSynced: string | null;
       /**
        * Format: int32
@@ -8483,13 +9782,18 @@ export interface components {
     };
     /** @description A branch of a StaticModelTree: it applies when every one of its choices is selected. */
     StaticModelTreeBranch: {
+      /** @description The choices that must all be selected for the branch to apply; none means always. */
       choices: components['schemas']['DecisionChoice'][];
+      /** @description Id of the branch. */
       id: string | null;
+      /** @description The result when the branch applies. */
       result: components['schemas']['StaticModelVariant'] | null;
     };
     /** @description The result of a StaticModelTree when no branch applies. */
     StaticModelTreeDefault: {
+      /** @description Id of the default. */
       id: string | null;
+      /** @description The result when no branch applies. */
       result: components['schemas']['StaticModelVariant'] | null;
     };
     /**
@@ -8501,25 +9805,45 @@ export interface components {
     StaticModelVariant: {
       /** @description Names (or ids) of options of the type. */
       exhaustiveOptions: string[];
+      /** @description Id of the variant. */
       id: string | null;
+      /** @description True when the variant has no model. */
       isEmpty: boolean | null;
+      /** @description True when the variant expands to every combination of its options' codes (up to 10,000). */
       isExhaustive: boolean | null;
+      /** @description Name of the variant. */
       name: string | null;
+      /** @description Parameters of the variant. */
       parameters: components['schemas']['Parameter'][];
+      /** @description Position of the variant. */
       position: components['schemas']['Vector3Formula'] | null;
+      /** @description Rotation of the variant. */
       rotation: components['schemas']['Vector3Formula'] | null;
     };
     /** @description A change to one batch, named by site, product, number and location. */
     StockBatchChangeInput: {
+      /** @description Number of the batch. */
       batchNumber?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description The batch's new expiration date.
+       */
       expirationDate?: string | null;
+      /** @description Where in the site the batch lies. */
       locationId?: string | null;
+      /** @description Id of the product. */
       productId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description The batch's new production date.
+       */
       productionDate?: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The batch's new quantity.
+       */
       quantity?: number | null;
+      /** @description Id of the stock site. */
       stockSiteId: string;
     };
     /** @description The stock of one product at one stock site. */
@@ -8529,24 +9853,39 @@ export interface components {
        * @description totalQuantity - reservedQuantity.
        */
       availableQuantity: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
       /**
        * Format: double
        * @description The sum of the stock in transit to the site.
        */
       inTransitQuantity: number;
+      /** @description Stock on its way to the site. */
       inTransitStock: components['schemas']['InTransitStock'][];
       /** @description The batches, grouped by location. */
       locations: components['schemas']['StockLocation'][];
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity the site should hold at most.
+       */
       maximum: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity at or below which the stock is LOW_STOCK.
+       */
       minimum: number | null;
+      /** @description Id of the product; one inventory per (site, product). */
       productId: string;
+      /** @description Stock reserved at the site; `availableQuantity` = total − reserved. */
       reservations: components['schemas']['StockReservation'][];
       /**
        * Format: double
@@ -8555,8 +9894,11 @@ export interface components {
       reservedQuantity: number;
       /** @description The stock site. */
       siteId: string;
+      /** @description OUT_OF_STOCK when nothing is available, LOW_STOCK at or below `minimum`, else IN_STOCK; computed. */
       status: components['schemas']['StockStatus'];
+      /** @description Id of the subsidiary the inventory belongs to; limits who sees it. */
       subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
       /**
        * Format: double
@@ -8568,8 +9910,12 @@ export interface components {
        * @description The quantity-weighted average price of the batches.
        */
       unitPrice: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of StockInventory. */
@@ -8614,42 +9960,73 @@ export interface components {
     };
     /** @description A quantity of a product coming into stock. */
     StockLineInput: {
+      /** @description Number of the batch. */
       batchNumber?: string | null;
+      /** @description Where in the site the stock goes. */
       locationId?: string | null;
+      /** @description Id of the purchase order the stock came in on. */
       originalPurchaseOrderId?: string | null;
       /**
        * Format: double
        * @description Per unit; absent: the current valuation.
        */
       price?: number | null;
+      /** @description Id of the product. */
       productId: string;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity added; merged into the batch with the same number and location.
+       */
       quantity: number;
+      /** @description How the stock came in. */
       stockSource?: components['schemas']['StockSource'] | null;
     };
     /** @description The batches of an inventory at one location of its site. */
     StockLocation: {
+      /** @description The batches at the location. */
       batches: components['schemas']['LocationBatch'][];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description Earliest expiration date of the location's batches.
+       */
       earliestExpirationDate: string | null;
       /** @description The location; null for unlocated batches. */
       id: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When stock was last added at the location.
+       */
       lastStockDate: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Sum of the location's batches.
+       */
       totalQuantity: number;
     };
     /** @description Stock promised to an order, transfer or production. */
     StockReservation: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the reservation was made; set by the service.
+       */
       created: string | null;
+      /** @description E-mail of the user who made the reservation; set by the service. */
       createdBy: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity reserved; counts against the available quantity.
+       */
       quantity: number | null;
+      /** @description Id of the order, transfer or production run the stock is reserved for. */
       reservationSourceId: string | null;
+      /** @description What the stock is reserved for. */
       reservationType: components['schemas']['ReservationType'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the reservation last changed; set by the service.
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the reservation; set by the service. */
       updatedBy: string | null;
     };
     /**
@@ -8664,34 +10041,60 @@ export interface components {
     StockStatus: 'IN_STOCK' | 'LOW_STOCK' | 'OUT_OF_STOCK';
     /** @description A transfer of stock between two sites (search form). */
     StockTransfer: {
+      /** @description The batches picked for the transfer. */
       batchAllocations: components['schemas']['BatchAllocation'][];
+      /** @description The lines cancelled. */
       cancelledProducts: components['schemas']['CancelledProducts'];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the goods should arrive.
+       */
       deliveryDate: string | null;
+      /** @description How the goods travel. */
       deliveryMethod: components['schemas']['DeliveryMethod'] | null;
+      /** @description Id of the stock site the goods go to. */
       destinationStockSiteId: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Id of the incoming transfer at the destination. */
       incomingStockTransferId: string | null;
       /** @description Cancelled as a whole, or every ordered quantity cancelled (computed). */
       isFullyCancelled: boolean;
+      /** @description Note on the transfer. */
       note: string | null;
+      /** @description Ids of the pick lists made for the transfer. */
       picklistIds: string[];
+      /** @description How urgent the transfer is. */
       priority: components['schemas']['TransferPriority'] | null;
+      /** @description The lines ordered. */
       products: components['schemas']['TransferProduct'][];
+      /** @description The quantities reserved, per site. */
       reservedProducts: components['schemas']['ReservedProduct'][];
+      /** @description Where the transfer stands. */
       status: components['schemas']['TransferStatus'];
       /** @description The source site. */
       stockSiteId: string | null;
+      /** @description Id of the subsidiary the transfer belongs to; limits who sees it. */
       subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
       /** @description ST-000001, consecutive per tenant. */
       transferNumber: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of StockTransfer. */
@@ -8734,27 +10137,46 @@ export interface components {
        */
       totalPages: number;
     };
+    /** @description The subsidiaries a user may see. */
     SubsidiaryAccessInput: {
+      /** @description Ids of subsidiaries of the tenant; replaces the user's list. */
       subsidiaryIds: string[];
     };
     /** @description A subsidiary as CRM records show it. */
     SubsidiarySummary: {
+      /** @description Colour of the subsidiary (CSS colour). */
       color: string | null;
+      /** @description Id of the subsidiary. */
       id: string;
+      /** @description Name of the subsidiary. */
       name: string | null;
     };
     /** @description A VAT or sales-tax rate a tenant invoices with. */
     TaxPercentage: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The rate in percent (for example 21).
+       */
       percentage: number;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of TaxPercentage. */
@@ -8799,31 +10221,55 @@ export interface components {
     };
     /** @description A group of employees that plans work together (HR planning). */
     Team: {
+      /** @description Colour shown for the team (CSS colour). */
       color: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Hours the team can work per day.
+       */
       dailyCapacity: number | null;
+      /** @description What the team does. */
       description: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Ids of the employees in the team; `members` are those employees. */
       memberIds: string[];
       /** @description The employees named by memberIds, in that order. */
       members: components['schemas']['TeamMember'][];
+      /** @description Name of the team. */
       name: string;
+      /** @description Whether the team is working (default ACTIVE). */
       status: components['schemas']['TeamStatus'];
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A member of a team (derived from an employee). */
     TeamMember: {
+      /** @description The employee's e-mail address. */
       email: string | null;
+      /** @description The employee's first name. */
       firstName: string | null;
+      /** @description Id of the employee. */
       id: string;
+      /** @description The employee's job title. */
       jobTitle: string | null;
+      /** @description The employee's last name. */
       lastName: string | null;
     };
     /** @description A page of Team. */
@@ -8873,85 +10319,157 @@ export interface components {
     TeamStatus: 'ACTIVE' | 'ARCHIVED';
     /** @description A tenant: one customer organisation. */
     Tenant: {
+      /** @description False for a deactivated tenant, whose users are refused (401). */
       active: boolean;
+      /** @description How the tenant is billed. */
       billingInfo: components['schemas']['BillingInfo'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The tenant's internet domain. */
       domain: string | null;
+      /** @description Id of the tenant (a UUID); every record of the tenant carries it as `tenantId`. */
       id: string;
+      /** @description The tenant's logo for light themes. */
       lightThemeLogo: components['schemas']['ImageRef'] | null;
+      /** @description The tenant's logo. */
       logo: components['schemas']['ImageRef'] | null;
+      /** @description Address of the tenant's logo. */
       logoUrl: string | null;
+      /** @description Name of the organisation. */
       name: string;
+      /** @description E-mail of the tenant's owner. */
       owner: string | null;
+      /** @description The domain's labels reversed and joined with dots (an app package name), which identifies the tenant's branded apps; null without a domain. */
       packageNameFromDomain: string | null;
+      /** @description Which modules the tenant uses. */
       scopes: components['schemas']['TenantScopes'];
+      /** @description Tenant-wide settings. */
       settings: components['schemas']['TenantSettings'];
+      /** @description State of the tenant's subscription. */
       subscription: components['schemas']['TenantSubscription'];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the subscription ends.
+       */
       subscriptionExpires: string | null;
       /** @description The stored roles; the built-in SUPER_ADMIN role is not among them. */
       tenantRoles: components['schemas']['TenantRole'][];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A named set of permissions that users of a tenant can hold. */
     TenantRole: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description What the role is for. */
       description: string | null;
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Name of the role, unique in the tenant; SUPER_ADMIN is reserved. */
       name: string;
+      /** @description The permissions the role grants, in the thirteen lists; each list holds only its own resources. */
       permissions: components['schemas']['Permissions'];
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A tenant role: its name and permissions. */
     TenantRoleInput: {
+      /** @description What the role is for. */
       description?: string | null;
+      /** @description Name of the role, unique in the tenant; SUPER_ADMIN is reserved (409). */
       name: string;
+      /** @description The permissions the role grants; replaces all thirteen lists. An unknown permission, or one in the wrong list, is a 400. */
       permissions?: components['schemas']['PermissionsInput'] | null;
     };
     /** @description Which functional areas the tenant uses. */
     TenantScopes: {
+      /** @description The asset-management module is on. */
       assetManagement: boolean | null;
+      /** @description The calendar module is on. */
       calendar: boolean | null;
+      /** @description The clients module is on. */
       clients: boolean | null;
+      /** @description The communications module (inbox, mails, notifications) is on. */
       communications: boolean | null;
+      /** @description The concepts module is on. */
       concepts: boolean | null;
+      /** @description The configurator module is on. */
       configurator: boolean | null;
+      /** @description The CRM module is on. */
       crm: boolean | null;
+      /** @description The environment module is on. */
       environment: boolean | null;
+      /** @description The finance module is on. */
       finance: boolean | null;
+      /** @description The HR module is on. */
       hr: boolean | null;
+      /** @description The inventory module is on. */
       inventory: boolean | null;
+      /** @description The production module is on. */
       production: boolean | null;
+      /** @description The products module is on. */
       products: boolean | null;
+      /** @description The projects module is on. */
       projects: boolean | null;
+      /** @description The reporting module is on. */
       reporting: boolean | null;
+      /** @description The subsidiaries module is on. */
       subsidiaries: boolean | null;
+      /** @description The suppliers module is on. */
       suppliers: boolean | null;
+      /** @description The support module is on. */
       support: boolean | null;
+      /** @description The tasks module is on. */
       tasks: boolean | null;
     };
     /** @description Defaults and preferences of the tenant. */
     TenantSettings: {
+      /** @description Accent colour of the tenant's branding (CSS colour). */
       accentColor: string | null;
+      /** @description Short code of the tenant. */
       code: string | null;
+      /** @description Country used where a record gives none. */
       defaultCountry: string | null;
+      /** @description Currency used where a record gives none (ISO 4217 code). */
       defaultCurrency: string | null;
+      /** @description Language used where a user gives none. */
       defaultLanguage: string | null;
+      /** @description Visibility new products get. */
       defaultProductVisibility: string | null;
+      /** @description Time zone used where a record gives none (IANA name). */
       defaultTimezone: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description VAT percentage used where a record gives none.
+       */
       defaultVat: number | null;
+      /** @description Whether exchange rates are synchronised automatically. */
       exchangeRateSyncEnabled: boolean | null;
+      /** @description Whether the tenant's web shop is open. */
       shopEnabled: boolean | null;
+      /** @description Settings of the web shop. */
       shopSettings: components['schemas']['ShopSettings'] | null;
     };
     /**
@@ -8959,7 +10477,10 @@ export interface components {
      * @enum {string}
      */
     TenantSubscription: 'TRIAL' | 'ACTIVE' | 'PAST_DUE' | 'CANCELLED';
-    /** @enum {string} */
+    /**
+     * @description How urgent a stock transfer is.
+     * @enum {string}
+     */
     TransferPriority: 'LOW' | 'MEDIUM' | 'HIGH' | 'URGENT';
     /** @description A product line of a stock transfer. */
     TransferProduct: {
@@ -8978,16 +10499,24 @@ export interface components {
        * @description pricePerUnit / baseUnitConversion (computed).
        */
       pricePerBaseUnit: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Price of one of the line's unit.
+       */
       pricePerUnit: number | null;
+      /** @description Id of the product. */
       productId: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity, in the line's unit.
+       */
       quantity: number | null;
       /**
        * Format: double
        * @description quantity x pricePerUnit (computed).
        */
       totalPrice: number | null;
+      /** @description The unit the quantity is in. */
       unit: string | null;
     };
     /** @description The progress of one product of a transfer. */
@@ -8997,17 +10526,27 @@ export interface components {
        * @description Delivered plus cancelled: what needs no more handling.
        */
       finishedQuantity: number;
+      /** @description Id of the product. */
       productId: string;
       /**
        * Format: double
        * @description Ordered, less cancelled, less what was picked or shipped.
        */
       quantityCanBeCancelled: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity cancelled.
+       */
       quantityCancelled: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity delivered.
+       */
       quantityDelivered: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity ordered.
+       */
       quantityOrdered: number;
       /**
        * Format: double
@@ -9029,13 +10568,17 @@ export interface components {
        * @description Reserved and not yet picked.
        */
       quantityReservedUnassigned: number;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity returned.
+       */
       quantityReturned: number;
       /**
        * Format: double
        * @description Picked quantities once the transfer has shipped.
        */
       quantityShipped: number;
+      /** @description True once a return of the product has started. */
       returnStarted: boolean;
       /**
        * Format: double
@@ -9058,54 +10601,84 @@ export interface components {
       | 'CANCELLED';
     /** @description A mass-model block of a type, decided by a tree. */
     TypeMassModel: {
+      /** @description Id of the mass model. */
       id: string | null;
+      /** @description The solids of the mass model. */
       models: components['schemas']['MassModelTree'] | null;
     };
     /** @description A model element of a type, decided by a tree. */
     TypeModel: {
+      /** @description Id of the model. */
       id: string | null;
+      /** @description The elements of the model. */
       models: components['schemas']['ModelTree'] | null;
     };
     /** @description An option of a type and the codes that may be chosen for it. */
     TypeOption: {
+      /** @description Ids of the views the option shows in. */
       activeViews: string[];
+      /** @description Category of the option. */
       category: string | null;
+      /** @description The codes a buyer chooses from; exhaustive results expand to every combination of them. */
       codes: components['schemas']['OptionCode'][];
+      /** @description Id of the option. */
       id: string | null;
+      /** @description True when the option concerns the neighbouring building. */
       isNeighborOption: boolean | null;
+      /** @description Name of the option. */
       name: string | null;
+      /** @description Name of the matching option of the neighbouring building. */
       neighborOption: boolean | null;
+      /** @description The building phase the option belongs to. */
       phase: components['schemas']['VariablePhase'] | null;
+      /** @description False hides the option from buyers. */
       visible: boolean | null;
     };
     /** @description The model coverage of one product variant of a type. */
     TypeProductCoverage: {
+      /** @description Model files of the variant; `complete` and `totalFileSize` derive from them. */
       assets: components['schemas']['FileAsset'][];
       /** @description Both a GLB and an RVT file are stored. */
       complete: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
       /** @description A GLB file is among the assets. */
       glbComplete: boolean;
+      /** @description The unique id of the record (a UUID). */
       id: string;
       /** @description The Product made for this variant. */
       linkedProductId: string | null;
+      /** @description What the static model models. */
       modelType: components['schemas']['StaticModelType'] | null;
+      /** @description Parameters of the variant. */
       parameters: components['schemas']['Parameter'][];
+      /** @description Name of the product the variant is sold as. */
       productName: string | null;
+      /** @description Ids of the projects the coverage is used in. */
       projectIds: string[];
       /** @description An RVT file is among the assets. */
       rvtComplete: boolean;
       /** @description Id of the static model of the type. */
       staticModelTreeId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
       /** @description Bytes of all assets. */
       totalFileSize: unknown;
+      /** @description Id of the configurator type. */
       typeId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
       /** @description The variant within the static model. */
       variantId: string | null;
@@ -9152,103 +10725,176 @@ export interface components {
     };
     /** @description A restriction of a type; `active` and `isActive` are one value under two names. */
     TypeRestriction: {
+      /** @description True when the restriction applies; same as `isActive`. */
       active: boolean | null;
+      /** @description Option category the restriction applies to. */
       category: string | null;
+      /** @description Id of the restriction. */
       id: string | null;
+      /** @description Same as `active`. */
       isActive: boolean | null;
+      /** @description The rules of the restriction. */
       restrictions: components['schemas']['RestrictionTree'] | null;
     };
     /** @description A variable of a type, whose configuration depends on choices. */
     TypeVariable: {
       /** @description The variable name; unique within its type. */
       id: string;
+      /** @description The building phase the variable belongs to. */
       phase: components['schemas']['VariablePhase'] | null;
+      /** @description The decision tree that resolves the variable from the chosen codes. */
       tree: components['schemas']['VariableTree'] | null;
     };
     /** @description A new name and/or phase for a variable; absent fields stay as they are. */
     TypeVariableChangeInput: {
+      /** @description New id of the variable; one another variable has is a 409. */
       id?: string | null;
+      /** @description The building phase the variable belongs to. */
       phase?: components['schemas']['VariablePhase'] | null;
     };
     /** @description A camera view of a type; `active` and `isActive` are one value under two names. */
     TypeView: {
+      /** @description True when the view is shown; same as `isActive`. */
       active: boolean | null;
+      /** @description Option categories shown in the view. */
       activeCategories: string[];
+      /** @description What the view shows. */
       description: string | null;
+      /** @description Id of the view. */
       id: string | null;
+      /** @description Same as `active`. */
       isActive: boolean | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Highest the camera goes.
+       */
       maxHeight: number | null;
+      /** @description Camera position. */
       position: components['schemas']['Vector3Formula'] | null;
+      /** @description Point the camera looks at. */
       target: components['schemas']['Vector3Formula'] | null;
     };
     /** @description A unit a product is counted, bought or sold in. */
     UnitOfMeasurement: {
+      /** @description True for the product's base unit; same as `isBaseUnit`. */
       baseUnit: boolean | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Cost price of one of this unit.
+       */
       cost: number | null;
+      /** @description True when quantities in this unit may have decimals; same as `isDecimal`. */
       decimal: boolean | null;
+      /** @description Same as `baseUnit`. */
       isBaseUnit: boolean | null;
+      /** @description Same as `decimal`. */
       isDecimal: boolean | null;
+      /** @description Name of the unit (for example "Box of 12"). */
       name: string | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description How many base units one of this unit holds.
+       */
       quantity: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Sales price of one of this unit.
+       */
       salesPrice: number | null;
+      /** @description Unit symbol (for example "pcs", "kg", "m"). */
       unit: string | null;
     };
     /** @description How many of the caller's notifications are unread. */
     UnreadCount: {
-      /** Format: int32 */
+      /**
+       * Format: int32
+       * @description Unread notifications of the caller.
+       */
       count: number;
     };
     /** @description Changes to a concept; absent fields stay as they are. */
     UpdateConceptInput: {
+      /** @description The kind of building the concept is. */
       buildingType?: components['schemas']['BuildingType'] | null;
+      /** @description Name of the concept. */
       name?: string | null;
     };
     /** @description Changes to a tax rate. */
     UpdateTaxPercentageInput: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description The rate in percent (for example 21).
+       */
       percentage?: number | null;
     };
     /** @description Changes to a webhook endpoint; absent fields stay as they are. */
     UpdateWebhookInput: {
       /** @description Turning an endpoint on clears its failing streak. */
       active?: boolean | null;
+      /** @description What the endpoint is for. */
       description?: string | null;
+      /** @description The event types sent to the endpoint. */
       events?: string[] | null;
+      /** @description The HTTPS address events are posted to. */
       url?: string | null;
     };
     /** @description A person who signs in to a tenant. */
     User: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description The user's e-mail address, unique in the tenant; used to name the user in roles and access lists. */
       email: string;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The user's first name. */
       firstName: string | null;
+      /** @description True when the user sees every subsidiary and project, whatever the access lists say. */
       hasFullAccess: boolean;
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description The user's preferred language. */
       language: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the user last signed in.
+       */
       lastLogin: string | null;
+      /** @description The user's last name. */
       lastName: string | null;
+      /** @description How the user presents themself. */
       profile: components['schemas']['UserProfile'] | null;
+      /** @description Ids of the projects the user may see (without full access). */
       projectAccess: string[];
+      /** @description Names of the tenant roles the user holds; the user's permissions are their union. */
       roles: string[];
+      /** @description Whether the user may use the service: any status but ACTIVE is refused (401) from the next request. */
       status: components['schemas']['UserStatus'];
+      /** @description Ids of the subsidiaries the user may see (without full access). */
       subsidiaryAccess: string[];
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+      /** @description True once the user's e-mail address is verified. */
       verified: boolean;
     };
     /** @description How a user appears to others. */
     UserProfile: {
+      /** @description The user's picture. */
       avatar: components['schemas']['ImageRef'] | null;
+      /** @description Name shown for the user. */
       displayName: string | null;
+      /** @description The user's logo. */
       logo: components['schemas']['ImageRef'] | null;
     };
     /**
@@ -9258,26 +10904,43 @@ export interface components {
     UserStatus: 'ACTIVE' | 'INVITED' | 'SUSPENDED' | 'DISABLED';
     /** @description A user as CRM records show owners: displayName is the full name, else the e-mail. */
     UserSummary: {
+      /** @description First and last name, or the e-mail address without them. */
       displayName: string | null;
+      /** @description Id of the user. */
       id: string;
       /** @description The sign-in name: the e-mail address. */
       username: string | null;
     };
     /** @description A variable and its configuration. */
     VariableConfigEntry: {
+      /** @description Bounds and default of the variable. */
       configuration: components['schemas']['VariableConfiguration'] | null;
+      /** @description Id of the variable. */
       id: string;
     };
     /** @description The allowed range and default of a variable. */
     VariableConfiguration: {
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Value used when nothing else sets it.
+       */
       defaultValue: number | null;
+      /** @description True when the value may not change. */
       isFixed: boolean | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Largest value allowed.
+       */
       max: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Smallest value allowed.
+       */
       min: number | null;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Step between allowed values.
+       */
       stepSize: number | null;
     };
     /**
@@ -9287,7 +10950,9 @@ export interface components {
     VariablePhase: 'PLAN' | 'DESIGN' | 'BUILD' | 'FINISH';
     /** @description A variable of a type, without its tree. */
     VariableSummary: {
+      /** @description Id of the variable. */
       id: string;
+      /** @description The building phase the variable belongs to. */
       phase: components['schemas']['VariablePhase'] | null;
     };
     /** @description Decides the configuration of a variable from the selected option codes. */
@@ -9299,41 +10964,71 @@ export interface components {
     };
     /** @description A branch of a VariableTree: it applies when every one of its choices is selected. */
     VariableTreeBranch: {
+      /** @description The choices that must all be selected for the branch to apply; none means always. */
       choices: components['schemas']['DecisionChoice'][];
+      /** @description Id of the branch. */
       id: string | null;
+      /** @description The result when the branch applies. */
       result: components['schemas']['VariableConfiguration'] | null;
     };
     /** @description The result of a VariableTree when no branch applies. */
     VariableTreeDefault: {
+      /** @description Id of the default. */
       id: string | null;
+      /** @description The result when no branch applies. */
       result: components['schemas']['VariableConfiguration'] | null;
     };
     /** @description Three formulas: x, y, z. */
     Vector3Formula: {
+      /** @description The x component. */
       x: components['schemas']['Formula'] | null;
+      /** @description The y component. */
       y: components['schemas']['Formula'] | null;
+      /** @description The z component. */
       z: components['schemas']['Formula'] | null;
     };
     /** @description A quantity of a product registered as waste. */
     WasteRecord: {
+      /** @description Who approved the write-off. */
       approvedBy: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description True to take the quantity from the site's available stock (first-expiring-first) in the same transaction; not enough stock is a 409. */
       deductRawMaterials: boolean;
+      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
       events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description Picture of the waste. */
       image: components['schemas']['ImageRef'] | null;
+      /** @description Id of the product wasted; fixed once deducted. */
       productId: string;
-      /** Format: double */
+      /**
+       * Format: double
+       * @description Quantity wasted; fixed once deducted.
+       */
       quantity: number;
+      /** @description Why it was wasted. */
       reason: string | null;
+      /** @description Id of the shift in which it was wasted. */
       shiftId: string | null;
+      /** @description Id of the stock site; fixed once deducted. */
       stockSiteId: string | null;
+      /** @description Id of the subsidiary; limits who sees the record. */
       subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
     /** @description A page of WasteRecord. */
@@ -9378,15 +11073,21 @@ export interface components {
     };
     /** @description A waste registration as REST sends it: the record under `dto`. */
     WasteRegistrationInput: {
+      /** @description The waste record. */
       dto: components['schemas']['CreateWasteRecordInput'];
     };
     /** @description A receiver of the tenant's events (Standard Webhooks). */
     WebhookEndpoint: {
       /** @description Inactive endpoints receive nothing. */
       active: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description What the endpoint is for. */
       description: string | null;
       /** @description Why the service turned the endpoint off. */
       disabledReason: string | null;
@@ -9397,15 +11098,21 @@ export interface components {
        * @description Since when every delivery to this endpoint has failed (null while it succeeds).
        */
       failingSince: string | null;
+      /** @description The unique id of the record (a UUID). */
       id: string;
       /**
        * Format: date-time
        * @description Until when deliveries are also signed with the secret before the last rotation.
        */
       previousSecretExpires: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
       /** @description An https URL on a public address. */
       url: string;
@@ -9414,9 +11121,14 @@ export interface components {
     WebhookEndpointWithSecret: {
       /** @description Inactive endpoints receive nothing. */
       active: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
       created: string | null;
+      /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description What the endpoint is for. */
       description: string | null;
       /** @description Why the service turned the endpoint off. */
       disabledReason: string | null;
@@ -9427,6 +11139,7 @@ export interface components {
        * @description Since when every delivery to this endpoint has failed (null while it succeeds).
        */
       failingSince: string | null;
+      /** @description The unique id of the record (a UUID). */
       id: string;
       /**
        * Format: date-time
@@ -9435,9 +11148,14 @@ export interface components {
       previousSecretExpires: string | null;
       /** @description The Standard Webhooks signing secret (`whsec_...`); keep it. */
       secret: string;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
       tenantId: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
       updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
       /** @description An https URL on a public address. */
       url: string;
@@ -9597,6 +11315,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the project. */
         id: string;
       };
       cookie?: never;
@@ -9627,6 +11346,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the project. */
         id: string;
       };
       cookie?: never;
@@ -9662,6 +11382,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the subsidiary. */
         id: string;
       };
       cookie?: never;
@@ -9692,6 +11413,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the subsidiary. */
         id: string;
       };
       cookie?: never;
@@ -9727,6 +11449,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description E-mail address of the user. */
         email: string;
       };
       cookie?: never;
@@ -9764,6 +11487,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description E-mail address of the user. */
         email: string;
       };
       cookie?: never;
@@ -9801,6 +11525,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description E-mail address of the user. */
         email: string;
       };
       cookie?: never;
@@ -9872,7 +11597,9 @@ export interface operations {
   getApInvoicesAgingReport: {
     parameters: {
       query?: {
+        /** @description Currency of the invoices counted (default EUR). */
         currency?: string;
+        /** @description Only invoices of this subsidiary (default: every subsidiary the caller sees). */
         subsidiaryId?: string;
       };
       header?: never;
@@ -9905,6 +11632,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the purchase order. */
         purchaseOrderId: string;
       };
       cookie?: never;
@@ -9942,6 +11670,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of the supplier. */
         supplierId: string;
       };
       cookie?: never;
@@ -10010,7 +11739,7 @@ export interface operations {
   deleteApInvoicesDeleteList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -10116,6 +11845,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -10146,6 +11876,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -10213,7 +11944,7 @@ export interface operations {
   deleteCommunicationsInboxDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -10317,7 +12048,7 @@ export interface operations {
   getCommunicationsInboxFind: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -10376,7 +12107,7 @@ export interface operations {
   getCommunicationsInboxFindList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -10409,6 +12140,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -10437,10 +12169,15 @@ export interface operations {
   getCommunicationsInboxPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -10570,6 +12307,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -10602,6 +12340,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -10637,7 +12376,7 @@ export interface operations {
   getConceptsFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -10698,6 +12437,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -10726,10 +12466,15 @@ export interface operations {
   getConceptsPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -10826,6 +12571,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the customer. */
         customerId: string;
       };
       cookie?: never;
@@ -10856,6 +12602,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the opportunity. */
         opportunityId: string;
       };
       cookie?: never;
@@ -10886,6 +12633,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the user. */
         ownerId: string;
       };
       cookie?: never;
@@ -10916,6 +12664,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The kind of activity. */
         type: components['schemas']['ActivityType'];
       };
       cookie?: never;
@@ -11012,7 +12761,7 @@ export interface operations {
   deleteCrmActivitiesDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -11118,6 +12867,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -11146,11 +12896,14 @@ export interface operations {
   getCrmBookingsByWidgetByWidgetId: {
     parameters: {
       query: {
+        /** @description Last day (YYYY-MM-DD), not before start; bookings starting before the day after it. */
         end: string;
+        /** @description First day (YYYY-MM-DD). */
         start: string;
       };
       header?: never;
       path: {
+        /** @description Id of the contact-form widget. */
         widgetId: string;
       };
       cookie?: never;
@@ -11219,7 +12972,7 @@ export interface operations {
   deleteCrmBookingsDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -11323,7 +13076,7 @@ export interface operations {
   getCrmBookingsFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -11382,7 +13135,7 @@ export interface operations {
   getCrmBookingsFindList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -11415,6 +13168,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -11443,10 +13197,15 @@ export interface operations {
   getCrmBookingsPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -11581,7 +13340,7 @@ export interface operations {
   deleteCrmContactFormWidgetsDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -11685,7 +13444,7 @@ export interface operations {
   getCrmContactFormWidgetsFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -11744,7 +13503,7 @@ export interface operations {
   getCrmContactFormWidgetsFindList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -11777,6 +13536,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -11805,10 +13565,15 @@ export interface operations {
   getCrmContactFormWidgetsPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -11841,6 +13606,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the lead. */
         id: string;
       };
       cookie?: never;
@@ -11878,6 +13644,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the lead. */
         id: string;
       };
       cookie?: never;
@@ -11979,6 +13746,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the employee. */
         ownerId: string;
       };
       cookie?: never;
@@ -12009,6 +13777,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the HR project. */
         projectId: string;
       };
       cookie?: never;
@@ -12039,6 +13808,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The status. */
         status: components['schemas']['EpicStatus'];
       };
       cookie?: never;
@@ -12107,7 +13877,7 @@ export interface operations {
   deleteHrEpicsDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -12211,7 +13981,7 @@ export interface operations {
   getHrEpicsFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -12270,7 +14040,7 @@ export interface operations {
   getHrEpicsFindList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -12303,6 +14073,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -12369,6 +14140,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the epic. */
         epicId: string;
       };
       cookie?: never;
@@ -12399,6 +14171,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The status. */
         status: components['schemas']['FeatureStatus'];
       };
       cookie?: never;
@@ -12467,7 +14240,7 @@ export interface operations {
   deleteHrFeaturesDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -12571,7 +14344,7 @@ export interface operations {
   getHrFeaturesFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -12630,7 +14403,7 @@ export interface operations {
   getHrFeaturesFindList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -12663,6 +14436,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -12691,10 +14465,15 @@ export interface operations {
   getHrFeaturesPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -12791,6 +14570,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the employee. */
         leadId: string;
       };
       cookie?: never;
@@ -12821,6 +14601,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The status. */
         status: components['schemas']['HrProjectStatus'];
       };
       cookie?: never;
@@ -12889,7 +14670,7 @@ export interface operations {
   deleteHrProjectsDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -12993,7 +14774,7 @@ export interface operations {
   getHrProjectsFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -13054,6 +14835,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -13148,6 +14930,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the employee. */
         memberId: string;
       };
       cookie?: never;
@@ -13178,6 +14961,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The status. */
         status: components['schemas']['TeamStatus'];
       };
       cookie?: never;
@@ -13246,7 +15030,7 @@ export interface operations {
   deleteHrTeamsDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -13389,7 +15173,7 @@ export interface operations {
   getHrTeamsFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -13448,7 +15232,7 @@ export interface operations {
   getHrTeamsFindList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -13481,6 +15265,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -13580,19 +15365,33 @@ export interface operations {
   getInventoryBatchSearch: {
     parameters: {
       query: {
+        /** @description Only this batch number. */
         batchNumber?: string;
+        /** @description Only products of this brand. */
         brand?: string;
+        /** @description Only products of this category. */
         category?: string;
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description Only batches expiring at or after this. */
         expiryFrom?: string;
+        /** @description Only batches expiring at or before this. */
         expiryTo?: string;
+        /** @description Only this location. */
         locationId?: string;
+        /** @description 0-based page number (default 0). */
         page?: number;
+        /** @description Terms, separated by spaces; each must occur (case-insensitively) in the product name, brand or category, or the batch number or location. */
         search?: string;
+        /** @description Records per page (default 20, at most 1000). */
         size?: number;
+        /** @description What to sort by. */
         sortBy?: components['schemas']['BatchSortField'];
+        /** @description Only batches last stocked at or after this. */
         stockDateFrom?: string;
+        /** @description Only batches last stocked at or before this. */
         stockDateTo?: string;
+        /** @description Id of the stock site. */
         stockSiteId: string;
       };
       header?: never;
@@ -13623,19 +15422,19 @@ export interface operations {
   putInventoryBatches: {
     parameters: {
       query?: {
-        /** @description Or send the fields as a JSON body instead (not both). */
+        /** @description Number of the batch. Or send the fields as a JSON body instead (not both). */
         batchNumber?: string;
-        /** @description Or send the fields as a JSON body instead (not both). */
+        /** @description The batch's new expiration date. Or send the fields as a JSON body instead (not both). */
         expirationDate?: string;
-        /** @description Or send the fields as a JSON body instead (not both). */
+        /** @description Where in the site the batch lies. Or send the fields as a JSON body instead (not both). */
         locationId?: string;
-        /** @description Or send the fields as a JSON body instead (not both). Required when the request has no body. */
+        /** @description Id of the product. Or send the fields as a JSON body instead (not both). Required when the request has no body. */
         productId?: string;
-        /** @description Or send the fields as a JSON body instead (not both). */
+        /** @description The batch's new production date. Or send the fields as a JSON body instead (not both). */
         productionDate?: string;
-        /** @description Or send the fields as a JSON body instead (not both). */
+        /** @description The batch's new quantity. Or send the fields as a JSON body instead (not both). */
         quantity?: number;
-        /** @description Or send the fields as a JSON body instead (not both). Required when the request has no body. */
+        /** @description Id of the stock site. Or send the fields as a JSON body instead (not both). Required when the request has no body. */
         stockSiteId?: string;
       };
       header?: never;
@@ -13713,7 +15512,7 @@ export interface operations {
   deleteInventoryDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -13743,6 +15542,7 @@ export interface operations {
   getInventoryDynamicProductStockInventorySearch: {
     parameters: {
       query?: {
+        /** @description Id of a destination site whose stock is shown alongside. */
         destinationStockSiteId?: string;
         /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
         filters?: string[];
@@ -13754,6 +15554,7 @@ export interface operations {
         size?: number;
         /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
         sort?: string[];
+        /** @description Id of the stock site whose stock is shown. */
         stockSiteId?: string;
       };
       header?: never;
@@ -13825,6 +15626,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -13891,6 +15693,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the opportunity. */
         opportunityId: string;
       };
       cookie?: never;
@@ -14015,7 +15818,7 @@ export interface operations {
   deleteInvoicesDeleteList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -14121,6 +15924,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -14220,6 +16024,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -14247,7 +16052,7 @@ export interface operations {
   getNotificationsFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -14308,6 +16113,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -14400,8 +16206,11 @@ export interface operations {
   getNotificationsMe: {
     parameters: {
       query?: {
+        /** @description Only this category. */
         category?: components['schemas']['NotificationCategory'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
       };
       header?: never;
@@ -14432,10 +16241,15 @@ export interface operations {
   getNotificationsPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -14537,6 +16351,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -14756,6 +16571,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description E-mail address of the user. */
         email: string;
       };
       cookie?: never;
@@ -14787,7 +16603,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description E-mail address of the user. */
         email: string;
+        /** @description Name of the role. */
         roleName: string;
       };
       cookie?: never;
@@ -14819,6 +16637,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description E-mail address of the user. */
         email: string;
       };
       cookie?: never;
@@ -14850,7 +16669,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description E-mail address of the user. */
         email: string;
+        /** @description Name of the role. */
         roleName: string;
       };
       cookie?: never;
@@ -14915,6 +16736,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -14942,7 +16764,7 @@ export interface operations {
   getSentMailsFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -15003,6 +16825,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -15031,10 +16854,15 @@ export interface operations {
   getSentMailsPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -15105,7 +16933,7 @@ export interface operations {
   deleteStockTransfersDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -15276,6 +17104,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -15375,6 +17204,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -15407,6 +17237,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -15442,7 +17273,7 @@ export interface operations {
   getTaxPercentagesFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -15503,6 +17334,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -15531,10 +17363,15 @@ export interface operations {
   getTaxPercentagesPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -15565,10 +17402,12 @@ export interface operations {
   postTypeProductCoveragesCalculateByTypeId: {
     parameters: {
       query?: {
+        /** @description Priority of the jobs (default NORMAL); an already pending job is raised to it. */
         priority?: components['schemas']['CoverageJobPriority'];
       };
       header?: never;
       path: {
+        /** @description Id of the configurator type. */
         typeId: string;
       };
       cookie?: never;
@@ -15678,7 +17517,7 @@ export interface operations {
   deleteTypeProductCoveragesDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -15782,7 +17621,7 @@ export interface operations {
   getTypeProductCoveragesFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -15843,6 +17682,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the configurator type. */
         typeId: string;
       };
       cookie?: never;
@@ -15878,7 +17718,7 @@ export interface operations {
   getTypeProductCoveragesFindList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -15911,6 +17751,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -15941,7 +17782,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the configurator type. */
         typeId: string;
+        /** @description Id of the variable. */
         variableId: string;
       };
       cookie?: never;
@@ -15972,7 +17815,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the configurator type. */
         typeId: string;
+        /** @description Id of the variable. */
         variableId: string;
       };
       cookie?: never;
@@ -16010,7 +17855,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the configurator type. */
         typeId: string;
+        /** @description Id of the variable. */
         variableId: string;
       };
       cookie?: never;
@@ -16040,10 +17887,12 @@ export interface operations {
   getTypesVariablesByTypeIdSearch: {
     parameters: {
       query: {
+        /** @description Text that must occur in the variable's id (case-insensitively). */
         search: string;
       };
       header?: never;
       path: {
+        /** @description Id of the configurator type. */
         typeId: string;
       };
       cookie?: never;
@@ -16074,6 +17923,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the configurator type. */
         typeId: string;
       };
       cookie?: never;
@@ -16147,6 +17997,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the shift. */
         shiftId: string;
       };
       cookie?: never;
@@ -16215,7 +18066,7 @@ export interface operations {
   deleteWasteManagementDeleteList: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -16319,7 +18170,7 @@ export interface operations {
   getWasteManagementFind: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -16378,7 +18229,7 @@ export interface operations {
   getWasteManagementFindByListOfIds: {
     parameters: {
       query: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
       header?: never;
@@ -16409,7 +18260,7 @@ export interface operations {
   getWasteManagementFindList: {
     parameters: {
       query?: {
-        /** @description Repeat the parameter or separate the values with commas. */
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
       header?: never;
@@ -16442,6 +18293,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -16470,10 +18322,15 @@ export interface operations {
   getWasteManagementPage: {
     parameters: {
       query?: {
+        /** @description Sort direction (default ASC). */
         direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
         search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
         sortBy?: string;
       };
       header?: never;
@@ -16570,6 +18427,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -16600,6 +18458,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -16629,6 +18488,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -16664,12 +18524,16 @@ export interface operations {
   getWebhooksByIdDeliveries: {
     parameters: {
       query?: {
+        /** @description 0-based page number (default 0). */
         pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
         pageSize?: number;
+        /** @description Only deliveries in this state. */
         status?: components['schemas']['DeliveryStatus'];
       };
       header?: never;
       path: {
+        /** @description Id of the webhook endpoint. */
         id: string;
       };
       cookie?: never;
@@ -16700,7 +18564,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the delivery. */
         deliveryId: string;
+        /** @description Id of the webhook endpoint. */
         id: string;
       };
       cookie?: never;
@@ -16732,6 +18598,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;
@@ -16763,6 +18630,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
         id: string;
       };
       cookie?: never;

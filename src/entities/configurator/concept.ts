@@ -13,17 +13,31 @@ export enum BuildingType {
 registerEnumType(BuildingType, {
   name: 'BuildingType',
   description: 'The kind of building a concept is for.',
+  valuesConfig: {
+    ROW: { description: 'A terraced (row) house.' },
+    DETACHED: { description: 'A detached house.' },
+    SEMI_DETACHED: { description: 'A semi-detached house.' },
+    CORNER: { description: 'A corner house.' },
+    APARTMENT: { description: 'An apartment.' },
+    BUNGALOW: { description: 'A bungalow.' },
+  },
 });
+
+/** What Concept fields mean, shared with the inputs that set them. */
+export const CONCEPT_DOCS = {
+  name: 'Name of the concept.',
+  buildingType: 'The kind of building the concept is.',
+} as const;
 
 @Entity({ tableName: 'concept' })
 @Index({ name: 'concept_tenant_name_idx', properties: ['tenantId', 'name'] })
 @ObjectType({ description: 'A building concept of the configurator.' })
 export class Concept extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: CONCEPT_DOCS.name })
   name!: string;
 
   @Enum({ items: () => BuildingType, nullable: true })
-  @Field(() => BuildingType, { nullable: true })
+  @Field(() => BuildingType, { nullable: true, description: CONCEPT_DOCS.buildingType })
   buildingType?: BuildingType;
 }

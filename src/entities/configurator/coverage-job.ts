@@ -13,6 +13,12 @@ export enum CoverageJobStatus {
 registerEnumType(CoverageJobStatus, {
   name: 'CoverageJobStatus',
   description: 'PENDING (queued, also between retries) -> RUNNING -> DONE, or FAILED after the last retry.',
+  valuesConfig: {
+    PENDING: { description: 'Waiting for a worker (or for `runAfter` after a failure).' },
+    RUNNING: { description: 'A worker is calculating it.' },
+    DONE: { description: 'Finished; one coverage per variant was written.' },
+    FAILED: { description: 'Gave up after the retries; the message says why.' },
+  },
 });
 
 /** Claimed first to last; the worker's claim query orders by this list. */
@@ -25,7 +31,21 @@ export enum CoverageJobPriority {
 registerEnumType(CoverageJobPriority, {
   name: 'CoverageJobPriority',
   description: 'Among due jobs, higher priorities are claimed first.',
+  valuesConfig: {
+    URGENT: { description: 'Claimed first.' },
+    HIGH: { description: 'Claimed before NORMAL.' },
+    NORMAL: { description: 'The default.' },
+    LOW: { description: 'Claimed last.' },
+  },
 });
+
+/** What CoverageJob fields mean, shared with the inputs that set them. */
+export const COVERAGE_JOB_DOCS = {
+  typeId: 'Id of the configurator type whose coverage is calculated.',
+  name: 'Name of the job.',
+  description: 'What the job is for.',
+  priority: 'Workers claim due jobs by priority: URGENT > HIGH > NORMAL > LOW.',
+} as const;
 
 /**
  * One queued coverage calculation: the variants of one static model of a type. The table is
@@ -41,10 +61,12 @@ registerEnumType(CoverageJobPriority, {
 @Index({ name: 'coverage_job_tenant_name_idx', properties: ['tenantId', 'name'] })
 @ObjectType({ description: 'A queued calculation of the product coverage of a type.' })
 export class CoverageJob extends Audited {
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) name?: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
+  name?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description })
   description?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -59,7 +81,9 @@ export class CoverageJob extends Audited {
   @Field(() => String, { nullable: true, description: 'The worker that ran the job last.' })
   workerName?: string | null;
 
-  @Property({ type: 'uuid' }) @Field(() => String) typeId!: string;
+  @Property({ type: 'uuid' })
+  @Field(() => String, { description: COVERAGE_JOB_DOCS.typeId })
+  typeId!: string;
 
   @Property({ type: 'text' })
   @Field(() => String, { description: 'The static model of the type this job covers (GraphQL only).' })
@@ -67,11 +91,13 @@ export class CoverageJob extends Audited {
   staticModelId!: string;
 
   @Enum({ items: () => CoverageJobStatus })
-  @Field(() => CoverageJobStatus)
+  @Field(() => CoverageJobStatus, { description: 'Where the job stands.' })
   status: CoverageJobStatus = CoverageJobStatus.PENDING;
 
   @Enum({ items: () => CoverageJobPriority })
-  @Field(() => CoverageJobPriority)
+  @Field(() => CoverageJobPriority, {
+    description: COVERAGE_JOB_DOCS.priority,
+  })
   priority: CoverageJobPriority = CoverageJobPriority.LOW;
 
   @Property({ type: new DecimalType('number'), columnType: 'numeric(5,2)' })
@@ -87,12 +113,14 @@ export class CoverageJob extends Audited {
   runAfter: Date = new Date();
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When a worker last started the job.' })
   started?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the job ended.' })
   completed?: Date | null;
 
-  @Property({ type: 'json' }) @Field(() => [FileAsset]) assets: FileAsset[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [FileAsset], { description: 'Files the job produced.' })
+  assets: FileAsset[] = [];
 }

@@ -11,10 +11,10 @@ import { Field, InputType, ObjectType, type ClassType } from 'type-graphql';
 @ObjectType('DecisionChoice', {
   description: 'One code of one option: a condition of a branch, or a selection to resolve against.',
 })
-@InputType('DecisionChoiceInput')
+@InputType('DecisionChoiceInput', { description: 'A chosen option code, as sent.' })
 export class DecisionChoice {
-  @Field(() => String) code!: string;
-  @Field(() => String) option!: string;
+  @Field(() => String, { description: 'The code chosen.' }) code!: string;
+  @Field(() => String, { description: 'The option it is chosen in.' }) option!: string;
 }
 
 export interface DecisionBranch<R> {
@@ -41,22 +41,27 @@ export function decisionTreeOf<R extends object>(
   @ObjectType(`${name}Branch`, {
     description: `A branch of a ${name}: it applies when every one of its choices is selected.`,
   })
-  @InputType(`${name}BranchInput`)
+  @InputType(`${name}BranchInput`, { description: `A branch of a ${name}, as sent.` })
   class Branch implements DecisionBranch<R> {
-    @Field(() => String, { nullable: true }) id?: string | null;
-    @Field(() => [DecisionChoice]) choices: DecisionChoice[] = [];
-    @Field(() => result, { nullable: true }) result?: R | null;
+    @Field(() => String, { nullable: true, description: 'Id of the branch.' }) id?: string | null;
+    @Field(() => [DecisionChoice], {
+      description: 'The choices that must all be selected for the branch to apply; none means always.',
+    })
+    choices: DecisionChoice[] = [];
+    @Field(() => result, { nullable: true, description: 'The result when the branch applies.' })
+    result?: R | null;
   }
 
   @ObjectType(`${name}Default`, { description: `The result of a ${name} when no branch applies.` })
-  @InputType(`${name}DefaultInput`)
+  @InputType(`${name}DefaultInput`, { description: `The default result of a ${name}, as sent.` })
   class Default implements DecisionDefault<R> {
-    @Field(() => String, { nullable: true }) id?: string | null;
-    @Field(() => result, { nullable: true }) result?: R | null;
+    @Field(() => String, { nullable: true, description: 'Id of the default.' }) id?: string | null;
+    @Field(() => result, { nullable: true, description: 'The result when no branch applies.' })
+    result?: R | null;
   }
 
   @ObjectType(name, { description })
-  @InputType(`${name}Input`)
+  @InputType(`${name}Input`, { description: `A ${name}, as sent.` })
   class Tree implements DecisionTree<R> {
     @Field(() => [Branch], { description: 'Tried in order; the first whose choices all match wins.' })
     branches: Branch[] = [];

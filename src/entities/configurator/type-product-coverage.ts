@@ -5,6 +5,16 @@ import { FileAsset, Parameter } from '../shared';
 import { Audited } from '../tenant-scoped';
 import { StaticModelType } from './type-shapes';
 
+/** What TypeProductCoverage fields mean, shared with the inputs that set them. */
+export const TYPE_PRODUCT_COVERAGE_DOCS = {
+  typeId: 'Id of the configurator type.',
+  productName: 'Name of the product the variant is sold as.',
+  modelType: 'What the static model models.',
+  parameters: 'Parameters of the variant.',
+  projectIds: 'Ids of the projects the coverage is used in.',
+  assets: 'Model files of the variant; `complete` and `totalFileSize` derive from them.',
+} as const;
+
 /**
  * Whether a product variant of a type is covered by stored models: one row per variant of a
  * static model (staticModelTreeId, variantId), made by the coverage calculation. The flags and
@@ -32,10 +42,12 @@ import { StaticModelType } from './type-shapes';
 })
 @ObjectType({ description: 'The model coverage of one product variant of a type.' })
 export class TypeProductCoverage extends Audited {
-  @Property({ type: 'uuid' }) @Field(() => String) typeId!: string;
+  @Property({ type: 'uuid' })
+  @Field(() => String, { description: TYPE_PRODUCT_COVERAGE_DOCS.typeId })
+  typeId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: TYPE_PRODUCT_COVERAGE_DOCS.productName })
   productName?: string;
 
   @Property({ type: 'uuid', nullable: true })
@@ -63,12 +75,20 @@ export class TypeProductCoverage extends Audited {
   rvtComplete: boolean = false;
 
   @Enum({ items: () => StaticModelType, nullable: true })
-  @Field(() => StaticModelType, { nullable: true })
+  @Field(() => StaticModelType, { nullable: true, description: TYPE_PRODUCT_COVERAGE_DOCS.modelType })
   modelType?: StaticModelType;
 
-  @Property({ type: 'json' }) @Field(() => [Parameter]) parameters: Parameter[] = [];
-  @Property({ type: 'text[]' }) @Field(() => [String]) projectIds: string[] = [];
-  @Property({ type: 'json' }) @Field(() => [FileAsset]) assets: FileAsset[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [Parameter], { description: TYPE_PRODUCT_COVERAGE_DOCS.parameters })
+  parameters: Parameter[] = [];
+  @Property({ type: 'text[]' })
+  @Field(() => [String], { description: TYPE_PRODUCT_COVERAGE_DOCS.projectIds })
+  projectIds: string[] = [];
+  @Property({ type: 'json' })
+  @Field(() => [FileAsset], {
+    description: TYPE_PRODUCT_COVERAGE_DOCS.assets,
+  })
+  assets: FileAsset[] = [];
 
   @Property({ type: new BigIntType('number') })
   @Field(() => SafeIntResolver, { description: 'Bytes of all assets.' })

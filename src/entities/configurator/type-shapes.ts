@@ -18,6 +18,12 @@ export enum VariablePhase {
 registerEnumType(VariablePhase, {
   name: 'VariablePhase',
   description: 'The stage of a project in which a variable or option is decided.',
+  valuesConfig: {
+    PLAN: { description: 'Planning.' },
+    DESIGN: { description: 'Design.' },
+    BUILD: { description: 'Construction.' },
+    FINISH: { description: 'Finishing.' },
+  },
 });
 
 export enum ModelElementType {
@@ -31,7 +37,21 @@ export enum ModelElementType {
   COLUMN = 'COLUMN',
   OTHER = 'OTHER',
 }
-registerEnumType(ModelElementType, { name: 'ModelElementType', description: 'What a model element is.' });
+registerEnumType(ModelElementType, {
+  name: 'ModelElementType',
+  description: 'What a model element is.',
+  valuesConfig: {
+    WALL: { description: 'A wall.' },
+    FLOOR: { description: 'A floor.' },
+    ROOF: { description: 'A roof.' },
+    WINDOW: { description: 'A window.' },
+    DOOR: { description: 'A door.' },
+    STAIR: { description: 'A stair.' },
+    BEAM: { description: 'A beam.' },
+    COLUMN: { description: 'A column.' },
+    OTHER: { description: 'Any other element.' },
+  },
+});
 
 export enum MassModelShape {
   Box = 'Box',
@@ -39,6 +59,7 @@ export enum MassModelShape {
 registerEnumType(MassModelShape, {
   name: 'MassModelShape',
   description: 'The solid a mass-model element is drawn as.',
+  valuesConfig: { Box: { description: 'A rectangular box.' } },
 });
 
 export enum StaticModelType {
@@ -49,23 +70,32 @@ export enum StaticModelType {
 registerEnumType(StaticModelType, {
   name: 'StaticModelType',
   description: 'What a static model (and the product coverage made from it) models.',
+  valuesConfig: {
+    CONCEPT: { description: 'Models a concept.' },
+    VARIANT: { description: 'Models a variant.' },
+    PROJECT: { description: 'Models a project.' },
+  },
 });
 
 @ObjectType('VariableConfiguration', { description: 'The allowed range and default of a variable.' })
-@InputType('VariableConfigurationInput')
+@InputType('VariableConfigurationInput', { description: 'Bounds and default of a variable, as sent.' })
 export class VariableConfiguration {
-  @Field(() => Float, { nullable: true }) defaultValue?: number | null;
-  @Field(() => Boolean, { nullable: true }) isFixed?: boolean | null;
-  @Field(() => Float, { nullable: true }) max?: number | null;
-  @Field(() => Float, { nullable: true }) min?: number | null;
-  @Field(() => Float, { nullable: true }) stepSize?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Value used when nothing else sets it.' })
+  defaultValue?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'True when the value may not change.' }) isFixed?:
+    boolean | null;
+  @Field(() => Float, { nullable: true, description: 'Largest value allowed.' }) max?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Smallest value allowed.' }) min?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Step between allowed values.' }) stepSize?:
+    number | null;
 }
 
 @ObjectType('VariableConfigEntry', { description: 'A variable and its configuration.' })
-@InputType('VariableConfigEntryInput')
+@InputType('VariableConfigEntryInput', { description: "A variable's configuration, as sent." })
 export class VariableConfigEntry {
-  @Field(() => String) id!: string;
-  @Field(() => VariableConfiguration, { nullable: true }) configuration?: VariableConfiguration | null;
+  @Field(() => String, { description: 'Id of the variable.' }) id!: string;
+  @Field(() => VariableConfiguration, { nullable: true, description: 'Bounds and default of the variable.' })
+  configuration?: VariableConfiguration | null;
 }
 
 export const VariableTree = decisionTreeOf(
@@ -75,73 +105,103 @@ export const VariableTree = decisionTreeOf(
 );
 
 @ObjectType('TypeVariable', { description: 'A variable of a type, whose configuration depends on choices.' })
-@InputType('TypeVariableInput')
+@InputType('TypeVariableInput', { description: 'A variable of a type, as sent.' })
 export class TypeVariable {
   @Field(() => String, { description: 'The variable name; unique within its type.' }) id!: string;
-  @Field(() => VariablePhase, { nullable: true }) phase?: VariablePhase | null;
-  @Field(() => VariableTree, { nullable: true }) tree?: DecisionTree<VariableConfiguration> | null;
+  @Field(() => VariablePhase, { nullable: true, description: 'The building phase the variable belongs to.' })
+  phase?: VariablePhase | null;
+  @Field(() => VariableTree, {
+    nullable: true,
+    description: 'The decision tree that resolves the variable from the chosen codes.',
+  })
+  tree?: DecisionTree<VariableConfiguration> | null;
 }
 
 @ObjectType('VariableSummary', { description: 'A variable of a type, without its tree.' })
 export class VariableSummary {
-  @Field(() => String) id!: string;
-  @Field(() => VariablePhase, { nullable: true }) phase?: VariablePhase | null;
+  @Field(() => String, { description: 'Id of the variable.' }) id!: string;
+  @Field(() => VariablePhase, { nullable: true, description: 'The building phase the variable belongs to.' })
+  phase?: VariablePhase | null;
 }
 
 @ObjectType('OptionCode', { description: 'One choosable code of an option.' })
-@InputType('OptionCodeInput')
+@InputType('OptionCodeInput', { description: 'A code of an option, as sent.' })
 export class OptionCode {
-  @Field(() => String, { nullable: true }) code?: string | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { nullable: true }) option?: string | null;
-  @Field(() => Float, { nullable: true }) price?: number | null;
-  @Field(() => Boolean, { nullable: true }) visible?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'The code.' }) code?: string | null;
+  @Field(() => String, { nullable: true, description: 'What the code means.' }) description?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the option the code belongs to.' }) option?:
+    string | null;
+  @Field(() => Float, { nullable: true, description: 'Price of choosing the code.' }) price?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'False hides the code from buyers.' }) visible?:
+    boolean | null;
 }
 
 @ObjectType('TypeOption', { description: 'An option of a type and the codes that may be chosen for it.' })
-@InputType('TypeOptionInput')
+@InputType('TypeOptionInput', { description: 'An option of a type, as sent.' })
 export class TypeOption {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) category?: string | null;
-  @Field(() => [String]) activeViews: string[] = [];
-  @Field(() => [OptionCode]) codes: OptionCode[] = [];
-  @Field(() => Boolean, { nullable: true }) isNeighborOption?: boolean | null;
-  @Field(() => Boolean, { nullable: true }) neighborOption?: boolean | null;
-  @Field(() => VariablePhase, { nullable: true }) phase?: VariablePhase | null;
-  @Field(() => Boolean, { nullable: true }) visible?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Id of the option.' }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the option.' }) name?: string | null;
+  @Field(() => String, { nullable: true, description: 'Category of the option.' }) category?: string | null;
+  @Field(() => [String], { description: 'Ids of the views the option shows in.' }) activeViews: string[] = [];
+  @Field(() => [OptionCode], {
+    description: 'The codes a buyer chooses from; exhaustive results expand to every combination of them.',
+  })
+  codes: OptionCode[] = [];
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True when the option concerns the neighbouring building.',
+  })
+  isNeighborOption?: boolean | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Name of the matching option of the neighbouring building.',
+  })
+  neighborOption?: boolean | null;
+  @Field(() => VariablePhase, { nullable: true, description: 'The building phase the option belongs to.' })
+  phase?: VariablePhase | null;
+  @Field(() => Boolean, { nullable: true, description: 'False hides the option from buyers.' }) visible?:
+    boolean | null;
 }
 
 @ObjectType('ModelElement', { description: 'An element of a 3D model, placed by formulas.' })
-@InputType('ModelElementInput')
+@InputType('ModelElementInput', { description: 'An element of a 3D model, as sent.' })
 export class ModelElement {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => Int, { nullable: true }) level?: number | null;
-  @Field(() => String, { nullable: true }) material?: string | null;
-  @Field(() => ModelElementType, { nullable: true }) type?: ModelElementType | null;
-  @Field(() => Vector3Formula, { nullable: true }) dimensions?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true }) position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true }) rotation?: Vector3Formula | null;
+  @Field(() => String, { nullable: true, description: 'Id of the element.' }) id?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Storey the element is on.' }) level?: number | null;
+  @Field(() => String, { nullable: true, description: 'Material of the element.' }) material?: string | null;
+  @Field(() => ModelElementType, { nullable: true, description: 'What the element is.' })
+  type?: ModelElementType | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Width, height and depth, as formulas.' })
+  dimensions?: Vector3Formula | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Position, as formulas.' })
+  position?: Vector3Formula | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Rotation, as formulas.' })
+  rotation?: Vector3Formula | null;
 }
 
 export const ModelTree = decisionTreeOf('ModelTree', ModelElement, 'Decides a model element from choices.');
 
 @ObjectType('TypeModel', { description: 'A model element of a type, decided by a tree.' })
-@InputType('TypeModelInput')
+@InputType('TypeModelInput', { description: 'A 3D model of a type, as sent.' })
 export class TypeModel {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => ModelTree, { nullable: true }) models?: DecisionTree<ModelElement> | null;
+  @Field(() => String, { nullable: true, description: 'Id of the model.' }) id?: string | null;
+  @Field(() => ModelTree, { nullable: true, description: 'The elements of the model.' })
+  models?: DecisionTree<ModelElement> | null;
 }
 
 @ObjectType('MassModelElement', { description: 'A block of the mass model (no material).' })
-@InputType('MassModelElementInput')
+@InputType('MassModelElementInput', { description: 'A solid of a mass model, as sent.' })
 export class MassModelElement {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => Int, { nullable: true }) level?: number | null;
-  @Field(() => MassModelShape, { nullable: true }) type?: MassModelShape | null;
-  @Field(() => Vector3Formula, { nullable: true }) dimensions?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true }) position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true }) rotation?: Vector3Formula | null;
+  @Field(() => String, { nullable: true, description: 'Id of the solid.' }) id?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Storey the solid is on.' }) level?: number | null;
+  @Field(() => MassModelShape, { nullable: true, description: 'The solid it is drawn as.' })
+  type?: MassModelShape | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Width, height and depth, as formulas.' })
+  dimensions?: Vector3Formula | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Position, as formulas.' })
+  position?: Vector3Formula | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Rotation, as formulas.' })
+  rotation?: Vector3Formula | null;
 }
 
 export const MassModelTree = decisionTreeOf(
@@ -151,25 +211,28 @@ export const MassModelTree = decisionTreeOf(
 );
 
 @ObjectType('TypeMassModel', { description: 'A mass-model block of a type, decided by a tree.' })
-@InputType('TypeMassModelInput')
+@InputType('TypeMassModelInput', { description: 'A mass model of a type, as sent.' })
 export class TypeMassModel {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => MassModelTree, { nullable: true }) models?: DecisionTree<MassModelElement> | null;
+  @Field(() => String, { nullable: true, description: 'Id of the mass model.' }) id?: string | null;
+  @Field(() => MassModelTree, { nullable: true, description: 'The solids of the mass model.' })
+  models?: DecisionTree<MassModelElement> | null;
 }
 
 @ObjectType('RestrictedOption', { description: 'The codes still allowed for an option, and why.' })
-@InputType('RestrictedOptionInput')
+@InputType('RestrictedOptionInput', { description: 'A limit on one option, as sent.' })
 export class RestrictedOption {
-  @Field(() => [String]) allowedCodes: string[] = [];
-  @Field(() => String, { nullable: true }) optionName?: string | null;
-  @Field(() => String, { nullable: true }) reason?: string | null;
+  @Field(() => [String], { description: 'The codes still allowed.' }) allowedCodes: string[] = [];
+  @Field(() => String, { nullable: true, description: 'Name of the option limited.' }) optionName?:
+    string | null;
+  @Field(() => String, { nullable: true, description: 'Why it is limited.' }) reason?: string | null;
 }
 
 @ObjectType('RestrictionRule', { description: 'Limits on the codes of options.' })
-@InputType('RestrictionRuleInput')
+@InputType('RestrictionRuleInput', { description: 'A rule limiting options, as sent.' })
 export class RestrictionRule {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => [RestrictedOption]) options: RestrictedOption[] = [];
+  @Field(() => String, { nullable: true, description: 'Id of the rule.' }) id?: string | null;
+  @Field(() => [RestrictedOption], { description: 'The options it limits.' }) options: RestrictedOption[] =
+    [];
 }
 
 export const RestrictionTree = decisionTreeOf(
@@ -181,13 +244,19 @@ export const RestrictionTree = decisionTreeOf(
 @ObjectType('TypeRestriction', {
   description: 'A restriction of a type; `active` and `isActive` are one value under two names.',
 })
-@InputType('TypeRestrictionInput')
+@InputType('TypeRestrictionInput', { description: 'A restriction of a type, as sent.' })
 export class TypeRestriction {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => Boolean, { nullable: true }) active?: boolean | null;
-  @Field(() => Boolean, { nullable: true }) isActive?: boolean | null;
-  @Field(() => String, { nullable: true }) category?: string | null;
-  @Field(() => RestrictionTree, { nullable: true }) restrictions?: DecisionTree<RestrictionRule> | null;
+  @Field(() => String, { nullable: true, description: 'Id of the restriction.' }) id?: string | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True when the restriction applies; same as `isActive`.',
+  })
+  active?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Same as `active`.' }) isActive?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Option category the restriction applies to.' })
+  category?: string | null;
+  @Field(() => RestrictionTree, { nullable: true, description: 'The rules of the restriction.' })
+  restrictions?: DecisionTree<RestrictionRule> | null;
 }
 
 @ObjectType('StaticModelStats', {
@@ -195,7 +264,11 @@ export class TypeRestriction {
 })
 export class StaticModelStats {
   @Field(() => Int, { description: 'Variants with a GLB file.' }) glbInDb!: number;
-  @Field(() => DateTimeISOResolver, { nullable: true }) lastSynced?: string | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the figures were last brought up to date.',
+  })
+  lastSynced?: string | null;
   @Field(() => Int, { description: 'Variants whose coverage is complete.' }) modelsComplete!: number;
   @Field(() => Int, { description: 'Variants with at least one model file.' }) modelsInDb!: number;
   @Field(() => Int, { description: 'Variants with an RVT file.' }) rvtInDb!: number;
@@ -208,17 +281,24 @@ export class StaticModelStats {
   description:
     'A static model variant; an exhaustive one stands for one variant per combination of the codes of its exhaustive options.',
 })
-@InputType('StaticModelVariantInput')
+@InputType('StaticModelVariantInput', { description: 'A variant of a static model tree, as sent.' })
 export class StaticModelVariant {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => Boolean, { nullable: true }) isEmpty?: boolean | null;
-  @Field(() => Boolean, { nullable: true }) isExhaustive?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Id of the variant.' }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the variant.' }) name?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'True when the variant has no model.' }) isEmpty?:
+    boolean | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "True when the variant expands to every combination of its options' codes (up to 10,000).",
+  })
+  isExhaustive?: boolean | null;
   @Field(() => [String], { description: 'Names (or ids) of options of the type.' })
   exhaustiveOptions: string[] = [];
-  @Field(() => [Parameter]) parameters: Parameter[] = [];
-  @Field(() => Vector3Formula, { nullable: true }) position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true }) rotation?: Vector3Formula | null;
+  @Field(() => [Parameter], { description: 'Parameters of the variant.' }) parameters: Parameter[] = [];
+  @Field(() => Vector3Formula, { nullable: true, description: 'Position of the variant.' })
+  position?: Vector3Formula | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Rotation of the variant.' })
+  rotation?: Vector3Formula | null;
 }
 
 export const StaticModelTree = decisionTreeOf(
@@ -227,18 +307,29 @@ export const StaticModelTree = decisionTreeOf(
   'Decides the static model variant from choices; its results are the variants to cover.',
 );
 
+/** What StaticModel fields mean, shared with the inputs that set them. */
+export const STATIC_MODEL_DOCS = {
+  modelNamePrefix: 'Prefix of the names of the models made.',
+  type: 'What the static model models.',
+  models: 'The decision tree of variants.',
+} as const;
+
 @ObjectType('StaticModel', { description: 'A set of prepared models of a type, one per variant.' })
 export class StaticModel {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => String, { nullable: true }) modelNamePrefix?: string | null;
-  @Field(() => StaticModelType, { nullable: true }) type?: StaticModelType | null;
+  @Field(() => String, { nullable: true, description: 'Id of the static model.' }) id?: string | null;
+  @Field(() => String, { nullable: true, description: STATIC_MODEL_DOCS.modelNamePrefix })
+  modelNamePrefix?: string | null;
+  @Field(() => StaticModelType, { nullable: true, description: STATIC_MODEL_DOCS.type })
+  type?: StaticModelType | null;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'Product names by variant id, replacing the generated name.',
   })
   nameOverrides?: Record<string, string> | null;
-  @Field(() => StaticModelStats, { nullable: true }) stats?: StaticModelStats | null;
-  @Field(() => StaticModelTree, { nullable: true }) models?: DecisionTree<StaticModelVariant> | null;
+  @Field(() => StaticModelStats, { nullable: true, description: 'Figures on the variants and their files.' })
+  stats?: StaticModelStats | null;
+  @Field(() => StaticModelTree, { nullable: true, description: STATIC_MODEL_DOCS.models })
+  models?: DecisionTree<StaticModelVariant> | null;
 }
 
 @InputType('StaticModelInput', {
@@ -246,23 +337,34 @@ export class StaticModel {
 })
 export class StaticModelInput {
   @Field(() => String, { nullable: true, description: 'Generated when absent.' }) id?: string | null;
-  @Field(() => String, { nullable: true }) modelNamePrefix?: string | null;
-  @Field(() => StaticModelType, { nullable: true }) type?: StaticModelType | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) nameOverrides?: Record<string, string> | null;
-  @Field(() => StaticModelTree, { nullable: true }) models?: DecisionTree<StaticModelVariant> | null;
+  @Field(() => String, { nullable: true, description: STATIC_MODEL_DOCS.modelNamePrefix })
+  modelNamePrefix?: string | null;
+  @Field(() => StaticModelType, { nullable: true, description: STATIC_MODEL_DOCS.type })
+  type?: StaticModelType | null;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Names to use instead of the generated ones.',
+  })
+  nameOverrides?: Record<string, string> | null;
+  @Field(() => StaticModelTree, { nullable: true, description: STATIC_MODEL_DOCS.models })
+  models?: DecisionTree<StaticModelVariant> | null;
 }
 
 @ObjectType('TypeView', {
   description: 'A camera view of a type; `active` and `isActive` are one value under two names.',
 })
-@InputType('TypeViewInput')
+@InputType('TypeViewInput', { description: 'A view of a type, as sent.' })
 export class TypeView {
-  @Field(() => String, { nullable: true }) id?: string | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => Boolean, { nullable: true }) active?: boolean | null;
-  @Field(() => Boolean, { nullable: true }) isActive?: boolean | null;
-  @Field(() => [String]) activeCategories: string[] = [];
-  @Field(() => Float, { nullable: true }) maxHeight?: number | null;
-  @Field(() => Vector3Formula, { nullable: true }) position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true }) target?: Vector3Formula | null;
+  @Field(() => String, { nullable: true, description: 'Id of the view.' }) id?: string | null;
+  @Field(() => String, { nullable: true, description: 'What the view shows.' }) description?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'True when the view is shown; same as `isActive`.' })
+  active?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Same as `active`.' }) isActive?: boolean | null;
+  @Field(() => [String], { description: 'Option categories shown in the view.' }) activeCategories: string[] =
+    [];
+  @Field(() => Float, { nullable: true, description: 'Highest the camera goes.' }) maxHeight?: number | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Camera position.' })
+  position?: Vector3Formula | null;
+  @Field(() => Vector3Formula, { nullable: true, description: 'Point the camera looks at.' })
+  target?: Vector3Formula | null;
 }

@@ -11,7 +11,17 @@ export enum ActivityType {
   NOTE = 'NOTE',
   TASK = 'TASK',
 }
-registerEnumType(ActivityType, { name: 'ActivityType', description: 'What kind of contact an activity is.' });
+registerEnumType(ActivityType, {
+  name: 'ActivityType',
+  description: 'What kind of contact an activity is.',
+  valuesConfig: {
+    CALL: { description: 'A phone call.' },
+    EMAIL: { description: 'An e-mail.' },
+    MEETING: { description: 'A meeting.' },
+    NOTE: { description: 'A note.' },
+    TASK: { description: 'A task to do.' },
+  },
+});
 
 export enum ActivityPriority {
   LOW = 'LOW',
@@ -19,7 +29,38 @@ export enum ActivityPriority {
   HIGH = 'HIGH',
   URGENT = 'URGENT',
 }
-registerEnumType(ActivityPriority, { name: 'ActivityPriority' });
+registerEnumType(ActivityPriority, {
+  name: 'ActivityPriority',
+  description: 'How urgent an activity is.',
+  valuesConfig: {
+    LOW: { description: 'Low priority.' },
+    MEDIUM: { description: 'Medium priority.' },
+    HIGH: { description: 'High priority.' },
+    URGENT: { description: 'Urgent.' },
+  },
+});
+
+/** What Activity fields mean, shared with the inputs that set them. */
+export const ACTIVITY_DOCS = {
+  description: 'Longer description of the activity.',
+  location: 'Where it takes place.',
+  outcome: 'What came of it.',
+  contactEmail: 'E-mail address of the person contacted.',
+  contactName: 'Name of the person contacted.',
+  contactPhone: 'Phone number of the person contacted.',
+  customerId: 'Id of the customer it concerns; `customer` is that customer.',
+  opportunityId: 'Id of the opportunity it concerns; `opportunity` is that opportunity.',
+  priority: 'How urgent it is.',
+  attendees: 'Who takes part (names or e-mail addresses).',
+  scheduledAt: 'When it is planned.',
+  dueDate: 'When it must be done.',
+  dueNotifiedAt: 'When the owner was reminded that the activity is due.',
+  durationMinutes: 'How long it takes, in minutes.',
+  completed: 'True once done; same as `isCompleted`.',
+  isCompleted: 'Same as `completed`.',
+  subject: 'What the activity is about (1 to 500 characters).',
+  type: 'What kind of contact it is.',
+} as const;
 
 @Entity({ tableName: 'activity' })
 @TenantIndexes(
@@ -40,39 +81,45 @@ registerEnumType(ActivityPriority, { name: 'ActivityPriority' });
 @ObjectType({ description: 'A CRM activity: a call, e-mail, meeting, note or task.' })
 export class Activity extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: ACTIVITY_DOCS.subject })
   subject!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.description })
   description?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.location })
   location?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.outcome })
   outcome?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactEmail })
   contactEmail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactName })
   contactName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactPhone })
   contactPhone?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: ACTIVITY_DOCS.customerId,
+  })
   customerId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: ACTIVITY_DOCS.opportunityId,
+  })
   opportunityId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -80,45 +127,49 @@ export class Activity extends Audited {
   ownerId?: string | null;
 
   @Enum({ items: () => ActivityType })
-  @Field(() => ActivityType)
+  @Field(() => ActivityType, { description: ACTIVITY_DOCS.type })
   type!: ActivityType;
 
   @Enum({ items: () => ActivityPriority, nullable: true })
-  @Field(() => ActivityPriority, { nullable: true })
+  @Field(() => ActivityPriority, { nullable: true, description: ACTIVITY_DOCS.priority })
   priority?: ActivityPriority | null;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: ACTIVITY_DOCS.attendees })
   attendees: string[] = [];
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: ACTIVITY_DOCS.scheduledAt })
   scheduledAt?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: ACTIVITY_DOCS.dueDate })
   dueDate?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    description:
+      'When it was completed; set to now when `completed` becomes true without one, cleared on reopening.',
+    nullable: true,
+  })
   completedAt?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
   @Field(() => DateTimeISOResolver, {
     nullable: true,
-    description: 'When the owner was reminded that the activity is due.',
+    description: ACTIVITY_DOCS.dueNotifiedAt,
   })
   dueNotifiedAt?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: ACTIVITY_DOCS.durationMinutes })
   durationMinutes?: number | null;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: ACTIVITY_DOCS.completed })
   completed: boolean = false;
 
-  @Field(() => Boolean, { description: 'Same as `completed`.' })
+  @Field(() => Boolean, { description: ACTIVITY_DOCS.isCompleted })
   get isCompleted(): boolean {
     return this.completed;
   }

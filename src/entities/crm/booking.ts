@@ -11,7 +11,38 @@ export enum BookingStatus {
   COMPLETED = 'COMPLETED',
   NO_SHOW = 'NO_SHOW',
 }
-registerEnumType(BookingStatus, { name: 'BookingStatus' });
+registerEnumType(BookingStatus, {
+  name: 'BookingStatus',
+  description: 'State of a booking.',
+  valuesConfig: {
+    CONFIRMED: { description: 'Confirmed.' },
+    PENDING: { description: 'Awaiting confirmation.' },
+    CANCELLED: { description: 'Cancelled.' },
+    COMPLETED: { description: 'Took place.' },
+    NO_SHOW: { description: 'The visitor did not come.' },
+  },
+});
+
+/** What Booking fields mean, shared with the inputs that set them. */
+export const BOOKING_DOCS = {
+  widgetConfigId: 'The contact-form widget it was booked through.',
+  leadId: 'Id of the lead the booking belongs to.',
+  activityId: 'Id of the activity that records the appointment.',
+  assignedEmployeeId: 'Id of the employee who takes the appointment.',
+  assignedSubsidiaryId: 'Id of the subsidiary where it takes place.',
+  calendarEventId: 'The id of the event in an external calendar.',
+  firstName: "The visitor's first name.",
+  lastName: "The visitor's last name.",
+  companyName: "The visitor's company.",
+  email: "The visitor's e-mail address.",
+  phone: "The visitor's phone number.",
+  street: "The visitor's street.",
+  houseNumber: "The visitor's house number.",
+  postalCode: "The visitor's postal code.",
+  city: "The visitor's city.",
+  message: 'What the visitor wrote.',
+  startTime: 'When the appointment starts.',
+} as const;
 
 @Entity({ tableName: 'booking' })
 // The widget calendar asks for one widget's bookings in a time window.
@@ -38,28 +69,28 @@ registerEnumType(BookingStatus, { name: 'BookingStatus' });
 @ObjectType({ description: 'An appointment booked through a contact-form widget.' })
 export class Booking extends Audited {
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The contact-form widget it was booked through.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.widgetConfigId })
   widgetConfigId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.leadId })
   leadId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.activityId })
   activityId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.assignedEmployeeId })
   assignedEmployeeId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.assignedSubsidiaryId })
   assignedSubsidiaryId?: string | null;
 
   /** An id in an external calendar, so not necessarily a UUID. */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The id of the event in an external calendar.' })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.calendarEventId })
   calendarEventId?: string | null;
 
   @Property({ type: 'text' })
@@ -67,15 +98,19 @@ export class Booking extends Audited {
   cancellationToken!: string;
 
   @Enum({ items: () => BookingStatus })
-  @Field(() => BookingStatus)
+  @Field(() => BookingStatus, { description: 'State of the booking.' })
   status: BookingStatus = BookingStatus.CONFIRMED;
 
   @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: BOOKING_DOCS.startTime })
   startTime!: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    description:
+      'When it ends; derived from `startTime` and `duration` when absent (and the other way round).',
+    nullable: true,
+  })
   endTime?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
@@ -83,46 +118,46 @@ export class Booking extends Audited {
   duration?: number | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The visitor's time zone (IANA name)." })
   timezone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.firstName })
   firstName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.lastName })
   lastName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.companyName })
   companyName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.email })
   email?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.phone })
   phone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.street })
   street?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.houseNumber })
   houseNumber?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.postalCode })
   postalCode?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.city })
   city?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.message })
   message?: string | null;
 }

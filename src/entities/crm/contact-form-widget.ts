@@ -16,15 +16,32 @@ export enum ContactFormFieldType {
 registerEnumType(ContactFormFieldType, {
   name: 'ContactFormFieldType',
   description: 'The kind of input a contact-form field shows.',
+  valuesConfig: {
+    TEXT: { description: 'A one-line text.' },
+    EMAIL: { description: 'An e-mail address.' },
+    PHONE: { description: 'A phone number.' },
+    TEXTAREA: { description: 'A multi-line text.' },
+    SELECT: { description: 'A choice from a list.' },
+    CHECKBOX: { description: 'A yes/no box.' },
+    DATE: { description: 'A date.' },
+    NUMBER: { description: 'A number.' },
+  },
 });
+
+/** What ContactFormField fields mean, shared with the inputs that set them. */
+export const CONTACT_FORM_FIELD_DOCS = {
+  label: 'The label shown next to the input.',
+  type: 'The kind of input.',
+} as const;
 
 @ObjectType('ContactFormField', { description: 'One input of a contact form.' })
 export class ContactFormField {
-  @Field(() => String, { nullable: true }) label!: string | null;
+  @Field(() => String, { nullable: true, description: CONTACT_FORM_FIELD_DOCS.label }) label!: string | null;
   @Field(() => String, { description: 'The key the submitted value is sent under.' }) name!: string;
-  @Field(() => Boolean) required!: boolean;
+  @Field(() => Boolean, { description: 'True when the form cannot be sent without it.' }) required!: boolean;
   @Field(() => Int, { description: 'Position on the form, lowest first.' }) sortOrder!: number;
-  @Field(() => ContactFormFieldType) type!: ContactFormFieldType;
+  @Field(() => ContactFormFieldType, { description: CONTACT_FORM_FIELD_DOCS.type })
+  type!: ContactFormFieldType;
 }
 
 @Entity({ tableName: 'contact_form_widget_config' })
@@ -33,7 +50,7 @@ export class ContactFormField {
 @ObjectType({ description: 'A contact form that can be embedded in a website (a widget).' })
 export class ContactFormWidgetConfig extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the widget.' })
   name!: string;
 
   /** Lower-case and unique within the tenant: the widget's address on a website. */
@@ -42,7 +59,7 @@ export class ContactFormWidgetConfig extends Audited {
   slug!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the widget is for.' })
   description?: string | null;
 
   @Property({ type: 'text', nullable: true })
@@ -54,7 +71,7 @@ export class ContactFormWidgetConfig extends Audited {
   assignedTeamLeadId?: string | null;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True when the widget accepts submissions; same as `isActive`.' })
   active: boolean = true;
 
   @Field(() => Boolean, { description: 'Same as `active`.' })
@@ -63,6 +80,6 @@ export class ContactFormWidgetConfig extends Audited {
   }
 
   @Property({ type: 'json' })
-  @Field(() => [ContactFormField])
+  @Field(() => [ContactFormField], { description: 'The inputs of the form, in `sortOrder`.' })
   fields: ContactFormField[] = [];
 }

@@ -13,7 +13,29 @@ export enum InboundEmailStatus {
 registerEnumType(InboundEmailStatus, {
   name: 'InboundEmailStatus',
   description: 'NEW is unread; the others have been seen.',
+  valuesConfig: {
+    NEW: { description: 'Not read yet (counted as unread).' },
+    READ: { description: 'Read.' },
+    ARCHIVED: { description: 'Archived.' },
+    REPLIED: { description: 'Answered.' },
+  },
 });
+
+/** What InboundEmail fields mean, shared with the inputs that set them. */
+export const INBOUND_EMAIL_DOCS = {
+  subject: 'Subject line.',
+  bodyHtml: 'The HTML body.',
+  bodyText: 'The plain-text body.',
+  fromName: "Sender's name.",
+  recipients: 'Addresses the e-mail was sent to.',
+  cc: 'Addresses in copy.',
+  conversationId: 'Id of the conversation (thread) the e-mail belongs to.',
+  graphMessageId: 'Id of the message at the mail gateway.',
+  inReplyTo: 'The In-Reply-To header: the Message-ID of the e-mail this one answers.',
+  parentCommunicationId: 'The communication this one answers.',
+  relatedEntityId: 'A record the e-mail is about (see relatedEntityType).',
+  fromEmail: "Sender's e-mail address.",
+} as const;
 
 @Entity({ tableName: 'inbound_email' })
 // A mail gateway may deliver one message twice; the Message-ID keeps it one record. NULLs stay distinct.
@@ -37,52 +59,58 @@ registerEnumType(InboundEmailStatus, {
 @ObjectType({ description: 'An e-mail received in the tenant inbox.' })
 export class InboundEmail extends Audited {
   @Enum({ items: () => InboundEmailStatus })
-  @Field(() => InboundEmailStatus)
+  @Field(() => InboundEmailStatus, { description: 'Where the e-mail stands; NEW is unread.' })
   status: InboundEmailStatus = InboundEmailStatus.NEW;
 
   @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the e-mail arrived.' })
   receivedAt: Date = new Date();
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.subject })
   subject?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyHtml })
   bodyHtml?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyText })
   bodyText?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromEmail })
   fromEmail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromName })
   fromName?: string | null;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: INBOUND_EMAIL_DOCS.recipients })
   recipients: string[] = [];
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: INBOUND_EMAIL_DOCS.cc })
   cc: string[] = [];
 
   /** The identifiers below come from mail systems (RFC 5322 headers, Microsoft Graph), not from us. */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: INBOUND_EMAIL_DOCS.conversationId,
+  })
   conversationId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.graphMessageId })
   graphMessageId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: INBOUND_EMAIL_DOCS.inReplyTo,
+  })
   inReplyTo?: string | null;
 
   @Property({ type: 'text', nullable: true })
@@ -90,13 +118,13 @@ export class InboundEmail extends Audited {
   internetMessageId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The communication this one answers.' })
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.parentCommunicationId })
   parentCommunicationId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
   @Field(() => String, {
     nullable: true,
-    description: 'A record the e-mail is about (see relatedEntityType).',
+    description: INBOUND_EMAIL_DOCS.relatedEntityId,
   })
   relatedEntityId?: string | null;
 

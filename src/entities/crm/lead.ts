@@ -18,7 +18,49 @@ export enum LeadStatus {
 registerEnumType(LeadStatus, {
   name: 'LeadStatus',
   description: 'Where a lead stands; any status may follow any other.',
+  valuesConfig: {
+    NEW: { description: 'Just came in.' },
+    CONTACTED: { description: 'Contact was made.' },
+    QUALIFIED: { description: 'Worth pursuing; sets `qualifiedDate` and `qualifiedBy` the first time.' },
+    PROPOSAL: { description: 'A proposal was made.' },
+    NEGOTIATION: { description: 'In negotiation.' },
+    WON: { description: 'Became a customer.' },
+    LOST: { description: 'Went elsewhere.' },
+    DISQUALIFIED: { description: 'Not a fit.' },
+  },
 });
+
+/** What Lead fields mean, shared with the inputs that set them. */
+export const LEAD_DOCS = {
+  firstName: 'First name of the person.',
+  lastName: 'Last name of the person.',
+  companyName: "The person's company.",
+  companyWebsite: 'Website of the company.',
+  email: 'E-mail address of the person.',
+  phone: 'Phone number of the person.',
+  industry: "The company's industry.",
+  instagramHandle: "The person's Instagram handle.",
+  interest: 'What the lead is interested in.',
+  message: 'What the lead wrote.',
+  nextAction: 'What is to be done next.',
+  nextActionDueDate: 'When the next action is due.',
+  note: 'Internal note.',
+  pageUrl: 'The web page the lead came in from.',
+  preferredLanguage: 'The language the lead prefers.',
+  qualificationNotes: 'Why the lead was (dis)qualified.',
+  referrerUrl: 'The page that referred the visitor.',
+  source: 'Where the lead came from (for example website, referral).',
+  sourceDetail: 'More about the source.',
+  utmCampaign: 'The utm_campaign of the visit.',
+  utmContent: 'The utm_content of the visit.',
+  utmMedium: 'The utm_medium of the visit.',
+  utmSource: 'The utm_source of the visit.',
+  utmTerm: 'The utm_term of the visit.',
+  hasAcceptedQuote: 'True once the lead accepted a quote.',
+  address: "The lead's address.",
+  customerId: 'Id of the customer the lead became or belongs to.',
+  opportunityId: 'Id of the opportunity made from the lead.',
+} as const;
 
 @Entity({ tableName: 'lead' })
 @TenantIndexes(
@@ -41,71 +83,71 @@ registerEnumType(LeadStatus, {
 @ObjectType({ description: 'A prospective customer (CRM lead).' })
 export class Lead extends Audited {
   @Enum({ items: () => LeadStatus })
-  @Field(() => LeadStatus)
+  @Field(() => LeadStatus, { description: 'Where the lead stands; any status may follow any other.' })
   status: LeadStatus = LeadStatus.NEW;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.firstName })
   firstName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.lastName })
   lastName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.companyName })
   companyName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.companyWebsite })
   companyWebsite?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.email })
   email?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.phone })
   phone?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.industry })
   industry?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.instagramHandle })
   instagramHandle?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.interest })
   interest?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.message })
   message?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.nextAction })
   nextAction?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: LEAD_DOCS.nextActionDueDate })
   nextActionDueDate?: Date | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.note })
   note?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.pageUrl })
   pageUrl?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.preferredLanguage })
   preferredLanguage?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.qualificationNotes })
   qualificationNotes?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -113,55 +155,61 @@ export class Lead extends Audited {
   qualifiedBy?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the lead first became QUALIFIED; set by the service.',
+  })
   qualifiedDate?: Date | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.referrerUrl })
   referrerUrl?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: LEAD_DOCS.source,
+  })
   source?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.sourceDetail })
   sourceDetail?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmCampaign })
   utmCampaign?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmContent })
   utmContent?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmMedium })
   utmMedium?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmSource })
   utmSource?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmTerm })
   utmTerm?: string | null;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: LEAD_DOCS.hasAcceptedQuote })
   hasAcceptedQuote: boolean = false;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => Address, { nullable: true })
+  @Field(() => Address, { nullable: true, description: LEAD_DOCS.address })
   address?: Address | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.customerId })
   customerId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: LEAD_DOCS.opportunityId })
   opportunityId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -170,6 +218,9 @@ export class Lead extends Audited {
 
   /** Leads with a subsidiary are visible only to users with access to it (decisions.md "Data scope"). */
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Id of the subsidiary handling the lead; limits who sees it.',
+  })
   subsidiaryId?: string | null;
 }

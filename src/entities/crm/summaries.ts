@@ -11,34 +11,41 @@ import type { User } from '../user';
 
 @ObjectType('CustomerSummary', { description: 'A customer as CRM records show it.' })
 export class CustomerSummary {
-  @Field(() => String, { nullable: true }) email!: string | null;
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) name!: string | null;
-  @Field(() => String, { nullable: true }) phone!: string | null;
+  @Field(() => String, { nullable: true, description: "The customer's e-mail address." }) email!:
+    string | null;
+  @Field(() => ID, { description: 'Id of the customer.' }) id!: string;
+  @Field(() => String, { nullable: true, description: 'Name of the customer.' }) name!: string | null;
+  @Field(() => String, { nullable: true, description: "The customer's phone number." }) phone!: string | null;
 }
 
 @ObjectType('OpportunitySummary', { description: 'An opportunity as CRM records show it.' })
 export class OpportunitySummary {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) name!: string | null;
-  @Field(() => Float, { nullable: true }) value!: number | null;
+  @Field(() => ID, { description: 'Id of the opportunity.' }) id!: string;
+  @Field(() => String, { nullable: true, description: 'Name of the opportunity.' }) name!: string | null;
+  @Field(() => Float, { nullable: true, description: 'Expected value of the opportunity.' }) value!:
+    number | null;
 }
 
 @ObjectType('UserSummary', {
   description: 'A user as CRM records show owners: displayName is the full name, else the e-mail.',
 })
 export class UserSummary {
-  @Field(() => String, { nullable: true }) displayName!: string | null;
-  @Field(() => ID) id!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'First and last name, or the e-mail address without them.',
+  })
+  displayName!: string | null;
+  @Field(() => ID, { description: 'Id of the user.' }) id!: string;
   @Field(() => String, { nullable: true, description: 'The sign-in name: the e-mail address.' })
   username!: string | null;
 }
 
 @ObjectType('SubsidiarySummary', { description: 'A subsidiary as CRM records show it.' })
 export class SubsidiarySummary {
-  @Field(() => String, { nullable: true }) color!: string | null;
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true, description: 'Colour of the subsidiary (CSS colour).' }) color!:
+    string | null;
+  @Field(() => ID, { description: 'Id of the subsidiary.' }) id!: string;
+  @Field(() => String, { nullable: true, description: 'Name of the subsidiary.' }) name!: string | null;
 }
 
 export function customerSummary(c: Customer | null): CustomerSummary | null {

@@ -8,7 +8,15 @@ export enum DeliveryStatus {
   DELIVERED = 'DELIVERED',
   FAILED = 'FAILED',
 }
-registerEnumType(DeliveryStatus, { name: 'DeliveryStatus', description: 'Where a delivery stands.' });
+registerEnumType(DeliveryStatus, {
+  name: 'DeliveryStatus',
+  description: 'Where a delivery stands.',
+  valuesConfig: {
+    PENDING: { description: 'Not delivered yet; tried again later.' },
+    DELIVERED: { description: 'The receiver accepted it.' },
+    FAILED: { description: 'Gave up after the retries.' },
+  },
+});
 
 export enum DeliveryChannel {
   WEBHOOK = 'WEBHOOK',
@@ -17,15 +25,23 @@ export enum DeliveryChannel {
 registerEnumType(DeliveryChannel, {
   name: 'DeliveryChannel',
   description: 'How an event leaves the service.',
+  valuesConfig: {
+    WEBHOOK: { description: 'Posted to a webhook endpoint.' },
+    EMAIL: { description: "Mailed to a notification's recipient." },
+  },
 });
 
 /** One try at handing an event over. */
 @ObjectType({ description: 'One attempt of a delivery.' })
 export class DeliveryAttempt {
-  @Field(() => DateTimeISOResolver) at!: string;
-  @Field(() => Int, { nullable: true }) statusCode?: number | null;
-  @Field(() => String, { nullable: true }) error?: string | null;
-  @Field(() => Int) durationMs!: number;
+  @Field(() => DateTimeISOResolver, { description: 'When the attempt was made.' }) at!: string;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'HTTP status the receiver answered with; null when no answer came.',
+  })
+  statusCode?: number | null;
+  @Field(() => String, { nullable: true, description: 'Why the attempt failed.' }) error?: string | null;
+  @Field(() => Int, { description: 'How long the attempt took, in milliseconds.' }) durationMs!: number;
 }
 
 /**
@@ -40,11 +56,11 @@ export class DeliveryAttempt {
 @ObjectType({ description: 'The delivery of one event to one receiver, with its attempts.' })
 export class EventDelivery extends TenantScoped {
   @Enum({ items: () => DeliveryChannel })
-  @Field(() => DeliveryChannel)
+  @Field(() => DeliveryChannel, { description: 'How the event is delivered.' })
   channel: DeliveryChannel = DeliveryChannel.WEBHOOK;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the webhook endpoint (webhook deliveries).' })
   endpointId?: string | null;
 
   @Property({ type: 'uuid' })
@@ -52,19 +68,21 @@ export class EventDelivery extends TenantScoped {
   eventId!: string;
 
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Type of the event, for example `lead.created`.' })
   eventType!: string;
 
   @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, {
+    description: 'When the event happened; an endpoint receives its deliveries in this order.',
+  })
   occurredAt!: Date;
 
   @Enum({ items: () => DeliveryStatus })
-  @Field(() => DeliveryStatus)
+  @Field(() => DeliveryStatus, { description: 'Where the delivery stands.' })
   status: DeliveryStatus = DeliveryStatus.PENDING;
 
   @Property({ type: 'integer' })
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many times delivery was tried.' })
   attempts: number = 0;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -76,23 +94,26 @@ export class EventDelivery extends TenantScoped {
   lockedUntil?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'HTTP status of the last attempt.' })
   lastStatusCode?: number | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why the last attempt failed.' })
   lastError?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the receiver accepted it.' })
   deliveredAt?: Date | null;
 
   @Property({ type: 'json' })
-  @Field(() => [DeliveryAttempt])
+  @Field(() => [DeliveryAttempt], { description: 'Every attempt, oldest first.' })
   attemptLog: DeliveryAttempt[] = [];
 
   /** E-mail deliveries: the notification's recipient. */
   @Property({ type: 'json', nullable: true })
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: "E-mail deliveries: the notification's recipient.",
+  })
   target?: Record<string, unknown> | null;
 }

@@ -19,7 +19,7 @@ export class WebhookEndpoint extends TenantScoped {
   events: string[] = ['*'];
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the endpoint is for.' })
   description?: string | null;
 
   @Property({ type: 'boolean' })

@@ -14,6 +14,12 @@ export enum ApInvoiceStatus {
 registerEnumType(ApInvoiceStatus, {
   name: 'ApInvoiceStatus',
   description: 'Where a purchase invoice stands in approval and booking.',
+  valuesConfig: {
+    DRAFT: { description: 'Being entered; may become APPROVED or CANCELLED.' },
+    APPROVED: { description: 'Approved for payment; may go back to DRAFT, or become POSTED or CANCELLED.' },
+    POSTED: { description: 'Booked in the ledger; may only become CANCELLED.' },
+    CANCELLED: { description: 'Cancelled; final.' },
+  },
 });
 
 export enum ApPaymentStatus {
@@ -24,6 +30,11 @@ export enum ApPaymentStatus {
 registerEnumType(ApPaymentStatus, {
   name: 'ApPaymentStatus',
   description: 'How far the payments settle the invoice (computed).',
+  valuesConfig: {
+    UNPAID: { description: 'Nothing paid yet.' },
+    PARTIALLY_PAID: { description: 'Paid in part.' },
+    PAID: { description: 'Paid in full.' },
+  },
 });
 
 export enum ApClassificationMethod {
@@ -34,6 +45,11 @@ export enum ApClassificationMethod {
 registerEnumType(ApClassificationMethod, {
   name: 'ApClassificationMethod',
   description: 'How the cost classification was made.',
+  valuesConfig: {
+    MANUAL: { description: 'Classified by a person.' },
+    RULE: { description: 'Classified by a rule.' },
+    AI: { description: 'Classified automatically by a model.' },
+  },
 });
 
 export enum ApPaymentMethod {
@@ -43,7 +59,17 @@ export enum ApPaymentMethod {
   CASH = 'CASH',
   OTHER = 'OTHER',
 }
-registerEnumType(ApPaymentMethod, { name: 'ApPaymentMethod' });
+registerEnumType(ApPaymentMethod, {
+  name: 'ApPaymentMethod',
+  description: 'How an AP invoice was paid.',
+  valuesConfig: {
+    BANK_TRANSFER: { description: 'Bank transfer.' },
+    DIRECT_DEBIT: { description: 'Direct debit.' },
+    CREDIT_CARD: { description: 'Credit card.' },
+    CASH: { description: 'Cash.' },
+    OTHER: { description: 'Any other way.' },
+  },
+});
 
 export enum PurchaseCostType {
   PRODUCT = 'PRODUCT',
@@ -54,56 +80,149 @@ export enum PurchaseCostType {
 registerEnumType(PurchaseCostType, {
   name: 'PurchaseCostType',
   description: 'What part of a purchase order an invoice amount pays for.',
+  valuesConfig: {
+    PRODUCT: { description: 'Goods.' },
+    SERVICE: { description: 'Services.' },
+    FREIGHT: { description: 'Freight and shipping.' },
+    OTHER: { description: 'Any other cost.' },
+  },
 });
+
+/** What ApInvoiceClassification fields mean, shared with the inputs that set them. */
+export const AP_INVOICE_CLASSIFICATION_DOCS = {
+  category: 'Cost category.',
+  costCenterId: 'Id of the cost centre charged.',
+  glAccountId: 'Id of the general-ledger account charged.',
+  projectId: 'Id of the project charged.',
+  subcategory: 'Cost subcategory.',
+} as const;
 
 @ObjectType({ description: 'How a purchase invoice is booked.' })
 export class ApInvoiceClassification {
-  @Field(() => String, { nullable: true }) category?: string | null;
-  @Field(() => String, { nullable: true }) costCenterId?: string | null;
-  @Field(() => String, { nullable: true }) glAccountId?: string | null;
-  @Field(() => String, { nullable: true }) projectId?: string | null;
-  @Field(() => String, { nullable: true }) subcategory?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.category }) category?:
+    string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.costCenterId })
+  costCenterId?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.glAccountId })
+  glAccountId?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.projectId }) projectId?:
+    string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.subcategory })
+  subcategory?: string | null;
 }
+
+/** What LinkedPurchaseOrder fields mean, shared with the inputs that set them. */
+export const LINKED_PURCHASE_ORDER_DOCS = {
+  costType: 'What kind of cost it is.',
+  purchaseOrderId: 'Id of the purchase order.',
+  purchaseOrderNumber: 'Number of the purchase order.',
+  purchaseOrderStatus: 'Status of the purchase order when linked.',
+  purchaseOrderTotal: 'Total of the purchase order.',
+  stockAdjustmentApplied: "True once the order's stock adjustment was applied.",
+} as const;
 
 @ObjectType({ description: 'A purchase order this invoice pays (part of).' })
 export class LinkedPurchaseOrder {
-  @Field(() => Float) allocatedAmount!: number;
-  @Field(() => PurchaseCostType, { nullable: true }) costType?: PurchaseCostType | null;
-  @Field(() => String) purchaseOrderId!: string;
-  @Field(() => String, { nullable: true }) purchaseOrderNumber?: string | null;
-  @Field(() => String, { nullable: true }) purchaseOrderStatus?: string | null;
-  @Field(() => Float, { nullable: true }) purchaseOrderTotal?: number | null;
-  @Field(() => Boolean, { nullable: true }) stockAdjustmentApplied?: boolean | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
+  @Field(() => Float, { description: 'Part of the invoice allocated to the purchase order.' })
+  allocatedAmount!: number;
+  @Field(() => PurchaseCostType, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.costType })
+  costType?: PurchaseCostType | null;
+  @Field(() => String, { description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderId }) purchaseOrderId!: string;
+  @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderNumber })
+  purchaseOrderNumber?: string | null;
+  @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderStatus })
+  purchaseOrderStatus?: string | null;
+  @Field(() => Float, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderTotal })
+  purchaseOrderTotal?: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: LINKED_PURCHASE_ORDER_DOCS.stockAdjustmentApplied,
+  })
+  stockAdjustmentApplied?: boolean | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the link was made; set by the service.',
+  })
+  created?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'E-mail of the user who made the link; set by the service.',
+  })
+  createdBy?: string | null;
 }
+
+/** What ApInvoicePayment fields mean, shared with the inputs that set them. */
+export const AP_INVOICE_PAYMENT_DOCS = {
+  bankTransactionId: 'Id of the bank transaction that paid it.',
+  note: 'Note on the payment.',
+  reference: 'Payment reference.',
+  amount: 'Amount paid; the payments make up `paymentStatus` and `outstanding`.',
+  paymentMethod: 'How it was paid.',
+} as const;
 
 @ObjectType({ description: 'A payment made on a purchase invoice.' })
 export class ApInvoicePayment {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) bankTransactionId?: string | null;
-  @Field(() => String, { nullable: true }) note?: string | null;
-  @Field(() => String, { nullable: true }) reference?: string | null;
-  @Field(() => Float) amount!: number;
-  @Field(() => DateTimeISOResolver, { nullable: true }) date?: string | null;
-  @Field(() => ApPaymentMethod, { nullable: true }) paymentMethod?: ApPaymentMethod | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
+  @Field(() => ID, { description: 'Id of the payment.' }) id!: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.bankTransactionId })
+  bankTransactionId?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.note }) note?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.reference }) reference?:
+    string | null;
+  @Field(() => Float, { description: AP_INVOICE_PAYMENT_DOCS.amount })
+  amount!: number;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it was paid.' }) date?:
+    string | null;
+  @Field(() => ApPaymentMethod, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.paymentMethod })
+  paymentMethod?: ApPaymentMethod | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the payment was recorded; set by the service.',
+  })
+  created?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'E-mail of the user who recorded the payment; set by the service.',
+  })
+  createdBy?: string | null;
 }
+
+/** What ApInvoiceRow fields mean, shared with the inputs that set them. */
+export const AP_INVOICE_ROW_DOCS = {
+  description: 'What the row is for.',
+  glAccountId: 'Id of the general-ledger account the row is booked on.',
+  productId: 'Id of the product bought.',
+} as const;
 
 @ObjectType({ description: 'One line of a purchase invoice; its amounts are computed by the service.' })
 export class ApInvoiceRow {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { nullable: true }) glAccountId?: string | null;
-  @Field(() => String, { nullable: true }) productId?: string | null;
-  @Field(() => Float) quantity!: number;
-  @Field(() => Float) unitPrice!: number;
+  @Field(() => ID, { description: 'Id of the row.' }) id!: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.description }) description?:
+    string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: AP_INVOICE_ROW_DOCS.glAccountId,
+  })
+  glAccountId?: string | null;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.productId }) productId?:
+    string | null;
+  @Field(() => Float, { description: 'How many.' }) quantity!: number;
+  @Field(() => Float, { description: 'Price of one, without tax.' }) unitPrice!: number;
   @Field(() => Float, { description: 'Percent; 21 when the row names none.' }) taxRate!: number;
-  @Field(() => Float) taxAmount!: number;
-  @Field(() => Float) total!: number;
-  @Field(() => Float) totalWithTax!: number;
+  @Field(() => Float, { description: 'Tax of the row: total × taxRate / 100, rounded to cents; computed.' })
+  taxAmount!: number;
+  @Field(() => Float, { description: 'Quantity × unit price, rounded to cents; computed.' }) total!: number;
+  @Field(() => Float, { description: 'Total plus tax; computed.' }) totalWithTax!: number;
 }
+
+/** What ApInvoice fields mean, shared with the inputs that set them. */
+export const AP_INVOICE_DOCS = {
+  referenceNumber: "The supplier's invoice number.",
+  note: 'Internal note.',
+  supplierName: "The supplier's name when not given.",
+  supplierEmail: "The supplier's e-mail when not given.",
+  classification: 'Where the cost is booked.',
+  pdf: 'The invoice document.',
+} as const;
 
 @Entity({ tableName: 'ap_invoice' })
 @Unique({
@@ -133,7 +252,7 @@ export class ApInvoice extends Audited {
   invoiceNumber?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.referenceNumber })
   referenceNumber?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -141,35 +260,41 @@ export class ApInvoice extends Audited {
   currency?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.note })
   note?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
+  })
   subsidiaryId?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the supplier who sent the invoice.' })
   supplierId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The supplier's name when not given." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierName })
   supplierName?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The supplier's e-mail when not given." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierEmail })
   supplierEmail?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Date of the invoice.' })
   invoiceDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When it must be paid; `daysOverdue` counts from it.',
+  })
   dueDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the invoice was received.' })
   receivedDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -182,7 +307,7 @@ export class ApInvoice extends Audited {
   @DecimalColumn(14, 2, { description: 'Sum of the row totals, without tax.' })
   subtotal?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, { description: "Sum of the rows' tax; computed." })
   taxAmount?: number;
 
   @DecimalColumn(14, 2, { description: 'subtotal + taxAmount.' })
@@ -201,39 +326,48 @@ export class ApInvoice extends Audited {
   paidAmount?: number;
 
   @Enum({ items: () => ApInvoiceStatus, nullable: true })
-  @Field(() => ApInvoiceStatus, { nullable: true })
+  @Field(() => ApInvoiceStatus, {
+    description:
+      'Where the invoice stands: DRAFT → APPROVED/CANCELLED, APPROVED → DRAFT/POSTED/CANCELLED, POSTED → CANCELLED.',
+    nullable: true,
+  })
   status?: ApInvoiceStatus;
 
   @Enum({ items: () => ApPaymentStatus, nullable: true })
-  @Field(() => ApPaymentStatus, { nullable: true })
+  @Field(() => ApPaymentStatus, {
+    nullable: true,
+    description: 'How much is paid; derived from the payments.',
+  })
   paymentStatus?: ApPaymentStatus;
 
   @Enum({ items: () => ApClassificationMethod, nullable: true })
-  @Field(() => ApClassificationMethod, { nullable: true })
+  @Field(() => ApClassificationMethod, { nullable: true, description: 'How the invoice was classified.' })
   classificationMethod?: ApClassificationMethod;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => ApInvoiceClassification, { nullable: true })
+  @Field(() => ApInvoiceClassification, { nullable: true, description: AP_INVOICE_DOCS.classification })
   classification?: ApInvoiceClassification;
 
   @Property({ type: 'json' })
-  @Field(() => [FileAsset])
+  @Field(() => [FileAsset], { description: 'Files attached to the invoice.' })
   attachments: FileAsset[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: AP_INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
   @Property({ type: 'json' })
-  @Field(() => [LinkedPurchaseOrder])
+  @Field(() => [LinkedPurchaseOrder], { description: 'The purchase orders the invoice pays for.' })
   linkedPurchaseOrders: LinkedPurchaseOrder[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [ApInvoicePayment])
+  @Field(() => [ApInvoicePayment], { description: 'Payments made on the invoice.' })
   payments: ApInvoicePayment[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [ApInvoiceRow])
+  @Field(() => [ApInvoiceRow], {
+    description: 'The lines of the invoice; their sums make the invoice totals.',
+  })
   rows: ApInvoiceRow[] = [];
 
   /** The ids of linkedPurchaseOrders as a column, so "invoices of a purchase order" is a query. */

@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { DecimalColumn } from '../columns';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { AUDIT_DOCS } from '../../schema/descriptions';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
@@ -16,6 +17,14 @@ export enum InvoiceStatus {
 registerEnumType(InvoiceStatus, {
   name: 'InvoiceStatus',
   description: 'Where a sales invoice stands; PARTIALLY_PAID and PAID follow from its transactions.',
+  valuesConfig: {
+    DRAFT: { description: 'Being written.' },
+    SENT: { description: 'Sent to the customer.' },
+    PARTIALLY_PAID: { description: 'Paid in part (derived from transactions).' },
+    PAID: { description: 'Paid in full (derived from transactions).' },
+    OVERDUE: { description: 'Past its due date and not paid.' },
+    CANCELLED: { description: 'Cancelled; final.' },
+  },
 });
 
 export enum InvoiceType {
@@ -24,7 +33,16 @@ export enum InvoiceType {
   CREDIT_NOTE = 'CREDIT_NOTE',
   DEPOSIT = 'DEPOSIT',
 }
-registerEnumType(InvoiceType, { name: 'InvoiceType', description: 'What kind of sales invoice it is.' });
+registerEnumType(InvoiceType, {
+  name: 'InvoiceType',
+  description: 'What kind of sales invoice it is.',
+  valuesConfig: {
+    MANUAL: { description: 'Written by hand.' },
+    RECURRING: { description: 'Made by a recurring agreement.' },
+    CREDIT_NOTE: { description: 'Credits an earlier invoice.' },
+    DEPOSIT: { description: 'Asks for a deposit.' },
+  },
+});
 
 export enum InvoiceQuantityType {
   AMOUNT = 'AMOUNT',
@@ -35,6 +53,12 @@ export enum InvoiceQuantityType {
 registerEnumType(InvoiceQuantityType, {
   name: 'InvoiceQuantityType',
   description: 'The unit of a row quantity; PERCENTAGE means a percentage of the unit price.',
+  valuesConfig: {
+    AMOUNT: { description: 'A number of items.' },
+    HOURS: { description: 'Hours.' },
+    DAYS: { description: 'Days.' },
+    PERCENTAGE: { description: 'A percentage of the unit price.' },
+  },
 });
 
 export enum InvoiceRowType {
@@ -45,6 +69,11 @@ export enum InvoiceRowType {
 registerEnumType(InvoiceRowType, {
   name: 'InvoiceRowType',
   description: 'ITEM charges, TEXT only describes (no amount), DISCOUNT reduces the total.',
+  valuesConfig: {
+    ITEM: { description: 'A charged line.' },
+    TEXT: { description: 'A line of text only.' },
+    DISCOUNT: { description: 'A discount.' },
+  },
 });
 
 export enum InvoicePaymentMethod {
@@ -56,53 +85,127 @@ export enum InvoicePaymentMethod {
   IDEAL = 'IDEAL',
   OTHER = 'OTHER',
 }
-registerEnumType(InvoicePaymentMethod, { name: 'InvoicePaymentMethod' });
+registerEnumType(InvoicePaymentMethod, {
+  name: 'InvoicePaymentMethod',
+  description: 'How a customer paid.',
+  valuesConfig: {
+    CREDIT_CARD: { description: 'Credit card.' },
+    BANK_TRANSFER: { description: 'Bank transfer.' },
+    DIRECT_DEBIT: { description: 'Direct debit.' },
+    CASH: { description: 'Cash.' },
+    PAYPAL: { description: 'PayPal.' },
+    IDEAL: { description: 'iDEAL.' },
+    OTHER: { description: 'Any other way.' },
+  },
+});
+
+/** What InvoiceRow fields mean, shared with the inputs that set them. */
+export const INVOICE_ROW_DOCS = {
+  description: 'What the row is for.',
+  productId: 'Id of the product sold.',
+} as const;
 
 @ObjectType({ description: 'One line of a sales invoice; its amounts are computed by the service.' })
 export class InvoiceRow {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { nullable: true }) productId?: string | null;
-  @Field(() => Float, { nullable: true }) quantity?: number | null;
-  @Field(() => InvoiceQuantityType, { nullable: true }) quantityType?: InvoiceQuantityType | null;
-  @Field(() => Float, { nullable: true }) unitPrice?: number | null;
+  @Field(() => ID, { description: 'Id of the row.' }) id!: string;
+  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.description }) description?:
+    string | null;
+  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.productId }) productId?: string | null;
+  @Field(() => Float, { nullable: true, description: 'How many (or what percentage, for PERCENTAGE rows).' })
+  quantity?: number | null;
+  @Field(() => InvoiceQuantityType, { nullable: true, description: 'What the quantity counts.' })
+  quantityType?: InvoiceQuantityType | null;
+  @Field(() => Float, { nullable: true, description: 'Price of one, without tax.' }) unitPrice?:
+    number | null;
   @Field(() => Float, { nullable: true, description: 'Percent; 21 when the row names none.' })
   taxRate?: number | null;
-  @Field(() => Float) taxAmount!: number;
-  @Field(() => Float) total!: number;
-  @Field(() => Float) totalWithTax!: number;
-  @Field(() => InvoiceRowType, { nullable: true }) type?: InvoiceRowType | null;
+  @Field(() => Float, {
+    description: 'Tax of the row: total × taxRate / 100 (default rate 21), rounded to cents; computed.',
+  })
+  taxAmount!: number;
+  @Field(() => Float, {
+    description:
+      'Quantity × unit price (PERCENTAGE rows: that percent of the unit price), rounded to cents; computed.',
+  })
+  total!: number;
+  @Field(() => Float, { description: 'Total plus tax; computed.' }) totalWithTax!: number;
+  @Field(() => InvoiceRowType, { nullable: true, description: 'What kind of line it is.' })
+  type?: InvoiceRowType | null;
 }
+
+/** What InvoiceTransaction fields mean, shared with the inputs that set them. */
+export const INVOICE_TRANSACTION_DOCS = {
+  accountId: 'Id of the account the money moved on.',
+  description: 'What the transaction is.',
+  amount: 'Amount received; the transactions make the paid states.',
+  paymentMethod: 'How it was paid.',
+} as const;
 
 @ObjectType({ description: 'A payment (or, negative, a refund) received for a sales invoice.' })
 export class InvoiceTransaction {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true }) accountId?: string | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => Float) amount!: number;
-  @Field(() => DateTimeISOResolver, { nullable: true }) date?: string | null;
-  @Field(() => InvoicePaymentMethod, { nullable: true }) paymentMethod?: InvoicePaymentMethod | null;
-  @Field(() => String, { nullable: true }) tenantId?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) updated?: string | null;
-  @Field(() => String, { nullable: true }) updatedBy?: string | null;
+  @Field(() => ID, { description: 'Id of the transaction.' }) id!: string;
+  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.accountId }) accountId?:
+    string | null;
+  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.description }) description?:
+    string | null;
+  @Field(() => Float, { description: INVOICE_TRANSACTION_DOCS.amount })
+  amount!: number;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the money came in.' }) date?:
+    string | null;
+  @Field(() => InvoicePaymentMethod, { nullable: true, description: INVOICE_TRANSACTION_DOCS.paymentMethod })
+  paymentMethod?: InvoicePaymentMethod | null;
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.tenantId }) tenantId?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.created }) created?:
+    string | null;
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.createdBy }) createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.updated }) updated?:
+    string | null;
+  @Field(() => String, { nullable: true, description: AUDIT_DOCS.updatedBy }) updatedBy?: string | null;
 }
+
+/** What RecurringAgreement fields mean, shared with the inputs that set them. */
+export const RECURRING_AGREEMENT_DOCS = {
+  autoSend: 'True to send each new invoice without review.',
+  endDate: 'When the agreement ends.',
+  intervalDays: 'Days between invoices.',
+  intervalMonths: 'Months between invoices.',
+} as const;
 
 @ObjectType({ description: 'How a recurring invoice repeats.' })
 export class RecurringAgreement {
-  @Field(() => Boolean, { nullable: true }) autoSend?: boolean | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) endDate?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) nextInvoiceDate?: string | null;
-  @Field(() => Int, { nullable: true }) intervalDays?: number | null;
-  @Field(() => Int, { nullable: true }) intervalMonths?: number | null;
+  @Field(() => Boolean, { nullable: true, description: RECURRING_AGREEMENT_DOCS.autoSend })
+  autoSend?: boolean | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: RECURRING_AGREEMENT_DOCS.endDate })
+  endDate?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next invoice is made.' })
+  nextInvoiceDate?: string | null;
+  @Field(() => Int, { nullable: true, description: RECURRING_AGREEMENT_DOCS.intervalDays }) intervalDays?:
+    number | null;
+  @Field(() => Int, { nullable: true, description: RECURRING_AGREEMENT_DOCS.intervalMonths })
+  intervalMonths?: number | null;
 }
 
 @ObjectType({ description: 'A payment reminder that was sent.' })
 export class InvoiceReminder {
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) sentOn?: string | null;
+  @Field(() => String, { nullable: true, description: 'E-mail of the user who sent the reminder.' })
+  createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the reminder was sent.' }) sentOn?:
+    string | null;
 }
+
+/** What Invoice fields mean, shared with the inputs that set them. */
+export const INVOICE_DOCS = {
+  contactEmail: 'E-mail address the invoice is sent to.',
+  mailBody: 'Body of the e-mail the invoice is sent with.',
+  milestoneId: 'Id of the project milestone the invoice charges for.',
+  note: 'Internal note.',
+  paymentReference: 'Reference the customer pays with.',
+  reminderBody: 'Body of the payment reminder e-mail.',
+  salesOrderId: 'Id of the sales order invoiced.',
+  overdueNotifiedAt: 'When the owner was told the invoice is overdue.',
+  pdf: 'The invoice document.',
+  recurringAgreement: 'How the invoice recurs, for RECURRING invoices.',
+} as const;
 
 @Entity({ tableName: 'invoice' })
 @Unique({ name: 'invoice_tenant_invoice_number_uq', properties: ['tenantId', 'invoiceNumber'] })
@@ -124,11 +227,15 @@ export class Invoice extends Audited {
   invoiceNumber?: string;
 
   @Enum({ items: () => InvoiceStatus, nullable: true })
-  @Field(() => InvoiceStatus, { nullable: true })
+  @Field(() => InvoiceStatus, {
+    description:
+      'Where the invoice stands; the paid states derive from the transactions, CANCELLED is final.',
+    nullable: true,
+  })
   status?: InvoiceStatus;
 
   @Enum({ items: () => InvoiceType, nullable: true })
-  @Field(() => InvoiceType, { nullable: true })
+  @Field(() => InvoiceType, { nullable: true, description: 'What kind of invoice it is.' })
   type?: InvoiceType;
 
   @Property({ type: 'uuid', nullable: true })
@@ -136,7 +243,7 @@ export class Invoice extends Audited {
   clientId?: string | null;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.contactEmail })
   contactEmail?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -144,39 +251,48 @@ export class Invoice extends Audited {
   currency?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.mailBody })
   mailBody?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: INVOICE_DOCS.milestoneId,
+  })
   milestoneId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.note })
   note?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the opportunity the invoice belongs to.' })
   opportunityId?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.paymentReference })
   paymentReference?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.reminderBody })
   reminderBody?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.salesOrderId })
   salesOrderId?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
+  })
   subsidiaryId?: string;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'Date of the invoice; dueDate = invoiceDate + paymentTermDays.',
+  })
   invoiceDate?: Date;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -191,11 +307,14 @@ export class Invoice extends Audited {
   datePaid?: Date | null;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: INVOICE_DOCS.overdueNotifiedAt,
+  })
   overdueNotifiedAt?: Date;
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Days to pay (default 30).' })
   paymentTermDays?: number;
 
   @DecimalColumn(14, 2, { description: 'Sum of the transactions.' })
@@ -207,13 +326,15 @@ export class Invoice extends Audited {
   @DecimalColumn(14, 2, { description: 'The same as totalWithTax.' })
   total?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, {
+    description: 'Sum of the rounded row totals; computed, client-sent totals are ignored.',
+  })
   totalExcludingTax?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, { description: 'Sum of the rounded row taxes; computed.' })
   totalTax?: number;
 
-  @DecimalColumn(14, 2)
+  @DecimalColumn(14, 2, { description: 'Total excluding tax plus total tax; computed.' })
   totalWithTax?: number;
 
   @Property({ type: 'text[]' })
@@ -221,26 +342,31 @@ export class Invoice extends Audited {
   sentMails: string[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [FileAsset])
+  @Field(() => [FileAsset], { description: 'Files attached to the invoice.' })
   attachments: FileAsset[] = [];
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => RecurringAgreement, { nullable: true })
+  @Field(() => RecurringAgreement, {
+    nullable: true,
+    description: INVOICE_DOCS.recurringAgreement,
+  })
   recurringAgreement?: RecurringAgreement | null;
 
   @Property({ type: 'json' })
-  @Field(() => [InvoiceReminder])
+  @Field(() => [InvoiceReminder], { description: 'Payment reminders sent.' })
   reminders: InvoiceReminder[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [InvoiceRow])
+  @Field(() => [InvoiceRow], {
+    description: 'The lines of the invoice; the invoice totals are sums of their rounded amounts.',
+  })
   rows: InvoiceRow[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [InvoiceTransaction])
+  @Field(() => [InvoiceTransaction], { description: 'Payments received.' })
   transactions: InvoiceTransaction[] = [];
 }

@@ -8,7 +8,16 @@ export enum FeatureStatus {
   IN_PROGRESS = 'IN_PROGRESS',
   DONE = 'DONE',
 }
-registerEnumType(FeatureStatus, { name: 'FeatureStatus', description: 'Where a feature stands.' });
+registerEnumType(FeatureStatus, {
+  name: 'FeatureStatus',
+  description: 'Where a feature stands.',
+  valuesConfig: {
+    BACKLOG: { description: 'Not planned yet (the default).' },
+    READY: { description: 'Ready to be worked on.' },
+    IN_PROGRESS: { description: 'Being worked on.' },
+    DONE: { description: 'Done.' },
+  },
+});
 
 /** The specification names only LOW; the rest of the scale is ours. */
 export enum FeaturePriority {
@@ -17,7 +26,27 @@ export enum FeaturePriority {
   HIGH = 'HIGH',
   CRITICAL = 'CRITICAL',
 }
-registerEnumType(FeaturePriority, { name: 'FeaturePriority', description: 'How urgent a feature is.' });
+registerEnumType(FeaturePriority, {
+  name: 'FeaturePriority',
+  description: 'How urgent a feature is.',
+  valuesConfig: {
+    LOW: { description: 'Low.' },
+    MEDIUM: { description: 'Medium.' },
+    HIGH: { description: 'High.' },
+    CRITICAL: { description: 'Critical.' },
+  },
+});
+
+/** What Feature fields mean, shared with the inputs that set them. */
+export const FEATURE_DOCS = {
+  name: 'Name of the feature.',
+  description: 'What the feature is about.',
+  epicId: 'Id of the epic the feature belongs to; its tasks follow it when it changes.',
+  priority: 'How important the feature is.',
+  status: 'Where the feature stands (default BACKLOG).',
+  tags: 'Free labels.',
+  estimatedPoints: 'Estimated effort in story points.',
+} as const;
 
 @Entity({ tableName: 'feature' })
 @Index({ name: 'feature_tenant_name_idx', properties: ['tenantId', 'name'] })
@@ -27,30 +56,33 @@ registerEnumType(FeaturePriority, { name: 'FeaturePriority', description: 'How u
 @ObjectType({ description: 'A deliverable part of an epic, broken down into tasks (HR planning).' })
 export class Feature extends Audited {
   @Property({ type: 'text' })
-  @Field(() => String)
+  @Field(() => String, { description: FEATURE_DOCS.name })
   name!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: FEATURE_DOCS.description })
   description?: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description: FEATURE_DOCS.epicId,
+  })
   epicId?: string;
 
   @Enum({ items: () => FeaturePriority, nullable: true })
-  @Field(() => FeaturePriority, { nullable: true })
+  @Field(() => FeaturePriority, { nullable: true, description: FEATURE_DOCS.priority })
   priority?: FeaturePriority;
 
   @Enum({ items: () => FeatureStatus })
-  @Field(() => FeatureStatus)
+  @Field(() => FeatureStatus, { description: FEATURE_DOCS.status })
   status: FeatureStatus = FeatureStatus.BACKLOG;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: FEATURE_DOCS.tags })
   tags: string[] = [];
 
   @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: FEATURE_DOCS.estimatedPoints })
   estimatedPoints?: number;
 }

@@ -6,16 +6,16 @@ import { IsOptional, Min } from 'class-validator';
  * delivered or returned products. One shape, stored in JSON columns.
  */
 @ObjectType('ProductQuantity', { description: 'A quantity of a product, in a unit.' })
-@InputType('ProductQuantityInput')
+@InputType('ProductQuantityInput', { description: 'A quantity of a product, as sent.' })
 export class ProductQuantity {
-  @Field(() => String, { nullable: true }) productId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product.' }) productId?: string | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: 'The quantity.' })
   @IsOptional()
   @Min(0)
   quantity?: number | null;
 
-  @Field(() => String, { nullable: true }) unit?: string | null;
+  @Field(() => String, { nullable: true, description: 'The unit the quantity is in.' }) unit?: string | null;
 }
 
 /** Rounds to the four decimals that quantities and prices are stored with (numeric(14,4)). */

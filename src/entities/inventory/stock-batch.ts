@@ -10,7 +10,17 @@ export enum StockSource {
   TRANSFER = 'TRANSFER',
   RETURN = 'RETURN',
 }
-registerEnumType(StockSource, { name: 'StockSource', description: 'How a batch came into stock.' });
+registerEnumType(StockSource, {
+  name: 'StockSource',
+  description: 'How a batch came into stock.',
+  valuesConfig: {
+    PURCHASE_ORDER: { description: 'Bought on a purchase order.' },
+    PRODUCTION: { description: 'Made in production.' },
+    ADJUSTMENT: { description: 'Found in a stock count.' },
+    TRANSFER: { description: 'Came from another site.' },
+    RETURN: { description: 'Returned by a customer.' },
+  },
+});
 
 /**
  * One batch of a product at a location of a stock site: the child rows a StockInventory's

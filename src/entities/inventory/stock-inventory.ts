@@ -13,6 +13,11 @@ registerEnumType(StockStatus, {
   name: 'StockStatus',
   description:
     'OUT_OF_STOCK when nothing is available, LOW_STOCK when the available quantity is at or below the minimum, IN_STOCK otherwise.',
+  valuesConfig: {
+    IN_STOCK: { description: 'More than the minimum is available.' },
+    LOW_STOCK: { description: 'Available, at or below the minimum.' },
+    OUT_OF_STOCK: { description: 'Nothing is available.' },
+  },
 });
 
 export enum ReservationType {
@@ -21,45 +26,126 @@ export enum ReservationType {
   PRODUCTION = 'PRODUCTION',
   OTHER = 'OTHER',
 }
-registerEnumType(ReservationType, { name: 'ReservationType', description: 'What stock is reserved for.' });
+registerEnumType(ReservationType, {
+  name: 'ReservationType',
+  description: 'What stock is reserved for.',
+  valuesConfig: {
+    ORDER: { description: 'Reserved for a sales order.' },
+    TRANSFER: { description: 'Reserved for a stock transfer.' },
+    PRODUCTION: { description: 'Reserved for production.' },
+    OTHER: { description: 'Reserved for anything else.' },
+  },
+});
+
+/** What InTransitStock fields mean, shared with the inputs that set them. */
+export const IN_TRANSIT_STOCK_DOCS = {
+  quantity: 'Quantity on its way.',
+  transferId: 'Id of the stock transfer bringing it.',
+} as const;
 
 /** Stock on its way to the site; stamped by the service. */
 @ObjectType('InTransitStock', { description: 'Stock on its way to the site.' })
 export class InTransitStock {
-  @Field(() => Float, { nullable: true }) quantity?: number | null;
-  @Field(() => String, { nullable: true }) transferId?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) updated?: string | null;
-  @Field(() => String, { nullable: true }) updatedBy?: string | null;
+  @Field(() => Float, { nullable: true, description: IN_TRANSIT_STOCK_DOCS.quantity }) quantity?:
+    number | null;
+  @Field(() => String, { nullable: true, description: IN_TRANSIT_STOCK_DOCS.transferId }) transferId?:
+    string | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the entry was made; set by the service.',
+  })
+  created?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'E-mail of the user who made the entry; set by the service.',
+  })
+  createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the entry last changed; set by the service.',
+  })
+  updated?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'E-mail of the user who last changed the entry; set by the service.',
+  })
+  updatedBy?: string | null;
 }
 
 @InputType('InTransitStockInput', { description: 'Stock on its way to the site.' })
 export class InTransitStockInput {
-  @Field(() => Float) @Min(0) quantity!: number;
-  @Field(() => String, { nullable: true }) transferId?: string | null;
+  @Field(() => Float, { description: IN_TRANSIT_STOCK_DOCS.quantity }) @Min(0) quantity!: number;
+  @Field(() => String, { nullable: true, description: IN_TRANSIT_STOCK_DOCS.transferId }) transferId?:
+    string | null;
 }
+
+/** What StockReservation fields mean, shared with the inputs that set them. */
+export const STOCK_RESERVATION_DOCS = {
+  quantity: 'Quantity reserved; counts against the available quantity.',
+  reservationSourceId: 'Id of the order, transfer or production run the stock is reserved for.',
+  reservationType: 'What the stock is reserved for.',
+} as const;
 
 /** Stock promised to an order, a transfer or production; stamped by the service. */
 @ObjectType('StockReservation', { description: 'Stock promised to an order, transfer or production.' })
 export class StockReservation {
-  @Field(() => Float, { nullable: true }) quantity?: number | null;
-  @Field(() => String, { nullable: true }) reservationSourceId?: string | null;
-  @Field(() => ReservationType, { nullable: true }) reservationType?: ReservationType | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) created?: string | null;
-  @Field(() => String, { nullable: true }) createdBy?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) updated?: string | null;
-  @Field(() => String, { nullable: true }) updatedBy?: string | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: STOCK_RESERVATION_DOCS.quantity,
+  })
+  quantity?: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description: STOCK_RESERVATION_DOCS.reservationSourceId,
+  })
+  reservationSourceId?: string | null;
+  @Field(() => ReservationType, { nullable: true, description: STOCK_RESERVATION_DOCS.reservationType })
+  reservationType?: ReservationType | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the reservation was made; set by the service.',
+  })
+  created?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'E-mail of the user who made the reservation; set by the service.',
+  })
+  createdBy?: string | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the reservation last changed; set by the service.',
+  })
+  updated?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'E-mail of the user who last changed the reservation; set by the service.',
+  })
+  updatedBy?: string | null;
 }
 
 @InputType('StockReservationInput', { description: 'Stock promised to an order, transfer or production.' })
 export class StockReservationInput {
-  @Field(() => Float) @Min(0) quantity!: number;
-  @Field(() => String, { nullable: true }) reservationSourceId?: string | null;
-  @Field(() => ReservationType, { nullable: true }) reservationType?: ReservationType | null;
+  @Field(() => Float, { description: STOCK_RESERVATION_DOCS.quantity })
+  @Min(0)
+  quantity!: number;
+  @Field(() => String, {
+    nullable: true,
+    description: STOCK_RESERVATION_DOCS.reservationSourceId,
+  })
+  reservationSourceId?: string | null;
+  @Field(() => ReservationType, { nullable: true, description: STOCK_RESERVATION_DOCS.reservationType })
+  reservationType?: ReservationType | null;
 }
 
 const quantity = () => ({ type: new DecimalType('number'), columnType: 'numeric(14,4)' });
+
+/** What StockInventory fields mean, shared with the inputs that set them. */
+export const STOCK_INVENTORY_DOCS = {
+  productId: 'Id of the product; one inventory per (site, product).',
+  subsidiaryId: 'Id of the subsidiary the inventory belongs to; limits who sees it.',
+  minimum: 'Quantity at or below which the stock is LOW_STOCK.',
+  maximum: 'Quantity the site should hold at most.',
+} as const;
 
 /**
  * The stock of one product at one stock site: one row per (site, product). Quantities are kept
@@ -82,7 +168,7 @@ const quantity = () => ({ type: new DecimalType('number'), columnType: 'numeric(
 @ObjectType({ description: 'The stock of one product at one stock site.' })
 export class StockInventory extends Audited {
   @Property({ type: 'uuid' })
-  @Field(() => ID)
+  @Field(() => ID, { description: STOCK_INVENTORY_DOCS.productId })
   productId!: string;
 
   @Property({ type: 'uuid' })
@@ -90,11 +176,17 @@ export class StockInventory extends Audited {
   siteId!: string;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: STOCK_INVENTORY_DOCS.subsidiaryId,
+  })
   subsidiaryId?: string | null;
 
   @Enum({ items: () => StockStatus })
-  @Field(() => StockStatus)
+  @Field(() => StockStatus, {
+    description:
+      'OUT_OF_STOCK when nothing is available, LOW_STOCK at or below `minimum`, else IN_STOCK; computed.',
+  })
   status: StockStatus = StockStatus.OUT_OF_STOCK;
 
   @Property(quantity())
@@ -114,11 +206,11 @@ export class StockInventory extends Audited {
   availableQuantity: number = 0;
 
   @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
   minimum?: number | null;
 
   @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
   maximum?: number | null;
 
   @Property(quantity())
@@ -126,10 +218,12 @@ export class StockInventory extends Audited {
   unitPrice: number = 0;
 
   @Property({ type: 'json' })
-  @Field(() => [InTransitStock])
+  @Field(() => [InTransitStock], { description: 'Stock on its way to the site.' })
   inTransitStock: InTransitStock[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [StockReservation])
+  @Field(() => [StockReservation], {
+    description: 'Stock reserved at the site; `availableQuantity` = total − reserved.',
+  })
   reservations: StockReservation[] = [];
 }

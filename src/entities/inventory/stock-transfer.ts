@@ -15,7 +15,20 @@ export enum TransferStatus {
   DELIVERED = 'DELIVERED',
   CANCELLED = 'CANCELLED',
 }
-registerEnumType(TransferStatus, { name: 'TransferStatus', description: 'Where a stock transfer stands.' });
+registerEnumType(TransferStatus, {
+  name: 'TransferStatus',
+  description: 'Where a stock transfer stands.',
+  valuesConfig: {
+    DRAFT: { description: 'Being written.' },
+    REQUESTED: { description: 'Asked for.' },
+    APPROVED: { description: 'Approved.' },
+    PICKING: { description: 'Being picked.' },
+    SHIPPED: { description: 'On its way.' },
+    PARTIALLY_DELIVERED: { description: 'Delivered in part.' },
+    DELIVERED: { description: 'Delivered in full.' },
+    CANCELLED: { description: 'Cancelled.' },
+  },
+});
 
 /** The statuses in which what was picked has left the source site. */
 export const SHIPPED_STATUSES: readonly TransferStatus[] = [
@@ -30,14 +43,31 @@ export enum TransferPriority {
   HIGH = 'HIGH',
   URGENT = 'URGENT',
 }
-registerEnumType(TransferPriority, { name: 'TransferPriority' });
+registerEnumType(TransferPriority, {
+  name: 'TransferPriority',
+  description: 'How urgent a stock transfer is.',
+  valuesConfig: {
+    LOW: { description: 'Low.' },
+    MEDIUM: { description: 'Medium.' },
+    HIGH: { description: 'High.' },
+    URGENT: { description: 'Urgent.' },
+  },
+});
 
 export enum DeliveryMethod {
   REGULAR = 'REGULAR',
   EXPRESS = 'EXPRESS',
   PICKUP = 'PICKUP',
 }
-registerEnumType(DeliveryMethod, { name: 'DeliveryMethod' });
+registerEnumType(DeliveryMethod, {
+  name: 'DeliveryMethod',
+  description: 'How the goods of a stock transfer travel.',
+  valuesConfig: {
+    REGULAR: { description: 'Regular delivery.' },
+    EXPRESS: { description: 'Express delivery.' },
+    PICKUP: { description: 'Picked up at the source site.' },
+  },
+});
 
 export enum IncomingTransferStatus {
   EXPECTED = 'EXPECTED',
@@ -48,10 +78,16 @@ export enum IncomingTransferStatus {
 registerEnumType(IncomingTransferStatus, {
   name: 'IncomingTransferStatus',
   description: 'Where the receiving side of a transfer stands.',
+  valuesConfig: {
+    EXPECTED: { description: 'Not arrived yet.' },
+    PARTIALLY_RECEIVED: { description: 'Received in part.' },
+    RECEIVED: { description: 'Received in full.' },
+    CANCELLED: { description: 'Will not arrive.' },
+  },
 });
 
 @ObjectType('TransferProduct', { description: 'A product line of a stock transfer.' })
-@InputType('TransferProductInput')
+@InputType('TransferProductInput', { description: 'A product line of a transfer, as sent.' })
 export class TransferProduct {
   @Field(() => Float, { nullable: true, description: 'Base units per unit (default 1).' })
   @IsOptional()
@@ -64,12 +100,12 @@ export class TransferProduct {
   @Field(() => Float, { nullable: true, description: 'pricePerUnit / baseUnitConversion (computed).' })
   pricePerBaseUnit?: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "Price of one of the line's unit." })
   @IsOptional()
   @Min(0)
   pricePerUnit?: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "Quantity, in the line's unit." })
   @IsOptional()
   @Min(0)
   quantity?: number | null;
@@ -77,52 +113,76 @@ export class TransferProduct {
   @Field(() => Float, { nullable: true, description: 'quantity x pricePerUnit (computed).' })
   totalPrice?: number | null;
 
-  @Field(() => String, { nullable: true }) productId?: string | null;
-  @Field(() => String, { nullable: true }) unit?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product.' }) productId?: string | null;
+  @Field(() => String, { nullable: true, description: 'The unit the quantity is in.' }) unit?: string | null;
 }
 
 @ObjectType('BatchAllocation', { description: 'A quantity picked from a batch for a transfer.' })
-@InputType('BatchAllocationInput')
+@InputType('BatchAllocationInput', { description: 'A quantity taken from one batch, as sent.' })
 export class BatchAllocation {
-  @Field(() => String, { nullable: true }) batchNumber?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) expirationDate?: string | null;
-  @Field(() => String, { nullable: true }) locationId?: string | null;
-  @Field(() => String, { nullable: true }) productId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Number of the batch.' }) batchNumber?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the batch expires.' })
+  expirationDate?: string | null;
+  @Field(() => String, { nullable: true, description: 'Where in the site the batch lies.' }) locationId?:
+    string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product.' }) productId?: string | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity taken from the batch.' })
   @IsOptional()
   @Min(0)
   quantity?: number | null;
 }
 
 @ObjectType('ReservedProduct', { description: 'A quantity of a product reserved at a site.' })
-@InputType('ReservedProductInput')
+@InputType('ReservedProductInput', { description: 'A quantity of a product reserved at a site, as sent.' })
 export class ReservedProduct {
-  @Field(() => String, { nullable: true }) productId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the product.' }) productId?: string | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Quantity reserved.' })
   @IsOptional()
   @Min(0)
   quantity?: number | null;
 
-  @Field(() => String, { nullable: true }) siteId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the stock site.' }) siteId?: string | null;
 }
+
+/** What CancelledProducts fields mean, shared with the inputs that set them. */
+export const CANCELLED_PRODUCTS_DOCS = {
+  products: 'The lines cancelled.',
+} as const;
 
 @ObjectType('CancelledProducts', { description: 'The cancelled quantities of a transfer.' })
 export class CancelledProducts {
   @Field(() => Boolean, { description: 'Whether anything was cancelled (computed).' })
   isNotEmpty!: boolean;
 
-  @Field(() => [ProductQuantity])
+  @Field(() => [ProductQuantity], { description: CANCELLED_PRODUCTS_DOCS.products })
   products!: ProductQuantity[];
 }
 
-@InputType('CancelledProductsInput')
+@InputType('CancelledProductsInput', { description: 'Lines of a transfer that were cancelled, as sent.' })
 export class CancelledProductsInput {
-  @Field(() => [ProductQuantity])
+  @Field(() => [ProductQuantity], { description: CANCELLED_PRODUCTS_DOCS.products })
   @ValidateNested({ each: true })
   products!: ProductQuantity[];
 }
+
+/** What StockTransfer fields mean, shared with the inputs that set them. */
+export const STOCK_TRANSFER_DOCS = {
+  note: 'Note on the transfer.',
+  destinationStockSiteId: 'Id of the stock site the goods go to.',
+  subsidiaryId: 'Id of the subsidiary the transfer belongs to; limits who sees it.',
+  incomingStockTransferId: 'Id of the incoming transfer at the destination.',
+  status: 'Where the transfer stands.',
+  priority: 'How urgent the transfer is.',
+  deliveryMethod: 'How the goods travel.',
+  deliveryDate: 'When the goods should arrive.',
+  picklistIds: 'Ids of the pick lists made for the transfer.',
+  batchAllocations: 'The batches picked for the transfer.',
+  products: 'The lines ordered.',
+  reservedProducts: 'The quantities reserved, per site.',
+  cancelledProducts: 'The lines cancelled.',
+} as const;
 
 /**
  * A transfer of stock from one site to another. This class is the search form of the
@@ -153,7 +213,7 @@ export class StockTransfer extends Audited {
   transferNumber!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.note })
   note?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
@@ -161,15 +221,18 @@ export class StockTransfer extends Audited {
   stockSiteId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.destinationStockSiteId })
   destinationStockSiteId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: STOCK_TRANSFER_DOCS.subsidiaryId,
+  })
   subsidiaryId?: string | null;
 
   @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.incomingStockTransferId })
   incomingStockTransferId?: string | null;
 
   @Enum({ items: () => IncomingTransferStatus, nullable: true })
@@ -178,35 +241,35 @@ export class StockTransfer extends Audited {
   incomingStockTransferStatus?: IncomingTransferStatus | null;
 
   @Enum({ items: () => TransferStatus })
-  @Field(() => TransferStatus)
+  @Field(() => TransferStatus, { description: STOCK_TRANSFER_DOCS.status })
   status: TransferStatus = TransferStatus.DRAFT;
 
   @Enum({ items: () => TransferPriority, nullable: true })
-  @Field(() => TransferPriority, { nullable: true })
+  @Field(() => TransferPriority, { nullable: true, description: STOCK_TRANSFER_DOCS.priority })
   priority?: TransferPriority | null = TransferPriority.LOW;
 
   @Enum({ items: () => DeliveryMethod, nullable: true })
-  @Field(() => DeliveryMethod, { nullable: true })
+  @Field(() => DeliveryMethod, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryMethod })
   deliveryMethod?: DeliveryMethod | null = DeliveryMethod.REGULAR;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryDate })
   deliveryDate?: Date | null;
 
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: STOCK_TRANSFER_DOCS.picklistIds })
   picklistIds: string[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [BatchAllocation])
+  @Field(() => [BatchAllocation], { description: STOCK_TRANSFER_DOCS.batchAllocations })
   batchAllocations: BatchAllocation[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [TransferProduct])
+  @Field(() => [TransferProduct], { description: STOCK_TRANSFER_DOCS.products })
   products: TransferProduct[] = [];
 
   @Property({ type: 'json' })
-  @Field(() => [ReservedProduct])
+  @Field(() => [ReservedProduct], { description: STOCK_TRANSFER_DOCS.reservedProducts })
   reservedProducts: ReservedProduct[] = [];
 
   @Property({ type: 'boolean' })
@@ -216,7 +279,7 @@ export class StockTransfer extends Audited {
   isFullyCancelled: boolean = false;
 
   @Property({ type: 'json' })
-  @Field(() => CancelledProducts)
+  @Field(() => CancelledProducts, { description: STOCK_TRANSFER_DOCS.cancelledProducts })
   cancelledProducts: CancelledProducts = { isNotEmpty: false, products: [] };
 
   @Property({ type: 'json' })

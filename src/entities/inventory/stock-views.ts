@@ -16,14 +16,30 @@ export class LocationBatch {
   @Extensions({ rest: false })
   id!: string;
 
-  @Field(() => String, { nullable: true }) batchNumber?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) expirationDate?: Date | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) lastStockDate?: Date | null;
-  @Field(() => String, { nullable: true }) originalPurchaseOrderId?: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) productionDate?: Date | null;
-  @Field(() => Float) quantity!: number;
-  @Field(() => StockSource, { nullable: true }) stockSource?: StockSource | null;
-  @Field(() => [ProductQuantity]) uomSplit!: ProductQuantity[];
+  @Field(() => String, {
+    nullable: true,
+    description: 'Number of the batch; with the location it names the batch.',
+  })
+  batchNumber?: string | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the batch expires; stock is taken first-expiring-first.',
+  })
+  expirationDate?: Date | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When stock was last added to the batch.',
+  })
+  lastStockDate?: Date | null;
+  @Field(() => String, { nullable: true, description: 'Id of the purchase order the batch came in on.' })
+  originalPurchaseOrderId?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the batch was made.' })
+  productionDate?: Date | null;
+  @Field(() => Float, { description: 'Quantity in the batch.' }) quantity!: number;
+  @Field(() => StockSource, { nullable: true, description: 'How the batch came into stock.' })
+  stockSource?: StockSource | null;
+  @Field(() => [ProductQuantity], { description: 'The batch quantity split over units of measurement.' })
+  uomSplit!: ProductQuantity[];
 
   @Field(() => Float, { description: 'The price the batch came in at (GraphQL only).' })
   @Extensions({ rest: false })
@@ -35,58 +51,91 @@ export class StockLocation {
   @Field(() => String, { nullable: true, description: 'The location; null for unlocated batches.' })
   id!: string | null;
 
-  @Field(() => Float) totalQuantity!: number;
-  @Field(() => DateTimeISOResolver, { nullable: true }) lastStockDate!: Date | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) earliestExpirationDate!: Date | null;
-  @Field(() => [LocationBatch]) batches!: LocationBatch[];
+  @Field(() => Float, { description: "Sum of the location's batches." }) totalQuantity!: number;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When stock was last added at the location.',
+  })
+  lastStockDate!: Date | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: "Earliest expiration date of the location's batches.",
+  })
+  earliestExpirationDate!: Date | null;
+  @Field(() => [LocationBatch], { description: 'The batches at the location.' }) batches!: LocationBatch[];
 }
 
 @ObjectType('BatchSearchRow', { description: 'A batch of a stock site with its product.' })
 export class BatchSearchRow {
-  @Field(() => String, { nullable: true }) batchNumber!: string | null;
-  @Field(() => String, { nullable: true }) brand!: string | null;
-  @Field(() => String, { nullable: true }) category!: string | null;
-  @Field(() => String, { nullable: true }) locationId!: string | null;
-  @Field(() => String) productId!: string;
-  @Field(() => String, { nullable: true }) productName!: string | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) expirationDate!: Date | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) lastStockDate!: Date | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) productionDate!: Date | null;
-  @Field(() => Float) quantity!: number;
-  @Field(() => Float) unitPrice!: number;
-  @Field(() => [FileAsset]) imageAssets!: FileAsset[];
+  @Field(() => String, { nullable: true, description: 'Number of the batch.' }) batchNumber!: string | null;
+  @Field(() => String, { nullable: true, description: 'Brand of the product.' }) brand!: string | null;
+  @Field(() => String, { nullable: true, description: 'Category of the product.' }) category!: string | null;
+  @Field(() => String, { nullable: true, description: 'Where in the site the batch lies.' }) locationId!:
+    string | null;
+  @Field(() => String, { description: 'Id of the product.' }) productId!: string;
+  @Field(() => String, { nullable: true, description: 'Name of the product.' }) productName!: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the batch expires.' })
+  expirationDate!: Date | null;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When stock was last added to the batch.',
+  })
+  lastStockDate!: Date | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the batch was made.' })
+  productionDate!: Date | null;
+  @Field(() => Float, { description: 'Quantity in the batch.' }) quantity!: number;
+  @Field(() => Float, { description: 'Price of one unit of the batch.' }) unitPrice!: number;
+  @Field(() => [FileAsset], { description: 'Pictures of the product.' }) imageAssets!: FileAsset[];
 }
 
 @ObjectType('DestinationProductInfo', { description: "A product's stock at the destination site." })
 export class DestinationProductInfo {
-  @Field(() => Float) amountAvailable!: number;
-  @Field(() => Float) amountReserved!: number;
-  @Field(() => Float, { nullable: true }) maximum!: number | null;
-  @Field(() => Float, { nullable: true }) minimum!: number | null;
-  @Field(() => Float) totalAmount!: number;
-  @Field(() => String, { nullable: true }) stockSiteId!: string | null;
-  @Field(() => String, { nullable: true }) stockSiteName!: string | null;
+  @Field(() => Float, { description: 'Available at the destination: total − reserved.' })
+  amountAvailable!: number;
+  @Field(() => Float, { description: 'Reserved at the destination.' }) amountReserved!: number;
+  @Field(() => Float, { nullable: true, description: "The destination's maximum for the product." })
+  maximum!: number | null;
+  @Field(() => Float, { nullable: true, description: "The destination's minimum for the product." })
+  minimum!: number | null;
+  @Field(() => Float, { description: 'Total at the destination.' }) totalAmount!: number;
+  @Field(() => String, { nullable: true, description: 'Id of the destination site.' }) stockSiteId!:
+    string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the destination site.' }) stockSiteName!:
+    string | null;
 }
 
 @ObjectType('ProductStockRow', { description: 'A product with its stock at a site.' })
 export class ProductStockRow {
-  @Field(() => Float) amountAvailable!: number;
-  @Field(() => Float) amountReserved!: number;
-  @Field(() => Float, { nullable: true }) maximum!: number | null;
-  @Field(() => Float, { nullable: true }) minimum!: number | null;
-  @Field(() => Float, { nullable: true }) salesPrice!: number | null;
-  @Field(() => Float) totalAmount!: number;
-  @Field(() => Float, { nullable: true }) unitPrice!: number | null;
-  @Field(() => UnitOfMeasurement, { nullable: true }) baseUnit!: UnitOfMeasurement | null;
-  @Field(() => [UnitOfMeasurement]) unitsOfMeasurement!: UnitOfMeasurement[];
-  @Field(() => String, { nullable: true }) currency!: string | null;
-  @Field(() => String, { nullable: true }) imageBlobId!: string | null;
-  @Field(() => String) productId!: string;
-  @Field(() => String, { nullable: true }) productName!: string | null;
-  @Field(() => String, { nullable: true }) stockSiteId!: string | null;
-  @Field(() => String, { nullable: true }) stockSiteName!: string | null;
-  @Field(() => String, { nullable: true }) subsidiaryId!: string | null;
-  @Field(() => ProductType, { nullable: true }) productType!: ProductType | null;
-  @Field(() => DestinationProductInfo, { nullable: true })
+  @Field(() => Float, { description: 'Available at the site: total − reserved.' }) amountAvailable!: number;
+  @Field(() => Float, { description: 'Reserved at the site.' }) amountReserved!: number;
+  @Field(() => Float, { nullable: true, description: "The site's maximum for the product." }) maximum!:
+    number | null;
+  @Field(() => Float, { nullable: true, description: "The site's minimum for the product." }) minimum!:
+    number | null;
+  @Field(() => Float, { nullable: true, description: 'Sales price of the product.' }) salesPrice!:
+    number | null;
+  @Field(() => Float, { description: 'Total at the site: the sum of the batches.' }) totalAmount!: number;
+  @Field(() => Float, { nullable: true, description: 'Quantity-weighted average price of the batches.' })
+  unitPrice!: number | null;
+  @Field(() => UnitOfMeasurement, { nullable: true, description: "The product's base unit." })
+  baseUnit!: UnitOfMeasurement | null;
+  @Field(() => [UnitOfMeasurement], { description: 'The units the product is counted in.' })
+  unitsOfMeasurement!: UnitOfMeasurement[];
+  @Field(() => String, { nullable: true, description: 'Currency of the prices.' }) currency!: string | null;
+  @Field(() => String, { nullable: true, description: "Id of the product's picture." }) imageBlobId!:
+    string | null;
+  @Field(() => String, { description: 'Id of the product.' }) productId!: string;
+  @Field(() => String, { nullable: true, description: 'Name of the product.' }) productName!: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the stock site.' }) stockSiteId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the stock site.' }) stockSiteName!:
+    string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary of the inventory.' })
+  subsidiaryId!: string | null;
+  @Field(() => ProductType, { nullable: true, description: 'What kind of product it is.' })
+  productType!: ProductType | null;
+  @Field(() => DestinationProductInfo, {
+    nullable: true,
+    description: "The product's stock at the destination site, when one was asked for.",
+  })
   destinationProductInfo!: DestinationProductInfo | null;
 }

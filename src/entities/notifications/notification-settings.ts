@@ -11,7 +11,21 @@ export enum DigestFrequency {
 registerEnumType(DigestFrequency, {
   name: 'DigestFrequency',
   description: 'How often a summary of notifications is e-mailed.',
+  valuesConfig: {
+    OFF: { description: 'No digest (the default).' },
+    DAILY: { description: 'A digest every day.' },
+    WEEKLY: { description: 'A digest every week.' },
+  },
 });
+
+/** What NotificationSettings fields mean, shared with the inputs that set them. */
+export const NOTIFICATION_SETTINGS_DOCS = {
+  digestFrequency: 'How often a digest is sent (default OFF).',
+  enabledCategories: 'Categories the user receives (default every category).',
+  inAppNotificationsEnabled: 'True to show notifications in the app (default true).',
+  pushNotificationsEnabled: 'True to send push notifications (default true).',
+  emailNotificationsEnabled: 'True to send notifications by e-mail.',
+} as const;
 
 /** One user's notification preferences; made with the defaults on first use. */
 @Entity({ tableName: 'notification_settings' })
@@ -19,32 +33,34 @@ registerEnumType(DigestFrequency, {
 @ObjectType({ description: "A user's notification preferences." })
 export class NotificationSettings extends TenantScoped {
   @Property({ type: 'uuid' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Id of the user the settings belong to.' })
   userId!: string;
 
   @Enum({ items: () => DigestFrequency })
-  @Field(() => DigestFrequency)
+  @Field(() => DigestFrequency, { description: NOTIFICATION_SETTINGS_DOCS.digestFrequency })
   digestFrequency: DigestFrequency = DigestFrequency.OFF;
 
   /** Scopes of the catalog the user does not want to hear about. */
   @Property({ type: 'text[]' })
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Scopes the user switched off; their notifications are held back.' })
   disabledScopes: string[] = [];
 
   @Enum({ items: () => NotificationCategory, array: true })
-  @Field(() => [NotificationCategory])
+  @Field(() => [NotificationCategory], {
+    description: NOTIFICATION_SETTINGS_DOCS.enabledCategories,
+  })
   enabledCategories: NotificationCategory[] = Object.values(NotificationCategory);
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.inAppNotificationsEnabled })
   inAppNotificationsEnabled: boolean = true;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.pushNotificationsEnabled })
   pushNotificationsEnabled: boolean = true;
 
   /** Each notification accepted by the categories and scopes is also e-mailed (docs/events.md). */
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.emailNotificationsEnabled })
   emailNotificationsEnabled: boolean = false;
 }

@@ -12,6 +12,12 @@ export enum NotificationCategory {
 registerEnumType(NotificationCategory, {
   name: 'NotificationCategory',
   description: 'The area of the product a notification comes from.',
+  valuesConfig: {
+    ERP: { description: 'Business operations (finance, inventory...).' },
+    CRM: { description: 'Customers and sales.' },
+    HR: { description: 'People and projects.' },
+    SYSTEM: { description: 'The service itself.' },
+  },
 });
 
 export enum NotificationType {
@@ -24,7 +30,22 @@ export enum NotificationType {
 registerEnumType(NotificationType, {
   name: 'NotificationType',
   description: 'How a notification should be presented.',
+  valuesConfig: {
+    ALERT: { description: 'Needs attention now.' },
+    INFO: { description: 'For information.' },
+    WARNING: { description: 'Something may be wrong.' },
+    TASK: { description: 'Something to do.' },
+    MESSAGE: { description: 'A message from someone.' },
+  },
 });
+
+/** What Notification fields mean, shared with the inputs that set them. */
+export const NOTIFICATION_DOCS = {
+  title: 'Title of the notification.',
+  body: 'Text of the notification.',
+  actionUrl: 'Where the notification leads when opened.',
+  isRead: 'Same as `read`.',
+} as const;
 
 /** An in-app message to one user (`userId`) of the tenant. */
 @Entity({ tableName: 'notification' })
@@ -40,57 +61,60 @@ registerEnumType(NotificationType, {
 export class Notification extends Audited {
   /** The recipient. */
   @Property({ type: 'uuid' })
-  @Field(() => String)
+  @Field(() => String, { description: 'Id of the recipient.' })
   userId!: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.title })
   title?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.body })
   body?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail of the user who sent it.' })
   sender?: string;
 
   @Enum({ items: () => NotificationCategory })
-  @Field(() => NotificationCategory)
+  @Field(() => NotificationCategory, { description: 'Category of the notification.' })
   category: NotificationCategory = NotificationCategory.SYSTEM;
 
   @Enum({ items: () => NotificationType })
-  @Field(() => NotificationType)
+  @Field(() => NotificationType, { description: 'What kind of notification it is.' })
   notificationType: NotificationType = NotificationType.INFO;
 
   /** A key of the scope catalog (`invoice.overdue`); recipients can switch scopes off. */
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Scope of the notification; the recipient may switch scopes off.',
+  })
   scope?: string;
 
   @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.actionUrl })
   actionUrl?: string;
 
   @Property({ type: 'json', nullable: true })
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Any JSON the sender attached.' })
   metadata?: Record<string, unknown> | null;
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True once the recipient read it; same as `isRead`.' })
   read: boolean = false;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: NOTIFICATION_DOCS.isRead })
   get isRead(): boolean {
     return this.read;
   }
 
   @Property({ type: 'boolean' })
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True once it was e-mailed.' })
   emailSent: boolean = false;
 
   @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it was e-mailed.' })
   emailSentAt?: Date;
 
   /**

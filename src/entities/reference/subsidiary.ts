@@ -2,10 +2,18 @@ import { Entity, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 
+/** What Subsidiary fields mean, shared with the inputs that set them. */
+export const SUBSIDIARY_DOCS = {
+  name: 'Name of the subsidiary.',
+  color: 'Colour shown for the subsidiary (CSS colour).',
+} as const;
+
 /** A legal entity or branch of the tenant; records with a subsidiaryId are scoped to it. */
 @Entity({ tableName: 'subsidiary' })
 @ObjectType({ description: 'A subsidiary (branch) of the tenant.' })
 export class Subsidiary extends Audited {
-  @Property({ type: 'text' }) @Field(() => String) name!: string;
-  @Property({ type: 'text', nullable: true }) @Field(() => String, { nullable: true }) color?: string;
+  @Property({ type: 'text' }) @Field(() => String, { description: SUBSIDIARY_DOCS.name }) name!: string;
+  @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true, description: SUBSIDIARY_DOCS.color })
+  color?: string;
 }

@@ -16,17 +16,24 @@ import {
 
 @ObjectType({ description: 'The projects and subsidiaries the caller reaches.' })
 export class MyAccess implements Access {
-  @Field(() => [String]) accessibleProjectIds!: string[];
-  @Field(() => [String]) accessibleSubsidiaryIds!: string[];
-  @Field(() => Boolean) hasFullAccess!: boolean;
+  @Field(() => [String], {
+    description: 'Ids of the projects the caller may see; with full access, every project.',
+  })
+  accessibleProjectIds!: string[];
+  @Field(() => [String], {
+    description: 'Ids of the subsidiaries the caller may see; with full access, every subsidiary.',
+  })
+  accessibleSubsidiaryIds!: string[];
+  @Field(() => Boolean, { description: 'True when the caller sees every subsidiary and project.' })
+  hasFullAccess!: boolean;
 }
 
 @ObjectType({ description: 'A user who reaches a project or subsidiary, and why.' })
 export class AccessUser implements AccessEntry {
-  @Field(() => String) email!: string;
-  @Field(() => String, { nullable: true }) firstName!: string | null;
-  @Field(() => String, { nullable: true }) lastName!: string | null;
-  @Field(() => Boolean) hasFullAccess!: boolean;
+  @Field(() => String, { description: "The user's e-mail address." }) email!: string;
+  @Field(() => String, { nullable: true, description: "The user's first name." }) firstName!: string | null;
+  @Field(() => String, { nullable: true, description: "The user's last name." }) lastName!: string | null;
+  @Field(() => Boolean, { description: 'True when the user has full access.' }) hasFullAccess!: boolean;
   @Field(() => Boolean, { description: 'True when the id is in the user’s own list.' }) isDirect!: boolean;
   @Field(() => String, {
     nullable: true,
@@ -37,27 +44,30 @@ export class AccessUser implements AccessEntry {
 
 @InputType({ description: 'The users who should hold the id directly (every other user loses it).' })
 export class AccessUsersInput {
-  @Field(() => [String])
+  @Field(() => [String], {
+    description:
+      'E-mail addresses of the users who hold access directly; replaces the list. An unknown address is a 404 and changes nothing.',
+  })
   @ArrayMaxSize(MAX_IDS)
   userEmails!: string[];
 }
 
-@InputType()
+@InputType({ description: 'Whether a user has full access.' })
 export class FullAccessInput {
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True to let the user see every subsidiary and project.' })
   hasFullAccess!: boolean;
 }
 
-@InputType()
+@InputType({ description: 'The projects a user may see.' })
 export class ProjectAccessInput {
-  @Field(() => [String])
+  @Field(() => [String], { description: "Ids of projects of the tenant; replaces the user's list." })
   @ArrayMaxSize(MAX_IDS)
   projectIds!: string[];
 }
 
-@InputType()
+@InputType({ description: 'The subsidiaries a user may see.' })
 export class SubsidiaryAccessInput {
-  @Field(() => [String])
+  @Field(() => [String], { description: "Ids of subsidiaries of the tenant; replaces the user's list." })
   @ArrayMaxSize(MAX_IDS)
   subsidiaryIds!: string[];
 }
@@ -72,21 +82,28 @@ export class AccessControlResolver {
 
   @Requires(can('READ', 'USERS'))
   @Query(() => [AccessUser], { description: 'Users who reach a project, directly or by full access.' })
-  projectAccessUsers(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<AccessUser[]> {
+  projectAccessUsers(
+    @Arg('id', () => ID, { description: 'Id of the project.' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<AccessUser[]> {
     return accessUsers(ctx, 'project', id);
   }
 
   @Requires(can('READ', 'USERS'))
   @Query(() => [AccessUser], { description: 'Users who reach a subsidiary, directly or by full access.' })
-  subsidiaryAccessUsers(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<AccessUser[]> {
+  subsidiaryAccessUsers(
+    @Arg('id', () => ID, { description: 'Id of the subsidiary.' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<AccessUser[]> {
     return accessUsers(ctx, 'subsidiary', id);
   }
 
   @Requires(can('UPDATE', 'USERS'))
   @Mutation(() => [AccessUser], { description: 'Sets who holds a project directly; returns the new list.' })
   setProjectAccessUsers(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => AccessUsersInput) input: AccessUsersInput,
+    @Arg('id', () => ID, { description: 'Id of the project.' }) id: string,
+    @Arg('input', () => AccessUsersInput, { description: 'The users who hold access directly.' })
+    input: AccessUsersInput,
     @Ctx() ctx: Context,
   ): Promise<AccessUser[]> {
     return setAccessUsers(ctx, 'project', id, input.userEmails);
@@ -97,8 +114,9 @@ export class AccessControlResolver {
     description: 'Sets who holds a subsidiary directly; returns the new list.',
   })
   setSubsidiaryAccessUsers(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => AccessUsersInput) input: AccessUsersInput,
+    @Arg('id', () => ID, { description: 'Id of the subsidiary.' }) id: string,
+    @Arg('input', () => AccessUsersInput, { description: 'The users who hold access directly.' })
+    input: AccessUsersInput,
     @Ctx() ctx: Context,
   ): Promise<AccessUser[]> {
     return setAccessUsers(ctx, 'subsidiary', id, input.userEmails);
@@ -107,8 +125,9 @@ export class AccessControlResolver {
   @Requires(can('UPDATE', 'USERS'))
   @Mutation(() => User, { description: 'Turns full access on or off for a user.' })
   setUserFullAccess(
-    @Arg('email', () => String) email: string,
-    @Arg('input', () => FullAccessInput) input: FullAccessInput,
+    @Arg('email', () => String, { description: 'E-mail address of the user.' }) email: string,
+    @Arg('input', () => FullAccessInput, { description: 'Whether the user has full access.' })
+    input: FullAccessInput,
     @Ctx() ctx: Context,
   ): Promise<User> {
     return setFullAccess(ctx, email, input.hasFullAccess);
@@ -117,8 +136,9 @@ export class AccessControlResolver {
   @Requires(can('UPDATE', 'USERS'))
   @Mutation(() => User, { description: "Replaces a user's project access list." })
   setUserProjectAccess(
-    @Arg('email', () => String) email: string,
-    @Arg('input', () => ProjectAccessInput) input: ProjectAccessInput,
+    @Arg('email', () => String, { description: 'E-mail address of the user.' }) email: string,
+    @Arg('input', () => ProjectAccessInput, { description: 'The projects the user may see.' })
+    input: ProjectAccessInput,
     @Ctx() ctx: Context,
   ): Promise<User> {
     return setUserAccess(ctx, email, 'project', input.projectIds);
@@ -127,8 +147,9 @@ export class AccessControlResolver {
   @Requires(can('UPDATE', 'USERS'))
   @Mutation(() => User, { description: "Replaces a user's subsidiary access list." })
   setUserSubsidiaryAccess(
-    @Arg('email', () => String) email: string,
-    @Arg('input', () => SubsidiaryAccessInput) input: SubsidiaryAccessInput,
+    @Arg('email', () => String, { description: 'E-mail address of the user.' }) email: string,
+    @Arg('input', () => SubsidiaryAccessInput, { description: 'The subsidiaries the user may see.' })
+    input: SubsidiaryAccessInput,
     @Ctx() ctx: Context,
   ): Promise<User> {
     return setUserAccess(ctx, email, 'subsidiary', input.subsidiaryIds);

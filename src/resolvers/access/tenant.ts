@@ -10,6 +10,7 @@ import {
   TenantScopes,
   TenantSettings,
   TenantSubscription,
+  TENANT_DOCS,
 } from '../../entities/tenant';
 import { TenantRole } from '../../entities/tenant-role';
 import { ImageRef } from '../../entities/shared';
@@ -23,17 +24,41 @@ import { notFound } from '../../errors';
     'Changes to the tenant; absent fields stay. `scopes` changes only the areas named; `billingInfo`, `settings` and logos replace the stored value as a whole.',
 })
 export class UpdateTenantInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 253) domain?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 254) owner?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 2000) logoUrl?: string;
-  @Field(() => ImageRef, { nullable: true }) logo?: ImageRef;
-  @Field(() => ImageRef, { nullable: true }) lightThemeLogo?: ImageRef;
-  @Field(() => TenantSubscription, { nullable: true }) subscription?: TenantSubscription;
-  @Field(() => DateTimeISOResolver, { nullable: true }) subscriptionExpires?: Date;
-  @Field(() => BillingInfo, { nullable: true }) billingInfo?: BillingInfo;
-  @Field(() => TenantScopes, { nullable: true }) scopes?: TenantScopes;
-  @Field(() => TenantSettings, { nullable: true }) settings?: TenantSettings;
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.name })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.domain })
+  @IsOptional()
+  @Length(0, 253)
+  domain?: string;
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.owner })
+  @IsOptional()
+  @Length(0, 254)
+  owner?: string;
+  @Field(() => String, { nullable: true, description: TENANT_DOCS.logoUrl })
+  @IsOptional()
+  @Length(0, 2000)
+  logoUrl?: string;
+  @Field(() => ImageRef, { nullable: true, description: TENANT_DOCS.logo }) logo?: ImageRef;
+  @Field(() => ImageRef, { nullable: true, description: TENANT_DOCS.lightThemeLogo })
+  lightThemeLogo?: ImageRef;
+  @Field(() => TenantSubscription, { nullable: true, description: TENANT_DOCS.subscription })
+  subscription?: TenantSubscription;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: TENANT_DOCS.subscriptionExpires })
+  subscriptionExpires?: Date;
+  @Field(() => BillingInfo, {
+    nullable: true,
+    description: 'How the tenant is billed; replaces the stored value.',
+  })
+  billingInfo?: BillingInfo;
+  @Field(() => TenantScopes, { nullable: true, description: TENANT_DOCS.scopes })
+  scopes?: TenantScopes;
+  @Field(() => TenantSettings, {
+    nullable: true,
+    description: 'Tenant-wide settings; replaces the stored value.',
+  })
+  settings?: TenantSettings;
 }
 
 /** The caller's tenant: the only one a caller can ever see. */
@@ -71,7 +96,8 @@ export class TenantResolver {
   @Requires(superAdminOnly)
   @Mutation(() => Tenant, { description: "Changes the caller's tenant (super-admins only)." })
   updateTenant(
-    @Arg('input', () => UpdateTenantInput) input: UpdateTenantInput,
+    @Arg('input', () => UpdateTenantInput, { description: 'The fields to change; others stay.' })
+    input: UpdateTenantInput,
     @Ctx() ctx: Context,
   ): Promise<Tenant> {
     return updateTenant(ctx, input);

@@ -1,7 +1,7 @@
 import { FlushMode } from '@mikro-orm/core';
 import { Ctx, Field, InputType, Query, Resolver } from 'type-graphql';
 import { IsEmail, IsOptional, Length } from 'class-validator';
-import { User, UserProfile, UserStatus } from '../../entities/user';
+import { User, UserProfile, UserStatus, USER_DOCS } from '../../entities/user';
 import { callerOf, type Context } from '../../context';
 import { defineGroup } from '../../family/group';
 import { authenticated, Requires } from '../../permissions/rules';
@@ -13,21 +13,21 @@ import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new user of the caller tenant.' })
 export class CreateUserInput {
-  @Field(() => String)
+  @Field(() => String, { description: "The user's e-mail address, unique in the tenant (409)." })
   @IsEmail()
   email!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.firstName })
   @IsOptional()
   @Length(1, 100)
   firstName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.lastName })
   @IsOptional()
   @Length(1, 100)
   lastName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.language })
   @IsOptional()
   @Length(2, 35)
   language?: string;
@@ -35,10 +35,13 @@ export class CreateUserInput {
   @Field(() => [String], { nullable: true, description: 'Names of tenant roles to hold.' })
   roles?: string[];
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True to let the user see every subsidiary and project (default false).',
+  })
   hasFullAccess?: boolean;
 
-  @Field(() => UserProfile, { nullable: true })
+  @Field(() => UserProfile, { nullable: true, description: USER_DOCS.profile })
   profile?: UserProfile;
 }
 
@@ -47,30 +50,36 @@ export class CreateUserInput {
     'Changes to a user; absent fields stay. Roles and access change through the tenant-role and access-control operations.',
 })
 export class UpdateUserInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The user's e-mail address, unique in the tenant (409).",
+  })
   @IsOptional()
   @IsEmail()
   email?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.firstName })
   @IsOptional()
   @Length(1, 100)
   firstName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.lastName })
   @IsOptional()
   @Length(1, 100)
   lastName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: USER_DOCS.language })
   @IsOptional()
   @Length(2, 35)
   language?: string;
 
-  @Field(() => UserStatus, { nullable: true })
+  @Field(() => UserStatus, {
+    nullable: true,
+    description: 'Whether the user may use the service (only ACTIVE may); applies from the next request.',
+  })
   status?: UserStatus;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: USER_DOCS.verified })
   verified?: boolean;
 
   @Field(() => UserProfile, { nullable: true, description: 'Replaces the whole profile.' })

@@ -6,6 +6,7 @@ import {
   CoverageJob,
   CoverageJobPriority,
   CoverageJobStatus,
+  COVERAGE_JOB_DOCS,
 } from '../../entities/configurator/coverage-job';
 import type { StaticModel } from '../../entities/configurator/type-shapes';
 import type { Context } from '../../context';
@@ -16,20 +17,37 @@ import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
 export class CreateCoverageJobInput {
-  @Field(() => ID) typeId!: string;
-  @Field(() => String) staticModelId!: string;
-  @Field(() => CoverageJobPriority, { nullable: true }) priority?: CoverageJobPriority;
+  @Field(() => ID, { description: COVERAGE_JOB_DOCS.typeId })
+  typeId!: string;
+  @Field(() => String, { description: 'Id of the static model whose variants are calculated.' })
+  staticModelId!: string;
+  @Field(() => CoverageJobPriority, { nullable: true, description: 'Priority of the job (default NORMAL).' })
+  priority?: CoverageJobPriority;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Default: now.' }) runAfter?: Date;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) name?: string;
-  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
+  @IsOptional()
+  @Length(1, 300)
+  name?: string;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }) description?: string;
 }
 
 @InputType({ description: 'Changes to a job; only a PENDING job may be re-prioritised or rescheduled.' })
 export class UpdateCoverageJobInput {
-  @Field(() => CoverageJobPriority, { nullable: true }) priority?: CoverageJobPriority;
-  @Field(() => DateTimeISOResolver, { nullable: true }) runAfter?: Date;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) name?: string;
-  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => CoverageJobPriority, {
+    nullable: true,
+    description: COVERAGE_JOB_DOCS.priority,
+  })
+  priority?: CoverageJobPriority;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'The job is not claimed before this time (retries back off exponentially).',
+  })
+  runAfter?: Date;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
+  @IsOptional()
+  @Length(1, 300)
+  name?: string;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }) description?: string;
 }
 
 /** Claim order of the priorities, highest first (the worker's claim query uses the same order). */

@@ -13,8 +13,9 @@ export class TypeProductCoverageResolver {
     description: 'Coverages of a type with the product names given, in the order of the names.',
   })
   typeProductCoveragesByNames(
-    @Arg('typeId', () => ID) typeId: string,
-    @Arg('names', () => [String], { defaultValue: [] }) names: string[],
+    @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
+    @Arg('names', () => [String], { defaultValue: [], description: 'Product names to look for.' })
+    names: string[],
     @Ctx() ctx: Context,
   ): Promise<TypeProductCoverage[]> {
     return coveragesByNames(ctx, typeId, names);
@@ -26,7 +27,12 @@ export class TypeProductCoverageResolver {
       'Creates and links a Product for each coverage without one on the page of the search; returns how many products were created.',
   })
   createProductsForTypeProductCoverages(
-    @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
+    @Arg('input', () => SearchInput, {
+      description:
+        'Which coverages; one product is made per distinct name among those without a linked product.',
+      nullable: true,
+    })
+    input: SearchInput | undefined,
     @Ctx() ctx: Context,
   ): Promise<number> {
     return createProductsForCoverages(ctx, input ?? {});
@@ -37,8 +43,12 @@ export class TypeProductCoverageResolver {
     description: 'Queues a coverage calculation job per static model of the type (status PENDING).',
   })
   calculateTypeProductCoverage(
-    @Arg('typeId', () => ID) typeId: string,
-    @Arg('priority', () => CoverageJobPriority, { nullable: true }) priority: CoverageJobPriority | undefined,
+    @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
+    @Arg('priority', () => CoverageJobPriority, {
+      nullable: true,
+      description: 'Priority of the jobs (default NORMAL); an already pending job is raised to it.',
+    })
+    priority: CoverageJobPriority | undefined,
     @Ctx() ctx: Context,
   ): Promise<CoverageJob[]> {
     return queueCoverageCalculation(ctx, typeId, priority ?? undefined);

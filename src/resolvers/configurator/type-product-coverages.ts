@@ -1,7 +1,10 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { ConfiguratorType } from '../../entities/configurator/configurator-type';
-import { TypeProductCoverage } from '../../entities/configurator/type-product-coverage';
+import {
+  TypeProductCoverage,
+  TYPE_PRODUCT_COVERAGE_DOCS,
+} from '../../entities/configurator/type-product-coverage';
 import { StaticModelType } from '../../entities/configurator/type-shapes';
 import { Product } from '../../entities/reference/product';
 import { FileAsset, Parameter } from '../../entities/shared';
@@ -13,15 +16,27 @@ import { checkRefs } from '../../family/references';
 
 @InputType({ description: 'Changes to a coverage; absent fields stay as they are.' })
 export class UpdateTypeProductCoverageInput {
-  @Field(() => ID, { nullable: true }) typeId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) productName?: string;
-  @Field(() => ID, { nullable: true }) linkedProductId?: string;
-  @Field(() => String, { nullable: true }) staticModelTreeId?: string;
-  @Field(() => String, { nullable: true }) variantId?: string;
-  @Field(() => StaticModelType, { nullable: true }) modelType?: StaticModelType;
-  @Field(() => [Parameter], { nullable: true }) parameters?: Parameter[];
-  @Field(() => [String], { nullable: true }) projectIds?: string[];
-  @Field(() => [FileAsset], { nullable: true }) assets?: FileAsset[];
+  @Field(() => ID, { nullable: true, description: TYPE_PRODUCT_COVERAGE_DOCS.typeId }) typeId?: string;
+  @Field(() => String, { nullable: true, description: TYPE_PRODUCT_COVERAGE_DOCS.productName })
+  @IsOptional()
+  @Length(1, 300)
+  productName?: string;
+  @Field(() => ID, { nullable: true, description: 'Id of the product made for the coverage.' })
+  linkedProductId?: string;
+  @Field(() => String, { nullable: true, description: 'Id of the static model tree it was calculated from.' })
+  staticModelTreeId?: string;
+  @Field(() => String, { nullable: true, description: 'Id of the variant it covers.' }) variantId?: string;
+  @Field(() => StaticModelType, { nullable: true, description: TYPE_PRODUCT_COVERAGE_DOCS.modelType })
+  modelType?: StaticModelType;
+  @Field(() => [Parameter], { nullable: true, description: TYPE_PRODUCT_COVERAGE_DOCS.parameters })
+  parameters?: Parameter[];
+  @Field(() => [String], { nullable: true, description: TYPE_PRODUCT_COVERAGE_DOCS.projectIds })
+  projectIds?: string[];
+  @Field(() => [FileAsset], {
+    nullable: true,
+    description: TYPE_PRODUCT_COVERAGE_DOCS.assets,
+  })
+  assets?: FileAsset[];
 }
 
 /** The update's fields with a required typeId (a subclass field replaces the inherited one). */
@@ -29,7 +44,7 @@ export class UpdateTypeProductCoverageInput {
   description: 'A coverage row made by hand; complete flags and totalFileSize follow from the assets.',
 })
 export class CreateTypeProductCoverageInput extends UpdateTypeProductCoverageInput {
-  @Field(() => ID) override typeId!: string;
+  @Field(() => ID, { description: TYPE_PRODUCT_COVERAGE_DOCS.typeId }) override typeId!: string;
 }
 
 type CoverageInput = Partial<CreateTypeProductCoverageInput & UpdateTypeProductCoverageInput>;

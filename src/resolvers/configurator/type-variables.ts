@@ -20,12 +20,15 @@ import {
 
 @InputType({ description: 'A new name and/or phase for a variable; absent fields stay as they are.' })
 export class TypeVariableChangeInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'New id of the variable; one another variable has is a 409.',
+  })
   @IsOptional()
   @Length(1, 200)
   id?: string;
 
-  @Field(() => VariablePhase, { nullable: true })
+  @Field(() => VariablePhase, { nullable: true, description: 'The building phase the variable belongs to.' })
   phase?: VariablePhase;
 }
 
@@ -37,8 +40,12 @@ export class TypeVariablesResolver {
       "Each variable of the type with its configuration for the selected codes: the first branch of the variable's tree whose choices are all selected, else the tree's default.",
   })
   resolveTypeVariables(
-    @Arg('typeId', () => ID) typeId: string,
-    @Arg('selection', () => [DecisionChoice], { defaultValue: [] }) selection: DecisionChoice[],
+    @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
+    @Arg('selection', () => [DecisionChoice], {
+      defaultValue: [],
+      description: 'The chosen `{code, option}` pairs.',
+    })
+    selection: DecisionChoice[],
     @Ctx() ctx: Context,
   ): Promise<VariableConfigEntry[]> {
     return resolveVariables(ctx, typeId, selection);
@@ -49,8 +56,11 @@ export class TypeVariablesResolver {
     description: 'Variables of the type whose id contains the search text, ignoring case.',
   })
   searchTypeVariables(
-    @Arg('typeId', () => ID) typeId: string,
-    @Arg('search', () => String) search: string,
+    @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
+    @Arg('search', () => String, {
+      description: "Text that must occur in the variable's id (case-insensitively).",
+    })
+    search: string,
     @Ctx() ctx: Context,
   ): Promise<VariableSummary[]> {
     return searchVariables(ctx, typeId, search);
@@ -59,8 +69,8 @@ export class TypeVariablesResolver {
   @Requires(can('READ', 'TYPES'))
   @Query(() => TypeVariable, { description: 'One variable of a type with its decision tree.' })
   typeVariable(
-    @Arg('typeId', () => ID) typeId: string,
-    @Arg('variableId', () => String) variableId: string,
+    @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
+    @Arg('variableId', () => String, { description: 'Id of the variable.' }) variableId: string,
     @Ctx() ctx: Context,
   ): Promise<TypeVariable> {
     return readVariable(ctx, typeId, variableId);
@@ -71,9 +81,10 @@ export class TypeVariablesResolver {
     description: 'Renames and/or re-phases a variable; a new id another variable has is a conflict.',
   })
   updateTypeVariable(
-    @Arg('typeId', () => ID) typeId: string,
-    @Arg('variableId', () => String) variableId: string,
-    @Arg('input', () => TypeVariableChangeInput) input: TypeVariableChangeInput,
+    @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
+    @Arg('variableId', () => String, { description: 'Id of the variable.' }) variableId: string,
+    @Arg('input', () => TypeVariableChangeInput, { description: "The variable's new values." })
+    input: TypeVariableChangeInput,
     @Ctx() ctx: Context,
   ): Promise<ConfiguratorType> {
     return updateVariable(ctx, typeId, variableId, input);
@@ -82,8 +93,8 @@ export class TypeVariablesResolver {
   @Requires(can('DELETE', 'TYPES'))
   @Mutation(() => ConfiguratorType, { description: 'Removes a variable from its type.' })
   deleteTypeVariable(
-    @Arg('typeId', () => ID) typeId: string,
-    @Arg('variableId', () => String) variableId: string,
+    @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
+    @Arg('variableId', () => String, { description: 'Id of the variable.' }) variableId: string,
     @Ctx() ctx: Context,
   ): Promise<ConfiguratorType> {
     return deleteVariable(ctx, typeId, variableId);

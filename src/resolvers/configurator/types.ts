@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
-import { ConfiguratorType } from '../../entities/configurator/configurator-type';
+import { ConfiguratorType, CONFIGURATOR_TYPE_DOCS } from '../../entities/configurator/configurator-type';
 import {
   StaticModelInput,
   TypeMassModel,
@@ -26,33 +26,75 @@ import { AUDIT_FIELDS } from '../../family/fields';
     'Changes to a configurator type; a collection given replaces the stored one, absent fields stay.',
 })
 export class UpdateConfiguratorTypeInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.name })
   @IsOptional()
   @Length(1, 200)
   name?: string;
 
-  @Field(() => String, { nullable: true }) color?: string;
-  @Field(() => String, { nullable: true }) concept?: string;
-  @Field(() => String, { nullable: true }) elementNamePrefix?: string;
-  @Field(() => String, { nullable: true }) variantSuffixFormat?: string;
-  @Field(() => Boolean, { nullable: true }) compensateNulpunt?: boolean;
-  @Field(() => Boolean, { nullable: true }) hideBaseOptionInName?: boolean;
-  @Field(() => [String], { nullable: true }) enforcedCategories?: string[];
-  @Field(() => FileAsset, { nullable: true }) previewBlob?: FileAsset;
-  @Field(() => [VariableConfigEntry], { nullable: true }) baseVariables?: VariableConfigEntry[];
-  @Field(() => [TypeVariable], { nullable: true }) variables?: TypeVariable[];
-  @Field(() => [TypeOption], { nullable: true }) options?: TypeOption[];
-  @Field(() => [TypeModel], { nullable: true }) models?: TypeModel[];
-  @Field(() => [TypeMassModel], { nullable: true }) massModel?: TypeMassModel[];
-  @Field(() => [TypeRestriction], { nullable: true }) restrictions?: TypeRestriction[];
-  @Field(() => [StaticModelInput], { nullable: true }) staticModels?: StaticModelInput[];
-  @Field(() => [TypeView], { nullable: true }) views?: TypeView[];
+  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.color })
+  color?: string;
+  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.concept }) concept?: string;
+  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.elementNamePrefix })
+  elementNamePrefix?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.variantSuffixFormat,
+  })
+  variantSuffixFormat?: string;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.compensateNulpunt,
+  })
+  compensateNulpunt?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.hideBaseOptionInName,
+  })
+  hideBaseOptionInName?: boolean;
+  @Field(() => [String], { nullable: true, description: CONFIGURATOR_TYPE_DOCS.enforcedCategories })
+  enforcedCategories?: string[];
+  @Field(() => FileAsset, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.previewBlob })
+  previewBlob?: FileAsset;
+  @Field(() => [VariableConfigEntry], {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.baseVariables,
+  })
+  baseVariables?: VariableConfigEntry[];
+  @Field(() => [TypeVariable], {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.variables,
+  })
+  variables?: TypeVariable[];
+  @Field(() => [TypeOption], {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.options,
+  })
+  options?: TypeOption[];
+  @Field(() => [TypeModel], { nullable: true, description: CONFIGURATOR_TYPE_DOCS.models })
+  models?: TypeModel[];
+  @Field(() => [TypeMassModel], {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.massModel,
+  })
+  massModel?: TypeMassModel[];
+  @Field(() => [TypeRestriction], {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.restrictions,
+  })
+  restrictions?: TypeRestriction[];
+  @Field(() => [StaticModelInput], {
+    nullable: true,
+    description: CONFIGURATOR_TYPE_DOCS.staticModels,
+  })
+  staticModels?: StaticModelInput[];
+  @Field(() => [TypeView], { nullable: true, description: CONFIGURATOR_TYPE_DOCS.views })
+  views?: TypeView[];
 }
 
 /** The update's fields with a required name (a subclass field replaces the inherited one). */
 @InputType({ description: 'A new configurator type; collections are given whole.' })
 export class CreateConfiguratorTypeInput extends UpdateConfiguratorTypeInput {
-  @Field(() => String)
+  @Field(() => String, { description: CONFIGURATOR_TYPE_DOCS.name })
   @Length(1, 200)
   override name!: string;
 }

@@ -14,7 +14,7 @@ export class ActivityResolver {
   @Requires(can('READ', 'ACTIVITIES'))
   @Query(() => [Activity], { description: 'The activities of a customer, oldest first.' })
   activitiesByCustomer(
-    @Arg('customerId', () => ID) customerId: string,
+    @Arg('customerId', () => ID, { description: 'Id of the customer.' }) customerId: string,
     @Ctx() ctx: Context,
   ): Promise<Activity[]> {
     return service.listBy(ctx, 'customerId', customerId);
@@ -23,7 +23,7 @@ export class ActivityResolver {
   @Requires(can('READ', 'ACTIVITIES'))
   @Query(() => [Activity], { description: 'The activities of an opportunity, oldest first.' })
   activitiesByOpportunity(
-    @Arg('opportunityId', () => ID) opportunityId: string,
+    @Arg('opportunityId', () => ID, { description: 'Id of the opportunity.' }) opportunityId: string,
     @Ctx() ctx: Context,
   ): Promise<Activity[]> {
     return service.listBy(ctx, 'opportunityId', opportunityId);
@@ -31,14 +31,17 @@ export class ActivityResolver {
 
   @Requires(can('READ', 'ACTIVITIES'))
   @Query(() => [Activity], { description: 'The activities a user owns, oldest first.' })
-  activitiesByOwner(@Arg('ownerId', () => ID) ownerId: string, @Ctx() ctx: Context): Promise<Activity[]> {
+  activitiesByOwner(
+    @Arg('ownerId', () => ID, { description: 'Id of the user.' }) ownerId: string,
+    @Ctx() ctx: Context,
+  ): Promise<Activity[]> {
     return service.listBy(ctx, 'ownerId', ownerId);
   }
 
   @Requires(can('READ', 'ACTIVITIES'))
   @Query(() => [Activity], { description: 'The activities of one type, oldest first.' })
   activitiesByType(
-    @Arg('type', () => ActivityType) type: ActivityType,
+    @Arg('type', () => ActivityType, { description: 'The kind of activity.' }) type: ActivityType,
     @Ctx() ctx: Context,
   ): Promise<Activity[]> {
     return service.list(ctx, { type });
@@ -50,17 +53,23 @@ export class ActivityResolver {
     return service.list(ctx, { completed: true });
   }
 
-  @FieldResolver(() => CustomerSummary, { nullable: true })
+  @FieldResolver(() => CustomerSummary, { nullable: true, description: 'The customer `customerId` names.' })
   customer(@Root() activity: Activity, @Ctx() ctx: Context): Promise<CustomerSummary | null> {
     return customerOf(ctx, activity.customerId);
   }
 
-  @FieldResolver(() => OpportunitySummary, { nullable: true })
+  @FieldResolver(() => OpportunitySummary, {
+    nullable: true,
+    description: 'The opportunity `opportunityId` names.',
+  })
   opportunity(@Root() activity: Activity, @Ctx() ctx: Context): Promise<OpportunitySummary | null> {
     return opportunityOf(ctx, activity.opportunityId);
   }
 
-  @FieldResolver(() => UserSummary, { nullable: true })
+  @FieldResolver(() => UserSummary, {
+    nullable: true,
+    description: 'The owner: display name (first and last name, or e-mail), id and username (e-mail).',
+  })
   owner(@Root() activity: Activity, @Ctx() ctx: Context): Promise<UserSummary | null> {
     return userOf(ctx, activity.ownerId);
   }

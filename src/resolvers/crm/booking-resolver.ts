@@ -13,9 +13,12 @@ export class BookingResolver {
       'The bookings of a widget that start from `start` 00:00 UTC up to the end of `end` (UTC), earliest first.',
   })
   bookingsByWidget(
-    @Arg('widgetId', () => ID) widgetId: string,
-    @Arg('start', () => LocalDateResolver) start: string,
-    @Arg('end', () => LocalDateResolver) end: string,
+    @Arg('widgetId', () => ID, { description: 'Id of the contact-form widget.' }) widgetId: string,
+    @Arg('start', () => LocalDateResolver, { description: 'First day (YYYY-MM-DD).' }) start: string,
+    @Arg('end', () => LocalDateResolver, {
+      description: 'Last day (YYYY-MM-DD), not before start; bookings starting before the day after it.',
+    })
+    end: string,
     @Ctx() ctx: Context,
   ): Promise<Booking[]> {
     return bookingsByWidget(ctx, widgetId, start, end);

@@ -3,7 +3,7 @@ import { Field, InputType, Int } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { IsDate, IsEmail, IsEnum, IsOptional, IsUUID, MaxLength, Min } from 'class-validator';
 import { Activity } from '../../entities/crm/activity';
-import { Booking, BookingStatus } from '../../entities/crm/booking';
+import { Booking, BookingStatus, BOOKING_DOCS } from '../../entities/crm/booking';
 import { ContactFormWidgetConfig } from '../../entities/crm/contact-form-widget';
 import { Lead } from '../../entities/crm/lead';
 import { Employee } from '../../entities/reference/employee';
@@ -15,14 +15,32 @@ import { NotNullWhenGiven } from './validation';
 import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
-@InputType()
+@InputType({ description: 'Fields shared by new bookings and changes.' })
 class BookingFields {
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() widgetConfigId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() leadId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() activityId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() assignedEmployeeId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() assignedSubsidiaryId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(500) calendarEventId?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.widgetConfigId })
+  @IsOptional()
+  @IsUUID()
+  widgetConfigId?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.leadId })
+  @IsOptional()
+  @IsUUID()
+  leadId?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.activityId })
+  @IsOptional()
+  @IsUUID()
+  activityId?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.assignedEmployeeId })
+  @IsOptional()
+  @IsUUID()
+  assignedEmployeeId?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.assignedSubsidiaryId })
+  @IsOptional()
+  @IsUUID()
+  assignedSubsidiaryId?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.calendarEventId })
+  @IsOptional()
+  @MaxLength(500)
+  calendarEventId?: string;
 
   @Field(() => BookingStatus, { nullable: true, description: 'CONFIRMED when a new booking leaves it out.' })
   @NotNullWhenGiven()
@@ -42,26 +60,56 @@ class BookingFields {
   @MaxLength(100)
   timezone?: string;
 
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) firstName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) lastName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) companyName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(50) phone?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) street?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(20) houseNumber?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(20) postalCode?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(200) city?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(10000) message?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.firstName })
+  @IsOptional()
+  @MaxLength(200)
+  firstName?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.lastName })
+  @IsOptional()
+  @MaxLength(200)
+  lastName?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.companyName })
+  @IsOptional()
+  @MaxLength(300)
+  companyName?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.email })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.phone })
+  @IsOptional()
+  @MaxLength(50)
+  phone?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.street })
+  @IsOptional()
+  @MaxLength(300)
+  street?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.houseNumber })
+  @IsOptional()
+  @MaxLength(20)
+  houseNumber?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.postalCode })
+  @IsOptional()
+  @MaxLength(20)
+  postalCode?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.city })
+  @IsOptional()
+  @MaxLength(200)
+  city?: string;
+  @Field(() => String, { nullable: true, description: BOOKING_DOCS.message })
+  @IsOptional()
+  @MaxLength(10000)
+  message?: string;
 }
 
 @InputType({ description: 'A new booking; the service makes its cancellationToken.' })
 export class CreateBookingInput extends BookingFields {
-  @Field(() => DateTimeISOResolver) startTime!: Date;
+  @Field(() => DateTimeISOResolver, { description: BOOKING_DOCS.startTime }) startTime!: Date;
 }
 
 @InputType({ description: 'Changes to a booking; absent fields stay as they are.' })
 export class UpdateBookingInput extends BookingFields {
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: BOOKING_DOCS.startTime })
   @NotNullWhenGiven()
   @IsDate()
   startTime?: Date;

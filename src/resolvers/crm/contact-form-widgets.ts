@@ -16,6 +16,7 @@ import {
   ContactFormFieldType,
   ContactFormWidgetConfig,
   type ContactFormField,
+  CONTACT_FORM_FIELD_DOCS,
 } from '../../entities/crm/contact-form-widget';
 import { Employee } from '../../entities/reference/employee';
 import { badRequest, conflict } from '../../errors';
@@ -28,7 +29,7 @@ const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 @InputType('ContactFormFieldInput', { description: 'One input of a contact form.' })
 export class ContactFormFieldInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: CONTACT_FORM_FIELD_DOCS.label })
   @IsOptional()
   @MaxLength(200)
   label?: string;
@@ -45,19 +46,19 @@ export class ContactFormFieldInput {
   @Min(0)
   sortOrder?: number;
 
-  @Field(() => ContactFormFieldType)
+  @Field(() => ContactFormFieldType, { description: CONTACT_FORM_FIELD_DOCS.type })
   type!: ContactFormFieldType;
 }
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
-@InputType()
+@InputType({ description: 'Fields shared by new widgets and changes.' })
 class ContactFormWidgetFields {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the widget is for.' })
   @IsOptional()
   @MaxLength(2000)
   description?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Shown to a visitor after sending the form.' })
   @IsOptional()
   @MaxLength(2000)
   confirmationMessage?: string;
@@ -77,7 +78,10 @@ class ContactFormWidgetFields {
   @IsBoolean()
   isActive?: boolean;
 
-  @Field(() => [ContactFormFieldInput], { nullable: true })
+  @Field(() => [ContactFormFieldInput], {
+    nullable: true,
+    description: 'The inputs of the form; replaces the list.',
+  })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(100)
@@ -87,7 +91,7 @@ class ContactFormWidgetFields {
 
 @InputType({ description: 'A new contact-form widget.' })
 export class CreateContactFormWidgetInput extends ContactFormWidgetFields {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the widget.' })
   @Length(1, 200)
   name!: string;
 
@@ -99,12 +103,15 @@ export class CreateContactFormWidgetInput extends ContactFormWidgetFields {
 
 @InputType({ description: 'Changes to a contact-form widget; absent fields stay as they are.' })
 export class UpdateContactFormWidgetInput extends ContactFormWidgetFields {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the widget.' })
   @NotNullWhenGiven()
   @Length(1, 200)
   name?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The widget address on a website: lower-cased, unique within the tenant (409).',
+  })
   @NotNullWhenGiven()
   @Length(1, 100)
   @Matches(SLUG, { message: 'slug may hold only letters, digits, - and _, and must not start with - or _' })

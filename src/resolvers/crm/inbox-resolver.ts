@@ -21,7 +21,11 @@ export class InboxResolver {
       'Delivers an e-mail to the inbox as NEW (for mail gateways); a known Message-ID is not stored twice.',
   })
   ingestInboundEmail(
-    @Arg('input', () => IngestInboundEmailInput) input: IngestInboundEmailInput,
+    @Arg('input', () => IngestInboundEmailInput, {
+      description:
+        'The e-mail as the mail gateway received it; a Message-ID already stored answers the stored e-mail.',
+    })
+    input: IngestInboundEmailInput,
     @Ctx() ctx: Context,
   ): Promise<InboundEmail> {
     return ingestInboundEmail(ctx, input);

@@ -10,27 +10,39 @@ import {
   IsUUID,
   MaxLength,
 } from 'class-validator';
-import { InboundEmail, InboundEmailStatus } from '../../entities/crm/inbound-email';
+import { InboundEmail, InboundEmailStatus, INBOUND_EMAIL_DOCS } from '../../entities/crm/inbound-email';
 import { defineGroup } from '../../family/group';
 import { NotNullWhenGiven } from './validation';
 import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
-@InputType()
+@InputType({ description: 'Fields shared by stored and ingested e-mails.' })
 class InboundEmailFields {
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1000) subject?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1_000_000) bodyHtml?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1_000_000) bodyText?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(300) fromName?: string;
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.subject })
+  @IsOptional()
+  @MaxLength(1000)
+  subject?: string;
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyHtml })
+  @IsOptional()
+  @MaxLength(1_000_000)
+  bodyHtml?: string;
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyText })
+  @IsOptional()
+  @MaxLength(1_000_000)
+  bodyText?: string;
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromName })
+  @IsOptional()
+  @MaxLength(300)
+  fromName?: string;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: INBOUND_EMAIL_DOCS.recipients })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(500)
   @MaxLength(320, { each: true })
   recipients?: string[];
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: INBOUND_EMAIL_DOCS.cc })
   @NotNullWhenGiven()
   @IsArray()
   @ArrayMaxSize(500)
@@ -42,23 +54,56 @@ class InboundEmailFields {
   @IsDate()
   receivedAt?: Date;
 
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1000) conversationId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1000) graphMessageId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(1000) inReplyTo?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: INBOUND_EMAIL_DOCS.conversationId,
+  })
+  @IsOptional()
+  @MaxLength(1000)
+  conversationId?: string;
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.graphMessageId })
+  @IsOptional()
+  @MaxLength(1000)
+  graphMessageId?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: INBOUND_EMAIL_DOCS.inReplyTo,
+  })
+  @IsOptional()
+  @MaxLength(1000)
+  inReplyTo?: string;
 
   @Field(() => String, { nullable: true, description: 'Unique within the tenant.' })
   @IsOptional()
   @MaxLength(1000)
   internetMessageId?: string;
 
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() parentCommunicationId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() relatedEntityId?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(100) relatedEntityType?: string;
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.parentCommunicationId })
+  @IsOptional()
+  @IsUUID()
+  parentCommunicationId?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: INBOUND_EMAIL_DOCS.relatedEntityId,
+  })
+  @IsOptional()
+  @IsUUID()
+  relatedEntityId?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The kind of record relatedEntityId names, for example LEAD.',
+  })
+  @IsOptional()
+  @MaxLength(100)
+  relatedEntityType?: string;
 }
 
 @InputType({ description: 'An inbound e-mail, new or changed; on update, absent fields stay as they are.' })
 export class InboundEmailInput extends InboundEmailFields {
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() fromEmail?: string;
+  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromEmail })
+  @IsOptional()
+  @IsEmail()
+  fromEmail?: string;
 
   @Field(() => InboundEmailStatus, { nullable: true, description: 'NEW when a new e-mail leaves it out.' })
   @NotNullWhenGiven()
@@ -68,18 +113,18 @@ export class InboundEmailInput extends InboundEmailFields {
 
 @InputType({ description: 'An e-mail as a mail gateway delivers it; it arrives unread (NEW).' })
 export class IngestInboundEmailInput extends InboundEmailFields {
-  @Field(() => String) @IsEmail() fromEmail!: string;
+  @Field(() => String, { description: INBOUND_EMAIL_DOCS.fromEmail }) @IsEmail() fromEmail!: string;
 }
 
 /** The inbox counters: `unread` (status NEW), `total`, and one per status. */
 @ObjectType({ description: 'How many inbox e-mails there are: unread (NEW), total, and per status.' })
 export class InboxCounts {
-  @Field(() => Int) unread!: number;
-  @Field(() => Int) total!: number;
-  @Field(() => Int) NEW!: number;
-  @Field(() => Int) READ!: number;
-  @Field(() => Int) ARCHIVED!: number;
-  @Field(() => Int) REPLIED!: number;
+  @Field(() => Int, { description: 'E-mails with status NEW.' }) unread!: number;
+  @Field(() => Int, { description: 'Every e-mail in the inbox.' }) total!: number;
+  @Field(() => Int, { description: 'E-mails with status NEW.' }) NEW!: number;
+  @Field(() => Int, { description: 'E-mails with status READ.' }) READ!: number;
+  @Field(() => Int, { description: 'E-mails with status ARCHIVED.' }) ARCHIVED!: number;
+  @Field(() => Int, { description: 'E-mails with status REPLIED.' }) REPLIED!: number;
 }
 
 export const inbox = defineGroup({

@@ -14,12 +14,17 @@ import { customerOf, opportunityOf, subsidiaryOf, userOf } from './related';
 
 @InputType({ description: 'The status a lead moves to.' })
 export class LeadStatusInput {
-  @Field(() => LeadStatus) @IsEnum(LeadStatus) status!: LeadStatus;
+  @Field(() => LeadStatus, { description: 'The new status.' }) @IsEnum(LeadStatus) status!: LeadStatus;
 }
 
 @InputType({ description: 'The subsidiary a lead moves to; absent or null takes it out of any.' })
 export class LeadSubsidiaryInput {
-  @Field(() => String, { nullable: true }) subsidiaryId?: string | null;
+  @Field(() => String, {
+    description:
+      'Id of a subsidiary of the tenant the caller has access to (unknown: 404); absent or null clears it.',
+    nullable: true,
+  })
+  subsidiaryId?: string | null;
 }
 
 @Resolver(() => Lead)
@@ -27,8 +32,8 @@ export class LeadResolver {
   @Requires(can('UPDATE', 'LEADS'))
   @Mutation(() => Lead, { description: 'Moves a lead to any status (QUALIFIED also records who and when).' })
   updateLeadStatus(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => LeadStatusInput) input: LeadStatusInput,
+    @Arg('id', () => ID, { description: 'Id of the lead.' }) id: string,
+    @Arg('input', () => LeadStatusInput, { description: 'The new status.' }) input: LeadStatusInput,
     @Ctx() ctx: Context,
   ): Promise<Lead> {
     return changeLeadStatus(ctx, id, input.status);
@@ -37,24 +42,28 @@ export class LeadResolver {
   @Requires(can('UPDATE', 'LEADS'))
   @Mutation(() => Lead, { description: 'Moves a lead to one of the caller subsidiaries, or to none.' })
   updateLeadSubsidiary(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => LeadSubsidiaryInput) input: LeadSubsidiaryInput,
+    @Arg('id', () => ID, { description: 'Id of the lead.' }) id: string,
+    @Arg('input', () => LeadSubsidiaryInput, { description: 'The new subsidiary; `{}` clears it.' })
+    input: LeadSubsidiaryInput,
     @Ctx() ctx: Context,
   ): Promise<Lead> {
     return moveLeadToSubsidiary(ctx, id, input.subsidiaryId);
   }
 
-  @FieldResolver(() => CustomerSummary, { nullable: true })
+  @FieldResolver(() => CustomerSummary, { nullable: true, description: 'The customer `customerId` names.' })
   customer(@Root() lead: Lead, @Ctx() ctx: Context): Promise<CustomerSummary | null> {
     return customerOf(ctx, lead.customerId);
   }
 
-  @FieldResolver(() => OpportunitySummary, { nullable: true })
+  @FieldResolver(() => OpportunitySummary, {
+    nullable: true,
+    description: 'The opportunity `opportunityId` names.',
+  })
   opportunity(@Root() lead: Lead, @Ctx() ctx: Context): Promise<OpportunitySummary | null> {
     return opportunityOf(ctx, lead.opportunityId);
   }
 
-  @FieldResolver(() => UserSummary, { nullable: true })
+  @FieldResolver(() => UserSummary, { nullable: true, description: 'The user who owns the lead.' })
   owner(@Root() lead: Lead, @Ctx() ctx: Context): Promise<UserSummary | null> {
     return userOf(ctx, lead.ownerId);
   }
@@ -64,7 +73,10 @@ export class LeadResolver {
     return userOf(ctx, lead.qualifiedBy);
   }
 
-  @FieldResolver(() => SubsidiarySummary, { nullable: true })
+  @FieldResolver(() => SubsidiarySummary, {
+    nullable: true,
+    description: 'The subsidiary `subsidiaryId` names.',
+  })
   subsidiary(@Root() lead: Lead, @Ctx() ctx: Context): Promise<SubsidiarySummary | null> {
     return subsidiaryOf(ctx, lead.subsidiaryId);
   }

@@ -22,7 +22,8 @@ export class ApInvoiceResolver {
   @Requires(can('READ', 'AP_INVOICES'))
   @Query(() => [ApInvoice], { description: 'The purchase invoices linked to a purchase order.' })
   apInvoicesByPurchaseOrder(
-    @Arg('purchaseOrderId', () => String) purchaseOrderId: string,
+    @Arg('purchaseOrderId', () => String, { description: 'Id of the purchase order.' })
+    purchaseOrderId: string,
     @Ctx() ctx: Context,
   ): Promise<ApInvoice[]> {
     return apInvoicesByPurchaseOrder(ctx, purchaseOrderId);
@@ -31,11 +32,12 @@ export class ApInvoiceResolver {
   @Requires(can('READ', 'AP_INVOICES'))
   @Query(() => ApInvoicePage, { description: "A page of one supplier's purchase invoices." })
   apInvoicesBySupplier(
-    @Arg('supplierId', () => ID) supplierId: string,
+    @Arg('supplierId', () => ID, { description: 'Id of the supplier.' }) supplierId: string,
     @Ctx() ctx: Context,
     @Arg('page', () => Int, { nullable: true, description: '0-based (default 0).' }) page?: number,
     @Arg('size', () => Int, { nullable: true, description: 'Default 20, at most 1000.' }) size?: number,
-    @Arg('sort', () => [SortInput], { nullable: true }) sort?: SortInput[],
+    @Arg('sort', () => [SortInput], { nullable: true, description: 'Sort keys, most significant first.' })
+    sort?: SortInput[],
   ): Promise<Page<ApInvoice>> {
     return apInvoicesBySupplier(ctx, supplierId, { page, size, sort });
   }
@@ -46,8 +48,17 @@ export class ApInvoiceResolver {
   })
   apInvoiceAgingReport(
     @Ctx() ctx: Context,
-    @Arg('subsidiaryId', () => String, { nullable: true }) subsidiaryId?: string,
-    @Arg('currency', () => String, { nullable: true, defaultValue: 'EUR' }) currency?: string,
+    @Arg('subsidiaryId', () => String, {
+      nullable: true,
+      description: 'Only invoices of this subsidiary (default: every subsidiary the caller sees).',
+    })
+    subsidiaryId?: string,
+    @Arg('currency', () => String, {
+      description: 'Currency of the invoices counted (default EUR).',
+      nullable: true,
+      defaultValue: 'EUR',
+    })
+    currency?: string,
   ): Promise<AgingReport> {
     return apAgingReport(ctx, subsidiaryId, currency);
   }

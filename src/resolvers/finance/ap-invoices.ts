@@ -17,6 +17,11 @@ import {
   ApInvoiceStatus,
   ApPaymentMethod,
   PurchaseCostType,
+  AP_INVOICE_DOCS,
+  AP_INVOICE_CLASSIFICATION_DOCS,
+  LINKED_PURCHASE_ORDER_DOCS,
+  AP_INVOICE_PAYMENT_DOCS,
+  AP_INVOICE_ROW_DOCS,
 } from '../../entities/finance/ap-invoice';
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
@@ -33,13 +38,17 @@ export class ApInvoiceRowInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.description })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => String, { nullable: true }) glAccountId?: string;
-  @Field(() => String, { nullable: true }) productId?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: AP_INVOICE_ROW_DOCS.glAccountId,
+  })
+  glAccountId?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.productId }) productId?: string;
 
   @Field(() => Float, { nullable: true, description: '1 when not given.' })
   @IsOptional()
@@ -67,16 +76,17 @@ export class ApInvoicePaymentInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true }) bankTransactionId?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.bankTransactionId })
+  bankTransactionId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.note })
   @IsOptional()
   @Length(0, 2000)
   note?: string;
 
-  @Field(() => String, { nullable: true }) reference?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.reference }) reference?: string;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: AP_INVOICE_PAYMENT_DOCS.amount })
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   amount!: number;
@@ -84,7 +94,8 @@ export class ApInvoicePaymentInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   date?: Date;
 
-  @Field(() => ApPaymentMethod, { nullable: true }) paymentMethod?: ApPaymentMethod;
+  @Field(() => ApPaymentMethod, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.paymentMethod })
+  paymentMethod?: ApPaymentMethod;
 }
 
 @InputType({ description: 'A purchase order this invoice pays (part of); one entry per order.' })
@@ -95,31 +106,43 @@ export class LinkedPurchaseOrderInput {
   @Max(AMOUNT_LIMIT)
   allocatedAmount?: number;
 
-  @Field(() => PurchaseCostType, { nullable: true }) costType?: PurchaseCostType;
+  @Field(() => PurchaseCostType, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.costType })
+  costType?: PurchaseCostType;
 
-  @Field(() => String)
+  @Field(() => String, { description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderId })
   @Length(1, 100)
   purchaseOrderId!: string;
 
-  @Field(() => String, { nullable: true }) purchaseOrderNumber?: string;
-  @Field(() => String, { nullable: true }) purchaseOrderStatus?: string;
+  @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderNumber })
+  purchaseOrderNumber?: string;
+  @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderStatus })
+  purchaseOrderStatus?: string;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderTotal })
   @IsOptional()
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   purchaseOrderTotal?: number;
 
-  @Field(() => Boolean, { nullable: true }) stockAdjustmentApplied?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: LINKED_PURCHASE_ORDER_DOCS.stockAdjustmentApplied,
+  })
+  stockAdjustmentApplied?: boolean;
 }
 
 @InputType({ description: 'How a purchase invoice is booked.' })
 export class ApInvoiceClassificationInput {
-  @Field(() => String, { nullable: true }) category?: string;
-  @Field(() => String, { nullable: true }) costCenterId?: string;
-  @Field(() => String, { nullable: true }) glAccountId?: string;
-  @Field(() => String, { nullable: true }) projectId?: string;
-  @Field(() => String, { nullable: true }) subcategory?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.category })
+  category?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.costCenterId })
+  costCenterId?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.glAccountId })
+  glAccountId?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.projectId })
+  projectId?: string;
+  @Field(() => String, { nullable: true, description: AP_INVOICE_CLASSIFICATION_DOCS.subcategory })
+  subcategory?: string;
 }
 
 /**
@@ -134,7 +157,7 @@ export class ApInvoiceInput {
   @Length(1, 100)
   invoiceNumber?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.referenceNumber })
   @IsOptional()
   @Length(0, 200)
   referenceNumber?: string;
@@ -144,7 +167,7 @@ export class ApInvoiceInput {
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.note })
   @IsOptional()
   @Length(0, 20000)
   note?: string;
@@ -159,12 +182,12 @@ export class ApInvoiceInput {
   @IsUUID()
   supplierId?: string;
 
-  @Field(() => String, { nullable: true, description: "The supplier's name when not given." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierName })
   @IsOptional()
   @Length(0, 300)
   supplierName?: string;
 
-  @Field(() => String, { nullable: true, description: "The supplier's e-mail when not given." })
+  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierEmail })
   @IsOptional()
   @IsEmail()
   supplierEmail?: string;
@@ -184,30 +207,43 @@ export class ApInvoiceInput {
   @Field(() => ApClassificationMethod, { nullable: true, description: 'MANUAL when not given.' })
   classificationMethod?: ApClassificationMethod;
 
-  @Field(() => ApInvoiceClassificationInput, { nullable: true })
+  @Field(() => ApInvoiceClassificationInput, { nullable: true, description: AP_INVOICE_DOCS.classification })
   classification?: ApInvoiceClassificationInput;
 
-  @Field(() => [FileAsset], { nullable: true })
+  @Field(() => [FileAsset], {
+    nullable: true,
+    description: 'Files attached to the invoice; replaces the list.',
+  })
   @IsOptional()
   @ArrayMaxSize(1000)
   attachments?: FileAsset[];
 
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: AP_INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
-  @Field(() => [LinkedPurchaseOrderInput], { nullable: true })
+  @Field(() => [LinkedPurchaseOrderInput], {
+    nullable: true,
+    description: 'The purchase orders the invoice pays for; replaces the list.',
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_LINES)
   @ValidateNested({ each: true })
   linkedPurchaseOrders?: LinkedPurchaseOrderInput[];
 
-  @Field(() => [ApInvoicePaymentInput], { nullable: true })
+  @Field(() => [ApInvoicePaymentInput], {
+    nullable: true,
+    description: 'Payments made on the invoice; replaces the list.',
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_LINES)
   @ValidateNested({ each: true })
   payments?: ApInvoicePaymentInput[];
 
-  @Field(() => [ApInvoiceRowInput], { nullable: true })
+  @Field(() => [ApInvoiceRowInput], {
+    description:
+      'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_LINES)
   @ValidateNested({ each: true })

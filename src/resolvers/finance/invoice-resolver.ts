@@ -14,7 +14,7 @@ export class InvoiceResolver {
   @Requires(can('READ', 'INVOICES'))
   @Query(() => [Invoice], { description: 'The invoices of an opportunity, by invoice date.' })
   invoicesByOpportunity(
-    @Arg('opportunityId', () => ID) opportunityId: string,
+    @Arg('opportunityId', () => ID, { description: 'Id of the opportunity.' }) opportunityId: string,
     @Ctx() ctx: Context,
   ): Promise<Invoice[]> {
     return invoicesByOpportunity(ctx, opportunityId);

@@ -19,6 +19,10 @@ import {
   InvoiceRowType,
   InvoiceStatus,
   InvoiceType,
+  INVOICE_DOCS,
+  RECURRING_AGREEMENT_DOCS,
+  INVOICE_TRANSACTION_DOCS,
+  INVOICE_ROW_DOCS,
 } from '../../entities/finance/invoice';
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
@@ -37,12 +41,12 @@ export class InvoiceRowInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.description })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.productId })
   productId?: string;
 
   @Field(() => Float, { nullable: true, description: '1 when not given (ITEM and DISCOUNT rows).' })
@@ -77,15 +81,15 @@ export class InvoiceTransactionInput {
   @Length(1, 100)
   id?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.accountId })
   accountId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.description })
   @IsOptional()
   @Length(0, 2000)
   description?: string;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: INVOICE_TRANSACTION_DOCS.amount })
   @Min(-AMOUNT_LIMIT)
   @Max(AMOUNT_LIMIT)
   amount!: number;
@@ -93,14 +97,16 @@ export class InvoiceTransactionInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   date?: Date;
 
-  @Field(() => InvoicePaymentMethod, { nullable: true })
+  @Field(() => InvoicePaymentMethod, { nullable: true, description: INVOICE_TRANSACTION_DOCS.paymentMethod })
   paymentMethod?: InvoicePaymentMethod;
 }
 
 @InputType({ description: 'How a recurring invoice repeats; at least one interval must be above 0.' })
 export class RecurringAgreementInput {
-  @Field(() => Boolean, { nullable: true }) autoSend?: boolean;
-  @Field(() => DateTimeISOResolver, { nullable: true }) endDate?: Date;
+  @Field(() => Boolean, { nullable: true, description: RECURRING_AGREEMENT_DOCS.autoSend })
+  autoSend?: boolean;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: RECURRING_AGREEMENT_DOCS.endDate })
+  endDate?: Date;
 
   @Field(() => DateTimeISOResolver, {
     nullable: true,
@@ -108,14 +114,14 @@ export class RecurringAgreementInput {
   })
   nextInvoiceDate?: Date;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: RECURRING_AGREEMENT_DOCS.intervalDays })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(3660)
   intervalDays?: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: RECURRING_AGREEMENT_DOCS.intervalMonths })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -141,7 +147,7 @@ export class InvoiceInput {
   @IsUUID()
   clientId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.contactEmail })
   @IsOptional()
   @IsEmail()
   contactEmail?: string;
@@ -151,17 +157,20 @@ export class InvoiceInput {
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.mailBody })
   @IsOptional()
   @Length(0, 20000)
   mailBody?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: INVOICE_DOCS.milestoneId,
+  })
   @IsOptional()
   @IsUUID()
   milestoneId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.note })
   @IsOptional()
   @Length(0, 20000)
   note?: string;
@@ -174,17 +183,17 @@ export class InvoiceInput {
   @IsUUID()
   opportunityId?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.paymentReference })
   @IsOptional()
   @Length(0, 200)
   paymentReference?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.reminderBody })
   @IsOptional()
   @Length(0, 20000)
   reminderBody?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.salesOrderId })
   @IsOptional()
   @IsUUID()
   salesOrderId?: string;
@@ -204,7 +213,10 @@ export class InvoiceInput {
   @Max(3650)
   paymentTermDays?: number;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: INVOICE_DOCS.overdueNotifiedAt,
+  })
   overdueNotifiedAt?: Date;
 
   @Field(() => InvoiceStatus, {
@@ -216,36 +228,52 @@ export class InvoiceInput {
   @Field(() => InvoiceType, { nullable: true, description: 'MANUAL when not given.' })
   type?: InvoiceType;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Ids of the sent mails that carried the invoice.' })
   @IsOptional()
   @ArrayMaxSize(1000)
   sentMails?: string[];
 
-  @Field(() => [FileAsset], { nullable: true })
+  @Field(() => [FileAsset], {
+    nullable: true,
+    description: 'Files attached to the invoice; replaces the list.',
+  })
   @IsOptional()
   @ArrayMaxSize(1000)
   attachments?: FileAsset[];
 
-  @Field(() => FileAsset, { nullable: true })
+  @Field(() => FileAsset, { nullable: true, description: INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
-  @Field(() => RecurringAgreementInput, { nullable: true })
+  @Field(() => RecurringAgreementInput, {
+    nullable: true,
+    description: INVOICE_DOCS.recurringAgreement,
+  })
   @IsOptional()
   @ValidateNested()
   recurringAgreement?: RecurringAgreementInput;
 
-  @Field(() => [InvoiceReminderInput], { nullable: true })
+  @Field(() => [InvoiceReminderInput], {
+    nullable: true,
+    description: 'Payment reminders sent; replaces the list.',
+  })
   @IsOptional()
   @ArrayMaxSize(1000)
   reminders?: InvoiceReminderInput[];
 
-  @Field(() => [InvoiceRowInput], { nullable: true })
+  @Field(() => [InvoiceRowInput], {
+    description:
+      'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
+    nullable: true,
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_ROWS)
   @ValidateNested({ each: true })
   rows?: InvoiceRowInput[];
 
-  @Field(() => [InvoiceTransactionInput], { nullable: true })
+  @Field(() => [InvoiceTransactionInput], {
+    nullable: true,
+    description: 'Payments received; replaces the list.',
+  })
   @IsOptional()
   @ArrayMaxSize(MAX_ROWS)
   @ValidateNested({ each: true })

@@ -1,12 +1,12 @@
 import { Field, Float, InputType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
-import { TaxPercentage } from '../../entities/finance/tax-percentage';
+import { TaxPercentage, TAX_PERCENTAGE_DOCS } from '../../entities/finance/tax-percentage';
 import { defineGroup } from '../../family/group';
 import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new tax rate, in percent (21 means 21%).' })
 export class CreateTaxPercentageInput {
-  @Field(() => Float)
+  @Field(() => Float, { description: TAX_PERCENTAGE_DOCS.percentage })
   @Min(0)
   @Max(100)
   percentage!: number;
@@ -14,7 +14,7 @@ export class CreateTaxPercentageInput {
 
 @InputType({ description: 'Changes to a tax rate.' })
 export class UpdateTaxPercentageInput {
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: TAX_PERCENTAGE_DOCS.percentage })
   @IsOptional()
   @Min(0)
   @Max(100)

@@ -44,19 +44,28 @@ export class EpicResolver {
 
   @Requires(can('READ', 'EPICS'))
   @Query(() => [Epic], { description: 'The epics an employee owns, oldest first.' })
-  epicsByOwner(@Arg('ownerId', () => ID) ownerId: string, @Ctx() ctx: Context) {
+  epicsByOwner(
+    @Arg('ownerId', () => ID, { description: 'Id of the employee.' }) ownerId: string,
+    @Ctx() ctx: Context,
+  ) {
     return epicService.listBy(ctx, 'ownerId', ownerId);
   }
 
   @Requires(can('READ', 'EPICS'))
   @Query(() => [Epic], { description: 'The epics of an HR project, oldest first.' })
-  epicsByProject(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context) {
+  epicsByProject(
+    @Arg('projectId', () => ID, { description: 'Id of the HR project.' }) projectId: string,
+    @Ctx() ctx: Context,
+  ) {
     return epicService.listBy(ctx, 'projectId', projectId);
   }
 
   @Requires(can('READ', 'EPICS'))
   @Query(() => [Epic], { description: 'The epics in a status, oldest first.' })
-  epicsByStatus(@Arg('status', () => EpicStatus) status: EpicStatus, @Ctx() ctx: Context) {
+  epicsByStatus(
+    @Arg('status', () => EpicStatus, { description: 'The status.' }) status: EpicStatus,
+    @Ctx() ctx: Context,
+  ) {
     return epicService.list(ctx, { status });
   }
 }

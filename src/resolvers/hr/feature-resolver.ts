@@ -30,13 +30,19 @@ export class FeatureResolver {
 
   @Requires(can('READ', 'FEATURES'))
   @Query(() => [Feature], { description: 'The features of an epic, oldest first.' })
-  featuresByEpic(@Arg('epicId', () => ID) epicId: string, @Ctx() ctx: Context) {
+  featuresByEpic(
+    @Arg('epicId', () => ID, { description: 'Id of the epic.' }) epicId: string,
+    @Ctx() ctx: Context,
+  ) {
     return featureService.listBy(ctx, 'epicId', epicId);
   }
 
   @Requires(can('READ', 'FEATURES'))
   @Query(() => [Feature], { description: 'The features in a status, oldest first.' })
-  featuresByStatus(@Arg('status', () => FeatureStatus) status: FeatureStatus, @Ctx() ctx: Context) {
+  featuresByStatus(
+    @Arg('status', () => FeatureStatus, { description: 'The status.' }) status: FeatureStatus,
+    @Ctx() ctx: Context,
+  ) {
     return featureService.list(ctx, { status });
   }
 }

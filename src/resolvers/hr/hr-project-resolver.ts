@@ -46,13 +46,19 @@ export class HrProjectResolver {
 
   @Requires(can('READ', 'PROJECTS'))
   @Query(() => [HrProject], { description: 'The HR projects an employee leads, oldest first.' })
-  hrProjectsByLead(@Arg('leadId', () => ID) leadId: string, @Ctx() ctx: Context) {
+  hrProjectsByLead(
+    @Arg('leadId', () => ID, { description: 'Id of the employee.' }) leadId: string,
+    @Ctx() ctx: Context,
+  ) {
     return hrProjectService.listBy(ctx, 'leadId', leadId);
   }
 
   @Requires(can('READ', 'PROJECTS'))
   @Query(() => [HrProject], { description: 'The HR projects in a status, oldest first.' })
-  hrProjectsByStatus(@Arg('status', () => HrProjectStatus) status: HrProjectStatus, @Ctx() ctx: Context) {
+  hrProjectsByStatus(
+    @Arg('status', () => HrProjectStatus, { description: 'The status.' }) status: HrProjectStatus,
+    @Ctx() ctx: Context,
+  ) {
     return hrProjectService.list(ctx, { status });
   }
 }

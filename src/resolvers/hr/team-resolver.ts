@@ -22,13 +22,19 @@ export class TeamResolver {
 
   @Requires(can('READ', 'TEAMS'))
   @Query(() => [Team], { description: 'The teams an employee is a member of, oldest first.' })
-  async teamsByMember(@Arg('memberId', () => ID) memberId: string, @Ctx() ctx: Context) {
+  async teamsByMember(
+    @Arg('memberId', () => ID, { description: 'Id of the employee.' }) memberId: string,
+    @Ctx() ctx: Context,
+  ) {
     return isUuid(memberId) ? teamService.list(ctx, { memberIds: { $contains: [memberId] } }) : [];
   }
 
   @Requires(can('READ', 'TEAMS'))
   @Query(() => [Team], { description: 'The teams in a status, oldest first.' })
-  teamsByStatus(@Arg('status', () => TeamStatus) status: TeamStatus, @Ctx() ctx: Context) {
+  teamsByStatus(
+    @Arg('status', () => TeamStatus, { description: 'The status.' }) status: TeamStatus,
+    @Ctx() ctx: Context,
+  ) {
     return teamService.list(ctx, { status });
   }
 }

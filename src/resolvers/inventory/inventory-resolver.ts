@@ -31,51 +31,88 @@ import {
   searchProductStock,
   updateBatch,
 } from './inventory-service';
+import { ARG_DOCS } from '../../schema/descriptions';
 
-registerEnumType(BatchSortField, { name: 'BatchSortField', description: 'What batch search sorts by.' });
+registerEnumType(BatchSortField, {
+  name: 'BatchSortField',
+  description: 'What batch search sorts by.',
+  valuesConfig: {
+    productName: { description: 'Name of the product.' },
+    batchNumber: { description: 'Number of the batch.' },
+    expirationDate: { description: 'Expiration date.' },
+    quantity: { description: 'Quantity in the batch.' },
+    lastStockDate: { description: 'When stock was last added.' },
+    productionDate: { description: 'Production date.' },
+    unitPrice: { description: 'Price of one unit.' },
+    brand: { description: 'Brand of the product.' },
+    category: { description: 'Category of the product.' },
+  },
+});
 
 @InputType({ description: 'A quantity of a product coming into stock.' })
 export class StockLineInput {
-  @Field(() => ID) productId!: string;
-  @Field(() => Float) @IsPositive() quantity!: number;
+  @Field(() => ID, { description: 'Id of the product.' }) productId!: string;
+  @Field(() => Float, {
+    description: 'Quantity added; merged into the batch with the same number and location.',
+  })
+  @IsPositive()
+  quantity!: number;
   @Field(() => Float, { nullable: true, description: 'Per unit; absent: the current valuation.' })
   @IsOptional()
   @Min(0)
   price?: number | null;
-  @Field(() => String, { nullable: true }) batchNumber?: string | null;
-  @Field(() => String, { nullable: true }) locationId?: string | null;
-  @Field(() => String, { nullable: true }) originalPurchaseOrderId?: string | null;
-  @Field(() => StockSource, { nullable: true }) stockSource?: StockSource | null;
+  @Field(() => String, { nullable: true, description: 'Number of the batch.' }) batchNumber?: string | null;
+  @Field(() => String, { nullable: true, description: 'Where in the site the stock goes.' }) locationId?:
+    string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the purchase order the stock came in on.' })
+  originalPurchaseOrderId?: string | null;
+  @Field(() => StockSource, { nullable: true, description: 'How the stock came in.' })
+  stockSource?: StockSource | null;
 }
 
 @InputType({ description: 'Stock coming into a site (POST /inventory).' })
 export class AddStockInput {
-  @Field(() => [StockLineInput])
+  @Field(() => [StockLineInput], { description: 'The lines added.' })
   @ArrayMinSize(1)
   @ValidateNested({ each: true })
   products!: StockLineInput[];
 
-  @Field(() => ID) stockSiteId!: string;
-  @Field(() => String, { nullable: true }) subsidiaryId?: string | null;
+  @Field(() => ID, { description: 'Id of the stock site.' }) stockSiteId!: string;
+  @Field(() => String, { nullable: true, description: 'Id of the subsidiary of the inventories.' })
+  subsidiaryId?: string | null;
 }
 
 @InputType({ description: 'A stock count: the quantity (and price) a product has at a site.' })
 export class AdjustStockInput {
-  @Field(() => ID) productId!: string;
-  @Field(() => ID) stockSiteId!: string;
-  @Field(() => Float) @Min(0) newQuantity!: number;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) newUnitPrice?: number | null;
+  @Field(() => ID, { description: 'Id of the product.' }) productId!: string;
+  @Field(() => ID, { description: 'Id of the stock site.' }) stockSiteId!: string;
+  @Field(() => Float, {
+    description:
+      'The quantity counted: a surplus goes into an unnamed batch, a shortfall is taken first-expiring-first; below the reserved quantity is a 409.',
+  })
+  @Min(0)
+  newQuantity!: number;
+  @Field(() => Float, { nullable: true, description: 'The new price of one unit.' })
+  @IsOptional()
+  @Min(0)
+  newUnitPrice?: number | null;
 }
 
 @InputType({ description: 'A change to one batch, named by site, product, number and location.' })
 export class StockBatchChangeInput {
-  @Field(() => ID) stockSiteId!: string;
-  @Field(() => ID) productId!: string;
-  @Field(() => String, { nullable: true }) batchNumber?: string | null;
-  @Field(() => String, { nullable: true }) locationId?: string | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) quantity?: number | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) expirationDate?: Date | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) productionDate?: Date | null;
+  @Field(() => ID, { description: 'Id of the stock site.' }) stockSiteId!: string;
+  @Field(() => ID, { description: 'Id of the product.' }) productId!: string;
+  @Field(() => String, { nullable: true, description: 'Number of the batch.' }) batchNumber?: string | null;
+  @Field(() => String, { nullable: true, description: 'Where in the site the batch lies.' }) locationId?:
+    string | null;
+  @Field(() => Float, { nullable: true, description: "The batch's new quantity." })
+  @IsOptional()
+  @Min(0)
+  quantity?: number | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: "The batch's new expiration date." })
+  expirationDate?: Date | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: "The batch's new production date." })
+  productionDate?: Date | null;
 }
 
 const BatchSearchRowPage = PageOf(BatchSearchRow);
@@ -94,7 +131,7 @@ export class StockInventoryResolver {
     description: 'Adds stock to a site: batches merge by number and location, prices average by quantity.',
   })
   addStock(
-    @Arg('input', () => AddStockInput) input: AddStockInput,
+    @Arg('input', () => AddStockInput, { description: 'The site and the lines added.' }) input: AddStockInput,
     @Ctx() ctx: Context,
   ): Promise<StockInventory[]> {
     return addStock(ctx, input);
@@ -103,7 +140,8 @@ export class StockInventoryResolver {
   @Requires(can('UPDATE', 'INVENTORY'))
   @Mutation(() => StockInventory, { description: 'Sets the quantity (and price) of a product at a site.' })
   adjustStock(
-    @Arg('input', () => AdjustStockInput) input: AdjustStockInput,
+    @Arg('input', () => AdjustStockInput, { description: 'The product, the site and the quantity counted.' })
+    input: AdjustStockInput,
     @Ctx() ctx: Context,
   ): Promise<StockInventory> {
     return adjustStock(ctx, input);
@@ -112,7 +150,8 @@ export class StockInventoryResolver {
   @Requires(can('UPDATE', 'INVENTORY'))
   @Mutation(() => StockInventory, { description: 'Changes one batch; the inventory follows.' })
   updateStockBatch(
-    @Arg('dto', () => StockBatchChangeInput) dto: StockBatchChangeInput,
+    @Arg('dto', () => StockBatchChangeInput, { description: 'The batch and its new values.' })
+    dto: StockBatchChangeInput,
     @Ctx() ctx: Context,
   ): Promise<StockInventory> {
     return updateBatch(ctx, dto);
@@ -122,20 +161,47 @@ export class StockInventoryResolver {
   @Query(() => BatchSearchRowPage, { description: 'The batches of a site with their products.' })
   searchBatches(
     @Ctx() ctx: Context,
-    @Arg('stockSiteId', () => ID) stockSiteId: string,
-    @Arg('search', () => String, { nullable: true }) search?: string,
-    @Arg('category', () => String, { nullable: true }) category?: string,
-    @Arg('brand', () => String, { nullable: true }) brand?: string,
-    @Arg('batchNumber', () => String, { nullable: true }) batchNumber?: string,
-    @Arg('locationId', () => String, { nullable: true }) locationId?: string,
-    @Arg('expiryFrom', () => DateTimeISOResolver, { nullable: true }) expiryFrom?: Date,
-    @Arg('expiryTo', () => DateTimeISOResolver, { nullable: true }) expiryTo?: Date,
-    @Arg('stockDateFrom', () => DateTimeISOResolver, { nullable: true }) stockDateFrom?: Date,
-    @Arg('stockDateTo', () => DateTimeISOResolver, { nullable: true }) stockDateTo?: Date,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('size', () => Int, { nullable: true }) size?: number,
-    @Arg('sortBy', () => BatchSortField, { nullable: true }) sortBy?: BatchSortField,
-    @Arg('direction', () => Direction, { nullable: true }) direction?: Direction,
+    @Arg('stockSiteId', () => ID, { description: 'Id of the stock site.' }) stockSiteId: string,
+    @Arg('search', () => String, {
+      nullable: true,
+      description:
+        'Terms, separated by spaces; each must occur (case-insensitively) in the product name, brand or category, or the batch number or location.',
+    })
+    search?: string,
+    @Arg('category', () => String, { nullable: true, description: 'Only products of this category.' })
+    category?: string,
+    @Arg('brand', () => String, { nullable: true, description: 'Only products of this brand.' })
+    brand?: string,
+    @Arg('batchNumber', () => String, { nullable: true, description: 'Only this batch number.' })
+    batchNumber?: string,
+    @Arg('locationId', () => String, { nullable: true, description: 'Only this location.' })
+    locationId?: string,
+    @Arg('expiryFrom', () => DateTimeISOResolver, {
+      nullable: true,
+      description: 'Only batches expiring at or after this.',
+    })
+    expiryFrom?: Date,
+    @Arg('expiryTo', () => DateTimeISOResolver, {
+      nullable: true,
+      description: 'Only batches expiring at or before this.',
+    })
+    expiryTo?: Date,
+    @Arg('stockDateFrom', () => DateTimeISOResolver, {
+      nullable: true,
+      description: 'Only batches last stocked at or after this.',
+    })
+    stockDateFrom?: Date,
+    @Arg('stockDateTo', () => DateTimeISOResolver, {
+      nullable: true,
+      description: 'Only batches last stocked at or before this.',
+    })
+    stockDateTo?: Date,
+    @Arg('page', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) page?: number,
+    @Arg('size', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) size?: number,
+    @Arg('sortBy', () => BatchSortField, { nullable: true, description: 'What to sort by.' })
+    sortBy?: BatchSortField,
+    @Arg('direction', () => Direction, { nullable: true, description: ARG_DOCS.direction })
+    direction?: Direction,
   ): Promise<Page<BatchSearchRow>> {
     return searchBatches(ctx, {
       stockSiteId,
@@ -161,9 +227,18 @@ export class StockInventoryResolver {
   })
   searchProductStock(
     @Ctx() ctx: Context,
-    @Arg('input', () => SearchInput, { nullable: true }) input?: SearchInput,
-    @Arg('stockSiteId', () => ID, { nullable: true }) stockSiteId?: string,
-    @Arg('destinationStockSiteId', () => ID, { nullable: true }) destinationStockSiteId?: string,
+    @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
+    input?: SearchInput,
+    @Arg('stockSiteId', () => ID, {
+      nullable: true,
+      description: 'Id of the stock site whose stock is shown.',
+    })
+    stockSiteId?: string,
+    @Arg('destinationStockSiteId', () => ID, {
+      nullable: true,
+      description: 'Id of a destination site whose stock is shown alongside.',
+    })
+    destinationStockSiteId?: string,
   ): Promise<Page<ProductStockRow>> {
     return searchProductStock(ctx, input ?? {}, stockSiteId, destinationStockSiteId);
   }

@@ -9,6 +9,7 @@ import {
   StockReservationInput,
   type InTransitStock,
   type StockReservation,
+  STOCK_INVENTORY_DOCS,
 } from '../../entities/inventory/stock-inventory';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
@@ -24,17 +25,35 @@ import { AUDIT_FIELDS } from '../../family/fields';
  */
 @InputType({ description: 'An empty inventory of a product at a site.' })
 export class CreateStockInventoryInput {
-  @Field(() => ID) productId!: string;
-  @Field(() => ID) siteId!: string;
-  @Field(() => String, { nullable: true }) subsidiaryId?: string | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) minimum?: number | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) maximum?: number | null;
+  @Field(() => ID, { description: STOCK_INVENTORY_DOCS.productId })
+  productId!: string;
+  @Field(() => ID, { description: 'Id of the stock site; one inventory per (site, product).' })
+  siteId!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: STOCK_INVENTORY_DOCS.subsidiaryId,
+  })
+  subsidiaryId?: string | null;
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
+  @IsOptional()
+  @Min(0)
+  minimum?: number | null;
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
+  @IsOptional()
+  @Min(0)
+  maximum?: number | null;
 }
 
 @InputType({ description: 'Changes to an inventory; quantities follow from them.' })
 export class UpdateStockInventoryInput {
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) minimum?: number | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @Min(0) maximum?: number | null;
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
+  @IsOptional()
+  @Min(0)
+  minimum?: number | null;
+  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
+  @IsOptional()
+  @Min(0)
+  maximum?: number | null;
 
   @Field(() => [StockReservationInput], { nullable: true, description: 'Replaces the reservations.' })
   @IsOptional()

@@ -13,6 +13,7 @@ import {
   TransferPriority,
   TransferProduct,
   TransferStatus,
+  STOCK_TRANSFER_DOCS,
 } from '../../entities/inventory/stock-transfer';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
@@ -27,45 +28,71 @@ import { AUDIT_FIELDS } from '../../family/fields';
  */
 @InputType('StockTransferInput', { description: 'A stock transfer, or changes to one.' })
 export class StockTransferInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 2000) note?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() stockSiteId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() destinationStockSiteId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() subsidiaryId?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsUUID() incomingStockTransferId?: string | null;
-  @Field(() => IncomingTransferStatus, { nullable: true })
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.note })
+  @IsOptional()
+  @Length(0, 2000)
+  note?: string | null;
+  @Field(() => String, { nullable: true, description: 'Id of the stock site the goods leave from.' })
+  @IsOptional()
+  @IsUUID()
+  stockSiteId?: string | null;
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.destinationStockSiteId })
+  @IsOptional()
+  @IsUUID()
+  destinationStockSiteId?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: STOCK_TRANSFER_DOCS.subsidiaryId,
+  })
+  @IsOptional()
+  @IsUUID()
+  subsidiaryId?: string | null;
+  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.incomingStockTransferId })
+  @IsOptional()
+  @IsUUID()
+  incomingStockTransferId?: string | null;
+  @Field(() => IncomingTransferStatus, {
+    nullable: true,
+    description: 'State of the incoming transfer at the destination.',
+  })
   incomingStockTransferStatus?: IncomingTransferStatus | null;
-  @Field(() => TransferStatus, { nullable: true }) status?: TransferStatus;
-  @Field(() => TransferPriority, { nullable: true }) priority?: TransferPriority | null;
-  @Field(() => DeliveryMethod, { nullable: true }) deliveryMethod?: DeliveryMethod | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) deliveryDate?: Date | null;
-  @Field(() => [String], { nullable: true }) picklistIds?: string[];
+  @Field(() => TransferStatus, { nullable: true, description: STOCK_TRANSFER_DOCS.status })
+  status?: TransferStatus;
+  @Field(() => TransferPriority, { nullable: true, description: STOCK_TRANSFER_DOCS.priority })
+  priority?: TransferPriority | null;
+  @Field(() => DeliveryMethod, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryMethod })
+  deliveryMethod?: DeliveryMethod | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryDate })
+  deliveryDate?: Date | null;
+  @Field(() => [String], { nullable: true, description: STOCK_TRANSFER_DOCS.picklistIds })
+  picklistIds?: string[];
 
-  @Field(() => [BatchAllocation], { nullable: true })
+  @Field(() => [BatchAllocation], { nullable: true, description: STOCK_TRANSFER_DOCS.batchAllocations })
   @IsOptional()
   @ValidateNested({ each: true })
   batchAllocations?: BatchAllocation[];
 
-  @Field(() => [TransferProduct], { nullable: true })
+  @Field(() => [TransferProduct], { nullable: true, description: STOCK_TRANSFER_DOCS.products })
   @IsOptional()
   @ValidateNested({ each: true })
   products?: TransferProduct[];
 
-  @Field(() => [ReservedProduct], { nullable: true })
+  @Field(() => [ReservedProduct], { nullable: true, description: STOCK_TRANSFER_DOCS.reservedProducts })
   @IsOptional()
   @ValidateNested({ each: true })
   reservedProducts?: ReservedProduct[];
 
-  @Field(() => CancelledProductsInput, { nullable: true })
+  @Field(() => CancelledProductsInput, { nullable: true, description: STOCK_TRANSFER_DOCS.cancelledProducts })
   @IsOptional()
   @ValidateNested()
   cancelledProducts?: CancelledProductsInput;
 
-  @Field(() => [ProductQuantity], { nullable: true })
+  @Field(() => [ProductQuantity], { nullable: true, description: 'The lines delivered.' })
   @IsOptional()
   @ValidateNested({ each: true })
   deliveredProducts?: ProductQuantity[];
 
-  @Field(() => [ProductQuantity], { nullable: true })
+  @Field(() => [ProductQuantity], { nullable: true, description: 'The lines returned.' })
   @IsOptional()
   @ValidateNested({ each: true })
   returnedProducts?: ProductQuantity[];

@@ -21,6 +21,7 @@ import {
   siteReservationsOf,
   transferService,
 } from './transfer-service';
+import { ARG_DOCS } from '../../schema/descriptions';
 
 const EnrichedStockTransferPage = PageOf(EnrichedStockTransfer);
 
@@ -36,7 +37,9 @@ export class EnrichedStockTransferResolver {
     return t.destinationStockSiteId ?? null;
   }
 
-  @FieldResolver(() => [ProductQuantity])
+  @FieldResolver(() => [ProductQuantity], {
+    description: 'The cancelled lines, with their products and progress.',
+  })
   cancelledProducts(@Root() t: StockTransfer): ProductQuantity[] {
     return t.cancelledProducts?.products ?? [];
   }
@@ -46,12 +49,16 @@ export class EnrichedStockTransferResolver {
     return productStatusOf(t);
   }
 
-  @FieldResolver(() => [EnrichedTransferProduct])
+  @FieldResolver(() => [EnrichedTransferProduct], {
+    description: 'The ordered lines, with their products, reservations and progress.',
+  })
   products(@Root() t: StockTransfer, @Ctx() ctx: Context): Promise<EnrichedTransferProduct[]> {
     return enrichedProductsOf(ctx, t);
   }
 
-  @FieldResolver(() => [SiteReservation])
+  @FieldResolver(() => [SiteReservation], {
+    description: 'The reserved lines, with their products and progress.',
+  })
   reservedProducts(@Root() t: StockTransfer, @Ctx() ctx: Context): Promise<SiteReservation[]> {
     return siteReservationsOf(ctx, t);
   }
@@ -77,7 +84,8 @@ export class EnrichedStockTransferResolver {
     description: 'Dynamic search over transfers, in the enriched form.',
   })
   searchStockTransfersEnriched(
-    @Arg('input', () => SearchInput, { nullable: true }) input: SearchInput | undefined,
+    @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
+    input: SearchInput | undefined,
     @Ctx() ctx: Context,
   ): Promise<Page<StockTransfer>> {
     return searchEnriched(ctx, input ?? {});
@@ -85,7 +93,10 @@ export class EnrichedStockTransferResolver {
 
   @Requires(can('READ', 'STOCK_TRANSFERS'))
   @Query(() => EnrichedStockTransfer, { nullable: true, description: 'One transfer in the enriched form.' })
-  enrichedStockTransfer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<StockTransfer | null> {
+  enrichedStockTransfer(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<StockTransfer | null> {
     return transferService.one(ctx, id);
   }
 }

@@ -11,7 +11,7 @@ const wasteService = new FamilyService(wasteRecords);
 
 @InputType({ description: 'A waste registration as REST sends it: the record under `dto`.' })
 export class WasteRegistrationInput {
-  @Field(() => CreateWasteRecordInput)
+  @Field(() => CreateWasteRecordInput, { description: 'The waste record.' })
   @ValidateNested()
   dto!: CreateWasteRecordInput;
 }
@@ -23,7 +23,8 @@ export class WasteRecordResolver {
     description: 'createWasteRecord with the body of POST /waste-management ({dto: {...}}).',
   })
   registerWasteRecord(
-    @Arg('input', () => WasteRegistrationInput) input: WasteRegistrationInput,
+    @Arg('input', () => WasteRegistrationInput, { description: 'The waste record to register.' })
+    input: WasteRegistrationInput,
     @Ctx() ctx: Context,
   ): Promise<WasteRecord> {
     return wasteService.create(ctx, input.dto);
@@ -32,7 +33,7 @@ export class WasteRecordResolver {
   @Requires(can('READ', 'WASTE'))
   @Query(() => [WasteRecord], { description: 'The waste records of a shift, oldest first.' })
   wasteRecordsByShift(
-    @Arg('shiftId', () => ID) shiftId: string,
+    @Arg('shiftId', () => ID, { description: 'Id of the shift.' }) shiftId: string,
     @Ctx() ctx: Context,
   ): Promise<WasteRecord[]> {
     if (!isUuid(shiftId)) return Promise.resolve([]);

@@ -5,6 +5,7 @@ import {
   Notification,
   NotificationCategory,
   NotificationType,
+  NOTIFICATION_DOCS,
 } from '../../entities/notifications/notification';
 import { callerOf } from '../../context';
 import { defineGroup } from '../../family/group';
@@ -17,11 +18,11 @@ export class CreateNotificationInput {
   @Length(3, 254)
   username!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: NOTIFICATION_DOCS.title })
   @Length(1, 500)
   title!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.body })
   @IsOptional()
   @Length(0, 10_000)
   body?: string;
@@ -40,19 +41,19 @@ export class CreateNotificationInput {
   @Field(() => String, { nullable: true, description: 'A scope of the catalog.' })
   scope?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.actionUrl })
   @IsOptional()
   @Length(0, 2000)
   actionUrl?: string;
 
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Any JSON to attach.' })
   metadata?: Record<string, unknown>;
 }
 
 @InputType({ description: 'What a recipient may change: whether it is read (either name).' })
 export class UpdateNotificationInput {
-  @Field(() => Boolean, { nullable: true }) read?: boolean;
-  @Field(() => Boolean, { nullable: true }) isRead?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'True once read; same as `isRead`.' }) read?: boolean;
+  @Field(() => Boolean, { nullable: true, description: NOTIFICATION_DOCS.isRead }) isRead?: boolean;
 }
 
 /**

@@ -3,25 +3,25 @@ import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { callerOf, type Context } from '../../context';
 import { AuditLog } from '../../entities/audit-log';
-import { PushPlatform, PushToken } from '../../entities/notifications/push-token';
+import { PushPlatform, PushToken, PUSH_TOKEN_DOCS } from '../../entities/notifications/push-token';
 import { notFound } from '../../errors';
 import { isUuid } from '../../family/limits';
 
 @InputType({ description: 'A device to send push notifications to.' })
 export class PushTokenInput {
-  @Field(() => PushPlatform)
+  @Field(() => PushPlatform, { description: PUSH_TOKEN_DOCS.platform })
   platform!: PushPlatform;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The device's push token." })
   @Length(1, 4096)
   token!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: PUSH_TOKEN_DOCS.deviceName })
   @IsOptional()
   @Length(0, 200)
   deviceName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Version of the app.' })
   @IsOptional()
   @Length(0, 50)
   appVersion?: string;
@@ -29,7 +29,7 @@ export class PushTokenInput {
 
 @InputType({ description: 'The token of a device to forget.' })
 export class PushTokenRemoval {
-  @Field(() => String)
+  @Field(() => String, { description: 'The push token to remove.' })
   @Length(1, 4096)
   token!: string;
 }

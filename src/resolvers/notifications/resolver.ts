@@ -23,15 +23,16 @@ import {
 } from './push-tokens';
 import { NOTIFICATION_SCOPES, NotificationScope } from './scopes';
 import { NotificationSettingsInput, updateSettings } from './settings';
+import { ARG_DOCS } from '../../schema/descriptions';
 
 @ObjectType({ description: "How many of the caller's notifications are unread." })
 export class UnreadCount {
-  @Field(() => Int) count!: number;
+  @Field(() => Int, { description: 'Unread notifications of the caller.' }) count!: number;
 }
 
 @ObjectType({ description: 'How many notifications mark-all-read changed.' })
 export class MarkAllReadResult {
-  @Field(() => Int) updated!: number;
+  @Field(() => Int, { description: 'How many notifications were marked read.' }) updated!: number;
 }
 
 const NotificationPage = PageOf(Notification, 'Notification');
@@ -42,15 +43,16 @@ export class NotificationResolver {
   @Query(() => NotificationPage, { description: "The caller's notifications, newest first." })
   myNotifications(
     @Ctx() ctx: Context,
-    @Arg('pageNumber', () => Int, { nullable: true }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
-    @Arg('category', () => NotificationCategory, { nullable: true }) category?: NotificationCategory,
+    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
+    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
+    @Arg('category', () => NotificationCategory, { nullable: true, description: 'Only this category.' })
+    category?: NotificationCategory,
   ): Promise<Page<Notification>> {
     return myNotifications(ctx, pageNumber, pageSize, category);
   }
 
   @Requires(authenticated)
-  @Query(() => UnreadCount)
+  @Query(() => UnreadCount, { description: "How many of the caller's notifications are unread." })
   async unreadNotificationCount(@Ctx() ctx: Context): Promise<UnreadCount> {
     return { count: await unreadCount(ctx) };
   }
@@ -59,7 +61,11 @@ export class NotificationResolver {
   @Mutation(() => [Notification], {
     description: "Marks the caller's notifications among the ids read; others' ids are ignored.",
   })
-  markNotificationsRead(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<Notification[]> {
+  markNotificationsRead(
+    @Arg('ids', () => [ID], { description: "Ids of the caller's notifications; others are skipped." })
+    ids: string[],
+    @Ctx() ctx: Context,
+  ): Promise<Notification[]> {
     return markRead(ctx, ids);
   }
 
@@ -76,10 +82,12 @@ export class NotificationResolver {
   })
   userNotifications(
     @Ctx() ctx: Context,
-    @Arg('userId', () => ID, { nullable: true }) userId?: string,
-    @Arg('pageNumber', () => Int, { nullable: true }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
-    @Arg('category', () => NotificationCategory, { nullable: true }) category?: NotificationCategory,
+    @Arg('userId', () => ID, { nullable: true, description: 'Id of the user (default every user).' })
+    userId?: string,
+    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
+    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
+    @Arg('category', () => NotificationCategory, { nullable: true, description: 'Only this category.' })
+    category?: NotificationCategory,
   ): Promise<Page<Notification>> {
     return notificationsOfUsers(ctx, userId, pageNumber, pageSize, category);
   }
@@ -90,7 +98,7 @@ export class PushTokenResolver {
   @Requires(authenticated)
   @Mutation(() => PushToken, { description: 'Registers a device (an upsert by token).' })
   registerPushToken(
-    @Arg('input', () => PushTokenInput) input: PushTokenInput,
+    @Arg('input', () => PushTokenInput, { description: 'The device and its token.' }) input: PushTokenInput,
     @Ctx() ctx: Context,
   ): Promise<PushToken> {
     return registerPushToken(ctx, input);
@@ -98,7 +106,10 @@ export class PushTokenResolver {
 
   @Requires(authenticated)
   @Query(() => PushToken, { nullable: true, description: "One of the caller's devices." })
-  pushToken(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<PushToken | null> {
+  pushToken(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<PushToken | null> {
     return myPushToken(ctx, id);
   }
 
@@ -111,7 +122,7 @@ export class PushTokenResolver {
   @Requires(authenticated)
   @Mutation(() => Boolean, { description: 'Forgets one of the caller’s devices (404 when it has none).' })
   unregisterPushToken(
-    @Arg('input', () => PushTokenRemoval) input: PushTokenRemoval,
+    @Arg('input', () => PushTokenRemoval, { description: 'The token to remove.' }) input: PushTokenRemoval,
     @Ctx() ctx: Context,
   ): Promise<boolean> {
     return unregisterPushToken(ctx, input.token);
@@ -127,9 +138,12 @@ export class NotificationSettingsResolver {
   }
 
   @Requires(authenticated)
-  @Mutation(() => NotificationSettings)
+  @Mutation(() => NotificationSettings, {
+    description: "Changes the caller's notification settings; absent fields stay.",
+  })
   updateMyNotificationSettings(
-    @Arg('input', () => NotificationSettingsInput) input: NotificationSettingsInput,
+    @Arg('input', () => NotificationSettingsInput, { description: 'The settings to change.' })
+    input: NotificationSettingsInput,
     @Ctx() ctx: Context,
   ): Promise<NotificationSettings> {
     return updateSettings(ctx, input);

@@ -4,9 +4,10 @@ import { badRequest } from '../../errors';
 
 @ObjectType({ description: 'A kind of notification a user can switch off.' })
 export class NotificationScope {
-  @Field(() => NotificationCategory) category!: NotificationCategory;
-  @Field(() => String) label!: string;
-  @Field(() => String) scope!: string;
+  @Field(() => NotificationCategory, { description: 'Category the scope belongs to.' })
+  category!: NotificationCategory;
+  @Field(() => String, { description: 'Readable name of the scope.' }) label!: string;
+  @Field(() => String, { description: 'Key of the scope, as `disabledScopes` holds it.' }) scope!: string;
 }
 
 const { ERP, CRM, HR, SYSTEM } = NotificationCategory;

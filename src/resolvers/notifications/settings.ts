@@ -2,13 +2,17 @@ import { Field, InputType } from 'type-graphql';
 import { ArrayMaxSize, IsOptional } from 'class-validator';
 import type { Context } from '../../context';
 import { NotificationCategory } from '../../entities/notifications/notification';
-import { DigestFrequency, NotificationSettings } from '../../entities/notifications/notification-settings';
+import {
+  DigestFrequency,
+  NotificationSettings,
+  NOTIFICATION_SETTINGS_DOCS,
+} from '../../entities/notifications/notification-settings';
 import { settingsOf } from './delivery';
 import { checkScopes, NOTIFICATION_SCOPES } from './scopes';
 
 @InputType({ description: 'Notification preferences; absent fields stay as they are.' })
 export class NotificationSettingsInput {
-  @Field(() => DigestFrequency, { nullable: true })
+  @Field(() => DigestFrequency, { nullable: true, description: NOTIFICATION_SETTINGS_DOCS.digestFrequency })
   digestFrequency?: DigestFrequency;
 
   @Field(() => [String], { nullable: true, description: 'Scopes of the catalog to switch off.' })
@@ -16,16 +20,22 @@ export class NotificationSettingsInput {
   @ArrayMaxSize(NOTIFICATION_SCOPES.length)
   disabledScopes?: string[];
 
-  @Field(() => [NotificationCategory], { nullable: true })
+  @Field(() => [NotificationCategory], {
+    nullable: true,
+    description: NOTIFICATION_SETTINGS_DOCS.enabledCategories,
+  })
   enabledCategories?: NotificationCategory[];
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: NOTIFICATION_SETTINGS_DOCS.inAppNotificationsEnabled,
+  })
   inAppNotificationsEnabled?: boolean;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: NOTIFICATION_SETTINGS_DOCS.pushNotificationsEnabled })
   pushNotificationsEnabled?: boolean;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: NOTIFICATION_SETTINGS_DOCS.emailNotificationsEnabled })
   emailNotificationsEnabled?: boolean;
 }
 

@@ -1,13 +1,13 @@
 import { Field, Float, InputType } from 'type-graphql';
 import { IsEmail, IsOptional, Length } from 'class-validator';
 import { defineGroup } from '../../family/group';
-import { Customer } from '../../entities/reference/customer';
-import { Employee } from '../../entities/reference/employee';
-import { Opportunity } from '../../entities/reference/opportunity';
-import { Product, ProductType } from '../../entities/reference/product';
-import { StockSite } from '../../entities/reference/stock-site';
-import { Subsidiary } from '../../entities/reference/subsidiary';
-import { Supplier } from '../../entities/reference/supplier';
+import { Customer, CUSTOMER_DOCS } from '../../entities/reference/customer';
+import { Employee, EMPLOYEE_DOCS } from '../../entities/reference/employee';
+import { Opportunity, OPPORTUNITY_DOCS } from '../../entities/reference/opportunity';
+import { Product, ProductType, PRODUCT_DOCS } from '../../entities/reference/product';
+import { StockSite, STOCK_SITE_DOCS } from '../../entities/reference/stock-site';
+import { Subsidiary, SUBSIDIARY_DOCS } from '../../entities/reference/subsidiary';
+import { Supplier, SUPPLIER_DOCS } from '../../entities/reference/supplier';
 import { FileAsset, UnitOfMeasurement } from '../../entities/shared';
 import { AUDIT_FIELDS } from '../../family/fields';
 
@@ -18,16 +18,32 @@ import { AUDIT_FIELDS } from '../../family/fields';
  * update, absent fields stay as they are.
  */
 
-@InputType('EmployeeInput')
+@InputType('EmployeeInput', { description: 'An employee, as sent.' })
 export class EmployeeInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 100) firstName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 100) lastName?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 200) jobTitle?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(0, 200) department?: string;
-  @Field(() => String, { nullable: true }) avatar?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String, { nullable: true }) userId?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.firstName })
+  @IsOptional()
+  @Length(0, 100)
+  firstName?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.lastName })
+  @IsOptional()
+  @Length(0, 100)
+  lastName?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.email })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.jobTitle })
+  @IsOptional()
+  @Length(0, 200)
+  jobTitle?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.department })
+  @IsOptional()
+  @Length(0, 200)
+  department?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.avatar }) avatar?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.phone }) phone?: string;
+  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.userId })
+  userId?: string;
 }
 export const employees = defineGroup({
   entity: Employee,
@@ -40,11 +56,17 @@ export const employees = defineGroup({
   filterable: [...AUDIT_FIELDS, 'firstName', 'lastName', 'email', 'jobTitle', 'department', 'userId'],
 });
 
-@InputType('CustomerInput')
+@InputType('CustomerInput', { description: 'A customer, as sent.' })
 export class CustomerInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.name })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.email })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.phone }) phone?: string;
 }
 export const customers = defineGroup({
   entity: Customer,
@@ -57,11 +79,14 @@ export const customers = defineGroup({
   filterable: [...AUDIT_FIELDS, 'name', 'email', 'phone'],
 });
 
-@InputType('OpportunityInput')
+@InputType('OpportunityInput', { description: 'An opportunity, as sent.' })
 export class OpportunityInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => Float, { nullable: true }) value?: number;
-  @Field(() => String, { nullable: true }) customerId?: string;
+  @Field(() => String, { nullable: true, description: OPPORTUNITY_DOCS.name })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => Float, { nullable: true, description: 'Expected value.' }) value?: number;
+  @Field(() => String, { nullable: true, description: OPPORTUNITY_DOCS.customerId }) customerId?: string;
 }
 export const opportunities = defineGroup({
   entity: Opportunity,
@@ -74,10 +99,14 @@ export const opportunities = defineGroup({
   filterable: [...AUDIT_FIELDS, 'name', 'value', 'customerId'],
 });
 
-@InputType('SubsidiaryInput')
+@InputType('SubsidiaryInput', { description: 'A subsidiary, as sent.' })
 export class SubsidiaryInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) color?: string;
+  @Field(() => String, { nullable: true, description: SUBSIDIARY_DOCS.name })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { nullable: true, description: SUBSIDIARY_DOCS.color })
+  color?: string;
 }
 export const subsidiaries = defineGroup({
   entity: Subsidiary,
@@ -90,10 +119,16 @@ export const subsidiaries = defineGroup({
   filterable: [...AUDIT_FIELDS, 'name', 'color'],
 });
 
-@InputType('SupplierInput')
+@InputType('SupplierInput', { description: 'A supplier, as sent.' })
 export class SupplierInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsEmail() email?: string;
+  @Field(() => String, { nullable: true, description: SUPPLIER_DOCS.name })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { nullable: true, description: SUPPLIER_DOCS.email })
+  @IsOptional()
+  @IsEmail()
+  email?: string;
 }
 export const suppliers = defineGroup({
   entity: Supplier,
@@ -106,10 +141,14 @@ export const suppliers = defineGroup({
   filterable: [...AUDIT_FIELDS, 'name', 'email'],
 });
 
-@InputType('StockSiteInput')
+@InputType('StockSiteInput', { description: 'A stock site, as sent.' })
 export class StockSiteInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => String, { nullable: true }) subsidiaryId?: string;
+  @Field(() => String, { nullable: true, description: STOCK_SITE_DOCS.name })
+  @IsOptional()
+  @Length(1, 200)
+  name?: string;
+  @Field(() => String, { nullable: true, description: STOCK_SITE_DOCS.subsidiaryId })
+  subsidiaryId?: string;
 }
 export const stockSites = defineGroup({
   entity: StockSite,
@@ -123,19 +162,29 @@ export const stockSites = defineGroup({
   scope: 'subsidiaryId',
 });
 
-@InputType('ProductInput')
+@InputType('ProductInput', { description: 'A product, as sent.' })
 export class ProductInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 300) name?: string;
-  @Field(() => String, { nullable: true }) brand?: string;
-  @Field(() => String, { nullable: true }) category?: string;
-  @Field(() => ProductType, { nullable: true }) productType?: ProductType;
-  @Field(() => Float, { nullable: true }) unitPrice?: number;
-  @Field(() => Float, { nullable: true }) salesPrice?: number;
-  @Field(() => String, { nullable: true }) currency?: string;
-  @Field(() => String, { nullable: true }) imageBlobId?: string;
-  @Field(() => UnitOfMeasurement, { nullable: true }) baseUnit?: UnitOfMeasurement;
-  @Field(() => [UnitOfMeasurement], { nullable: true }) unitsOfMeasurement?: UnitOfMeasurement[];
-  @Field(() => [FileAsset], { nullable: true }) imageAssets?: FileAsset[];
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.name })
+  @IsOptional()
+  @Length(1, 300)
+  name?: string;
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.brand }) brand?: string;
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.category }) category?: string;
+  @Field(() => ProductType, { nullable: true, description: PRODUCT_DOCS.productType })
+  productType?: ProductType;
+  @Field(() => Float, { nullable: true, description: 'Cost price of one base unit.' }) unitPrice?: number;
+  @Field(() => Float, { nullable: true, description: 'Sales price of one base unit.' }) salesPrice?: number;
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.currency }) currency?: string;
+  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.imageBlobId }) imageBlobId?: string;
+  @Field(() => UnitOfMeasurement, { nullable: true, description: PRODUCT_DOCS.baseUnit })
+  baseUnit?: UnitOfMeasurement;
+  @Field(() => [UnitOfMeasurement], {
+    nullable: true,
+    description: PRODUCT_DOCS.unitsOfMeasurement,
+  })
+  unitsOfMeasurement?: UnitOfMeasurement[];
+  @Field(() => [FileAsset], { nullable: true, description: PRODUCT_DOCS.imageAssets })
+  imageAssets?: FileAsset[];
 }
 export const products = defineGroup({
   entity: Product,

@@ -17,6 +17,7 @@ import {
   updateWebhook,
   UpdateWebhookInput,
 } from './webhooks';
+import { ARG_DOCS } from '../../schema/descriptions';
 
 /** The endpoint with its signing secret: the answer of creation and rotation only. */
 @ObjectType({ description: 'A webhook endpoint with its signing secret (shown once).' })
@@ -36,8 +37,14 @@ export class WebhookResolver {
   }
 
   @Requires(can('READ', 'WEBHOOKS'))
-  @Query(() => WebhookEndpoint, { nullable: true })
-  webhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<WebhookEndpoint | null> {
+  @Query(() => WebhookEndpoint, {
+    nullable: true,
+    description: 'One webhook endpoint, or null when it does not exist.',
+  })
+  webhook(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<WebhookEndpoint | null> {
     return findWebhook(ctx, id);
   }
 
@@ -45,10 +52,11 @@ export class WebhookResolver {
   @Query(() => DeliveryPage, { description: "A webhook's deliveries, newest event first." })
   webhookDeliveries(
     @Ctx() ctx: Context,
-    @Arg('id', () => ID) id: string,
-    @Arg('status', () => DeliveryStatus, { nullable: true }) status?: DeliveryStatus,
-    @Arg('pageNumber', () => Int, { nullable: true }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Arg('id', () => ID, { description: 'Id of the webhook endpoint.' }) id: string,
+    @Arg('status', () => DeliveryStatus, { nullable: true, description: 'Only deliveries in this state.' })
+    status?: DeliveryStatus,
+    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
+    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
   ): Promise<Page<EventDelivery>> {
     return deliveriesOf(ctx, id, status, pageNumber, pageSize);
   }
@@ -57,15 +65,18 @@ export class WebhookResolver {
   @Mutation(() => WebhookEndpointWithSecret, {
     description: 'Registers an endpoint; the answer holds its secret.',
   })
-  createWebhook(@Arg('input') input: CreateWebhookInput, @Ctx() ctx: Context): Promise<WebhookEndpoint> {
+  createWebhook(
+    @Arg('input', { description: 'The new endpoint.' }) input: CreateWebhookInput,
+    @Ctx() ctx: Context,
+  ): Promise<WebhookEndpoint> {
     return createWebhook(ctx, input);
   }
 
   @Requires(can('UPDATE', 'WEBHOOKS'))
-  @Mutation(() => WebhookEndpoint)
+  @Mutation(() => WebhookEndpoint, { description: 'Changes a webhook endpoint; absent fields stay.' })
   updateWebhook(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateWebhookInput,
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Arg('input', { description: 'The fields to change.' }) input: UpdateWebhookInput,
     @Ctx() ctx: Context,
   ): Promise<WebhookEndpoint> {
     return updateWebhook(ctx, id, input);
@@ -75,7 +86,10 @@ export class WebhookResolver {
   @Mutation(() => Boolean, {
     description: 'Deletes an endpoint and its delivery log; false if there is none.',
   })
-  deleteWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
+  deleteWebhook(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<boolean> {
     return deleteWebhook(ctx, id);
   }
 
@@ -83,21 +97,27 @@ export class WebhookResolver {
   @Mutation(() => WebhookEndpointWithSecret, {
     description: 'A new signing secret; the previous one keeps signing alongside for a grace period.',
   })
-  rotateWebhookSecret(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<WebhookEndpoint> {
+  rotateWebhookSecret(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<WebhookEndpoint> {
     return rotateWebhookSecret(ctx, id);
   }
 
   @Requires(can('UPDATE', 'WEBHOOKS'))
   @Mutation(() => EventDelivery, { description: 'Sends a `webhook.test` event to this endpoint.' })
-  testWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<EventDelivery> {
+  testWebhook(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<EventDelivery> {
     return testWebhook(ctx, id);
   }
 
   @Requires(can('UPDATE', 'WEBHOOKS'))
   @Mutation(() => EventDelivery, { description: "Sends a delivery's event to its endpoint again." })
   redeliverWebhookDelivery(
-    @Arg('id', () => ID) id: string,
-    @Arg('deliveryId', () => ID) deliveryId: string,
+    @Arg('id', () => ID, { description: 'Id of the webhook endpoint.' }) id: string,
+    @Arg('deliveryId', () => ID, { description: 'Id of the delivery.' }) deliveryId: string,
     @Ctx() ctx: Context,
   ): Promise<EventDelivery> {
     return redeliver(ctx, id, deliveryId);

@@ -26,29 +26,32 @@ export class CreateWebhookInput {
   @Matches(EVENT_PATTERN, { each: true, message: 'each event must be an event name or *' })
   events?: string[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the endpoint is for.' })
   @IsOptional()
   @Length(0, 500)
   description?: string;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'False to create the endpoint paused (default true).',
+  })
   active?: boolean;
 }
 
 @InputType({ description: 'Changes to a webhook endpoint; absent fields stay as they are.' })
 export class UpdateWebhookInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The HTTPS address events are posted to.' })
   @IsOptional()
   @Length(1, 2048)
   url?: string;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'The event types sent to the endpoint.' })
   @IsOptional()
   @ArrayMaxSize(200)
   @Matches(EVENT_PATTERN, { each: true, message: 'each event must be an event name or *' })
   events?: string[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the endpoint is for.' })
   @IsOptional()
   @Length(0, 500)
   description?: string;
