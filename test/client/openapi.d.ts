@@ -9454,7 +9454,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description A uniqueness or concurrent-update conflict. */
+    /** @description A uniqueness or concurrent-update conflict, or a request with the same `Idempotency-Key` is still running. */
     Conflict: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9537,6 +9537,16 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description The `Idempotency-Key` was used for a different request (method, path, query or body) within 24 hours. */
+    UnprocessableContent: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description The request body is not JSON. */
     UnsupportedMediaType: {
       headers: {
@@ -9548,9 +9558,14 @@ export interface components {
       };
     };
   };
-  parameters: never;
+  parameters: {
+    /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+    IdempotencyKey: string;
+  };
   requestBodies: never;
   headers: {
+    /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key`. */
+    'Idempotent-Replayed': 'true';
     /** @description The path of the created record. */
     Location: string;
     /** @description Seconds to wait before retrying. */
@@ -9625,7 +9640,10 @@ export interface operations {
   putAccessControlProjectsByIdUsers: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -9640,6 +9658,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9652,6 +9671,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -9690,7 +9710,10 @@ export interface operations {
   putAccessControlSubsidiariesByIdUsers: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -9705,6 +9728,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9717,6 +9741,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -9725,7 +9750,10 @@ export interface operations {
   putAccessControlUsersByEmailFullAccess: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         email: string;
       };
@@ -9740,6 +9768,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9754,6 +9783,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -9762,7 +9792,10 @@ export interface operations {
   putAccessControlUsersByEmailProjectAccess: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         email: string;
       };
@@ -9777,6 +9810,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9791,6 +9825,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -9799,7 +9834,10 @@ export interface operations {
   putAccessControlUsersByEmailSubsidiaryAccess: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         email: string;
       };
@@ -9814,6 +9852,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9828,6 +9867,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -9836,7 +9876,10 @@ export interface operations {
   postApInvoices: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -9849,6 +9892,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -9864,6 +9908,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10013,7 +10058,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10022,6 +10070,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10032,6 +10081,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10079,7 +10129,10 @@ export interface operations {
   postApInvoicesDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10092,6 +10145,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10106,6 +10160,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10144,7 +10199,10 @@ export interface operations {
   deleteCommunicationsInboxById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -10155,6 +10213,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10165,6 +10224,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10216,7 +10276,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10225,6 +10288,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10235,6 +10299,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10282,7 +10347,10 @@ export interface operations {
   postCommunicationsInboxDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10295,6 +10363,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10309,6 +10378,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10499,7 +10569,10 @@ export interface operations {
   postConcepts: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10512,6 +10585,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -10527,6 +10601,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10535,7 +10610,10 @@ export interface operations {
   deleteConcepts: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10548,6 +10626,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10560,6 +10639,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10568,7 +10648,10 @@ export interface operations {
   deleteConceptsById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -10579,6 +10662,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10589,6 +10673,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10600,7 +10685,10 @@ export interface operations {
         /** @description The version the change is based on. */
         expectedVersion?: number;
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -10615,6 +10703,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10629,6 +10718,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -10788,7 +10878,10 @@ export interface operations {
   postCrmActivities: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10801,6 +10894,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -10816,6 +10910,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11015,7 +11110,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11024,6 +11122,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11034,6 +11133,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11081,7 +11181,10 @@ export interface operations {
   postCrmActivitiesDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11094,6 +11197,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11108,6 +11212,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11222,7 +11327,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11231,6 +11339,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11241,6 +11350,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11288,7 +11398,10 @@ export interface operations {
   postCrmBookingsDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11301,6 +11414,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11315,6 +11429,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11477,7 +11592,10 @@ export interface operations {
   postCrmContactFormWidgets: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11490,6 +11608,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -11505,6 +11624,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11584,7 +11704,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11593,6 +11716,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11603,6 +11727,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11650,7 +11775,10 @@ export interface operations {
   postCrmContactFormWidgetsDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11663,6 +11791,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11677,6 +11806,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11839,7 +11969,10 @@ export interface operations {
   patchCrmLeadsByIdStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -11854,6 +11987,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11868,6 +12002,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11876,7 +12011,10 @@ export interface operations {
   patchCrmLeadsByIdSubsidiary: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -11891,6 +12029,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11905,6 +12044,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -11913,7 +12053,10 @@ export interface operations {
   postHrEpics: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11926,6 +12069,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -11941,6 +12085,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -12110,7 +12255,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12119,6 +12267,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12129,6 +12278,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -12176,7 +12326,10 @@ export interface operations {
   postHrEpicsDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12189,6 +12342,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12203,6 +12357,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -12331,7 +12486,10 @@ export interface operations {
   postHrFeatures: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12344,6 +12502,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -12359,6 +12518,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -12470,7 +12630,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12479,6 +12642,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12489,6 +12653,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -12536,7 +12701,10 @@ export interface operations {
   postHrFeaturesDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12549,6 +12717,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12563,6 +12732,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -12725,7 +12895,10 @@ export interface operations {
   postHrProjects: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12738,6 +12911,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -12753,6 +12927,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -12892,7 +13067,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12901,6 +13079,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12911,6 +13090,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -12958,7 +13138,10 @@ export interface operations {
   postHrProjectsDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12971,6 +13154,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12985,6 +13169,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -13082,7 +13267,10 @@ export interface operations {
   postHrTeams: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13095,6 +13283,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -13110,6 +13299,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -13249,7 +13439,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13258,6 +13451,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13268,6 +13462,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -13315,7 +13510,10 @@ export interface operations {
   postHrTeamsDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13328,6 +13526,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13342,6 +13541,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -13509,7 +13709,10 @@ export interface operations {
   postInventory: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13522,6 +13725,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -13537,6 +13741,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -13545,7 +13750,10 @@ export interface operations {
   postInventoryAdjust: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13558,6 +13766,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13572,6 +13781,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -13638,7 +13848,10 @@ export interface operations {
         /** @description Or send the fields as a JSON body instead (not both). Required when the request has no body. */
         stockSiteId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13651,6 +13864,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13665,6 +13879,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -13716,7 +13931,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13725,6 +13943,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13735,6 +13954,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -13853,7 +14073,10 @@ export interface operations {
   postInvoices: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13866,6 +14089,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -13881,6 +14105,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14018,7 +14243,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids?: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14027,6 +14255,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14037,6 +14266,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14084,7 +14314,10 @@ export interface operations {
   postInvoicesDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14097,6 +14330,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14111,6 +14345,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14149,7 +14384,10 @@ export interface operations {
   postNotifications: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14162,6 +14400,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -14177,6 +14416,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14185,7 +14425,10 @@ export interface operations {
   deleteNotifications: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14198,6 +14441,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14210,6 +14454,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14218,7 +14463,10 @@ export interface operations {
   deleteNotificationsById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -14229,6 +14477,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14239,6 +14488,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14336,7 +14586,10 @@ export interface operations {
   postNotificationsMarkAllRead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14345,6 +14598,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14357,6 +14611,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14365,7 +14620,10 @@ export interface operations {
   postNotificationsMarkRead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14378,6 +14636,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14392,6 +14651,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14466,7 +14726,10 @@ export interface operations {
   postNotificationsPushTokens: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14479,6 +14742,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -14494,6 +14758,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14502,7 +14767,10 @@ export interface operations {
   deleteNotificationsPushTokens: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14515,6 +14783,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14527,6 +14796,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14593,7 +14863,10 @@ export interface operations {
   putNotificationsSettingsMe: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14606,6 +14879,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14620,6 +14894,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14684,7 +14959,10 @@ export interface operations {
   putRolesTenant: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14697,6 +14975,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14711,6 +14990,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14719,7 +14999,10 @@ export interface operations {
   postRolesTenant: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14732,6 +15015,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14746,6 +15030,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14754,7 +15039,10 @@ export interface operations {
   postRolesTenantAssignSuperAdminByEmail: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         email: string;
       };
@@ -14765,6 +15053,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14777,6 +15066,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14785,7 +15075,10 @@ export interface operations {
   patchRolesTenantAssignByRoleNameByEmail: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         email: string;
         roleName: string;
@@ -14797,6 +15090,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14809,6 +15103,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14817,7 +15112,10 @@ export interface operations {
   postRolesTenantRemoveSuperAdminByEmail: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         email: string;
       };
@@ -14828,6 +15126,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14840,6 +15139,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14848,7 +15148,10 @@ export interface operations {
   patchRolesTenantRemoveByRoleNameByEmail: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         email: string;
         roleName: string;
@@ -14860,6 +15163,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14872,6 +15176,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14880,7 +15185,10 @@ export interface operations {
   deleteSentMails: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -14893,6 +15201,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14905,6 +15214,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14913,7 +15223,10 @@ export interface operations {
   deleteSentMailsById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -14924,6 +15237,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14934,6 +15248,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15108,7 +15423,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15117,6 +15435,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15127,6 +15446,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15174,7 +15494,10 @@ export interface operations {
   postStockTransfersDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15187,6 +15510,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15201,6 +15525,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15209,7 +15534,10 @@ export interface operations {
   postStockTransfersDynamicSearchEnriched: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15222,6 +15550,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15236,6 +15565,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15244,7 +15574,10 @@ export interface operations {
   postStockTransfersEmpty: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15253,6 +15586,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -15266,6 +15600,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15304,7 +15639,10 @@ export interface operations {
   postTaxPercentages: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15317,6 +15655,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -15332,6 +15671,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15340,7 +15680,10 @@ export interface operations {
   deleteTaxPercentages: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15353,6 +15696,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15365,6 +15709,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15373,7 +15718,10 @@ export interface operations {
   deleteTaxPercentagesById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -15384,6 +15732,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15394,6 +15743,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15405,7 +15755,10 @@ export interface operations {
         /** @description The version the change is based on. */
         expectedVersion?: number;
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -15420,6 +15773,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15434,6 +15788,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15567,7 +15922,10 @@ export interface operations {
       query?: {
         priority?: components['schemas']['CoverageJobPriority'];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         typeId: string;
       };
@@ -15578,6 +15936,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15590,6 +15949,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15609,7 +15969,10 @@ export interface operations {
         /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
         sort?: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15618,6 +15981,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15630,6 +15994,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15681,7 +16046,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15690,6 +16058,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15700,6 +16069,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15747,7 +16117,10 @@ export interface operations {
   postTypeProductCoveragesDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15760,6 +16133,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15774,6 +16148,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15841,7 +16216,10 @@ export interface operations {
   postTypeProductCoveragesFindByNamesByTypeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         typeId: string;
       };
@@ -15856,6 +16234,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15870,6 +16249,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15970,7 +16350,10 @@ export interface operations {
   putTypesVariablesByTypeIdByVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         typeId: string;
         variableId: string;
@@ -15986,6 +16369,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16000,6 +16384,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16008,7 +16393,10 @@ export interface operations {
   deleteTypesVariablesByTypeIdByVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         typeId: string;
         variableId: string;
@@ -16020,6 +16408,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16032,6 +16421,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16072,7 +16462,10 @@ export interface operations {
   postTypesVariablesResolveByTypeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         typeId: string;
       };
@@ -16087,6 +16480,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16101,6 +16495,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16109,7 +16504,10 @@ export interface operations {
   postWasteManagement: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -16122,6 +16520,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -16137,6 +16536,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16218,7 +16618,10 @@ export interface operations {
         /** @description Repeat the parameter or separate the values with commas. */
         ids: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -16227,6 +16630,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16237,6 +16641,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16284,7 +16689,10 @@ export interface operations {
   postWasteManagementDynamicSearch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -16297,6 +16705,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16311,6 +16720,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16532,7 +16942,10 @@ export interface operations {
   postWebhooks: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -16545,6 +16958,7 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -16560,6 +16974,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16598,7 +17013,10 @@ export interface operations {
   deleteWebhooksById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -16609,6 +17027,7 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16619,6 +17038,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16627,7 +17047,10 @@ export interface operations {
   patchWebhooksById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -16642,6 +17065,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16656,6 +17080,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16698,7 +17123,10 @@ export interface operations {
   postWebhooksByIdDeliveriesByDeliveryIdRedeliver: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         deliveryId: string;
         id: string;
@@ -16710,6 +17138,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16722,6 +17151,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16730,7 +17160,10 @@ export interface operations {
   postWebhooksByIdRotateSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -16741,6 +17174,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16753,6 +17187,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16761,7 +17196,10 @@ export interface operations {
   postWebhooksByIdTest: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         id: string;
       };
@@ -16772,6 +17210,7 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16784,6 +17223,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
