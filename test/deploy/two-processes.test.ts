@@ -242,10 +242,6 @@ onServer('two service processes on one database', () => {
   it('a process killed (SIGKILL) mid-request loses no acknowledged write, and its job is taken over after its lease', async () => {
     const [one, two] = pair();
     const clients = [one, two];
-    // 3000 more facade codes: 3003 variants, some seconds of work, so the kill finds it running.
-    const typeId = await createType(one, 'Large', 3000);
-    const [queued] = (await one.post(`/type-product-coverages/calculate/${typeId}`)).body;
-
     // Writes stream into both processes until one of them is killed.
     const acknowledged: string[] = [];
     const unexpected: number[] = [];
@@ -266,6 +262,11 @@ onServer('two service processes on one database', () => {
       })();
     const streams = [stream(one, 'one'), stream(two, 'two')];
 
+    await eventually('writes to be acknowledged', async () => (acknowledged.length >= 4 ? true : undefined));
+    // 3000 more facade codes: 3003 variants, some seconds of work, so the kill finds it running.
+    const typeId = await createType(one, 'Large', 3000);
+    const [queued] = (await one.post(`/type-product-coverages/calculate/${typeId}`)).body;
+
     // The process that claimed the job is the one to kill, while it runs the job.
     const running = await eventually('the large job to run', async () => {
       const row = await jobRow(queued.id);
@@ -273,10 +274,7 @@ onServer('two service processes on one database', () => {
     });
     const victim = services.findIndex((s) => running.worker_name.endsWith(`:${s.child.pid}`));
     expect(victim).toBeGreaterThanOrEqual(0);
-    const before = acknowledged.length;
-    await eventually('writes to be acknowledged', async () =>
-      acknowledged.length >= before + 4 ? true : undefined,
-    );
+    // Killed at once: writes are in flight on it, and the job is in its first chunks.
     services[victim].child.kill('SIGKILL');
     expect((await services[victim].exited).signal).toBe('SIGKILL');
     streaming = false;
