@@ -129,9 +129,9 @@ export async function startService(options: ServiceOptions): Promise<Server> {
       RATE_LIMIT_PER_CREDENTIAL: options.limitsOff ? '0' : '1000000000',
       RATE_LIMIT_PER_TENANT: options.limitsOff ? '0' : '1000000000',
       WEB_CONCURRENCY: String(options.workers ?? 1),
-      ...(options.redisUrl
-        ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: `bms-bench:${process.pid}:${port}:` }
-        : {}),
+      // Redis only where asked for: the bench's own environment may name one for the comparison.
+      REDIS_URL: options.redisUrl ?? '',
+      REDIS_KEY_PREFIX: `bms-bench:${process.pid}:${port}:`,
     },
     // Request logs go nowhere, as they would to a log shipper that keeps up; errors stay visible.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
