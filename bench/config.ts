@@ -27,6 +27,8 @@ export interface BenchConfig {
   /** The service's log level: `info` logs a line per request, as in production. */
   logLevel: string;
   poolSize: number;
+  /** WEB_CONCURRENCY of the processes comparison (find and create, one process against this many); 0 or 1 skips it. */
+  workers: number;
   /** Only these scenarios (find, search20, search200, create); all when empty. */
   only: string[];
 }
@@ -60,6 +62,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     profile: flag(env, 'BENCH_PROFILE'),
     logLevel: env.BENCH_LOG_LEVEL || 'info',
     poolSize: int(env, 'DB_POOL_SIZE', 10, 1),
+    workers: int(env, 'BENCH_WORKERS', 2),
     only: (env.BENCH_SCENARIOS ?? '')
       .split(',')
       .map((s) => s.trim())

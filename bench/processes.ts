@@ -98,6 +98,12 @@ export interface ServiceOptions {
   logLevel: string;
   /** Directory for a V8 CPU profile of the whole life of the process. */
   profileDir?: string;
+  /** WEB_CONCURRENCY: worker processes under a cluster primary (default 1: one process). */
+  workers?: number;
+  /** Rate limits in this Redis (shared by the workers); without it, `limitsOff` must be set for workers > 1. */
+  redisUrl?: string;
+  /** Rate limits off rather than out of reach (for comparing processes without Redis). */
+  limitsOff?: boolean;
 }
 
 /** The service as deployed: the build output, `node dist/src/main.js`, configured by its environment. */
@@ -120,14 +126,20 @@ export async function startService(options: ServiceOptions): Promise<Server> {
       LOG_LEVEL: options.logLevel,
       // The limiters stay in the request path (their cost is part of the service's), but with
       // limits no benchmark reaches: a 429 would measure nothing.
-      RATE_LIMIT_PER_CREDENTIAL: '1000000000',
-      RATE_LIMIT_PER_TENANT: '1000000000',
+      RATE_LIMIT_PER_CREDENTIAL: options.limitsOff ? '0' : '1000000000',
+      RATE_LIMIT_PER_TENANT: options.limitsOff ? '0' : '1000000000',
+      WEB_CONCURRENCY: String(options.workers ?? 1),
+      // Redis only where asked for: the bench's own environment may name one for the comparison.
+      REDIS_URL: options.redisUrl ?? '',
+      REDIS_KEY_PREFIX: `bms-bench:${process.pid}:${port}:`,
     },
     // Request logs go nowhere, as they would to a log shipper that keeps up; errors stay visible.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const base = `http://127.0.0.1:${port}`;
   await waitReady(`${base}/readyz`, child, 'the service');
+  // A cluster answers once its first worker listens; the others follow within moments.
+  if ((options.workers ?? 1) > 1) await new Promise((r) => setTimeout(r, 3000));
   return {
     name: 'service',
     base,

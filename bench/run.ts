@@ -355,6 +355,84 @@ async function profileScenarios(run: Run, all: Scenario[], token: string): Promi
   }
 }
 
+/**
+ * find and create against one service process and against WEB_CONCURRENCY workers, both started
+ * alike for this comparison: rate limits in Redis when REDIS_URL is set (as several processes
+ * need), off in both otherwise. Interleaved rounds; the table gives medians and the ratio.
+ */
+async function compareProcesses(run: Run, all: Scenario[], token: string): Promise<string> {
+  const picked = all.filter((s) => s.key === 'find' || s.key === 'create');
+  const redisUrl = process.env.REDIS_URL || undefined;
+  const options = {
+    databaseUrl: run.db.url,
+    jwtSecret: run.cfg.jwtSecret,
+    poolSize: run.cfg.poolSize,
+    logLevel: run.cfg.logLevel,
+    redisUrl,
+    limitsOff: !redisUrl,
+  };
+  log(
+    `\nOne process against WEB_CONCURRENCY=${run.cfg.workers} (rate limits ${redisUrl ? 'in Redis' : 'off'} in both; pool ${run.cfg.poolSize} per process):`,
+  );
+  const targets = [
+    { name: '1 process', server: await startService(options) },
+    {
+      name: `${run.cfg.workers} workers`,
+      server: await startService({ ...options, workers: run.cfg.workers }),
+    },
+  ];
+  const rps = new Map<string, number[]>();
+  const p50 = new Map<string, number[]>();
+  try {
+    for (let round = 0; round < run.cfg.rounds; round++) {
+      for (const s of picked) {
+        for (const { name, server } of targets) {
+          const load = { base: server.base, token, connections: run.cfg.connections };
+          if (round === 0)
+            await drive({
+              ...load,
+              duration: WARM_UP_SECONDS,
+              request: (i) => s.request('rest', 1_000_000 + i),
+            });
+          const result = await drive({
+            ...load,
+            duration: run.cfg.duration,
+            request: (i) => s.request('rest', i),
+          });
+          const key = `${s.key} ${name}`;
+          rps.set(key, [...(rps.get(key) ?? []), result.rps]);
+          p50.set(key, [...(p50.get(key) ?? []), result.p50]);
+          log(
+            `  round ${round + 1}, ${s.title} / ${name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms${result.failures ? `, ${result.failures} FAILED` : ''}`,
+          );
+        }
+      }
+    }
+  } finally {
+    for (const { server } of targets) await server.stop();
+  }
+  const lines = [
+    `| scenario | 1 process req/s (p50 ms) | ${run.cfg.workers} workers req/s (p50 ms) | ratio |`,
+    '| --- | ---: | ---: | ---: |',
+  ];
+  for (const s of picked) {
+    const [one, many] = targets.map((t) => median(rps.get(`${s.key} ${t.name}`)!));
+    const [oneP50, manyP50] = targets.map((t) => median(p50.get(`${s.key} ${t.name}`)!));
+    lines.push(
+      `| ${s.title} | ${one.toFixed(0)} (${oneP50}) | ${many.toFixed(0)} (${manyP50}) | ${(many / one).toFixed(2)} |`,
+    );
+  }
+  lines.push(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' ',
+      )}; on a machine whose cores also run PostgreSQL and the load generator, the workers compete with both`,
+  );
+  return lines.join('\n');
+}
+
 async function main() {
   const cfg = benchConfig();
   fs.mkdirSync(OUT, { recursive: true });
@@ -522,6 +600,8 @@ async function main() {
 
     if (cfg.profile) await profileScenarios(run, all, token);
 
+    const processesReport = cfg.workers > 1 ? await compareProcesses(run, all, token) : undefined;
+
     if (cfg.embedded) log('\n(embedded PGlite: not comparable with figures taken on a PostgreSQL server)');
     log('\n== Results ==');
     log(resultsTable(rows));
@@ -530,6 +610,8 @@ async function main() {
     log('\n== dynamic-search latency against table size ==');
     log(latencyTable(latency));
     if (soakReport) log(`\n== Soak ==\n${soakReport}`);
+    if (processesReport)
+      log(`\n== One process against WEB_CONCURRENCY=${cfg.workers} ==\n${processesReport}`);
     log('\n== Ratios ==');
     log(ratiosTable(ratios(rows, counts, latency)));
     log(

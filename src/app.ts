@@ -31,6 +31,7 @@ import { docsRouter } from './docs/router';
 import { createMetrics } from './observability/metrics';
 import { observeRequests } from './observability/request-log';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { graphqlIdempotency } from './graphql/idempotency';
 import {
   apiContentSecurityPolicy,
   corsFor,
@@ -82,6 +83,14 @@ function requestTransaction(logger: Logger): ApolloServerPlugin<Context> {
           const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
           const failed = Boolean(body?.errors?.length) && operation?.operation === 'mutation';
           try {
+            if (!failed && body && contextValue.idempotency) {
+              // The answer is stored with the mutation's writes, in its transaction.
+              await contextValue.idempotency.record({
+                status: response.http.status ?? 200,
+                headers: { 'content-type': 'application/json; charset=utf-8' },
+                body: JSON.stringify(body),
+              });
+            }
             await endTenantTransaction(contextValue.em, !failed);
             if (failed && body) body.data = null;
           } catch (err) {
@@ -229,8 +238,11 @@ export async function createApp({
     credentialLimiter(rateLimits),
     express.json({ limit: BODY_LIMIT }),
     bodyErrors(logger),
+    graphqlIdempotency(authenticatedContext, logger),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
+        // A mutation with an Idempotency-Key was authenticated, and its key taken, before.
+        if (res.locals.context) return res.locals.context as Context;
         // No credential: introspection works (for the IDEs); anything else is refused with a 401
         // by requireCredential, as a bad credential is here.
         if (!req.headers.authorization) {

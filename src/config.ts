@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { eventSettings, type EventSettings } from './events/settings';
 
@@ -24,6 +25,12 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** Webhooks, notification e-mail and the event worker (events/settings.ts). */
   events: EventSettings;
+  /** Worker processes (node:cluster); 1 serves from this process alone. */
+  webConcurrency: number;
+  /** Redis for state every process shares (rate limits); unset keeps it in this process. */
+  redisUrl?: string;
+  /** Prefix of this deployment's keys in Redis. */
+  redisKeyPrefix: string;
 }
 
 export function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -44,6 +51,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (jwtSecret && Buffer.byteLength(jwtSecret) < 32) {
     throw new Error('JWT_SECRET must be at least 32 bytes long');
   }
+  const redisUrl = env.REDIS_URL || undefined;
+  const rateLimits = {
+    perCredential: intFrom(env.RATE_LIMIT_PER_CREDENTIAL, 1200, 'RATE_LIMIT_PER_CREDENTIAL'),
+    perTenant: intFrom(env.RATE_LIMIT_PER_TENANT, 6000, 'RATE_LIMIT_PER_TENANT'),
+    windowMs: 60_000,
+  };
   return {
     production,
     port: intFrom(env.PORT, 4000, 'PORT'),
@@ -59,12 +72,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
-    rateLimits: {
-      perCredential: intFrom(env.RATE_LIMIT_PER_CREDENTIAL, 1200, 'RATE_LIMIT_PER_CREDENTIAL'),
-      perTenant: intFrom(env.RATE_LIMIT_PER_TENANT, 6000, 'RATE_LIMIT_PER_TENANT'),
-      windowMs: 60_000,
-    },
+    rateLimits,
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : !production,
     events: eventSettings(env),
+    webConcurrency: webConcurrency(env.WEB_CONCURRENCY, { databaseUrl, redisUrl, rateLimits }),
+    redisUrl,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'bms:',
   };
+}
+
+/**
+ * WEB_CONCURRENCY, checked against what several processes need: a database server (the embedded
+ * database is one process's), and rate limits they share, which need Redis. Without it the
+ * default stays one process (so a plain start on a server behaves as before), and asking for
+ * more is refused rather than letting each process count requests of its own.
+ */
+function webConcurrency(
+  value: string | undefined,
+  {
+    databaseUrl,
+    redisUrl,
+    rateLimits,
+  }: { databaseUrl?: string; redisUrl?: string; rateLimits: { perCredential: number; perTenant: number } },
+): number {
+  const limited = rateLimits.perCredential > 0 || rateLimits.perTenant > 0;
+  const shareable = Boolean(databaseUrl) && (Boolean(redisUrl) || !limited);
+  const workers = intFrom(value, shareable ? availableParallelism() : 1, 'WEB_CONCURRENCY');
+  if (workers < 1) throw new Error(`WEB_CONCURRENCY must be at least 1, got "${value}"`);
+  if (workers > 1 && !databaseUrl)
+    throw new Error(
+      `WEB_CONCURRENCY=${workers}: the embedded database serves one process; set DATABASE_URL to run several`,
+    );
+  if (workers > 1 && limited && !redisUrl)
+    throw new Error(
+      `WEB_CONCURRENCY=${workers}: processes share rate limits through Redis; set REDIS_URL (or RATE_LIMIT_PER_CREDENTIAL=0 and RATE_LIMIT_PER_TENANT=0)`,
+    );
+  return workers;
 }

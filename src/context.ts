@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import type { User } from './entities/user';
+import type { HeldKey } from './http/idempotency';
 
 /** The authenticated caller of one request. */
 export interface Caller {
@@ -36,6 +37,8 @@ export interface Context {
   caller: Caller | null;
   loaders: Loaders;
   requestId: string;
+  /** The Idempotency-Key a GraphQL mutation holds: its answer is stored before the commit. */
+  idempotency?: HeldKey;
 }
 
 /** The caller of a resolver that graphql-shield has already let through. */

@@ -1,10 +1,15 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { resolveJwtSecret } from './auth/secret';
 import { signToken, type JwtSettings } from './auth/jwt';
 import type { EntityManager } from '@mikro-orm/core';
-import { loadConfig } from './config';
+import { loadConfig, type Config } from './config';
+import { runCluster } from './cluster';
+import { printBanner } from './banner';
+import { startIdempotencyCleanup } from './jobs/idempotency-cleanup';
+import { connectSharedState } from './http/shared-store';
 import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
 import { type User, UserStatus } from './entities/user';
@@ -16,9 +21,24 @@ import { createTenant, findUserByEmail } from './services/provisioning';
 
 async function main() {
   const config = loadConfig();
+  // Several processes: this one starts and watches them (cluster.ts), and each serves as below.
+  if (cluster.isPrimary && config.webConcurrency > 1) return runCluster(config);
+  await serve(config);
+}
+
+/** Serves in this process: alone, or as one worker of a cluster (whose primary migrated). */
+async function serve(config: Config) {
   useEventSettings(config.events);
-  const logger = createLogger(config.logLevel);
-  const db = await openDatabase(config);
+  const logger = createLogger(config.logLevel).child(
+    cluster.isWorker ? { workerProcess: cluster.worker!.id } : {},
+  );
+  const shared = config.redisUrl
+    ? await connectSharedState(config.redisUrl, config.redisKeyPrefix, logger)
+    : undefined;
+  const db = await openDatabase(config, { migrate: cluster.isPrimary }).catch(async (err) => {
+    await shared?.close();
+    throw err;
+  });
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
   const app = await createApp({
     orm: db.orm,
@@ -27,7 +47,7 @@ async function main() {
     production: config.production,
     http: {
       corsOrigins: config.corsOrigins,
-      rateLimits: config.rateLimits,
+      rateLimits: { ...config.rateLimits, store: shared?.store },
       introspection: config.graphqlIntrospection,
     },
   });
@@ -38,28 +58,18 @@ async function main() {
   } catch (err) {
     await app.close();
     await db.close();
+    await shared?.close();
     throw err;
   }
   // Coverage jobs are picked up from the PostgreSQL queue by this process (and any other instance).
   const worker = startCoverageWorker(db.orm, logger);
   // Webhooks (and notification e-mail) go out from the outbox through this process and any other.
   const events = startEventWorker(db.orm, logger, config.events);
+  // Idempotency keys past their 24 hours go, in every process (deleting twice costs nothing).
+  const cleanup = startIdempotencyCleanup(db.orm, logger);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
-
-  console.log(`\nBusiness management service on ${base}`);
-  console.log(`  REST     ${base}/api/v1`);
-  console.log(`  GraphQL  ${base}/graphql  (Apollo Sandbox in a browser)`);
-  console.log(`  Docs     ${base}/api/v1/docs`);
-  if (demo) {
-    console.log(
-      demo.created
-        ? `\nFirst start: created the demo tenant "${demo.name}" (${demo.tenantId}) with admin ${demo.email}. Try:\n`
-        : `\nDemo tenant "${demo.name}" (${demo.tenantId}), admin ${demo.email}, with a token made now:\n`,
-    );
-    console.log(`  curl -H 'Authorization: Bearer ${demo.token}' ${base}/api/v1/concepts/find-all\n`);
-    console.log('Tenants, roles and tokens: npx bms --help (docs/operations.md)\n');
-  }
+  if (cluster.isPrimary) printBanner(base, demo);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -75,8 +85,8 @@ async function main() {
     try {
       // Requests in flight finish while new connections are refused, and the workers stop
       // claiming work (finishing what they hold); the pool closes only when all are done.
-      await Promise.all([app.close(), worker.stop(), events.stop()]);
-      await db.close();
+      await Promise.all([app.close(), worker.stop(), events.stop(), cleanup.stop()]);
+      await Promise.all([db.close(), shared?.close()]);
       logger.info('stopped');
       process.exit(0);
     } catch (err) {

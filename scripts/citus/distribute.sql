@@ -41,6 +41,7 @@ select create_distributed_table('booking', 'tenant_id', colocate_with => 'tenant
 select create_distributed_table('concept', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('configurator_type', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('coverage_job', 'tenant_id', colocate_with => 'tenant');
+select create_distributed_table('idempotency_key', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('hr_project', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('epic', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('feature', 'tenant_id', colocate_with => 'tenant');

@@ -20,7 +20,10 @@ export async function openDatabase(config: Config, options: { migrate?: boolean 
       clientUrl: config.databaseUrl ?? embedded!.url,
       poolMax: embedded ? 1 : config.poolSize,
     });
-    if (options.migrate !== false) await migrate(orm);
+    if (options.migrate !== false) {
+      if (embedded || config.poolSize < 2) await migrate(orm);
+      else await migrateAlone(orm);
+    }
     return {
       orm,
       embedded: Boolean(embedded),
@@ -33,4 +36,25 @@ export async function openDatabase(config: Config, options: { migrate?: boolean 
     await embedded?.stop();
     throw err;
   }
+}
+
+/**
+ * Migrates while holding an advisory lock, so that processes started together on one server
+ * (several instances, or a restart overlapping the old one) migrate one after the other: the
+ * second finds nothing left to do. The lock is held by a transaction on one pooled connection
+ * while the migrator works on another (hence a pool of at least two). The embedded database
+ * has one process by construction (its lock file).
+ */
+async function migrateAlone(orm: MikroORM): Promise<void> {
+  await orm.em.fork().transactional(async (tx) => {
+    await tx
+      .getConnection()
+      .execute(
+        `select pg_advisory_xact_lock(hashtext('bms:migrations'))`,
+        [],
+        'all',
+        tx.getTransactionContext(),
+      );
+    await migrate(orm);
+  });
 }

@@ -41,6 +41,7 @@ function reachable(root: unknown, components: Components): Components {
   return {
     schemas: pick('schemas'),
     responses: pick('responses'),
+    parameters: pick('parameters'),
     headers: pick('headers'),
     securitySchemes: components.securitySchemes,
   };

@@ -47,6 +47,7 @@ export type OpenApiDocument = {
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, unknown>;
+    parameters: Record<string, unknown>;
     headers: Record<string, unknown>;
     securitySchemes: Record<string, unknown>;
   };
@@ -57,7 +58,7 @@ export type OpenApiOperation = {
   summary: string;
   description: string;
   tags: string[];
-  parameters?: QueryParameter[];
+  parameters?: (QueryParameter | { $ref: string })[];
   requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
   responses: Record<string, unknown>;
   'x-graphql-field': string;
@@ -81,9 +82,18 @@ const ERRORS: [status: number, component: string, description: string][] = [
   ],
   [403, 'Forbidden', 'The caller lacks the permission the operation needs.'],
   [404, 'NotFound', 'Unknown path or record (a malformed id, or a record of another tenant, too).'],
-  [409, 'Conflict', 'A uniqueness or concurrent-update conflict.'],
+  [
+    409,
+    'Conflict',
+    'A uniqueness or concurrent-update conflict, or a request with the same `Idempotency-Key` is still running.',
+  ],
   [413, 'PayloadTooLarge', 'The request body is larger than 1 MiB.'],
   [415, 'UnsupportedMediaType', 'The request body is not JSON.'],
+  [
+    422,
+    'UnprocessableContent',
+    'The `Idempotency-Key` was used for a different request (method, path, query or body) within 24 hours.',
+  ],
   [429, 'TooManyRequests', 'Rate limited; retry after `Retry-After` seconds.'],
   [500, 'InternalServerError', 'An unexpected error; the body never holds a stack trace or SQL.'],
   [503, 'ServiceUnavailable', 'The database is unavailable; retry after `Retry-After` seconds.'],
@@ -230,6 +240,21 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
     Location: { description: 'The path of the created record.', required: true, schema: { type: 'string' } },
     'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
     'WWW-Authenticate': { description: 'How to authenticate: `Bearer`.', schema: { type: 'string' } },
+    'Idempotent-Replayed': {
+      description:
+        '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
+      schema: { type: 'string', enum: ['true'] },
+    },
+  };
+  const parameterComponents: Record<string, unknown> = {
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    },
   };
   const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
   const responses: Record<string, unknown> = {};
@@ -338,10 +363,13 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
               ...(route.csv ? { 'text/csv': csvContent(route.csv.filename) } : {}),
             },
           };
+    const write = route.method !== 'GET';
+    if (write)
+      (success.headers as Record<string, unknown>)['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
     const opResponses: Record<string, unknown> = { [String(status)]: success };
     for (const [code, name] of ERRORS) {
       if ((code === 413 || code === 415) && !body) continue;
-      if (code === 409 && route.method === 'GET') continue;
+      if ((code === 409 || code === 422) && !write) continue;
       opResponses[String(code)] = { $ref: `#/components/responses/${name}` };
     }
 
@@ -373,7 +401,14 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
       summary: route.summary ?? field.description ?? `${route.method} ${route.path}`,
       description,
       tags: [tag],
-      ...(parameters.length ? { parameters } : {}),
+      ...(parameters.length || write
+        ? {
+            parameters: [
+              ...parameters,
+              ...(write ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+            ],
+          }
+        : {}),
       ...(body
         ? {
             requestBody: {
@@ -413,6 +448,7 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
     components: {
       schemas: sortKeys({ ...components.schemas, EventEnvelope: EVENT_ENVELOPE }),
       responses,
+      parameters: parameterComponents,
       headers,
       securitySchemes: {
         bearerAuth: {
@@ -504,5 +540,12 @@ document is a 400 naming it.
 **Request ids.** Send \`X-Request-Id\` (letters, digits, \`. _ : -\`, up to 128) to choose the id of a
 request; otherwise one is generated. It comes back in the \`X-Request-Id\` header, in error bodies
 and in the service's logs.
+
+**Idempotency.** Every POST, PUT, PATCH and DELETE accepts \`Idempotency-Key\` (1 to 255 visible
+ASCII characters, say a UUID): the first request with a key runs and its successful answer is kept
+for 24 hours for the caller; a retry with the same key and the same request gets that answer again,
+with \`Idempotent-Replayed: true\`, without running the operation again. The same key with a different
+request is a 422; a retry while the first is still running is a 409. Error answers are not kept: the
+operation changed nothing, and a retry runs it again.
 
 **Extensions.** Operations marked \`x-extension\` are not in the interface specification.`;

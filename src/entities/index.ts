@@ -3,6 +3,7 @@ import { Tenant } from './tenant';
 import { TenantRole } from './tenant-role';
 import { User } from './user';
 import { TenantSequence } from './tenant-sequence';
+import { IdempotencyKey } from './idempotency-key';
 import { configuratorEntities } from './configurator';
 import { crmEntities } from './crm';
 import { financeEntities } from './finance';
@@ -19,6 +20,7 @@ export const entities: Function[] = [
   TenantRole,
   AuditLog,
   TenantSequence,
+  IdempotencyKey,
   ...referenceEntities,
   ...configuratorEntities,
   ...financeEntities,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { AppError, titleFor } from '../errors';
 
 /**
@@ -26,8 +26,15 @@ export function corsFor(origins: string[]): RequestHandler {
   const any = origins.includes('*');
   return cors({
     origin: any ? true : origins.length ? origins : false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+    exposedHeaders: [
+      'Location',
+      'X-Request-Id',
+      'Retry-After',
+      'RateLimit',
+      'RateLimit-Policy',
+      'Idempotent-Replayed',
+    ],
     maxAge: 600,
   });
 }
@@ -38,6 +45,20 @@ export interface RateLimits {
   /** Requests per window per tenant; 0 turns the limit off. */
   perTenant: number;
   windowMs: number;
+  /**
+   * Where the counts live: a store per limiter (src/http/shared-store.ts, Redis) that every
+   * process shares; unset, each process counts in its own memory.
+   */
+  store?: (limiter: 'credential' | 'tenant') => Store;
+}
+
+/**
+ * A shared store, when there is one. Should it fail (Redis unreachable), requests pass rather
+ * than fail: the limits protect the service, and refusing every request would do the attacker's
+ * work. The store's client logs the outage.
+ */
+function storeOf(limits: RateLimits, limiter: 'credential' | 'tenant') {
+  return limits.store ? { store: limits.store(limiter), passOnStoreError: true } : {};
 }
 
 /** 429 with Retry-After: the seconds until the caller's window resets. */
@@ -56,6 +77,7 @@ export function credentialLimiter(limits: RateLimits): RequestHandler {
     limit: limits.perCredential,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    ...storeOf(limits, 'credential'),
     keyGenerator: (req) => {
       const auth = req.headers.authorization;
       return auth
@@ -74,6 +96,7 @@ export function tenantLimiter(limits: RateLimits): (req: Request, res: Response)
     limit: limits.perTenant,
     standardHeaders: false,
     legacyHeaders: false,
+    ...storeOf(limits, 'tenant'),
     keyGenerator: (_req, res) => `tenant:${(res.locals.caller as { tenantId: string }).tenantId}`,
     handler: (req, res, next) => tooMany(req, res, next, limits.windowMs),
   });

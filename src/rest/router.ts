@@ -5,6 +5,7 @@ import { classify } from '../error-mapping';
 import { errorBody, type Problem } from '../errors';
 import type { Logger } from '../logger';
 import type { CompiledRoute } from './compile';
+import { claimKey, idempotencyKeyOf, sendReply, type Reply } from '../http/idempotency';
 
 export type ContextFor = (req: Request, res: Response) => Promise<Context>;
 
@@ -45,31 +46,28 @@ export function restRouter(routes: CompiledRoute[], contextFor: ContextFor, logg
         const allowed = compiled.check(contextValue);
         if (allowed !== true) throw allowed;
         const variableValues = compiled.variables(req);
+        const key = route.method === 'GET' ? undefined : idempotencyKeyOf(req);
+        const claim = key ? await claimKey(contextValue.em, contextValue.caller!, req, key) : undefined;
+        if (claim && 'replay' in claim) {
+          await endTenantTransaction(contextValue.em, false);
+          sendReply(res, claim.replay, true);
+          return;
+        }
         const result = await compiled.execute(contextValue, variableValues);
         if (result.errors?.length) throw result.errors[0];
-        // The request's transaction commits before the answer goes out: a 2xx means stored.
-        await endTenantTransaction(contextValue.em, true);
         const value = (result.data as { result?: unknown } | null | undefined)?.result;
         if (route.nullIs404 && (value === null || value === false || value === undefined)) {
+          await endTenantTransaction(contextValue.em, true);
           sendError(res, 404, `no record at ${req.originalUrl.split('?')[0]}`);
           return;
         }
-        const status = route.status ?? 200;
-        if (status === 204) {
-          res.status(204).end();
-          return;
-        }
-        if (status === 201 && route.location) res.setHeader('Location', `/api/v1${route.location(value)}`);
-        if (route.csv && typeof value === 'string') {
-          res.vary('Accept');
-          if (prefersCsv(req)) {
-            // The name is ours (a group's path segment); quoted as clients expect it.
-            res.setHeader('Content-Disposition', `attachment; filename="${route.csv.filename}"`);
-            res.type('text/csv; charset=utf-8').status(status).send(value);
-            return;
-          }
-        }
-        res.status(status).json(value);
+        const reply = replyFor(compiled, req, value);
+        // The answer is stored with the write it answers, in its transaction.
+        if (claim) await claim.held.record(reply);
+        // The request's transaction commits before the answer goes out: a 2xx means stored.
+        await endTenantTransaction(contextValue.em, true);
+        if (route.csv && typeof value === 'string') res.vary('Accept');
+        sendReply(res, reply);
       } catch (err) {
         if (contextValue) await endTenantTransaction(contextValue.em, false).catch(() => undefined);
         sendCaught(res, err, logger);
@@ -77,6 +75,22 @@ export function restRouter(routes: CompiledRoute[], contextFor: ContextFor, logg
     });
   }
   return router;
+}
+
+/** The success answer of a row: its status, headers and body, as sent (and stored for a key). */
+function replyFor({ route }: CompiledRoute, req: Request, value: unknown): Reply {
+  const status = route.status ?? 200;
+  if (status === 204) return { status, headers: {}, body: '' };
+  const headers: Record<string, string> = {};
+  if (status === 201 && route.location) headers['location'] = `/api/v1${route.location(value)}`;
+  if (route.csv && typeof value === 'string' && prefersCsv(req)) {
+    // The name is ours (a group's path segment); quoted as clients expect it.
+    headers['content-disposition'] = `attachment; filename="${route.csv.filename}"`;
+    headers['content-type'] = 'text/csv; charset=utf-8';
+    return { status, headers, body: value };
+  }
+  headers['content-type'] = 'application/json; charset=utf-8';
+  return { status, headers, body: JSON.stringify(value) ?? '' };
 }
 
 /** Body-parser failures in the documented shape: 413, 415 or 400. */

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { EntityManager } from '@mikro-orm/core';
+import type { Caller } from '../context';
+import { queryRows } from '../db/statements';
+import { AppError, badRequest, titleFor } from '../errors';
+
+/**
+ * Idempotency keys, as Stripe's API has them. A write sent with `Idempotency-Key` runs once; its
+ * answer is stored with the caller's tenant and user, the key and a hash of the request, in the
+ * same transaction as the write, so the answer is stored exactly when the write was kept. A retry
+ * with the same key and the same request gets the stored answer (`Idempotent-Replayed: true`)
+ * from any process without running again; with another request it is refused (422).
+ *
+ * While a request holds a key, its transaction holds a transaction-level advisory lock on it; a
+ * retry that cannot take the lock is answered 409 at once. The lock ends with the transaction, so
+ * a process that dies mid-request leaves nothing behind: its transaction is rolled back, and the
+ * next retry runs the write. Error answers are not stored: the write changed nothing, so a retry
+ * runs it again.
+ */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** How long a key's answer is kept (and the key cannot be used for another request). */
+export const KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** The headers of an answer that a replay repeats. */
+const KEPT_HEADERS = ['content-type', 'location', 'content-disposition'];
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** An answer as it is sent and stored. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A key this request holds: `record` stores its answer in the request's transaction. */
+export interface HeldKey {
+  record(reply: Reply): Promise<void>;
+}
+
+export type Claim = { replay: Reply } | { held: HeldKey };
+
+/** The request's key, or undefined without one; a key that is not 1-255 visible ASCII characters is a 400. */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !KEY.test(key))
+    throw badRequest(`${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters`);
+  return key;
+}
+
+/** Method, path, query string and body: what makes two requests the same. */
+function requestHash(req: Request): string {
+  const url = req.originalUrl;
+  const q = url.indexOf('?');
+  const parts = [
+    req.method,
+    q < 0 ? url : url.slice(0, q),
+    q < 0 ? '' : url.slice(q + 1),
+    JSON.stringify(req.body ?? null),
+  ];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
+/**
+ * Takes the request's key within its tenant transaction (on `em`): the stored answer to replay,
+ * or the key held for this request. 409 while another request holds it, 422 when it was used for
+ * another request.
+ */
+export async function claimKey(em: EntityManager, caller: Caller, req: Request, key: string): Promise<Claim> {
+  const hash = requestHash(req);
+  const [{ locked }] = await queryRows(
+    em,
+    'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked',
+    [`idempotency:${caller.tenantId}:${caller.userId}:${key}`],
+  );
+  if (!locked)
+    throw new AppError(
+      409,
+      titleFor(409),
+      `a request with this ${IDEMPOTENCY_HEADER} is still running; retry once it has been answered`,
+    );
+  // Read after the lock is held: a request that held it before has committed (or rolled back).
+  const [stored] = await queryRows(
+    em,
+    `select request_hash, status, headers, body from idempotency_key
+      where tenant_id = $1 and user_id = $2 and key = $3 and expires_at > now()`,
+    [caller.tenantId, caller.userId, key],
+  );
+  if (stored) {
+    if (stored.request_hash !== hash)
+      throw new AppError(
+        422,
+        titleFor(422),
+        `this ${IDEMPOTENCY_HEADER} was used for a different request (method, path, query or body); use a new key`,
+      );
+    return {
+      replay: {
+        status: stored.status as number,
+        headers: stored.headers as Record<string, string>,
+        body: stored.body as string,
+      },
+    };
+  }
+  return {
+    held: {
+      async record(reply) {
+        const headers = Object.fromEntries(
+          Object.entries(reply.headers).filter(([name]) => KEPT_HEADERS.includes(name.toLowerCase())),
+        );
+        const now = Date.now();
+        // An expired row the clean-up has not reached yet is replaced.
+        await queryRows(
+          em,
+          `insert into idempotency_key (tenant_id, user_id, key, request_hash, status, headers, body, created, expires_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           on conflict (tenant_id, user_id, key) do update set request_hash = excluded.request_hash,
+             status = excluded.status, headers = excluded.headers, body = excluded.body,
+             created = excluded.created, expires_at = excluded.expires_at`,
+          [
+            caller.tenantId,
+            caller.userId,
+            key,
+            hash,
+            reply.status,
+            JSON.stringify(headers),
+            reply.body,
+            new Date(now),
+            new Date(now + KEEP_MS),
+          ],
+        );
+      },
+    },
+  };
+}
+
+/** Sends an answer (a stored one, or one being stored) as it is. */
+export function sendReply(res: Response, reply: Reply, replayed = false): void {
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
+  res.status(reply.status);
+  if (reply.status === 204) res.end();
+  else res.send(reply.body);
+}

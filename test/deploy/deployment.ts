@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { Client as PgClient } from 'pg';
+import { signToken } from '../../src/auth/jwt';
+import { openOrm } from '../../src/db/orm';
+import { createTenant } from '../../src/services/provisioning';
+import { freshServerDatabase, randomSecret } from '../support/process';
+
+/**
+ * What the deployment tests share: a fresh database on the PostgreSQL server at DATABASE_URL, the
+ * machine's Redis under a key prefix of the test's own (deleted at the end), and a tenant whose
+ * admin signs as many distinct tokens as a test needs (each token is a rate-limit key of its own).
+ */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface Deployment {
+  url: string;
+  secret: string;
+  redisPrefix: string;
+  /** The tables' owner on the test database, for checking what is stored. */
+  sql: PgClient;
+  tenant(name: string): Promise<{ tenantId: string; userId: string; token(): string }>;
+  close(): Promise<void>;
+}
+
+export async function deployment(label: string): Promise<Deployment> {
+  const db = await freshServerDatabase(`${label}_${process.pid}`);
+  const secret = randomSecret();
+  const redisPrefix = `bms-test:${randomUUID()}:`;
+  let sql: PgClient | undefined;
+  let tokens = 0;
+  return {
+    url: db.url,
+    secret,
+    redisPrefix,
+    get sql() {
+      if (!sql) throw new Error('the database is not migrated yet: start a service first');
+      return sql;
+    },
+    async tenant(name) {
+      if (!sql) {
+        sql = new PgClient({ connectionString: db.url });
+        await sql.connect();
+      }
+      const orm = await openOrm({ clientUrl: db.url, poolMax: 1 });
+      try {
+        const { tenant, admin } = await createTenant(orm.em, {
+          name,
+          adminEmail: `admin@${name.toLowerCase()}.test`,
+        });
+        return {
+          tenantId: tenant.id,
+          userId: admin.id,
+          // A different lifetime makes a different token.
+          token: () =>
+            signToken(
+              { secret },
+              { sub: admin.id, email: admin.email, tenantId: tenant.id },
+              3600 + ++tokens,
+            ),
+        };
+      } finally {
+        await orm.close(true);
+      }
+    },
+    async close() {
+      await sql?.end();
+      await db.drop();
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      try {
+        const keys = await redis.keys(`${redisPrefix}*`);
+        if (keys.length) await redis.del(...keys);
+      } finally {
+        redis.disconnect();
+      }
+    },
+  };
+}
+
+/** Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
