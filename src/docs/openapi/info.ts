@@ -1,0 +1,37 @@
+import { API_BASE } from './types';
+
+/** The document's `info`, `servers`, `security` and security schemes: the same for every operation. */
+export const info = {
+  title: 'Business management service',
+  version: 'v1',
+  description: `The REST interface of the multi-tenant business-management service. Every operation runs a
+GraphQL operation against the same schema that \`/graphql\` serves; each operation names its GraphQL
+field, so the richer GraphQL interface is one step away.
+
+**Credentials.** Every operation takes \`Authorization: Bearer <JWT>\`; the caller's tenant comes
+from the token, and records of other tenants behave as if they did not exist.
+
+**Errors.** Error responses carry \`{title, detail, time, status, requestId}\` as JSON; a 400 also
+lists each culprit in \`errors\` (\`{field, reason}\`). A query parameter an operation does not
+document is a 400 naming it.
+
+**Request ids.** Send \`X-Request-Id\` (letters, digits, \`. _ : -\`, up to 128) to choose the id of a
+request; otherwise one is generated. It comes back in the \`X-Request-Id\` header, in error bodies
+and in the service's logs.
+
+**Extensions.** Operations marked \`x-extension\` are not in the interface specification.`,
+  license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+};
+
+export const servers = [{ url: API_BASE, description: 'This server' }];
+
+export const security = [{ bearerAuth: [] }];
+
+export const securitySchemes = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'HS256 JWT with the claims sub, email, tenantId and exp.',
+  },
+};
