@@ -42,9 +42,9 @@ export interface paths {
     get: operations['getAccessControlProjectsByIdUsers'];
     /**
      * Set the users who hold a project directly
-     * @description Sets who holds a project directly; returns the new list.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { setProjectAccessUsers }`.
+     *     GraphQL: `mutation { setProjectAccessUsers }`, which returns more: sets who holds a project directly; returns the new list.
      *
      *     Needs the UPDATE_USERS permission.
      */
@@ -74,9 +74,9 @@ export interface paths {
     get: operations['getAccessControlSubsidiariesByIdUsers'];
     /**
      * Set the users who hold a subsidiary directly
-     * @description Sets who holds a subsidiary directly; returns the new list.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { setSubsidiaryAccessUsers }`.
+     *     GraphQL: `mutation { setSubsidiaryAccessUsers }`, which returns more: sets who holds a subsidiary directly; returns the new list.
      *
      *     Needs the UPDATE_USERS permission.
      */
@@ -292,9 +292,9 @@ export interface paths {
     post?: never;
     /**
      * Delete ApInvoices by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteApInvoices }`.
+     *     GraphQL: `mutation { deleteApInvoices }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_AP_INVOICES permission.
      */
@@ -374,9 +374,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one InboundEmail
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteInboundEmail }`.
+     *     GraphQL: `mutation { deleteInboundEmail }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs the DELETE_INBOX permission.
      */
@@ -422,9 +422,9 @@ export interface paths {
     post?: never;
     /**
      * Delete InboundEmails by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteInboundEmails }`.
+     *     GraphQL: `mutation { deleteInboundEmails }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_INBOX permission.
      */
@@ -630,9 +630,9 @@ export interface paths {
     post: operations['postConcepts'];
     /**
      * Delete Concepts (body: ids)
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteConcepts }`.
+     *     GraphQL: `mutation { deleteConcepts }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_CONCEPTS permission.
      */
@@ -654,9 +654,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one Concept
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteConcept }`.
+     *     GraphQL: `mutation { deleteConcept }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs the DELETE_CONCEPTS permission.
      */
@@ -974,9 +974,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Activities by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteActivities }`.
+     *     GraphQL: `mutation { deleteActivities }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_ACTIVITIES permission.
      */
@@ -1104,9 +1104,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Bookings by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteBookings }`.
+     *     GraphQL: `mutation { deleteBookings }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_BOOKINGS permission.
      */
@@ -1352,9 +1352,9 @@ export interface paths {
     post?: never;
     /**
      * Delete ContactFormWidgets by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteContactFormWidgets }`.
+     *     GraphQL: `mutation { deleteContactFormWidgets }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_CONTACT_FORMS permission.
      */
@@ -1720,9 +1720,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Epics by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteEpics }`.
+     *     GraphQL: `mutation { deleteEpics }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_EPICS permission.
      */
@@ -1970,9 +1970,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Features by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteFeatures }`.
+     *     GraphQL: `mutation { deleteFeatures }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_FEATURES permission.
      */
@@ -2266,9 +2266,9 @@ export interface paths {
     post?: never;
     /**
      * Delete HrProjects by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteHrProjects }`.
+     *     GraphQL: `mutation { deleteHrProjects }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_PROJECTS permission.
      */
@@ -2516,9 +2516,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Teams by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteTeams }`.
+     *     GraphQL: `mutation { deleteTeams }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_TEAMS permission.
      */
@@ -2814,9 +2814,9 @@ export interface paths {
     post?: never;
     /**
      * Delete StockInventories by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteStockInventories }`.
+     *     GraphQL: `mutation { deleteStockInventories }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_INVENTORY permission.
      */
@@ -3032,9 +3032,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Invoices by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteInvoices }`.
+     *     GraphQL: `mutation { deleteInvoices }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_INVOICES permission.
      */
@@ -3122,9 +3122,9 @@ export interface paths {
     post: operations['postNotifications'];
     /**
      * Delete Notifications (body: ids)
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteNotifications }`.
+     *     GraphQL: `mutation { deleteNotifications }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs only a valid credential (the caller’s own records).
      */
@@ -3146,9 +3146,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one Notification
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteNotification }`.
+     *     GraphQL: `mutation { deleteNotification }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs only a valid credential (the caller’s own records).
      */
@@ -3346,9 +3346,9 @@ export interface paths {
     post: operations['postNotificationsPushTokens'];
     /**
      * Forget a device
-     * @description Forgets one of the caller’s devices (404 when it has none).
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { unregisterPushToken }`.
+     *     GraphQL: `mutation { unregisterPushToken }`, which returns more: forgets one of the caller’s devices (404 when it has none).
      *
      *     Needs only a valid credential (the caller’s own records).
      */
@@ -3600,9 +3600,9 @@ export interface paths {
     post?: never;
     /**
      * Delete SentMails (body: ids)
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteSentMails }`.
+     *     GraphQL: `mutation { deleteSentMails }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_SENT_MAILS permission.
      */
@@ -3624,9 +3624,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one SentMail
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteSentMail }`.
+     *     GraphQL: `mutation { deleteSentMail }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs the DELETE_SENT_MAILS permission.
      */
@@ -3768,9 +3768,9 @@ export interface paths {
     post?: never;
     /**
      * Delete StockTransfers by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteStockTransfers }`.
+     *     GraphQL: `mutation { deleteStockTransfers }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_STOCK_TRANSFERS permission.
      */
@@ -3906,9 +3906,9 @@ export interface paths {
     post: operations['postTaxPercentages'];
     /**
      * Delete TaxPercentages (body: ids)
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteTaxPercentages }`.
+     *     GraphQL: `mutation { deleteTaxPercentages }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_TAX_PERCENTAGES permission.
      */
@@ -3930,9 +3930,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one TaxPercentage
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteTaxPercentage }`.
+     *     GraphQL: `mutation { deleteTaxPercentage }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs the DELETE_TAX_PERCENTAGES permission.
      */
@@ -4130,9 +4130,9 @@ export interface paths {
     post?: never;
     /**
      * Delete TypeProductCoverages by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteTypeProductCoverages }`.
+     *     GraphQL: `mutation { deleteTypeProductCoverages }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_COVERAGES permission.
      */
@@ -4468,9 +4468,9 @@ export interface paths {
     post?: never;
     /**
      * Delete WasteRecords by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteWasteRecords }`.
+     *     GraphQL: `mutation { deleteWasteRecords }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_WASTE permission.
      */
@@ -4712,9 +4712,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a webhook endpoint and its delivery log
-     * @description Deletes an endpoint and its delivery log; false if there is none.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteWebhook }`.
+     *     GraphQL: `mutation { deleteWebhook }`, which returns more: deletes an endpoint and its delivery log; false if there is none.
      *
      *     Needs the DELETE_WEBHOOKS permission.
      *
@@ -5586,6 +5586,7 @@ export interface components {
     /** @description Stock coming into a site (POST /inventory). */
     AddStockInput: {
       products: components['schemas']['StockLineInput'][];
+      /** Format: uuid */
       stockSiteId: string;
       subsidiaryId?: string | null;
     };
@@ -5595,7 +5596,9 @@ export interface components {
       newQuantity: number;
       /** Format: double */
       newUnitPrice?: number | null;
+      /** Format: uuid */
       productId: string;
+      /** Format: uuid */
       stockSiteId: string;
     };
     /** @description Outstanding purchase invoices whose due date lies in one age range. */
@@ -5760,11 +5763,17 @@ export interface components {
       rows?: components['schemas']['ApInvoiceRowInput'][] | null;
       /** @description DRAFT when not given. */
       status?: components['schemas']['ApInvoiceStatus'] | null;
-      /** @description A subsidiary the caller has access to. */
+      /**
+       * Format: uuid
+       * @description A subsidiary the caller has access to.
+       */
       subsidiaryId?: string | null;
       /** @description The supplier's e-mail when not given. */
       supplierEmail?: string | null;
-      /** @description A supplier of the tenant. */
+      /**
+       * Format: uuid
+       * @description A supplier of the tenant.
+       */
       supplierId?: string | null;
       /** @description The supplier's name when not given. */
       supplierName?: string | null;
@@ -5834,7 +5843,10 @@ export interface components {
        * @description Now when not given.
        */
       date?: string | null;
-      /** @description Kept when given, generated otherwise. */
+      /**
+       * Format: uuid
+       * @description Kept when given, generated otherwise.
+       */
       id?: string | null;
       note?: string | null;
       paymentMethod?: components['schemas']['ApPaymentMethod'] | null;
@@ -5866,7 +5878,10 @@ export interface components {
     ApInvoiceRowInput: {
       description?: string | null;
       glAccountId?: string | null;
-      /** @description Kept when given, generated otherwise. */
+      /**
+       * Format: uuid
+       * @description Kept when given, generated otherwise.
+       */
       id?: string | null;
       productId?: string | null;
       /**
@@ -6377,6 +6392,7 @@ export interface components {
       contactEmail?: string | null;
       contactName?: string | null;
       contactPhone?: string | null;
+      /** Format: uuid */
       customerId?: string | null;
       description?: string | null;
       /** Format: date-time */
@@ -6388,9 +6404,13 @@ export interface components {
       /** @description Same as `completed`. */
       isCompleted?: boolean | null;
       location?: string | null;
+      /** Format: uuid */
       opportunityId?: string | null;
       outcome?: string | null;
-      /** @description A user id; the creator when a new activity leaves it out. */
+      /**
+       * Format: uuid
+       * @description A user id; the creator when a new activity leaves it out.
+       */
       ownerId?: string | null;
       priority?: components['schemas']['ActivityPriority'] | null;
       /** Format: date-time */
@@ -6407,7 +6427,10 @@ export interface components {
     CreateContactFormWidgetInput: {
       /** @description True when a new widget leaves it out. */
       active?: boolean | null;
-      /** @description An employee id. */
+      /**
+       * Format: uuid
+       * @description An employee id.
+       */
       assignedTeamLeadId?: string | null;
       confirmationMessage?: string | null;
       description?: string | null;
@@ -6423,9 +6446,11 @@ export interface components {
       color?: string | null;
       description?: string | null;
       name: string;
+      /** Format: uuid */
       ownerId?: string | null;
       /** Format: int32 */
       priority?: number | null;
+      /** Format: uuid */
       projectId?: string | null;
       status?: components['schemas']['EpicStatus'] | null;
       tags?: string[] | null;
@@ -6437,6 +6462,7 @@ export interface components {
     /** @description A new feature. */
     CreateFeatureInput: {
       description?: string | null;
+      /** Format: uuid */
       epicId?: string | null;
       /** Format: int32 */
       estimatedPoints?: number | null;
@@ -6447,6 +6473,7 @@ export interface components {
     };
     /** @description A new HR project. */
     CreateHrProjectInput: {
+      /** Format: uuid */
       clientId?: string | null;
       code?: string | null;
       color?: string | null;
@@ -6457,6 +6484,7 @@ export interface components {
       endDate?: string | null;
       /** Format: double */
       hourlyRate?: number | null;
+      /** Format: uuid */
       leadId?: string | null;
       name: string;
       picture?: components['schemas']['FileAssetInput'] | null;
@@ -6508,8 +6536,10 @@ export interface components {
       /** Format: double */
       quantity: number;
       reason?: string | null;
+      /** Format: uuid */
       shiftId?: string | null;
       stockSiteId?: string | null;
+      /** Format: uuid */
       subsidiaryId?: string | null;
     };
     /** @description A new webhook endpoint. */
@@ -6841,7 +6871,10 @@ export interface components {
       }[];
       /** @description The request id, as in the X-Request-Id header. */
       requestId?: string;
-      /** @description The HTTP status. */
+      /**
+       * Format: int32
+       * @description The HTTP status.
+       */
       status?: number;
       /**
        * Format: date-time
@@ -7394,7 +7427,10 @@ export interface components {
     /** @description A sales invoice to create, or the changes to make to one. */
     InvoiceInput: {
       attachments?: components['schemas']['FileAssetInput'][] | null;
-      /** @description A customer of the tenant. */
+      /**
+       * Format: uuid
+       * @description A customer of the tenant.
+       */
       clientId?: string | null;
       contactEmail?: string | null;
       /** @description ISO 4217 code; EUR when not given. */
@@ -7405,9 +7441,13 @@ export interface components {
        */
       invoiceDate?: string | null;
       mailBody?: string | null;
+      /** Format: uuid */
       milestoneId?: string | null;
       note?: string | null;
-      /** @description An opportunity of the tenant; its customer is the client when none is given. */
+      /**
+       * Format: uuid
+       * @description An opportunity of the tenant; its customer is the client when none is given.
+       */
       opportunityId?: string | null;
       /** Format: date-time */
       overdueNotifiedAt?: string | null;
@@ -7422,11 +7462,15 @@ export interface components {
       reminderBody?: string | null;
       reminders?: components['schemas']['InvoiceReminderInput'][] | null;
       rows?: components['schemas']['InvoiceRowInput'][] | null;
+      /** Format: uuid */
       salesOrderId?: string | null;
       sentMails?: string[] | null;
       /** @description DRAFT when not given. PARTIALLY_PAID and PAID follow from transactions only. */
       status?: components['schemas']['InvoiceStatus'] | null;
-      /** @description A subsidiary the caller has access to. */
+      /**
+       * Format: uuid
+       * @description A subsidiary the caller has access to.
+       */
       subsidiaryId?: string | null;
       transactions?: components['schemas']['InvoiceTransactionInput'][] | null;
       /** @description MANUAL when not given. */
@@ -7520,7 +7564,10 @@ export interface components {
     /** @description A line of a sales invoice; its amounts are computed from these fields. */
     InvoiceRowInput: {
       description?: string | null;
-      /** @description Kept when given, generated otherwise. */
+      /**
+       * Format: uuid
+       * @description Kept when given, generated otherwise.
+       */
       id?: string | null;
       productId?: string | null;
       /**
@@ -7597,7 +7644,10 @@ export interface components {
        */
       date?: string | null;
       description?: string | null;
-      /** @description Kept when given, generated otherwise. */
+      /**
+       * Format: uuid
+       * @description Kept when given, generated otherwise.
+       */
       id?: string | null;
       paymentMethod?: components['schemas']['InvoicePaymentMethod'] | null;
     };
@@ -8515,11 +8565,13 @@ export interface components {
       /** Format: date-time */
       expirationDate?: string | null;
       locationId?: string | null;
+      /** Format: uuid */
       productId: string;
       /** Format: date-time */
       productionDate?: string | null;
       /** Format: double */
       quantity?: number | null;
+      /** Format: uuid */
       stockSiteId: string;
     };
     /** @description The stock of one product at one stock site. */
@@ -8622,6 +8674,7 @@ export interface components {
        * @description Per unit; absent: the current valuation.
        */
       price?: number | null;
+      /** Format: uuid */
       productId: string;
       /** Format: double */
       quantity: number;
@@ -9447,6 +9500,9 @@ export interface components {
     /** @description Malformed JSON, a body of the wrong JSON type, a bad, missing or unknown parameter, or failed validation; `detail` names every culprit, and `errors` lists them one by one. */
     BadRequest: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -9457,6 +9513,9 @@ export interface components {
     /** @description A uniqueness or concurrent-update conflict. */
     Conflict: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -9467,6 +9526,9 @@ export interface components {
     /** @description The caller lacks the permission the operation needs. */
     Forbidden: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -9477,6 +9539,9 @@ export interface components {
     /** @description An unexpected error; the body never holds a stack trace or SQL. */
     InternalServerError: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -9487,6 +9552,9 @@ export interface components {
     /** @description Unknown path or record (a malformed id, or a record of another tenant, too). */
     NotFound: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -9497,6 +9565,9 @@ export interface components {
     /** @description The request body is larger than 1 MiB. */
     PayloadTooLarge: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -9507,6 +9578,9 @@ export interface components {
     /** @description The database is unavailable; retry after `Retry-After` seconds. */
     ServiceUnavailable: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'Retry-After': components['headers']['Retry-After'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
@@ -9518,6 +9592,9 @@ export interface components {
     /** @description Rate limited; retry after `Retry-After` seconds. */
     TooManyRequests: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'Retry-After': components['headers']['Retry-After'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
@@ -9529,6 +9606,9 @@ export interface components {
     /** @description Missing, malformed, expired or wrongly signed credential, or an unknown or inactive user. */
     Unauthorized: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'WWW-Authenticate': components['headers']['WWW-Authenticate'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
@@ -9540,6 +9620,9 @@ export interface components {
     /** @description The request body is not JSON. */
     UnsupportedMediaType: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -9551,8 +9634,14 @@ export interface components {
   parameters: never;
   requestBodies: never;
   headers: {
+    /** @description Sent to a browser request from an origin listed in CORS_ORIGINS (all origins with `*`); absent otherwise, which a browser takes as a refusal. */
+    'Access-Control-Allow-Origin': string;
     /** @description The path of the created record. */
     Location: string;
+    /** @description The caller’s remaining quota in the current window (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"1200-in-1min"; r=1199; t=60`: `r` requests remain, the window resets in `t` seconds. Absent when rate limiting is turned off. */
+    RateLimit: string;
+    /** @description The quota policy (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"1200-in-1min"; q=1200; w=60`: `q` requests per `w` seconds per credential. Absent when rate limiting is turned off. */
+    'RateLimit-Policy': string;
     /** @description Seconds to wait before retrying. */
     'Retry-After': number;
     /** @description How to authenticate: `Bearer`. */
@@ -9576,6 +9665,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9606,6 +9698,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9640,6 +9735,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9671,6 +9769,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9705,6 +9806,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9740,6 +9844,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9777,6 +9884,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9814,6 +9924,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9849,7 +9962,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9884,6 +10000,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9914,6 +10033,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9951,6 +10073,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -9990,6 +10115,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10022,6 +10150,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10060,6 +10191,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10092,6 +10226,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10125,6 +10262,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10155,6 +10295,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10193,6 +10336,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10225,6 +10371,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10263,6 +10412,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10295,6 +10447,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10329,6 +10484,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10357,6 +10515,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10388,6 +10549,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10418,6 +10582,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10452,6 +10619,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10480,6 +10650,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10512,7 +10685,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10548,6 +10724,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10579,6 +10758,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10615,6 +10797,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10649,6 +10834,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10677,6 +10865,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10707,6 +10898,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10741,6 +10935,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10769,6 +10966,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10801,7 +11001,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10835,6 +11038,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10865,6 +11071,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10895,6 +11104,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10925,6 +11137,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10953,6 +11168,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -10992,6 +11210,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11024,6 +11245,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11062,6 +11286,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11094,6 +11321,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11127,6 +11357,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11160,6 +11393,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11199,6 +11435,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11231,6 +11470,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11269,6 +11511,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11301,6 +11546,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11335,6 +11583,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11363,6 +11614,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11394,6 +11648,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11424,6 +11681,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11458,6 +11718,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11490,7 +11753,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11522,6 +11788,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11561,6 +11830,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11593,6 +11865,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11631,6 +11906,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11663,6 +11941,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11697,6 +11978,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11725,6 +12009,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11756,6 +12043,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11786,6 +12076,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11820,6 +12113,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11854,6 +12150,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11891,6 +12190,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11926,7 +12228,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11958,6 +12263,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11988,6 +12296,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12018,6 +12329,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12048,6 +12362,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12087,6 +12404,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12119,6 +12439,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12157,6 +12480,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12189,6 +12515,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12223,6 +12552,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12251,6 +12583,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12282,6 +12617,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12312,6 +12650,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12344,7 +12685,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12378,6 +12722,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12408,6 +12755,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12447,6 +12797,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12479,6 +12832,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12517,6 +12873,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12549,6 +12908,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12583,6 +12945,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12611,6 +12976,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12642,6 +13010,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12672,6 +13043,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12706,6 +13080,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12738,7 +13115,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12770,6 +13150,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12800,6 +13183,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12830,6 +13216,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12869,6 +13258,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12901,6 +13293,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12939,6 +13334,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12971,6 +13369,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13005,6 +13406,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13033,6 +13437,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13063,6 +13470,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13095,7 +13505,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13127,6 +13540,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13157,6 +13573,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13187,6 +13606,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13226,6 +13648,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13258,6 +13683,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13296,6 +13724,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13328,6 +13759,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13370,6 +13804,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13401,6 +13838,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13429,6 +13869,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13460,6 +13903,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13490,6 +13936,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13522,7 +13971,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13558,6 +14010,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13604,6 +14059,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13651,6 +14109,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13693,6 +14154,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13725,6 +14189,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13765,6 +14232,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13804,6 +14274,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13834,6 +14307,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13866,7 +14342,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13900,6 +14379,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13928,6 +14410,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13967,6 +14452,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13996,6 +14484,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14027,6 +14518,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14065,6 +14559,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14097,6 +14594,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14130,6 +14630,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14162,7 +14665,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14198,6 +14704,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14229,6 +14738,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14259,6 +14771,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14287,6 +14802,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14317,6 +14835,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14345,6 +14866,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14378,6 +14902,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14413,6 +14940,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14447,6 +14977,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14479,7 +15012,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14515,6 +15051,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14546,6 +15085,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14574,6 +15116,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14606,6 +15151,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14637,6 +15185,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14665,6 +15216,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14697,6 +15251,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14732,6 +15289,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14765,6 +15325,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14797,6 +15360,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14828,6 +15394,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14860,6 +15429,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14893,6 +15465,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14924,6 +15499,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14954,6 +15532,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14982,6 +15563,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15012,6 +15596,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15046,6 +15633,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15085,6 +15675,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15117,6 +15710,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15155,6 +15751,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15187,6 +15786,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15222,6 +15824,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15253,7 +15858,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15285,6 +15893,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15317,7 +15928,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15353,6 +15967,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15384,6 +16001,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15420,6 +16040,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15454,6 +16077,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15482,6 +16108,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15512,6 +16141,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15546,6 +16178,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15578,6 +16213,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15618,6 +16256,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15658,6 +16299,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15690,6 +16334,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15728,6 +16375,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15760,6 +16410,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15794,6 +16447,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15822,6 +16478,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15856,6 +16515,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15890,6 +16552,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15920,6 +16585,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15951,6 +16619,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15986,6 +16657,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16020,6 +16694,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16053,6 +16730,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16087,6 +16767,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16122,7 +16805,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16156,6 +16842,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16195,6 +16884,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16227,6 +16919,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16265,6 +16960,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16297,6 +16995,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16331,6 +17032,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16359,6 +17063,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16390,6 +17097,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16421,6 +17131,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16451,6 +17164,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16485,6 +17201,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16513,6 +17232,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16545,7 +17267,10 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16579,6 +17304,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16609,6 +17337,9 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16642,6 +17373,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16679,6 +17413,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16710,6 +17447,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16741,6 +17481,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16772,6 +17515,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };

@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { CompiledRoute } from '../../rest/compile';
 import { ruleTree } from '../../permissions/rules';
 import { EVENT_ENVELOPE, eventWebhooks } from '../event-webhooks';
-import { SchemaComponents } from '../json-schema';
+import { SchemaComponents, withInt32Bounds } from '../json-schema';
 import { info, security, securitySchemes, servers } from './info';
 import { buildOperation, operationIdOf, rootField } from './operation';
 import { defineErrorSchema, errorResponses, headers } from './responses';
@@ -40,8 +40,8 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
 
-  return {
-    openapi: '3.1.0',
+  return withInt32Bounds({
+    openapi: '3.1.0' as const,
     info,
     servers,
     security,
@@ -54,7 +54,7 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
       headers,
       securitySchemes,
     },
-  };
+  });
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

@@ -23,7 +23,14 @@ and in the service's logs.
   license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
 };
 
-export const servers = [{ url: API_BASE, description: 'This server' }];
+/** Relative, so it is whichever deployment serves the document (production, staging or a local run). */
+export const servers = [
+  {
+    url: API_BASE,
+    description: 'This server: the deployment serving this document (production, staging or local)',
+    'x-internal': false,
+  },
+];
 
 export const security = [{ bearerAuth: [] }];
 
@@ -32,6 +39,7 @@ export const securitySchemes = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'HS256 JWT with the claims sub, email, tenantId and exp.',
+    description:
+      'HS256 JWT with the claims sub, email, tenantId and exp, handled as RFC8725 (JSON Web Token Best Current Practices) asks: the algorithm is fixed to HS256 (never taken from the token, `none` refused), the secret is at least 32 bytes, `exp` is required, and `iss`/`aud` are checked when configured.',
   },
 };

@@ -17,6 +17,13 @@ import { segments } from './tags';
 import type { OpenApiOperation } from './types';
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** What a 204 answer means: done, nothing in the body; for a row that 404s on a miss, also that. */
+function noContentText(route: RestRoute): string {
+  const miss = route.nullIs404 ? ' A record that does not exist (for this caller) is a 404.' : '';
+  return `Answers 204 with no body when done.${miss}`;
+}
 
 /** `GET /concepts/find/{id}` -> `getConceptsFindById`: stable, URL-safe, readable. */
 export function operationIdOf(route: Pick<RestRoute, 'method' | 'path'>): string {
@@ -66,9 +73,15 @@ export function buildOperation(
 
   const kind = schema.getMutationType()?.getFields()[route.field] ? 'Mutation' : 'Query';
   const permission = permissionOf(rules[kind][route.field]);
+  const graphql = `GraphQL: \`${kind === 'Mutation' ? 'mutation' : 'query'} { ${route.field} }\``;
+  // A 204 row sends no body, so what the GraphQL field returns (a count, a flag, a list) is
+  // said of GraphQL only, and the operation is described by what its status means.
+  const noContent = (route.status ?? 200) === 204;
   const description = [
-    field.description ?? '',
-    `GraphQL: \`${kind === 'Mutation' ? 'mutation' : 'query'} { ${route.field} }\`.`,
+    noContent ? noContentText(route) : (field.description ?? ''),
+    noContent && field.description
+      ? `${graphql}, which returns more: ${lowerFirst(field.description)}`
+      : `${graphql}.`,
     permission ? `Needs ${permission.text}.` : '',
     route.extension ? 'Not in the interface specification: an extension of this service.' : '',
   ]

@@ -12,6 +12,7 @@ import {
 } from 'graphql';
 import type { ArgSource, RestRoute } from '../../rest/route';
 import { searchFromBody, searchFromQuery } from '../../rest/search-params';
+import { argumentLimits, fieldLimits, withLimits, type Limits } from '../input-limits';
 import type { JsonSchema, SchemaComponents } from '../json-schema';
 import {
   SEARCH_QUERY_NAMES,
@@ -46,11 +47,11 @@ function textParameter(
   where: 'path' | 'query',
   type: GraphQLInputType,
   components: SchemaComponents,
-  options: { required: boolean; defaultValue?: unknown; description?: string | null },
+  options: { required: boolean; defaultValue?: unknown; description?: string | null; limits: Limits },
 ): QueryParameter {
   const inner = isNonNullType(type) ? type.ofType : type;
   // A parameter is a value or absent: text never reads as null.
-  let schema = components.input(new GraphQLNonNull(inner));
+  let schema = withLimits(components.input(new GraphQLNonNull(inner)), options.limits);
   if (options.defaultValue !== undefined) schema = { ...schema, default: options.defaultValue };
   const list = isListType(inner);
   const description = [
@@ -89,6 +90,7 @@ function flattenedQuery(arg: GraphQLArgument, components: SchemaComponents): Que
       textParameter(arg.name, 'query', arg.type, components, {
         required: isNonNullType(arg.type),
         description: arg.description,
+        limits: argumentLimits(arg.name),
       }),
     ];
   }
@@ -108,10 +110,17 @@ function flattenedQuery(arg: GraphQLArgument, components: SchemaComponents): Que
         required: isNonNullType(f.type) && f.defaultValue === undefined,
         defaultValue: f.defaultValue,
         description: f.description,
+        limits: fieldLimits(named.name, f.name),
       }),
     );
   }
   return out;
+}
+
+/** The parameter as any text: without the id form (`format`, `maxLength`) its type would promise. */
+function anyText(p: QueryParameter): QueryParameter {
+  const { format: _format, maxLength: _maxLength, ...schema } = p.schema;
+  return { ...p, schema };
 }
 
 /** A parameter of an input that is sent either as a body or as query parameters. */
@@ -133,32 +142,37 @@ export function operationInputs(
     if (!parameters.some((q) => q.name === p.name && q.in === p.in)) parameters.push(p);
   };
   let body: OperationInputs['body'];
+  // A path id of an operation that answers a list filters it ("by" lists): a malformed id matches
+  // nothing and answers [] (docs/rest-contract.md), so no id form is promised there.
+  const listsByFilter = isListType(isNonNullType(field.type) ? field.type.ofType : field.type);
 
   for (const arg of field.args) {
     const source = sourceOf(route, arg, pathParams);
     const required = isNonNullType(arg.type);
     switch (source.from) {
-      case 'path':
-        add(
-          textParameter(source.name ?? arg.name, 'path', arg.type, components, {
-            required: true,
-            description: arg.description,
-          }),
-        );
+      case 'path': {
+        const parameter = textParameter(source.name ?? arg.name, 'path', arg.type, components, {
+          required: true,
+          description: arg.description,
+          limits: argumentLimits(arg.name),
+        });
+        add(listsByFilter ? anyText(parameter) : parameter);
         break;
+      }
       case 'query':
         add(
           textParameter(source.name ?? arg.name, 'query', arg.type, components, {
             required: required && source.default === undefined,
             defaultValue: source.default ?? arg.defaultValue,
             description: arg.description,
+            limits: argumentLimits(arg.name),
           }),
         );
         break;
       case 'body':
         body = {
           required: required && source.default === undefined && !source.orQuery,
-          schema: bodySchema(arg.type, components),
+          schema: withLimits(bodySchema(arg.type, components), argumentLimits(arg.name)),
         };
         // The same fields as query parameters, each optional: the body or the parameters.
         if (source.orQuery) flattenedQuery(arg, components).forEach((p) => add(eitherForm(p)));
@@ -169,7 +183,7 @@ export function operationInputs(
         } else if (source.read === searchFromBody) {
           body = { required: false, schema: searchBodySchema(components) };
         } else if ((source.in ?? (WITH_BODY.has(route.method) ? 'body' : 'query')) === 'body') {
-          body = { required, schema: bodySchema(arg.type, components) };
+          body = { required, schema: withLimits(bodySchema(arg.type, components), argumentLimits(arg.name)) };
         } else {
           flattenedQuery(arg, components).forEach(add);
         }

@@ -30,9 +30,37 @@ export const headers: Record<string, unknown> = {
     schema: { type: 'string' },
   },
   Location: { description: 'The path of the created record.', required: true, schema: { type: 'string' } },
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 86400 },
+  },
   'WWW-Authenticate': { description: 'How to authenticate: `Bearer`.', schema: { type: 'string' } },
+  // express-rate-limit's `draft-8` headers (src/http/hardening.ts): sent on every answer under
+  // /api/v1 while the per-credential limit is on (RATE_LIMIT_PER_CREDENTIAL, default on).
+  RateLimit: {
+    description:
+      'The caller’s remaining quota in the current window (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"1200-in-1min"; r=1199; t=60`: `r` requests remain, the window resets in `t` seconds. Absent when rate limiting is turned off.',
+    schema: { type: 'string', maxLength: 256 },
+  },
+  'RateLimit-Policy': {
+    description:
+      'The quota policy (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"1200-in-1min"; q=1200; w=60`: `q` requests per `w` seconds per credential. Absent when rate limiting is turned off.',
+    schema: { type: 'string', maxLength: 256 },
+  },
+  'Access-Control-Allow-Origin': {
+    description:
+      'Sent to a browser request from an origin listed in CORS_ORIGINS (all origins with `*`); absent otherwise, which a browser takes as a refusal.',
+    schema: { type: 'string', maxLength: 2048 },
+  },
 };
+
+/** The headers every answer under /api/v1 may carry. */
+const common = () => ({
+  'X-Request-Id': headerRef('X-Request-Id'),
+  RateLimit: headerRef('RateLimit'),
+  'RateLimit-Policy': headerRef('RateLimit-Policy'),
+  'Access-Control-Allow-Origin': headerRef('Access-Control-Allow-Origin'),
+});
 
 export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -45,7 +73,13 @@ export function defineErrorSchema(components: SchemaComponents): JsonSchema {
       title: { type: 'string', description: 'A short summary of the status, e.g. "Not Found".' },
       detail: { type: 'string', description: 'What went wrong, naming the culprit field or parameter.' },
       time: { type: 'string', format: 'date-time', description: 'When the error happened (UTC).' },
-      status: { type: 'integer', description: 'The HTTP status.' },
+      status: {
+        type: 'integer',
+        format: 'int32',
+        minimum: 400,
+        maximum: 599,
+        description: 'The HTTP status.',
+      },
       requestId: { type: 'string', description: 'The request id, as in the X-Request-Id header.' },
       errors: {
         type: 'array',
@@ -81,7 +115,7 @@ export function errorResponses(errorRef: JsonSchema): Record<string, unknown> {
           : {};
     responses[name] = {
       description,
-      headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...extra },
+      headers: { ...common(), ...extra },
       content: { 'application/json': { schema: errorRef } },
     };
   }
@@ -105,11 +139,11 @@ export function operationResponses(
   const status = route.status ?? 200;
   const success: Record<string, unknown> =
     status === 204
-      ? { description: 'Done; no content.', headers: { 'X-Request-Id': headerRef('X-Request-Id') } }
+      ? { description: 'Done; no content.', headers: common() }
       : {
           description: status === 201 ? 'Created.' : 'OK.',
           headers: {
-            'X-Request-Id': headerRef('X-Request-Id'),
+            ...common(),
             ...(status === 201 ? { Location: headerRef('Location') } : {}),
           },
           content: {

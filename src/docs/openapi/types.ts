@@ -5,7 +5,7 @@ import type { QueryParameter } from '../search-docs';
 export type OpenApiDocument = {
   openapi: '3.1.0';
   info: Record<string, unknown>;
-  servers: { url: string; description?: string }[];
+  servers: { url: string; description?: string; 'x-internal'?: boolean }[];
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
