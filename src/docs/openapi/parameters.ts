@@ -142,9 +142,11 @@ export function operationInputs(
     if (!parameters.some((q) => q.name === p.name && q.in === p.in)) parameters.push(p);
   };
   let body: OperationInputs['body'];
-  // A path id of an operation that answers a list filters it ("by" lists): a malformed id matches
-  // nothing and answers [] (docs/rest-contract.md), so no id form is promised there.
-  const listsByFilter = isListType(isNonNullType(field.type) ? field.type.ofType : field.type);
+  // A path id of an operation that answers a list or a page filters it ("by" lists): a malformed
+  // id matches nothing and answers an empty one (docs/rest-contract.md), so no id form is
+  // promised there.
+  const result = isNonNullType(field.type) ? field.type.ofType : field.type;
+  const listsByFilter = isListType(result) || getNamedType(result).name.endsWith('Page');
 
   for (const arg of field.args) {
     const source = sourceOf(route, arg, pathParams);
