@@ -1,6 +1,7 @@
+import { getNamedType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
 import { getMetadataStorage as validationStorage, type MetadataStorage } from 'class-validator';
 import { getMetadataStorage as graphqlStorage } from 'type-graphql';
-import { ARGUMENT_LIMITS, PAGED_INPUTS, type NumberLimits } from '../family/limits';
+import { ARGUMENT_LIMITS, LENIENT_ID_LISTS, PAGED_INPUTS, type NumberLimits } from '../family/limits';
 import type { JsonSchema } from './json-schema';
 
 /**
@@ -14,6 +15,8 @@ export interface Limits {
   self: JsonSchema;
   /** Keywords of each element, for a list (`{ each: true }` decorators). */
   items: JsonSchema;
+  /** The elements may be any text: the id form their type implies is not enforced. */
+  anyItems?: boolean;
 }
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
@@ -74,14 +77,29 @@ export function fieldLimits(typeName: string, field: string): Limits {
   const declared = limitsByType().get(typeName)?.get(field);
   if (declared) return declared;
   return PAGED_INPUTS.includes(typeName) && (field === 'page' || field === 'size')
-    ? argumentLimits(field)
+    ? { self: { ...ARGUMENT_LIMITS[field] }, items: {} }
     : NONE;
 }
 
-/** The limits of a root field's argument (page numbers, page sizes, id lists) by its name. */
-export function argumentLimits(name: string): Limits {
-  const limits: NumberLimits | undefined = ARGUMENT_LIMITS[name];
-  return limits ? { self: { ...limits }, items: {} } : NONE;
+/**
+ * Every id argument the service takes is a UUID (isUuid, src/family/limits.ts): a malformed one
+ * names no record, and is refused as unknown (a 404, or a 400 for a body field).
+ */
+const ID_FORM: JsonSchema = { format: 'uuid', maxLength: 36 };
+
+/**
+ * The limits of a root field's argument by its name and type: page numbers, page sizes, id
+ * lists, and the UUID form of an id.
+ */
+export function argumentLimits(name: string, type: GraphQLInputType): Limits {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  const id = getNamedType(inner).name === 'ID';
+  const own: NumberLimits = ARGUMENT_LIMITS[name] ?? {};
+  return {
+    self: { ...own, ...(id && !isListType(inner) ? ID_FORM : {}) },
+    items: id && isListType(inner) ? ID_FORM : {},
+    ...(LENIENT_ID_LISTS.includes(name) ? { anyItems: true } : {}),
+  };
 }
 
 const typeOf = (schema: JsonSchema): string[] =>
@@ -114,5 +132,9 @@ export function withLimits(schema: JsonSchema, limits: Limits): JsonSchema {
   let out = merge(schema, limits.self);
   if (Object.keys(limits.items).length && out.items && typeof out.items === 'object')
     out = { ...out, items: merge(out.items as JsonSchema, limits.items) };
+  if (limits.anyItems && out.items && typeof out.items === 'object') {
+    const { format: _format, maxLength: _maxLength, ...items } = out.items as JsonSchema;
+    out = { ...out, items };
+  }
   return out;
 }

@@ -38,17 +38,6 @@ const SCALARS: Record<string, JsonSchema> = {
   JSON: {},
 };
 
-/**
- * Inputs are held to more than outputs: every id the service takes is a UUID (isUuid,
- * src/family/limits.ts); a malformed one names no record (a 404 in a path, a 400 in a body).
- */
-const INPUT_SCALARS: Record<string, JsonSchema> = { ID: { type: 'string', format: 'uuid', maxLength: 36 } };
-
-function inputScalarSchema(scalar: GraphQLScalarType): JsonSchema {
-  const known = INPUT_SCALARS[scalar.name];
-  return known ? { ...known } : scalarSchema(scalar);
-}
-
 export function scalarSchema(scalar: GraphQLScalarType): JsonSchema {
   const known = SCALARS[scalar.name];
   if (known) return { ...known };
@@ -120,7 +109,7 @@ export class SchemaComponents {
   }
 
   private namedInput(type: GraphQLNamedType): JsonSchema {
-    if (isScalarType(type)) return inputScalarSchema(type);
+    if (isScalarType(type)) return scalarSchema(type);
     if (isEnumType(type)) return this.enumRef(type);
     if (isInputObjectType(type)) {
       if (!this.schemas[type.name]) {

@@ -5,7 +5,7 @@ export const MAX_PAGE_SIZE = 1000;
 export const MAX_IDS = 1000;
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** The paging limits checkPaging enforces, as JSON Schema keywords (the OpenAPI document states them). */
+/** A limit below as JSON Schema keywords, for the OpenAPI document to state. */
 export interface NumberLimits {
   minimum?: number;
   maximum?: number;
@@ -25,6 +25,8 @@ export const ARGUMENT_LIMITS: Record<string, NumberLimits> = {
   pageSize: PAGE_SIZE,
   ids: { maxItems: MAX_IDS },
 };
+/** Arguments read with checkIds, which skips a malformed id (it names no record) rather than refusing it. */
+export const LENIENT_ID_LISTS: readonly string[] = ['ids'];
 /** Input types whose `page` and `size` fields go through checkPaging too. */
 export const PAGED_INPUTS: readonly string[] = ['SearchInput'];
 

@@ -5586,7 +5586,6 @@ export interface components {
     /** @description Stock coming into a site (POST /inventory). */
     AddStockInput: {
       products: components['schemas']['StockLineInput'][];
-      /** Format: uuid */
       stockSiteId: string;
       subsidiaryId?: string | null;
     };
@@ -5596,9 +5595,7 @@ export interface components {
       newQuantity: number;
       /** Format: double */
       newUnitPrice?: number | null;
-      /** Format: uuid */
       productId: string;
-      /** Format: uuid */
       stockSiteId: string;
     };
     /** @description Outstanding purchase invoices whose due date lies in one age range. */
@@ -5843,10 +5840,7 @@ export interface components {
        * @description Now when not given.
        */
       date?: string | null;
-      /**
-       * Format: uuid
-       * @description Kept when given, generated otherwise.
-       */
+      /** @description Kept when given, generated otherwise. */
       id?: string | null;
       note?: string | null;
       paymentMethod?: components['schemas']['ApPaymentMethod'] | null;
@@ -5878,10 +5872,7 @@ export interface components {
     ApInvoiceRowInput: {
       description?: string | null;
       glAccountId?: string | null;
-      /**
-       * Format: uuid
-       * @description Kept when given, generated otherwise.
-       */
+      /** @description Kept when given, generated otherwise. */
       id?: string | null;
       productId?: string | null;
       /**
@@ -7564,10 +7555,7 @@ export interface components {
     /** @description A line of a sales invoice; its amounts are computed from these fields. */
     InvoiceRowInput: {
       description?: string | null;
-      /**
-       * Format: uuid
-       * @description Kept when given, generated otherwise.
-       */
+      /** @description Kept when given, generated otherwise. */
       id?: string | null;
       productId?: string | null;
       /**
@@ -7644,10 +7632,7 @@ export interface components {
        */
       date?: string | null;
       description?: string | null;
-      /**
-       * Format: uuid
-       * @description Kept when given, generated otherwise.
-       */
+      /** @description Kept when given, generated otherwise. */
       id?: string | null;
       paymentMethod?: components['schemas']['InvoicePaymentMethod'] | null;
     };
@@ -8565,13 +8550,11 @@ export interface components {
       /** Format: date-time */
       expirationDate?: string | null;
       locationId?: string | null;
-      /** Format: uuid */
       productId: string;
       /** Format: date-time */
       productionDate?: string | null;
       /** Format: double */
       quantity?: number | null;
-      /** Format: uuid */
       stockSiteId: string;
     };
     /** @description The stock of one product at one stock site. */
@@ -8674,7 +8657,6 @@ export interface components {
        * @description Per unit; absent: the current valuation.
        */
       price?: number | null;
-      /** Format: uuid */
       productId: string;
       /** Format: double */
       quantity: number;

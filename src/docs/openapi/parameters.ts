@@ -90,7 +90,7 @@ function flattenedQuery(arg: GraphQLArgument, components: SchemaComponents): Que
       textParameter(arg.name, 'query', arg.type, components, {
         required: isNonNullType(arg.type),
         description: arg.description,
-        limits: argumentLimits(arg.name),
+        limits: argumentLimits(arg.name, arg.type),
       }),
     ];
   }
@@ -156,7 +156,7 @@ export function operationInputs(
         const parameter = textParameter(source.name ?? arg.name, 'path', arg.type, components, {
           required: true,
           description: arg.description,
-          limits: argumentLimits(arg.name),
+          limits: argumentLimits(arg.name, arg.type),
         });
         add(listsByFilter ? anyText(parameter) : parameter);
         break;
@@ -167,14 +167,14 @@ export function operationInputs(
             required: required && source.default === undefined,
             defaultValue: source.default ?? arg.defaultValue,
             description: arg.description,
-            limits: argumentLimits(arg.name),
+            limits: argumentLimits(arg.name, arg.type),
           }),
         );
         break;
       case 'body':
         body = {
           required: required && source.default === undefined && !source.orQuery,
-          schema: withLimits(bodySchema(arg.type, components), argumentLimits(arg.name)),
+          schema: withLimits(bodySchema(arg.type, components), argumentLimits(arg.name, arg.type)),
         };
         // The same fields as query parameters, each optional: the body or the parameters.
         if (source.orQuery) flattenedQuery(arg, components).forEach((p) => add(eitherForm(p)));
@@ -185,7 +185,10 @@ export function operationInputs(
         } else if (source.read === searchFromBody) {
           body = { required: false, schema: searchBodySchema(components) };
         } else if ((source.in ?? (WITH_BODY.has(route.method) ? 'body' : 'query')) === 'body') {
-          body = { required, schema: withLimits(bodySchema(arg.type, components), argumentLimits(arg.name)) };
+          body = {
+            required,
+            schema: withLimits(bodySchema(arg.type, components), argumentLimits(arg.name, arg.type)),
+          };
         } else {
           flattenedQuery(arg, components).forEach(add);
         }
