@@ -15,6 +15,7 @@ import {
   type GraphQLScalarType,
   type SelectionSetNode,
 } from 'graphql';
+import { fieldLimits, withLimits } from './input-limits';
 
 /** A JSON Schema (OpenAPI 3.1 dialect) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
@@ -41,6 +42,26 @@ export function scalarSchema(scalar: GraphQLScalarType): JsonSchema {
   const known = SCALARS[scalar.name];
   if (known) return { ...known };
   return { description: scalar.description ?? `GraphQL scalar ${scalar.name}` };
+}
+
+/**
+ * Every `int32` value is read into or written from a GraphQL Int, a signed 32-bit integer that
+ * graphql-js refuses to go beyond either way: the bounds the format implies, spelled out where a
+ * schema does not state narrower ones, for tools that read only `minimum` and `maximum`.
+ */
+const INT32 = { minimum: -2147483648, maximum: 2147483647 };
+
+export function withInt32Bounds<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withInt32Bounds) as T;
+  if (!value || typeof value !== 'object') return value;
+  const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withInt32Bounds(v)]));
+  if (out.format !== 'int32') return out as T;
+  const bounded = 'minimum' in out || 'exclusiveMinimum' in out ? {} : { minimum: INT32.minimum };
+  return {
+    ...out,
+    ...bounded,
+    ...('maximum' in out || 'exclusiveMaximum' in out ? {} : { maximum: INT32.maximum }),
+  } as T;
 }
 
 /** `schema` or null: type lists where possible, so generated client types stay readable. */
@@ -97,7 +118,7 @@ export class SchemaComponents {
         const properties: Record<string, JsonSchema> = {};
         const required: string[] = [];
         for (const field of Object.values(type.getFields())) {
-          let schema = this.input(field.type);
+          let schema = withLimits(this.input(field.type), fieldLimits(type.name, field.name));
           if (field.defaultValue !== undefined) schema = { ...schema, default: field.defaultValue };
           if (field.deprecationReason) schema = { ...schema, deprecated: true };
           properties[field.name] = described(schema, field.description);

@@ -166,6 +166,7 @@ describe('OpenAPI document at /api/v1/openapi.json', () => {
     expect(bulk.requestBody.content['application/json'].schema).toEqual({
       type: 'array',
       items: { type: 'string' },
+      maxItems: 1000,
     });
     expect(bulk.responses['204'].content).toBeUndefined();
   });
