@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import type { User } from './entities/user';
+import type { LiveSession } from './events/live';
 
 /** The authenticated caller of one request. */
 export interface Caller {
@@ -36,6 +37,8 @@ export interface Context {
   caller: Caller | null;
   loaders: Loaders;
   requestId: string;
+  /** The WebSocket session a subscription runs in (absent over HTTP). */
+  live?: LiveSession;
 }
 
 /** The caller of a resolver that graphql-shield has already let through. */

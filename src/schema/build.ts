@@ -30,11 +30,22 @@ async function validateArgument(value: unknown): Promise<void> {
   }
 }
 
+const NO_PUBSUB = {
+  publish(): void {
+    throw new Error('subscriptions here have their own streams (events/live.ts)');
+  },
+  subscribe(): never {
+    throw new Error('subscriptions here have their own streams (events/live.ts)');
+  },
+};
+
 /** The schema without permission rules: what the SDL and the rule-coverage test look at. */
 export function buildBareSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: resolverClasses() as [Function, ...Function[]],
     validateFn: validateArgument,
+    // Subscriptions bring their own streams (events/live.ts); type-graphql insists on a PubSub.
+    pubSub: NO_PUBSUB,
     emitSchemaFile: false,
   });
 }
