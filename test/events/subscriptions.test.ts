@@ -64,11 +64,16 @@ function subscribe<T>(live: Live, query: string, variables?: Record<string, unkn
     next(timeoutMs = 15_000) {
       if (values.length > 0) return Promise.resolve(values.shift()!);
       return new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no event arrived')), timeoutMs);
-        waiting.push((v) => {
+        const waiter = (v: T) => {
           clearTimeout(timer);
           resolve(v);
-        });
+        };
+        const timer = setTimeout(() => {
+          // A value arriving later stays for the next call.
+          waiting.splice(waiting.indexOf(waiter), 1);
+          reject(new Error('no event arrived'));
+        }, timeoutMs);
+        waiting.push(waiter);
       });
     },
   };
