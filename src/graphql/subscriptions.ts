@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import {
   GraphQLError,
   getOperationAST,
@@ -53,7 +54,21 @@ export function serveSubscriptions(options: {
 }): SubscriptionServer {
   const { server, schema, hub, logger } = options;
   const rules = [...specifiedRules, ...options.validationRules];
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: MAX_MESSAGE_BYTES });
+  // Upgrades are taken from the HTTP server here rather than by ws itself, which would also
+  // re-emit the server's own errors (a port in use at start-up) as its own.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  let closing = false;
+  const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (closing || path !== '/graphql') {
+      socket.end(
+        `HTTP/1.1 ${closing ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\n\r\n`,
+      );
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  server.on('upgrade', upgrade);
   const disposable = useServer<Record<string, unknown> | undefined, { session: LiveSession }>(
     {
       schema,
@@ -110,7 +125,17 @@ export function serveSubscriptions(options: {
   );
   return {
     async close() {
-      await disposable.dispose();
+      closing = true;
+      server.off('upgrade', upgrade);
+      // Clients are sent 1001 and given a moment to answer; ws would wait 30 s for a silent one.
+      const silent = setTimeout(() => {
+        for (const client of wss.clients) client.terminate();
+      }, 1000);
+      try {
+        await disposable.dispose();
+      } finally {
+        clearTimeout(silent);
+      }
     },
   };
 }
