@@ -157,6 +157,11 @@ export class LiveSession {
     }
   }
 
+  /** Settles once the events being handled are done (for shutdown). */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
   /** Ends every subscription; with a code, closes the socket too. */
   end(code?: number, reason = ''): void {
     if (this.ended) return;
@@ -245,9 +250,10 @@ export class LiveHub {
 
   /** Ends every session (the sockets close with 1001) and stops listening. */
   async close(): Promise<void> {
-    for (const sessions of [...this.byTenant.values()])
-      for (const session of [...sessions]) session.end(CLOSE_GOING_AWAY, 'the service is stopping');
+    const all = [...this.byTenant.values()].flatMap((sessions) => [...sessions]);
+    for (const session of all) session.end(CLOSE_GOING_AWAY, 'the service is stopping');
     await this.listener?.close();
-    await this.chain;
+    // What is being handled finishes before the pool it uses closes.
+    await Promise.all([this.chain, ...all.map((s) => s.settled())]);
   }
 }
