@@ -6,7 +6,7 @@ import { codeFor } from './errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { MikroORM } from '@mikro-orm/core';
 import { authenticate } from './auth/authenticate';
 import type { JwtSettings } from './auth/jwt';
@@ -32,6 +32,8 @@ import { createMetrics } from './observability/metrics';
 import { observeRequests } from './observability/request-log';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { graphqlIdempotency } from './graphql/idempotency';
+import { LiveHub } from './events/live';
+import { serveSubscriptions } from './graphql/subscriptions';
 import {
   apiContentSecurityPolicy,
   corsFor,
@@ -57,6 +59,8 @@ export interface AppOptions {
 export interface App {
   server: http.Server;
   schema: GraphQLSchema;
+  /** Live subscriptions' sessions and their outbox listener. */
+  live: LiveHub;
   /** Stops taking requests, lets those in flight finish, then stops GraphQL. */
   close(): Promise<void>;
 }
@@ -264,6 +268,18 @@ export async function createApp({
     }),
   );
 
+  // Subscriptions over WebSocket on the same port and path; the listener hears of every
+  // committed event, whichever process committed it.
+  const live = new LiveHub(orm, jwt, logger);
+  await live.start(orm.config.get('clientUrl') as string);
+  const subscriptions = serveSubscriptions({
+    server,
+    schema,
+    hub: live,
+    validationRules: armorProtection.validationRules as ValidationRule[],
+    logger,
+  });
+
   app.use((req, res) => sendError(res, 404, `no such path: ${req.method} ${req.path}`));
   app.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) =>
     sendCaught(res, err, logger),
@@ -272,13 +288,18 @@ export async function createApp({
   return {
     server,
     schema,
+    live,
     async close() {
       // close() refuses new connections and ends the idle ones once; a kept-alive connection
       // whose request is still running would otherwise stay open for keepAliveTimeout after its
       // answer, so idle connections are ended again until the server has closed.
       const sweep = setInterval(() => server.closeIdleConnections(), 100);
       try {
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // WebSockets hold their connections until closed: they end now (1001), as does listening.
+        await subscriptions.close();
+        await live.close();
+        await closed;
       } finally {
         clearInterval(sweep);
       }

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import type { User } from './entities/user';
 import type { HeldKey } from './http/idempotency';
+import type { LiveSession } from './events/live';
 
 /** The authenticated caller of one request. */
 export interface Caller {
@@ -39,6 +40,8 @@ export interface Context {
   requestId: string;
   /** The Idempotency-Key a GraphQL mutation holds: its answer is stored before the commit. */
   idempotency?: HeldKey;
+  /** The WebSocket session a subscription runs in (absent over HTTP). */
+  live?: LiveSession;
 }
 
 /** The caller of a resolver that graphql-shield has already let through. */

@@ -62,6 +62,12 @@ export function verifyToken(settings: JwtSettings, token: string): Claims {
   return claims.claims;
 }
 
+/** When a valid token expires (ms since the epoch): a live subscription ends then. */
+export function tokenExpiresAt(settings: JwtSettings, token: string): number {
+  verifyToken(settings, token);
+  return verified.get(token)?.expiresAt ?? verifySignature(settings, token).exp * 1000;
+}
+
 function verifySignature(settings: JwtSettings, token: string): { claims: Claims; exp: number } {
   let payload: string | JwtPayload;
   try {

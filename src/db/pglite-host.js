@@ -24,6 +24,7 @@ async function main() {
     host: '127.0.0.1',
     maxConnections: 64,
   });
+  routeNotifications(server);
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
 
@@ -45,6 +46,73 @@ async function main() {
   process.on('SIGINT', () => undefined);
   process.on('disconnect', stop);
   process.send?.({ ready: true, port });
+}
+
+/**
+ * LISTEN/NOTIFY across the socket's clients. Every client shares PGlite's one session, so
+ * PostgreSQL hands a notification to that session, and pglite-socket writes it into the answer of
+ * whichever client's statement produced it (the COMMIT of the notifying transaction), never to the
+ * client that listens. Here the server's query queue is wrapped: a client's `LISTEN channel` (or
+ * `UNLISTEN`), sent as a simple query, is noted, and every NotificationResponse found in an answer
+ * is also written to each other client listening on its channel, between two of the queue's
+ * statements, so it lands on a message boundary as a server's own notification would. This reaches
+ * into pglite-socket 0.2.17's queue (`queryQueue.enqueue`); test/events/subscriptions.test.ts fails
+ * if a later version changes it.
+ */
+function routeNotifications(server) {
+  const queue = server.queryQueue;
+  if (!queue || typeof queue.enqueue !== 'function')
+    throw new Error('pglite-socket: no query queue to route notifications');
+  const channelsOf = new Map();
+  const enqueue = queue.enqueue.bind(queue);
+  queue.enqueue = (handlerId, message, onData) => {
+    noteListen(channelsOf, handlerId, message);
+    let carry = Buffer.alloc(0);
+    const found = [];
+    const scan = (data) => {
+      carry = carry.length ? Buffer.concat([carry, Buffer.from(data)]) : Buffer.from(data);
+      while (carry.length >= 5) {
+        const end = 1 + carry.readInt32BE(1);
+        if (carry.length < end) break;
+        if (carry[0] === 0x41) found.push(Buffer.from(carry.subarray(0, end)));
+        carry = carry.subarray(end);
+      }
+    };
+    return enqueue(handlerId, message, (data) => {
+      scan(data);
+      onData(data);
+    }).then((bytes) => {
+      for (const notification of found) deliver(server, channelsOf, handlerId, notification);
+      return bytes;
+    });
+  };
+}
+
+/** `LISTEN name` / `UNLISTEN name|*` in a simple query ('Q' message): the handler's channels. */
+function noteListen(channelsOf, handlerId, message) {
+  if (message[0] !== 0x51) return;
+  const text = Buffer.from(message.subarray(5, message.length - 1)).toString('utf8');
+  const match = /^\s*(UN)?LISTEN\s+("?)([\w$*]+)\2\s*;?\s*$/i.exec(text);
+  if (!match) return;
+  const channel = match[2] ? match[3] : match[3].toLowerCase();
+  const channels = channelsOf.get(handlerId) ?? new Set();
+  if (!match[1]) channels.add(channel);
+  else if (channel === '*') channels.clear();
+  else channels.delete(channel);
+  channelsOf.set(handlerId, channels);
+}
+
+/** Writes a NotificationResponse to every other attached client listening on its channel. */
+function deliver(server, channelsOf, fromHandlerId, notification) {
+  const end = notification.indexOf(0, 9);
+  const channel = notification.subarray(9, end).toString('utf8');
+  const attached = new Set();
+  for (const handler of server.handlers) {
+    attached.add(handler.handlerId);
+    if (handler.handlerId === fromHandlerId || !channelsOf.get(handler.handlerId)?.has(channel)) continue;
+    if (handler.socket?.writable) handler.socket.write(notification);
+  }
+  for (const id of channelsOf.keys()) if (!attached.has(id)) channelsOf.delete(id);
 }
 
 main().catch((err) => {

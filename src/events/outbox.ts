@@ -5,6 +5,7 @@ import { EventType, type Event } from '../entities/event';
 import { OutboxEvent, type EventActor } from '../entities/events/outbox-event';
 import { Audited } from '../entities/tenant-scoped';
 import { actorOf } from '../db/tenancy';
+import { domainEventsOf } from './domain-events';
 
 /** The action part of an event name, per kind of history entry. */
 const ACTIONS: Record<EventType, string> = {
@@ -63,7 +64,8 @@ export function outboxRow(fields: {
  * Writes the outbox. Runs after the tenancy subscriber has appended this flush's history entries
  * (CREATE, UPDATE, STATUS_CHANGE) to each record, and turns every new entry, and every deletion
  * recorded in the audit log, into an outbox row inserted by the same flush: the change and its
- * event commit or roll back together.
+ * event commit or roll back together. A change a domain event describes (domain-events.ts) adds
+ * that event too.
  */
 export class OutboxSubscriber implements EventSubscriber {
   onFlush(args: FlushEventArgs): void {
@@ -92,6 +94,8 @@ export class OutboxSubscriber implements EventSubscriber {
       const added = entity.events.filter((e) => !before.has(e.id));
       if (added.length === 0) continue;
       const data = recordData(entity);
+      const previous = cs.type === 'update' ? (cs.originalEntity as Record<string, unknown>) : undefined;
+      const domain = domainEventsOf(cs.name).filter((d) => d.happened(previous, data));
       for (const e of added) {
         rows.push(
           outboxRow({
@@ -100,6 +104,20 @@ export class OutboxSubscriber implements EventSubscriber {
             resourceType: resourceName(cs.name),
             resourceId: entity.id,
             occurredAt: new Date(e.date),
+            actor: who,
+            data,
+          }),
+        );
+      }
+      // The domain's own names, after the record's events, at the time of its latest entry.
+      for (const d of domain) {
+        rows.push(
+          outboxRow({
+            tenantId: entity.tenantId,
+            type: d.name,
+            resourceType: resourceName(cs.name),
+            resourceId: entity.id,
+            occurredAt: new Date(added[added.length - 1].date),
             actor: who,
             data,
           }),

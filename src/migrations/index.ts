@@ -5,6 +5,7 @@ import { Migration20261123100000_integrity } from './Migration20261123100000_int
 import { Migration20261123100000_events } from './Migration20261123100000_events';
 import { Migration20261123100001_notification_email } from './Migration20261123100001_notification_email';
 import { Migration20261123110000_event_keys } from './Migration20261123110000_event_keys';
+import { Migration20261123120000_live_notify } from './Migration20261123120000_live_notify';
 import { Migration20261123130000_idempotency } from './Migration20261123130000_idempotency';
 
 export const migrationsList: { name: string; class: any }[] = [
@@ -14,5 +15,6 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261123100000_events', class: Migration20261123100000_events },
   { name: 'Migration20261123100001_notification_email', class: Migration20261123100001_notification_email },
   { name: 'Migration20261123110000_event_keys', class: Migration20261123110000_event_keys },
+  { name: 'Migration20261123120000_live_notify', class: Migration20261123120000_live_notify },
   { name: 'Migration20261123130000_idempotency', class: Migration20261123130000_idempotency },
 ];

@@ -10,7 +10,8 @@ import { permissionName, SUPER_ADMIN, type Resource, type Verb } from './catalog
 /**
  * Permission rules of the root fields. A resolver method names its rule with @Requires; the
  * rules are applied with graphql-shield through a graphql-middleware field map of Query and
- * Mutation only, so object fields below the root run without a permission wrapper.
+ * Mutation only, so object fields below the root run without a permission wrapper; Subscription
+ * fields are guarded where they start (guardSubscriptions).
  */
 const rulesByResolver = new Map<Function, Map<string, IRule>>();
 
@@ -77,15 +78,23 @@ export const superAdminOnly = defineRule('superAdmin', (ctx) => {
   return ctx.caller.superAdmin ? true : forbidden(`this operation needs the ${SUPER_ADMIN} role`);
 });
 
+type RootType = 'Query' | 'Mutation' | 'Subscription';
+const ROOT_TYPES: readonly RootType[] = ['Query', 'Mutation', 'Subscription'];
+
+const rootFields = (schema: GraphQLSchema, type: RootType) =>
+  (type === 'Query'
+    ? schema.getQueryType()
+    : type === 'Mutation'
+      ? schema.getMutationType()
+      : schema.getSubscriptionType()
+  )?.getFields() ?? {};
+
 /** The rule of every root field of the schema that has one. */
-export function ruleTree(schema: GraphQLSchema): Record<'Query' | 'Mutation', Record<string, IRule>> {
+export function ruleTree(schema: GraphQLSchema): Record<RootType, Record<string, IRule>> {
   const storage = getMetadataStorage();
-  const tree: Record<'Query' | 'Mutation', Record<string, IRule>> = { Query: {}, Mutation: {} };
-  const place = (
-    type: 'Query' | 'Mutation',
-    defs: { target: Function; methodName: string; schemaName: string }[],
-  ) => {
-    const fields = (type === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields() ?? {};
+  const tree: Record<RootType, Record<string, IRule>> = { Query: {}, Mutation: {}, Subscription: {} };
+  const place = (type: RootType, defs: { target: Function; methodName: string; schemaName: string }[]) => {
+    const fields = rootFields(schema, type);
     for (const def of defs) {
       const r = rulesByResolver.get(def.target)?.get(def.methodName);
       if (fields[def.schemaName] && r) tree[type][def.schemaName] = r;
@@ -93,6 +102,7 @@ export function ruleTree(schema: GraphQLSchema): Record<'Query' | 'Mutation', Re
   };
   place('Query', storage.queries);
   place('Mutation', storage.mutations);
+  place('Subscription', storage.subscriptions);
   return tree;
 }
 
@@ -100,11 +110,28 @@ export function ruleTree(schema: GraphQLSchema): Record<'Query' | 'Mutation', Re
 export function unguardedRootFields(schema: GraphQLSchema): string[] {
   const tree = ruleTree(schema);
   const missing: string[] = [];
-  for (const type of ['Query', 'Mutation'] as const) {
-    const fields = (type === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields() ?? {};
-    for (const name of Object.keys(fields)) if (!tree[type][name]) missing.push(`${type}.${name}`);
-  }
+  for (const type of ROOT_TYPES)
+    for (const name of Object.keys(rootFields(schema, type)))
+      if (!tree[type][name]) missing.push(`${type}.${name}`);
   return missing;
+}
+
+/**
+ * Subscription root fields get their rule on `subscribe`, where the subscription starts: the
+ * middleware would wrap `resolve`, which runs once per event. Their rules are this module's own,
+ * so their checks are known; a rule from elsewhere denies.
+ */
+function guardSubscriptions(schema: GraphQLSchema, rules: Record<string, IRule>): void {
+  for (const [name, field] of Object.entries(rootFields(schema, 'Subscription'))) {
+    const check = checkOf(rules[name]) ?? (() => forbidden());
+    const subscribe = field.subscribe;
+    if (!subscribe) throw new Error(`subscription ${name} has no subscribe function`);
+    field.subscribe = (source, args, ctx: Context, info) => {
+      const allowed = check(ctx);
+      if (allowed !== true) throw allowed;
+      return subscribe(source, args, ctx, info);
+    };
+  }
 }
 
 export function applyPermissions(schema: GraphQLSchema): GraphQLSchema {
@@ -117,5 +144,7 @@ export function applyPermissions(schema: GraphQLSchema): GraphQLSchema {
     fallbackError: forbidden(),
   });
   const full = generator.generate(schema) as Record<string, unknown>;
-  return applyMiddleware(schema, { Query: full.Query, Mutation: full.Mutation } as never);
+  const guarded = applyMiddleware(schema, { Query: full.Query, Mutation: full.Mutation } as never);
+  guardSubscriptions(guarded, tree.Subscription);
+  return guarded;
 }

@@ -4,6 +4,7 @@ import { crmResolvers } from './crm';
 import { financeResolvers } from './finance';
 import { hrResolvers } from './hr';
 import { inventoryResolvers } from './inventory';
+import { liveResolvers } from './live';
 import { notificationsResolvers } from './notifications';
 import { webhookResolvers } from './webhooks';
 
@@ -17,4 +18,5 @@ export const extraResolvers: Function[] = [
   ...inventoryResolvers,
   ...notificationsResolvers,
   ...webhookResolvers,
+  ...liveResolvers,
 ];

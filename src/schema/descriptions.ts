@@ -35,4 +35,6 @@ export const ROOT_DOCS = {
     "Reads. Every field needs a credential, and most the READ permission of their resource (a caller's own records need only the credential); records of other tenants and out of the caller's scope behave as absent.",
   mutation:
     "Writes. Every field needs a credential, and most the CREATE, UPDATE or DELETE permission of their resource (a caller's own records need only the credential).",
+  subscription:
+    'Live events over WebSocket at /graphql (graphql-transport-ws; the credential goes in connection_init). Each event passes the same permission and scope rules as a query would.',
 } as const;

@@ -19563,7 +19563,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Invoice'];
           /** @enum {string} */
-          type?: 'invoice.created' | 'invoice.updated' | 'invoice.status_changed' | 'invoice.deleted';
+          type?:
+            | 'invoice.created'
+            | 'invoice.updated'
+            | 'invoice.status_changed'
+            | 'invoice.deleted'
+            | 'invoice.numbered';
         };
       };
     };
@@ -19596,7 +19601,14 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Lead'];
           /** @enum {string} */
-          type?: 'lead.created' | 'lead.updated' | 'lead.status_changed' | 'lead.deleted';
+          type?:
+            | 'lead.created'
+            | 'lead.updated'
+            | 'lead.status_changed'
+            | 'lead.deleted'
+            | 'lead.qualified'
+            | 'lead.won'
+            | 'lead.lost';
         };
       };
     };
@@ -19773,7 +19785,8 @@ export interface operations {
             | 'stock_inventory.created'
             | 'stock_inventory.updated'
             | 'stock_inventory.status_changed'
-            | 'stock_inventory.deleted';
+            | 'stock_inventory.deleted'
+            | 'stock_inventory.quantity_changed';
         };
       };
     };

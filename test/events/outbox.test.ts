@@ -1,4 +1,6 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { createCustomer, createOpportunity } from '../finance/helpers';
+import { addStock, createProduct, createSite } from '../inventory/helpers';
 
 /** The outbox rows of one record, oldest first, read as the database's own user. */
 interface OutboxRow {
@@ -54,6 +56,47 @@ describe('the transactional outbox', () => {
     expect(events[2].data).toEqual(expect.objectContaining({ name: 'Login page' }));
     expect(events[3].data).toEqual(expect.objectContaining({ id, name: 'Login page' }));
     expect(events[0].actor).toEqual({ userId: a.adminId, email: a.adminEmail });
+  });
+
+  it('adds the domain names: lead status, invoice numbering, stock moves', async () => {
+    const types = async (id: string) => (await eventsOf(server, a.tenantId, id)).map((e) => e.type);
+    const lead = await a.client.graphql(
+      'mutation { createLead(input: { companyName: "Acme", status: NEW }) { id } }',
+    );
+    expect(lead.body.errors).toBeUndefined();
+    const leadId = lead.body.data.createLead.id as string;
+    const qualified = await a.client.graphql(
+      'mutation ($id: ID!) { updateLead(id: $id, input: { status: QUALIFIED }) { id } }',
+      { id: leadId },
+    );
+    expect(qualified.body.errors).toBeUndefined();
+    expect(await types(leadId)).toEqual(
+      expect.arrayContaining(['lead.created', 'lead.status_changed', 'lead.qualified']),
+    );
+    expect((await types(leadId)).filter((t) => t === 'lead.qualified')).toHaveLength(1);
+
+    const customer = await createCustomer(a.client, 'Domain customer');
+    const opportunity = await createOpportunity(a.client, 'Domain deal', customer);
+    const invoice = await a.client.post('/invoices', {
+      invoiceDate: '2026-04-01T00:00:00.000Z',
+      opportunityId: opportunity,
+      rows: [{ quantity: 1, unitPrice: 100 }],
+    });
+    expect(invoice.status).toBe(201);
+    expect(await types(invoice.body.id)).toEqual(['invoice.created', 'invoice.numbered']);
+
+    const site = await createSite(a.client, 'Domain site');
+    const product = await createProduct(a.client, { name: 'Bolt' });
+    const stock = await addStock(a.client, site, [{ productId: product, quantity: 5, price: 1 }]);
+    expect(stock.status).toBe(201);
+    const inventoryId = stock.body[0].id as string;
+    const again = await addStock(a.client, site, [{ productId: product, quantity: 2, price: 1 }]);
+    expect(again.status).toBe(201);
+    expect(await types(inventoryId)).toEqual([
+      'stock_inventory.created',
+      'stock_inventory.quantity_changed',
+      'stock_inventory.updated',
+    ]);
   });
 
   it('writes no event for a change that was rolled back', async () => {

@@ -7,6 +7,8 @@ import { StockBatch, StockSource } from '../../entities/inventory/stock-batch';
 import { StockInventory, StockStatus } from '../../entities/inventory/stock-inventory';
 import { round4, sumOf } from '../../entities/inventory/shapes';
 import { conflict, notFound } from '../../errors';
+import type { OutboxEvent } from '../../entities/events/outbox-event';
+import { eventName, outboxRow, recordData, resourceName } from '../../events/outbox';
 
 /**
  * The stock of one product at one site, changed only while its StockInventory row is locked.
@@ -247,6 +249,20 @@ async function insertIfAbsent(ctx: Context, inv: StockInventory): Promise<boolea
   return result.affectedRows === 1;
 }
 
+/** The outbox row of an inventory made by insertIfAbsent (stamped as the tenancy subscriber would). */
+function createdEvent(ctx: Context, inv: StockInventory): OutboxEvent {
+  const actor = actorOf(ctx.em)!;
+  return outboxRow({
+    tenantId: inv.tenantId,
+    type: eventName(StockInventory.name, EventType.CREATE),
+    resourceType: resourceName(StockInventory.name),
+    resourceId: inv.id,
+    occurredAt: new Date(inv.events[0].date),
+    actor: { userId: actor.userId, email: actor.email },
+    data: recordData(inv),
+  });
+}
+
 export interface StockPlace {
   siteId: string;
   productId: string;
@@ -284,6 +300,8 @@ export async function changeStock(
     change(ledger);
     ledger.recompute();
     if (await insertIfAbsent(ctx, fresh)) {
+      // The insert bypassed the unit of work, and with it the outbox: its event goes in here.
+      ctx.em.persist(createdEvent(ctx, fresh));
       for (const b of ledger.added) ctx.em.persist(b);
       await ctx.em.flush();
       return (await lockRow(ctx, place.siteId, place.productId))!;

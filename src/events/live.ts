@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import { authenticate, bearerToken } from '../auth/authenticate';
+import { tokenExpiresAt, type JwtSettings } from '../auth/jwt';
+import { Loaders, type Caller, type Context } from '../context';
+import { endTenantTransaction } from '../db/tenant-transaction';
+import { startListener, type Listener } from '../db/listener';
+import type { Notification } from '../entities/notifications/notification';
+import { classify } from '../error-mapping';
+import { badRequest, forbidden } from '../errors';
+import { FamilyService } from '../family/service';
+import type { Logger } from '../logger';
+import { notifications } from '../resolvers/notifications/notifications';
+import { EVENT_RESOURCES } from './catalog';
+import { envelopeOf, type EventEnvelope, type OutboxRecord } from './envelope';
+import { PushQueue } from './push-queue';
+import { mayReadEvent, mayReadResource } from './readable';
+import { asEventWorker } from './store';
+
+/**
+ * Live subscriptions: every service process LISTENs on the outbox's channel (a trigger NOTIFYs
+ * `<tenant id>:<event id>` for each outbox row, delivered by PostgreSQL at commit). A process with
+ * subscribers in that tenant reads the event from the outbox, the source of truth, and offers it
+ * to each of its sessions (one per WebSocket) of the tenant. A session checks its credential
+ * afresh for every event it would deliver (the token's expiry, the user still active, their
+ * current permissions) and holds the event to the same rules as queries (readable.ts).
+ */
+export const OUTBOX_CHANNEL = 'bms_outbox';
+
+/** Close codes of the graphql-transport-ws protocol and WebSocket. */
+export const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_GOING_AWAY = 1001;
+
+const NOTIFICATION_CREATED = 'notification.created';
+/** Event names a subscription may ask for: those of records with a history. */
+const RECORD_EVENT_NAMES = new Set(EVENT_RESOURCES.flatMap((r) => r.events));
+const notificationService = new FamilyService(notifications);
+
+interface LiveSubscription {
+  wants(event: EventEnvelope): boolean;
+  offer(ctx: Context, event: EventEnvelope): Promise<void>;
+  queue: PushQueue<unknown>;
+}
+
+/** One WebSocket's subscriptions, for one credential. */
+export class LiveSession {
+  private readonly subscriptions = new Set<LiveSubscription>();
+  private chain: Promise<void> = Promise.resolve();
+  private readonly expiry: NodeJS.Timeout;
+  private ended = false;
+
+  constructor(
+    private readonly hub: LiveHub,
+    readonly caller: Caller,
+    private readonly header: string,
+    expiresAt: number,
+    private readonly close: (code: number, reason: string) => void,
+  ) {
+    // The socket closes when the token expires, events or not (timers hold at most ~24.8 days).
+    this.expiry = setTimeout(
+      () => this.end(CLOSE_UNAUTHORIZED, 'the credential has expired'),
+      Math.min(Math.max(0, expiresAt - Date.now()), 2 ** 31 - 1),
+    );
+    this.expiry.unref();
+  }
+
+  get tenantId(): string {
+    return this.caller.tenantId;
+  }
+
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
+  /** The context GraphQL runs this socket's operations with: no database work happens in it. */
+  context(): Context {
+    return {
+      em: this.hub.orm.em.fork({ clear: true }),
+      caller: this.caller,
+      loaders: new Loaders(),
+      requestId: randomUUID(),
+      live: this,
+    };
+  }
+
+  /** `recordChanged(types)`: unknown names are a 400, names of records the caller cannot read a 403. */
+  records(ctx: Context, types: readonly string[] | null | undefined): AsyncIterable<EventEnvelope> {
+    const wanted = types?.length ? new Set(types) : undefined;
+    for (const type of wanted ?? []) {
+      if (!RECORD_EVENT_NAMES.has(type)) throw badRequest(`types: ${type} is not an event name`);
+      const resource = type.slice(0, type.lastIndexOf('.'));
+      if (!mayReadResource(ctx, resource)) throw forbidden(`types: you may not read ${resource} records`);
+    }
+    const sub = this.add({
+      wants: (event) => RECORD_EVENT_NAMES.has(event.type) && (!wanted || wanted.has(event.type)),
+      offer: async (eventCtx, event) => {
+        if (mayReadEvent(eventCtx, event)) sub.queue.push(event);
+      },
+    });
+    return sub.queue as PushQueue<EventEnvelope>;
+  }
+
+  /** `notificationAdded`: the caller's own notifications that reached their feed, as queries show them. */
+  notifications(): AsyncIterable<Notification> {
+    const sub = this.add({
+      wants: (event) => event.type === NOTIFICATION_CREATED,
+      offer: async (ctx, event) => {
+        if (!event.resource.id) return;
+        const [found] = await notificationService.byIds(ctx, [event.resource.id], { detached: true });
+        if (found) sub.queue.push(found);
+      },
+    });
+    return sub.queue as PushQueue<Notification>;
+  }
+
+  private add(kind: Omit<LiveSubscription, 'queue'>): LiveSubscription {
+    const sub = { ...kind } as LiveSubscription;
+    sub.queue = new PushQueue<unknown>(
+      () => this.subscriptions.delete(sub),
+      1000,
+      () => this.end(CLOSE_GOING_AWAY, 'the client is not reading its events'),
+    );
+    this.subscriptions.add(sub);
+    return sub;
+  }
+
+  /** An event of this session's tenant: handled in order, after the ones before it. */
+  offer(event: EventEnvelope): void {
+    if (this.ended) return;
+    const aboutMe = event.resource.type === 'user' && event.resource.id === this.caller.userId;
+    if (!aboutMe && ![...this.subscriptions].some((s) => s.wants(event))) return;
+    this.chain = this.chain
+      .then(() => this.handle(event))
+      .catch((err) => this.hub.log.error({ err, eventId: event.id }, 'live event not delivered'));
+  }
+
+  private async handle(event: EventEnvelope): Promise<void> {
+    if (this.ended) return;
+    let auth;
+    try {
+      auth = await authenticate(this.hub.orm.em, this.hub.jwt, this.header);
+    } catch (err) {
+      const { status, detail } = classify(err);
+      if (status === 401) return this.end(CLOSE_UNAUTHORIZED, detail);
+      throw err;
+    }
+    const ctx: Context = {
+      em: auth.em,
+      caller: auth.caller,
+      loaders: new Loaders(),
+      requestId: randomUUID(),
+    };
+    try {
+      for (const sub of this.subscriptions) if (sub.wants(event)) await sub.offer(ctx, event);
+    } finally {
+      await endTenantTransaction(auth.em, false);
+    }
+  }
+
+  /** Settles once the events being handled are done (for shutdown). */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /** Ends every subscription; with a code, closes the socket too. */
+  end(code?: number, reason = ''): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.expiry);
+    for (const sub of [...this.subscriptions]) sub.queue.end();
+    this.hub.remove(this);
+    if (code !== undefined) this.close(code, reason);
+  }
+}
+
+/** A process's live sessions by tenant, fed from the outbox channel. */
+export class LiveHub {
+  private readonly byTenant = new Map<string, Set<LiveSession>>();
+  private listener?: Listener;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly orm: MikroORM,
+    readonly jwt: JwtSettings,
+    readonly log: Logger,
+  ) {}
+
+  /** Starts listening; waits up to `waitMs` for the first LISTEN (later failures are retried). */
+  async start(url: string, waitMs = 10_000): Promise<void> {
+    this.listener = startListener({
+      url,
+      channels: [OUTBOX_CHANNEL],
+      log: this.log,
+      onNotification: (_channel, payload) => this.notified(payload),
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.listener.ready, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+    if (!this.listener.connected) this.log.warn('live subscriptions wait for their database connection');
+  }
+
+  /** A session for a `connection_init`'s credential; a bad one throws a 401. */
+  async open(header: unknown, close: (code: number, reason: string) => void): Promise<LiveSession> {
+    const authorization = typeof header === 'string' ? header : undefined;
+    const expiresAt = tokenExpiresAt(this.jwt, bearerToken(authorization));
+    const { em, caller } = await authenticate(this.orm.em, this.jwt, authorization);
+    await endTenantTransaction(em, false);
+    const session = new LiveSession(this, caller, authorization!, expiresAt, close);
+    let sessions = this.byTenant.get(caller.tenantId);
+    if (!sessions) this.byTenant.set(caller.tenantId, (sessions = new Set()));
+    sessions.add(session);
+    return session;
+  }
+
+  remove(session: LiveSession): void {
+    const sessions = this.byTenant.get(session.tenantId);
+    sessions?.delete(session);
+    if (sessions?.size === 0) this.byTenant.delete(session.tenantId);
+  }
+
+  /** Subscriptions open on this process (for metrics and tests). */
+  get subscriptionCount(): number {
+    let n = 0;
+    for (const sessions of this.byTenant.values()) for (const s of sessions) n += s.subscriptionCount;
+    return n;
+  }
+
+  private notified(payload: string): void {
+    const [tenantId, id] = payload.split(':');
+    // Only a process with subscribers in the tenant reads the event.
+    if (!id || !this.byTenant.has(tenantId)) return;
+    this.chain = this.chain
+      .then(() => this.dispatch(tenantId, id))
+      .catch((err) => this.log.error({ err, eventId: id }, 'live event could not be read'));
+  }
+
+  private async dispatch(tenantId: string, id: string): Promise<void> {
+    if (!this.byTenant.has(tenantId)) return;
+    const [row] = await asEventWorker(this.orm, (q) =>
+      q<OutboxRecord>(
+        `select tenant_id, id, type, resource_type, resource_id, occurred_at, actor, data from outbox_event
+         where tenant_id = ? and id = ?`,
+        [tenantId, id],
+      ),
+    );
+    if (!row) return;
+    const event = envelopeOf(row);
+    for (const session of this.byTenant.get(tenantId) ?? []) session.offer(event);
+  }
+
+  /** Ends every session (the sockets close with 1001) and stops listening. */
+  async close(): Promise<void> {
+    const all = [...this.byTenant.values()].flatMap((sessions) => [...sessions]);
+    for (const session of all) session.end(CLOSE_GOING_AWAY, 'the service is stopping');
+    await this.listener?.close();
+    // What is being handled finishes before the pool it uses closes.
+    await Promise.all([this.chain, ...all.map((s) => s.settled())]);
+  }
+}

@@ -1,0 +1,3 @@
+import { LiveResolver } from './subscriptions';
+
+export const liveResolvers: Function[] = [LiveResolver];

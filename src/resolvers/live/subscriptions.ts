@@ -1,0 +1,78 @@
+import { Arg, Field, ID, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
+import { DateTimeISOResolver, GraphQLJSONObject } from 'graphql-scalars';
+import type { Context } from '../../context';
+import { Notification } from '../../entities/notifications/notification';
+import type { EventEnvelope } from '../../events/envelope';
+import type { LiveSession } from '../../events/live';
+import { badRequest } from '../../errors';
+import { authenticated, Requires } from '../../permissions/rules';
+
+@ObjectType('EventActor', { description: 'Who made a change: null for the service itself.' })
+class EventActorObject {
+  @Field(() => ID) userId!: string;
+  @Field(() => String) email!: string;
+}
+
+@ObjectType('EventResource', { description: 'The record an event is about.' })
+class EventResourceObject {
+  @Field(() => String, { description: 'The record type in snake case: `feature`, `stock_transfer`...' })
+  type!: string;
+  @Field(() => ID, { nullable: true }) id!: string | null;
+}
+
+@ObjectType('RecordEvent', {
+  description: 'An event as webhooks receive it: the envelope of docs/events.md.',
+})
+export class RecordEventObject {
+  @Field(() => ID, { description: 'The event id; the same as the webhook-id of its deliveries.' })
+  id!: string;
+  @Field(() => String, { description: '`<resource>.<action>`, such as `feature.status_changed`.' })
+  type!: string;
+  @Field(() => ID) tenantId!: string;
+  @Field(() => DateTimeISOResolver) occurredAt!: string;
+  @Field(() => EventActorObject, { nullable: true }) actor!: EventActorObject | null;
+  @Field(() => EventResourceObject) resource!: EventResourceObject;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'The record after the change, as the REST API shows it (as it was, for a deletion).',
+  })
+  data!: Record<string, unknown> | null;
+}
+
+function liveOf(ctx: Context): LiveSession {
+  if (!ctx.live)
+    throw badRequest('subscriptions are served over WebSocket (graphql-transport-ws) at /graphql');
+  return ctx.live;
+}
+
+/**
+ * Live events over WebSocket (src/graphql/subscriptions.ts): each subscription's stream comes from
+ * the caller's session, which the outbox feeds on every service process (events/live.ts).
+ */
+@Resolver()
+export class LiveResolver {
+  @Subscription(() => Notification, {
+    description:
+      "The caller's own notifications as they arrive in their feed (those their settings turn away never do).",
+    subscribe: ({ context }) => liveOf(context as Context).notifications(),
+  })
+  @Requires(authenticated)
+  notificationAdded(@Root() notification: Notification): Notification {
+    return notification;
+  }
+
+  @Subscription(() => RecordEventObject, {
+    description:
+      'Changes to the records the caller may read, under the same permissions and data scope as queries. ' +
+      '`types` names the events wanted (`feature.created`, `lead.status_changed`...); omitted, every readable one.',
+    subscribe: ({ args, context }) =>
+      liveOf(context as Context).records(context as Context, (args as { types?: string[] | null }).types),
+  })
+  @Requires(authenticated)
+  recordChanged(
+    @Root() event: EventEnvelope,
+    @Arg('types', () => [String], { nullable: true }) _types: string[] | null,
+  ): EventEnvelope {
+    return event;
+  }
+}
