@@ -42,9 +42,9 @@ export interface paths {
     get: operations['getAccessControlProjectsByIdUsers'];
     /**
      * Set the users who hold a project directly
-     * @description Sets who holds a project directly; returns the new list.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { setProjectAccessUsers }`.
+     *     GraphQL: `mutation { setProjectAccessUsers }`, which returns more: sets who holds a project directly; returns the new list.
      *
      *     Needs the UPDATE_USERS permission.
      */
@@ -74,9 +74,9 @@ export interface paths {
     get: operations['getAccessControlSubsidiariesByIdUsers'];
     /**
      * Set the users who hold a subsidiary directly
-     * @description Sets who holds a subsidiary directly; returns the new list.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { setSubsidiaryAccessUsers }`.
+     *     GraphQL: `mutation { setSubsidiaryAccessUsers }`, which returns more: sets who holds a subsidiary directly; returns the new list.
      *
      *     Needs the UPDATE_USERS permission.
      */
@@ -292,9 +292,9 @@ export interface paths {
     post?: never;
     /**
      * Delete ApInvoices by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteApInvoices }`.
+     *     GraphQL: `mutation { deleteApInvoices }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_AP_INVOICES permission.
      */
@@ -374,9 +374,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one InboundEmail
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteInboundEmail }`.
+     *     GraphQL: `mutation { deleteInboundEmail }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs the DELETE_INBOX permission.
      */
@@ -422,9 +422,9 @@ export interface paths {
     post?: never;
     /**
      * Delete InboundEmails by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteInboundEmails }`.
+     *     GraphQL: `mutation { deleteInboundEmails }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_INBOX permission.
      */
@@ -630,9 +630,9 @@ export interface paths {
     post: operations['postConcepts'];
     /**
      * Delete Concepts (body: ids)
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteConcepts }`.
+     *     GraphQL: `mutation { deleteConcepts }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_CONCEPTS permission.
      */
@@ -654,9 +654,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one Concept
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteConcept }`.
+     *     GraphQL: `mutation { deleteConcept }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs the DELETE_CONCEPTS permission.
      */
@@ -974,9 +974,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Activities by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteActivities }`.
+     *     GraphQL: `mutation { deleteActivities }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_ACTIVITIES permission.
      */
@@ -1104,9 +1104,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Bookings by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteBookings }`.
+     *     GraphQL: `mutation { deleteBookings }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_BOOKINGS permission.
      */
@@ -1352,9 +1352,9 @@ export interface paths {
     post?: never;
     /**
      * Delete ContactFormWidgets by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteContactFormWidgets }`.
+     *     GraphQL: `mutation { deleteContactFormWidgets }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_CONTACT_FORMS permission.
      */
@@ -1720,9 +1720,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Epics by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteEpics }`.
+     *     GraphQL: `mutation { deleteEpics }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_EPICS permission.
      */
@@ -1970,9 +1970,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Features by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteFeatures }`.
+     *     GraphQL: `mutation { deleteFeatures }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_FEATURES permission.
      */
@@ -2266,9 +2266,9 @@ export interface paths {
     post?: never;
     /**
      * Delete HrProjects by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteHrProjects }`.
+     *     GraphQL: `mutation { deleteHrProjects }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_PROJECTS permission.
      */
@@ -2516,9 +2516,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Teams by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteTeams }`.
+     *     GraphQL: `mutation { deleteTeams }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_TEAMS permission.
      */
@@ -2814,9 +2814,9 @@ export interface paths {
     post?: never;
     /**
      * Delete StockInventories by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteStockInventories }`.
+     *     GraphQL: `mutation { deleteStockInventories }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_INVENTORY permission.
      */
@@ -3032,9 +3032,9 @@ export interface paths {
     post?: never;
     /**
      * Delete Invoices by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteInvoices }`.
+     *     GraphQL: `mutation { deleteInvoices }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_INVOICES permission.
      */
@@ -3122,9 +3122,9 @@ export interface paths {
     post: operations['postNotifications'];
     /**
      * Delete Notifications (body: ids)
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteNotifications }`.
+     *     GraphQL: `mutation { deleteNotifications }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs only a valid credential (the caller’s own records).
      */
@@ -3146,9 +3146,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one Notification
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteNotification }`.
+     *     GraphQL: `mutation { deleteNotification }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs only a valid credential (the caller’s own records).
      */
@@ -3346,9 +3346,9 @@ export interface paths {
     post: operations['postNotificationsPushTokens'];
     /**
      * Forget a device
-     * @description Forgets one of the caller’s devices (404 when it has none).
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { unregisterPushToken }`.
+     *     GraphQL: `mutation { unregisterPushToken }`, which returns more: forgets one of the caller’s devices (404 when it has none).
      *
      *     Needs only a valid credential (the caller’s own records).
      */
@@ -3604,9 +3604,9 @@ export interface paths {
     post?: never;
     /**
      * Delete SentMails (body: ids)
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteSentMails }`.
+     *     GraphQL: `mutation { deleteSentMails }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_SENT_MAILS permission.
      */
@@ -3628,9 +3628,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one SentMail
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteSentMail }`.
+     *     GraphQL: `mutation { deleteSentMail }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs the DELETE_SENT_MAILS permission.
      */
@@ -3772,9 +3772,9 @@ export interface paths {
     post?: never;
     /**
      * Delete StockTransfers by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteStockTransfers }`.
+     *     GraphQL: `mutation { deleteStockTransfers }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_STOCK_TRANSFERS permission.
      */
@@ -3910,9 +3910,9 @@ export interface paths {
     post: operations['postTaxPercentages'];
     /**
      * Delete TaxPercentages (body: ids)
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteTaxPercentages }`.
+     *     GraphQL: `mutation { deleteTaxPercentages }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_TAX_PERCENTAGES permission.
      */
@@ -3934,9 +3934,9 @@ export interface paths {
     post?: never;
     /**
      * Delete one TaxPercentage
-     * @description True when the record existed and is now deleted.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteTaxPercentage }`.
+     *     GraphQL: `mutation { deleteTaxPercentage }`, which returns more: true when the record existed and is now deleted.
      *
      *     Needs the DELETE_TAX_PERCENTAGES permission.
      */
@@ -4134,9 +4134,9 @@ export interface paths {
     post?: never;
     /**
      * Delete TypeProductCoverages by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteTypeProductCoverages }`.
+     *     GraphQL: `mutation { deleteTypeProductCoverages }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_COVERAGES permission.
      */
@@ -4472,9 +4472,9 @@ export interface paths {
     post?: never;
     /**
      * Delete WasteRecords by ids
-     * @description Deletes the records named; returns how many existed.
+     * @description Answers 204 with no body when done.
      *
-     *     GraphQL: `mutation { deleteWasteRecords }`.
+     *     GraphQL: `mutation { deleteWasteRecords }`, which returns more: deletes the records named; returns how many existed.
      *
      *     Needs the DELETE_WASTE permission.
      */
@@ -4718,9 +4718,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a webhook endpoint and its delivery log
-     * @description Deletes an endpoint and its delivery log; false if there is none.
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
      *
-     *     GraphQL: `mutation { deleteWebhook }`.
+     *     GraphQL: `mutation { deleteWebhook }`, which returns more: deletes an endpoint and its delivery log; false if there is none.
      *
      *     Needs the DELETE_WEBHOOKS permission.
      *
@@ -5899,11 +5899,17 @@ export interface components {
       rows?: components['schemas']['ApInvoiceRowInput'][] | null;
       /** @description DRAFT when not given. */
       status?: components['schemas']['ApInvoiceStatus'] | null;
-      /** @description A subsidiary the caller has access to. */
+      /**
+       * Format: uuid
+       * @description A subsidiary the caller has access to.
+       */
       subsidiaryId?: string | null;
       /** @description The supplier's e-mail when not given. */
       supplierEmail?: string | null;
-      /** @description A supplier of the tenant. */
+      /**
+       * Format: uuid
+       * @description A supplier of the tenant.
+       */
       supplierId?: string | null;
       /** @description The supplier's name when not given. */
       supplierName?: string | null;
@@ -6734,7 +6740,10 @@ export interface components {
       contactName?: string | null;
       /** @description Phone number of the person contacted. */
       contactPhone?: string | null;
-      /** @description Id of the customer it concerns; `customer` is that customer. */
+      /**
+       * Format: uuid
+       * @description Id of the customer it concerns; `customer` is that customer.
+       */
       customerId?: string | null;
       /** @description Longer description of the activity. */
       description?: string | null;
@@ -6757,11 +6766,17 @@ export interface components {
       isCompleted?: boolean | null;
       /** @description Where it takes place. */
       location?: string | null;
-      /** @description Id of the opportunity it concerns; `opportunity` is that opportunity. */
+      /**
+       * Format: uuid
+       * @description Id of the opportunity it concerns; `opportunity` is that opportunity.
+       */
       opportunityId?: string | null;
       /** @description What came of it. */
       outcome?: string | null;
-      /** @description A user id; the creator when a new activity leaves it out. */
+      /**
+       * Format: uuid
+       * @description A user id; the creator when a new activity leaves it out.
+       */
       ownerId?: string | null;
       /** @description How urgent it is. */
       priority?: components['schemas']['ActivityPriority'] | null;
@@ -6786,7 +6801,10 @@ export interface components {
     CreateContactFormWidgetInput: {
       /** @description True when a new widget leaves it out. */
       active?: boolean | null;
-      /** @description An employee id. */
+      /**
+       * Format: uuid
+       * @description An employee id.
+       */
       assignedTeamLeadId?: string | null;
       /** @description Shown to a visitor after sending the form. */
       confirmationMessage?: string | null;
@@ -6809,14 +6827,20 @@ export interface components {
       description?: string | null;
       /** @description Name of the epic. */
       name: string;
-      /** @description Id of the employee who owns the epic; `owner` is that employee. */
+      /**
+       * Format: uuid
+       * @description Id of the employee who owns the epic; `owner` is that employee.
+       */
       ownerId?: string | null;
       /**
        * Format: int32
        * @description Priority, an integer.
        */
       priority?: number | null;
-      /** @description Id of the HR project the epic belongs to; limits who sees it (project access). */
+      /**
+       * Format: uuid
+       * @description Id of the HR project the epic belongs to; limits who sees it (project access).
+       */
       projectId?: string | null;
       /** @description Where the epic stands (default PLANNING). */
       status?: components['schemas']['EpicStatus'] | null;
@@ -6837,7 +6861,10 @@ export interface components {
     CreateFeatureInput: {
       /** @description What the feature is about. */
       description?: string | null;
-      /** @description Id of the epic the feature belongs to; its tasks follow it when it changes. */
+      /**
+       * Format: uuid
+       * @description Id of the epic the feature belongs to; its tasks follow it when it changes.
+       */
       epicId?: string | null;
       /**
        * Format: int32
@@ -6855,7 +6882,10 @@ export interface components {
     };
     /** @description A new HR project. */
     CreateHrProjectInput: {
-      /** @description Id of the client the project is for. */
+      /**
+       * Format: uuid
+       * @description Id of the client the project is for.
+       */
       clientId?: string | null;
       /** @description Short code of the project. */
       code?: string | null;
@@ -6878,7 +6908,10 @@ export interface components {
        * @description Hourly rate charged for work on the project.
        */
       hourlyRate?: number | null;
-      /** @description Id of the employee who leads the project; `lead` is that employee. */
+      /**
+       * Format: uuid
+       * @description Id of the employee who leads the project; `lead` is that employee.
+       */
       leadId?: string | null;
       /** @description Name of the project. */
       name: string;
@@ -6960,11 +6993,17 @@ export interface components {
       quantity: number;
       /** @description Why it was wasted. */
       reason?: string | null;
-      /** @description Id of the shift in which it was wasted. */
+      /**
+       * Format: uuid
+       * @description Id of the shift in which it was wasted.
+       */
       shiftId?: string | null;
       /** @description Id of the stock site; fixed once deducted. */
       stockSiteId?: string | null;
-      /** @description Id of the subsidiary; limits who sees the record. */
+      /**
+       * Format: uuid
+       * @description Id of the subsidiary; limits who sees the record.
+       */
       subsidiaryId?: string | null;
     };
     /** @description A new webhook endpoint. */
@@ -7445,7 +7484,10 @@ export interface components {
       }[];
       /** @description The request id, as in the X-Request-Id header. */
       requestId?: string;
-      /** @description The HTTP status. */
+      /**
+       * Format: int32
+       * @description The HTTP status.
+       */
       status?: number;
       /**
        * Format: date-time
@@ -8236,7 +8278,10 @@ export interface components {
     InvoiceInput: {
       /** @description Files attached to the invoice; replaces the list. */
       attachments?: components['schemas']['FileAssetInput'][] | null;
-      /** @description A customer of the tenant. */
+      /**
+       * Format: uuid
+       * @description A customer of the tenant.
+       */
       clientId?: string | null;
       /** @description E-mail address the invoice is sent to. */
       contactEmail?: string | null;
@@ -8249,11 +8294,17 @@ export interface components {
       invoiceDate?: string | null;
       /** @description Body of the e-mail the invoice is sent with. */
       mailBody?: string | null;
-      /** @description Id of the project milestone the invoice charges for. */
+      /**
+       * Format: uuid
+       * @description Id of the project milestone the invoice charges for.
+       */
       milestoneId?: string | null;
       /** @description Internal note. */
       note?: string | null;
-      /** @description An opportunity of the tenant; its customer is the client when none is given. */
+      /**
+       * Format: uuid
+       * @description An opportunity of the tenant; its customer is the client when none is given.
+       */
       opportunityId?: string | null;
       /**
        * Format: date-time
@@ -8277,13 +8328,19 @@ export interface components {
       reminders?: components['schemas']['InvoiceReminderInput'][] | null;
       /** @description The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored. */
       rows?: components['schemas']['InvoiceRowInput'][] | null;
-      /** @description Id of the sales order invoiced. */
+      /**
+       * Format: uuid
+       * @description Id of the sales order invoiced.
+       */
       salesOrderId?: string | null;
       /** @description Ids of the sent mails that carried the invoice. */
       sentMails?: string[] | null;
       /** @description DRAFT when not given. PARTIALLY_PAID and PAID follow from transactions only. */
       status?: components['schemas']['InvoiceStatus'] | null;
-      /** @description A subsidiary the caller has access to. */
+      /**
+       * Format: uuid
+       * @description A subsidiary the caller has access to.
+       */
       subsidiaryId?: string | null;
       /** @description Payments received; replaces the list. */
       transactions?: components['schemas']['InvoiceTransactionInput'][] | null;
@@ -11165,6 +11222,9 @@ export interface components {
     /** @description Malformed JSON, a body of the wrong JSON type, a bad, missing or unknown parameter, or failed validation; `detail` names every culprit, and `errors` lists them one by one. */
     BadRequest: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -11175,6 +11235,9 @@ export interface components {
     /** @description A uniqueness or concurrent-update conflict, or a request with the same `Idempotency-Key` is still running. */
     Conflict: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -11185,6 +11248,9 @@ export interface components {
     /** @description The caller lacks the permission the operation needs. */
     Forbidden: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -11195,6 +11261,9 @@ export interface components {
     /** @description An unexpected error; the body never holds a stack trace or SQL. */
     InternalServerError: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -11205,6 +11274,9 @@ export interface components {
     /** @description Unknown path or record (a malformed id, or a record of another tenant, too). */
     NotFound: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -11215,6 +11287,9 @@ export interface components {
     /** @description The request body is larger than 1 MiB. */
     PayloadTooLarge: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -11225,6 +11300,9 @@ export interface components {
     /** @description The database is unavailable; retry after `Retry-After` seconds. */
     ServiceUnavailable: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'Retry-After': components['headers']['Retry-After'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
@@ -11236,6 +11314,9 @@ export interface components {
     /** @description Rate limited; retry after `Retry-After` seconds. */
     TooManyRequests: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'Retry-After': components['headers']['Retry-After'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
@@ -11247,6 +11328,9 @@ export interface components {
     /** @description Missing, malformed, expired or wrongly signed credential, or an unknown or inactive user. */
     Unauthorized: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'WWW-Authenticate': components['headers']['WWW-Authenticate'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
@@ -11258,6 +11342,9 @@ export interface components {
     /** @description The `Idempotency-Key` was used for a different request (method, path, query or body) within 24 hours. */
     UnprocessableContent: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -11268,6 +11355,9 @@ export interface components {
     /** @description The request body is not JSON. */
     UnsupportedMediaType: {
       headers: {
+        'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
@@ -11282,10 +11372,16 @@ export interface components {
   };
   requestBodies: never;
   headers: {
+    /** @description Sent to a browser request from an origin listed in CORS_ORIGINS (all origins with `*`); absent otherwise, which a browser takes as a refusal. */
+    'Access-Control-Allow-Origin': string;
     /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key`. */
     'Idempotent-Replayed': 'true';
     /** @description The path of the created record. */
     Location: string;
+    /** @description The caller’s remaining quota in the current window (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"1200-in-1min"; r=1199; t=60`: `r` requests remain, the window resets in `t` seconds. Absent when rate limiting is turned off. */
+    RateLimit: string;
+    /** @description The quota policy (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"1200-in-1min"; q=1200; w=60`: `q` requests per `w` seconds per credential. Absent when rate limiting is turned off. */
+    'RateLimit-Policy': string;
     /** @description Seconds to wait before retrying. */
     'Retry-After': number;
     /** @description How to authenticate: `Bearer`. */
@@ -11309,6 +11405,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11340,6 +11439,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11378,7 +11480,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11412,6 +11517,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11450,7 +11558,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11491,7 +11602,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11534,7 +11648,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11577,7 +11694,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11617,8 +11737,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11656,6 +11779,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11687,6 +11813,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11725,6 +11854,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11764,6 +11896,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11799,7 +11934,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11839,6 +11977,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11874,7 +12015,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11910,6 +12054,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11944,7 +12091,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -11984,6 +12134,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12019,7 +12172,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12059,6 +12215,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12094,7 +12253,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12130,6 +12292,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12158,6 +12323,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12189,6 +12357,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12220,6 +12391,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12259,6 +12433,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12287,6 +12464,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12322,8 +12502,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12363,7 +12546,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12400,7 +12586,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12442,7 +12631,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12478,6 +12670,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12506,6 +12701,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12537,6 +12735,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12576,6 +12777,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12604,6 +12808,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12639,8 +12846,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12676,6 +12886,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12707,6 +12920,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12738,6 +12954,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12769,6 +12988,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12797,6 +13019,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12836,6 +13061,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12871,7 +13099,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12911,6 +13142,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12946,7 +13180,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -12982,6 +13219,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13018,6 +13258,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13057,6 +13300,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13092,7 +13338,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13132,6 +13381,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13167,7 +13419,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13203,6 +13458,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13231,6 +13489,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13262,6 +13523,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13293,6 +13557,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13332,6 +13599,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13367,8 +13637,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13401,6 +13674,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13440,6 +13716,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13475,7 +13754,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13515,6 +13797,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13550,7 +13835,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13586,6 +13874,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13614,6 +13905,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13645,6 +13939,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13676,6 +13973,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13715,6 +14015,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13753,7 +14056,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13796,7 +14102,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13836,8 +14145,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13870,6 +14182,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13901,6 +14216,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13932,6 +14250,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -13963,6 +14284,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14002,6 +14326,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14037,7 +14364,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14077,6 +14407,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14112,7 +14445,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14148,6 +14484,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14176,6 +14515,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14207,6 +14549,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14238,6 +14583,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14273,8 +14621,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14310,6 +14661,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14341,6 +14695,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14380,6 +14737,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14415,7 +14775,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14455,6 +14818,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14490,7 +14856,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14526,6 +14895,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14554,6 +14926,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14585,6 +14960,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14616,6 +14994,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14655,6 +15036,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14690,8 +15074,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14724,6 +15111,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14755,6 +15145,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14786,6 +15179,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14825,6 +15221,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14860,7 +15259,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14900,6 +15302,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14935,7 +15340,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14971,6 +15379,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -14999,6 +15410,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15030,6 +15444,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15065,8 +15482,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15099,6 +15519,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15130,6 +15553,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15161,6 +15587,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15200,6 +15629,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15235,7 +15667,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15275,6 +15710,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15310,7 +15748,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15354,6 +15795,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15385,6 +15829,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15413,6 +15860,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15444,6 +15894,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15475,6 +15928,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15510,8 +15966,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15551,7 +16010,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15613,6 +16075,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15663,7 +16128,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15707,6 +16175,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15742,7 +16213,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15786,6 +16260,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15825,6 +16302,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15856,6 +16336,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15891,8 +16374,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15928,6 +16414,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15956,6 +16445,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -15995,6 +16487,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16024,6 +16519,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16058,7 +16556,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16098,6 +16599,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16133,7 +16637,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16169,6 +16676,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16204,8 +16714,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16245,7 +16758,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16282,7 +16798,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16314,6 +16833,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16342,6 +16864,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16373,6 +16898,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16404,7 +16932,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16442,7 +16973,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16482,6 +17016,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16521,6 +17058,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16556,8 +17096,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16597,7 +17140,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16631,6 +17177,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16659,6 +17208,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16694,7 +17246,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16727,6 +17282,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16755,6 +17313,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16790,7 +17351,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16830,7 +17394,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16869,7 +17436,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16908,7 +17478,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16945,7 +17518,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -16984,7 +17560,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17022,7 +17601,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17059,7 +17641,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17091,6 +17676,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17119,6 +17707,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17150,6 +17741,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17189,6 +17783,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17228,6 +17825,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17263,7 +17863,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17303,6 +17906,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17338,7 +17944,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17378,7 +17987,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17414,8 +18026,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17449,6 +18064,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17484,8 +18102,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17525,7 +18146,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17562,7 +18186,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17604,7 +18231,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17640,6 +18270,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17668,6 +18301,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17699,6 +18335,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17738,6 +18377,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17775,7 +18417,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17820,7 +18465,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17862,6 +18510,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17897,7 +18548,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17937,6 +18591,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -17972,7 +18629,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18008,6 +18668,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18036,6 +18699,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18074,7 +18740,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18110,6 +18779,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18141,6 +18813,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18174,6 +18849,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18214,7 +18892,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18255,7 +18936,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18292,6 +18976,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18330,7 +19017,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18370,8 +19060,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18407,6 +19100,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18446,6 +19142,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18481,7 +19180,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18521,6 +19223,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18556,7 +19261,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18592,6 +19300,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18620,6 +19331,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18651,6 +19365,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18682,6 +19399,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18713,6 +19433,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18752,6 +19475,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18780,6 +19506,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18815,8 +19544,11 @@ export interface operations {
       /** @description Created. */
       201: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18852,6 +19584,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18886,7 +19621,10 @@ export interface operations {
       /** @description Done; no content. */
       204: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18925,7 +19663,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -18968,6 +19709,9 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -19004,7 +19748,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -19041,7 +19788,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
@@ -19078,7 +19828,10 @@ export interface operations {
       /** @description OK. */
       200: {
         headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };

@@ -9,15 +9,19 @@ import { authenticated, Requires } from '../../permissions/rules';
 
 @ObjectType('EventActor', { description: 'Who made a change: null for the service itself.' })
 class EventActorObject {
-  @Field(() => ID) userId!: string;
-  @Field(() => String) email!: string;
+  @Field(() => ID, { description: 'The id of the user who made the change.' }) userId!: string;
+  @Field(() => String, { description: 'Their e-mail address when the change was made.' }) email!: string;
 }
 
 @ObjectType('EventResource', { description: 'The record an event is about.' })
 class EventResourceObject {
   @Field(() => String, { description: 'The record type in snake case: `feature`, `stock_transfer`...' })
   type!: string;
-  @Field(() => ID, { nullable: true }) id!: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The record id; null for an event about no single record.',
+  })
+  id!: string | null;
 }
 
 @ObjectType('RecordEvent', {
@@ -28,10 +32,17 @@ export class RecordEventObject {
   id!: string;
   @Field(() => String, { description: '`<resource>.<action>`, such as `feature.status_changed`.' })
   type!: string;
-  @Field(() => ID) tenantId!: string;
-  @Field(() => DateTimeISOResolver) occurredAt!: string;
-  @Field(() => EventActorObject, { nullable: true }) actor!: EventActorObject | null;
-  @Field(() => EventResourceObject) resource!: EventResourceObject;
+  @Field(() => ID, { description: "The tenant the change happened in: always the caller's own." })
+  tenantId!: string;
+  @Field(() => DateTimeISOResolver, { description: 'When the change was committed.' })
+  occurredAt!: string;
+  @Field(() => EventActorObject, {
+    nullable: true,
+    description: 'Who made the change; null for the service itself.',
+  })
+  actor!: EventActorObject | null;
+  @Field(() => EventResourceObject, { description: 'The record the event is about.' })
+  resource!: EventResourceObject;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'The record after the change, as the REST API shows it (as it was, for a deletion).',
@@ -71,7 +82,12 @@ export class LiveResolver {
   @Requires(authenticated)
   recordChanged(
     @Root() event: EventEnvelope,
-    @Arg('types', () => [String], { nullable: true }) _types: string[] | null,
+    @Arg('types', () => [String], {
+      nullable: true,
+      description:
+        'Event names to receive (`feature.created`, `lead.status_changed`...); omitted, every readable one.',
+    })
+    _types: string[] | null,
   ): EventEnvelope {
     return event;
   }
