@@ -5,6 +5,7 @@ import { familyResolver } from '../family/resolver';
 import { groups } from '../resolvers/groups';
 import { extraResolvers } from '../resolvers';
 import { applyPermissions } from '../permissions/rules';
+import { registerRecordTypes } from '../family/record-types';
 
 // Made once per process: type-graphql keeps decorator metadata globally.
 let resolvers: Function[] | undefined;
@@ -31,12 +32,17 @@ async function validateArgument(value: unknown): Promise<void> {
 }
 
 /** The schema without permission rules: what the SDL and the rule-coverage test look at. */
-export function buildBareSchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildBareSchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers: resolverClasses() as [Function, ...Function[]],
     validateFn: validateArgument,
     emitSchemaFile: false,
   });
+  registerRecordTypes(
+    schema,
+    groups.map((g) => g.entity.name),
+  );
+  return schema;
 }
 
 /** The schema Apollo serves and the REST facade executes: every root field behind its rule. */

@@ -9,7 +9,6 @@ import { StockSite } from '../../entities/reference/stock-site';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { Supplier } from '../../entities/reference/supplier';
 import { FileAsset, UnitOfMeasurement } from '../../entities/shared';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /**
  * Reference records that documented records point at (owners, customers, products, sites...).
@@ -37,7 +36,6 @@ export const employees = defineGroup({
   createInput: EmployeeInput,
   updateInput: EmployeeInput,
   searchable: ['firstName', 'lastName', 'email', 'jobTitle', 'department'],
-  filterable: [...AUDIT_FIELDS, 'firstName', 'lastName', 'email', 'jobTitle', 'department', 'userId'],
 });
 
 @InputType('CustomerInput')
@@ -54,7 +52,6 @@ export const customers = defineGroup({
   createInput: CustomerInput,
   updateInput: CustomerInput,
   searchable: ['name', 'email', 'phone'],
-  filterable: [...AUDIT_FIELDS, 'name', 'email', 'phone'],
 });
 
 @InputType('OpportunityInput')
@@ -71,7 +68,6 @@ export const opportunities = defineGroup({
   createInput: OpportunityInput,
   updateInput: OpportunityInput,
   searchable: ['name'],
-  filterable: [...AUDIT_FIELDS, 'name', 'value', 'customerId'],
 });
 
 @InputType('SubsidiaryInput')
@@ -87,7 +83,6 @@ export const subsidiaries = defineGroup({
   createInput: SubsidiaryInput,
   updateInput: SubsidiaryInput,
   searchable: ['name'],
-  filterable: [...AUDIT_FIELDS, 'name', 'color'],
 });
 
 @InputType('SupplierInput')
@@ -103,7 +98,6 @@ export const suppliers = defineGroup({
   createInput: SupplierInput,
   updateInput: SupplierInput,
   searchable: ['name', 'email'],
-  filterable: [...AUDIT_FIELDS, 'name', 'email'],
 });
 
 @InputType('StockSiteInput')
@@ -119,7 +113,6 @@ export const stockSites = defineGroup({
   createInput: StockSiteInput,
   updateInput: StockSiteInput,
   searchable: ['name'],
-  filterable: [...AUDIT_FIELDS, 'name', 'subsidiaryId'],
   scope: 'subsidiaryId',
 });
 
@@ -145,16 +138,6 @@ export const products = defineGroup({
   createInput: ProductInput,
   updateInput: ProductInput,
   searchable: ['name', 'brand', 'category'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'name',
-    'brand',
-    'category',
-    'productType',
-    'unitPrice',
-    'salesPrice',
-    'currency',
-  ],
 });
 
 export const referenceGroups = [
