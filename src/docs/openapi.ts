@@ -25,6 +25,7 @@ import {
   SEARCH_QUERY_NAMES,
   searchBodySchema,
   searchQueryParameters,
+  searchRecordType,
   type QueryParameter,
 } from './search-docs';
 
@@ -296,9 +297,9 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
           break;
         case 'request':
           if (source.read === searchFromQuery) {
-            searchQueryParameters().forEach(add);
+            searchQueryParameters(searchRecordType(field)).forEach(add);
           } else if (source.read === searchFromBody) {
-            body = { required: false, schema: searchBodySchema(components) };
+            body = { required: false, schema: searchBodySchema(components, searchRecordType(field)) };
           } else if ((source.in ?? (WITH_BODY.has(route.method) ? 'body' : 'query')) === 'body') {
             body = { required, schema: bodySchema(arg.type, components) };
           } else {

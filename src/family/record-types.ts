@@ -19,3 +19,6 @@ export function recordType(entityName: string): GraphQLObjectType {
   if (!type) throw new Error(`${entityName}: the GraphQL schema has not been built yet`);
   return type;
 }
+
+/** Whether `name` is a group's record (its searches filter on its documented fields). */
+export const isRecordType = (name: string): boolean => types.has(name);
