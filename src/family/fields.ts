@@ -95,12 +95,12 @@ function graphqlKind(type: GraphQLOutputType): FieldKind | undefined {
 
 /**
  * The filterable and sortable fields of a record, in the order its type declares them: every
- * REST-visible field whose value is a scalar, an enum or a list of them. Nested objects (the
- * summaries of linked records, stored JSON structures) are left out; their link ids are fields.
+ * field whose value is a scalar, an enum or a list of them (those REST answers leave out, such as
+ * `version`, included: a search may still name them). Nested objects (the summaries of linked
+ * records, stored JSON structures) are left out; their link ids are fields.
  */
 export function documentedFields(type: GraphQLObjectType): DocumentedField[] {
   return Object.values(type.getFields()).flatMap((f): DocumentedField[] => {
-    if (f.extensions?.rest === false) return [];
     const kind = graphqlKind(f.type);
     if (!kind) return [];
     const named = getNamedType(f.type);

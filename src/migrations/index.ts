@@ -5,6 +5,7 @@ import { Migration20261123100000_integrity } from './Migration20261123100000_int
 import { Migration20261123100000_events } from './Migration20261123100000_events';
 import { Migration20261123100001_notification_email } from './Migration20261123100001_notification_email';
 import { Migration20261123110000_event_keys } from './Migration20261123110000_event_keys';
+import { Migration20261123130100_search } from './Migration20261123130100_search';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000', class: Migration20261122035545_initial },
@@ -13,4 +14,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261123100000_events', class: Migration20261123100000_events },
   { name: 'Migration20261123100001_notification_email', class: Migration20261123100001_notification_email },
   { name: 'Migration20261123110000_event_keys', class: Migration20261123110000_event_keys },
+  { name: 'Migration20261123130100_search', class: Migration20261123130100_search },
 ];

@@ -34,6 +34,7 @@ registerEnumType(LeadStatus, {
   'opportunityId',
   'ownerId',
   'subsidiaryId',
+  'qualifiedBy',
   'qualifiedDate',
   'nextActionDueDate',
   'hasAcceptedQuote',
