@@ -15,8 +15,8 @@ const TEXT_OPS: FilterOp[] = [FilterOp.contains, FilterOp.startsWith];
 /**
  * The left-hand side of a condition or sort key: the property for a stored value (so MikroORM
  * maps the column and its indexes apply), the SQL expression for a derived one, and for text
- * matches on an id its text form. A raw fragment is made for each use: MikroORM recognises one
- * fragment once.
+ * matches on a column that is not text (an id, a number) its text form. A raw fragment is made
+ * for each use: MikroORM recognises one fragment once.
  */
 function subject(field: FieldInfo, ctx: Context, asText = false): string {
   if (field.derived) return raw((alias: string) => `(${field.derived!(alias, ctx)})`) as unknown as string;
@@ -25,7 +25,7 @@ function subject(field: FieldInfo, ctx: Context, asText = false): string {
   return name;
 }
 
-/** The column of a stored field, resolved once per group (fields.ts keeps it beside the property). */
+/** The quoted column of a stored field (fields.ts keeps it beside the property). */
 const columnOf = (field: FieldInfo): string => {
   if (!field.column) throw new Error(`${field.name} has no column`);
   return `"${field.column}"`;
