@@ -2,7 +2,9 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { compileRoutes } from '../rest/compile';
 import { restTable } from '../rest/table';
 import { buildAppSchema, buildBareSchema } from '../schema/build';
+import { groups } from '../resolvers/groups';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
+import { searchMarkdown } from './search-docs';
 
 /**
  * What the export scripts write (scripts/*.mjs): the same document the running service serves,
@@ -16,4 +18,23 @@ export async function openApiDocument(): Promise<OpenApiDocument> {
 /** The bare schema (no permission wrappers), sorted so the file changes only when the schema does. */
 export async function schemaSdl(): Promise<string> {
   return printSchema(lexicographicSortSchema(await buildBareSchema()));
+}
+
+/** docs/search.md: each group's filterable and sortable fields, from the schema. */
+export async function searchDocs(): Promise<string> {
+  const schema = await buildBareSchema();
+  return searchMarkdown(
+    schema,
+    groups.map((g) => {
+      const rows = restTable.filter(
+        (r) => r.field === `search${g.plural}` && r.path.endsWith('/dynamic-search'),
+      );
+      return {
+        record: g.entity.name,
+        path: rows[0]?.path,
+        methods: rows.map((r) => r.method).sort(),
+        derived: Object.keys(g.derived ?? {}),
+      };
+    }),
+  );
 }

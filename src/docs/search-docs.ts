@@ -1,5 +1,14 @@
+import {
+  getNamedType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { FilterOp } from '../family/search-input';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../family/limits';
+import { documentedFields, OPS_BY_KIND, type DocumentedField, type FieldKind } from '../family/fields';
+import { isRecordType } from '../family/record-types';
 import type { JsonSchema, SchemaComponents } from './json-schema';
 
 /**
@@ -18,11 +27,69 @@ export interface QueryParameter {
   schema: JsonSchema;
   style?: 'form' | 'simple';
   explode?: boolean;
+  /** A search's fields as data: name to type, enum values and ops. */
+  'x-search-fields'?: Record<string, { type: string; ops: string[] }>;
 }
 
 export { SEARCH_QUERY_NAMES } from '../rest/search-params';
 
-export function searchQueryParameters(): QueryParameter[] {
+/** How the documents name each kind of field; ids and other text columns are all text. */
+const KIND_NAMES: Record<Exclude<FieldKind, 'uuid'>, string> = {
+  string: 'text',
+  integer: 'integer',
+  number: 'number',
+  boolean: 'boolean',
+  datetime: 'date-time',
+  date: 'date',
+  enum: 'enum',
+  list: 'list',
+};
+const kindName = (kind: FieldKind) => KIND_NAMES[kind === 'uuid' ? 'string' : kind];
+
+/** The ops of each kind of field, as one sentence (from fields.ts OPS_BY_KIND). */
+export function opsByKindText(): string {
+  return (Object.keys(KIND_NAMES) as (keyof typeof KIND_NAMES)[])
+    .map((k) => `${KIND_NAMES[k]}: ${OPS_BY_KIND[k].join(' ')}`)
+    .join('; ');
+}
+
+/**
+ * The record a family search answers pages of (`searchFeatures` -> Feature), when it is a
+ * group's record: those searches filter and sort on the record's documented fields (fields.ts).
+ * Other searches (product stock, batches, the enriched transfer form) name their own fields.
+ */
+export function searchRecordType(field: GraphQLField<unknown, unknown>): GraphQLObjectType | undefined {
+  const page = getNamedType(field.type);
+  const content = isObjectType(page) ? page.getFields().content : undefined;
+  const record = content && getNamedType(content.type);
+  return record && isObjectType(record) && isRecordType(record.name) ? record : undefined;
+}
+
+const fieldText = (f: DocumentedField) =>
+  `\`${f.name}\` (${kindName(f.kind)}${f.kind === 'enum' && f.enumValues ? `: ${f.enumValues.join(', ')}` : ''})`;
+
+/** The filterable and sortable fields of `record`, for a parameter's or a body's description. */
+function fieldsText(record: GraphQLObjectType): string {
+  return `Filterable and sortable fields: ${documentedFields(record).map(fieldText).join(', ')}. Ops by type: ${opsByKindText()}.`;
+}
+
+/** The same, as data: field name to its type and ops (an `x-search-fields` extension). */
+function fieldsExtension(record: GraphQLObjectType): Record<string, { type: string; ops: string[] }> {
+  return Object.fromEntries(
+    documentedFields(record).map((f) => [
+      f.name,
+      {
+        type: kindName(f.kind),
+        ...(f.enumValues ? { enum: f.enumValues } : {}),
+        ops: [...OPS_BY_KIND[f.kind]],
+      },
+    ]),
+  );
+}
+
+export function searchQueryParameters(record?: GraphQLObjectType): QueryParameter[] {
+  const fields = record ? ` ${fieldsText(record)}` : '';
+  const names = record ? documentedFields(record).map((f) => f.name) : undefined;
   return [
     {
       name: 'search',
@@ -38,8 +105,9 @@ export function searchQueryParameters(): QueryParameter[] {
       name: 'filters',
       in: 'query',
       required: false,
-      description: `Conditions \`field:op:value\` (repeat for several, all must hold). op is one of ${OPS}; \`in\` separates its values with \`|\`; isNull and notNull take no value.`,
+      description: `Conditions \`field:op:value\` (repeat for several, all must hold). op is one of ${OPS}; \`in\` separates its values with \`|\`; isNull and notNull take no value.${fields}`,
       schema: { type: 'array', items: { type: 'string', pattern: '^[^:]+:[A-Za-z]+(:.*)?$' } },
+      ...(record ? { 'x-search-fields': fieldsExtension(record) } : {}),
       style: 'form',
       explode: true,
     },
@@ -47,7 +115,7 @@ export function searchQueryParameters(): QueryParameter[] {
       name: 'sort',
       in: 'query',
       required: false,
-      description: 'Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated.',
+      description: `Sort keys as \`field,asc\` or \`field,desc\`, several joined by \`;\` or repeated.${names ? ` Sortable fields: ${names.join(', ')}.` : ''}`,
       schema: { type: 'array', items: { type: 'string' } },
       style: 'form',
       explode: true,
@@ -75,8 +143,18 @@ export function searchQueryParameters(): QueryParameter[] {
   ];
 }
 
-/** The S7 body: `filters` as a map of field to condition, sort as {field, ascending} entries. */
-export function searchBodySchema(components: SchemaComponents): JsonSchema {
+/**
+ * The S7 body: `filters` as a map of field to condition, sort as {field, ascending} entries;
+ * for a group's record, described with its filterable and sortable fields.
+ */
+export function searchBodySchema(components: SchemaComponents, record?: GraphQLObjectType): JsonSchema {
+  const shared = sharedBodySchema(components);
+  return record
+    ? { ...shared, description: fieldsText(record), 'x-search-fields': fieldsExtension(record) }
+    : shared;
+}
+
+function sharedBodySchema(components: SchemaComponents): JsonSchema {
   const condition = components.define('DynamicSearchCondition', {
     description: `A scalar means eq, an array means in, null means isNull; an object holds operators as keys (${OPS}), e.g. {"gte": 3}.`,
   });
@@ -113,4 +191,55 @@ export function searchBodySchema(components: SchemaComponents): JsonSchema {
       },
     },
   });
+}
+
+/**
+ * docs/search.md: per group, the filterable and sortable fields with their types and ops, made
+ * from the same field lists the service filters on (scripts/export-search-docs.mjs writes it; a
+ * test fails when it is out of date).
+ */
+export interface SearchDocGroup {
+  /** The record's type name. */
+  record: string;
+  /** The REST dynamic search, when the group publishes one, and its methods. */
+  path?: string;
+  methods: readonly string[];
+  /** Fields computed in SQL rather than stored. */
+  derived: readonly string[];
+}
+
+export function searchMarkdown(schema: GraphQLSchema, records: readonly SearchDocGroup[]): string {
+  const lines = [
+    '# Dynamic search: fields and ops',
+    '',
+    "<!-- Generated by `npm run docs:search` from the records' GraphQL types; do not edit. -->",
+    '',
+    "Every field a record documents, stored or derived (counts, progress, overdue days), can be used in a dynamic search's filters and as a sort key; derived values are computed in SQL, so pages and totals agree. Nested objects (the summaries of linked records) are not fields here: filter on their ids. `contains` and `startsWith` match ids and other non-text columns by their text form; `isNull` also matches an empty list. The CSV export of a group has one column per field below, in this order, with the nested objects the record holds flattened as `a.b` where they stand in the type.",
+    '',
+    '## Ops by type',
+    '',
+    '| Type | Ops |',
+    '| ---- | --- |',
+    ...(Object.keys(KIND_NAMES) as (keyof typeof KIND_NAMES)[]).map(
+      (k) => `| ${KIND_NAMES[k]} | ${OPS_BY_KIND[k].map((o) => `\`${o}\``).join(' ')} |`,
+    ),
+  ];
+  for (const group of records) {
+    const type = schema.getType(group.record);
+    if (!isObjectType(type)) continue;
+    lines.push('', `## ${group.record}`, '');
+    lines.push(
+      group.path
+        ? `${group.methods.join(' and ')} \`${group.path}\``
+        : 'No REST dynamic search: GraphQL `search` only.',
+      '',
+    );
+    lines.push('| Field | Type | Nullable | Derived |', '| ----- | ---- | -------- | ------- |');
+    for (const f of documentedFields(type)) {
+      const kind = f.kind === 'enum' && f.enumValues ? `enum: ${f.enumValues.join(', ')}` : kindName(f.kind);
+      const derived = group.derived.includes(f.name) ? 'yes' : '';
+      lines.push(`| \`${f.name}\` | ${kind} | ${f.nullable ? 'yes' : 'no'} | ${derived} |`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -9,27 +9,40 @@ import {
 import { stringify } from 'csv-stringify/sync';
 
 /**
- * CSV export (decisions.md S8): RFC 4180 text, a header of the entity's stored field names,
- * nested objects flattened as `a.b`, lists as JSON, and cells that a spreadsheet would run as a
- * formula (= + - @ tab CR) prefixed with a quote.
+ * CSV export (decisions.md S8): RFC 4180 text with a header row of the record's documented
+ * fields in the order its type declares them, derived ones included (the same field list the
+ * search filters on, fields.ts), nested objects the record holds flattened as `a.b`, lists as
+ * JSON, and cells that a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote.
  */
 export interface CsvColumn {
   header: string;
   path: string[];
+  /** A derived field: its value is computed with the page (service.ts derivedOf), not held. */
+  derived?: boolean;
 }
 
 const isList = (t: GraphQLOutputType): boolean => isListType(isNonNullType(t) ? t.ofType : t);
 
-/** Columns from the GraphQL type: only fields the record stores (`stored`), REST-visible ones. */
-export function csvColumns(type: GraphQLObjectType, stored: (field: string) => boolean): CsvColumn[] {
+/**
+ * Columns from the GraphQL type: every documented scalar field (`scalars`, stored or derived),
+ * and the nested objects the record stores (`stored`); REST-hidden fields and the summaries of
+ * linked records (resolved from another table, their ids are columns) are left out.
+ */
+export function csvColumns(
+  type: GraphQLObjectType,
+  scalars: ReadonlySet<string>,
+  stored: (field: string) => boolean,
+  derived: ReadonlySet<string>,
+): CsvColumn[] {
   const walk = (t: GraphQLObjectType, prefix: string[], depth: number): CsvColumn[] =>
-    Object.values(t.getFields()).flatMap((f) => {
+    Object.values(t.getFields()).flatMap((f): CsvColumn[] => {
       if (f.extensions?.rest === false) return [];
-      if (prefix.length === 0 && !stored(f.name)) return [];
+      const top = prefix.length === 0;
+      if (top && !scalars.has(f.name) && !stored(f.name)) return [];
       const named = getNamedType(f.type);
       const path = [...prefix, f.name];
       if (isObjectType(named) && !isList(f.type) && depth < 3) return walk(named, path, depth + 1);
-      return [{ header: path.join('.'), path }];
+      return [{ header: path.join('.'), path, ...(top && derived.has(f.name) ? { derived: true } : {}) }];
     });
   return walk(type, [], 0);
 }
@@ -45,9 +58,19 @@ function cell(value: unknown): string {
   return DANGEROUS.test(text) ? `'${text}` : text;
 }
 
-export function toCsv(columns: CsvColumn[], rows: readonly object[]): string {
+export function toCsv(
+  columns: CsvColumn[],
+  rows: readonly object[],
+  derivedOf: (row: object) => Record<string, unknown> | undefined = () => undefined,
+): string {
   const records = rows.map((row) =>
-    columns.map((c) => cell(c.path.reduce<any>((v, key) => (v == null ? undefined : v[key]), row))),
+    columns.map((c) =>
+      cell(
+        c.derived
+          ? derivedOf(row)?.[c.path[0]]
+          : c.path.reduce<any>((v, key) => (v == null ? undefined : v[key]), row),
+      ),
+    ),
   );
   return stringify(records, {
     header: true,

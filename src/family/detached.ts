@@ -1,4 +1,10 @@
-import type { EntityManager, EntityMetadata, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import {
+  raw,
+  type EntityManager,
+  type EntityMetadata,
+  type FilterQuery,
+  type QueryOrderMap,
+} from '@mikro-orm/core';
 import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/postgresql';
 import { knexRows, queryRows } from '../db/statements';
 import { actorOf } from '../db/tenancy';
@@ -19,6 +25,28 @@ import { actorOf } from '../db/tenancy';
  * filter), and row-level security holds underneath either way.
  */
 
+/** A derived field's SQL, selected beside a page's columns (CSV exports). */
+export interface DerivedColumn {
+  name: string;
+  sql: (alias: string) => string;
+}
+
+const PAGE_ALIAS = 'e0';
+const DERIVED_PREFIX = '__derived_';
+
+/** Moves a row's derived values out of it (before hydration) and returns them by field name. */
+export function takeDerived(
+  row: Record<string, unknown>,
+  derived: readonly DerivedColumn[],
+): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const d of derived) {
+    values[d.name] = row[DERIVED_PREFIX + d.name];
+    delete row[DERIVED_PREFIX + d.name];
+  }
+  return values;
+}
+
 export interface ReadOptions<T> {
   orderBy?: QueryOrderMap<T>[];
   limit?: number;
@@ -30,7 +58,10 @@ function builder<T extends object>(
   entityName: string,
   where: FilterQuery<T>,
 ): QueryBuilder<T> {
-  const qb = (em as SqlEntityManager).createQueryBuilder(entityName, 'e0') as unknown as QueryBuilder<T>;
+  const qb = (em as SqlEntityManager).createQueryBuilder(
+    entityName,
+    PAGE_ALIAS,
+  ) as unknown as QueryBuilder<T>;
   return qb.where(where as never);
 }
 
@@ -152,14 +183,18 @@ export async function selectByIds<T extends object>(
 export async function pageRows<T extends object>(
   em: EntityManager,
   entityName: string,
-  where: FilterQuery<T>,
-  options: ReadOptions<T> & { limit: number },
+  where: FilterQuery<T> | (() => FilterQuery<T>),
+  options: ReadOptions<T> & { limit: number; derived?: readonly DerivedColumn[] },
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
-  const page = builder(em, entityName, where)
+  const condition = (): FilterQuery<T> =>
+    typeof where === 'function' ? (where as () => FilterQuery<T>)() : where;
+  const page = builder(em, entityName, condition())
     .select('*')
     .orderBy(options.orderBy as never);
+  for (const d of options.derived ?? [])
+    page.addSelect(raw(`(${d.sql(PAGE_ALIAS)}) as "${DERIVED_PREFIX}${d.name}"`));
   page.limit(options.limit).offset(options.offset ?? 0);
-  const count = builder(em, entityName, where).count();
+  const count = builder(em, entityName, condition()).count();
   await Promise.all([page.applyFilters(), count.applyFilters()]);
   const p = page.getKnexQuery().toSQL().toNative();
   const c = count.getKnexQuery().toSQL().toNative();

@@ -4,6 +4,7 @@ import type { ClassType } from 'type-graphql';
 import type { Audited } from '../entities/tenant-scoped';
 import type { Resource, Verb } from '../permissions/catalog';
 import type { Context } from '../context';
+import type { DerivedSql } from './fields';
 
 /**
  * A resource group, as data: everything that tells one group's standard family (find, page,
@@ -21,10 +22,12 @@ export interface GroupDef<T extends Audited = Audited, C extends object = any, U
   updateInput: ClassType<U>;
   /** Text fields the `search` terms look in. */
   searchable: readonly (keyof T & string)[];
-  /** Fields dynamic-search filters may name. */
-  filterable: readonly (keyof T & string)[];
-  /** Fields that may be sorted by (defaults to `filterable`). */
-  sortable?: readonly (keyof T & string)[];
+  /**
+   * SQL for the documented fields the record does not store (counts, progress, overdue days):
+   * with these, every field of the record's type can be filtered and sorted in the database
+   * (fields.ts), and exported.
+   */
+  derived?: Readonly<Record<string, DerivedSql>>;
   /** A field that limits visibility to users with access to its value (decisions.md "Data scope"). */
   scope?: 'subsidiaryId' | 'projectId';
   /** Boolean fields that have a second name (`active`/`isActive`): [stored, alias]. */

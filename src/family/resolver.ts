@@ -8,7 +8,7 @@ import { csvColumns, toCsv, type CsvColumn } from './csv';
 import type { GroupDef } from './group';
 import { PageOf, type Page } from './page';
 import { Direction, SearchInput } from './search-input';
-import { FamilyService } from './service';
+import { derivedOf, FamilyService } from './service';
 import { lowerFirst } from './fields';
 import { ARG_DOCS } from '../schema/descriptions';
 
@@ -104,15 +104,20 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       @Ctx() ctx: Context,
       @Info() info: GraphQLResolveInfo,
     ): Promise<string> {
-      const page = await service.search(ctx, input ?? {}, undefined, VIEW);
+      const page = await service.search(ctx, input ?? {}, undefined, { ...VIEW, derived: true });
       if (!columns) {
         const type = getNamedType(info.schema.getType(entity.name));
         if (!isObjectType(type)) throw new Error(`${entity.name} is not an object type`);
         const meta = ctx.em.getMetadata().get(entity.name);
-        const pairs = new Set((group.booleanPairs ?? []).map(([, alias]) => alias));
-        columns = csvColumns(type, (f) => f in meta.properties || pairs.has(f));
+        const scalars = new Set(service.fieldsOf(ctx.em).keys());
+        columns = csvColumns(
+          type,
+          scalars,
+          (f) => f in meta.properties,
+          new Set(Object.keys(group.derived ?? {})),
+        );
       }
-      return toCsv(columns, page.content);
+      return toCsv(columns, page.content, derivedOf);
     }
 
     @Requires(rule('CREATE'))

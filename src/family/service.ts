@@ -3,13 +3,27 @@ import { AuditLog } from '../entities/audit-log';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
-import { fieldInfos, type FieldInfo } from './fields';
+import { documentedFields, searchFields, type FieldInfo } from './fields';
+import { recordType } from './record-types';
 import type { GroupDef } from './group';
-import { hydrateDetached, pageRows, selectByIds, selectDetached } from './detached';
+import {
+  hydrateDetached,
+  pageRows,
+  selectByIds,
+  selectDetached,
+  takeDerived,
+  type DerivedColumn,
+} from './detached';
 import { checkIds, checkPaging, isUuid } from './limits';
 import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';
 import { filterWhere, orderBy, searchWhere } from './where';
+
+/** Derived values computed with a page (FindOptions.derived), by record. */
+const derivedValues = new WeakMap<object, Record<string, unknown>>();
+
+/** The derived field values read with `record`'s page, when it was read with `derived`. */
+export const derivedOf = (record: object): Record<string, unknown> | undefined => derivedValues.get(record);
 
 /** Runs `work` in a transaction on `em` itself (not a fork), so the request's tenant and actor hold. */
 export async function inTransaction<R>(em: EntityManager, work: () => Promise<R>): Promise<R> {
@@ -28,6 +42,8 @@ export async function inTransaction<R>(em: EntityManager, work: () => Promise<R>
 export interface FindOptions<T> {
   /** A view for answering a query, outside the unit of work: never write to it. */
   detached?: boolean;
+  /** Also compute the derived fields in SQL (derivedOf reads them): for CSV exports. */
+  derived?: boolean;
   orderBy?: QueryOrderMap<T>[];
 }
 
@@ -45,7 +61,7 @@ export interface PageArgs {
  * or in a group's own operations can reach another tenant's rows.
  */
 export class FamilyService<T extends Audited, C extends object = any, U extends object = any> {
-  private fields?: { filter: Map<string, FieldInfo>; sort: Map<string, FieldInfo> };
+  private fields?: Map<string, FieldInfo>;
 
   constructor(readonly group: GroupDef<T, C, U>) {}
 
@@ -53,14 +69,14 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     return this.group.entity.name;
   }
 
-  private fieldsOf(em: EntityManager) {
-    if (!this.fields) {
-      const meta = em.getMetadata().get(this.entityName);
-      this.fields = {
-        filter: fieldInfos(meta, this.group.filterable),
-        sort: fieldInfos(meta, this.group.sortable ?? this.group.filterable),
-      };
-    }
+  /** Every documented field of the record, each filterable and sortable (fields.ts). */
+  fieldsOf(em: EntityManager): Map<string, FieldInfo> {
+    this.fields ??= searchFields(
+      em.getMetadata().get(this.entityName),
+      documentedFields(recordType(this.entityName)),
+      this.group.derived,
+      this.group.booleanPairs,
+    );
     return this.fields;
   }
 
@@ -158,49 +174,66 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   ): Promise<Page<T>> {
     const { page, size } = checkPaging(input.page, input.size);
     const fields = this.fieldsOf(ctx.em);
-    const where = this.where(
-      ctx,
-      ...searchWhere(this.group.searchable, input.search),
-      ...filterWhere(fields.filter, input.filters, this.entityName),
-      ...(extra ? [extra] : []),
-    );
-    const sort = orderBy(fields.sort, input.sort, this.entityName) as QueryOrderMap<T>[];
-    return this.pageOf(ctx, where, sort, page, size, options.detached);
+    // Made for each statement that reads it: a derived field's SQL is a raw fragment, which
+    // MikroORM takes once.
+    const where = () =>
+      this.where(
+        ctx,
+        ...searchWhere(this.group.searchable, input.search),
+        ...filterWhere(fields, input.filters, this.entityName, ctx),
+        ...(extra ? [extra] : []),
+      );
+    const sort = orderBy(fields, input.sort, this.entityName, ctx) as QueryOrderMap<T>[];
+    return this.pageOf(ctx, where, sort, page, size, options);
   }
 
   async page(ctx: Context, args: PageArgs, options: FindOptions<T> = {}): Promise<Page<T>> {
     const { page, size } = checkPaging(args.pageNumber, args.pageSize, ['pageNumber', 'pageSize']);
     const fields = this.fieldsOf(ctx.em);
-    const where = this.where(ctx, ...searchWhere(this.group.searchable, args.search ? [args.search] : []));
+    const where = () =>
+      this.where(ctx, ...searchWhere(this.group.searchable, args.search ? [args.search] : []));
     const sort = args.sortBy
       ? (orderBy(
-          fields.sort,
+          fields,
           [{ field: args.sortBy, ascending: args.direction !== Direction.DESC }],
           this.entityName,
+          ctx,
         ) as QueryOrderMap<T>[])
       : [];
-    return this.pageOf(ctx, where, sort, page, size, options.detached);
+    return this.pageOf(ctx, where, sort, page, size, options);
   }
 
   private async pageOf(
     ctx: Context,
-    where: FilterQuery<T>,
+    where: () => FilterQuery<T>,
     sort: QueryOrderMap<T>[],
     page: number,
     size: number,
-    detached = false,
+    options: FindOptions<T>,
   ): Promise<Page<T>> {
     // A stable tie-breaker, so that paging never shows a record twice or skips one.
     const order = [...sort, { created: 'asc' }, { id: 'asc' }] as QueryOrderMap<T>[];
+    const derived = options.derived ? this.derivedColumns(ctx) : undefined;
     const { rows, total } = await pageRows<T>(ctx.em, this.entityName, where, {
       orderBy: order,
       limit: size,
       offset: page * size,
+      derived,
     });
-    const records = detached
+    const values = derived ? rows.map((row) => takeDerived(row, derived)) : undefined;
+    const records = options.detached
       ? hydrateDetached<T>(ctx.em, this.entityName, rows)
       : rows.map((row) => ctx.em.map(this.group.entity, row as never));
+    values?.forEach((v, i) => derivedValues.set(records[i] as object, v));
     return toPage(records, total, page, size, sort.length > 0);
+  }
+
+  /** The SQL of the record's derived fields, selected beside its columns for a CSV export. */
+  private derivedColumns(ctx: Context): DerivedColumn[] {
+    return Object.entries(this.group.derived ?? {}).map(([name, sql]) => ({
+      name,
+      sql: (alias: string) => sql(alias, ctx),
+    }));
   }
 
   /** Merges `alias` booleans into their stored names; both given and different is a 400. */

@@ -1,6 +1,7 @@
-import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import { raw, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import type { Context } from '../context';
 import { badRequest } from '../errors';
-import type { FieldInfo } from './fields';
+import { OPS_BY_KIND, type FieldInfo } from './fields';
 import { isUuid } from './limits';
 import { FilterOp, type FilterInput, type SortInput } from './search-input';
 
@@ -9,8 +10,26 @@ import { FilterOp, type FilterInput, type SortInput } from './search-input';
  * and value against what the group allows. Errors name the culprit.
  */
 
-const ORDERED: FilterOp[] = [FilterOp.gt, FilterOp.gte, FilterOp.lt, FilterOp.lte];
 const TEXT_OPS: FilterOp[] = [FilterOp.contains, FilterOp.startsWith];
+
+/**
+ * The left-hand side of a condition or sort key: the property for a stored value (so MikroORM
+ * maps the column and its indexes apply), the SQL expression for a derived one, and for text
+ * matches on a column that is not text (an id, a number) its text form. A raw fragment is made
+ * for each use: MikroORM recognises one fragment once.
+ */
+function subject(field: FieldInfo, ctx: Context, asText = false): string {
+  if (field.derived) return raw((alias: string) => `(${field.derived!(alias, ctx)})`) as unknown as string;
+  const name = field.property ?? field.name;
+  if (asText) return raw((alias: string) => `${alias}.${columnOf(field)}::text`) as unknown as string;
+  return name;
+}
+
+/** The quoted column of a stored field (fields.ts keeps it beside the property). */
+const columnOf = (field: FieldInfo): string => {
+  if (!field.column) throw new Error(`${field.name} has no column`);
+  return `"${field.column}"`;
+};
 
 /** Escapes LIKE wildcards so a term matches literally. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -19,7 +38,7 @@ function coerce(field: FieldInfo, raw: unknown, op: FilterOp): unknown {
   const fail = (what: string): never => {
     throw badRequest(`filter ${field.name}:${op}: ${JSON.stringify(raw)} is not ${what}`);
   };
-  switch (field.kind) {
+  switch (field.valueKind ?? field.kind) {
     case 'number':
     case 'integer': {
       const n =
@@ -56,12 +75,22 @@ function coerce(field: FieldInfo, raw: unknown, op: FilterOp): unknown {
   }
 }
 
-function condition(field: FieldInfo, filter: FilterInput): FilterQuery<any> {
+function condition(field: FieldInfo, filter: FilterInput, ctx: Context): FilterQuery<any> {
   const { op } = filter;
   const name = field.name;
-  if (op === FilterOp.isNull) return field.kind === 'list' ? { [name]: { $eq: [] } } : { [name]: null };
+  if (!OPS_BY_KIND[field.kind].includes(op)) {
+    throw badRequest(
+      `filter ${name}: the op ${op} does not apply to a ${field.kind} field; use one of ${OPS_BY_KIND[field.kind].join(', ')}`,
+    );
+  }
+  const key = () => subject(field, ctx);
+  // An empty list is how a record says it has none: isNull matches it as well as null.
+  if (op === FilterOp.isNull)
+    return field.kind === 'list' ? { $or: [{ [key()]: null }, { [key()]: { $eq: [] } }] } : { [key()]: null };
   if (op === FilterOp.notNull)
-    return field.kind === 'list' ? { [name]: { $ne: [] } } : { [name]: { $ne: null } };
+    return field.kind === 'list'
+      ? { $and: [{ [key()]: { $ne: null } }, { [key()]: { $ne: [] } }] }
+      : { [key()]: { $ne: null } };
   if (filter.value === undefined || filter.value === null) {
     throw badRequest(`filter ${name}:${op} needs a value`);
   }
@@ -69,32 +98,42 @@ function condition(field: FieldInfo, filter: FilterInput): FilterQuery<any> {
     // A list field matches when it holds the value (eq/contains/in) or does not (ne).
     if (op === FilterOp.in) {
       const values = asList(filter.value, name).map((v) => coerce(field, v, op));
-      return { [name]: { $overlap: values } };
+      return { [key()]: { $overlap: values } };
     }
     if (op === FilterOp.eq || op === FilterOp.contains)
-      return { [name]: { $contains: [coerce(field, filter.value, op)] } };
-    if (op === FilterOp.ne) return { $not: { [name]: { $contains: [coerce(field, filter.value, op)] } } };
-    throw badRequest(`filter ${name}: the op ${op} does not apply to a list field`);
+      return { [key()]: { $contains: [coerce(field, filter.value, op)] } };
+    // ne keeps records whose list is empty or absent, as for any other field.
+    return {
+      $or: [{ $not: { [key()]: { $contains: [coerce(field, filter.value, op)] } } }, { [key()]: null }],
+    };
   }
   if (TEXT_OPS.includes(op)) {
-    if (field.kind !== 'string') throw badRequest(`filter ${name}: the op ${op} applies to text fields only`);
-    const text = likeEscape(String(coerce(field, filter.value, op)));
-    return { [name]: { $ilike: op === FilterOp.contains ? `%${text}%` : `${text}%` } };
-  }
-  if (ORDERED.includes(op) && (field.kind === 'boolean' || field.kind === 'enum')) {
-    throw badRequest(`filter ${name}: the op ${op} does not apply to a ${field.kind} field`);
+    // Ids are matched by their text form, so a client can find a record by a part of its id.
+    const value = filter.value;
+    const text = likeEscape(typeof value === 'string' ? value : coerceText(field, value, op));
+    // A column that is not text (an id, a number documented as text) is matched by its text form.
+    const stored = field.valueKind ?? field.kind;
+    const target =
+      stored !== 'string' && stored !== 'enum' && !field.derived ? subject(field, ctx, true) : key();
+    return { [target]: { $ilike: op === FilterOp.contains ? `%${text}%` : `${text}%` } };
   }
   switch (op) {
     case FilterOp.eq:
-      return { [name]: { $eq: coerce(field, filter.value, op) } };
+      return { [key()]: { $eq: coerce(field, filter.value, op) } };
     case FilterOp.ne:
       // "not equal" keeps records where the field is empty, as a person reading the filter expects.
-      return { $or: [{ [name]: { $ne: coerce(field, filter.value, op) } }, { [name]: null }] };
+      return { $or: [{ [key()]: { $ne: coerce(field, filter.value, op) } }, { [key()]: null }] };
     case FilterOp.in:
-      return { [name]: { $in: asList(filter.value, name).map((v) => coerce(field, v, op)) } };
+      return { [key()]: { $in: asList(filter.value, name).map((v) => coerce(field, v, op)) } };
     default:
-      return { [name]: { [`$${op}`]: coerce(field, filter.value, op) } };
+      return { [key()]: { [`$${op}`]: coerce(field, filter.value, op) } };
   }
+}
+
+/** The text a contains/startsWith compares: numbers and booleans as written, nothing else. */
+function coerceText(field: FieldInfo, value: unknown, op: FilterOp): string {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw badRequest(`filter ${field.name}:${op}: ${JSON.stringify(value)} is not a string`);
 }
 
 function asList(value: unknown, name: string): unknown[] {
@@ -108,6 +147,7 @@ export function filterWhere(
   fields: Map<string, FieldInfo>,
   filters: readonly FilterInput[] = [],
   entity: string,
+  ctx: Context,
 ): FilterQuery<any>[] {
   return filters.map((f) => {
     const field = fields.get(f.field);
@@ -116,7 +156,7 @@ export function filterWhere(
         `filter field '${f.field}' does not exist in '${entity}' or cannot be filtered; use one of ${[...fields.keys()].join(', ')}`,
       );
     }
-    return condition(field, f);
+    return condition(field, f, ctx);
   });
 }
 
@@ -137,13 +177,15 @@ export function orderBy(
   fields: Map<string, FieldInfo>,
   sort: readonly SortInput[] = [],
   entity: string,
+  ctx: Context,
 ): QueryOrderMap<any>[] {
   return sort.map((s) => {
-    if (!fields.has(s.field)) {
+    const field = fields.get(s.field);
+    if (!field) {
       throw badRequest(
         `sort field '${s.field}' does not exist in '${entity}' or cannot be sorted; use one of ${[...fields.keys()].join(', ')}`,
       );
     }
-    return { [s.field]: s.ascending === false ? 'desc' : 'asc' };
+    return { [subject(field, ctx)]: s.ascending === false ? 'desc' : 'asc' };
   });
 }

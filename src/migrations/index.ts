@@ -7,6 +7,7 @@ import { Migration20261123100001_notification_email } from './Migration202611231
 import { Migration20261123110000_event_keys } from './Migration20261123110000_event_keys';
 import { Migration20261123120000_live_notify } from './Migration20261123120000_live_notify';
 import { Migration20261123130000_idempotency } from './Migration20261123130000_idempotency';
+import { Migration20261123130100_search } from './Migration20261123130100_search';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000', class: Migration20261122035545_initial },
@@ -17,4 +18,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261123110000_event_keys', class: Migration20261123110000_event_keys },
   { name: 'Migration20261123120000_live_notify', class: Migration20261123120000_live_notify },
   { name: 'Migration20261123130000_idempotency', class: Migration20261123130000_idempotency },
+  { name: 'Migration20261123130100_search', class: Migration20261123130100_search },
 ];

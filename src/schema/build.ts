@@ -6,6 +6,7 @@ import { groups } from '../resolvers/groups';
 import { extraResolvers } from '../resolvers';
 import { applyPermissions } from '../permissions/rules';
 import { ROOT_DOCS } from './descriptions';
+import { registerRecordTypes } from '../family/record-types';
 
 // Made once per process: type-graphql keeps decorator metadata globally.
 let resolvers: Function[] | undefined;
@@ -63,6 +64,10 @@ export async function buildBareSchema(): Promise<GraphQLSchema> {
     emitSchemaFile: false,
   });
   describeRootTypes(schema);
+  registerRecordTypes(
+    schema,
+    groups.map((g) => g.entity.name),
+  );
   return schema;
 }
 

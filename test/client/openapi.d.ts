@@ -11957,7 +11957,7 @@ export interface operations {
   getApInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -11965,7 +11965,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, referenceNumber, currency, note, subsidiaryId, supplierId, supplierName, supplierEmail, invoiceDate, dueDate, receivedDate, paidDate, subtotal, taxAmount, totalAmount, totalLinkedAmount, unlinkedAmount, outstandingAmount, paidAmount, status, paymentStatus, classificationMethod, purchaseOrderIds, daysOverdue, isOverdue. */
         sort?: string[];
       };
       header?: never;
@@ -12195,7 +12195,7 @@ export interface operations {
   getCommunicationsInboxDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `status` (enum: NEW, READ, ARCHIVED, REPLIED), `receivedAt` (date-time), `subject` (text), `bodyHtml` (text), `bodyText` (text), `fromEmail` (text), `fromName` (text), `recipients` (list), `cc` (list), `conversationId` (text), `graphMessageId` (text), `inReplyTo` (text), `internetMessageId` (text), `parentCommunicationId` (text), `relatedEntityId` (text), `relatedEntityType` (text). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -12203,7 +12203,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, status, receivedAt, subject, bodyHtml, bodyText, fromEmail, fromName, recipients, cc, conversationId, graphMessageId, inReplyTo, internetMessageId, parentCommunicationId, relatedEntityId, relatedEntityType. */
         sort?: string[];
       };
       header?: never;
@@ -13122,7 +13122,7 @@ export interface operations {
   getCrmActivitiesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `subject` (text), `description` (text), `location` (text), `outcome` (text), `contactEmail` (text), `contactName` (text), `contactPhone` (text), `customerId` (text), `opportunityId` (text), `ownerId` (text), `type` (enum: CALL, EMAIL, MEETING, NOTE, TASK), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `attendees` (list), `scheduledAt` (date-time), `dueDate` (date-time), `completedAt` (date-time), `dueNotifiedAt` (date-time), `durationMinutes` (integer), `completed` (boolean), `isCompleted` (boolean). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -13130,7 +13130,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, subject, description, location, outcome, contactEmail, contactName, contactPhone, customerId, opportunityId, ownerId, type, priority, attendees, scheduledAt, dueDate, completedAt, dueNotifiedAt, durationMinutes, completed, isCompleted. */
         sort?: string[];
       };
       header?: never;
@@ -13361,7 +13361,7 @@ export interface operations {
   getCrmBookingsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -13369,7 +13369,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, widgetConfigId, leadId, activityId, assignedEmployeeId, assignedSubsidiaryId, calendarEventId, cancellationToken, status, startTime, endTime, duration, timezone, firstName, lastName, companyName, email, phone, street, houseNumber, postalCode, city, message. */
         sort?: string[];
       };
       header?: never;
@@ -13777,7 +13777,7 @@ export interface operations {
   getCrmContactFormWidgetsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -13785,7 +13785,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, slug, description, confirmationMessage, assignedTeamLeadId, active, isActive. */
         sort?: string[];
       };
       header?: never;
@@ -14387,7 +14387,7 @@ export interface operations {
   getHrEpicsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `name` (text), `description` (text), `color` (text), `ownerId` (text), `projectId` (text), `priority` (integer), `status` (enum: PLANNING, IN_PROGRESS, ON_HOLD, COMPLETED, CANCELLED), `tags` (list), `targetStartDate` (date), `targetEndDate` (date), `featureCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -14395,7 +14395,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, description, color, ownerId, projectId, priority, status, tags, targetStartDate, targetEndDate, featureCount, taskCount, completedTaskCount, progress. */
         sort?: string[];
       };
       header?: never;
@@ -14798,7 +14798,7 @@ export interface operations {
   getHrFeaturesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `name` (text), `description` (text), `epicId` (text), `priority` (enum: LOW, MEDIUM, HIGH, CRITICAL), `status` (enum: BACKLOG, READY, IN_PROGRESS, DONE), `tags` (list), `estimatedPoints` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -14806,7 +14806,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, description, epicId, priority, status, tags, estimatedPoints, taskCount, completedTaskCount, progress. */
         sort?: string[];
       };
       header?: never;
@@ -15282,7 +15282,7 @@ export interface operations {
   getHrProjectsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `name` (text), `code` (text), `description` (text), `color` (text), `clientId` (text), `leadId` (text), `status` (enum: PLANNING, ACTIVE, ON_HOLD, COMPLETED, ARCHIVED), `tags` (list), `teamMemberIds` (list), `startDate` (date), `endDate` (date), `defaultSprintDurationDays` (integer), `hourlyRate` (number), `epicCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -15290,7 +15290,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, code, description, color, clientId, leadId, status, tags, teamMemberIds, startDate, endDate, defaultSprintDurationDays, hourlyRate, epicCount, taskCount, completedTaskCount, progress. */
         sort?: string[];
       };
       header?: never;
@@ -15690,7 +15690,7 @@ export interface operations {
   getHrTeamsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -15698,7 +15698,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, description, color, dailyCapacity, memberIds, status. */
         sort?: string[];
       };
       header?: never;
@@ -15775,7 +15775,7 @@ export interface operations {
   getHrTeamsDynamicSearchEnriched: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -15783,7 +15783,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, description, color, dailyCapacity, memberIds, status. */
         sort?: string[];
       };
       header?: never;
@@ -16282,7 +16282,7 @@ export interface operations {
   getInventoryDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `productId` (text), `siteId` (text), `subsidiaryId` (text), `status` (enum: IN_STOCK, LOW_STOCK, OUT_OF_STOCK), `totalQuantity` (number), `reservedQuantity` (number), `inTransitQuantity` (number), `availableQuantity` (number), `minimum` (number), `maximum` (number), `unitPrice` (number). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16290,7 +16290,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, productId, siteId, subsidiaryId, status, totalQuantity, reservedQuantity, inTransitQuantity, availableQuantity, minimum, maximum, unitPrice. */
         sort?: string[];
       };
       header?: never;
@@ -16579,7 +16579,7 @@ export interface operations {
   getInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16587,7 +16587,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, status, type, clientId, contactEmail, currency, mailBody, milestoneId, note, opportunityId, paymentReference, reminderBody, salesOrderId, subsidiaryId, invoiceDate, dueDate, datePaid, overdueNotifiedAt, paymentTermDays, paid, paidExcludingTax, total, totalExcludingTax, totalTax, totalWithTax, sentMails. */
         sort?: string[];
       };
       header?: never;
@@ -17886,7 +17886,7 @@ export interface operations {
   getStockTransfersDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `isFullyCancelled` (boolean). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -17894,7 +17894,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, transferNumber, note, stockSiteId, destinationStockSiteId, subsidiaryId, incomingStockTransferId, incomingStockTransferStatus, status, priority, deliveryMethod, deliveryDate, picklistIds, isFullyCancelled. */
         sort?: string[];
       };
       header?: never;
@@ -18571,7 +18571,7 @@ export interface operations {
   getTypeProductCoveragesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `typeId` (text), `productName` (text), `linkedProductId` (text), `staticModelTreeId` (text), `variantId` (text), `complete` (boolean), `glbComplete` (boolean), `rvtComplete` (boolean), `modelType` (enum: CONCEPT, VARIANT, PROJECT), `projectIds` (list), `totalFileSize` (text). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -18579,7 +18579,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, typeId, productName, linkedProductId, staticModelTreeId, variantId, complete, glbComplete, rvtComplete, modelType, projectIds, totalFileSize. */
         sort?: string[];
       };
       header?: never;
@@ -19203,7 +19203,7 @@ export interface operations {
   getWasteManagementDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `approvedBy` (text), `productId` (text), `reason` (text), `shiftId` (text), `stockSiteId` (text), `subsidiaryId` (text), `quantity` (number), `deductRawMaterials` (boolean). Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -19211,7 +19211,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, approvedBy, productId, reason, shiftId, stockSiteId, subsidiaryId, quantity, deductRawMaterials. */
         sort?: string[];
       };
       header?: never;

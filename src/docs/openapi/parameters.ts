@@ -18,6 +18,7 @@ import {
   SEARCH_QUERY_NAMES,
   searchBodySchema,
   searchQueryParameters,
+  searchRecordType,
   type QueryParameter,
 } from '../search-docs';
 
@@ -181,9 +182,9 @@ export function operationInputs(
         break;
       case 'request':
         if (source.read === searchFromQuery) {
-          searchQueryParameters().forEach(add);
+          searchQueryParameters(searchRecordType(field)).forEach(add);
         } else if (source.read === searchFromBody) {
-          body = { required: false, schema: searchBodySchema(components) };
+          body = { required: false, schema: searchBodySchema(components, searchRecordType(field)) };
         } else if ((source.in ?? (WITH_BODY.has(route.method) ? 'body' : 'query')) === 'body') {
           body = {
             required,

@@ -76,6 +76,7 @@ export const LEAD_DOCS = {
   'opportunityId',
   'ownerId',
   'subsidiaryId',
+  'qualifiedBy',
   'qualifiedDate',
   'nextActionDueDate',
   'hasAcceptedQuote',

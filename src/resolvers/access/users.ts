@@ -9,7 +9,6 @@ import { SUPER_ADMIN } from '../../permissions/catalog';
 import { conflict, forbidden } from '../../errors';
 import { normalizeEmail } from '../../services/provisioning';
 import { checkRoleNames, checkSuperAdminsRemain } from './user-guards';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new user of the caller tenant.' })
 export class CreateUserInput {
@@ -104,17 +103,6 @@ export const users = defineGroup({
   createInput: CreateUserInput,
   updateInput: UpdateUserInput,
   searchable: ['email', 'firstName', 'lastName'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'email',
-    'firstName',
-    'lastName',
-    'status',
-    'hasFullAccess',
-    'roles',
-    'projectAccess',
-    'subsidiaryAccess',
-  ],
   async beforeSave(ctx, user, input, isNew) {
     if (input.email !== undefined) {
       user.email = normalizeEmail(input.email);

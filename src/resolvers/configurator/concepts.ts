@@ -2,7 +2,6 @@ import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { BuildingType, Concept, CONCEPT_DOCS } from '../../entities/configurator/concept';
 import { defineGroup } from '../../family/group';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new concept.' })
 export class CreateConceptInput {
@@ -33,5 +32,4 @@ export const concepts = defineGroup({
   createInput: CreateConceptInput,
   updateInput: UpdateConceptInput,
   searchable: ['name'],
-  filterable: [...AUDIT_FIELDS, 'name', 'buildingType'],
 });

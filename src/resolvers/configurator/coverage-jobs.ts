@@ -12,7 +12,6 @@ import type { StaticModel } from '../../entities/configurator/type-shapes';
 import type { Context } from '../../context';
 import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
-import { AUDIT_FIELDS } from '../../family/fields';
 import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
@@ -95,6 +94,5 @@ export const coverageJobs = defineGroup({
   createInput: CreateCoverageJobInput,
   updateInput: UpdateCoverageJobInput,
   searchable: ['name'],
-  filterable: [...AUDIT_FIELDS, 'typeId', 'status', 'priority', 'runAfter', 'started', 'completed', 'name'],
   beforeSave: prepareJob,
 });

@@ -11,7 +11,6 @@ import { FileAsset, Parameter } from '../../entities/shared';
 import type { Context } from '../../context';
 import { defineGroup } from '../../family/group';
 import { deriveCoverageFigures } from './coverage-figures';
-import { AUDIT_FIELDS } from '../../family/fields';
 import { checkRefs } from '../../family/references';
 
 @InputType({ description: 'Changes to a coverage; absent fields stay as they are.' })
@@ -78,18 +77,5 @@ export const typeProductCoverages = defineGroup({
   createInput: CreateTypeProductCoverageInput,
   updateInput: UpdateTypeProductCoverageInput,
   searchable: ['productName', 'variantId'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'typeId',
-    'productName',
-    'linkedProductId',
-    'staticModelTreeId',
-    'variantId',
-    'modelType',
-    'complete',
-    'glbComplete',
-    'rvtComplete',
-    'totalFileSize',
-  ],
   beforeSave: prepareCoverage,
 });

@@ -19,7 +19,6 @@ import type { Context } from '../../context';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { applyTypeTotals } from './coverage-figures';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({
   description:
@@ -224,6 +223,5 @@ export const configuratorTypes = defineGroup({
   createInput: CreateConfiguratorTypeInput,
   updateInput: UpdateConfiguratorTypeInput,
   searchable: ['name', 'concept'],
-  filterable: [...AUDIT_FIELDS, 'name', 'concept'],
   beforeSave: prepareType,
 });

@@ -20,7 +20,6 @@ import { User } from '../../entities/user';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
 import { NotNullWhenGiven } from './validation';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by new activities and changes.' })
@@ -138,21 +137,6 @@ export const activities = defineGroup({
   createInput: CreateActivityInput,
   updateInput: UpdateActivityInput,
   searchable: ['subject', 'contactName', 'contactEmail'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'subject',
-    'contactName',
-    'contactEmail',
-    'type',
-    'priority',
-    'completed',
-    'customerId',
-    'opportunityId',
-    'ownerId',
-    'scheduledAt',
-    'dueDate',
-    'completedAt',
-  ],
   booleanPairs: [['completed', 'isCompleted']],
   async beforeSave(ctx, activity, input, isNew) {
     if (isNew && input.ownerId === undefined) activity.ownerId = callerOf(ctx).userId;

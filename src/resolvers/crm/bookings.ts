@@ -12,7 +12,6 @@ import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
 import { NotNullWhenGiven } from './validation';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by new bookings and changes.' })
@@ -156,23 +155,6 @@ export const bookings = defineGroup({
   createInput: CreateBookingInput,
   updateInput: UpdateBookingInput,
   searchable: ['firstName', 'lastName', 'email', 'companyName'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'status',
-    'widgetConfigId',
-    'startTime',
-    'endTime',
-    'firstName',
-    'lastName',
-    'email',
-    'companyName',
-    'city',
-    'postalCode',
-    'leadId',
-    'activityId',
-    'assignedEmployeeId',
-    'assignedSubsidiaryId',
-  ],
   async beforeSave(ctx, booking, input, isNew) {
     // The token lets a visitor cancel without an account, so it must be unguessable.
     if (isNew) booking.cancellationToken = randomBytes(24).toString('base64url');

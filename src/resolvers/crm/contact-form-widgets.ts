@@ -23,7 +23,6 @@ import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
 import { NotNullWhenGiven } from './validation';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
@@ -142,7 +141,6 @@ export const contactFormWidgets = defineGroup({
   createInput: CreateContactFormWidgetInput,
   updateInput: UpdateContactFormWidgetInput,
   searchable: ['name', 'slug'],
-  filterable: [...AUDIT_FIELDS, 'name', 'slug', 'active', 'assignedTeamLeadId'],
   booleanPairs: [['active', 'isActive']],
   async beforeSave(ctx, widget, input) {
     await checkRefs(ctx, 404, refsIn(input, [['assignedTeamLeadId', Employee]]));

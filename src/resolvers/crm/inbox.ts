@@ -13,7 +13,6 @@ import {
 import { InboundEmail, InboundEmailStatus, INBOUND_EMAIL_DOCS } from '../../entities/crm/inbound-email';
 import { defineGroup } from '../../family/group';
 import { NotNullWhenGiven } from './validation';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by stored and ingested e-mails.' })
@@ -135,18 +134,4 @@ export const inbox = defineGroup({
   createInput: InboundEmailInput,
   updateInput: InboundEmailInput,
   searchable: ['subject', 'fromEmail', 'fromName'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'subject',
-    'fromEmail',
-    'fromName',
-    'status',
-    'receivedAt',
-    'conversationId',
-    'internetMessageId',
-    'parentCommunicationId',
-    'relatedEntityId',
-    'relatedEntityType',
-    'recipients',
-  ],
 });

@@ -11,7 +11,6 @@ import { User } from '../../entities/user';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
 import { NotNullWhenGiven } from './validation';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /** A lead, new or changed: every field is optional (leads arrive half-known from web forms). */
 @InputType('LeadInput', { description: 'A lead; on update, absent fields stay as they are.' })
@@ -164,23 +163,6 @@ export const leads = defineGroup({
   createInput: LeadInput,
   updateInput: LeadInput,
   searchable: ['firstName', 'lastName', 'companyName', 'email'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'firstName',
-    'lastName',
-    'companyName',
-    'email',
-    'status',
-    'source',
-    'industry',
-    'customerId',
-    'opportunityId',
-    'ownerId',
-    'subsidiaryId',
-    'qualifiedDate',
-    'nextActionDueDate',
-    'hasAcceptedQuote',
-  ],
   scope: 'subsidiaryId',
   async beforeSave(ctx, lead, input) {
     await checkRefs(

@@ -4,7 +4,6 @@ import { IsBoolean, IsEmail, IsOptional, MaxLength } from 'class-validator';
 import { SentMail, SENT_MAIL_DOCS } from '../../entities/crm/sent-mail';
 import { defineGroup } from '../../family/group';
 import { NotNullWhenGiven } from './validation';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: 'Fields shared by new sent mails and changes.' })
@@ -44,7 +43,6 @@ export const sentMails = defineGroup({
   createInput: CreateSentMailInput,
   updateInput: UpdateSentMailInput,
   searchable: ['recipient', 'subject'],
-  filterable: [...AUDIT_FIELDS, 'recipient', 'subject', 'opened', 'openedAt'],
   beforeSave(_ctx, mail, input) {
     // Like completedAt of activities: the first opening is stamped, and unmarking clears it.
     if (mail.opened && !mail.openedAt) mail.openedAt = new Date();

@@ -26,7 +26,7 @@ import {
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
 import { prepareApInvoice } from './ap-invoice-rules';
-import { AUDIT_FIELDS } from '../../family/fields';
+import { daysOverdueSql, isOverdueSql } from './overdue-sql';
 
 const AMOUNT_LIMIT = 1e12;
 const MAX_LINES = 1000;
@@ -259,22 +259,6 @@ export const apInvoices = defineGroup({
   updateInput: ApInvoiceInput,
   scope: 'subsidiaryId',
   searchable: ['invoiceNumber', 'referenceNumber', 'supplierName'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'invoiceNumber',
-    'referenceNumber',
-    'supplierId',
-    'supplierName',
-    'subsidiaryId',
-    'currency',
-    'status',
-    'paymentStatus',
-    'classificationMethod',
-    'invoiceDate',
-    'dueDate',
-    'totalAmount',
-    'outstandingAmount',
-    'purchaseOrderIds',
-  ],
+  derived: { daysOverdue: daysOverdueSql, isOverdue: isOverdueSql },
   beforeSave: prepareApInvoice,
 });

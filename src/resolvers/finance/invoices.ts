@@ -27,7 +27,6 @@ import {
 import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
 import { prepareInvoice } from './invoice-rules';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /** Amounts a client may give (quantities, prices, payments); computed amounts are never input. */
 const AMOUNT_LIMIT = 1e12;
@@ -289,20 +288,5 @@ export const invoices = defineGroup({
   updateInput: InvoiceInput,
   scope: 'subsidiaryId',
   searchable: ['invoiceNumber', 'contactEmail', 'paymentReference'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'invoiceNumber',
-    'status',
-    'type',
-    'clientId',
-    'opportunityId',
-    'subsidiaryId',
-    'currency',
-    'contactEmail',
-    'paymentReference',
-    'invoiceDate',
-    'dueDate',
-    'total',
-  ],
   beforeSave: prepareInvoice,
 });

@@ -2,7 +2,6 @@ import { Field, Float, InputType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
 import { TaxPercentage, TAX_PERCENTAGE_DOCS } from '../../entities/finance/tax-percentage';
 import { defineGroup } from '../../family/group';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A new tax rate, in percent (21 means 21%).' })
 export class CreateTaxPercentageInput {
@@ -29,5 +28,4 @@ export const taxPercentages = defineGroup({
   createInput: CreateTaxPercentageInput,
   updateInput: UpdateTaxPercentageInput,
   searchable: [],
-  filterable: [...AUDIT_FIELDS, 'percentage'],
 });

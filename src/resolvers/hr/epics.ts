@@ -6,10 +6,10 @@ import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { hrProjectService } from './hr-projects';
 import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from '../../family/fields';
 import { checkRefs, refsIn } from '../../family/references';
 import { Employee } from '../../entities/reference/employee';
 import { moveTasks } from './task-placement';
+import { featureCountSql, taskProgressSql } from './progress-sql';
 
 @InputType({ description: 'A new epic.' })
 export class CreateEpicInput {
@@ -73,19 +73,7 @@ export const epics = defineGroup({
   createInput: CreateEpicInput,
   updateInput: UpdateEpicInput,
   searchable: ['name', 'description'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'name',
-    'description',
-    'color',
-    'ownerId',
-    'projectId',
-    'priority',
-    'status',
-    'tags',
-    'targetStartDate',
-    'targetEndDate',
-  ],
+  derived: { featureCount: featureCountSql, ...taskProgressSql('epic_id') },
   scope: 'projectId',
   async beforeSave(ctx, epic, input, isNew) {
     fillDefaults(epic, { status: EpicStatus.PLANNING, tags: [] });

@@ -5,9 +5,9 @@ import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { epicService } from './epics';
 import { fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from '../../family/fields';
 import { requireRef } from '../../family/references';
 import { moveTasks } from './task-placement';
+import { taskProgressSql } from './progress-sql';
 
 @InputType({ description: 'A new feature.' })
 export class CreateFeatureInput {
@@ -57,16 +57,7 @@ export const features = defineGroup({
   createInput: CreateFeatureInput,
   updateInput: UpdateFeatureInput,
   searchable: ['name', 'description'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'name',
-    'description',
-    'epicId',
-    'priority',
-    'status',
-    'tags',
-    'estimatedPoints',
-  ],
+  derived: taskProgressSql('feature_id'),
   async beforeSave(ctx, feature, input, isNew) {
     fillDefaults(feature, { status: FeatureStatus.BACKLOG, tags: [] });
     const epic = input.epicId ? await requireRef(ctx, 400, 'epicId', input.epicId, epicService) : null;

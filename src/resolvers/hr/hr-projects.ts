@@ -6,10 +6,10 @@ import { FileAsset } from '../../entities/shared';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { checkPeriod, fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from '../../family/fields';
 import { checkRefs, refsIn, refsOf } from '../../family/references';
 import { Customer } from '../../entities/reference/customer';
 import { Employee } from '../../entities/reference/employee';
+import { epicCountSql, taskProgressSql } from './progress-sql';
 
 @InputType({ description: 'A new HR project.' })
 export class CreateHrProjectInput {
@@ -98,22 +98,7 @@ export const hrProjects = defineGroup({
   createInput: CreateHrProjectInput,
   updateInput: UpdateHrProjectInput,
   searchable: ['name', 'code', 'description'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'name',
-    'code',
-    'description',
-    'color',
-    'clientId',
-    'leadId',
-    'status',
-    'tags',
-    'teamMemberIds',
-    'startDate',
-    'endDate',
-    'defaultSprintDurationDays',
-    'hourlyRate',
-  ],
+  derived: { epicCount: epicCountSql, ...taskProgressSql('project_id') },
   async beforeSave(ctx, project, input) {
     await checkRefs(ctx, 400, [
       ...refsIn(input, [

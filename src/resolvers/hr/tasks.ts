@@ -9,7 +9,6 @@ import { epicService } from './epics';
 import { featureService } from './features';
 import { hrProjectService } from './hr-projects';
 import { fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from '../../family/fields';
 import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A new task; its epic and project follow from its feature and epic.' })
@@ -91,7 +90,6 @@ export const tasks = defineGroup({
   createInput: CreateTaskInput,
   updateInput: UpdateTaskInput,
   searchable: ['title'],
-  filterable: [...AUDIT_FIELDS, 'title', 'status', 'featureId', 'epicId', 'projectId', 'assigneeId'],
   scope: 'projectId',
   async beforeSave(ctx, task, input, isNew) {
     fillDefaults(task, { status: TaskStatus.TODO });

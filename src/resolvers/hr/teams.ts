@@ -4,7 +4,6 @@ import { Team, TeamStatus, TEAM_DOCS } from '../../entities/hr/team';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { fillDefaults, NotNullWhenGiven } from './input-rules';
-import { AUDIT_FIELDS } from '../../family/fields';
 import { checkRefs, refsOf } from '../../family/references';
 import { Employee } from '../../entities/reference/employee';
 
@@ -54,7 +53,6 @@ export const teams = defineGroup({
   createInput: CreateTeamInput,
   updateInput: UpdateTeamInput,
   searchable: ['name', 'description'],
-  filterable: [...AUDIT_FIELDS, 'name', 'description', 'color', 'dailyCapacity', 'memberIds', 'status'],
   async beforeSave(ctx, team, input) {
     await checkRefs(ctx, 400, refsOf('memberIds', input.memberIds ?? [], Employee));
     fillDefaults(team, { status: TeamStatus.ACTIVE, memberIds: [] });

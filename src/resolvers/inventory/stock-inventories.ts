@@ -15,7 +15,6 @@ import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { recomputeDerived } from './stock-ledger';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /**
  * The StockInventory group. Quantities are never written through these inputs: they follow
@@ -145,20 +144,6 @@ export const stockInventories = defineGroup({
   updateInput: UpdateStockInventoryInput,
   // An inventory has no text of its own; its status is the one thing a term can match.
   searchable: ['status'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'productId',
-    'siteId',
-    'subsidiaryId',
-    'status',
-    'totalQuantity',
-    'reservedQuantity',
-    'inTransitQuantity',
-    'availableQuantity',
-    'minimum',
-    'maximum',
-    'unitPrice',
-  ],
   scope: 'subsidiaryId',
   beforeSave,
   // Batches are the inventory's own rows: they go with it.

@@ -19,7 +19,6 @@ import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { nextNumber } from '../../services/sequences';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /**
  * The StockTransfer group. REST lists only its searches, CSV and delete; GraphQL has the whole
@@ -195,22 +194,6 @@ export const stockTransfers = defineGroup({
   createInput: StockTransferInput,
   updateInput: StockTransferInput,
   searchable: ['transferNumber', 'note'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'transferNumber',
-    'note',
-    'status',
-    'priority',
-    'deliveryMethod',
-    'deliveryDate',
-    'stockSiteId',
-    'destinationStockSiteId',
-    'subsidiaryId',
-    'incomingStockTransferId',
-    'incomingStockTransferStatus',
-    'isFullyCancelled',
-    'picklistIds',
-  ],
   scope: 'subsidiaryId',
   beforeSave,
 });

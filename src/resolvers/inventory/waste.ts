@@ -9,7 +9,6 @@ import { defineGroup } from '../../family/group';
 import { inTransaction } from '../../family/service';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { changeStock } from './stock-ledger';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 @InputType({ description: 'A quantity of a product registered as waste.' })
 export class CreateWasteRecordInput {
@@ -138,17 +137,6 @@ export const wasteRecords = defineGroup({
   createInput: CreateWasteRecordInput,
   updateInput: UpdateWasteRecordInput,
   searchable: ['reason', 'approvedBy'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'productId',
-    'shiftId',
-    'stockSiteId',
-    'subsidiaryId',
-    'quantity',
-    'reason',
-    'approvedBy',
-    'deductRawMaterials',
-  ],
   scope: 'subsidiaryId',
   beforeSave,
 });

@@ -9,7 +9,6 @@ import { StockSite, STOCK_SITE_DOCS } from '../../entities/reference/stock-site'
 import { Subsidiary, SUBSIDIARY_DOCS } from '../../entities/reference/subsidiary';
 import { Supplier, SUPPLIER_DOCS } from '../../entities/reference/supplier';
 import { FileAsset, UnitOfMeasurement } from '../../entities/shared';
-import { AUDIT_FIELDS } from '../../family/fields';
 
 /**
  * Reference records that documented records point at (owners, customers, products, sites...).
@@ -53,7 +52,6 @@ export const employees = defineGroup({
   createInput: EmployeeInput,
   updateInput: EmployeeInput,
   searchable: ['firstName', 'lastName', 'email', 'jobTitle', 'department'],
-  filterable: [...AUDIT_FIELDS, 'firstName', 'lastName', 'email', 'jobTitle', 'department', 'userId'],
 });
 
 @InputType('CustomerInput', { description: 'A customer, as sent.' })
@@ -76,7 +74,6 @@ export const customers = defineGroup({
   createInput: CustomerInput,
   updateInput: CustomerInput,
   searchable: ['name', 'email', 'phone'],
-  filterable: [...AUDIT_FIELDS, 'name', 'email', 'phone'],
 });
 
 @InputType('OpportunityInput', { description: 'An opportunity, as sent.' })
@@ -96,7 +93,6 @@ export const opportunities = defineGroup({
   createInput: OpportunityInput,
   updateInput: OpportunityInput,
   searchable: ['name'],
-  filterable: [...AUDIT_FIELDS, 'name', 'value', 'customerId'],
 });
 
 @InputType('SubsidiaryInput', { description: 'A subsidiary, as sent.' })
@@ -116,7 +112,6 @@ export const subsidiaries = defineGroup({
   createInput: SubsidiaryInput,
   updateInput: SubsidiaryInput,
   searchable: ['name'],
-  filterable: [...AUDIT_FIELDS, 'name', 'color'],
 });
 
 @InputType('SupplierInput', { description: 'A supplier, as sent.' })
@@ -138,7 +133,6 @@ export const suppliers = defineGroup({
   createInput: SupplierInput,
   updateInput: SupplierInput,
   searchable: ['name', 'email'],
-  filterable: [...AUDIT_FIELDS, 'name', 'email'],
 });
 
 @InputType('StockSiteInput', { description: 'A stock site, as sent.' })
@@ -158,7 +152,6 @@ export const stockSites = defineGroup({
   createInput: StockSiteInput,
   updateInput: StockSiteInput,
   searchable: ['name'],
-  filterable: [...AUDIT_FIELDS, 'name', 'subsidiaryId'],
   scope: 'subsidiaryId',
 });
 
@@ -194,16 +187,6 @@ export const products = defineGroup({
   createInput: ProductInput,
   updateInput: ProductInput,
   searchable: ['name', 'brand', 'category'],
-  filterable: [
-    ...AUDIT_FIELDS,
-    'name',
-    'brand',
-    'category',
-    'productType',
-    'unitPrice',
-    'salesPrice',
-    'currency',
-  ],
 });
 
 export const referenceGroups = [
