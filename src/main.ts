@@ -8,7 +8,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
 import { type User, UserStatus } from './entities/user';
-import { createLogger } from './logger';
+import { bufferedStdout, createLogger } from './logger';
 import { startCoverageWorker } from './jobs/worker';
 import { startEventWorker } from './events/worker';
 import { useEventSettings } from './events/settings';
@@ -17,7 +17,7 @@ import { createTenant, findUserByEmail } from './services/provisioning';
 async function main() {
   const config = loadConfig();
   useEventSettings(config.events);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, bufferedStdout());
   const db = await openDatabase(config);
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
   const app = await createApp({
