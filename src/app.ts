@@ -16,6 +16,7 @@ import { credentialError, requireCredential, withoutSuggestions } from './graphq
 import { ideRouter } from './graphql/ide';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
+import { routeLookup } from './rest/lookup';
 import {
   bodyErrors,
   rejectNulBytes,
@@ -140,6 +141,7 @@ export async function createApp({
   const limitTenant = tenantLimiter(rateLimits);
   const schema = await buildAppSchema();
   const routes = compileRoutes(schema, restTable);
+  const lookup = routeLookup(routes);
   const openapi = buildOpenApi(schema, routes);
   const metrics = createMetrics(orm, logger);
   const app = express();
@@ -151,7 +153,7 @@ export async function createApp({
   app.set('query parser', 'extended');
 
   // Request id, one log line and the HTTP metrics of every request.
-  app.use(observeRequests(logger, metrics, routes));
+  app.use(observeRequests(logger, metrics, lookup));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -195,7 +197,7 @@ export async function createApp({
   );
   api.use(bodyErrors(logger));
   api.use(rejectNulBytes);
-  api.use(restRouter(routes, authenticatedContext, logger));
+  api.use(restRouter(lookup, authenticatedContext, logger));
   api.use((req, res) => sendError(res, 404, `no operation ${req.method} ${req.baseUrl}${req.path}`));
   app.use('/api/v1', docsRouter(openapi));
   app.use('/api/v1', api);

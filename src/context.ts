@@ -29,6 +29,20 @@ export class Loaders {
     }
     return loader as DataLoader<K, V>;
   }
+
+  private readonly derived = new Map<string, unknown>();
+
+  /**
+   * A value derived once per request under `key`: several fields of one record (a feature's task
+   * count, completed count and progress) read the same one. Cached for the request, as the
+   * loaders' values are.
+   */
+  once<V>(key: string, make: () => V): V {
+    if (this.derived.has(key)) return this.derived.get(key) as V;
+    const value = make();
+    this.derived.set(key, value);
+    return value;
+  }
 }
 
 /** What every resolver receives: the request's ORM fork, caller and loaders. */

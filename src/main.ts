@@ -13,7 +13,7 @@ import { connectSharedState } from './http/shared-store';
 import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
 import { type User, UserStatus } from './entities/user';
-import { createLogger } from './logger';
+import { bufferedStdout, createLogger } from './logger';
 import { startCoverageWorker } from './jobs/worker';
 import { startEventWorker } from './events/worker';
 import { useEventSettings } from './events/settings';
@@ -29,7 +29,7 @@ async function main() {
 /** Serves in this process: alone, or as one worker of a cluster (whose primary migrated). */
 async function serve(config: Config) {
   useEventSettings(config.events);
-  const logger = createLogger(config.logLevel).child(
+  const logger = createLogger(config.logLevel, bufferedStdout()).child(
     cluster.isWorker ? { workerProcess: cluster.worker!.id } : {},
   );
   const shared = config.redisUrl

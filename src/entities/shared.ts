@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver, GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../graphql/date-time';
 
 /**
  * Shapes shared by many records (specification, "Shared shapes"), one definition each. They

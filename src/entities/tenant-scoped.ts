@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PrimaryKey, Property } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../graphql/date-time';
 import { Event } from './event';
 import { AUDIT_DOCS } from '../schema/descriptions';
 

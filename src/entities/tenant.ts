@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { AUDIT_DOCS } from '../schema/descriptions';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../graphql/date-time';
 import { Address, ImageRef } from './shared';
 
 export enum TenantSubscription {

@@ -1,6 +1,6 @@
 import { Entity, Index, Property, Unique } from '@mikro-orm/core';
 import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../graphql/date-time';
 import { ImageRef } from './shared';
 import { Audited } from './tenant-scoped';
 

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context';
 import type { Logger } from '../logger';
 import { API_BASE } from '../docs/openapi';
-import type { CompiledRoute } from '../rest/compile';
+import type { RouteLookup } from '../rest/lookup';
 import type { Metrics } from './metrics';
 import { scrubText } from './log-safety';
 
@@ -40,19 +40,15 @@ export function routeLabel(req: Request, res: Response, rows: RowMatcher = () =>
 
 export type RowMatcher = (method: string, path: string) => string | undefined;
 
-/** Finds the REST row a path belongs to, trying rows in the router's order (literal segments first). */
-export function restRowMatcher(routes: readonly CompiledRoute[]): RowMatcher {
-  const patterns = routes.map(({ route }) => ({
-    method: route.method,
-    path: route.path,
-    regex: new RegExp(
-      `^${route.path
-        .split(/\{\w+\}/)
-        .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-        .join('[^/]+')}/?$`,
-    ),
-  }));
-  return (method, path) => patterns.find((p) => p.method === method && p.regex.test(path))?.path;
+/** The REST row a path belongs to, found as the REST router finds it; malformed paths have none. */
+export function restRowMatcher(lookup: RouteLookup): RowMatcher {
+  return (method, path) => {
+    try {
+      return lookup.find(method, path)?.compiled.route.path;
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** The path for a log line, with anything that looks like an e-mail address (a path key) hidden. */
@@ -61,12 +57,8 @@ export function loggablePath(req: Request): string {
   return scrubText(path.length > 300 ? `${path.slice(0, 300)}…` : path);
 }
 
-export function observeRequests(
-  logger: Logger,
-  metrics: Metrics,
-  routes: readonly CompiledRoute[] = [],
-): RequestHandler {
-  const rows = restRowMatcher(routes);
+export function observeRequests(logger: Logger, metrics: Metrics, lookup?: RouteLookup): RequestHandler {
+  const rows = lookup ? restRowMatcher(lookup) : undefined;
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

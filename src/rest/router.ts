@@ -1,10 +1,11 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
 import { errorBody, type Problem } from '../errors';
 import type { Logger } from '../logger';
 import type { CompiledRoute } from './compile';
+import type { Found, RouteLookup } from './lookup';
 import { claimKey, idempotencyKeyOf, sendReply, type Reply } from '../http/idempotency';
 
 export type ContextFor = (req: Request, res: Response) => Promise<Context>;
@@ -28,53 +29,85 @@ export function sendCaught(res: Response, err: unknown, logger: Logger): void {
 /** JSON stays the default: CSV only when the client ranks `text/csv` above JSON. */
 const prefersCsv = (req: Request) => req.accepts(['application/json', 'text/csv']) === 'text/csv';
 
+/** Express's automatic answer to OPTIONS: the methods served at the path, as plain text. */
+function sendAllowed(res: Response, methods: string[]): void {
+  const allow = methods.join(', ');
+  res.setHeader('Allow', allow);
+  res.setHeader('Content-Length', Buffer.byteLength(allow));
+  res.setHeader('Content-Type', 'text/plain');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.end(allow);
+}
+
 /**
- * The REST facade: each compiled row becomes one Express route that authenticates, reads the
- * variables, executes the row's compiled document with the request's context, and
- * answers with the row's status. No domain logic lives here.
+ * The REST facade as one middleware: it finds the request's row in one lookup, authenticates,
+ * reads the variables, executes the row's compiled document with the request's context, and
+ * answers with the row's status. A path no row serves goes on to the next handler (the 404).
+ * No domain logic lives here.
  */
-export function restRouter(routes: CompiledRoute[], contextFor: ContextFor, logger: Logger): Router {
-  const router = express.Router();
-  for (const compiled of routes) {
-    const { route } = compiled;
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](compiled.expressPath, async (req: Request, res: Response) => {
-      res.locals.route = `${route.method} ${route.path}`;
-      let contextValue: Context | undefined;
-      try {
-        contextValue = await contextFor(req, res);
-        const allowed = compiled.check(contextValue);
-        if (allowed !== true) throw allowed;
-        const variableValues = compiled.variables(req);
-        const key = route.method === 'GET' ? undefined : idempotencyKeyOf(req);
-        const claim = key ? await claimKey(contextValue.em, contextValue.caller!, req, key) : undefined;
-        if (claim && 'replay' in claim) {
-          await endTenantTransaction(contextValue.em, false);
-          sendReply(res, claim.replay, true);
-          return;
-        }
-        const result = await compiled.execute(contextValue, variableValues);
-        if (result.errors?.length) throw result.errors[0];
-        const value = (result.data as { result?: unknown } | null | undefined)?.result;
-        if (route.nullIs404 && (value === null || value === false || value === undefined)) {
-          await endTenantTransaction(contextValue.em, true);
-          sendError(res, 404, `no record at ${req.originalUrl.split('?')[0]}`);
-          return;
-        }
-        const reply = replyFor(compiled, req, value);
-        // The answer is stored with the write it answers, in its transaction.
-        if (claim) await claim.held.record(reply);
-        // The request's transaction commits before the answer goes out: a 2xx means stored.
-        await endTenantTransaction(contextValue.em, true);
-        if (route.csv && typeof value === 'string') res.vary('Accept');
-        sendReply(res, reply);
-      } catch (err) {
-        if (contextValue) await endTenantTransaction(contextValue.em, false).catch(() => undefined);
-        sendCaught(res, err, logger);
-      }
-    });
+export function restRouter(lookup: RouteLookup, contextFor: ContextFor, logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    let found: Found | undefined;
+    try {
+      found = lookup.find(req.method, req.path);
+    } catch (err) {
+      sendCaught(res, err, logger);
+      return;
+    }
+    if (found) {
+      req.params = found.params;
+      void answer(found.compiled, req, res, contextFor, logger);
+      return;
+    }
+    if (req.method === 'OPTIONS') {
+      const methods = lookup.allowed(req.path);
+      if (methods.length) return sendAllowed(res, methods);
+    }
+    next();
+  };
+}
+
+async function answer(
+  compiled: CompiledRoute,
+  req: Request,
+  res: Response,
+  contextFor: ContextFor,
+  logger: Logger,
+): Promise<void> {
+  const { route } = compiled;
+  res.locals.route = `${route.method} ${route.path}`;
+  let contextValue: Context | undefined;
+  try {
+    contextValue = await contextFor(req, res);
+    const allowed = compiled.check(contextValue);
+    if (allowed !== true) throw allowed;
+    const variableValues = compiled.variables(req);
+    const key = route.method === 'GET' ? undefined : idempotencyKeyOf(req);
+    const claim = key ? await claimKey(contextValue.em, contextValue.caller!, req, key) : undefined;
+    if (claim && 'replay' in claim) {
+      await endTenantTransaction(contextValue.em, false);
+      sendReply(res, claim.replay, true);
+      return;
+    }
+    const result = await compiled.execute(contextValue, variableValues);
+    if (result.errors?.length) throw result.errors[0];
+    const value = (result.data as { result?: unknown } | null | undefined)?.result;
+    if (route.nullIs404 && (value === null || value === false || value === undefined)) {
+      await endTenantTransaction(contextValue.em, true);
+      sendError(res, 404, `no record at ${req.originalUrl.split('?')[0]}`);
+      return;
+    }
+    const reply = replyFor(compiled, req, value);
+    // The answer is stored with the write it answers, in its transaction.
+    if (claim) await claim.held.record(reply);
+    // The request's transaction commits before the answer goes out: a 2xx means stored.
+    await endTenantTransaction(contextValue.em, true);
+    if (route.csv && typeof value === 'string') res.vary('Accept');
+    sendReply(res, reply);
+  } catch (err) {
+    if (contextValue) await endTenantTransaction(contextValue.em, false).catch(() => undefined);
+    sendCaught(res, err, logger);
   }
-  return router;
 }
 
 /** The success answer of a row: its status, headers and body, as sent (and stored for a key). */

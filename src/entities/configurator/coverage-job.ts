@@ -1,6 +1,6 @@
 import { DecimalType, Entity, Enum, Index, Property } from '@mikro-orm/core';
 import { Extensions, Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { FileAsset } from '../shared';
 import { Audited } from '../tenant-scoped';
 

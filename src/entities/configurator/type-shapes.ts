@@ -1,5 +1,6 @@
 import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver, GraphQLJSONObject, SafeIntResolver } from 'graphql-scalars';
+import { GraphQLJSONObject, SafeIntResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Parameter, Vector3Formula } from '../shared';
 import { decisionTreeOf, type DecisionTree } from './decision-tree';
 

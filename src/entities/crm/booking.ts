@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 import { TenantIndexes } from './tenant-indexes';
 

@@ -1,6 +1,6 @@
 import { Entity, Enum, Property } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 import { Address } from '../shared';
 import { TenantIndexes } from './tenant-indexes';

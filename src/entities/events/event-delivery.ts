@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { TenantScoped } from '../tenant-scoped';
 
 export enum DeliveryStatus {

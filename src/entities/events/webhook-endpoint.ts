@@ -1,6 +1,6 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { TenantScoped } from '../tenant-scoped';
 
 /**

@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { DecimalColumn } from '../columns';
 import { Extensions, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
 

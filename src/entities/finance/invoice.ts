@@ -2,7 +2,7 @@ import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { DecimalColumn } from '../columns';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AUDIT_DOCS } from '../../schema/descriptions';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
 

@@ -1,5 +1,5 @@
 import { Field, Float, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 import { FileAsset, UnitOfMeasurement } from '../shared';
 import {

@@ -1,6 +1,6 @@
 import { DecimalType, Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Min } from 'class-validator';
 import { Audited } from '../tenant-scoped';
 

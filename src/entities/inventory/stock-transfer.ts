@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { Extensions, Field, Float, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsOptional, Min, ValidateNested } from 'class-validator';
 import { Audited } from '../tenant-scoped';
 import { ProductQuantity } from './shapes';

@@ -1,5 +1,5 @@
 import { Extensions, Field, Float, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { FileAsset, UnitOfMeasurement } from '../shared';
 import { ProductType } from '../reference/product';
 import { StockSource } from './stock-batch';

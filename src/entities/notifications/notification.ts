@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, Property } from '@mikro-orm/core';
 import { Extensions, Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 
 export enum NotificationCategory {

@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { TenantScoped } from '../tenant-scoped';
 
 export enum PushPlatform {

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsOptional, Length } from 'class-validator';
 import {
   BillingInfo,

@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { ConfiguratorType } from '../../entities/configurator/configurator-type';
 import {
   CoverageJob,

@@ -1,5 +1,5 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import {
   ArrayMaxSize,
   IsArray,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Field, InputType, Int } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsDate, IsEmail, IsEnum, IsOptional, IsUUID, MaxLength, Min } from 'class-validator';
 import { Activity } from '../../entities/crm/activity';
 import { Booking, BookingStatus, BOOKING_DOCS } from '../../entities/crm/booking';

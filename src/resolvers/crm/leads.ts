@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsBoolean, IsEmail, IsEnum, IsOptional, IsUUID, MaxLength } from 'class-validator';
 import { callerOf } from '../../context';
 import { Lead, LeadStatus, LEAD_DOCS } from '../../entities/crm/lead';

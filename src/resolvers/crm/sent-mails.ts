@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsBoolean, IsEmail, IsOptional, MaxLength } from 'class-validator';
 import { SentMail, SENT_MAIL_DOCS } from '../../entities/crm/sent-mail';
 import { defineGroup } from '../../family/group';

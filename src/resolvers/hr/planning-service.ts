@@ -25,7 +25,16 @@ export function percentDone(done: number, total: number): number {
 }
 
 /** The tasks of a feature, epic or project that the caller may see, counted by status. */
-export async function taskProgress(
+export function taskProgress(
+  ctx: Context,
+  parent: 'featureId' | 'epicId' | 'projectId',
+  id: string,
+): Promise<TaskProgress> {
+  // Three fields of each record read it: made once per record and request.
+  return ctx.loaders.once(`taskProgress:${parent}:${id}`, () => countTasks(ctx, parent, id));
+}
+
+async function countTasks(
   ctx: Context,
   parent: 'featureId' | 'epicId' | 'projectId',
   id: string,

@@ -13,7 +13,7 @@ import {
   registerEnumType,
   Field,
 } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { ArrayMinSize, IsOptional, IsPositive, Min, ValidateNested } from 'class-validator';
 import type { Context } from '../../context';
 import { StockSource } from '../../entities/inventory/stock-batch';

@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsOptional, IsUUID, Length, ValidateNested } from 'class-validator';
 import type { Context } from '../../context';
 import { ProductQuantity, round4, sumOf } from '../../entities/inventory/shapes';

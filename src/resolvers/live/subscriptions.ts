@@ -1,5 +1,6 @@
 import { Arg, Field, ID, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
-import { DateTimeISOResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import type { Context } from '../../context';
 import { Notification } from '../../entities/notifications/notification';
 import type { EventEnvelope } from '../../events/envelope';
