@@ -289,25 +289,25 @@ export class ApInvoice extends Audited {
   paidDate?: Date | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the row totals, without tax.' })
-  subtotal?: number;
+  subtotal?: number | null;
 
   @DecimalColumn(14, 2, { description: "Sum of the rows' tax; computed." })
-  taxAmount?: number;
+  taxAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'subtotal + taxAmount.' })
-  totalAmount?: number;
+  totalAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the allocated purchase-order amounts.' })
-  totalLinkedAmount?: number;
+  totalLinkedAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'totalAmount - totalLinkedAmount.' })
-  unlinkedAmount?: number;
+  unlinkedAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'totalAmount - paidAmount.' })
-  outstandingAmount?: number;
+  outstandingAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the payments.' })
-  paidAmount?: number;
+  paidAmount?: number | null;
 
   @EnumColumn(() => ApInvoiceStatus, {
     description:

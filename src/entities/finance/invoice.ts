@@ -296,24 +296,24 @@ export class Invoice extends Audited {
   paymentTermDays?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the transactions.' })
-  paid?: number;
+  paid?: number | null;
 
   @DecimalColumn(14, 2, { description: 'The share of `paid` that is not tax.' })
-  paidExcludingTax?: number;
+  paidExcludingTax?: number | null;
 
   @DecimalColumn(14, 2, { description: 'The same as totalWithTax.' })
-  total?: number;
+  total?: number | null;
 
   @DecimalColumn(14, 2, {
     description: 'Sum of the rounded row totals; computed, client-sent totals are ignored.',
   })
-  totalExcludingTax?: number;
+  totalExcludingTax?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the rounded row taxes; computed.' })
-  totalTax?: number;
+  totalTax?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Total excluding tax plus total tax; computed.' })
-  totalWithTax?: number;
+  totalWithTax?: number | null;
 
   @TextListColumn({ description: 'Ids of the mails this invoice was sent in.' })
   sentMails: string[] = [];

@@ -94,7 +94,7 @@ export class HrProject extends Audited {
   defaultSprintDurationDays?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Hourly rate charged for work on the project.' })
-  hourlyRate?: number;
+  hourlyRate?: number | null;
 
   @JsonColumn(() => FileAsset, { description: HR_PROJECT_DOCS.picture })
   picture?: FileAsset | null;

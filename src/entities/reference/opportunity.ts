@@ -17,7 +17,7 @@ export class Opportunity extends Audited {
   name!: string;
 
   @DecimalColumn(14, 2, { description: 'Expected value of the opportunity.' })
-  value?: number;
+  value?: number | null;
   @UuidColumn({ description: OPPORTUNITY_DOCS.customerId })
   customerId?: string | null;
 }

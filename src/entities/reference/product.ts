@@ -48,9 +48,9 @@ export class Product extends Audited {
   @EnumColumn(() => ProductType, { description: PRODUCT_DOCS.productType })
   productType?: ProductType | null;
   @DecimalColumn(14, 4, { description: 'Cost price of one base unit.' })
-  unitPrice?: number;
+  unitPrice?: number | null;
   @DecimalColumn(14, 4, { description: 'Sales price of one base unit.' })
-  salesPrice?: number;
+  salesPrice?: number | null;
   @TextColumn({ description: PRODUCT_DOCS.currency })
   currency?: string | null;
   @TextColumn({ description: PRODUCT_DOCS.imageBlobId })
