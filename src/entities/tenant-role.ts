@@ -1,7 +1,8 @@
-import { Entity, Property, Unique } from '@mikro-orm/core';
+import { Entity, Unique } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { TenantScoped } from './tenant-scoped';
 import { Permission, PERMISSION_LIST_NAMES, type PermissionList } from '../permissions/catalog';
+import { JsonColumn, TextColumn } from './columns';
 
 @ObjectType({ description: 'The thirteen permission lists of a tenant role.' })
 export class Permissions implements Record<PermissionList, string[]> {
@@ -45,16 +46,17 @@ export const TENANT_ROLE_DOCS = {
 @Unique({ name: 'tenant_role_tenant_name_uq', properties: ['tenantId', 'name'] })
 @ObjectType({ description: 'A named set of permissions that users of a tenant can hold.' })
 export class TenantRole extends TenantScoped {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: 'Name of the role, unique in the tenant; SUPER_ADMIN is reserved.' })
+  @TextColumn({
+    nullable: false,
+    description: 'Name of the role, unique in the tenant; SUPER_ADMIN is reserved.',
+  })
   name!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: TENANT_ROLE_DOCS.description })
-  description?: string;
+  @TextColumn({ description: TENANT_ROLE_DOCS.description })
+  description?: string | null;
 
-  @Property({ type: 'json' })
-  @Field(() => Permissions, {
+  @JsonColumn(() => Permissions, {
+    nullable: false,
     description:
       'The permissions the role grants, in the thirteen lists; each list holds only its own resources.',
   })

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { PrimaryKey, Property } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../graphql/date-time';
 import { Event } from './event';
 import { AUDIT_DOCS } from '../schema/descriptions';
+import { DateTimeColumn, JsonColumn, TextColumn } from './columns';
 
 /**
  * Every record of the product belongs to one tenant. Tables are keyed (tenant_id, id) so that
@@ -22,21 +22,17 @@ export abstract class TenantScoped {
   @Field(() => ID, { description: AUDIT_DOCS.id })
   id: string = randomUUID();
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.created })
-  created?: Date;
+  @DateTimeColumn({ description: AUDIT_DOCS.created })
+  created?: Date | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: AUDIT_DOCS.createdBy })
-  createdBy?: string;
+  @TextColumn({ description: AUDIT_DOCS.createdBy })
+  createdBy?: string | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: AUDIT_DOCS.updated })
-  updated?: Date;
+  @DateTimeColumn({ description: AUDIT_DOCS.updated })
+  updated?: Date | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: AUDIT_DOCS.updatedBy })
-  updatedBy?: string;
+  @TextColumn({ description: AUDIT_DOCS.updatedBy })
+  updatedBy?: string | null;
 
   /** Optimistic lock: a write based on a stale read fails with 409 instead of losing an update. */
   @Property({ version: true, type: 'integer' })
@@ -48,7 +44,6 @@ export abstract class TenantScoped {
 /** A tenant record with a history (`events`). */
 @ObjectType({ description: 'The fields every record with a history carries.' })
 export abstract class Audited extends TenantScoped {
-  @Property({ type: 'json' })
-  @Field(() => [Event], { description: AUDIT_DOCS.events })
+  @JsonColumn(() => [Event], { nullable: false, description: AUDIT_DOCS.events })
   events: Event[] = [];
 }

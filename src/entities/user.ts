@@ -1,8 +1,15 @@
 import { Entity, Index, Property, Unique } from '@mikro-orm/core';
 import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../graphql/date-time';
 import { ImageRef } from './shared';
 import { Audited } from './tenant-scoped';
+import {
+  BooleanColumn,
+  DateTimeColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+} from './columns';
 
 export enum UserStatus {
   ACTIVE = 'ACTIVE',
@@ -44,47 +51,45 @@ export const USER_DOCS = {
  */
 @Entity({ tableName: 'app_user' })
 @Unique({ name: 'app_user_tenant_email_uq', properties: ['tenantId', 'email'] })
-@Index({ name: 'app_user_tenant_first_name_idx', properties: ['tenantId', 'firstName'] })
-@Index({ name: 'app_user_tenant_last_name_idx', properties: ['tenantId', 'lastName'] })
-@Index({ name: 'app_user_tenant_has_full_access_idx', properties: ['tenantId', 'hasFullAccess'] })
-@Index({ name: 'app_user_tenant_roles_idx', properties: ['tenantId', 'roles'] })
-@Index({ name: 'app_user_tenant_project_access_idx', properties: ['tenantId', 'projectAccess'] })
-@Index({ name: 'app_user_tenant_subsidiary_access_idx', properties: ['tenantId', 'subsidiaryAccess'] })
+@TenantIndexes(
+  'app_user',
+  'firstName',
+  'lastName',
+  'hasFullAccess',
+  'roles',
+  'projectAccess',
+  'subsidiaryAccess',
+)
 @ObjectType({ description: 'A person who signs in to a tenant.' })
 export class User extends Audited {
   /** Stored lower-case: e-mail addresses are compared case-insensitively. */
-  @Property({ type: 'text' })
-  @Field(() => String, {
+  @TextColumn({
+    nullable: false,
     description:
       "The user's e-mail address, unique in the tenant; used to name the user in roles and access lists.",
   })
   email!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: USER_DOCS.firstName })
-  firstName?: string;
+  @TextColumn({ description: USER_DOCS.firstName })
+  firstName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: USER_DOCS.lastName })
-  lastName?: string;
+  @TextColumn({ description: USER_DOCS.lastName })
+  lastName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: USER_DOCS.language })
-  language?: string;
+  @TextColumn({ description: USER_DOCS.language })
+  language?: string | null;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, {
+  @BooleanColumn({
+    nullable: false,
     description: 'True when the user sees every subsidiary and project, whatever the access lists say.',
   })
   hasFullAccess: boolean = false;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: USER_DOCS.verified })
+  @BooleanColumn({ nullable: false, description: USER_DOCS.verified })
   verified: boolean = false;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the user last signed in.' })
-  lastLogin?: Date;
+  @DateTimeColumn({ description: 'When the user last signed in.' })
+  lastLogin?: Date | null;
 
   @Property({ type: 'text' })
   @Index({ name: 'app_user_tenant_status_idx', properties: ['tenantId', 'status'] })
@@ -94,21 +99,17 @@ export class User extends Audited {
   })
   status: UserStatus = UserStatus.ACTIVE;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], {
+  @TextListColumn({
     description: "Names of the tenant roles the user holds; the user's permissions are their union.",
   })
   roles: string[] = [];
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Ids of the projects the user may see (without full access).' })
+  @TextListColumn({ description: 'Ids of the projects the user may see (without full access).' })
   projectAccess: string[] = [];
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Ids of the subsidiaries the user may see (without full access).' })
+  @TextListColumn({ description: 'Ids of the subsidiaries the user may see (without full access).' })
   subsidiaryAccess: string[] = [];
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => UserProfile, { nullable: true, description: USER_DOCS.profile })
+  @JsonColumn(() => UserProfile, { description: USER_DOCS.profile })
   profile?: UserProfile | null;
 }

@@ -1,6 +1,7 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { EnumColumn, TenantIndexes, TextColumn } from '../columns';
 
 export enum BuildingType {
   ROW = 'ROW',
@@ -30,14 +31,12 @@ export const CONCEPT_DOCS = {
 } as const;
 
 @Entity({ tableName: 'concept' })
-@Index({ name: 'concept_tenant_name_idx', properties: ['tenantId', 'name'] })
+@TenantIndexes('concept', 'name')
 @ObjectType({ description: 'A building concept of the configurator.' })
 export class Concept extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: CONCEPT_DOCS.name })
+  @TextColumn({ nullable: false, description: CONCEPT_DOCS.name })
   name!: string;
 
-  @Enum({ items: () => BuildingType, nullable: true })
-  @Field(() => BuildingType, { nullable: true, description: CONCEPT_DOCS.buildingType })
-  buildingType?: BuildingType;
+  @EnumColumn(() => BuildingType, { description: CONCEPT_DOCS.buildingType })
+  buildingType?: BuildingType | null;
 }

@@ -1,5 +1,5 @@
-import { BigIntType, Entity, Index, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { BigIntType, Entity, Property } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { FileAsset } from '../shared';
 import { Audited } from '../tenant-scoped';
@@ -13,6 +13,7 @@ import {
   TypeView,
   VariableConfigEntry,
 } from './type-shapes';
+import { BooleanColumn, IntColumn, JsonColumn, TenantIndexes, TextColumn, TextListColumn } from '../columns';
 
 /** What ConfiguratorType fields mean, shared with the inputs that set them. */
 export const CONFIGURATOR_TYPE_DOCS = {
@@ -44,99 +45,70 @@ export const CONFIGURATOR_TYPE_DOCS = {
  * sorted and filtered.
  */
 @Entity({ tableName: 'configurator_type' })
-@Index({ name: 'configurator_type_tenant_name_idx', properties: ['tenantId', 'name'] })
-@Index({ name: 'configurator_type_tenant_concept_idx', properties: ['tenantId', 'concept'] })
+@TenantIndexes('configurator_type', 'name', 'concept')
 @ObjectType({ description: 'A configurable product type (the specification\'s "Type").' })
 export class ConfiguratorType extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: CONFIGURATOR_TYPE_DOCS.name })
+  @TextColumn({ nullable: false, description: CONFIGURATOR_TYPE_DOCS.name })
   name!: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.color })
-  color?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.concept })
-  concept?: string;
+  @TextColumn({ description: CONFIGURATOR_TYPE_DOCS.color })
+  color?: string | null;
+  @TextColumn({ description: CONFIGURATOR_TYPE_DOCS.concept })
+  concept?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.elementNamePrefix })
-  elementNamePrefix?: string;
+  @TextColumn({ description: CONFIGURATOR_TYPE_DOCS.elementNamePrefix })
+  elementNamePrefix?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: CONFIGURATOR_TYPE_DOCS.variantSuffixFormat,
-  })
-  variantSuffixFormat?: string;
+  @TextColumn({ description: CONFIGURATOR_TYPE_DOCS.variantSuffixFormat })
+  variantSuffixFormat?: string | null;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, {
-    description: CONFIGURATOR_TYPE_DOCS.compensateNulpunt,
-  })
+  @BooleanColumn({ nullable: false, description: CONFIGURATOR_TYPE_DOCS.compensateNulpunt })
   compensateNulpunt: boolean = false;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: CONFIGURATOR_TYPE_DOCS.hideBaseOptionInName })
+  @BooleanColumn({ nullable: false, description: CONFIGURATOR_TYPE_DOCS.hideBaseOptionInName })
   hideBaseOptionInName: boolean = false;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: CONFIGURATOR_TYPE_DOCS.enforcedCategories })
+  @TextListColumn({ description: CONFIGURATOR_TYPE_DOCS.enforcedCategories })
   enforcedCategories: string[] = [];
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true, description: CONFIGURATOR_TYPE_DOCS.previewBlob })
-  previewBlob?: FileAsset;
+  @JsonColumn(() => FileAsset, { description: CONFIGURATOR_TYPE_DOCS.previewBlob })
+  previewBlob?: FileAsset | null;
 
-  @Property({ type: 'json' })
-  @Field(() => [VariableConfigEntry], {
+  @JsonColumn(() => [VariableConfigEntry], {
+    nullable: false,
     description: CONFIGURATOR_TYPE_DOCS.baseVariables,
   })
   baseVariables: VariableConfigEntry[] = [];
-  @Property({ type: 'json' })
-  @Field(() => [TypeVariable], {
-    description: CONFIGURATOR_TYPE_DOCS.variables,
-  })
+  @JsonColumn(() => [TypeVariable], { nullable: false, description: CONFIGURATOR_TYPE_DOCS.variables })
   variables: TypeVariable[] = [];
-  @Property({ type: 'json' })
-  @Field(() => [TypeOption], { description: CONFIGURATOR_TYPE_DOCS.options })
+  @JsonColumn(() => [TypeOption], { nullable: false, description: CONFIGURATOR_TYPE_DOCS.options })
   options: TypeOption[] = [];
-  @Property({ type: 'json' })
-  @Field(() => [TypeModel], { description: CONFIGURATOR_TYPE_DOCS.models })
+  @JsonColumn(() => [TypeModel], { nullable: false, description: CONFIGURATOR_TYPE_DOCS.models })
   models: TypeModel[] = [];
-  @Property({ type: 'json' })
-  @Field(() => [TypeMassModel], { description: CONFIGURATOR_TYPE_DOCS.massModel })
+  @JsonColumn(() => [TypeMassModel], { nullable: false, description: CONFIGURATOR_TYPE_DOCS.massModel })
   massModel: TypeMassModel[] = [];
-  @Property({ type: 'json' })
-  @Field(() => [TypeRestriction], { description: CONFIGURATOR_TYPE_DOCS.restrictions })
+  @JsonColumn(() => [TypeRestriction], { nullable: false, description: CONFIGURATOR_TYPE_DOCS.restrictions })
   restrictions: TypeRestriction[] = [];
-  @Property({ type: 'json' })
-  @Field(() => [StaticModel], { description: CONFIGURATOR_TYPE_DOCS.staticModels })
+  @JsonColumn(() => [StaticModel], { nullable: false, description: CONFIGURATOR_TYPE_DOCS.staticModels })
   staticModels: StaticModel[] = [];
-  @Property({ type: 'json' })
-  @Field(() => [TypeView], { description: CONFIGURATOR_TYPE_DOCS.views })
+  @JsonColumn(() => [TypeView], { nullable: false, description: CONFIGURATOR_TYPE_DOCS.views })
   views: TypeView[] = [];
 
-  @Property({ type: 'integer' })
-  @Field(() => Int, { description: 'Sum of staticModels[].stats.totalModels.' })
+  @IntColumn({ nullable: false, description: 'Sum of staticModels[].stats.totalModels.' })
   totalStaticModels: number = 0;
 
-  @Property({ type: 'integer' })
-  @Field(() => Int, { description: 'Sum of staticModels[].stats.modelsComplete.' })
+  @IntColumn({ nullable: false, description: 'Sum of staticModels[].stats.modelsComplete.' })
   totalStaticModelsComplete: number = 0;
 
   @Property({ type: new BigIntType('number') })
   @Field(() => SafeIntResolver, { description: 'Sum of staticModels[].stats.totalFileSize (bytes).' })
   totalStaticModelsFileSize: number = 0;
 
-  @Property({ type: 'integer' })
-  @Field(() => Int, { description: 'Sum of staticModels[].stats.glbInDb.' })
+  @IntColumn({ nullable: false, description: 'Sum of staticModels[].stats.glbInDb.' })
   totalStaticModelsGlbInDb: number = 0;
 
-  @Property({ type: 'integer' })
-  @Field(() => Int, { description: 'Sum of staticModels[].stats.modelsInDb.' })
+  @IntColumn({ nullable: false, description: 'Sum of staticModels[].stats.modelsInDb.' })
   totalStaticModelsInDb: number = 0;
 
-  @Property({ type: 'integer' })
-  @Field(() => Int, { description: 'Sum of staticModels[].stats.rvtInDb.' })
+  @IntColumn({ nullable: false, description: 'Sum of staticModels[].stats.rvtInDb.' })
   totalStaticModelsRvtInDb: number = 0;
 }

@@ -1,8 +1,17 @@
-import { DecimalType, Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Extensions, Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
+import { Entity } from '@mikro-orm/core';
+import { Extensions, ObjectType, registerEnumType } from 'type-graphql';
 import { FileAsset } from '../shared';
 import { Audited } from '../tenant-scoped';
+import {
+  DateTimeColumn,
+  DecimalColumn,
+  EnumColumn,
+  IntColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  UuidColumn,
+} from '../columns';
 
 export enum CoverageJobStatus {
   PENDING = 'PENDING',
@@ -52,75 +61,55 @@ export const COVERAGE_JOB_DOCS = {
  * the queue (see src/jobs/worker.ts); `status` changes are recorded as STATUS_CHANGE events.
  */
 @Entity({ tableName: 'coverage_job' })
-@Index({ name: 'coverage_job_tenant_type_id_idx', properties: ['tenantId', 'typeId'] })
-@Index({ name: 'coverage_job_tenant_status_idx', properties: ['tenantId', 'status'] })
-@Index({ name: 'coverage_job_tenant_priority_idx', properties: ['tenantId', 'priority'] })
-@Index({ name: 'coverage_job_tenant_run_after_idx', properties: ['tenantId', 'runAfter'] })
-@Index({ name: 'coverage_job_tenant_started_idx', properties: ['tenantId', 'started'] })
-@Index({ name: 'coverage_job_tenant_completed_idx', properties: ['tenantId', 'completed'] })
-@Index({ name: 'coverage_job_tenant_name_idx', properties: ['tenantId', 'name'] })
+@TenantIndexes('coverage_job', 'typeId', 'status', 'priority', 'runAfter', 'started', 'completed', 'name')
 @ObjectType({ description: 'A queued calculation of the product coverage of a type.' })
 export class CoverageJob extends Audited {
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
-  name?: string;
+  @TextColumn({ description: COVERAGE_JOB_DOCS.name })
+  name?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description })
-  description?: string;
+  @TextColumn({ description: COVERAGE_JOB_DOCS.description })
+  description?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Outcome of the last run, or why it failed.' })
+  @TextColumn({ description: 'Outcome of the last run, or why it failed.' })
   message?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The worker instance running the job now.' })
+  @TextColumn({ description: 'The worker instance running the job now.' })
   currentAgentId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The worker that ran the job last.' })
+  @TextColumn({ description: 'The worker that ran the job last.' })
   workerName?: string | null;
 
-  @Property({ type: 'uuid' })
-  @Field(() => String, { description: COVERAGE_JOB_DOCS.typeId })
+  @UuidColumn({ nullable: false, description: COVERAGE_JOB_DOCS.typeId })
   typeId!: string;
 
-  @Property({ type: 'text' })
-  @Field(() => String, { description: 'The static model of the type this job covers (GraphQL only).' })
+  @TextColumn({
+    nullable: false,
+    description: 'The static model of the type this job covers (GraphQL only).',
+  })
   @Extensions({ rest: false })
   staticModelId!: string;
 
-  @Enum({ items: () => CoverageJobStatus })
-  @Field(() => CoverageJobStatus, { description: 'Where the job stands.' })
+  @EnumColumn(() => CoverageJobStatus, { nullable: false, description: 'Where the job stands.' })
   status: CoverageJobStatus = CoverageJobStatus.PENDING;
 
-  @Enum({ items: () => CoverageJobPriority })
-  @Field(() => CoverageJobPriority, {
-    description: COVERAGE_JOB_DOCS.priority,
-  })
+  @EnumColumn(() => CoverageJobPriority, { nullable: false, description: COVERAGE_JOB_DOCS.priority })
   priority: CoverageJobPriority = CoverageJobPriority.LOW;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(5,2)' })
-  @Field(() => Float, { description: 'Percent done, 0 to 100.' })
+  @DecimalColumn(5, 2, { nullable: false, description: 'Percent done, 0 to 100.' })
   progress: number = 0;
 
-  @Property({ type: 'integer' })
-  @Field(() => Int, { description: 'Retries scheduled after failures so far.' })
+  @IntColumn({ nullable: false, description: 'Retries scheduled after failures so far.' })
   retries: number = 0;
 
-  @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver, { description: 'Not claimed before this time.' })
+  @DateTimeColumn({ nullable: false, description: 'Not claimed before this time.' })
   runAfter: Date = new Date();
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When a worker last started the job.' })
+  @DateTimeColumn({ description: 'When a worker last started the job.' })
   started?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the job ended.' })
+  @DateTimeColumn({ description: 'When the job ended.' })
   completed?: Date | null;
 
-  @Property({ type: 'json' })
-  @Field(() => [FileAsset], { description: 'Files the job produced.' })
+  @JsonColumn(() => [FileAsset], { nullable: false, description: 'Files the job produced.' })
   assets: FileAsset[] = [];
 }

@@ -1,8 +1,16 @@
-import { Entity, Enum, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
-import { TenantIndexes } from './tenant-indexes';
+import {
+  BooleanPairColumn,
+  DateTimeColumn,
+  EnumColumn,
+  IntColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+  UuidColumn,
+} from '../columns';
 
 export enum ActivityType {
   CALL = 'CALL',
@@ -80,97 +88,67 @@ export const ACTIVITY_DOCS = {
 )
 @ObjectType({ description: 'A CRM activity: a call, e-mail, meeting, note or task.' })
 export class Activity extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: ACTIVITY_DOCS.subject })
+  @TextColumn({ nullable: false, description: ACTIVITY_DOCS.subject })
   subject!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.description })
+  @TextColumn({ description: ACTIVITY_DOCS.description })
   description?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.location })
+  @TextColumn({ description: ACTIVITY_DOCS.location })
   location?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.outcome })
+  @TextColumn({ description: ACTIVITY_DOCS.outcome })
   outcome?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactEmail })
+  @TextColumn({ description: ACTIVITY_DOCS.contactEmail })
   contactEmail?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactName })
+  @TextColumn({ description: ACTIVITY_DOCS.contactName })
   contactName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: ACTIVITY_DOCS.contactPhone })
+  @TextColumn({ description: ACTIVITY_DOCS.contactPhone })
   contactPhone?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: ACTIVITY_DOCS.customerId,
-  })
+  @UuidColumn({ description: ACTIVITY_DOCS.customerId })
   customerId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: ACTIVITY_DOCS.opportunityId,
-  })
+  @UuidColumn({ description: ACTIVITY_DOCS.opportunityId })
   opportunityId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The user responsible; the creator by default.' })
+  @UuidColumn({ description: 'The user responsible; the creator by default.' })
   ownerId?: string | null;
 
-  @Enum({ items: () => ActivityType })
-  @Field(() => ActivityType, { description: ACTIVITY_DOCS.type })
+  @EnumColumn(() => ActivityType, { nullable: false, description: ACTIVITY_DOCS.type })
   type!: ActivityType;
 
-  @Enum({ items: () => ActivityPriority, nullable: true })
-  @Field(() => ActivityPriority, { nullable: true, description: ACTIVITY_DOCS.priority })
+  @EnumColumn(() => ActivityPriority, { description: ACTIVITY_DOCS.priority })
   priority?: ActivityPriority | null;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: ACTIVITY_DOCS.attendees })
+  @TextListColumn({ description: ACTIVITY_DOCS.attendees })
   attendees: string[] = [];
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: ACTIVITY_DOCS.scheduledAt })
+  @DateTimeColumn({ description: ACTIVITY_DOCS.scheduledAt })
   scheduledAt?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: ACTIVITY_DOCS.dueDate })
+  @DateTimeColumn({ description: ACTIVITY_DOCS.dueDate })
   dueDate?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
+  @DateTimeColumn({
     description:
       'When it was completed; set to now when `completed` becomes true without one, cleared on reopening.',
-    nullable: true,
   })
   completedAt?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: ACTIVITY_DOCS.dueNotifiedAt,
-  })
+  @DateTimeColumn({ description: ACTIVITY_DOCS.dueNotifiedAt })
   dueNotifiedAt?: Date | null;
 
-  @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: ACTIVITY_DOCS.durationMinutes })
+  @IntColumn({ description: ACTIVITY_DOCS.durationMinutes })
   durationMinutes?: number | null;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: ACTIVITY_DOCS.completed })
+  @BooleanPairColumn('isCompleted', {
+    nullable: false,
+    description: ACTIVITY_DOCS.completed,
+    aliasDescription: ACTIVITY_DOCS.isCompleted,
+  })
   completed: boolean = false;
-
-  @Field(() => Boolean, { description: ACTIVITY_DOCS.isCompleted })
-  get isCompleted(): boolean {
-    return this.completed;
-  }
 }

@@ -1,8 +1,7 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
+import { Entity, Index } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
-import { TenantIndexes } from './tenant-indexes';
+import { DateTimeColumn, EnumColumn, IntColumn, TenantIndexes, TextColumn, UuidColumn } from '../columns';
 
 export enum BookingStatus {
   CONFIRMED = 'CONFIRMED',
@@ -68,96 +67,73 @@ export const BOOKING_DOCS = {
 )
 @ObjectType({ description: 'An appointment booked through a contact-form widget.' })
 export class Booking extends Audited {
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.widgetConfigId })
+  @UuidColumn({ description: BOOKING_DOCS.widgetConfigId })
   widgetConfigId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.leadId })
+  @UuidColumn({ description: BOOKING_DOCS.leadId })
   leadId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.activityId })
+  @UuidColumn({ description: BOOKING_DOCS.activityId })
   activityId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.assignedEmployeeId })
+  @UuidColumn({ description: BOOKING_DOCS.assignedEmployeeId })
   assignedEmployeeId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.assignedSubsidiaryId })
+  @UuidColumn({ description: BOOKING_DOCS.assignedSubsidiaryId })
   assignedSubsidiaryId?: string | null;
 
   /** An id in an external calendar, so not necessarily a UUID. */
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.calendarEventId })
+  @TextColumn({ description: BOOKING_DOCS.calendarEventId })
   calendarEventId?: string | null;
 
-  @Property({ type: 'text' })
-  @Field(() => String, { description: 'A secret that lets the visitor cancel; made by the service.' })
+  @TextColumn({ nullable: false, description: 'A secret that lets the visitor cancel; made by the service.' })
   cancellationToken!: string;
 
-  @Enum({ items: () => BookingStatus })
-  @Field(() => BookingStatus, { description: 'State of the booking.' })
+  @EnumColumn(() => BookingStatus, { nullable: false, description: 'State of the booking.' })
   status: BookingStatus = BookingStatus.CONFIRMED;
 
-  @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver, { description: BOOKING_DOCS.startTime })
+  @DateTimeColumn({ nullable: false, description: BOOKING_DOCS.startTime })
   startTime!: Date;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
+  @DateTimeColumn({
     description:
       'When it ends; derived from `startTime` and `duration` when absent (and the other way round).',
-    nullable: true,
   })
   endTime?: Date | null;
 
-  @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: 'Length in minutes.' })
+  @IntColumn({ description: 'Length in minutes.' })
   duration?: number | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The visitor's time zone (IANA name)." })
+  @TextColumn({ description: "The visitor's time zone (IANA name)." })
   timezone?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.firstName })
+  @TextColumn({ description: BOOKING_DOCS.firstName })
   firstName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.lastName })
+  @TextColumn({ description: BOOKING_DOCS.lastName })
   lastName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.companyName })
+  @TextColumn({ description: BOOKING_DOCS.companyName })
   companyName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.email })
+  @TextColumn({ description: BOOKING_DOCS.email })
   email?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.phone })
+  @TextColumn({ description: BOOKING_DOCS.phone })
   phone?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.street })
+  @TextColumn({ description: BOOKING_DOCS.street })
   street?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.houseNumber })
+  @TextColumn({ description: BOOKING_DOCS.houseNumber })
   houseNumber?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.postalCode })
+  @TextColumn({ description: BOOKING_DOCS.postalCode })
   postalCode?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.city })
+  @TextColumn({ description: BOOKING_DOCS.city })
   city?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: BOOKING_DOCS.message })
+  @TextColumn({ description: BOOKING_DOCS.message })
   message?: string | null;
 }

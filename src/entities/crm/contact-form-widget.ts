@@ -1,7 +1,7 @@
-import { Entity, Property, Unique } from '@mikro-orm/core';
+import { Entity, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
-import { TenantIndexes } from './tenant-indexes';
+import { BooleanPairColumn, JsonColumn, TenantIndexes, TextColumn, UuidColumn } from '../columns';
 
 export enum ContactFormFieldType {
   TEXT = 'TEXT',
@@ -49,37 +49,32 @@ export class ContactFormField {
 @TenantIndexes('contact_form_widget_config', 'name', 'active', 'assignedTeamLeadId')
 @ObjectType({ description: 'A contact form that can be embedded in a website (a widget).' })
 export class ContactFormWidgetConfig extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: 'Name of the widget.' })
+  @TextColumn({ nullable: false, description: 'Name of the widget.' })
   name!: string;
 
   /** Lower-case and unique within the tenant: the widget's address on a website. */
-  @Property({ type: 'text' })
-  @Field(() => String, { description: 'The widget address on a website; unique within the tenant.' })
+  @TextColumn({ nullable: false, description: 'The widget address on a website; unique within the tenant.' })
   slug!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'What the widget is for.' })
+  @TextColumn({ description: 'What the widget is for.' })
   description?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Shown to a visitor after sending the form.' })
+  @TextColumn({ description: 'Shown to a visitor after sending the form.' })
   confirmationMessage?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The employee who follows up on submissions.' })
+  @UuidColumn({ description: 'The employee who follows up on submissions.' })
   assignedTeamLeadId?: string | null;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: 'True when the widget accepts submissions; same as `isActive`.' })
+  @BooleanPairColumn('isActive', {
+    nullable: false,
+    description: 'True when the widget accepts submissions; same as `isActive`.',
+    aliasDescription: 'Same as `active`.',
+  })
   active: boolean = true;
 
-  @Field(() => Boolean, { description: 'Same as `active`.' })
-  get isActive(): boolean {
-    return this.active;
-  }
-
-  @Property({ type: 'json' })
-  @Field(() => [ContactFormField], { description: 'The inputs of the form, in `sortOrder`.' })
+  @JsonColumn(() => [ContactFormField], {
+    nullable: false,
+    description: 'The inputs of the form, in `sortOrder`.',
+  })
   fields: ContactFormField[] = [];
 }

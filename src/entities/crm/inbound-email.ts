@@ -1,8 +1,14 @@
-import { Entity, Enum, Property, Unique } from '@mikro-orm/core';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
+import { Entity, Unique } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
-import { TenantIndexes } from './tenant-indexes';
+import {
+  DateTimeColumn,
+  EnumColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+  UuidColumn,
+} from '../columns';
 
 export enum InboundEmailStatus {
   NEW = 'NEW',
@@ -58,77 +64,55 @@ export const INBOUND_EMAIL_DOCS = {
 )
 @ObjectType({ description: 'An e-mail received in the tenant inbox.' })
 export class InboundEmail extends Audited {
-  @Enum({ items: () => InboundEmailStatus })
-  @Field(() => InboundEmailStatus, { description: 'Where the e-mail stands; NEW is unread.' })
+  @EnumColumn(() => InboundEmailStatus, {
+    nullable: false,
+    description: 'Where the e-mail stands; NEW is unread.',
+  })
   status: InboundEmailStatus = InboundEmailStatus.NEW;
 
-  @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver, { description: 'When the e-mail arrived.' })
+  @DateTimeColumn({ nullable: false, description: 'When the e-mail arrived.' })
   receivedAt: Date = new Date();
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.subject })
+  @TextColumn({ description: INBOUND_EMAIL_DOCS.subject })
   subject?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyHtml })
+  @TextColumn({ description: INBOUND_EMAIL_DOCS.bodyHtml })
   bodyHtml?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.bodyText })
+  @TextColumn({ description: INBOUND_EMAIL_DOCS.bodyText })
   bodyText?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromEmail })
+  @TextColumn({ description: INBOUND_EMAIL_DOCS.fromEmail })
   fromEmail?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.fromName })
+  @TextColumn({ description: INBOUND_EMAIL_DOCS.fromName })
   fromName?: string | null;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: INBOUND_EMAIL_DOCS.recipients })
+  @TextListColumn({ description: INBOUND_EMAIL_DOCS.recipients })
   recipients: string[] = [];
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: INBOUND_EMAIL_DOCS.cc })
+  @TextListColumn({ description: INBOUND_EMAIL_DOCS.cc })
   cc: string[] = [];
 
   /** The identifiers below come from mail systems (RFC 5322 headers, Microsoft Graph), not from us. */
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: INBOUND_EMAIL_DOCS.conversationId,
-  })
+  @TextColumn({ description: INBOUND_EMAIL_DOCS.conversationId })
   conversationId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.graphMessageId })
+  @TextColumn({ description: INBOUND_EMAIL_DOCS.graphMessageId })
   graphMessageId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: INBOUND_EMAIL_DOCS.inReplyTo,
-  })
+  @TextColumn({ description: INBOUND_EMAIL_DOCS.inReplyTo })
   inReplyTo?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The Message-ID header; unique per message.' })
+  @TextColumn({ description: 'The Message-ID header; unique per message.' })
   internetMessageId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: INBOUND_EMAIL_DOCS.parentCommunicationId })
+  @UuidColumn({ description: INBOUND_EMAIL_DOCS.parentCommunicationId })
   parentCommunicationId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: INBOUND_EMAIL_DOCS.relatedEntityId,
-  })
+  @UuidColumn({ description: INBOUND_EMAIL_DOCS.relatedEntityId })
   relatedEntityId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The kind of record relatedEntityId names: LEAD...' })
+  @TextColumn({ description: 'The kind of record relatedEntityId names: LEAD...' })
   relatedEntityType?: string | null;
 }

@@ -1,9 +1,16 @@
-import { Entity, Enum, Property } from '@mikro-orm/core';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 import { Address } from '../shared';
-import { TenantIndexes } from './tenant-indexes';
+import {
+  BooleanColumn,
+  DateTimeColumn,
+  EnumColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  UuidColumn,
+} from '../columns';
 
 export enum LeadStatus {
   NEW = 'NEW',
@@ -83,145 +90,106 @@ export const LEAD_DOCS = {
 )
 @ObjectType({ description: 'A prospective customer (CRM lead).' })
 export class Lead extends Audited {
-  @Enum({ items: () => LeadStatus })
-  @Field(() => LeadStatus, { description: 'Where the lead stands; any status may follow any other.' })
+  @EnumColumn(() => LeadStatus, {
+    nullable: false,
+    description: 'Where the lead stands; any status may follow any other.',
+  })
   status: LeadStatus = LeadStatus.NEW;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.firstName })
+  @TextColumn({ description: LEAD_DOCS.firstName })
   firstName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.lastName })
+  @TextColumn({ description: LEAD_DOCS.lastName })
   lastName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.companyName })
+  @TextColumn({ description: LEAD_DOCS.companyName })
   companyName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.companyWebsite })
+  @TextColumn({ description: LEAD_DOCS.companyWebsite })
   companyWebsite?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.email })
+  @TextColumn({ description: LEAD_DOCS.email })
   email?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.phone })
+  @TextColumn({ description: LEAD_DOCS.phone })
   phone?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.industry })
+  @TextColumn({ description: LEAD_DOCS.industry })
   industry?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.instagramHandle })
+  @TextColumn({ description: LEAD_DOCS.instagramHandle })
   instagramHandle?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.interest })
+  @TextColumn({ description: LEAD_DOCS.interest })
   interest?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.message })
+  @TextColumn({ description: LEAD_DOCS.message })
   message?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.nextAction })
+  @TextColumn({ description: LEAD_DOCS.nextAction })
   nextAction?: string | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: LEAD_DOCS.nextActionDueDate })
+  @DateTimeColumn({ description: LEAD_DOCS.nextActionDueDate })
   nextActionDueDate?: Date | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.note })
+  @TextColumn({ description: LEAD_DOCS.note })
   note?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.pageUrl })
+  @TextColumn({ description: LEAD_DOCS.pageUrl })
   pageUrl?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.preferredLanguage })
+  @TextColumn({ description: LEAD_DOCS.preferredLanguage })
   preferredLanguage?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.qualificationNotes })
+  @TextColumn({ description: LEAD_DOCS.qualificationNotes })
   qualificationNotes?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the user who qualified the lead.' })
+  @UuidColumn({ description: 'Id of the user who qualified the lead.' })
   qualifiedBy?: string | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: 'When the lead first became QUALIFIED; set by the service.',
-  })
+  @DateTimeColumn({ description: 'When the lead first became QUALIFIED; set by the service.' })
   qualifiedDate?: Date | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.referrerUrl })
+  @TextColumn({ description: LEAD_DOCS.referrerUrl })
   referrerUrl?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: LEAD_DOCS.source,
-  })
+  @TextColumn({ description: LEAD_DOCS.source })
   source?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.sourceDetail })
+  @TextColumn({ description: LEAD_DOCS.sourceDetail })
   sourceDetail?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmCampaign })
+  @TextColumn({ description: LEAD_DOCS.utmCampaign })
   utmCampaign?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmContent })
+  @TextColumn({ description: LEAD_DOCS.utmContent })
   utmContent?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmMedium })
+  @TextColumn({ description: LEAD_DOCS.utmMedium })
   utmMedium?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmSource })
+  @TextColumn({ description: LEAD_DOCS.utmSource })
   utmSource?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.utmTerm })
+  @TextColumn({ description: LEAD_DOCS.utmTerm })
   utmTerm?: string | null;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: LEAD_DOCS.hasAcceptedQuote })
+  @BooleanColumn({ nullable: false, description: LEAD_DOCS.hasAcceptedQuote })
   hasAcceptedQuote: boolean = false;
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => Address, { nullable: true, description: LEAD_DOCS.address })
+  @JsonColumn(() => Address, { description: LEAD_DOCS.address })
   address?: Address | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.customerId })
+  @UuidColumn({ description: LEAD_DOCS.customerId })
   customerId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: LEAD_DOCS.opportunityId })
+  @UuidColumn({ description: LEAD_DOCS.opportunityId })
   opportunityId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the user responsible for the lead.' })
+  @UuidColumn({ description: 'Id of the user responsible for the lead.' })
   ownerId?: string | null;
 
   /** Leads with a subsidiary are visible only to users with access to it (decisions.md "Data scope"). */
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: 'Id of the subsidiary handling the lead; limits who sees it.',
-  })
+  @UuidColumn({ description: 'Id of the subsidiary handling the lead; limits who sees it.' })
   subsidiaryId?: string | null;
 }

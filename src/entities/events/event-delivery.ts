@@ -1,8 +1,17 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity, Index, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { TenantScoped } from '../tenant-scoped';
+import {
+  DateTimeColumn,
+  EnumColumn,
+  IntColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  UuidColumn,
+} from '../columns';
 
 export enum DeliveryStatus {
   PENDING = 'PENDING',
@@ -53,68 +62,53 @@ export class DeliveryAttempt {
 @Entity({ tableName: 'event_delivery' })
 @Index({ name: 'event_delivery_due_idx', properties: ['status', 'nextAttemptAt'] })
 @Index({ name: 'event_delivery_endpoint_idx', properties: ['tenantId', 'endpointId', 'occurredAt'] })
-@Index({ name: 'event_delivery_tenant_event_id_idx', properties: ['tenantId', 'eventId'] })
+@TenantIndexes('event_delivery', 'eventId')
 @ObjectType({ description: 'The delivery of one event to one receiver, with its attempts.' })
 export class EventDelivery extends TenantScoped {
-  @Enum({ items: () => DeliveryChannel })
-  @Field(() => DeliveryChannel, { description: 'How the event is delivered.' })
+  @EnumColumn(() => DeliveryChannel, { nullable: false, description: 'How the event is delivered.' })
   channel: DeliveryChannel = DeliveryChannel.WEBHOOK;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true, description: 'Id of the webhook endpoint (webhook deliveries).' })
+  @UuidColumn({ id: true, description: 'Id of the webhook endpoint (webhook deliveries).' })
   endpointId?: string | null;
 
-  @Property({ type: 'uuid' })
-  @Field(() => ID, { description: 'The event (also the `webhook-id` header).' })
+  @UuidColumn({ nullable: false, id: true, description: 'The event (also the `webhook-id` header).' })
   eventId!: string;
 
-  @Property({ type: 'text' })
-  @Field(() => String, { description: 'Type of the event, for example `lead.created`.' })
+  @TextColumn({ nullable: false, description: 'Type of the event, for example `lead.created`.' })
   eventType!: string;
 
-  @Property({ type: 'timestamptz' })
-  @Field(() => DateTimeISOResolver, {
+  @DateTimeColumn({
+    nullable: false,
     description: 'When the event happened; an endpoint receives its deliveries in this order.',
   })
   occurredAt!: Date;
 
-  @Enum({ items: () => DeliveryStatus })
-  @Field(() => DeliveryStatus, { description: 'Where the delivery stands.' })
+  @EnumColumn(() => DeliveryStatus, { nullable: false, description: 'Where the delivery stands.' })
   status: DeliveryStatus = DeliveryStatus.PENDING;
 
-  @Property({ type: 'integer' })
-  @Field(() => Int, { description: 'How many times delivery was tried.' })
+  @IntColumn({ nullable: false, description: 'How many times delivery was tried.' })
   attempts: number = 0;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due.' })
+  @DateTimeColumn({ description: 'When the next attempt is due.' })
   nextAttemptAt?: Date | null;
 
   /** While an attempt is under way: a worker that dies leaves this to expire, and another retries. */
   @Property({ type: 'timestamptz', nullable: true })
   lockedUntil?: Date | null;
 
-  @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: 'HTTP status of the last attempt.' })
+  @IntColumn({ description: 'HTTP status of the last attempt.' })
   lastStatusCode?: number | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Why the last attempt failed.' })
+  @TextColumn({ description: 'Why the last attempt failed.' })
   lastError?: string | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the receiver accepted it.' })
+  @DateTimeColumn({ description: 'When the receiver accepted it.' })
   deliveredAt?: Date | null;
 
-  @Property({ type: 'json' })
-  @Field(() => [DeliveryAttempt], { description: 'Every attempt, oldest first.' })
+  @JsonColumn(() => [DeliveryAttempt], { nullable: false, description: 'Every attempt, oldest first.' })
   attemptLog: DeliveryAttempt[] = [];
 
   /** E-mail deliveries: the notification's recipient. */
-  @Property({ type: 'json', nullable: true })
-  @Field(() => GraphQLJSONObject, {
-    nullable: true,
-    description: "E-mail deliveries: the notification's recipient.",
-  })
+  @JsonColumn(() => GraphQLJSONObject, { description: "E-mail deliveries: the notification's recipient." })
   target?: Record<string, unknown> | null;
 }

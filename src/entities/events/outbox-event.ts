@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { TenantIndexes } from '../columns';
 
 /** Who caused an event: the user (null for the service's own workers) and the e-mail it wrote as. */
 export interface EventActor {
@@ -17,7 +18,7 @@ export interface EventActor {
   expression:
     'create index "outbox_event_undispatched_idx" on "outbox_event" ("occurred_at", "id") where "dispatched_at" is null',
 })
-@Index({ name: 'outbox_event_tenant_target_endpoint_id_idx', properties: ['tenantId', 'targetEndpointId'] })
+@TenantIndexes('outbox_event', 'targetEndpointId')
 export class OutboxEvent {
   @PrimaryKey({ type: 'uuid' })
   tenantId!: string;

@@ -1,7 +1,7 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
+import { ObjectType } from 'type-graphql';
 import { TenantScoped } from '../tenant-scoped';
+import { BooleanColumn, DateTimeColumn, TextColumn, TextListColumn } from '../columns';
 
 /**
  * A tenant's webhook receiver. Its signing secret is never shown after creation (or rotation);
@@ -10,20 +10,16 @@ import { TenantScoped } from '../tenant-scoped';
 @Entity({ tableName: 'webhook_endpoint' })
 @ObjectType({ description: "A receiver of the tenant's events (Standard Webhooks)." })
 export class WebhookEndpoint extends TenantScoped {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: 'An https URL on a public address.' })
+  @TextColumn({ nullable: false, description: 'An https URL on a public address.' })
   url!: string;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Event names delivered, or `*` for every event.' })
+  @TextListColumn({ description: 'Event names delivered, or `*` for every event.' })
   events: string[] = ['*'];
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'What the endpoint is for.' })
+  @TextColumn({ description: 'What the endpoint is for.' })
   description?: string | null;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: 'Inactive endpoints receive nothing.' })
+  @BooleanColumn({ nullable: false, description: 'Inactive endpoints receive nothing.' })
   active: boolean = true;
 
   @Property({ type: 'text' })
@@ -32,21 +28,16 @@ export class WebhookEndpoint extends TenantScoped {
   @Property({ type: 'text', nullable: true })
   previousSecret?: string | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
+  @DateTimeColumn({
     description: 'Until when deliveries are also signed with the secret before the last rotation.',
   })
   previousSecretExpires?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
+  @DateTimeColumn({
     description: 'Since when every delivery to this endpoint has failed (null while it succeeds).',
   })
   failingSince?: Date | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Why the service turned the endpoint off.' })
+  @TextColumn({ description: 'Why the service turned the endpoint off.' })
   disabledReason?: string | null;
 }

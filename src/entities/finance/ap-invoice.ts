@@ -1,5 +1,14 @@
-import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
-import { DecimalColumn } from '../columns';
+import { Entity, Unique } from '@mikro-orm/core';
+import {
+  DateTimeColumn,
+  DecimalColumn,
+  EnumColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+  UuidColumn,
+} from '../columns';
 import { Extensions, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
@@ -229,150 +238,115 @@ export const AP_INVOICE_DOCS = {
   name: 'ap_invoice_tenant_supplier_id_invoice_number_uq',
   properties: ['tenantId', 'supplierId', 'invoiceNumber'],
 })
-@Index({ name: 'ap_invoice_tenant_invoice_number_idx', properties: ['tenantId', 'invoiceNumber'] })
-@Index({ name: 'ap_invoice_tenant_reference_number_idx', properties: ['tenantId', 'referenceNumber'] })
-@Index({ name: 'ap_invoice_tenant_supplier_name_idx', properties: ['tenantId', 'supplierName'] })
-@Index({ name: 'ap_invoice_tenant_subsidiary_id_idx', properties: ['tenantId', 'subsidiaryId'] })
-@Index({ name: 'ap_invoice_tenant_currency_idx', properties: ['tenantId', 'currency'] })
-@Index({ name: 'ap_invoice_tenant_status_idx', properties: ['tenantId', 'status'] })
-@Index({ name: 'ap_invoice_tenant_payment_status_idx', properties: ['tenantId', 'paymentStatus'] })
-@Index({
-  name: 'ap_invoice_tenant_classification_method_idx',
-  properties: ['tenantId', 'classificationMethod'],
-})
-@Index({ name: 'ap_invoice_tenant_invoice_date_idx', properties: ['tenantId', 'invoiceDate'] })
-@Index({ name: 'ap_invoice_tenant_due_date_idx', properties: ['tenantId', 'dueDate'] })
-@Index({ name: 'ap_invoice_tenant_total_amount_idx', properties: ['tenantId', 'totalAmount'] })
-@Index({ name: 'ap_invoice_tenant_outstanding_amount_idx', properties: ['tenantId', 'outstandingAmount'] })
-@Index({ name: 'ap_invoice_tenant_purchase_order_ids_idx', properties: ['tenantId', 'purchaseOrderIds'] })
+@TenantIndexes(
+  'ap_invoice',
+  'invoiceNumber',
+  'referenceNumber',
+  'supplierName',
+  'subsidiaryId',
+  'currency',
+  'status',
+  'paymentStatus',
+)
+@TenantIndexes('ap_invoice', 'classificationMethod')
+@TenantIndexes('ap_invoice', 'invoiceDate', 'dueDate', 'totalAmount', 'outstandingAmount', 'purchaseOrderIds')
 @ObjectType({ description: 'A purchase (accounts-payable) invoice received from a supplier.' })
 export class ApInvoice extends Audited {
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: "The supplier's own invoice number." })
-  invoiceNumber?: string;
+  @TextColumn({ description: "The supplier's own invoice number." })
+  invoiceNumber?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.referenceNumber })
-  referenceNumber?: string;
+  @TextColumn({ description: AP_INVOICE_DOCS.referenceNumber })
+  referenceNumber?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'ISO 4217 code, EUR when not given.' })
-  currency?: string;
+  @TextColumn({ description: 'ISO 4217 code, EUR when not given.' })
+  currency?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.note })
-  note?: string;
+  @TextColumn({ description: AP_INVOICE_DOCS.note })
+  note?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
-  })
-  subsidiaryId?: string;
+  @UuidColumn({ description: 'Id of the subsidiary the invoice belongs to; limits who sees it.' })
+  subsidiaryId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the supplier who sent the invoice.' })
-  supplierId?: string;
+  @UuidColumn({ description: 'Id of the supplier who sent the invoice.' })
+  supplierId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierName })
+  @TextColumn({ description: AP_INVOICE_DOCS.supplierName })
   supplierName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierEmail })
+  @TextColumn({ description: AP_INVOICE_DOCS.supplierEmail })
   supplierEmail?: string | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Date of the invoice.' })
-  invoiceDate?: Date;
+  @DateTimeColumn({ description: 'Date of the invoice.' })
+  invoiceDate?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: 'When it must be paid; `daysOverdue` counts from it.',
-  })
-  dueDate?: Date;
+  @DateTimeColumn({ description: 'When it must be paid; `daysOverdue` counts from it.' })
+  dueDate?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the invoice was received.' })
-  receivedDate?: Date;
+  @DateTimeColumn({ description: 'When the invoice was received.' })
+  receivedDate?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: 'Date of the payment that settled it.',
-  })
+  @DateTimeColumn({ description: 'Date of the payment that settled it.' })
   paidDate?: Date | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the row totals, without tax.' })
-  subtotal?: number;
+  subtotal?: number | null;
 
   @DecimalColumn(14, 2, { description: "Sum of the rows' tax; computed." })
-  taxAmount?: number;
+  taxAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'subtotal + taxAmount.' })
-  totalAmount?: number;
+  totalAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the allocated purchase-order amounts.' })
-  totalLinkedAmount?: number;
+  totalLinkedAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'totalAmount - totalLinkedAmount.' })
-  unlinkedAmount?: number;
+  unlinkedAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'totalAmount - paidAmount.' })
-  outstandingAmount?: number;
+  outstandingAmount?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the payments.' })
-  paidAmount?: number;
+  paidAmount?: number | null;
 
-  @Enum({ items: () => ApInvoiceStatus, nullable: true })
-  @Field(() => ApInvoiceStatus, {
+  @EnumColumn(() => ApInvoiceStatus, {
     description:
       'Where the invoice stands: DRAFT → APPROVED/CANCELLED, APPROVED → DRAFT/POSTED/CANCELLED, POSTED → CANCELLED.',
-    nullable: true,
   })
-  status?: ApInvoiceStatus;
+  status?: ApInvoiceStatus | null;
 
-  @Enum({ items: () => ApPaymentStatus, nullable: true })
-  @Field(() => ApPaymentStatus, {
-    nullable: true,
-    description: 'How much is paid; derived from the payments.',
-  })
-  paymentStatus?: ApPaymentStatus;
+  @EnumColumn(() => ApPaymentStatus, { description: 'How much is paid; derived from the payments.' })
+  paymentStatus?: ApPaymentStatus | null;
 
-  @Enum({ items: () => ApClassificationMethod, nullable: true })
-  @Field(() => ApClassificationMethod, { nullable: true, description: 'How the invoice was classified.' })
-  classificationMethod?: ApClassificationMethod;
+  @EnumColumn(() => ApClassificationMethod, { description: 'How the invoice was classified.' })
+  classificationMethod?: ApClassificationMethod | null;
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => ApInvoiceClassification, { nullable: true, description: AP_INVOICE_DOCS.classification })
-  classification?: ApInvoiceClassification;
+  @JsonColumn(() => ApInvoiceClassification, { description: AP_INVOICE_DOCS.classification })
+  classification?: ApInvoiceClassification | null;
 
-  @Property({ type: 'json' })
-  @Field(() => [FileAsset], { description: 'Files attached to the invoice.' })
+  @JsonColumn(() => [FileAsset], { nullable: false, description: 'Files attached to the invoice.' })
   attachments: FileAsset[] = [];
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true, description: AP_INVOICE_DOCS.pdf })
-  pdf?: FileAsset;
+  @JsonColumn(() => FileAsset, { description: AP_INVOICE_DOCS.pdf })
+  pdf?: FileAsset | null;
 
-  @Property({ type: 'json' })
-  @Field(() => [LinkedPurchaseOrder], { description: 'The purchase orders the invoice pays for.' })
+  @JsonColumn(() => [LinkedPurchaseOrder], {
+    nullable: false,
+    description: 'The purchase orders the invoice pays for.',
+  })
   linkedPurchaseOrders: LinkedPurchaseOrder[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [ApInvoicePayment], { description: 'Payments made on the invoice.' })
+  @JsonColumn(() => [ApInvoicePayment], { nullable: false, description: 'Payments made on the invoice.' })
   payments: ApInvoicePayment[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [ApInvoiceRow], {
+  @JsonColumn(() => [ApInvoiceRow], {
+    nullable: false,
     description: 'The lines of the invoice; their sums make the invoice totals.',
   })
   rows: ApInvoiceRow[] = [];
 
   /** The ids of linkedPurchaseOrders as a column, so "invoices of a purchase order" is a query. */
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Ids of the linked purchase orders (GraphQL only).' })
+  @TextListColumn({ description: 'Ids of the linked purchase orders (GraphQL only).' })
   @Extensions({ rest: false })
   purchaseOrderIds: string[] = [];
 }

@@ -1,5 +1,15 @@
-import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
-import { DecimalColumn } from '../columns';
+import { Entity, Unique } from '@mikro-orm/core';
+import {
+  DateTimeColumn,
+  DecimalColumn,
+  EnumColumn,
+  IntColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+  UuidColumn,
+} from '../columns';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AUDIT_DOCS } from '../../schema/descriptions';
 import { DateTimeISOResolver } from '../../graphql/date-time';
@@ -209,164 +219,123 @@ export const INVOICE_DOCS = {
 
 @Entity({ tableName: 'invoice' })
 @Unique({ name: 'invoice_tenant_invoice_number_uq', properties: ['tenantId', 'invoiceNumber'] })
-@Index({ name: 'invoice_tenant_status_idx', properties: ['tenantId', 'status'] })
-@Index({ name: 'invoice_tenant_type_idx', properties: ['tenantId', 'type'] })
-@Index({ name: 'invoice_tenant_invoice_date_idx', properties: ['tenantId', 'invoiceDate'] })
-@Index({ name: 'invoice_tenant_due_date_idx', properties: ['tenantId', 'dueDate'] })
-@Index({ name: 'invoice_tenant_client_id_idx', properties: ['tenantId', 'clientId'] })
-@Index({ name: 'invoice_tenant_opportunity_id_idx', properties: ['tenantId', 'opportunityId'] })
-@Index({ name: 'invoice_tenant_subsidiary_id_idx', properties: ['tenantId', 'subsidiaryId'] })
-@Index({ name: 'invoice_tenant_currency_idx', properties: ['tenantId', 'currency'] })
-@Index({ name: 'invoice_tenant_total_idx', properties: ['tenantId', 'total'] })
-@Index({ name: 'invoice_tenant_contact_email_idx', properties: ['tenantId', 'contactEmail'] })
-@Index({ name: 'invoice_tenant_payment_reference_idx', properties: ['tenantId', 'paymentReference'] })
+@TenantIndexes(
+  'invoice',
+  'status',
+  'type',
+  'invoiceDate',
+  'dueDate',
+  'clientId',
+  'opportunityId',
+  'subsidiaryId',
+  'currency',
+  'total',
+  'contactEmail',
+  'paymentReference',
+)
 @ObjectType({ description: 'A sales invoice to a client. Numbers, due date and amounts are computed.' })
 export class Invoice extends Audited {
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: '<year>-<n, 5 digits>, gapless per tenant.' })
-  invoiceNumber?: string;
+  @TextColumn({ description: '<year>-<n, 5 digits>, gapless per tenant.' })
+  invoiceNumber?: string | null;
 
-  @Enum({ items: () => InvoiceStatus, nullable: true })
-  @Field(() => InvoiceStatus, {
+  @EnumColumn(() => InvoiceStatus, {
     description:
       'Where the invoice stands; the paid states derive from the transactions, CANCELLED is final.',
-    nullable: true,
   })
-  status?: InvoiceStatus;
+  status?: InvoiceStatus | null;
 
-  @Enum({ items: () => InvoiceType, nullable: true })
-  @Field(() => InvoiceType, { nullable: true, description: 'What kind of invoice it is.' })
-  type?: InvoiceType;
+  @EnumColumn(() => InvoiceType, { description: 'What kind of invoice it is.' })
+  type?: InvoiceType | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The customer invoiced.' })
+  @UuidColumn({ description: 'The customer invoiced.' })
   clientId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.contactEmail })
-  contactEmail?: string;
+  @TextColumn({ description: INVOICE_DOCS.contactEmail })
+  contactEmail?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'ISO 4217 code, EUR when not given.' })
-  currency?: string;
+  @TextColumn({ description: 'ISO 4217 code, EUR when not given.' })
+  currency?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.mailBody })
-  mailBody?: string;
+  @TextColumn({ description: INVOICE_DOCS.mailBody })
+  mailBody?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: INVOICE_DOCS.milestoneId,
-  })
-  milestoneId?: string;
+  @UuidColumn({ description: INVOICE_DOCS.milestoneId })
+  milestoneId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.note })
-  note?: string;
+  @TextColumn({ description: INVOICE_DOCS.note })
+  note?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Id of the opportunity the invoice belongs to.' })
-  opportunityId?: string;
+  @UuidColumn({ description: 'Id of the opportunity the invoice belongs to.' })
+  opportunityId?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.paymentReference })
-  paymentReference?: string;
+  @TextColumn({ description: INVOICE_DOCS.paymentReference })
+  paymentReference?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.reminderBody })
-  reminderBody?: string;
+  @TextColumn({ description: INVOICE_DOCS.reminderBody })
+  reminderBody?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.salesOrderId })
-  salesOrderId?: string;
+  @UuidColumn({ description: INVOICE_DOCS.salesOrderId })
+  salesOrderId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: 'Id of the subsidiary the invoice belongs to; limits who sees it.',
-  })
-  subsidiaryId?: string;
+  @UuidColumn({ description: 'Id of the subsidiary the invoice belongs to; limits who sees it.' })
+  subsidiaryId?: string | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: 'Date of the invoice; dueDate = invoiceDate + paymentTermDays.',
-  })
-  invoiceDate?: Date;
+  @DateTimeColumn({ description: 'Date of the invoice; dueDate = invoiceDate + paymentTermDays.' })
+  invoiceDate?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'invoiceDate + paymentTermDays.' })
+  @DateTimeColumn({ description: 'invoiceDate + paymentTermDays.' })
   dueDate?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: 'Date of the transaction that settled it.',
-  })
+  @DateTimeColumn({ description: 'Date of the transaction that settled it.' })
   datePaid?: Date | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: INVOICE_DOCS.overdueNotifiedAt,
-  })
-  overdueNotifiedAt?: Date;
+  @DateTimeColumn({ description: INVOICE_DOCS.overdueNotifiedAt })
+  overdueNotifiedAt?: Date | null;
 
-  @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: 'Days to pay (default 30).' })
-  paymentTermDays?: number;
+  @IntColumn({ description: 'Days to pay (default 30).' })
+  paymentTermDays?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the transactions.' })
-  paid?: number;
+  paid?: number | null;
 
   @DecimalColumn(14, 2, { description: 'The share of `paid` that is not tax.' })
-  paidExcludingTax?: number;
+  paidExcludingTax?: number | null;
 
   @DecimalColumn(14, 2, { description: 'The same as totalWithTax.' })
-  total?: number;
+  total?: number | null;
 
   @DecimalColumn(14, 2, {
     description: 'Sum of the rounded row totals; computed, client-sent totals are ignored.',
   })
-  totalExcludingTax?: number;
+  totalExcludingTax?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Sum of the rounded row taxes; computed.' })
-  totalTax?: number;
+  totalTax?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Total excluding tax plus total tax; computed.' })
-  totalWithTax?: number;
+  totalWithTax?: number | null;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Ids of the mails this invoice was sent in.' })
+  @TextListColumn({ description: 'Ids of the mails this invoice was sent in.' })
   sentMails: string[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [FileAsset], { description: 'Files attached to the invoice.' })
+  @JsonColumn(() => [FileAsset], { nullable: false, description: 'Files attached to the invoice.' })
   attachments: FileAsset[] = [];
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true, description: INVOICE_DOCS.pdf })
-  pdf?: FileAsset;
+  @JsonColumn(() => FileAsset, { description: INVOICE_DOCS.pdf })
+  pdf?: FileAsset | null;
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => RecurringAgreement, {
-    nullable: true,
-    description: INVOICE_DOCS.recurringAgreement,
-  })
+  @JsonColumn(() => RecurringAgreement, { description: INVOICE_DOCS.recurringAgreement })
   recurringAgreement?: RecurringAgreement | null;
 
-  @Property({ type: 'json' })
-  @Field(() => [InvoiceReminder], { description: 'Payment reminders sent.' })
+  @JsonColumn(() => [InvoiceReminder], { nullable: false, description: 'Payment reminders sent.' })
   reminders: InvoiceReminder[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [InvoiceRow], {
+  @JsonColumn(() => [InvoiceRow], {
+    nullable: false,
     description: 'The lines of the invoice; the invoice totals are sums of their rounded amounts.',
   })
   rows: InvoiceRow[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [InvoiceTransaction], { description: 'Payments received.' })
+  @JsonColumn(() => [InvoiceTransaction], { nullable: false, description: 'Payments received.' })
   transactions: InvoiceTransaction[] = [];
 }

@@ -1,6 +1,7 @@
-import { DecimalType, Entity, Index, Property } from '@mikro-orm/core';
-import { Field, Float, ObjectType } from 'type-graphql';
+import { Entity, Index } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { DecimalColumn } from '../columns';
 
 /** What TaxPercentage fields mean, shared with the inputs that set them. */
 export const TAX_PERCENTAGE_DOCS = {
@@ -11,7 +12,6 @@ export const TAX_PERCENTAGE_DOCS = {
 @Index({ name: 'tax_percentage_tenant_pct_idx', properties: ['tenantId', 'percentage'] })
 @ObjectType({ description: 'A VAT or sales-tax rate a tenant invoices with.' })
 export class TaxPercentage extends Audited {
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(9,4)' })
-  @Field(() => Float, { description: TAX_PERCENTAGE_DOCS.percentage })
+  @DecimalColumn(9, 4, { nullable: false, description: TAX_PERCENTAGE_DOCS.percentage })
   percentage!: number;
 }

@@ -1,7 +1,15 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { LocalDateResolver } from 'graphql-scalars';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import {
+  DateColumn,
+  EnumColumn,
+  IntColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+  UuidColumn,
+} from '../columns';
 
 export enum EpicStatus {
   PLANNING = 'PLANNING',
@@ -37,60 +45,38 @@ export const EPIC_DOCS = {
 } as const;
 
 @Entity({ tableName: 'epic' })
-@Index({ name: 'epic_tenant_name_idx', properties: ['tenantId', 'name'] })
-@Index({ name: 'epic_tenant_owner_id_idx', properties: ['tenantId', 'ownerId'] })
-@Index({ name: 'epic_tenant_project_id_idx', properties: ['tenantId', 'projectId'] })
-@Index({ name: 'epic_tenant_status_idx', properties: ['tenantId', 'status'] })
+@TenantIndexes('epic', 'name', 'ownerId', 'projectId', 'status')
 @ObjectType({ description: 'A large body of work of a project, made of features (HR planning).' })
 export class Epic extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: EPIC_DOCS.name })
+  @TextColumn({ nullable: false, description: EPIC_DOCS.name })
   name!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EPIC_DOCS.description })
-  description?: string;
+  @TextColumn({ description: EPIC_DOCS.description })
+  description?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EPIC_DOCS.color })
-  color?: string;
+  @TextColumn({ description: EPIC_DOCS.color })
+  color?: string | null;
 
   /** The employee answerable for the epic; `owner` shows them. */
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, {
-    nullable: true,
-    description: EPIC_DOCS.ownerId,
-  })
-  ownerId?: string;
+  @UuidColumn({ id: true, description: EPIC_DOCS.ownerId })
+  ownerId?: string | null;
 
   /** The HR project; also the data scope of the epic (and of its tasks). */
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, {
-    nullable: true,
-    description: EPIC_DOCS.projectId,
-  })
-  projectId?: string;
+  @UuidColumn({ id: true, description: EPIC_DOCS.projectId })
+  projectId?: string | null;
 
-  @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: EPIC_DOCS.priority })
-  priority?: number;
+  @IntColumn({ description: EPIC_DOCS.priority })
+  priority?: number | null;
 
-  @Enum({ items: () => EpicStatus })
-  @Field(() => EpicStatus, { description: EPIC_DOCS.status })
+  @EnumColumn(() => EpicStatus, { nullable: false, description: EPIC_DOCS.status })
   status: EpicStatus = EpicStatus.PLANNING;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: EPIC_DOCS.tags })
+  @TextListColumn({ description: EPIC_DOCS.tags })
   tags: string[] = [];
 
-  @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { nullable: true, description: EPIC_DOCS.targetStartDate })
-  targetStartDate?: string;
+  @DateColumn({ description: EPIC_DOCS.targetStartDate })
+  targetStartDate?: string | null;
 
-  @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, {
-    nullable: true,
-    description: EPIC_DOCS.targetEndDate,
-  })
-  targetEndDate?: string;
+  @DateColumn({ description: EPIC_DOCS.targetEndDate })
+  targetEndDate?: string | null;
 }

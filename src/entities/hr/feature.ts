@@ -1,6 +1,7 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { EnumColumn, IntColumn, TenantIndexes, TextColumn, TextListColumn, UuidColumn } from '../columns';
 
 export enum FeatureStatus {
   BACKLOG = 'BACKLOG',
@@ -49,40 +50,27 @@ export const FEATURE_DOCS = {
 } as const;
 
 @Entity({ tableName: 'feature' })
-@Index({ name: 'feature_tenant_name_idx', properties: ['tenantId', 'name'] })
-@Index({ name: 'feature_tenant_epic_id_idx', properties: ['tenantId', 'epicId'] })
-@Index({ name: 'feature_tenant_status_idx', properties: ['tenantId', 'status'] })
-@Index({ name: 'feature_tenant_priority_idx', properties: ['tenantId', 'priority'] })
+@TenantIndexes('feature', 'name', 'epicId', 'status', 'priority')
 @ObjectType({ description: 'A deliverable part of an epic, broken down into tasks (HR planning).' })
 export class Feature extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: FEATURE_DOCS.name })
+  @TextColumn({ nullable: false, description: FEATURE_DOCS.name })
   name!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: FEATURE_DOCS.description })
-  description?: string;
+  @TextColumn({ description: FEATURE_DOCS.description })
+  description?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, {
-    nullable: true,
-    description: FEATURE_DOCS.epicId,
-  })
-  epicId?: string;
+  @UuidColumn({ id: true, description: FEATURE_DOCS.epicId })
+  epicId?: string | null;
 
-  @Enum({ items: () => FeaturePriority, nullable: true })
-  @Field(() => FeaturePriority, { nullable: true, description: FEATURE_DOCS.priority })
-  priority?: FeaturePriority;
+  @EnumColumn(() => FeaturePriority, { description: FEATURE_DOCS.priority })
+  priority?: FeaturePriority | null;
 
-  @Enum({ items: () => FeatureStatus })
-  @Field(() => FeatureStatus, { description: FEATURE_DOCS.status })
+  @EnumColumn(() => FeatureStatus, { nullable: false, description: FEATURE_DOCS.status })
   status: FeatureStatus = FeatureStatus.BACKLOG;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: FEATURE_DOCS.tags })
+  @TextListColumn({ description: FEATURE_DOCS.tags })
   tags: string[] = [];
 
-  @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: FEATURE_DOCS.estimatedPoints })
-  estimatedPoints?: number;
+  @IntColumn({ description: FEATURE_DOCS.estimatedPoints })
+  estimatedPoints?: number | null;
 }

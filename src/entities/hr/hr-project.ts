@@ -1,7 +1,16 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { DecimalColumn } from '../columns';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { LocalDateResolver } from 'graphql-scalars';
+import { Entity } from '@mikro-orm/core';
+import {
+  DateColumn,
+  DecimalColumn,
+  EnumColumn,
+  IntColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+  UuidColumn,
+} from '../columns';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
 
@@ -42,78 +51,51 @@ export const HR_PROJECT_DOCS = {
 } as const;
 
 @Entity({ tableName: 'hr_project' })
-@Index({ name: 'hr_project_tenant_name_idx', properties: ['tenantId', 'name'] })
-@Index({ name: 'hr_project_tenant_code_idx', properties: ['tenantId', 'code'] })
-@Index({ name: 'hr_project_tenant_lead_id_idx', properties: ['tenantId', 'leadId'] })
-@Index({ name: 'hr_project_tenant_status_idx', properties: ['tenantId', 'status'] })
+@TenantIndexes('hr_project', 'name', 'code', 'leadId', 'status')
 @ObjectType({ description: 'A planned project: epics, features and tasks, and the people on it.' })
 export class HrProject extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: HR_PROJECT_DOCS.name })
+  @TextColumn({ nullable: false, description: HR_PROJECT_DOCS.name })
   name!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: HR_PROJECT_DOCS.code })
-  code?: string;
+  @TextColumn({ description: HR_PROJECT_DOCS.code })
+  code?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: HR_PROJECT_DOCS.description })
-  description?: string;
+  @TextColumn({ description: HR_PROJECT_DOCS.description })
+  description?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: HR_PROJECT_DOCS.color })
-  color?: string;
+  @TextColumn({ description: HR_PROJECT_DOCS.color })
+  color?: string | null;
 
   /** The customer the project is for. */
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true, description: HR_PROJECT_DOCS.clientId })
-  clientId?: string;
+  @UuidColumn({ id: true, description: HR_PROJECT_DOCS.clientId })
+  clientId?: string | null;
 
   /** The employee leading the project; `lead` shows them. */
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, {
-    nullable: true,
-    description: HR_PROJECT_DOCS.leadId,
-  })
-  leadId?: string;
+  @UuidColumn({ id: true, description: HR_PROJECT_DOCS.leadId })
+  leadId?: string | null;
 
-  @Enum({ items: () => HrProjectStatus })
-  @Field(() => HrProjectStatus, { description: HR_PROJECT_DOCS.status })
+  @EnumColumn(() => HrProjectStatus, { nullable: false, description: HR_PROJECT_DOCS.status })
   status: HrProjectStatus = HrProjectStatus.PLANNING;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: HR_PROJECT_DOCS.tags })
+  @TextListColumn({ description: HR_PROJECT_DOCS.tags })
   tags: string[] = [];
 
   /** Employee ids; `teamMembers` shows them. */
-  @Property({ type: 'text[]' })
-  @Field(() => [ID], {
-    description: HR_PROJECT_DOCS.teamMemberIds,
-  })
+  @TextListColumn({ id: true, description: HR_PROJECT_DOCS.teamMemberIds })
   teamMemberIds: string[] = [];
 
-  @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, { nullable: true, description: HR_PROJECT_DOCS.startDate })
-  startDate?: string;
+  @DateColumn({ description: HR_PROJECT_DOCS.startDate })
+  startDate?: string | null;
 
-  @Property({ type: 'date', nullable: true })
-  @Field(() => LocalDateResolver, {
-    nullable: true,
-    description: HR_PROJECT_DOCS.endDate,
-  })
-  endDate?: string;
+  @DateColumn({ description: HR_PROJECT_DOCS.endDate })
+  endDate?: string | null;
 
-  @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, {
-    nullable: true,
-    description: HR_PROJECT_DOCS.defaultSprintDurationDays,
-  })
-  defaultSprintDurationDays?: number;
+  @IntColumn({ description: HR_PROJECT_DOCS.defaultSprintDurationDays })
+  defaultSprintDurationDays?: number | null;
 
   @DecimalColumn(14, 2, { description: 'Hourly rate charged for work on the project.' })
-  hourlyRate?: number;
+  hourlyRate?: number | null;
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => FileAsset, { nullable: true, description: HR_PROJECT_DOCS.picture })
-  picture?: FileAsset;
+  @JsonColumn(() => FileAsset, { description: HR_PROJECT_DOCS.picture })
+  picture?: FileAsset | null;
 }

@@ -1,6 +1,7 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { EnumColumn, TenantIndexes, TextColumn, UuidColumn } from '../columns';
 
 export enum TaskStatus {
   TODO = 'TODO',
@@ -32,45 +33,25 @@ export const TASK_DOCS = {
  * are stored (taken from its feature and epic) so each of the three counts with one grouped query.
  */
 @Entity({ tableName: 'task' })
-@Index({ name: 'task_tenant_title_idx', properties: ['tenantId', 'title'] })
-@Index({ name: 'task_tenant_status_idx', properties: ['tenantId', 'status'] })
-@Index({ name: 'task_tenant_feature_id_idx', properties: ['tenantId', 'featureId'] })
-@Index({ name: 'task_tenant_epic_id_idx', properties: ['tenantId', 'epicId'] })
-@Index({ name: 'task_tenant_project_id_idx', properties: ['tenantId', 'projectId'] })
-@Index({ name: 'task_tenant_assignee_id_idx', properties: ['tenantId', 'assigneeId'] })
+@TenantIndexes('task', 'title', 'status', 'featureId', 'epicId', 'projectId', 'assigneeId')
 @ObjectType({ description: 'A unit of work of a feature, epic or project (HR planning).' })
 export class Task extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: TASK_DOCS.title })
+  @TextColumn({ nullable: false, description: TASK_DOCS.title })
   title!: string;
 
-  @Enum({ items: () => TaskStatus })
-  @Field(() => TaskStatus, { description: TASK_DOCS.status })
+  @EnumColumn(() => TaskStatus, { nullable: false, description: TASK_DOCS.status })
   status: TaskStatus = TaskStatus.TODO;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, {
-    nullable: true,
-    description: TASK_DOCS.featureId,
-  })
+  @UuidColumn({ id: true, description: TASK_DOCS.featureId })
   featureId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, {
-    nullable: true,
-    description: TASK_DOCS.epicId,
-  })
+  @UuidColumn({ id: true, description: TASK_DOCS.epicId })
   epicId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, {
-    nullable: true,
-    description: TASK_DOCS.projectId,
-  })
+  @UuidColumn({ id: true, description: TASK_DOCS.projectId })
   projectId?: string | null;
 
   /** The employee doing the task. */
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { nullable: true, description: TASK_DOCS.assigneeId })
-  assigneeId?: string;
+  @UuidColumn({ id: true, description: TASK_DOCS.assigneeId })
+  assigneeId?: string | null;
 }

@@ -1,6 +1,7 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { EnumColumn, IntColumn, TenantIndexes, TextColumn, TextListColumn } from '../columns';
 
 export enum TeamStatus {
   ACTIVE = 'ACTIVE',
@@ -26,33 +27,26 @@ export const TEAM_DOCS = {
 } as const;
 
 @Entity({ tableName: 'team' })
-@Index({ name: 'team_tenant_name_idx', properties: ['tenantId', 'name'] })
-@Index({ name: 'team_tenant_status_idx', properties: ['tenantId', 'status'] })
+@TenantIndexes('team', 'name', 'status')
 @ObjectType({ description: 'A group of employees that plans work together (HR planning).' })
 export class Team extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: TEAM_DOCS.name })
+  @TextColumn({ nullable: false, description: TEAM_DOCS.name })
   name!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: TEAM_DOCS.description })
-  description?: string;
+  @TextColumn({ description: TEAM_DOCS.description })
+  description?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: TEAM_DOCS.color })
-  color?: string;
+  @TextColumn({ description: TEAM_DOCS.color })
+  color?: string | null;
 
   /** Hours the team can work per day, for capacity planning. */
-  @Property({ type: 'integer', nullable: true })
-  @Field(() => Int, { nullable: true, description: TEAM_DOCS.dailyCapacity })
-  dailyCapacity?: number;
+  @IntColumn({ description: TEAM_DOCS.dailyCapacity })
+  dailyCapacity?: number | null;
 
   /** Employee ids; `members` shows them. */
-  @Property({ type: 'text[]' })
-  @Field(() => [ID], { description: TEAM_DOCS.memberIds })
+  @TextListColumn({ id: true, description: TEAM_DOCS.memberIds })
   memberIds: string[] = [];
 
-  @Enum({ items: () => TeamStatus })
-  @Field(() => TeamStatus, { description: TEAM_DOCS.status })
+  @EnumColumn(() => TeamStatus, { nullable: false, description: TEAM_DOCS.status })
   status: TeamStatus = TeamStatus.ACTIVE;
 }

@@ -2,6 +2,7 @@ import { DecimalType, Entity, Enum, Index, Property } from '@mikro-orm/core';
 import { registerEnumType } from 'type-graphql';
 import { TenantScoped } from '../tenant-scoped';
 import type { ProductQuantity } from './shapes';
+import { TenantIndexes } from '../columns';
 
 export enum StockSource {
   PURCHASE_ORDER = 'PURCHASE_ORDER',
@@ -31,9 +32,9 @@ registerEnumType(StockSource, {
  * be null. `locationId` and `originalPurchaseOrderId` are the client's own codes, kept as text.
  */
 @Entity({ tableName: 'stock_batch' })
-@Index({ name: 'stock_batch_tenant_inventory_id_idx', properties: ['tenantId', 'inventoryId'] })
+@TenantIndexes('stock_batch', 'inventoryId')
 // Supports the foreign key to product: deleting a product checks for its batches.
-@Index({ name: 'stock_batch_tenant_product_id_idx', properties: ['tenantId', 'productId'] })
+@TenantIndexes('stock_batch', 'productId')
 @Index({ name: 'stock_batch_tenant_site_product_idx', properties: ['tenantId', 'siteId', 'productId'] })
 @Index({ name: 'stock_batch_tenant_batch_number_idx', properties: ['tenantId', 'siteId', 'batchNumber'] })
 @Index({ name: 'stock_batch_tenant_location_id_idx', properties: ['tenantId', 'siteId', 'locationId'] })

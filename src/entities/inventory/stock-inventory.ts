@@ -1,8 +1,9 @@
-import { DecimalType, Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
-import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity, Unique } from '@mikro-orm/core';
+import { Field, Float, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Min } from 'class-validator';
 import { Audited } from '../tenant-scoped';
+import { DecimalColumn, EnumColumn, JsonColumn, TenantIndexes, UuidColumn } from '../columns';
 
 export enum StockStatus {
   IN_STOCK = 'IN_STOCK',
@@ -137,8 +138,6 @@ export class StockReservationInput {
   reservationType?: ReservationType | null;
 }
 
-const quantity = () => ({ type: new DecimalType('number'), columnType: 'numeric(14,4)' });
-
 /** What StockInventory fields mean, shared with the inputs that set them. */
 export const STOCK_INVENTORY_DOCS = {
   productId: 'Id of the product; one inventory per (site, product).',
@@ -157,72 +156,56 @@ export const STOCK_INVENTORY_DOCS = {
   name: 'stock_inventory_tenant_site_product_uq',
   properties: ['tenantId', 'siteId', 'productId'],
 })
-@Index({ name: 'stock_inventory_tenant_product_id_idx', properties: ['tenantId', 'productId'] })
-@Index({ name: 'stock_inventory_tenant_subsidiary_id_idx', properties: ['tenantId', 'subsidiaryId'] })
-@Index({ name: 'stock_inventory_tenant_status_idx', properties: ['tenantId', 'status'] })
-@Index({
-  name: 'stock_inventory_tenant_available_quantity_idx',
-  properties: ['tenantId', 'availableQuantity'],
-})
-@Index({ name: 'stock_inventory_tenant_total_quantity_idx', properties: ['tenantId', 'totalQuantity'] })
+@TenantIndexes('stock_inventory', 'productId', 'subsidiaryId', 'status')
+@TenantIndexes('stock_inventory', 'availableQuantity')
+@TenantIndexes('stock_inventory', 'totalQuantity')
 @ObjectType({ description: 'The stock of one product at one stock site.' })
 export class StockInventory extends Audited {
-  @Property({ type: 'uuid' })
-  @Field(() => ID, { description: STOCK_INVENTORY_DOCS.productId })
+  @UuidColumn({ nullable: false, id: true, description: STOCK_INVENTORY_DOCS.productId })
   productId!: string;
 
-  @Property({ type: 'uuid' })
-  @Field(() => ID, { description: 'The stock site.' })
+  @UuidColumn({ nullable: false, id: true, description: 'The stock site.' })
   siteId!: string;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: STOCK_INVENTORY_DOCS.subsidiaryId,
-  })
+  @UuidColumn({ description: STOCK_INVENTORY_DOCS.subsidiaryId })
   subsidiaryId?: string | null;
 
-  @Enum({ items: () => StockStatus })
-  @Field(() => StockStatus, {
+  @EnumColumn(() => StockStatus, {
+    nullable: false,
     description:
       'OUT_OF_STOCK when nothing is available, LOW_STOCK at or below `minimum`, else IN_STOCK; computed.',
   })
   status: StockStatus = StockStatus.OUT_OF_STOCK;
 
-  @Property(quantity())
-  @Field(() => Float, { description: 'Everything at the site: the sum of the batches.' })
+  @DecimalColumn(14, 4, { nullable: false, description: 'Everything at the site: the sum of the batches.' })
   totalQuantity: number = 0;
 
-  @Property(quantity())
-  @Field(() => Float, { description: 'The sum of the reservations.' })
+  @DecimalColumn(14, 4, { nullable: false, description: 'The sum of the reservations.' })
   reservedQuantity: number = 0;
 
-  @Property(quantity())
-  @Field(() => Float, { description: 'The sum of the stock in transit to the site.' })
+  @DecimalColumn(14, 4, { nullable: false, description: 'The sum of the stock in transit to the site.' })
   inTransitQuantity: number = 0;
 
-  @Property(quantity())
-  @Field(() => Float, { description: 'totalQuantity - reservedQuantity.' })
+  @DecimalColumn(14, 4, { nullable: false, description: 'totalQuantity - reservedQuantity.' })
   availableQuantity: number = 0;
 
-  @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
+  @DecimalColumn(14, 4, { description: STOCK_INVENTORY_DOCS.minimum })
   minimum?: number | null;
 
-  @Property({ ...quantity(), nullable: true })
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
+  @DecimalColumn(14, 4, { description: STOCK_INVENTORY_DOCS.maximum })
   maximum?: number | null;
 
-  @Property(quantity())
-  @Field(() => Float, { description: 'The quantity-weighted average price of the batches.' })
+  @DecimalColumn(14, 4, {
+    nullable: false,
+    description: 'The quantity-weighted average price of the batches.',
+  })
   unitPrice: number = 0;
 
-  @Property({ type: 'json' })
-  @Field(() => [InTransitStock], { description: 'Stock on its way to the site.' })
+  @JsonColumn(() => [InTransitStock], { nullable: false, description: 'Stock on its way to the site.' })
   inTransitStock: InTransitStock[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [StockReservation], {
+  @JsonColumn(() => [StockReservation], {
+    nullable: false,
     description: 'Stock reserved at the site; `availableQuantity` = total − reserved.',
   })
   reservations: StockReservation[] = [];

@@ -1,9 +1,19 @@
-import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
+import { Entity, Unique } from '@mikro-orm/core';
 import { Extensions, Field, Float, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsOptional, Min, ValidateNested } from 'class-validator';
 import { Audited } from '../tenant-scoped';
 import { ProductQuantity } from './shapes';
+import {
+  BooleanColumn,
+  DateTimeColumn,
+  EnumColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+  UuidColumn,
+} from '../columns';
 
 export enum TransferStatus {
   DRAFT = 'DRAFT',
@@ -192,103 +202,83 @@ export const STOCK_TRANSFER_DOCS = {
  */
 @Entity({ tableName: 'stock_transfer' })
 @Unique({ name: 'stock_transfer_tenant_transfer_number_uq', properties: ['tenantId', 'transferNumber'] })
-@Index({ name: 'stock_transfer_tenant_status_idx', properties: ['tenantId', 'status'] })
-@Index({ name: 'stock_transfer_tenant_stock_site_id_idx', properties: ['tenantId', 'stockSiteId'] })
-@Index({
-  name: 'stock_transfer_tenant_destination_stock_site_id_idx',
-  properties: ['tenantId', 'destinationStockSiteId'],
-})
-@Index({ name: 'stock_transfer_tenant_subsidiary_id_idx', properties: ['tenantId', 'subsidiaryId'] })
+@TenantIndexes('stock_transfer', 'status', 'stockSiteId')
+@TenantIndexes('stock_transfer', 'destinationStockSiteId')
+@TenantIndexes('stock_transfer', 'subsidiaryId')
 // Supports the self-reference: deleting a transfer clears the transfers that name it as incoming.
-@Index({
-  name: 'stock_transfer_tenant_incoming_stock_transfer_id_idx',
-  properties: ['tenantId', 'incomingStockTransferId'],
-})
-@Index({ name: 'stock_transfer_tenant_delivery_date_idx', properties: ['tenantId', 'deliveryDate'] })
-@Index({ name: 'stock_transfer_tenant_created_idx', properties: ['tenantId', 'created'] })
+@TenantIndexes('stock_transfer', 'incomingStockTransferId')
+@TenantIndexes('stock_transfer', 'deliveryDate', 'created')
 @ObjectType({ description: 'A transfer of stock between two sites (search form).' })
 export class StockTransfer extends Audited {
-  @Property({ type: 'text' })
-  @Field(() => String, { description: 'ST-000001, consecutive per tenant.' })
+  @TextColumn({ nullable: false, description: 'ST-000001, consecutive per tenant.' })
   transferNumber!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.note })
+  @TextColumn({ description: STOCK_TRANSFER_DOCS.note })
   note?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: 'The source site.' })
+  @UuidColumn({ description: 'The source site.' })
   stockSiteId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.destinationStockSiteId })
+  @UuidColumn({ description: STOCK_TRANSFER_DOCS.destinationStockSiteId })
   destinationStockSiteId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, {
-    nullable: true,
-    description: STOCK_TRANSFER_DOCS.subsidiaryId,
-  })
+  @UuidColumn({ description: STOCK_TRANSFER_DOCS.subsidiaryId })
   subsidiaryId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.incomingStockTransferId })
+  @UuidColumn({ description: STOCK_TRANSFER_DOCS.incomingStockTransferId })
   incomingStockTransferId?: string | null;
 
-  @Enum({ items: () => IncomingTransferStatus, nullable: true })
-  @Field(() => IncomingTransferStatus, { nullable: true, description: 'Shown in the enriched form.' })
+  @EnumColumn(() => IncomingTransferStatus, { description: 'Shown in the enriched form.' })
   @Extensions({ rest: false })
   incomingStockTransferStatus?: IncomingTransferStatus | null;
 
-  @Enum({ items: () => TransferStatus })
-  @Field(() => TransferStatus, { description: STOCK_TRANSFER_DOCS.status })
+  @EnumColumn(() => TransferStatus, { nullable: false, description: STOCK_TRANSFER_DOCS.status })
   status: TransferStatus = TransferStatus.DRAFT;
 
-  @Enum({ items: () => TransferPriority, nullable: true })
-  @Field(() => TransferPriority, { nullable: true, description: STOCK_TRANSFER_DOCS.priority })
+  @EnumColumn(() => TransferPriority, { description: STOCK_TRANSFER_DOCS.priority })
   priority?: TransferPriority | null = TransferPriority.LOW;
 
-  @Enum({ items: () => DeliveryMethod, nullable: true })
-  @Field(() => DeliveryMethod, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryMethod })
+  @EnumColumn(() => DeliveryMethod, { description: STOCK_TRANSFER_DOCS.deliveryMethod })
   deliveryMethod?: DeliveryMethod | null = DeliveryMethod.REGULAR;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: STOCK_TRANSFER_DOCS.deliveryDate })
+  @DateTimeColumn({ description: STOCK_TRANSFER_DOCS.deliveryDate })
   deliveryDate?: Date | null;
 
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: STOCK_TRANSFER_DOCS.picklistIds })
+  @TextListColumn({ description: STOCK_TRANSFER_DOCS.picklistIds })
   picklistIds: string[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [BatchAllocation], { description: STOCK_TRANSFER_DOCS.batchAllocations })
+  @JsonColumn(() => [BatchAllocation], { nullable: false, description: STOCK_TRANSFER_DOCS.batchAllocations })
   batchAllocations: BatchAllocation[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [TransferProduct], { description: STOCK_TRANSFER_DOCS.products })
+  @JsonColumn(() => [TransferProduct], { nullable: false, description: STOCK_TRANSFER_DOCS.products })
   products: TransferProduct[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [ReservedProduct], { description: STOCK_TRANSFER_DOCS.reservedProducts })
+  @JsonColumn(() => [ReservedProduct], { nullable: false, description: STOCK_TRANSFER_DOCS.reservedProducts })
   reservedProducts: ReservedProduct[] = [];
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, {
+  @BooleanColumn({
+    nullable: false,
     description: 'Cancelled as a whole, or every ordered quantity cancelled (computed).',
   })
   isFullyCancelled: boolean = false;
 
-  @Property({ type: 'json' })
-  @Field(() => CancelledProducts, { description: STOCK_TRANSFER_DOCS.cancelledProducts })
+  @JsonColumn(() => CancelledProducts, {
+    nullable: false,
+    description: STOCK_TRANSFER_DOCS.cancelledProducts,
+  })
   cancelledProducts: CancelledProducts = { isNotEmpty: false, products: [] };
 
-  @Property({ type: 'json' })
-  @Field(() => [ProductQuantity], { description: 'Quantities received at the destination.' })
+  @JsonColumn(() => [ProductQuantity], {
+    nullable: false,
+    description: 'Quantities received at the destination.',
+  })
   @Extensions({ rest: false })
   deliveredProducts: ProductQuantity[] = [];
 
-  @Property({ type: 'json' })
-  @Field(() => [ProductQuantity], { description: 'Quantities sent back after delivery.' })
+  @JsonColumn(() => [ProductQuantity], {
+    nullable: false,
+    description: 'Quantities sent back after delivery.',
+  })
   @Extensions({ rest: false })
   returnedProducts: ProductQuantity[] = [];
 }

@@ -1,7 +1,8 @@
-import { DecimalType, Entity, Index, Property } from '@mikro-orm/core';
-import { Field, Float, ObjectType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 import { ImageRef } from '../shared';
+import { BooleanColumn, DecimalColumn, JsonColumn, TenantIndexes, TextColumn, UuidColumn } from '../columns';
 
 /** What WasteRecord fields mean, shared with the inputs that set them. */
 export const WASTE_RECORD_DOCS = {
@@ -22,49 +23,33 @@ export const WASTE_RECORD_DOCS = {
  * quantity was taken out of the stock of `stockSiteId` in the transaction that stored the record.
  */
 @Entity({ tableName: 'waste_record' })
-@Index({ name: 'waste_record_tenant_product_id_idx', properties: ['tenantId', 'productId'] })
-@Index({ name: 'waste_record_tenant_shift_id_idx', properties: ['tenantId', 'shiftId'] })
-@Index({ name: 'waste_record_tenant_stock_site_id_idx', properties: ['tenantId', 'stockSiteId'] })
-@Index({ name: 'waste_record_tenant_subsidiary_id_idx', properties: ['tenantId', 'subsidiaryId'] })
-@Index({ name: 'waste_record_tenant_reason_idx', properties: ['tenantId', 'reason'] })
-@Index({ name: 'waste_record_tenant_created_idx', properties: ['tenantId', 'created'] })
+@TenantIndexes('waste_record', 'productId', 'shiftId', 'stockSiteId', 'subsidiaryId', 'reason', 'created')
 @ObjectType({ description: 'A quantity of a product registered as waste.' })
 export class WasteRecord extends Audited {
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.approvedBy })
+  @TextColumn({ description: WASTE_RECORD_DOCS.approvedBy })
   approvedBy?: string | null;
 
-  @Property({ type: 'uuid' })
-  @Field(() => String, { description: WASTE_RECORD_DOCS.productId })
+  @UuidColumn({ nullable: false, description: WASTE_RECORD_DOCS.productId })
   productId!: string;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.reason })
+  @TextColumn({ description: WASTE_RECORD_DOCS.reason })
   reason?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.shiftId })
+  @UuidColumn({ description: WASTE_RECORD_DOCS.shiftId })
   shiftId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.stockSiteId })
+  @UuidColumn({ description: WASTE_RECORD_DOCS.stockSiteId })
   stockSiteId?: string | null;
 
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.subsidiaryId })
+  @UuidColumn({ description: WASTE_RECORD_DOCS.subsidiaryId })
   subsidiaryId?: string | null;
 
-  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,4)' })
-  @Field(() => Float, { description: WASTE_RECORD_DOCS.quantity })
+  @DecimalColumn(14, 4, { nullable: false, description: WASTE_RECORD_DOCS.quantity })
   quantity!: number;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, {
-    description: WASTE_RECORD_DOCS.deductRawMaterials,
-  })
+  @BooleanColumn({ nullable: false, description: WASTE_RECORD_DOCS.deductRawMaterials })
   deductRawMaterials: boolean = false;
 
-  @Property({ type: 'json', nullable: true })
-  @Field(() => ImageRef, { nullable: true, description: WASTE_RECORD_DOCS.image })
+  @JsonColumn(() => ImageRef, { description: WASTE_RECORD_DOCS.image })
   image?: ImageRef | null;
 }

@@ -1,7 +1,8 @@
-import { Entity, Enum, Property, Unique } from '@mikro-orm/core';
+import { Entity, Enum, Unique } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScoped } from '../tenant-scoped';
 import { NotificationCategory } from './notification';
+import { BooleanColumn, EnumColumn, TextListColumn, UuidColumn } from '../columns';
 
 export enum DigestFrequency {
   OFF = 'OFF',
@@ -32,17 +33,17 @@ export const NOTIFICATION_SETTINGS_DOCS = {
 @Unique({ name: 'notification_settings_tenant_user_id_uq', properties: ['tenantId', 'userId'] })
 @ObjectType({ description: "A user's notification preferences." })
 export class NotificationSettings extends TenantScoped {
-  @Property({ type: 'uuid' })
-  @Field(() => String, { description: 'Id of the user the settings belong to.' })
+  @UuidColumn({ nullable: false, description: 'Id of the user the settings belong to.' })
   userId!: string;
 
-  @Enum({ items: () => DigestFrequency })
-  @Field(() => DigestFrequency, { description: NOTIFICATION_SETTINGS_DOCS.digestFrequency })
+  @EnumColumn(() => DigestFrequency, {
+    nullable: false,
+    description: NOTIFICATION_SETTINGS_DOCS.digestFrequency,
+  })
   digestFrequency: DigestFrequency = DigestFrequency.OFF;
 
   /** Scopes of the catalog the user does not want to hear about. */
-  @Property({ type: 'text[]' })
-  @Field(() => [String], { description: 'Scopes the user switched off; their notifications are held back.' })
+  @TextListColumn({ description: 'Scopes the user switched off; their notifications are held back.' })
   disabledScopes: string[] = [];
 
   @Enum({ items: () => NotificationCategory, array: true })
@@ -51,16 +52,13 @@ export class NotificationSettings extends TenantScoped {
   })
   enabledCategories: NotificationCategory[] = Object.values(NotificationCategory);
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.inAppNotificationsEnabled })
+  @BooleanColumn({ nullable: false, description: NOTIFICATION_SETTINGS_DOCS.inAppNotificationsEnabled })
   inAppNotificationsEnabled: boolean = true;
 
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.pushNotificationsEnabled })
+  @BooleanColumn({ nullable: false, description: NOTIFICATION_SETTINGS_DOCS.pushNotificationsEnabled })
   pushNotificationsEnabled: boolean = true;
 
   /** Each notification accepted by the categories and scopes is also e-mailed (docs/events.md). */
-  @Property({ type: 'boolean' })
-  @Field(() => Boolean, { description: NOTIFICATION_SETTINGS_DOCS.emailNotificationsEnabled })
+  @BooleanColumn({ nullable: false, description: NOTIFICATION_SETTINGS_DOCS.emailNotificationsEnabled })
   emailNotificationsEnabled: boolean = false;
 }

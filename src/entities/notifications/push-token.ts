@@ -1,7 +1,7 @@
-import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/core';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
+import { Entity, Unique } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScoped } from '../tenant-scoped';
+import { DateTimeColumn, EnumColumn, TenantIndexes, TextColumn, UuidColumn } from '../columns';
 
 export enum PushPlatform {
   IOS = 'IOS',
@@ -30,32 +30,27 @@ export const PUSH_TOKEN_DOCS = {
  */
 @Entity({ tableName: 'push_token' })
 @Unique({ name: 'push_token_tenant_token_uq', properties: ['tenantId', 'token'] })
-@Index({ name: 'push_token_tenant_user_id_idx', properties: ['tenantId', 'userId'] })
+@TenantIndexes('push_token', 'userId')
 @ObjectType({ description: 'A device registered for push notifications.' })
 export class PushToken extends TenantScoped {
-  @Property({ type: 'text' })
-  @Field(() => String, {
+  @TextColumn({
+    nullable: false,
     description: "The device's push token; unique in the tenant, registering moves it to the caller.",
   })
   token!: string;
 
-  @Property({ type: 'uuid' })
-  @Field(() => String, { description: 'Id of the user the device belongs to.' })
+  @UuidColumn({ nullable: false, description: 'Id of the user the device belongs to.' })
   userId!: string;
 
-  @Enum({ items: () => PushPlatform })
-  @Field(() => PushPlatform, { description: PUSH_TOKEN_DOCS.platform })
+  @EnumColumn(() => PushPlatform, { nullable: false, description: PUSH_TOKEN_DOCS.platform })
   platform!: PushPlatform;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: PUSH_TOKEN_DOCS.deviceName })
-  deviceName?: string;
+  @TextColumn({ description: PUSH_TOKEN_DOCS.deviceName })
+  deviceName?: string | null;
 
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: 'Version of the app that registered it.' })
-  appVersion?: string;
+  @TextColumn({ description: 'Version of the app that registered it.' })
+  appVersion?: string | null;
 
-  @Property({ type: 'timestamptz', nullable: true })
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When a push was last sent to it.' })
-  lastUsed?: Date;
+  @DateTimeColumn({ description: 'When a push was last sent to it.' })
+  lastUsed?: Date | null;
 }

@@ -1,6 +1,7 @@
-import { Entity, Index, Property } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { TenantIndexes, TextColumn } from '../columns';
 
 /** What Customer fields mean, shared with the inputs that set them. */
 export const CUSTOMER_DOCS = {
@@ -10,14 +11,14 @@ export const CUSTOMER_DOCS = {
 } as const;
 
 @Entity({ tableName: 'customer' })
-@Index({ name: 'customer_tenant_name_idx', properties: ['tenantId', 'name'] })
+@TenantIndexes('customer', 'name')
 @ObjectType({ description: 'A customer (client) of the tenant.' })
 export class Customer extends Audited {
-  @Property({ type: 'text' }) @Field(() => String, { description: CUSTOMER_DOCS.name }) name!: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.email })
-  email?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.phone })
-  phone?: string;
+  @TextColumn({ nullable: false, description: CUSTOMER_DOCS.name })
+  name!: string;
+
+  @TextColumn({ description: CUSTOMER_DOCS.email })
+  email?: string | null;
+  @TextColumn({ description: CUSTOMER_DOCS.phone })
+  phone?: string | null;
 }

@@ -1,6 +1,7 @@
-import { Entity, Index, Property } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { TenantIndexes, TextColumn, UuidColumn } from '../columns';
 
 /** What Employee fields mean, shared with the inputs that set them. */
 export const EMPLOYEE_DOCS = {
@@ -16,36 +17,28 @@ export const EMPLOYEE_DOCS = {
 
 /** A member of staff: what PersonSummary, team members, epic owners and project leads show. */
 @Entity({ tableName: 'employee' })
-@Index({ name: 'employee_tenant_email_idx', properties: ['tenantId', 'email'] })
+@TenantIndexes('employee', 'email')
 // Supports the foreign key to app_user: deleting a user finds the employees that name it.
-@Index({ name: 'employee_tenant_user_id_idx', properties: ['tenantId', 'userId'] })
+@TenantIndexes('employee', 'userId')
 @ObjectType({ description: 'A member of staff.' })
 export class Employee extends Audited {
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.firstName })
-  firstName?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.lastName })
-  lastName?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.email })
-  email?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.jobTitle })
-  jobTitle?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.department })
-  department?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.avatar })
-  avatar?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.phone })
-  phone?: string;
+  @TextColumn({ description: EMPLOYEE_DOCS.firstName })
+  firstName?: string | null;
+  @TextColumn({ description: EMPLOYEE_DOCS.lastName })
+  lastName?: string | null;
+  @TextColumn({ description: EMPLOYEE_DOCS.email })
+  email?: string | null;
+  @TextColumn({ description: EMPLOYEE_DOCS.jobTitle })
+  jobTitle?: string | null;
+  @TextColumn({ description: EMPLOYEE_DOCS.department })
+  department?: string | null;
+  @TextColumn({ description: EMPLOYEE_DOCS.avatar })
+  avatar?: string | null;
+  @TextColumn({ description: EMPLOYEE_DOCS.phone })
+  phone?: string | null;
   /** The user account of this person, when they sign in. */
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: EMPLOYEE_DOCS.userId })
-  userId?: string;
+  @UuidColumn({ description: EMPLOYEE_DOCS.userId })
+  userId?: string | null;
 }
 
 /** The PersonSummary shape of an employee. */

@@ -1,6 +1,6 @@
-import { Entity, Index, Property } from '@mikro-orm/core';
-import { DecimalColumn } from '../columns';
-import { Field, ObjectType } from 'type-graphql';
+import { Entity, Index } from '@mikro-orm/core';
+import { DecimalColumn, TextColumn, UuidColumn } from '../columns';
+import { ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 
 /** What Opportunity fields mean, shared with the inputs that set them. */
@@ -13,10 +13,11 @@ export const OPPORTUNITY_DOCS = {
 @Index({ name: 'opportunity_tenant_customer_idx', properties: ['tenantId', 'customerId'] })
 @ObjectType({ description: 'A sales opportunity.' })
 export class Opportunity extends Audited {
-  @Property({ type: 'text' }) @Field(() => String, { description: OPPORTUNITY_DOCS.name }) name!: string;
+  @TextColumn({ nullable: false, description: OPPORTUNITY_DOCS.name })
+  name!: string;
+
   @DecimalColumn(14, 2, { description: 'Expected value of the opportunity.' })
-  value?: number;
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: OPPORTUNITY_DOCS.customerId })
-  customerId?: string;
+  value?: number | null;
+  @UuidColumn({ description: OPPORTUNITY_DOCS.customerId })
+  customerId?: string | null;
 }

@@ -1,6 +1,6 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
-import { DecimalColumn } from '../columns';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { DecimalColumn, EnumColumn, JsonColumn, TenantIndexes, TextColumn } from '../columns';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 import { FileAsset, UnitOfMeasurement } from '../shared';
 
@@ -35,36 +35,30 @@ export const PRODUCT_DOCS = {
 } as const;
 
 @Entity({ tableName: 'product' })
-@Index({ name: 'product_tenant_name_idx', properties: ['tenantId', 'name'] })
+@TenantIndexes('product', 'name')
 @ObjectType({ description: 'Something the tenant stocks, makes or sells.' })
 export class Product extends Audited {
-  @Property({ type: 'text' }) @Field(() => String, { description: PRODUCT_DOCS.name }) name!: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.brand })
-  brand?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.category })
-  category?: string;
-  @Enum({ items: () => ProductType, nullable: true })
-  @Field(() => ProductType, { nullable: true, description: PRODUCT_DOCS.productType })
-  productType?: ProductType;
+  @TextColumn({ nullable: false, description: PRODUCT_DOCS.name })
+  name!: string;
+
+  @TextColumn({ description: PRODUCT_DOCS.brand })
+  brand?: string | null;
+  @TextColumn({ description: PRODUCT_DOCS.category })
+  category?: string | null;
+  @EnumColumn(() => ProductType, { description: PRODUCT_DOCS.productType })
+  productType?: ProductType | null;
   @DecimalColumn(14, 4, { description: 'Cost price of one base unit.' })
-  unitPrice?: number;
+  unitPrice?: number | null;
   @DecimalColumn(14, 4, { description: 'Sales price of one base unit.' })
-  salesPrice?: number;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.currency })
-  currency?: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: PRODUCT_DOCS.imageBlobId })
-  imageBlobId?: string;
-  @Property({ type: 'json', nullable: true })
-  @Field(() => UnitOfMeasurement, { nullable: true, description: PRODUCT_DOCS.baseUnit })
-  baseUnit?: UnitOfMeasurement;
-  @Property({ type: 'json' })
-  @Field(() => [UnitOfMeasurement], { description: PRODUCT_DOCS.unitsOfMeasurement })
+  salesPrice?: number | null;
+  @TextColumn({ description: PRODUCT_DOCS.currency })
+  currency?: string | null;
+  @TextColumn({ description: PRODUCT_DOCS.imageBlobId })
+  imageBlobId?: string | null;
+  @JsonColumn(() => UnitOfMeasurement, { description: PRODUCT_DOCS.baseUnit })
+  baseUnit?: UnitOfMeasurement | null;
+  @JsonColumn(() => [UnitOfMeasurement], { nullable: false, description: PRODUCT_DOCS.unitsOfMeasurement })
   unitsOfMeasurement: UnitOfMeasurement[] = [];
-  @Property({ type: 'json' })
-  @Field(() => [FileAsset], { description: PRODUCT_DOCS.imageAssets })
+  @JsonColumn(() => [FileAsset], { nullable: false, description: PRODUCT_DOCS.imageAssets })
   imageAssets: FileAsset[] = [];
 }

@@ -1,6 +1,7 @@
-import { Entity, Index, Property } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Entity, Index } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { TextColumn, UuidColumn } from '../columns';
 
 /** What StockSite fields mean, shared with the inputs that set them. */
 export const STOCK_SITE_DOCS = {
@@ -13,8 +14,9 @@ export const STOCK_SITE_DOCS = {
 @Index({ name: 'stock_site_tenant_subsidiary_idx', properties: ['tenantId', 'subsidiaryId'] })
 @ObjectType({ description: 'A place where stock is kept.' })
 export class StockSite extends Audited {
-  @Property({ type: 'text' }) @Field(() => String, { description: STOCK_SITE_DOCS.name }) name!: string;
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => String, { nullable: true, description: STOCK_SITE_DOCS.subsidiaryId })
-  subsidiaryId?: string;
+  @TextColumn({ nullable: false, description: STOCK_SITE_DOCS.name })
+  name!: string;
+
+  @UuidColumn({ description: STOCK_SITE_DOCS.subsidiaryId })
+  subsidiaryId?: string | null;
 }

@@ -1,6 +1,7 @@
-import { Entity, Property } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { TextColumn } from '../columns';
 
 /** What Subsidiary fields mean, shared with the inputs that set them. */
 export const SUBSIDIARY_DOCS = {
@@ -12,8 +13,9 @@ export const SUBSIDIARY_DOCS = {
 @Entity({ tableName: 'subsidiary' })
 @ObjectType({ description: 'A subsidiary (branch) of the tenant.' })
 export class Subsidiary extends Audited {
-  @Property({ type: 'text' }) @Field(() => String, { description: SUBSIDIARY_DOCS.name }) name!: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: SUBSIDIARY_DOCS.color })
-  color?: string;
+  @TextColumn({ nullable: false, description: SUBSIDIARY_DOCS.name })
+  name!: string;
+
+  @TextColumn({ description: SUBSIDIARY_DOCS.color })
+  color?: string | null;
 }

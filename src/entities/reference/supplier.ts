@@ -1,6 +1,7 @@
-import { Entity, Property } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Entity } from '@mikro-orm/core';
+import { ObjectType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
+import { TextColumn } from '../columns';
 
 /** What Supplier fields mean, shared with the inputs that set them. */
 export const SUPPLIER_DOCS = {
@@ -11,8 +12,9 @@ export const SUPPLIER_DOCS = {
 @Entity({ tableName: 'supplier' })
 @ObjectType({ description: 'A supplier the tenant buys from.' })
 export class Supplier extends Audited {
-  @Property({ type: 'text' }) @Field(() => String, { description: SUPPLIER_DOCS.name }) name!: string;
-  @Property({ type: 'text', nullable: true })
-  @Field(() => String, { nullable: true, description: SUPPLIER_DOCS.email })
-  email?: string;
+  @TextColumn({ nullable: false, description: SUPPLIER_DOCS.name })
+  name!: string;
+
+  @TextColumn({ description: SUPPLIER_DOCS.email })
+  email?: string | null;
 }
