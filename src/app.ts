@@ -34,6 +34,7 @@ import { observeRequests } from './observability/request-log';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { graphqlIdempotency } from './graphql/idempotency';
 import { LiveHub } from './events/live';
+import { CallerCache } from './auth/caller-cache';
 import { serveSubscriptions } from './graphql/subscriptions';
 import {
   apiContentSecurityPolicy,
@@ -169,9 +170,11 @@ export async function createApp({
   });
   app.get('/metrics', metrics.handler);
 
+  // Callers known to this process; the live hub's listener tells it of changes on any process.
+  const callers = new CallerCache();
   /** The context of an authenticated request; a missing or bad credential is a 401. */
   const authenticatedContext = async (req: Request, res: Response): Promise<Context> => {
-    const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization);
+    const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers);
     res.locals.caller = caller;
     // Requests refused before execution (batches, limits) never reach the code that ends the
     // transaction; once the answer is out, whatever is still open is rolled back.
@@ -272,7 +275,7 @@ export async function createApp({
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
   // committed event, whichever process committed it.
-  const live = new LiveHub(orm, jwt, logger);
+  const live = new LiveHub(orm, jwt, logger, callers);
   await live.start(orm.config.get('clientUrl') as string);
   const subscriptions = serveSubscriptions({
     server,

@@ -3,12 +3,17 @@ import { flattenPermissions, type Permissions } from '../entities/tenant-role';
 import { User, UserStatus } from '../entities/user';
 import { ALL_PERMISSIONS, SUPER_ADMIN } from '../permissions/catalog';
 import { forkFor, setActor } from '../db/tenancy';
-import { beginTenantTransaction, endTenantTransaction } from '../db/tenant-transaction';
+import {
+  beginCallerTransaction,
+  beginTenantTransaction,
+  endTenantTransaction,
+} from '../db/tenant-transaction';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
-import { uuidLiteral } from '../db/statements';
+import { queryRows, uuidLiteral } from '../db/statements';
 import { hydrateDetached } from '../family/detached';
 import { verifyToken, type JwtSettings } from './jwt';
+import type { CachedCaller, CallerCache } from './caller-cache';
 
 export interface Authenticated {
   caller: Caller;
@@ -29,19 +34,61 @@ const userStatement = (tenantId: string, userId: string) =>
           coalesce((select t.active from tenant t where t.id = u.tenant_id), false) as tenant_active
    from app_user u where u.tenant_id = ${uuidLiteral(tenantId)} and u.id = ${uuidLiteral(userId)}`;
 
-function userOf(
-  em: EntityManager,
-  rows: Record<string, unknown>[],
-): { user: User | null; rolePermissions: Permissions[]; tenantActive: boolean } {
-  if (rows.length === 0) return { user: null, rolePermissions: [], tenantActive: false };
+interface LoadedCaller {
+  columns: Record<string, unknown> | null;
+  rolePermissions: Permissions[];
+  tenantActive: boolean;
+}
+
+function callerOf(rows: Record<string, unknown>[]): LoadedCaller {
+  if (rows.length === 0) return { columns: null, rolePermissions: [], tenantActive: false };
   const { role_permissions, tenant_active, ...columns } = rows[0];
   const rolePermissions = (
     typeof role_permissions === 'string' ? JSON.parse(role_permissions) : role_permissions
   ) as Permissions[];
-  // A view, not a managed entity: the caller's record is read on every request and never
-  // written through this object, so the commit has nothing of it to compare.
-  const [user] = hydrateDetached<User>(em, User.name, [columns]);
-  return { user, rolePermissions, tenantActive: tenant_active === true };
+  return { columns, rolePermissions, tenantActive: tenant_active === true };
+}
+
+/**
+ * Opens the request's transaction and reads its caller: from `callers` when the entry there was
+ * read at the tenant's current version (checked in the settings' round trip), otherwise from the
+ * database (in that same round trip when there is no entry to check; in a second one when the
+ * entry turns out stale), remembering an active caller of an active tenant for the next request.
+ */
+async function loadCaller(
+  em: EntityManager,
+  tenantId: string,
+  userId: string,
+  callers: CallerCache | undefined,
+): Promise<LoadedCaller> {
+  const statement = userStatement(tenantId, userId);
+  if (!callers) return callerOf(await beginTenantTransaction(em, tenantId, statement));
+  const cached = callers.peek(tenantId, userId);
+  const { callerVersion, rows } = await beginCallerTransaction(em, tenantId, cached ? undefined : statement);
+  if (cached && cached.version === callerVersion) {
+    callers.touch(tenantId, userId, cached);
+    return {
+      columns: { ...cached.columns },
+      rolePermissions: [...cached.rolePermissions],
+      tenantActive: true,
+    };
+  }
+  if (cached) callers.delete(tenantId, userId);
+  const loaded = callerOf(cached ? await queryRows(em, statement, []) : rows);
+  if (
+    callerVersion !== null &&
+    loaded.columns &&
+    loaded.tenantActive &&
+    loaded.columns.status === UserStatus.ACTIVE
+  ) {
+    const entry: CachedCaller = {
+      version: callerVersion,
+      columns: { ...loaded.columns },
+      rolePermissions: loaded.rolePermissions,
+    };
+    callers.set(tenantId, userId, entry);
+  }
+  return loaded;
 }
 
 /** Reads `Authorization: Bearer <jwt>`; throws 401 for anything but a well-formed header. */
@@ -53,22 +100,31 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /**
- * Verifies the credential and loads its user afresh (so role, access and status changes apply
- * to the very next request). Unknown or inactive users are 401.
+ * Verifies the credential and loads its user (so role, access and status changes apply to the
+ * very next request): afresh, or from `callers` when the tenant's version says nothing changed
+ * since. Unknown or inactive users are 401.
  */
 export async function authenticate(
   rootEm: EntityManager,
   jwt: JwtSettings,
   header: string | undefined,
+  callers?: CallerCache,
 ): Promise<Authenticated> {
   const claims = verifyToken(jwt, bearerToken(header));
   const em = forkFor(rootEm, { tenantId: claims.tenantId, userId: claims.sub, email: claims.email });
   // The request's work, authentication included, runs in one transaction under row-level
   // security for the token's tenant: a user of another tenant is simply not found.
   // The transaction's settings and the user go to the database in one round trip.
-  const rows = await beginTenantTransaction(em, claims.tenantId, userStatement(claims.tenantId, claims.sub));
   try {
-    const { user, rolePermissions, tenantActive } = userOf(em, rows);
+    const { columns, rolePermissions, tenantActive } = await loadCaller(
+      em,
+      claims.tenantId,
+      claims.sub,
+      callers,
+    );
+    // A view, not a managed entity: the caller's record is read on every request and never
+    // written through this object, so the commit has nothing of it to compare.
+    const user = columns ? hydrateDetached<User>(em, User.name, [columns])[0] : null;
     if (!user || user.status !== UserStatus.ACTIVE) throw unauthorized('the user is unknown or not active');
     if (!tenantActive) throw unauthorized('the tenant is not active');
     const superAdmin = user.roles.includes(SUPER_ADMIN);

@@ -21,13 +21,44 @@ export async function beginTenantTransaction(
   tenantId: string,
   then?: string,
 ): Promise<Record<string, unknown>[]> {
-  const settings = `select set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', ${uuidLiteral(tenantId)}, true)`;
+  return (await begin(em, settingsStatement(tenantId, false), then)).rows;
+}
+
+/**
+ * The same, and the settings' round trip also reads the tenant's caller version (see
+ * auth/caller-cache.ts): null when the tenant has none. It is read before the role changes,
+ * as the connection's own user: the application role may read only its tenant's row, and the
+ * tenant's id is explicit.
+ */
+export async function beginCallerTransaction(
+  em: EntityManager,
+  tenantId: string,
+  then?: string,
+): Promise<{ callerVersion: string | null; rows: Record<string, unknown>[] }> {
+  const { settings, rows } = await begin(em, settingsStatement(tenantId, true), then);
+  const version = settings[0]?.caller_version;
+  return { callerVersion: version === null || version === undefined ? null : String(version), rows };
+}
+
+function settingsStatement(tenantId: string, withCallerVersion: boolean): string {
+  const tenant = uuidLiteral(tenantId);
+  const version = withCallerVersion
+    ? `(select v.version from caller_version v where v.tenant = ${tenant}) as caller_version, `
+    : '';
+  return `select ${version}set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', ${tenant}, true)`;
+}
+
+async function begin(
+  em: EntityManager,
+  settings: string,
+  then: string | undefined,
+): Promise<{ settings: Record<string, unknown>[]; rows: Record<string, unknown>[] }> {
   const { transaction, results } = await ConnectionTransaction.begin(
     em,
     then ? [settings, then] : [settings],
   );
   em.setTransactionContext(transaction);
-  return results[1] ?? [];
+  return { settings: results[0] ?? [], rows: results[1] ?? [] };
 }
 
 /** Commits (or rolls back) the transaction a request opened, if it is still open. */

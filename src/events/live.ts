@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { authenticate, bearerToken } from '../auth/authenticate';
+import { CALLER_CHANNEL, type CallerCache } from '../auth/caller-cache';
 import { tokenExpiresAt, type JwtSettings } from '../auth/jwt';
 import { Loaders, type Caller, type Context } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
@@ -19,9 +20,10 @@ import { asEventWorker } from './store';
 
 /**
  * Live subscriptions: every service process LISTENs on the outbox's channel (a trigger NOTIFYs
- * `<tenant id>:<event id>` for each outbox row, delivered by PostgreSQL at commit). A process with
- * subscribers in that tenant reads the event from the outbox, the source of truth, and offers it
- * to each of its sessions (one per WebSocket) of the tenant. A session checks its credential
+ * `<tenant id>:<event id>,...` for the outbox rows each statement inserts, delivered by
+ * PostgreSQL at commit). A process with subscribers in that tenant reads the events from the
+ * outbox, the source of truth, and offers every one to each of its sessions (one per WebSocket)
+ * of the tenant. A session checks its credential
  * afresh for every event it would deliver (the token's expiry, the user still active, their
  * current permissions) and holds the event to the same rules as queries (readable.ts).
  */
@@ -138,7 +140,7 @@ export class LiveSession {
     if (this.ended) return;
     let auth;
     try {
-      auth = await authenticate(this.hub.orm.em, this.hub.jwt, this.header);
+      auth = await authenticate(this.hub.orm.em, this.hub.jwt, this.header, this.hub.callers);
     } catch (err) {
       const { status, detail } = classify(err);
       if (status === 401) return this.end(CLOSE_UNAUTHORIZED, detail);
@@ -173,7 +175,10 @@ export class LiveSession {
   }
 }
 
-/** A process's live sessions by tenant, fed from the outbox channel. */
+/**
+ * A process's live sessions by tenant, fed from the outbox channel. Its listening connection
+ * also hears of changed callers, for the process's caller cache (one connection for both).
+ */
 export class LiveHub {
   private readonly byTenant = new Map<string, Set<LiveSession>>();
   private listener?: Listener;
@@ -183,15 +188,21 @@ export class LiveHub {
     readonly orm: MikroORM,
     readonly jwt: JwtSettings,
     readonly log: Logger,
+    readonly callers?: CallerCache,
   ) {}
 
   /** Starts listening; waits up to `waitMs` for the first LISTEN (later failures are retried). */
   async start(url: string, waitMs = 10_000): Promise<void> {
     this.listener = startListener({
       url,
-      channels: [OUTBOX_CHANNEL],
+      channels: this.callers ? [OUTBOX_CHANNEL, CALLER_CHANNEL] : [OUTBOX_CHANNEL],
       log: this.log,
-      onNotification: (_channel, payload) => this.notified(payload),
+      onNotification: (channel, payload) =>
+        channel === CALLER_CHANNEL ? this.callers?.notified(payload) : this.notified(payload),
+      // Changes made while the connection was down were not heard of.
+      onConnected: (reconnected) => {
+        if (reconnected) this.callers?.clear();
+      },
     });
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.listener.ready, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
@@ -203,7 +214,7 @@ export class LiveHub {
   async open(header: unknown, close: (code: number, reason: string) => void): Promise<LiveSession> {
     const authorization = typeof header === 'string' ? header : undefined;
     const expiresAt = tokenExpiresAt(this.jwt, bearerToken(authorization));
-    const { em, caller } = await authenticate(this.orm.em, this.jwt, authorization);
+    const { em, caller } = await authenticate(this.orm.em, this.jwt, authorization, this.callers);
     await endTenantTransaction(em, false);
     const session = new LiveSession(this, caller, authorization!, expiresAt, close);
     let sessions = this.byTenant.get(caller.tenantId);
@@ -225,27 +236,34 @@ export class LiveHub {
     return n;
   }
 
+  /** `<tenant id>:<event id>,<event id>,...`: one inserting statement's events of one tenant. */
   private notified(payload: string): void {
-    const [tenantId, id] = payload.split(':');
-    // Only a process with subscribers in the tenant reads the event.
-    if (!id || !this.byTenant.has(tenantId)) return;
+    const [tenantId, list] = payload.split(':');
+    const ids = list ? list.split(',') : [];
+    // Only a process with subscribers in the tenant reads the events.
+    if (ids.length === 0 || !this.byTenant.has(tenantId)) return;
     this.chain = this.chain
-      .then(() => this.dispatch(tenantId, id))
-      .catch((err) => this.log.error({ err, eventId: id }, 'live event could not be read'));
+      .then(() => this.dispatch(tenantId, ids))
+      .catch((err) => this.log.error({ err, eventIds: ids }, 'live events could not be read'));
   }
 
-  private async dispatch(tenantId: string, id: string): Promise<void> {
+  private async dispatch(tenantId: string, ids: string[]): Promise<void> {
     if (!this.byTenant.has(tenantId)) return;
-    const [row] = await asEventWorker(this.orm, (q) =>
+    const rows = await asEventWorker(this.orm, (q) =>
       q<OutboxRecord>(
         `select tenant_id, id, type, resource_type, resource_id, occurred_at, actor, data from outbox_event
-         where tenant_id = ? and id = ?`,
-        [tenantId, id],
+         where tenant_id = ? and id = any(string_to_array(?, ',')::uuid[])`,
+        [tenantId, ids.join(',')],
       ),
     );
-    if (!row) return;
-    const event = envelopeOf(row);
-    for (const session of this.byTenant.get(tenantId) ?? []) session.offer(event);
+    // In the order the events were written, as the notification lists them.
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const id of ids) {
+      const row = byId.get(id);
+      if (!row) continue;
+      const event = envelopeOf(row);
+      for (const session of this.byTenant.get(tenantId) ?? []) session.offer(event);
+    }
   }
 
   /** Ends every session (the sockets close with 1001) and stops listening. */

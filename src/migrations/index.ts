@@ -8,6 +8,8 @@ import { Migration20261123110000_event_keys } from './Migration20261123110000_ev
 import { Migration20261123120000_live_notify } from './Migration20261123120000_live_notify';
 import { Migration20261123130000_idempotency } from './Migration20261123130000_idempotency';
 import { Migration20261123130100_search } from './Migration20261123130100_search';
+import { Migration20261123140000_caller_cache } from './Migration20261123140000_caller_cache';
+import { Migration20261123140100_outbox_notify } from './Migration20261123140100_outbox_notify';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000', class: Migration20261122035545_initial },
@@ -19,4 +21,6 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261123120000_live_notify', class: Migration20261123120000_live_notify },
   { name: 'Migration20261123130000_idempotency', class: Migration20261123130000_idempotency },
   { name: 'Migration20261123130100_search', class: Migration20261123130100_search },
+  { name: 'Migration20261123140000_caller_cache', class: Migration20261123140000_caller_cache },
+  { name: 'Migration20261123140100_outbox_notify', class: Migration20261123140100_outbox_notify },
 ];

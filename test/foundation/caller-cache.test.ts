@@ -1,0 +1,181 @@
+import { authenticate } from '../../src/auth/authenticate';
+import { CallerCache } from '../../src/auth/caller-cache';
+import { signToken } from '../../src/auth/jwt';
+import { endTenantTransaction } from '../../src/db/tenant-transaction';
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { Client, expectErrorBody } from '../support/http';
+import { recordStatements } from '../support/statements';
+
+/**
+ * The caller's user and permissions are kept in memory per process (src/auth/caller-cache.ts),
+ * yet every change to a user, a role or the tenant, made anywhere (another service process,
+ * raw SQL), applies on the next request: database triggers bump the tenant's version, which
+ * every request reads with its transaction's settings, and NOTIFY every process.
+ */
+describe('the caller cache', () => {
+  let server: TestServer;
+  /** A second service process on the same database, with a cache of its own. */
+  let other: TestServer;
+  let a: TestTenant;
+
+  beforeAll(async () => {
+    server = await startServer();
+    other = await startServer();
+    a = await server.tenant('Caller cache');
+  });
+  afterAll(async () => {
+    await other?.close();
+    await server?.close();
+  });
+
+  /** Raw SQL as the database's owner, outside any request (no tenant set). */
+  const sql = (text: string, params: unknown[] = []) =>
+    server.orm.em.getConnection().execute(text, params, 'all');
+
+  /** A client of the other process for a caller (each test service signs with a secret of its own). */
+  const onOther = (userId: string, email: string, tenantId = a.tenantId) =>
+    new Client(other.baseUrl, signToken(other.jwt, { sub: userId, email, tenantId }));
+
+  /** A reader of concepts and a client of it on each process. */
+  async function reader() {
+    const user = await a.userWith(['READ_CONCEPTS']);
+    const here = user.client;
+    const there = onOther(user.userId, user.email);
+    // Both processes know the caller now.
+    expect((await here.get('/concepts/find-all')).status).toBe(200);
+    expect((await there.get('/concepts/find-all')).status).toBe(200);
+    expect(server.app.live.callers?.peek(a.tenantId, user.userId)).toBeDefined();
+    expect(other.app.live.callers?.peek(a.tenantId, user.userId)).toBeDefined();
+    return { ...user, here, there };
+  }
+
+  /** Statements sent in each round trip (BEGIN's round trip carries the settings and maybe the user). */
+  const statementsOf = (texts: string[]) =>
+    texts.flatMap((t) => t.split(/;\n/)).filter((s) => !/^\s*begin\s*$/i.test(s));
+
+  it('sends one statement fewer for a caller it knows', async () => {
+    const user = await a.userWith(['READ_CONCEPTS']);
+    const log = recordStatements();
+    try {
+      // The other process has not seen this caller: its first request reads the user.
+      const first = await onOther(user.userId, user.email).get('/concepts/find-all');
+      expect(first.status).toBe(200);
+      const uncached = statementsOf(log.take());
+      const again = await onOther(user.userId, user.email).get('/concepts/find-all');
+      expect(again.status).toBe(200);
+      const cached = statementsOf(log.take());
+      expect(uncached.some((s) => /from app_user/.test(s))).toBe(true);
+      expect(cached.some((s) => /from app_user/.test(s))).toBe(false);
+      expect(cached.length).toBe(uncached.length - 1);
+    } finally {
+      log.stop();
+    }
+  });
+
+  it('applies a role change made with raw SQL on the next request, on every process', async () => {
+    const user = await reader();
+    const [{ roles }] = await sql('select roles from app_user where id = ?', [user.userId]);
+    await sql(`update tenant_role set permissions = '{}'::jsonb where tenant_id = ? and name = ?`, [
+      a.tenantId,
+      (roles as string[])[0],
+    ]);
+    expectErrorBody(await user.here.get('/concepts/find-all'), 403);
+    expectErrorBody(await user.there.get('/concepts/find-all'), 403);
+  });
+
+  it('applies a deactivation made by another process on the next request', async () => {
+    const user = await reader();
+    // The change goes through the other process's ORM and pool.
+    await other.orm.em
+      .getConnection()
+      .execute(`update app_user set status = 'INACTIVE' where id = ?`, [user.userId]);
+    expectErrorBody(await user.here.get('/concepts/find-all'), 401);
+    expectErrorBody(await user.there.get('/concepts/find-all'), 401);
+  });
+
+  it('applies an access-list change made through the REST API of another process', async () => {
+    const user = await reader();
+    const me = `{ me { hasFullAccess projectAccess } }`;
+    expect((await user.here.graphql(me)).body.data).toEqual({
+      me: { hasFullAccess: false, projectAccess: [] },
+    });
+    const admin = onOther(a.adminId, a.adminEmail);
+    const res = await admin.put(`/access-control/users/${user.email}/full-access`, { hasFullAccess: true });
+    expect(res.status).toBeLessThan(300);
+    expect((await user.here.graphql(me)).body.data).toEqual({
+      me: { hasFullAccess: true, projectAccess: [] },
+    });
+    await sql(`update app_user set project_access = array['P-1'] where id = ?`, [user.userId]);
+    expect((await user.here.graphql(me)).body.data).toEqual({
+      me: { hasFullAccess: true, projectAccess: ['P-1'] },
+    });
+  });
+
+  it('shuts callers out on the next request once their tenant is deactivated', async () => {
+    const b = await server.tenant('Caller cache, deactivated');
+    const there = onOther(b.adminId, b.adminEmail, b.tenantId);
+    expect((await b.client.get('/concepts/find-all')).status).toBe(200);
+    expect((await there.get('/concepts/find-all')).status).toBe(200);
+    await sql('update tenant set active = false where id = ?', [b.tenantId]);
+    expectErrorBody(await b.client.get('/concepts/find-all'), 401);
+    expectErrorBody(await there.get('/concepts/find-all'), 401);
+  });
+
+  it('drops the entries of a changed tenant on every process when the notification arrives', async () => {
+    const user = await reader();
+    await sql(`update app_user set first_name = first_name where id = ?`, [user.userId]);
+    // Notifications arrive after the commit, asynchronously: wait for them, however long it takes.
+    while (
+      server.app.live.callers?.peek(a.tenantId, user.userId) ||
+      other.app.live.callers?.peek(a.tenantId, user.userId)
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await user.here.get('/concepts/find-all')).status).toBe(200);
+  });
+
+  it('never uses an entry read at an older version, even with no notification at all', async () => {
+    // A cache no listener feeds: only the version read with the transaction's settings protects it.
+    const callers = new CallerCache();
+    const user = await a.userWith(['READ_CONCEPTS']);
+    const header = `Bearer ${user.token}`;
+    const once = async () => {
+      const { em, caller } = await authenticate(server.orm.em, server.jwt, header, callers);
+      await endTenantTransaction(em, false);
+      return caller;
+    };
+    expect((await once()).permissions.has('READ_CONCEPTS')).toBe(true);
+    const entry = callers.peek(a.tenantId, user.userId);
+    expect(entry).toBeDefined();
+    expect((await once()).permissions.has('READ_CONCEPTS')).toBe(true);
+    expect(callers.peek(a.tenantId, user.userId)).toBe(entry);
+    const [{ roles }] = await sql('select roles from app_user where id = ?', [user.userId]);
+    await sql(
+      `update tenant_role set permissions = '{"configuratorPermissions": ["READ_TYPES"]}'::jsonb
+       where tenant_id = ? and name = ?`,
+      [a.tenantId, (roles as string[])[0]],
+    );
+    const after = await once();
+    expect(after.permissions.has('READ_CONCEPTS')).toBe(false);
+    expect(after.permissions.has('READ_TYPES')).toBe(true);
+    expect(callers.peek(a.tenantId, user.userId)).not.toBe(entry);
+  });
+
+  it('keeps tenants apart and stays within its bound', async () => {
+    const callers = new CallerCache(2);
+    const b = await server.tenant('Caller cache, other tenant');
+    const tokens = [a.token, b.token, (await a.userWith([])).token];
+    for (const token of tokens) {
+      const { em } = await authenticate(server.orm.em, server.jwt, `Bearer ${token}`, callers);
+      await endTenantTransaction(em, false);
+    }
+    expect(callers.size).toBe(2);
+    // The least recently used (the first tenant's admin) went first.
+    expect(callers.peek(a.tenantId, a.adminId)).toBeUndefined();
+    expect(callers.peek(b.tenantId, b.adminId)).toBeDefined();
+    // A token naming another tenant's user finds no one: the key and the read are per tenant.
+    const forged = signToken(server.jwt, { sub: b.adminId, email: b.adminEmail, tenantId: a.tenantId });
+    await expect(authenticate(server.orm.em, server.jwt, `Bearer ${forged}`, callers)).rejects.toMatchObject({
+      status: 401,
+    });
+  });
+});
