@@ -34,7 +34,7 @@ import type {
   InvoiceRowInput,
   InvoiceTransactionInput,
   RecurringAgreementInput,
-} from './invoices';
+} from './invoice-inputs';
 import {
   DEFAULT_TAX_RATE,
   amount,
