@@ -256,6 +256,18 @@ function toDate(value: unknown): Date | null {
   return new Date(text);
 }
 
+/** The tables of the batch search, under these names in its SQL. */
+const BATCH = 'batch';
+const INVENTORY = 'inventory';
+const PRODUCT = 'product';
+
+/** Columns of the batch search, qualified by their table's name in it. */
+interface BatchColumns {
+  batch: (prop: string) => string;
+  inventory: (prop: string) => string;
+  product: (prop: string) => string;
+}
+
 /**
  * A page of the batches of a site joined with their products. A join across two tables is
  * beyond the ORM's filters, so this is plain SQL that names the caller's tenant itself (in every
@@ -264,86 +276,120 @@ function toDate(value: unknown): Date | null {
 export async function searchBatches(ctx: Context, q: BatchSearch): Promise<Page<BatchSearchRow>> {
   const { page, size } = checkPaging(q.page, q.size);
   const site = await siteOrFail(ctx, q.stockSiteId);
-  const caller = callerOf(ctx);
-  const b = columns(ctx, StockBatch);
-  const i = columns(ctx, StockInventory);
-  const p = columns(ctx, Product);
-  const knex = (ctx.em as SqlEntityManager).getKnex();
-  const bc = (prop: string) => `b.${b.col(prop)}`;
-  const pc = (prop: string) => `p.${p.col(prop)}`;
+  const { base, cols } = batchesOfSite(ctx, site.id);
+  filterBatches(base, cols, q);
+  const em = ctx.em as SqlEntityManager;
+  // One after the other: both run on the request's transaction, which is one connection.
+  const rows = await em.execute<Record<string, any>[]>(batchRowsQuery(base, cols, q, page, size));
+  const counted = await em.execute<{ n: string | number }[]>(base.clone().count({ n: '*' }));
+  return toPage(rows.map(batchRowOf), Number(counted[0]?.n ?? 0), page, size, true);
+}
 
-  const base = knex(`${b.table} as b`)
-    .join(`${i.table} as i`, (j) =>
-      j.on('i.tenant_id', 'b.tenant_id').andOn(`i.${i.col('id')}`, bc('inventoryId')),
+/** The batches of a site with their inventory and product, limited to what the caller may see. */
+function batchesOfSite(ctx: Context, siteId: string): { base: Knex.QueryBuilder; cols: BatchColumns } {
+  const caller = callerOf(ctx);
+  const batch = columns(ctx, StockBatch);
+  const inventory = columns(ctx, StockInventory);
+  const product = columns(ctx, Product);
+  const cols: BatchColumns = {
+    batch: (prop) => `${BATCH}.${batch.col(prop)}`,
+    inventory: (prop) => `${INVENTORY}.${inventory.col(prop)}`,
+    product: (prop) => `${PRODUCT}.${product.col(prop)}`,
+  };
+  const knex = (ctx.em as SqlEntityManager).getKnex();
+  const base = knex(`${batch.table} as ${BATCH}`)
+    .join(`${inventory.table} as ${INVENTORY}`, (j) =>
+      j
+        .on(`${INVENTORY}.tenant_id`, `${BATCH}.tenant_id`)
+        .andOn(cols.inventory('id'), cols.batch('inventoryId')),
     )
-    .join(`${p.table} as p`, (j) =>
-      j.on('p.tenant_id', 'b.tenant_id').andOn(`p.${p.col('id')}`, bc('productId')),
+    .join(`${product.table} as ${PRODUCT}`, (j) =>
+      j.on(`${PRODUCT}.tenant_id`, `${BATCH}.tenant_id`).andOn(cols.product('id'), cols.batch('productId')),
     )
-    .where('b.tenant_id', caller.tenantId)
-    .andWhere(bc('siteId'), site.id);
+    .where(`${BATCH}.tenant_id`, caller.tenantId)
+    .andWhere(cols.batch('siteId'), siteId);
   if (!caller.hasFullAccess) {
     const allowed = [...caller.subsidiaryAccess];
     base.andWhere((w) => {
-      w.whereNull(`i.${i.col('subsidiaryId')}`);
-      if (allowed.length) w.orWhereIn(`i.${i.col('subsidiaryId')}`, allowed);
+      w.whereNull(cols.inventory('subsidiaryId'));
+      if (allowed.length) w.orWhereIn(cols.inventory('subsidiaryId'), allowed);
     });
   }
-  const ilike = (w: Knex.QueryBuilder, column: string, value: string) =>
-    w.whereILike(column, likeEscape(value));
+  return { base, cols };
+}
+
+/** The search terms (each in one of the text columns) and the per-field filters. */
+function filterBatches(base: Knex.QueryBuilder, cols: BatchColumns, q: BatchSearch): void {
+  const ilike = (column: string, value: string) => base.whereILike(column, likeEscape(value));
+  const searched = [
+    cols.product('name'),
+    cols.product('brand'),
+    cols.product('category'),
+    cols.batch('batchNumber'),
+    cols.batch('locationId'),
+  ];
   for (const term of (q.search ?? '').split(/\s+/).filter((t) => t.length > 0)) {
     if (term.length > 200) throw badRequest('search: a term may be at most 200 characters long');
     const pattern = `%${likeEscape(term)}%`;
     base.andWhere((w) => {
-      for (const column of [pc('name'), pc('brand'), pc('category'), bc('batchNumber'), bc('locationId')])
-        w.orWhereILike(column, pattern);
+      for (const column of searched) w.orWhereILike(column, pattern);
     });
   }
-  if (q.category) ilike(base, pc('category'), q.category);
-  if (q.brand) ilike(base, pc('brand'), q.brand);
-  if (q.batchNumber) ilike(base, bc('batchNumber'), q.batchNumber);
-  if (q.locationId) base.andWhere(bc('locationId'), q.locationId);
-  if (q.expiryFrom) base.andWhere(bc('expirationDate'), '>=', q.expiryFrom);
-  if (q.expiryTo) base.andWhere(bc('expirationDate'), '<=', q.expiryTo);
-  if (q.stockDateFrom) base.andWhere(bc('lastStockDate'), '>=', q.stockDateFrom);
-  if (q.stockDateTo) base.andWhere(bc('lastStockDate'), '<=', q.stockDateTo);
+  if (q.category) ilike(cols.product('category'), q.category);
+  if (q.brand) ilike(cols.product('brand'), q.brand);
+  if (q.batchNumber) ilike(cols.batch('batchNumber'), q.batchNumber);
+  if (q.locationId) base.andWhere(cols.batch('locationId'), q.locationId);
+  if (q.expiryFrom) base.andWhere(cols.batch('expirationDate'), '>=', q.expiryFrom);
+  if (q.expiryTo) base.andWhere(cols.batch('expirationDate'), '<=', q.expiryTo);
+  if (q.stockDateFrom) base.andWhere(cols.batch('lastStockDate'), '>=', q.stockDateFrom);
+  if (q.stockDateTo) base.andWhere(cols.batch('lastStockDate'), '<=', q.stockDateTo);
+}
 
+/** One page of the filtered batches, in the requested order, then by product and batch. */
+function batchRowsQuery(
+  base: Knex.QueryBuilder,
+  cols: BatchColumns,
+  q: BatchSearch,
+  page: number,
+  size: number,
+): Knex.QueryBuilder {
+  const { batch, product } = cols;
   const sortColumn: Record<BatchSortField, string> = {
-    productName: pc('name'),
-    batchNumber: bc('batchNumber'),
-    expirationDate: bc('expirationDate'),
-    quantity: bc('quantity'),
-    lastStockDate: bc('lastStockDate'),
-    productionDate: bc('productionDate'),
-    unitPrice: bc('unitPrice'),
-    brand: pc('brand'),
-    category: pc('category'),
+    productName: product('name'),
+    batchNumber: batch('batchNumber'),
+    expirationDate: batch('expirationDate'),
+    quantity: batch('quantity'),
+    lastStockDate: batch('lastStockDate'),
+    productionDate: batch('productionDate'),
+    unitPrice: batch('unitPrice'),
+    brand: product('brand'),
+    category: product('category'),
   };
   const dir = q.direction === Direction.DESC ? 'desc' : 'asc';
-  const rowsQuery = base
+  return base
     .clone()
     .select({
-      batchNumber: bc('batchNumber'),
-      locationId: bc('locationId'),
-      productId: bc('productId'),
-      expirationDate: bc('expirationDate'),
-      lastStockDate: bc('lastStockDate'),
-      productionDate: bc('productionDate'),
-      quantity: bc('quantity'),
-      unitPrice: bc('unitPrice'),
-      productName: pc('name'),
-      brand: pc('brand'),
-      category: pc('category'),
-      imageAssets: pc('imageAssets'),
+      batchNumber: batch('batchNumber'),
+      locationId: batch('locationId'),
+      productId: batch('productId'),
+      expirationDate: batch('expirationDate'),
+      lastStockDate: batch('lastStockDate'),
+      productionDate: batch('productionDate'),
+      quantity: batch('quantity'),
+      unitPrice: batch('unitPrice'),
+      productName: product('name'),
+      brand: product('brand'),
+      category: product('category'),
+      imageAssets: product('imageAssets'),
     })
     .orderByRaw(`?? ${dir} nulls last`, [sortColumn[q.sortBy ?? BatchSortField.productName]])
-    .orderBy([pc('name'), bc('batchNumber'), `b.${b.col('id')}`])
+    .orderBy([product('name'), batch('batchNumber'), batch('id')])
     .limit(size)
     .offset(page * size);
-  const em = ctx.em as SqlEntityManager;
-  // One after the other: both run on the request's transaction, which is one connection.
-  const rows = await em.execute<Record<string, any>[]>(rowsQuery);
-  const counted = await em.execute<{ n: string | number }[]>(base.clone().count({ n: '*' }));
-  const content = rows.map((r): BatchSearchRow => ({
+}
+
+function batchRowOf(r: Record<string, any>): BatchSearchRow {
+  return {
     batchNumber: r.batchNumber ?? null,
     locationId: r.locationId ?? null,
     productId: r.productId,
@@ -356,8 +402,7 @@ export async function searchBatches(ctx: Context, q: BatchSearch): Promise<Page<
     quantity: Number(r.quantity),
     unitPrice: Number(r.unitPrice),
     imageAssets: (typeof r.imageAssets === 'string' ? JSON.parse(r.imageAssets) : r.imageAssets) ?? [],
-  }));
-  return toPage(content, Number(counted[0]?.n ?? 0), page, size, true);
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
