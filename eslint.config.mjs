@@ -1,4 +1,11 @@
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// The plugin's TypeScript preset says which files are modules and how to parse them; its legacy
+// resolver setting gives way to the TypeScript resolver, which follows tsconfig.json.
+const { 'import-x/resolver': _legacyResolver, ...importTypeScriptSettings } =
+  importX.flatConfigs.typescript.settings;
 
 export default tseslint.config(
   {
@@ -19,6 +26,18 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       // type-graphql and graphql-shield identify resolvers and types by their constructors.
       '@typescript-eslint/no-unsafe-function-type': 'off',
+    },
+  },
+  {
+    // A cycle makes module load order decide whether an import is still undefined when read
+    // (decorated classes in particular), so none is allowed.
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importTypeScriptSettings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
     },
   },
 );

@@ -29,7 +29,7 @@ import { restTable } from './rest/table';
 import { buildAppSchema } from './schema/build';
 import { buildOpenApi } from './docs/openapi';
 import { docsRouter } from './docs/router';
-import { createMetrics } from './observability/metrics';
+import { createMetrics, type Metrics } from './observability/metrics';
 import { observeRequests } from './observability/request-log';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { graphqlIdempotency } from './graphql/idempotency';
@@ -69,10 +69,6 @@ export interface App {
 
 const BODY_LIMIT = '1mb';
 
-/**
- * Wires the service: health, the REST facade under /api/v1 and GraphQL at /graphql, both
- * executing against one schema with one per-request context.
- */
 const NO_LIMITS: RateLimits = { perCredential: 0, perTenant: 0, windowMs: 60_000 };
 
 /**
@@ -130,6 +126,10 @@ const armorProtection = new ApolloArmor({
   blockFieldSuggestion: { enabled: false },
 }).protect();
 
+/**
+ * Wires the service: health, the REST facade under /api/v1 and GraphQL at /graphql, both
+ * executing against one schema with one per-request context.
+ */
 export async function createApp({
   orm,
   jwt,
@@ -139,11 +139,9 @@ export async function createApp({
 }: AppOptions): Promise<App> {
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
-  const limitTenant = tenantLimiter(rateLimits);
   const schema = await buildAppSchema();
   const routes = compileRoutes(schema, restTable);
   const lookup = routeLookup(routes);
-  const openapi = buildOpenApi(schema, routes);
   const metrics = createMetrics(orm, logger);
   const app = express();
   // 1000 ids in a query string (the documented maximum) need about 37 KB of URL.
@@ -155,7 +153,51 @@ export async function createApp({
 
   // Request id, one log line and the HTTP metrics of every request.
   app.use(observeRequests(logger, metrics, lookup));
+  mountHealthRoutes(app, orm, metrics);
 
+  // Callers known to this process; the live hub's listener tells it of changes on any process.
+  const callers = new CallerCache();
+  const authenticatedContext = contextOfCredential(orm, jwt, logger, tenantLimiter(rateLimits), callers);
+  app.use('/api/v1', docsRouter(buildOpenApi(schema, routes)));
+  app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger));
+
+  const apollo = await startApollo(schema, { introspection, production, logger, metrics });
+  // Slow clients cannot hold a connection open indefinitely.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+  // GraphiQL, served offline, where the landing page would be; Sandbox at ?ide=sandbox.
+  if (!production && introspection) app.use('/graphql', ideRouter(schema));
+  app.use('/graphql', ...graphqlHandlers(apollo, orm, authenticatedContext, rateLimits, logger));
+
+  // Subscriptions over WebSocket on the same port and path; the listener hears of every
+  // committed event, whichever process committed it.
+  const live = new LiveHub(orm, jwt, logger, callers);
+  await live.start(orm.config.get('clientUrl') as string);
+  const subscriptions = serveSubscriptions({
+    server,
+    schema,
+    hub: live,
+    validationRules: armorProtection.validationRules as ValidationRule[],
+    logger,
+  });
+
+  app.use((req, res) => sendError(res, 404, `no such path: ${req.method} ${req.path}`));
+  app.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) =>
+    sendCaught(res, err, logger),
+  );
+
+  return {
+    server,
+    schema,
+    live,
+    close: () => closeApp(server, subscriptions, live, apollo),
+  };
+}
+
+type AuthenticatedContext = (req: Request, res: Response) => Promise<Context>;
+
+/** Liveness, readiness (the database answers) and the metrics scrape; none needs a credential. */
+function mountHealthRoutes(app: express.Express, orm: MikroORM, metrics: Metrics): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -169,11 +211,17 @@ export async function createApp({
     }
   });
   app.get('/metrics', metrics.handler);
+}
 
-  // Callers known to this process; the live hub's listener tells it of changes on any process.
-  const callers = new CallerCache();
-  /** The context of an authenticated request; a missing or bad credential is a 401. */
-  const authenticatedContext = async (req: Request, res: Response): Promise<Context> => {
+/** The context of an authenticated request; a missing or bad credential is a 401. */
+function contextOfCredential(
+  orm: MikroORM,
+  jwt: JwtSettings,
+  logger: Logger,
+  limitTenant: ReturnType<typeof tenantLimiter>,
+  callers: CallerCache,
+): AuthenticatedContext {
+  return async (req, res) => {
     const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers);
     res.locals.caller = caller;
     // Requests refused before execution (batches, limits) never reach the code that ends the
@@ -190,7 +238,15 @@ export async function createApp({
     }
     return { em, caller, loaders: new Loaders(), requestId: res.locals.requestId as string };
   };
+}
 
+/** The REST facade: JSON bodies only, credential rate limits, then the route table. */
+function restApi(
+  lookup: ReturnType<typeof routeLookup>,
+  authenticatedContext: AuthenticatedContext,
+  rateLimits: RateLimits,
+  logger: Logger,
+): express.Router {
   const api = express.Router();
   api.use(apiContentSecurityPolicy);
   api.use(credentialLimiter(rateLimits));
@@ -202,9 +258,18 @@ export async function createApp({
   api.use(rejectNulBytes);
   api.use(restRouter(lookup, authenticatedContext, logger));
   api.use((req, res) => sendError(res, 404, `no operation ${req.method} ${req.baseUrl}${req.path}`));
-  app.use('/api/v1', docsRouter(openapi));
-  app.use('/api/v1', api);
+  return api;
+}
 
+async function startApollo(
+  schema: GraphQLSchema,
+  {
+    introspection,
+    production,
+    logger,
+    metrics,
+  }: { introspection: boolean; production: boolean; logger: Logger; metrics: Metrics },
+): Promise<ApolloServer<Context>> {
   const apollo = new ApolloServer<Context>({
     schema,
     introspection,
@@ -237,13 +302,18 @@ export async function createApp({
     },
   });
   await apollo.start();
-  // Slow clients cannot hold a connection open indefinitely.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
-  // GraphiQL, served offline, where the landing page would be; Sandbox at ?ide=sandbox.
-  if (!production && introspection) app.use('/graphql', ideRouter(schema));
-  app.use(
-    '/graphql',
+  return apollo;
+}
+
+/** What answers /graphql: rate limits, the JSON body, idempotent mutations, then Apollo. */
+function graphqlHandlers(
+  apollo: ApolloServer<Context>,
+  orm: MikroORM,
+  authenticatedContext: AuthenticatedContext,
+  rateLimits: RateLimits,
+  logger: Logger,
+): (express.RequestHandler | express.ErrorRequestHandler)[] {
+  return [
     credentialLimiter(rateLimits),
     express.json({ limit: BODY_LIMIT }),
     bodyErrors(logger),
@@ -271,44 +341,27 @@ export async function createApp({
         }
       },
     }),
-  );
+  ];
+}
 
-  // Subscriptions over WebSocket on the same port and path; the listener hears of every
-  // committed event, whichever process committed it.
-  const live = new LiveHub(orm, jwt, logger, callers);
-  await live.start(orm.config.get('clientUrl') as string);
-  const subscriptions = serveSubscriptions({
-    server,
-    schema,
-    hub: live,
-    validationRules: armorProtection.validationRules as ValidationRule[],
-    logger,
-  });
-
-  app.use((req, res) => sendError(res, 404, `no such path: ${req.method} ${req.path}`));
-  app.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) =>
-    sendCaught(res, err, logger),
-  );
-
-  return {
-    server,
-    schema,
-    live,
-    async close() {
-      // close() refuses new connections and ends the idle ones once; a kept-alive connection
-      // whose request is still running would otherwise stay open for keepAliveTimeout after its
-      // answer, so idle connections are ended again until the server has closed.
-      const sweep = setInterval(() => server.closeIdleConnections(), 100);
-      try {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        // WebSockets hold their connections until closed: they end now (1001), as does listening.
-        await subscriptions.close();
-        await live.close();
-        await closed;
-      } finally {
-        clearInterval(sweep);
-      }
-      await apollo.stop();
-    },
-  };
+async function closeApp(
+  server: http.Server,
+  subscriptions: ReturnType<typeof serveSubscriptions>,
+  live: LiveHub,
+  apollo: ApolloServer<Context>,
+): Promise<void> {
+  // close() refuses new connections and ends the idle ones once; a kept-alive connection
+  // whose request is still running would otherwise stay open for keepAliveTimeout after its
+  // answer, so idle connections are ended again until the server has closed.
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  try {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // WebSockets hold their connections until closed: they end now (1001), as does listening.
+    await subscriptions.close();
+    await live.close();
+    await closed;
+  } finally {
+    clearInterval(sweep);
+  }
+  await apollo.stop();
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { eventSettings, type EventSettings } from './events/settings';
+import { intFrom } from './env-values';
 
 /** Everything the service reads from its environment, read once. */
 export interface Config {
@@ -31,14 +32,6 @@ export interface Config {
   redisUrl?: string;
   /** Prefix of this deployment's keys in Redis. */
   redisKeyPrefix: string;
-}
-
-export function intFrom(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return n;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

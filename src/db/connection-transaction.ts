@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
-import type { Rows } from './statements';
+import type { Rows } from './rows';
 
 /** A pooled pg connection as knex hands it out. */
 interface PgConnection {

@@ -1,4 +1,4 @@
-import { intFrom } from '../config';
+import { intFrom } from '../env-values';
 
 /** How events leave the service: read from the environment once (config.ts), passed to the worker and app. */
 export interface EventSettings {

@@ -1,28 +1,6 @@
-import { Field, InputType } from 'type-graphql';
-import { IsOptional, Length } from 'class-validator';
-import { BuildingType, Concept, CONCEPT_DOCS } from '../../entities/configurator/concept';
+import { Concept } from '../../entities/configurator/concept';
 import { defineGroup } from '../../family/group';
-
-@InputType({ description: 'A new concept.' })
-export class CreateConceptInput {
-  @Field(() => String, { description: CONCEPT_DOCS.name })
-  @Length(1, 200)
-  name!: string;
-
-  @Field(() => BuildingType, { nullable: true, description: CONCEPT_DOCS.buildingType })
-  buildingType?: BuildingType;
-}
-
-@InputType({ description: 'Changes to a concept; absent fields stay as they are.' })
-export class UpdateConceptInput {
-  @Field(() => String, { nullable: true, description: CONCEPT_DOCS.name })
-  @IsOptional()
-  @Length(1, 200)
-  name?: string;
-
-  @Field(() => BuildingType, { nullable: true, description: CONCEPT_DOCS.buildingType })
-  buildingType?: BuildingType;
-}
+import { CreateConceptInput, UpdateConceptInput } from './concept-inputs';
 
 export const concepts = defineGroup({
   entity: Concept,

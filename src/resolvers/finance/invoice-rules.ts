@@ -34,7 +34,7 @@ import type {
   InvoiceRowInput,
   InvoiceTransactionInput,
   RecurringAgreementInput,
-} from './invoices';
+} from './invoice-inputs';
 import {
   DEFAULT_TAX_RATE,
   amount,
@@ -210,6 +210,10 @@ function settledStatus(status: InvoiceStatus, paid: bigint, total: bigint): Invo
   return status;
 }
 
+/**
+ * What the service decides about an invoice before it is stored: the status request, its
+ * references, defaults, amounts, payments and (for a new invoice) its number, in that order.
+ */
 export async function prepareInvoice(
   ctx: Context,
   invoice: Invoice,
@@ -222,13 +226,29 @@ export async function prepareInvoice(
   // An explicit null asks for no status change; it must not slip past the checks above.
   if (input.status === null) invoice.status = storedStatus ?? undefined;
 
+  await checkReferences(ctx, invoice, input);
+  const { type, invoiceDate } = applyDefaults(invoice, input, caller.email);
+  const totals = applyAmounts(invoice, input, type);
+  applyPayments(invoice, input, totals, caller);
+  if (isNew) await assignNumber(ctx, invoice, invoiceDate);
+}
+
+/** The customer, subsidiary and opportunity exist; an opportunity supplies a missing customer. */
+async function checkReferences(ctx: Context, invoice: Invoice, input: Partial<InvoiceInput>): Promise<void> {
   if (input.clientId) await requireRef(ctx, 400, 'clientId', input.clientId, Customer);
   if (input.subsidiaryId) await requireRef(ctx, 400, 'subsidiaryId', input.subsidiaryId, Subsidiary);
   if (input.opportunityId) {
     const opportunity = await requireRef(ctx, 400, 'opportunityId', input.opportunityId, Opportunity);
     if (!invoice.clientId && opportunity.customerId) invoice.clientId = opportunity.customerId;
   }
+}
 
+/** Defaults, the recurring agreement (a RECURRING invoice needs one that repeats) and reminders. */
+function applyDefaults(
+  invoice: Invoice,
+  input: Partial<InvoiceInput>,
+  callerEmail: string,
+): { type: InvoiceType; invoiceDate: Date } {
   invoice.currency = normalizeCurrency(invoice.currency);
   invoice.type ??= InvoiceType.MANUAL;
   invoice.invoiceDate ??= new Date();
@@ -257,17 +277,34 @@ export async function prepareInvoice(
     setJson(
       invoice,
       'reminders',
-      remindersOf(input.reminders ?? [], storedJson(invoice, 'reminders') ?? [], caller.email),
+      remindersOf(input.reminders ?? [], storedJson(invoice, 'reminders') ?? [], callerEmail),
     );
   invoice.reminders ??= [];
+  return { type: invoice.type, invoiceDate: invoice.invoiceDate };
+}
 
-  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], invoice.type);
+/** Line amounts and the invoice totals, computed from the rows; client-sent totals are ignored. */
+function applyAmounts(
+  invoice: Invoice,
+  input: Partial<InvoiceInput>,
+  type: InvoiceType,
+): ReturnType<typeof computeRows>['totals'] {
+  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type);
   setJson(invoice, 'rows', rows);
   invoice.totalExcludingTax = amount(totals.total);
   invoice.totalTax = amount(totals.taxAmount);
   invoice.totalWithTax = amount(totals.totalWithTax);
   invoice.total = invoice.totalWithTax;
+  return totals;
+}
 
+/** Payments, what they settle (paid amounts, status, date paid). */
+function applyPayments(
+  invoice: Invoice,
+  input: Partial<InvoiceInput>,
+  totals: ReturnType<typeof computeRows>['totals'],
+  caller: { tenantId: string; email: string },
+): void {
   if (input.transactions !== undefined) {
     setJson(
       invoice,
@@ -290,10 +327,10 @@ export async function prepareInvoice(
   invoice.status = settledStatus(invoice.status ?? InvoiceStatus.DRAFT, paid, totals.totalWithTax);
   invoice.datePaid =
     invoice.status === InvoiceStatus.PAID ? latest(invoice.transactions.map((t) => t.date)) : null;
+}
 
+async function assignNumber(ctx: Context, invoice: Invoice, invoiceDate: Date): Promise<void> {
   // Last, so the tenant's counter row stays locked for as short a time as possible.
-  if (isNew) {
-    const n = await nextNumber(ctx.em, INVOICE_SEQUENCE);
-    invoice.invoiceNumber = formatInvoiceNumber(invoice.invoiceDate.getUTCFullYear(), n);
-  }
+  const n = await nextNumber(ctx.em, INVOICE_SEQUENCE);
+  invoice.invoiceNumber = formatInvoiceNumber(invoiceDate.getUTCFullYear(), n);
 }

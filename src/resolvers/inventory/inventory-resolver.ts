@@ -22,15 +22,11 @@ import { BatchSearchRow, ProductStockRow, StockLocation } from '../../entities/i
 import { PageOf, type Page } from '../../family/page';
 import { Direction, SearchInput } from '../../family/search-input';
 import { can, Requires } from '../../permissions/rules';
-import {
-  addStock,
-  adjustStock,
-  BatchSortField,
-  locationsOf,
-  searchBatches,
-  searchProductStock,
-  updateBatch,
-} from './inventory-service';
+import { adjustStock, updateBatch } from './adjust-stock';
+import { BatchSortField, searchBatches } from './batch-search';
+import { locationsOf } from './inventory-locations';
+import { searchProductStock } from './product-stock-search';
+import { addStock } from './receive-stock';
 import { ARG_DOCS } from '../../schema/descriptions';
 
 registerEnumType(BatchSortField, {
