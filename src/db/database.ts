@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from '../config';
 import { openEmbedded } from './embedded';
@@ -16,13 +17,11 @@ export interface Database {
 export async function openDatabase(config: Config, options: { migrate?: boolean } = {}): Promise<Database> {
   const embedded = config.databaseUrl ? undefined : await openEmbedded(config.dataDir);
   try {
-    const orm = await openOrm({
-      clientUrl: config.databaseUrl ?? embedded!.url,
-      poolMax: embedded ? 1 : config.poolSize,
-    });
+    const clientUrl = config.databaseUrl ?? embedded!.url;
+    const orm = await openOrm({ clientUrl, poolMax: embedded ? 1 : config.poolSize });
     if (options.migrate !== false) {
-      if (embedded || config.poolSize < 2) await migrate(orm);
-      else await migrateAlone(orm);
+      if (embedded) await migrate(orm);
+      else await migrateAlone(orm, clientUrl);
     }
     return {
       orm,
@@ -41,20 +40,19 @@ export async function openDatabase(config: Config, options: { migrate?: boolean 
 /**
  * Migrates while holding an advisory lock, so that processes started together on one server
  * (several instances, or a restart overlapping the old one) migrate one after the other: the
- * second finds nothing left to do. The lock is held by a transaction on one pooled connection
- * while the migrator works on another (hence a pool of at least two). The embedded database
- * has one process by construction (its lock file).
+ * second finds nothing left to do. The lock is a session lock on a connection of its own, held
+ * outside any transaction: a transaction held open while the migrator works would stall a server
+ * that runs one session for all its clients (the embedded database's socket host, which other
+ * processes reach through DATABASE_URL). A process that dies releases it with its connection.
  */
-async function migrateAlone(orm: MikroORM): Promise<void> {
-  await orm.em.fork().transactional(async (tx) => {
-    await tx
-      .getConnection()
-      .execute(
-        `select pg_advisory_xact_lock(hashtext('bms:migrations'))`,
-        [],
-        'all',
-        tx.getTransactionContext(),
-      );
+async function migrateAlone(orm: MikroORM, clientUrl: string): Promise<void> {
+  const lock = new Client({ connectionString: clientUrl });
+  await lock.connect();
+  try {
+    await lock.query(`select pg_advisory_lock(hashtext('bms:migrations'))`);
     await migrate(orm);
-  });
+    await lock.query(`select pg_advisory_unlock(hashtext('bms:migrations'))`);
+  } finally {
+    await lock.end();
+  }
 }
