@@ -24,6 +24,9 @@ set local citus.multi_shard_modify_mode to 'sequential';
 -- The tenants: one row per tenant, distributed by its id, the value every other table's
 -- tenant_id holds.
 select create_distributed_table('tenant', 'id');
+-- The per-tenant version of its users and roles (the caller cache's freshness check): one row
+-- per tenant, keyed (like the tenant itself) by the tenant's id.
+select create_distributed_table('caller_version', 'id', colocate_with => 'tenant');
 
 -- Tenant data.
 select create_distributed_table('app_user', 'tenant_id', colocate_with => 'tenant');

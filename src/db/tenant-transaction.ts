@@ -43,7 +43,7 @@ export async function beginCallerTransaction(
 function settingsStatement(tenantId: string, withCallerVersion: boolean): string {
   const tenant = uuidLiteral(tenantId);
   const version = withCallerVersion
-    ? `(select v.version from caller_version v where v.tenant = ${tenant}) as caller_version, `
+    ? `(select v.version from caller_version v where v.id = ${tenant}) as caller_version, `
     : '';
   return `select ${version}set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', ${tenant}, true)`;
 }

@@ -20,11 +20,11 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261123140000_caller_cache extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create table "caller_version" ("tenant" uuid primary key, "version" bigint not null);`);
+    this.addSql(`create table "caller_version" ("id" uuid primary key, "version" bigint not null);`);
     this.addSql(`insert into "caller_version" select id, (random() * 1e15)::bigint from "tenant";`);
     this.addSql(`alter table "caller_version" enable row level security;`);
     this.addSql(
-      `create policy caller_version_own on "caller_version" for select using ("tenant" = nullif(current_setting('app.tenant_id', true), '')::uuid);`,
+      `create policy caller_version_own on "caller_version" for select using ("id" = nullif(current_setting('app.tenant_id', true), '')::uuid);`,
     );
     this.addSql(`create or replace function bms_caller_changed() returns trigger language plpgsql
 security definer set search_path from current as $$
@@ -37,9 +37,9 @@ begin
   else
     changed := (to_jsonb(new) ->> tg_argv[0])::uuid;
   end if;
-  insert into caller_version as v ("tenant", "version")
+  insert into caller_version as v ("id", "version")
     values (changed, (random() * 1e15)::bigint)
-    on conflict ("tenant") do update set "version" = v."version" + 1;
+    on conflict ("id") do update set "version" = v."version" + 1;
   -- Repeated payloads in one transaction are sent once, at commit.
   perform pg_notify('bms_caller', changed::text);
   return null;
