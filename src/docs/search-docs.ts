@@ -28,7 +28,7 @@ export interface QueryParameter {
   style?: 'form' | 'simple';
   explode?: boolean;
   /** A search's fields as data: name to type, enum values and ops. */
-  'x-search-fields'?: Record<string, { type: string; ops: string[] }>;
+  'x-search-fields'?: Record<string, { kind: string; ops: string[] }>;
 }
 
 export { SEARCH_QUERY_NAMES } from '../rest/search-params';
@@ -73,13 +73,16 @@ function fieldsText(record: GraphQLObjectType): string {
   return `Filterable and sortable fields: ${documentedFields(record).map(fieldText).join(', ')}. Ops by type: ${opsByKindText()}.`;
 }
 
-/** The same, as data: field name to its type and ops (an `x-search-fields` extension). */
-function fieldsExtension(record: GraphQLObjectType): Record<string, { type: string; ops: string[] }> {
+/**
+ * The same, as data: field name to its kind and ops (an `x-search-fields` extension). The key is
+ * `kind`, not `type`: OpenAPI linters read any object with a `type` as a schema.
+ */
+function fieldsExtension(record: GraphQLObjectType): Record<string, { kind: string; ops: string[] }> {
   return Object.fromEntries(
     documentedFields(record).map((f) => [
       f.name,
       {
-        type: kindName(f.kind),
+        kind: kindName(f.kind),
         ...(f.enumValues ? { enum: f.enumValues } : {}),
         ops: [...OPS_BY_KIND[f.kind]],
       },
