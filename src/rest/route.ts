@@ -55,6 +55,9 @@ export interface RestRoute {
   csv?: { filename: string };
 }
 
+/** Every row but a read takes an `Idempotency-Key` (src/http/idempotency.ts); the document says so. */
+export const takesIdempotencyKey = (route: Pick<RestRoute, 'method'>): boolean => route.method !== 'GET';
+
 export const path = (name?: string): ArgSource => ({ from: 'path', name });
 export const query = (name?: string, dflt?: unknown): ArgSource => ({ from: 'query', name, default: dflt });
 export const body = (dflt?: unknown): ArgSource => ({ from: 'body', default: dflt });

@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import type { CompiledRoute } from './compile';
 import type { Found, RouteLookup } from './lookup';
 import { claimKey, idempotencyKeyOf, sendReply, type Reply } from '../http/idempotency';
+import { takesIdempotencyKey } from './route';
 
 export type ContextFor = (req: Request, res: Response) => Promise<Context>;
 
@@ -82,7 +83,7 @@ async function answer(
     const allowed = compiled.check(contextValue);
     if (allowed !== true) throw allowed;
     const variableValues = compiled.variables(req);
-    const key = route.method === 'GET' ? undefined : idempotencyKeyOf(req);
+    const key = takesIdempotencyKey(route) ? idempotencyKeyOf(req) : undefined;
     const claim = key ? await claimKey(contextValue.em, contextValue.caller!, req, key) : undefined;
     if (claim && 'replay' in claim) {
       await endTenantTransaction(contextValue.em, false);

@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import type { IRule } from 'graphql-shield';
 import type { CompiledRoute } from '../../rest/compile';
-import type { RestRoute } from '../../rest/route';
+import { takesIdempotencyKey, type RestRoute } from '../../rest/route';
 import { describeRule } from '../../permissions/rules';
 import type { SchemaComponents } from '../json-schema';
 import { idempotencyKeyRef, operationInputs } from './parameters';
@@ -93,8 +93,8 @@ export function buildOperation(
     summary: route.summary ?? field.description ?? `${route.method} ${route.path}`,
     description,
     tags: [tag],
-    ...(parameters.length || route.method !== 'GET'
-      ? { parameters: [...parameters, ...(route.method !== 'GET' ? [idempotencyKeyRef] : [])] }
+    ...(parameters.length || takesIdempotencyKey(route)
+      ? { parameters: [...parameters, ...(takesIdempotencyKey(route) ? [idempotencyKeyRef] : [])] }
       : {}),
     ...(body
       ? { requestBody: { required: body.required, content: { 'application/json': { schema: body.schema } } } }

@@ -1,5 +1,6 @@
 import type { CompiledRoute } from '../../rest/compile';
 import type { JsonSchema, SchemaComponents } from '../json-schema';
+import { takesIdempotencyKey } from '../../rest/route';
 
 /** decisions.md "Errors": every status the service answers with, and when. */
 export const ERRORS: [status: number, component: string, description: string][] = [
@@ -165,7 +166,7 @@ export function operationResponses(
             ...(route.csv ? { 'text/csv': csvContent(route.csv.filename) } : {}),
           },
         };
-  const write = route.method !== 'GET';
+  const write = takesIdempotencyKey(route);
   if (write)
     (success.headers as Record<string, unknown>)['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
   const responses: Record<string, unknown> = { [String(status)]: success };
