@@ -18,6 +18,10 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // The embedded database serialises every query, so parallel workers only add contention there.
   maxWorkers: embedded ? 1 : 2,
+  // Jest runs a single worker in its own process (in band) unless a memory limit is set; there the
+  // servers, schemas and ORM metadata of ~80 files pile up in one heap until it runs out. With a
+  // limit, a worker that ends a file above it is replaced by a fresh one.
+  workerIdleMemoryLimit: '1GB',
   // Every query of every worker waits its turn on the embedded database, so a file's start-up
   // (a fresh server, tenants, data built through the API) takes longer there on a busy machine.
   testTimeout: embedded ? 120000 : 30000,
