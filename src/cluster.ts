@@ -19,7 +19,7 @@ const RESTART_DELAY_MS = 1_000;
 
 export async function runCluster(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel).child({ primary: process.pid });
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, { logger });
   await db.close();
 
   const started = new Map<Worker, number>();

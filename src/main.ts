@@ -35,7 +35,7 @@ async function serve(config: Config) {
   const shared = config.redisUrl
     ? await connectSharedState(config.redisUrl, config.redisKeyPrefix, logger)
     : undefined;
-  const db = await openDatabase(config, { migrate: cluster.isPrimary }).catch(async (err) => {
+  const db = await openDatabase(config, { migrate: cluster.isPrimary, logger }).catch(async (err) => {
     await shared?.close();
     throw err;
   });

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import { openEmbedded } from './embedded';
 import { migrate, openOrm } from './orm';
 
@@ -14,11 +15,14 @@ export interface Database {
  * The database of this configuration, migrated: the PostgreSQL server at DATABASE_URL, or the
  * embedded one under DATA_DIR (one connection: PGlite runs one query at a time anyway).
  */
-export async function openDatabase(config: Config, options: { migrate?: boolean } = {}): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  options: { migrate?: boolean; logger?: Logger } = {},
+): Promise<Database> {
   const embedded = config.databaseUrl ? undefined : await openEmbedded(config.dataDir);
   try {
     const clientUrl = config.databaseUrl ?? embedded!.url;
-    const orm = await openOrm({ clientUrl, poolMax: embedded ? 1 : config.poolSize });
+    const orm = await openOrm({ clientUrl, poolMax: embedded ? 1 : config.poolSize, logger: options.logger });
     if (options.migrate !== false) {
       if (embedded) await migrate(orm);
       else await migrateAlone(orm, clientUrl);

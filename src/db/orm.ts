@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
@@ -6,15 +7,33 @@ import { Tenant } from '../entities/tenant';
 import { migrationsList } from '../migrations';
 import { TenancySubscriber, tenantFilter } from './tenancy';
 import { OutboxSubscriber } from '../events/outbox';
+import { createLogger, type Logger } from '../logger';
 
 export interface OrmOptions {
   clientUrl: string;
   /** Pool size: exactly one on the embedded database, which serialises queries anyway. */
   poolMax: number;
   debug?: boolean;
+  /** Where the driver's own warnings go (a connection the server dropped, say); stderr if unset. */
+  logger?: Logger;
 }
 
-export function ormOptions({ clientUrl, poolMax, debug }: OrmOptions): Options<PostgreSqlDriver> {
+/**
+ * knex reports pool trouble through console.log unless given a log of its own; on stdout that
+ * would break the CLI's one-JSON-object output and interleave with the service's JSON lines.
+ */
+function driverLog(logger: Logger = createLogger('warn', pino.destination(2))) {
+  const log = logger.child({ source: 'knex' });
+  return {
+    warn: (message: unknown) => log.warn(String(message)),
+    error: (message: unknown) => log.error(String(message)),
+    deprecate: (method: unknown, alternative: unknown) =>
+      log.warn(`${String(method)} is deprecated: use ${String(alternative)}`),
+    debug: (message: unknown) => log.debug(String(message)),
+  };
+}
+
+export function ormOptions({ clientUrl, poolMax, debug, logger }: OrmOptions): Options<PostgreSqlDriver> {
   const scoped = entities.filter((e) => e !== Tenant).map((e) => e.name);
   return {
     driver: PostgreSqlDriver,
@@ -23,7 +42,10 @@ export function ormOptions({ clientUrl, poolMax, debug }: OrmOptions): Options<P
     // Metadata comes from the decorators; discovery must not look for .ts sources at run time.
     discovery: { warnWhenNoEntities: true, requireEntitiesArray: true },
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
-    driverOptions: { connection: { connectionTimeoutMillis: 5_000, statement_timeout: 30_000 } },
+    driverOptions: {
+      connection: { connectionTimeoutMillis: 5_000, statement_timeout: 30_000 },
+      log: driverLog(logger),
+    },
     filters: tenantFilter(scoped),
     // The outbox runs after tenancy, which appends the history entries it turns into events.
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],

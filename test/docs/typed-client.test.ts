@@ -167,6 +167,5 @@ describe('Typed REST client from the OpenAPI document', () => {
         });
     }
     expect(results.length).toBe(reps.length);
-    console.info(results.join('\n'));
   });
 });

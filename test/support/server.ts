@@ -40,12 +40,13 @@ export interface TestTenant {
 }
 
 export async function startServer(options: { http?: AppOptions['http'] } = {}): Promise<TestServer> {
-  const orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 4 });
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 4, logger });
   const jwt: JwtSettings = { secret: randomBytes(32).toString('hex') };
   const app = await createApp({
     orm,
     jwt,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger,
     production: false,
     http: options.http,
   });
