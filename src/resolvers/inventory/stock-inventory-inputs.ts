@@ -5,6 +5,15 @@ import {
   StockReservationInput,
   STOCK_INVENTORY_DOCS,
 } from '../../entities/inventory/stock-inventory';
+import { allOf } from '../field-decorators';
+
+/** A stock threshold (minimum or maximum), set alike on create and update. */
+const Threshold = (description: string) =>
+  allOf(
+    Field(() => Float, { nullable: true, description }),
+    IsOptional(),
+    Min(0),
+  );
 
 /**
  * Quantities are never written through these inputs: they follow from batches, which only the
@@ -23,26 +32,14 @@ export class CreateStockInventoryInput {
     description: STOCK_INVENTORY_DOCS.subsidiaryId,
   })
   subsidiaryId?: string | null;
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
-  @IsOptional()
-  @Min(0)
-  minimum?: number | null;
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
-  @IsOptional()
-  @Min(0)
-  maximum?: number | null;
+  @Threshold(STOCK_INVENTORY_DOCS.minimum) minimum?: number | null;
+  @Threshold(STOCK_INVENTORY_DOCS.maximum) maximum?: number | null;
 }
 
 @InputType({ description: 'Changes to an inventory; quantities follow from them.' })
 export class UpdateStockInventoryInput {
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
-  @IsOptional()
-  @Min(0)
-  minimum?: number | null;
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
-  @IsOptional()
-  @Min(0)
-  maximum?: number | null;
+  @Threshold(STOCK_INVENTORY_DOCS.minimum) minimum?: number | null;
+  @Threshold(STOCK_INVENTORY_DOCS.maximum) maximum?: number | null;
 
   @Field(() => [StockReservationInput], { nullable: true, description: 'Replaces the reservations.' })
   @IsOptional()
