@@ -13,24 +13,14 @@ import {
   AP_INVOICE_ROW_DOCS,
 } from '../../entities/finance/ap-invoice';
 import { FileAsset } from '../../entities/shared';
-import {
-  Amount,
-  Attachments,
-  Currency,
-  LineId,
-  Lines,
-  RequiredAmount,
-  SubsidiaryId,
-  TaxRate,
-  Text,
-} from './input-fields';
+import * as InvoiceField from './input-fields';
 
 @InputType({ description: 'A line of a purchase invoice; its amounts are computed from these fields.' })
 export class ApInvoiceRowInput {
-  @LineId()
+  @InvoiceField.LineId()
   id?: string;
 
-  @Text(2000, AP_INVOICE_ROW_DOCS.description)
+  @InvoiceField.Text(2000, AP_INVOICE_ROW_DOCS.description)
   description?: string;
 
   @Field(() => String, {
@@ -40,30 +30,30 @@ export class ApInvoiceRowInput {
   glAccountId?: string;
   @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.productId }) productId?: string;
 
-  @Amount('1 when not given.')
+  @InvoiceField.Amount('1 when not given.')
   quantity?: number;
 
-  @Amount('0 when not given.')
+  @InvoiceField.Amount('0 when not given.')
   unitPrice?: number;
 
-  @TaxRate()
+  @InvoiceField.TaxRate()
   taxRate?: number;
 }
 
 @InputType({ description: 'A payment made on a purchase invoice.' })
 export class ApInvoicePaymentInput {
-  @LineId()
+  @InvoiceField.LineId()
   id?: string;
 
   @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.bankTransactionId })
   bankTransactionId?: string;
 
-  @Text(2000, AP_INVOICE_PAYMENT_DOCS.note)
+  @InvoiceField.Text(2000, AP_INVOICE_PAYMENT_DOCS.note)
   note?: string;
 
   @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.reference }) reference?: string;
 
-  @RequiredAmount(AP_INVOICE_PAYMENT_DOCS.amount)
+  @InvoiceField.RequiredAmount(AP_INVOICE_PAYMENT_DOCS.amount)
   amount!: number;
 
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
@@ -75,7 +65,7 @@ export class ApInvoicePaymentInput {
 
 @InputType({ description: 'A purchase order this invoice pays (part of); one entry per order.' })
 export class LinkedPurchaseOrderInput {
-  @Amount('0 when not given.')
+  @InvoiceField.Amount('0 when not given.')
   allocatedAmount?: number;
 
   @Field(() => PurchaseCostType, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.costType })
@@ -90,7 +80,7 @@ export class LinkedPurchaseOrderInput {
   @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderStatus })
   purchaseOrderStatus?: string;
 
-  @Amount(LINKED_PURCHASE_ORDER_DOCS.purchaseOrderTotal)
+  @InvoiceField.Amount(LINKED_PURCHASE_ORDER_DOCS.purchaseOrderTotal)
   purchaseOrderTotal?: number;
 
   @Field(() => Boolean, {
@@ -126,16 +116,16 @@ export class ApInvoiceInput {
   @Length(1, 100)
   invoiceNumber?: string;
 
-  @Text(200, AP_INVOICE_DOCS.referenceNumber)
+  @InvoiceField.Text(200, AP_INVOICE_DOCS.referenceNumber)
   referenceNumber?: string;
 
-  @Currency()
+  @InvoiceField.Currency()
   currency?: string;
 
-  @Text(20000, AP_INVOICE_DOCS.note)
+  @InvoiceField.Text(20000, AP_INVOICE_DOCS.note)
   note?: string;
 
-  @SubsidiaryId()
+  @InvoiceField.SubsidiaryId()
   subsidiaryId?: string;
 
   @Field(() => String, { nullable: true, description: 'A supplier of the tenant.' })
@@ -143,7 +133,7 @@ export class ApInvoiceInput {
   @IsUUID()
   supplierId?: string;
 
-  @Text(300, AP_INVOICE_DOCS.supplierName)
+  @InvoiceField.Text(300, AP_INVOICE_DOCS.supplierName)
   supplierName?: string;
 
   @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierEmail })
@@ -169,19 +159,22 @@ export class ApInvoiceInput {
   @Field(() => ApInvoiceClassificationInput, { nullable: true, description: AP_INVOICE_DOCS.classification })
   classification?: ApInvoiceClassificationInput;
 
-  @Attachments()
+  @InvoiceField.Attachments()
   attachments?: FileAsset[];
 
   @Field(() => FileAsset, { nullable: true, description: AP_INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
-  @Lines(() => [LinkedPurchaseOrderInput], 'The purchase orders the invoice pays for; replaces the list.')
+  @InvoiceField.Lines(
+    () => [LinkedPurchaseOrderInput],
+    'The purchase orders the invoice pays for; replaces the list.',
+  )
   linkedPurchaseOrders?: LinkedPurchaseOrderInput[];
 
-  @Lines(() => [ApInvoicePaymentInput], 'Payments made on the invoice; replaces the list.')
+  @InvoiceField.Lines(() => [ApInvoicePaymentInput], 'Payments made on the invoice; replaces the list.')
   payments?: ApInvoicePaymentInput[];
 
-  @Lines(
+  @InvoiceField.Lines(
     () => [ApInvoiceRowInput],
     'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
   )

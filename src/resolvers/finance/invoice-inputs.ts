@@ -13,39 +13,29 @@ import {
   INVOICE_ROW_DOCS,
 } from '../../entities/finance/invoice';
 import { FileAsset } from '../../entities/shared';
-import {
-  Amount,
-  Attachments,
-  Currency,
-  LineId,
-  Lines,
-  RequiredAmount,
-  SubsidiaryId,
-  TaxRate,
-  Text,
-} from './input-fields';
+import * as InvoiceField from './input-fields';
 
 @InputType({ description: 'A line of a sales invoice; its amounts are computed from these fields.' })
 export class InvoiceRowInput {
-  @LineId()
+  @InvoiceField.LineId()
   id?: string;
 
-  @Text(2000, INVOICE_ROW_DOCS.description)
+  @InvoiceField.Text(2000, INVOICE_ROW_DOCS.description)
   description?: string;
 
   @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.productId })
   productId?: string;
 
-  @Amount('1 when not given (ITEM and DISCOUNT rows).')
+  @InvoiceField.Amount('1 when not given (ITEM and DISCOUNT rows).')
   quantity?: number;
 
   @Field(() => InvoiceQuantityType, { nullable: true, description: 'AMOUNT when not given.' })
   quantityType?: InvoiceQuantityType;
 
-  @Amount('0 when not given (ITEM and DISCOUNT rows).')
+  @InvoiceField.Amount('0 when not given (ITEM and DISCOUNT rows).')
   unitPrice?: number;
 
-  @TaxRate()
+  @InvoiceField.TaxRate()
   taxRate?: number;
 
   @Field(() => InvoiceRowType, { nullable: true, description: 'ITEM when not given.' })
@@ -54,16 +44,16 @@ export class InvoiceRowInput {
 
 @InputType({ description: 'A payment received (negative: a refund made).' })
 export class InvoiceTransactionInput {
-  @LineId()
+  @InvoiceField.LineId()
   id?: string;
 
   @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.accountId })
   accountId?: string;
 
-  @Text(2000, INVOICE_TRANSACTION_DOCS.description)
+  @InvoiceField.Text(2000, INVOICE_TRANSACTION_DOCS.description)
   description?: string;
 
-  @RequiredAmount(INVOICE_TRANSACTION_DOCS.amount)
+  @InvoiceField.RequiredAmount(INVOICE_TRANSACTION_DOCS.amount)
   amount!: number;
 
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
@@ -124,10 +114,10 @@ export class InvoiceInput {
   @IsEmail()
   contactEmail?: string;
 
-  @Currency()
+  @InvoiceField.Currency()
   currency?: string;
 
-  @Text(20000, INVOICE_DOCS.mailBody)
+  @InvoiceField.Text(20000, INVOICE_DOCS.mailBody)
   mailBody?: string;
 
   @Field(() => String, {
@@ -138,7 +128,7 @@ export class InvoiceInput {
   @IsUUID()
   milestoneId?: string;
 
-  @Text(20000, INVOICE_DOCS.note)
+  @InvoiceField.Text(20000, INVOICE_DOCS.note)
   note?: string;
 
   @Field(() => String, {
@@ -149,10 +139,10 @@ export class InvoiceInput {
   @IsUUID()
   opportunityId?: string;
 
-  @Text(200, INVOICE_DOCS.paymentReference)
+  @InvoiceField.Text(200, INVOICE_DOCS.paymentReference)
   paymentReference?: string;
 
-  @Text(20000, INVOICE_DOCS.reminderBody)
+  @InvoiceField.Text(20000, INVOICE_DOCS.reminderBody)
   reminderBody?: string;
 
   @Field(() => String, { nullable: true, description: INVOICE_DOCS.salesOrderId })
@@ -160,7 +150,7 @@ export class InvoiceInput {
   @IsUUID()
   salesOrderId?: string;
 
-  @SubsidiaryId()
+  @InvoiceField.SubsidiaryId()
   subsidiaryId?: string;
 
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
@@ -193,7 +183,7 @@ export class InvoiceInput {
   @ArrayMaxSize(1000)
   sentMails?: string[];
 
-  @Attachments()
+  @InvoiceField.Attachments()
   attachments?: FileAsset[];
 
   @Field(() => FileAsset, { nullable: true, description: INVOICE_DOCS.pdf })
@@ -215,12 +205,12 @@ export class InvoiceInput {
   @ArrayMaxSize(1000)
   reminders?: InvoiceReminderInput[];
 
-  @Lines(
+  @InvoiceField.Lines(
     () => [InvoiceRowInput],
     'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
   )
   rows?: InvoiceRowInput[];
 
-  @Lines(() => [InvoiceTransactionInput], 'Payments received; replaces the list.')
+  @InvoiceField.Lines(() => [InvoiceTransactionInput], 'Payments received; replaces the list.')
   transactions?: InvoiceTransactionInput[];
 }
