@@ -26,6 +26,9 @@ import {
   sendError,
 } from './rest/router';
 import { restTable } from './rest/table';
+import type { RestRoute } from './rest/route';
+import { groups } from './resolvers/groups';
+import type { GroupDef } from './family/group';
 import { buildAppSchema } from './schema/build';
 import { buildOpenApi } from './docs/openapi';
 import { docsRouter } from './docs/router';
@@ -56,7 +59,20 @@ export interface AppOptions {
     rateLimits?: RateLimits;
     introspection?: boolean;
   };
+  /**
+   * The resource groups with the standard family and the REST table that publishes them: the
+   * application's unless given (the test of the "add a resource group" recipe adds a group).
+   */
+  resources?: AppResources;
 }
+
+export interface AppResources {
+  groups: readonly GroupDef<any, any, any>[];
+  restTable: readonly RestRoute[];
+}
+
+/** The application's resource groups and REST table. */
+export const appResources: AppResources = { groups, restTable };
 
 export interface App {
   server: http.Server;
@@ -136,11 +152,12 @@ export async function createApp({
   logger,
   production,
   http: httpOptions = {},
+  resources = appResources,
 }: AppOptions): Promise<App> {
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
-  const schema = await buildAppSchema();
-  const routes = compileRoutes(schema, restTable);
+  const schema = await buildAppSchema(resources.groups);
+  const routes = compileRoutes(schema, resources.restTable);
   const lookup = routeLookup(routes);
   const metrics = createMetrics(orm, logger);
   const app = express();

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from '../entities';
+import { entities as appEntities } from '../entities';
 import { Tenant } from '../entities/tenant';
 import { migrationsList } from '../migrations';
 import { TenancySubscriber, tenantFilter } from './tenancy';
@@ -14,6 +14,8 @@ export interface OrmOptions {
   /** Pool size: exactly one on the embedded database, which serialises queries anyway. */
   poolMax: number;
   debug?: boolean;
+  /** The entity classes: the application's, or (in a test of adding a group) those and more. */
+  entities?: readonly Function[];
   /** Where the driver's own warnings go (a connection the server dropped, say); stderr if unset. */
   logger?: Logger;
 }
@@ -33,12 +35,18 @@ function driverLog(logger: Logger = createLogger('warn', pino.destination(2))) {
   };
 }
 
-export function ormOptions({ clientUrl, poolMax, debug, logger }: OrmOptions): Options<PostgreSqlDriver> {
+export function ormOptions({
+  clientUrl,
+  poolMax,
+  debug,
+  logger,
+  entities = appEntities,
+}: OrmOptions): Options<PostgreSqlDriver> {
   const scoped = entities.filter((e) => e !== Tenant).map((e) => e.name);
   return {
     driver: PostgreSqlDriver,
     clientUrl,
-    entities,
+    entities: [...entities],
     // Metadata comes from the decorators; discovery must not look for .ts sources at run time.
     discovery: { warnWhenNoEntities: true, requireEntitiesArray: true },
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },

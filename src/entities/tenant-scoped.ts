@@ -6,6 +6,17 @@ import { AUDIT_DOCS } from '../schema/descriptions';
 import { DateTimeColumn, JsonColumn, TextColumn } from './columns';
 
 /**
+ * The audit columns' declarations: TenantScoped's, and the tenant's, which cannot inherit them
+ * (src/entities/tenant.ts says why).
+ */
+export const AuditColumn = {
+  created: () => DateTimeColumn({ description: AUDIT_DOCS.created }),
+  createdBy: () => TextColumn({ description: AUDIT_DOCS.createdBy }),
+  updated: () => DateTimeColumn({ description: AUDIT_DOCS.updated }),
+  updatedBy: () => TextColumn({ description: AUDIT_DOCS.updatedBy }),
+};
+
+/**
  * Every record of the product belongs to one tenant. Tables are keyed (tenant_id, id) so that
  * every index and every primary-key lookup starts with the tenant, which is what row-level
  * security and distribution by tenant need. The tenant filter (see db/tenancy.ts) adds
@@ -22,17 +33,10 @@ export abstract class TenantScoped {
   @Field(() => ID, { description: AUDIT_DOCS.id })
   id: string = randomUUID();
 
-  @DateTimeColumn({ description: AUDIT_DOCS.created })
-  created?: Date | null;
-
-  @TextColumn({ description: AUDIT_DOCS.createdBy })
-  createdBy?: string | null;
-
-  @DateTimeColumn({ description: AUDIT_DOCS.updated })
-  updated?: Date | null;
-
-  @TextColumn({ description: AUDIT_DOCS.updatedBy })
-  updatedBy?: string | null;
+  @AuditColumn.created() created?: Date | null;
+  @AuditColumn.createdBy() createdBy?: string | null;
+  @AuditColumn.updated() updated?: Date | null;
+  @AuditColumn.updatedBy() updatedBy?: string | null;
 
   /** Optimistic lock: a write based on a stale read fails with 409 instead of losing an update. */
   @Property({ version: true, type: 'integer' })

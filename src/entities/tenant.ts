@@ -3,7 +3,7 @@ import { Entity, OptionalProps, PrimaryKey } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { ImageRef } from './shared';
 import { BooleanColumn, DateTimeColumn, EnumColumn, JsonColumn, TextColumn } from './columns';
-import { AUDIT_DOCS } from '../schema/descriptions';
+import { AuditColumn } from './tenant-scoped';
 import {
   BillingInfo,
   TenantScopes,
@@ -100,19 +100,18 @@ export class Tenant {
   @JsonColumn(() => TenantSettings, { nullable: false, description: 'Tenant-wide settings.' })
   settings: TenantSettings = completeSettings(undefined);
 
-  // The audit columns of `TenantScoped`, written out rather than inherited: an inherited field
-  // comes first in the published field order, and these were published after `settings`.
-  @DateTimeColumn({ description: AUDIT_DOCS.created })
-  created?: Date | null;
-
-  @TextColumn({ description: AUDIT_DOCS.createdBy })
-  createdBy?: string | null;
-
-  @DateTimeColumn({ description: AUDIT_DOCS.updated })
-  updated?: Date | null;
-
-  @TextColumn({ description: AUDIT_DOCS.updatedBy })
-  updatedBy?: string | null;
+  // The audit columns are named here rather than inherited, their declarations shared with
+  // TenantScoped. They were published after `settings`, and type-graphql puts every inherited
+  // field (and every field of an implemented interface, which would also change the SDL) before
+  // the class's own, with no option to order fields. The order would hold only with the audit
+  // columns in a class generated between the tenant's columns and the tenant (a mixin); declared
+  // once, that mixin would also sit under TenantScoped, and MikroORM keys a base class's metadata
+  // by its name and file, so the mixin's two classes would share one (the tenant's would inherit
+  // TenantScoped's keys). Reordering the built schema's fields would rely on graphql-js internals.
+  @AuditColumn.created() created?: Date | null;
+  @AuditColumn.createdBy() createdBy?: string | null;
+  @AuditColumn.updated() updated?: Date | null;
+  @AuditColumn.updatedBy() updatedBy?: string | null;
 
   /**
    * The domain read as a mobile-app package name (`app.acme-corp.com` -> `com.acme_corp.app`),

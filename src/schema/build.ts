@@ -2,15 +2,21 @@ import type { GraphQLSchema } from 'graphql';
 import { validateOrReject, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { ArgumentValidationError, buildSchema } from 'type-graphql';
 import { familyResolver } from '../family/resolver';
-import { groups } from '../resolvers/groups';
+import type { GroupDef } from '../family/group';
+import { groups as appGroups } from '../resolvers/groups';
 import { extraResolvers } from '../resolvers';
 import { applyPermissions } from '../permissions/rules';
 import { ROOT_DOCS } from './descriptions';
 import { registerRecordTypes } from '../family/record-types';
 
-// Made once per process: type-graphql keeps decorator metadata globally.
-let resolvers: Function[] | undefined;
-const resolverClasses = () => (resolvers ??= [...groups.map((g) => familyResolver(g)), ...extraResolvers]);
+// Made once per group and process: type-graphql keeps decorator metadata globally, so a second
+// resolver class for a group would declare its root fields twice.
+const familyResolvers = new WeakMap<GroupDef<any, any, any>, Function>();
+function familyResolverOf(group: GroupDef<any, any, any>): Function {
+  let resolver = familyResolvers.get(group);
+  if (!resolver) familyResolvers.set(group, (resolver = familyResolver(group)));
+  return resolver;
+}
 
 const VALIDATION: ValidatorOptions = { forbidUnknownValues: false, skipMissingProperties: false };
 const isObject = (value: unknown): value is object => value !== null && typeof value === 'object';
@@ -54,10 +60,16 @@ const NO_PUBSUB = {
   },
 };
 
-/** The schema without permission rules: what the SDL and the rule-coverage test look at. */
-export async function buildBareSchema(): Promise<GraphQLSchema> {
+/**
+ * The schema without permission rules: what the SDL and the rule-coverage test look at. `groups`
+ * are the resource groups with the standard family: the application's, or (in a test of the
+ * recipe for adding one) those and more.
+ */
+export async function buildBareSchema(
+  groups: readonly GroupDef<any, any, any>[] = appGroups,
+): Promise<GraphQLSchema> {
   const schema = await buildSchema({
-    resolvers: resolverClasses() as [Function, ...Function[]],
+    resolvers: [...groups.map(familyResolverOf), ...extraResolvers] as [Function, ...Function[]],
     validateFn: validateArgument,
     // Subscriptions bring their own streams (events/live.ts); type-graphql insists on a PubSub.
     pubSub: NO_PUBSUB,
@@ -72,6 +84,8 @@ export async function buildBareSchema(): Promise<GraphQLSchema> {
 }
 
 /** The schema Apollo serves and the REST facade executes: every root field behind its rule. */
-export async function buildAppSchema(): Promise<GraphQLSchema> {
-  return applyPermissions(await buildBareSchema());
+export async function buildAppSchema(
+  groups: readonly GroupDef<any, any, any>[] = appGroups,
+): Promise<GraphQLSchema> {
+  return applyPermissions(await buildBareSchema(groups));
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { createApp, type App, type AppOptions } from '../../src/app';
+import type { OrmOptions } from '../../src/db/orm';
 import { openOrm } from '../../src/db/orm';
 import { forkFor } from '../../src/db/tenancy';
 import { signToken, type JwtSettings } from '../../src/auth/jwt';
@@ -39,9 +40,21 @@ export interface TestTenant {
   ): Promise<{ userId: string; email: string; token: string; client: Client }>;
 }
 
-export async function startServer(options: { http?: AppOptions['http'] } = {}): Promise<TestServer> {
+export interface ServerOptions {
+  http?: AppOptions['http'];
+  /** Resource groups beyond the application's (with their entities), as the group recipe adds one. */
+  resources?: AppOptions['resources'];
+  entities?: OrmOptions['entities'];
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 4, logger });
+  const orm = await openOrm({
+    clientUrl: await workerDatabaseUrl(),
+    poolMax: 4,
+    entities: options.entities,
+    logger,
+  });
   const jwt: JwtSettings = { secret: randomBytes(32).toString('hex') };
   const app = await createApp({
     orm,
@@ -49,6 +62,7 @@ export async function startServer(options: { http?: AppOptions['http'] } = {}): 
     logger,
     production: false,
     http: options.http,
+    resources: options.resources,
   });
   // The client keeps connections alive between requests; a busy machine (or a validator compiled
   // on first use, see openapi-exchange.ts) can stall a test's event loop past Node's 5 s default,

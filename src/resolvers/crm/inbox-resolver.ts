@@ -2,7 +2,8 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
 import { InboundEmail } from '../../entities/crm/inbound-email';
 import { can, Requires } from '../../permissions/rules';
-import { InboxCounts, IngestInboundEmailInput } from './inbox';
+import { InboxCounts } from './inbox';
+import { IngestInboundEmailInput } from './inbound-email-inputs';
 import { inboxCounts, ingestInboundEmail } from './inbox-service';
 
 @Resolver(() => InboundEmail)

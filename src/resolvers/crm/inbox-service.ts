@@ -3,7 +3,8 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Context } from '../../context';
 import { InboundEmail, InboundEmailStatus } from '../../entities/crm/inbound-email';
 import { FamilyService } from '../../family/service';
-import { inbox, type IngestInboundEmailInput, type InboxCounts } from './inbox';
+import { inbox, type InboxCounts } from './inbox';
+import type { IngestInboundEmailInput } from './inbound-email-inputs';
 
 const service = new FamilyService(inbox);
 

@@ -1,16 +1,6 @@
-import { Field, Float, ID, InputType } from 'type-graphql';
+import { Field, InputType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
-import {
-  ArrayMaxSize,
-  IsEmail,
-  IsOptional,
-  IsUUID,
-  Length,
-  Matches,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { IsEmail, IsOptional, IsUUID, Length } from 'class-validator';
 import {
   ApClassificationMethod,
   ApInvoiceStatus,
@@ -23,20 +13,14 @@ import {
   AP_INVOICE_ROW_DOCS,
 } from '../../entities/finance/ap-invoice';
 import { FileAsset } from '../../entities/shared';
-
-const AMOUNT_LIMIT = 1e12;
-const MAX_LINES = 1000;
+import * as InvoiceField from './input-fields';
 
 @InputType({ description: 'A line of a purchase invoice; its amounts are computed from these fields.' })
 export class ApInvoiceRowInput {
-  @Field(() => ID, { nullable: true, description: 'Kept when given, generated otherwise.' })
-  @IsOptional()
-  @Length(1, 100)
+  @InvoiceField.LineId()
   id?: string;
 
-  @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.description })
-  @IsOptional()
-  @Length(0, 2000)
+  @InvoiceField.Text(2000, AP_INVOICE_ROW_DOCS.description)
   description?: string;
 
   @Field(() => String, {
@@ -46,45 +30,30 @@ export class ApInvoiceRowInput {
   glAccountId?: string;
   @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.productId }) productId?: string;
 
-  @Field(() => Float, { nullable: true, description: '1 when not given.' })
-  @IsOptional()
-  @Min(-AMOUNT_LIMIT)
-  @Max(AMOUNT_LIMIT)
+  @InvoiceField.Amount('1 when not given.')
   quantity?: number;
 
-  @Field(() => Float, { nullable: true, description: '0 when not given.' })
-  @IsOptional()
-  @Min(-AMOUNT_LIMIT)
-  @Max(AMOUNT_LIMIT)
+  @InvoiceField.Amount('0 when not given.')
   unitPrice?: number;
 
-  @Field(() => Float, { nullable: true, description: 'Percent, 0 to 100; 21 when not given.' })
-  @IsOptional()
-  @Min(0)
-  @Max(100)
+  @InvoiceField.TaxRate()
   taxRate?: number;
 }
 
 @InputType({ description: 'A payment made on a purchase invoice.' })
 export class ApInvoicePaymentInput {
-  @Field(() => ID, { nullable: true, description: 'Kept when given, generated otherwise.' })
-  @IsOptional()
-  @Length(1, 100)
+  @InvoiceField.LineId()
   id?: string;
 
   @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.bankTransactionId })
   bankTransactionId?: string;
 
-  @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.note })
-  @IsOptional()
-  @Length(0, 2000)
+  @InvoiceField.Text(2000, AP_INVOICE_PAYMENT_DOCS.note)
   note?: string;
 
   @Field(() => String, { nullable: true, description: AP_INVOICE_PAYMENT_DOCS.reference }) reference?: string;
 
-  @Field(() => Float, { description: AP_INVOICE_PAYMENT_DOCS.amount })
-  @Min(-AMOUNT_LIMIT)
-  @Max(AMOUNT_LIMIT)
+  @InvoiceField.RequiredAmount(AP_INVOICE_PAYMENT_DOCS.amount)
   amount!: number;
 
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
@@ -96,10 +65,7 @@ export class ApInvoicePaymentInput {
 
 @InputType({ description: 'A purchase order this invoice pays (part of); one entry per order.' })
 export class LinkedPurchaseOrderInput {
-  @Field(() => Float, { nullable: true, description: '0 when not given.' })
-  @IsOptional()
-  @Min(-AMOUNT_LIMIT)
-  @Max(AMOUNT_LIMIT)
+  @InvoiceField.Amount('0 when not given.')
   allocatedAmount?: number;
 
   @Field(() => PurchaseCostType, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.costType })
@@ -114,10 +80,7 @@ export class LinkedPurchaseOrderInput {
   @Field(() => String, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderStatus })
   purchaseOrderStatus?: string;
 
-  @Field(() => Float, { nullable: true, description: LINKED_PURCHASE_ORDER_DOCS.purchaseOrderTotal })
-  @IsOptional()
-  @Min(-AMOUNT_LIMIT)
-  @Max(AMOUNT_LIMIT)
+  @InvoiceField.Amount(LINKED_PURCHASE_ORDER_DOCS.purchaseOrderTotal)
   purchaseOrderTotal?: number;
 
   @Field(() => Boolean, {
@@ -153,24 +116,16 @@ export class ApInvoiceInput {
   @Length(1, 100)
   invoiceNumber?: string;
 
-  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.referenceNumber })
-  @IsOptional()
-  @Length(0, 200)
+  @InvoiceField.Text(200, AP_INVOICE_DOCS.referenceNumber)
   referenceNumber?: string;
 
-  @Field(() => String, { nullable: true, description: 'ISO 4217 code; EUR when not given.' })
-  @IsOptional()
-  @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
+  @InvoiceField.Currency()
   currency?: string;
 
-  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.note })
-  @IsOptional()
-  @Length(0, 20000)
+  @InvoiceField.Text(20000, AP_INVOICE_DOCS.note)
   note?: string;
 
-  @Field(() => String, { nullable: true, description: 'A subsidiary the caller has access to.' })
-  @IsOptional()
-  @IsUUID()
+  @InvoiceField.SubsidiaryId()
   subsidiaryId?: string;
 
   @Field(() => String, { nullable: true, description: 'A supplier of the tenant.' })
@@ -178,9 +133,7 @@ export class ApInvoiceInput {
   @IsUUID()
   supplierId?: string;
 
-  @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierName })
-  @IsOptional()
-  @Length(0, 300)
+  @InvoiceField.Text(300, AP_INVOICE_DOCS.supplierName)
   supplierName?: string;
 
   @Field(() => String, { nullable: true, description: AP_INVOICE_DOCS.supplierEmail })
@@ -206,42 +159,24 @@ export class ApInvoiceInput {
   @Field(() => ApInvoiceClassificationInput, { nullable: true, description: AP_INVOICE_DOCS.classification })
   classification?: ApInvoiceClassificationInput;
 
-  @Field(() => [FileAsset], {
-    nullable: true,
-    description: 'Files attached to the invoice; replaces the list.',
-  })
-  @IsOptional()
-  @ArrayMaxSize(1000)
+  @InvoiceField.Attachments()
   attachments?: FileAsset[];
 
   @Field(() => FileAsset, { nullable: true, description: AP_INVOICE_DOCS.pdf })
   pdf?: FileAsset;
 
-  @Field(() => [LinkedPurchaseOrderInput], {
-    nullable: true,
-    description: 'The purchase orders the invoice pays for; replaces the list.',
-  })
-  @IsOptional()
-  @ArrayMaxSize(MAX_LINES)
-  @ValidateNested({ each: true })
+  @InvoiceField.Lines(
+    () => [LinkedPurchaseOrderInput],
+    'The purchase orders the invoice pays for; replaces the list.',
+  )
   linkedPurchaseOrders?: LinkedPurchaseOrderInput[];
 
-  @Field(() => [ApInvoicePaymentInput], {
-    nullable: true,
-    description: 'Payments made on the invoice; replaces the list.',
-  })
-  @IsOptional()
-  @ArrayMaxSize(MAX_LINES)
-  @ValidateNested({ each: true })
+  @InvoiceField.Lines(() => [ApInvoicePaymentInput], 'Payments made on the invoice; replaces the list.')
   payments?: ApInvoicePaymentInput[];
 
-  @Field(() => [ApInvoiceRowInput], {
-    description:
-      'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
-    nullable: true,
-  })
-  @IsOptional()
-  @ArrayMaxSize(MAX_LINES)
-  @ValidateNested({ each: true })
+  @InvoiceField.Lines(
+    () => [ApInvoiceRowInput],
+    'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
+  )
   rows?: ApInvoiceRowInput[];
 }

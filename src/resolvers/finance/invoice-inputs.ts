@@ -1,17 +1,6 @@
-import { Field, Float, ID, InputType, Int } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
-import {
-  ArrayMaxSize,
-  IsEmail,
-  IsInt,
-  IsOptional,
-  IsUUID,
-  Length,
-  Matches,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsEmail, IsInt, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
 import {
   InvoicePaymentMethod,
   InvoiceQuantityType,
@@ -24,46 +13,29 @@ import {
   INVOICE_ROW_DOCS,
 } from '../../entities/finance/invoice';
 import { FileAsset } from '../../entities/shared';
-
-/** Amounts a client may give (quantities, prices, payments); computed amounts are never input. */
-const AMOUNT_LIMIT = 1e12;
-/** More lines than any real invoice has, and few enough to keep a record within the body limit. */
-const MAX_ROWS = 1000;
+import * as InvoiceField from './input-fields';
 
 @InputType({ description: 'A line of a sales invoice; its amounts are computed from these fields.' })
 export class InvoiceRowInput {
-  @Field(() => ID, { nullable: true, description: 'Kept when given, generated otherwise.' })
-  @IsOptional()
-  @Length(1, 100)
+  @InvoiceField.LineId()
   id?: string;
 
-  @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.description })
-  @IsOptional()
-  @Length(0, 2000)
+  @InvoiceField.Text(2000, INVOICE_ROW_DOCS.description)
   description?: string;
 
   @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.productId })
   productId?: string;
 
-  @Field(() => Float, { nullable: true, description: '1 when not given (ITEM and DISCOUNT rows).' })
-  @IsOptional()
-  @Min(-AMOUNT_LIMIT)
-  @Max(AMOUNT_LIMIT)
+  @InvoiceField.Amount('1 when not given (ITEM and DISCOUNT rows).')
   quantity?: number;
 
   @Field(() => InvoiceQuantityType, { nullable: true, description: 'AMOUNT when not given.' })
   quantityType?: InvoiceQuantityType;
 
-  @Field(() => Float, { nullable: true, description: '0 when not given (ITEM and DISCOUNT rows).' })
-  @IsOptional()
-  @Min(-AMOUNT_LIMIT)
-  @Max(AMOUNT_LIMIT)
+  @InvoiceField.Amount('0 when not given (ITEM and DISCOUNT rows).')
   unitPrice?: number;
 
-  @Field(() => Float, { nullable: true, description: 'Percent, 0 to 100; 21 when not given.' })
-  @IsOptional()
-  @Min(0)
-  @Max(100)
+  @InvoiceField.TaxRate()
   taxRate?: number;
 
   @Field(() => InvoiceRowType, { nullable: true, description: 'ITEM when not given.' })
@@ -72,22 +44,16 @@ export class InvoiceRowInput {
 
 @InputType({ description: 'A payment received (negative: a refund made).' })
 export class InvoiceTransactionInput {
-  @Field(() => ID, { nullable: true, description: 'Kept when given, generated otherwise.' })
-  @IsOptional()
-  @Length(1, 100)
+  @InvoiceField.LineId()
   id?: string;
 
   @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.accountId })
   accountId?: string;
 
-  @Field(() => String, { nullable: true, description: INVOICE_TRANSACTION_DOCS.description })
-  @IsOptional()
-  @Length(0, 2000)
+  @InvoiceField.Text(2000, INVOICE_TRANSACTION_DOCS.description)
   description?: string;
 
-  @Field(() => Float, { description: INVOICE_TRANSACTION_DOCS.amount })
-  @Min(-AMOUNT_LIMIT)
-  @Max(AMOUNT_LIMIT)
+  @InvoiceField.RequiredAmount(INVOICE_TRANSACTION_DOCS.amount)
   amount!: number;
 
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
@@ -148,14 +114,10 @@ export class InvoiceInput {
   @IsEmail()
   contactEmail?: string;
 
-  @Field(() => String, { nullable: true, description: 'ISO 4217 code; EUR when not given.' })
-  @IsOptional()
-  @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
+  @InvoiceField.Currency()
   currency?: string;
 
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.mailBody })
-  @IsOptional()
-  @Length(0, 20000)
+  @InvoiceField.Text(20000, INVOICE_DOCS.mailBody)
   mailBody?: string;
 
   @Field(() => String, {
@@ -166,9 +128,7 @@ export class InvoiceInput {
   @IsUUID()
   milestoneId?: string;
 
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.note })
-  @IsOptional()
-  @Length(0, 20000)
+  @InvoiceField.Text(20000, INVOICE_DOCS.note)
   note?: string;
 
   @Field(() => String, {
@@ -179,14 +139,10 @@ export class InvoiceInput {
   @IsUUID()
   opportunityId?: string;
 
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.paymentReference })
-  @IsOptional()
-  @Length(0, 200)
+  @InvoiceField.Text(200, INVOICE_DOCS.paymentReference)
   paymentReference?: string;
 
-  @Field(() => String, { nullable: true, description: INVOICE_DOCS.reminderBody })
-  @IsOptional()
-  @Length(0, 20000)
+  @InvoiceField.Text(20000, INVOICE_DOCS.reminderBody)
   reminderBody?: string;
 
   @Field(() => String, { nullable: true, description: INVOICE_DOCS.salesOrderId })
@@ -194,9 +150,7 @@ export class InvoiceInput {
   @IsUUID()
   salesOrderId?: string;
 
-  @Field(() => String, { nullable: true, description: 'A subsidiary the caller has access to.' })
-  @IsOptional()
-  @IsUUID()
+  @InvoiceField.SubsidiaryId()
   subsidiaryId?: string;
 
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
@@ -229,12 +183,7 @@ export class InvoiceInput {
   @ArrayMaxSize(1000)
   sentMails?: string[];
 
-  @Field(() => [FileAsset], {
-    nullable: true,
-    description: 'Files attached to the invoice; replaces the list.',
-  })
-  @IsOptional()
-  @ArrayMaxSize(1000)
+  @InvoiceField.Attachments()
   attachments?: FileAsset[];
 
   @Field(() => FileAsset, { nullable: true, description: INVOICE_DOCS.pdf })
@@ -256,22 +205,12 @@ export class InvoiceInput {
   @ArrayMaxSize(1000)
   reminders?: InvoiceReminderInput[];
 
-  @Field(() => [InvoiceRowInput], {
-    description:
-      'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
-    nullable: true,
-  })
-  @IsOptional()
-  @ArrayMaxSize(MAX_ROWS)
-  @ValidateNested({ each: true })
+  @InvoiceField.Lines(
+    () => [InvoiceRowInput],
+    'The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored.',
+  )
   rows?: InvoiceRowInput[];
 
-  @Field(() => [InvoiceTransactionInput], {
-    nullable: true,
-    description: 'Payments received; replaces the list.',
-  })
-  @IsOptional()
-  @ArrayMaxSize(MAX_ROWS)
-  @ValidateNested({ each: true })
+  @InvoiceField.Lines(() => [InvoiceTransactionInput], 'Payments received; replaces the list.')
   transactions?: InvoiceTransactionInput[];
 }

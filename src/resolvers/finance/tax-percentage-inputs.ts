@@ -2,14 +2,6 @@ import { Field, Float, InputType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
 import { TAX_PERCENTAGE_DOCS } from '../../entities/finance/tax-percentage';
 
-@InputType({ description: 'A new tax rate, in percent (21 means 21%).' })
-export class CreateTaxPercentageInput {
-  @Field(() => Float, { description: TAX_PERCENTAGE_DOCS.percentage })
-  @Min(0)
-  @Max(100)
-  percentage!: number;
-}
-
 @InputType({ description: 'Changes to a tax rate.' })
 export class UpdateTaxPercentageInput {
   @Field(() => Float, { nullable: true, description: TAX_PERCENTAGE_DOCS.percentage })
@@ -17,4 +9,11 @@ export class UpdateTaxPercentageInput {
   @Min(0)
   @Max(100)
   percentage?: number;
+}
+
+/** The update's field, required (its validation inherited). */
+@InputType({ description: 'A new tax rate, in percent (21 means 21%).' })
+export class CreateTaxPercentageInput extends UpdateTaxPercentageInput {
+  @Field(() => Float, { description: TAX_PERCENTAGE_DOCS.percentage })
+  override percentage!: number;
 }

@@ -1,64 +1,14 @@
-import { Field, ID, InputType } from 'type-graphql';
-import { IsOptional, IsUUID, Length } from 'class-validator';
 import type { Context } from '../../context';
-import { Task, TaskStatus, TASK_DOCS } from '../../entities/hr/task';
+import { Task, TaskStatus } from '../../entities/hr/task';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { epicService } from './epics';
 import { featureService } from './features';
 import { hrProjectService } from './hr-projects';
-import { fillDefaults, NotNullWhenGiven } from './input-rules';
+import { fillDefaults } from './input-rules';
 import { requireRef } from '../../family/references';
-
-@InputType({ description: 'A new task; its epic and project follow from its feature and epic.' })
-export class CreateTaskInput {
-  @Field(() => String, { description: TASK_DOCS.title }) @Length(1, 500) title!: string;
-  @Field(() => TaskStatus, {
-    nullable: true,
-    description: TASK_DOCS.status,
-  })
-  status?: TaskStatus;
-  @Field(() => ID, {
-    nullable: true,
-    description: TASK_DOCS.featureId,
-  })
-  @IsOptional()
-  @IsUUID()
-  featureId?: string;
-  @Field(() => ID, {
-    nullable: true,
-    description: TASK_DOCS.epicId,
-  })
-  @IsOptional()
-  @IsUUID()
-  epicId?: string;
-  @Field(() => ID, {
-    nullable: true,
-    description: TASK_DOCS.projectId,
-  })
-  @IsOptional()
-  @IsUUID()
-  projectId?: string;
-  @Field(() => ID, { nullable: true, description: TASK_DOCS.assigneeId })
-  @IsOptional()
-  @IsUUID()
-  assigneeId?: string;
-}
-
-@InputType({ description: 'Changes to a task; absent fields stay as they are.' })
-export class UpdateTaskInput extends CreateTaskInput {
-  @Field(() => String, { nullable: true, description: TASK_DOCS.title })
-  @NotNullWhenGiven()
-  @Length(1, 500)
-  override title!: string;
-  @Field(() => TaskStatus, {
-    nullable: true,
-    description: TASK_DOCS.status,
-  })
-  @NotNullWhenGiven()
-  override status?: TaskStatus;
-}
+import { CreateTaskInput, UpdateTaskInput } from './task-inputs';
 
 /** Given and different from what the parent says: the request contradicts itself. */
 function agree(field: string, given: string | null | undefined, parent: string | null, parentName: string) {

@@ -1,69 +1,16 @@
 import { wrap } from '@mikro-orm/core';
-import { Field, Float, ID, InputType } from 'type-graphql';
-import { IsOptional, Min, ValidateNested } from 'class-validator';
 import { callerOf, type Context } from '../../context';
 import { StockBatch } from '../../entities/inventory/stock-batch';
 import {
-  InTransitStockInput,
   StockInventory,
-  StockReservationInput,
   type InTransitStock,
   type StockReservation,
-  STOCK_INVENTORY_DOCS,
 } from '../../entities/inventory/stock-inventory';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { recomputeDerived } from './stock-ledger';
-
-/**
- * The StockInventory group. Quantities are never written through these inputs: they follow
- * from batches, which only the stock operations (addStock, adjustStock, updateStockBatch, waste)
- * change. GraphQL's create makes an empty inventory (for setting a minimum before any stock
- * arrives); update sets thresholds, reservations and stock in transit.
- */
-@InputType({ description: 'An empty inventory of a product at a site.' })
-export class CreateStockInventoryInput {
-  @Field(() => ID, { description: STOCK_INVENTORY_DOCS.productId })
-  productId!: string;
-  @Field(() => ID, { description: 'Id of the stock site; one inventory per (site, product).' })
-  siteId!: string;
-  @Field(() => String, {
-    nullable: true,
-    description: STOCK_INVENTORY_DOCS.subsidiaryId,
-  })
-  subsidiaryId?: string | null;
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
-  @IsOptional()
-  @Min(0)
-  minimum?: number | null;
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
-  @IsOptional()
-  @Min(0)
-  maximum?: number | null;
-}
-
-@InputType({ description: 'Changes to an inventory; quantities follow from them.' })
-export class UpdateStockInventoryInput {
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.minimum })
-  @IsOptional()
-  @Min(0)
-  minimum?: number | null;
-  @Field(() => Float, { nullable: true, description: STOCK_INVENTORY_DOCS.maximum })
-  @IsOptional()
-  @Min(0)
-  maximum?: number | null;
-
-  @Field(() => [StockReservationInput], { nullable: true, description: 'Replaces the reservations.' })
-  @IsOptional()
-  @ValidateNested({ each: true })
-  reservations?: StockReservationInput[];
-
-  @Field(() => [InTransitStockInput], { nullable: true, description: 'Replaces the stock in transit.' })
-  @IsOptional()
-  @ValidateNested({ each: true })
-  inTransitStock?: InTransitStockInput[];
-}
+import { CreateStockInventoryInput, UpdateStockInventoryInput } from './stock-inventory-inputs';
 
 type Stamped = {
   created?: string | null;

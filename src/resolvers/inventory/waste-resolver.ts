@@ -1,20 +1,13 @@
-import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from 'type-graphql';
-import { ValidateNested } from 'class-validator';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
 import { WasteRecord } from '../../entities/inventory/waste-record';
 import { isUuid } from '../../family/limits';
 import { FamilyService } from '../../family/service';
 import { can, Requires } from '../../permissions/rules';
-import { CreateWasteRecordInput, wasteRecords } from './waste';
+import { wasteRecords } from './waste';
+import { WasteRegistrationInput } from './waste-record-inputs';
 
 const wasteService = new FamilyService(wasteRecords);
-
-@InputType({ description: 'A waste registration as REST sends it: the record under `dto`.' })
-export class WasteRegistrationInput {
-  @Field(() => CreateWasteRecordInput, { description: 'The waste record.' })
-  @ValidateNested()
-  dto!: CreateWasteRecordInput;
-}
 
 @Resolver(() => WasteRecord)
 export class WasteRecordResolver {

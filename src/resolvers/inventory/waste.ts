@@ -1,77 +1,12 @@
 import { wrap } from '@mikro-orm/core';
-import { Field, Float, InputType } from 'type-graphql';
-import { IsOptional, IsPositive, IsUUID, Length } from 'class-validator';
 import type { Context } from '../../context';
-import { WasteRecord, WASTE_RECORD_DOCS } from '../../entities/inventory/waste-record';
-import { ImageRef } from '../../entities/shared';
+import { WasteRecord } from '../../entities/inventory/waste-record';
 import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { inTransaction } from '../../family/service';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { changeStock } from './stock-ledger';
-
-@InputType({ description: 'A quantity of a product registered as waste.' })
-export class CreateWasteRecordInput {
-  @Field(() => String, { description: WASTE_RECORD_DOCS.productId }) productId!: string;
-  @Field(() => Float, { description: WASTE_RECORD_DOCS.quantity })
-  @IsPositive()
-  quantity!: number;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.reason })
-  @IsOptional()
-  @Length(0, 2000)
-  reason?: string | null;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.stockSiteId })
-  stockSiteId?: string | null;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.shiftId })
-  @IsOptional()
-  @IsUUID()
-  shiftId?: string | null;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.subsidiaryId })
-  @IsOptional()
-  @IsUUID()
-  subsidiaryId?: string | null;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.approvedBy })
-  @IsOptional()
-  @Length(0, 200)
-  approvedBy?: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'Take the quantity out of the stock of stockSiteId.' })
-  deductRawMaterials?: boolean | null;
-  @Field(() => ImageRef, { nullable: true, description: WASTE_RECORD_DOCS.image }) image?: ImageRef | null;
-}
-
-@InputType({ description: 'Changes to a waste record; absent fields stay as they are.' })
-export class UpdateWasteRecordInput {
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.productId })
-  productId?: string;
-  @Field(() => Float, { nullable: true, description: WASTE_RECORD_DOCS.quantity })
-  @IsOptional()
-  @IsPositive()
-  quantity?: number;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.reason })
-  @IsOptional()
-  @Length(0, 2000)
-  reason?: string | null;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.stockSiteId })
-  stockSiteId?: string | null;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.shiftId })
-  @IsOptional()
-  @IsUUID()
-  shiftId?: string | null;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.subsidiaryId })
-  @IsOptional()
-  @IsUUID()
-  subsidiaryId?: string | null;
-  @Field(() => String, { nullable: true, description: WASTE_RECORD_DOCS.approvedBy })
-  @IsOptional()
-  @Length(0, 200)
-  approvedBy?: string | null;
-  @Field(() => Boolean, {
-    description: WASTE_RECORD_DOCS.deductRawMaterials,
-    nullable: true,
-  })
-  deductRawMaterials?: boolean | null;
-  @Field(() => ImageRef, { nullable: true, description: WASTE_RECORD_DOCS.image }) image?: ImageRef | null;
-}
+import { CreateWasteRecordInput, UpdateWasteRecordInput } from './waste-record-inputs';
 
 type WasteInput = Partial<CreateWasteRecordInput & UpdateWasteRecordInput>;
 

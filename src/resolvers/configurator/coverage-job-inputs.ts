@@ -1,0 +1,39 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { IsOptional, Length } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
+import { CoverageJobPriority, COVERAGE_JOB_DOCS } from '../../entities/configurator/coverage-job';
+
+@InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
+export class CreateCoverageJobInput {
+  @Field(() => ID, { description: COVERAGE_JOB_DOCS.typeId })
+  typeId!: string;
+  @Field(() => String, { description: 'Id of the static model whose variants are calculated.' })
+  staticModelId!: string;
+  @Field(() => CoverageJobPriority, { nullable: true, description: 'Priority of the job (default NORMAL).' })
+  priority?: CoverageJobPriority;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Default: now.' }) runAfter?: Date;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
+  @IsOptional()
+  @Length(1, 300)
+  name?: string;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }) description?: string;
+}
+
+@InputType({ description: 'Changes to a job; only a PENDING job may be re-prioritised or rescheduled.' })
+export class UpdateCoverageJobInput {
+  @Field(() => CoverageJobPriority, {
+    nullable: true,
+    description: COVERAGE_JOB_DOCS.priority,
+  })
+  priority?: CoverageJobPriority;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'The job is not claimed before this time (retries back off exponentially).',
+  })
+  runAfter?: Date;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
+  @IsOptional()
+  @Length(1, 300)
+  name?: string;
+  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }) description?: string;
+}
