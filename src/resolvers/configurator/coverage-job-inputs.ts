@@ -9,7 +9,7 @@ export class CreateCoverageJobInput {
   typeId!: string;
   @Field(() => String, { description: 'Id of the static model whose variants are calculated.' })
   staticModelId!: string;
-  @Field(() => CoverageJobPriority, { nullable: true, description: 'Priority of the job (default NORMAL).' })
+  @Field(() => CoverageJobPriority, { nullable: true, description: 'Priority of the job (default LOW).' })
   priority?: CoverageJobPriority;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Default: now.' }) runAfter?: Date;
   @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })

@@ -46,7 +46,7 @@ export class TypeProductCoverageResolver {
     @Arg('typeId', () => ID, { description: 'Id of the configurator type.' }) typeId: string,
     @Arg('priority', () => CoverageJobPriority, {
       nullable: true,
-      description: 'Priority of the jobs (default NORMAL); an already pending job is raised to it.',
+      description: 'Priority of the jobs (default LOW); an already pending job is raised to it.',
     })
     priority: CoverageJobPriority | undefined,
     @Ctx() ctx: Context,
