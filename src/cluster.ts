@@ -3,6 +3,7 @@ import { printBanner } from './banner';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { createLogger } from './logger';
+import { serveClusterMetrics } from './observability/cluster-metrics';
 
 /**
  * The primary of WEB_CONCURRENCY worker processes (node:cluster): it migrates the database once,
@@ -81,6 +82,8 @@ export async function runCluster(config: Config): Promise<void> {
     else fork();
   });
 
+  // A scrape of /metrics, on whichever worker, answers the sum over all of them.
+  serveClusterMetrics();
   process.on('SIGTERM', () => stopAll('SIGTERM'));
   process.on('SIGINT', () => stopAll('SIGINT'));
   for (let i = 0; i < config.webConcurrency; i++) fork();

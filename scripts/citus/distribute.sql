@@ -27,6 +27,8 @@ select create_distributed_table('tenant', 'id');
 -- The per-tenant version of its users and roles (the caller cache's freshness check): one row
 -- per tenant, keyed (like the tenant itself) by the tenant's id.
 select create_distributed_table('caller_version', 'id', colocate_with => 'tenant');
+-- Whether some service process holds live subscriptions in the tenant (the outbox's NOTIFY).
+select create_distributed_table('live_tenant', 'id', colocate_with => 'tenant');
 
 -- Tenant data.
 select create_distributed_table('app_user', 'tenant_id', colocate_with => 'tenant');

@@ -58,8 +58,8 @@ export function ormOptions({
     // The outbox runs after tenancy, which appends the history entries it turns into events.
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
     extensions: [Migrator],
-    // Written by triggers only (auth/caller-cache.ts); no entity describes it.
-    schemaGenerator: { skipTables: ['caller_version'] },
+    // Written by triggers and functions only (auth/caller-cache.ts, events/live.ts); no entity describes them.
+    schemaGenerator: { skipTables: ['caller_version', 'live_tenant'] },
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Each request works on its own fork; the global manager must never hold request state.
     allowGlobalContext: false,

@@ -176,13 +176,26 @@ export class LiveSession {
 }
 
 /**
+ * How long a tenant's mark in `live_tenant` lasts, and how often a process holding sessions in
+ * it pushes the mark forward: a process that dies stops counting within the mark's life.
+ */
+const LIVE_MARK_SECONDS = 90;
+const LIVE_RENEW_MS = 30_000;
+
+/**
  * A process's live sessions by tenant, fed from the outbox channel. Its listening connection
  * also hears of changed callers, for the process's caller cache (one connection for both).
+ *
+ * The outbox NOTIFYs a tenant's events only while the tenant is marked live (the NOTIFY makes
+ * commits run one at a time: Migration20261123150000_live_tenants), so a session marks its
+ * tenant before its connection is acknowledged, and the hub renews the marks of the tenants it
+ * holds sessions in.
  */
 export class LiveHub {
   private readonly byTenant = new Map<string, Set<LiveSession>>();
   private listener?: Listener;
   private chain: Promise<void> = Promise.resolve();
+  private renewal?: NodeJS.Timeout;
 
   constructor(
     readonly orm: MikroORM,
@@ -204,6 +217,13 @@ export class LiveHub {
         if (reconnected) this.callers?.clear();
       },
     });
+    this.renewal = setInterval(() => {
+      for (const tenantId of this.byTenant.keys())
+        this.markLive(tenantId).catch((err) =>
+          this.log.error({ err, tenantId }, 'the live mark of a tenant could not be renewed'),
+        );
+    }, LIVE_RENEW_MS);
+    this.renewal.unref();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.listener.ready, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
@@ -216,6 +236,9 @@ export class LiveHub {
     const expiresAt = tokenExpiresAt(this.jwt, bearerToken(authorization));
     const { em, caller } = await authenticate(this.orm.em, this.jwt, authorization, this.callers);
     await endTenantTransaction(em, false);
+    // Committed before the connection is acknowledged: every change committed after the client's
+    // subscription is notified.
+    await this.markLive(caller.tenantId);
     const session = new LiveSession(this, caller, authorization!, expiresAt, close);
     let sessions = this.byTenant.get(caller.tenantId);
     if (!sessions) this.byTenant.set(caller.tenantId, (sessions = new Set()));
@@ -234,6 +257,12 @@ export class LiveHub {
     let n = 0;
     for (const sessions of this.byTenant.values()) for (const s of sessions) n += s.subscriptionCount;
     return n;
+  }
+
+  private markLive(tenantId: string): Promise<unknown> {
+    return asEventWorker(this.orm, (q) =>
+      q('select bms_live_tenant(?::uuid, ?::integer)', [tenantId, LIVE_MARK_SECONDS]),
+    );
   }
 
   /** `<tenant id>:<event id>,<event id>,...`: one inserting statement's events of one tenant. */
@@ -269,6 +298,7 @@ export class LiveHub {
   /** Ends every session (the sockets close with 1001) and stops listening. */
   async close(): Promise<void> {
     const all = [...this.byTenant.values()].flatMap((sessions) => [...sessions]);
+    clearInterval(this.renewal);
     for (const session of all) session.end(CLOSE_GOING_AWAY, 'the service is stopping');
     await this.listener?.close();
     // What is being handled finishes before the pool it uses closes.

@@ -10,6 +10,7 @@ import { Migration20261123130000_idempotency } from './Migration20261123130000_i
 import { Migration20261123130100_search } from './Migration20261123130100_search';
 import { Migration20261123140000_caller_cache } from './Migration20261123140000_caller_cache';
 import { Migration20261123140100_outbox_notify } from './Migration20261123140100_outbox_notify';
+import { Migration20261123150000_live_tenants } from './Migration20261123150000_live_tenants';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000', class: Migration20261122035545_initial },
@@ -23,4 +24,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261123130100_search', class: Migration20261123130100_search },
   { name: 'Migration20261123140000_caller_cache', class: Migration20261123140000_caller_cache },
   { name: 'Migration20261123140100_outbox_notify', class: Migration20261123140100_outbox_notify },
+  { name: 'Migration20261123150000_live_tenants', class: Migration20261123150000_live_tenants },
 ];

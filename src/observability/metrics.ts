@@ -4,10 +4,12 @@ import type { RequestHandler } from 'express';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger';
+import { joinClusterMetrics } from './cluster-metrics';
 
 /**
  * Prometheus metrics of one app. Each app has a registry of its own rather than prom-client's
- * global one, so tests (and anything else) may start several apps in one process.
+ * global one, so tests (and anything else) may start several apps in one process. In a cluster
+ * worker the scrape answers the sum over all workers (cluster-metrics.ts).
  */
 export interface Metrics {
   registry: Registry;
@@ -15,7 +17,7 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Apollo plugin timing each GraphQL operation by name. */
   graphqlPlugin: ApolloServerPlugin<any>;
-  /** GET /metrics in the Prometheus text format. */
+  /** GET /metrics in the Prometheus text format: this process's, or the whole cluster's. */
   handler: RequestHandler;
 }
 
@@ -124,6 +126,8 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     help: 'Jobs waiting to run, by queue (coverage_job: PENDING type product coverage calculations).',
     labelNames: ['queue'],
     registers: [registry],
+    // Every worker of a cluster reads the same queue: summing would count it once per worker.
+    aggregator: 'max',
     async collect() {
       try {
         this.set(
@@ -166,6 +170,7 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     },
   };
 
+  const clusterMetrics = joinClusterMetrics(registry);
   return {
     registry,
     observeRequest(method, route, status, seconds) {
@@ -177,8 +182,8 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     async handler(_req, res, next) {
       res.locals.routePattern = '/metrics';
       try {
-        const text = await registry.metrics();
-        res.setHeader('Content-Type', registry.contentType);
+        const text = clusterMetrics ? await clusterMetrics.text() : await registry.metrics();
+        res.setHeader('Content-Type', clusterMetrics?.contentType ?? registry.contentType);
         res.setHeader('Cache-Control', 'no-store');
         res.send(text);
       } catch (err) {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '../support/http';
@@ -63,10 +64,43 @@ describe('WEB_CONCURRENCY that cannot work is refused in one line', () => {
 
 const onServer = process.env.DATABASE_URL ? describe : describe.skip;
 
+/**
+ * A GET on a connection of its own: the primary hands connections to the workers in turn, where
+ * fetch would keep reusing one connection, and so one worker.
+ */
+const getAlone = (url: string): Promise<{ status: number; body: string }> =>
+  new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+
+/** The value of the sample of `name` whose labels include `labels` (0 when there is none). */
+const sample = (text: string, name: string, labels: Record<string, string>): number => {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  const line = text.split('\n').find(
+    (l) =>
+      l.startsWith(`${name}{`) &&
+      wanted.every((w) =>
+        l
+          .slice(name.length + 1, l.lastIndexOf('}'))
+          .split(',')
+          .includes(w),
+      ),
+  );
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+};
+
 onServer('WEB_CONCURRENCY=2 on a database server', () => {
   let d: Deployment;
   let primary: Running;
   let client: Client;
+  let base: string;
 
   beforeAll(async () => {
     d = await deployment('cluster');
@@ -87,12 +121,27 @@ onServer('WEB_CONCURRENCY=2 on a database server', () => {
       primary.stdout().includes('"msg":"all workers listening"') ? true : undefined,
     );
     const tenant = await d.tenant('Cluster');
-    client = new Client(`http://127.0.0.1:${port}`, tenant.token());
+    base = `http://127.0.0.1:${port}`;
+    client = new Client(base, tenant.token());
   });
 
   afterAll(async () => {
     if (primary?.child.exitCode === null) process.kill(-primary.child.pid!, 'SIGKILL');
     await d?.close();
+  });
+
+  it('answers a metrics scrape on either worker with the counters summed over both', async () => {
+    const healthy = { method: 'GET', route: '/healthz', status: '200' };
+    const scrape = async () => {
+      const res = await getAlone(`${base}/metrics`);
+      expect(res.status).toBe(200);
+      return sample(res.body, 'http_requests_total', healthy);
+    };
+    const before = await scrape();
+    // Ten connections, handed to the two workers in turn: each counts about half of them.
+    for (let i = 0; i < 10; i++) expect((await getAlone(`${base}/healthz`)).status).toBe(200);
+    // Consecutive scrapes land on different workers; each answers what both counted.
+    expect([await scrape(), await scrape(), await scrape()]).toEqual([before + 10, before + 10, before + 10]);
   });
 
   it('serves from two workers, replaces a killed one, and exits 0 on SIGTERM once both have stopped', async () => {
