@@ -13,7 +13,7 @@ import type { Caller } from '../context';
 import { queryRows, uuidLiteral } from '../db/statements';
 import { hydrateDetached } from '../family/detached';
 import { verifyToken, type JwtSettings } from './jwt';
-import type { CachedCaller, CallerCache } from './caller-cache';
+import type { CallerCache } from './caller-cache';
 
 export interface Authenticated {
   caller: Caller;
@@ -50,45 +50,58 @@ function callerOf(rows: Record<string, unknown>[]): LoadedCaller {
 }
 
 /**
- * Opens the request's transaction and reads its caller: from `callers` when the entry there was
- * read at the tenant's current version (checked in the settings' round trip), otherwise from the
- * database (in that same round trip when there is no entry to check; in a second one when the
- * entry turns out stale), remembering an active caller of an active tenant for the next request.
+ * The caller of a loaded user, frozen (it may serve many requests from the cache); 401 for an
+ * unknown or inactive user or tenant.
+ */
+function callerFrom(em: EntityManager, loaded: LoadedCaller): Readonly<Caller> {
+  // A view, not a managed entity: the caller's record is never written through this object,
+  // so the commit has nothing of it to compare.
+  const user = loaded.columns ? hydrateDetached<User>(em, User.name, [loaded.columns])[0] : null;
+  if (!user || user.status !== UserStatus.ACTIVE) throw unauthorized('the user is unknown or not active');
+  if (!loaded.tenantActive) throw unauthorized('the tenant is not active');
+  const superAdmin = user.roles.includes(SUPER_ADMIN);
+  const permissions = new Set(
+    superAdmin ? ALL_PERMISSIONS : loaded.rolePermissions.flatMap(flattenPermissions),
+  );
+  for (const list of [user.roles, user.projectAccess, user.subsidiaryAccess]) Object.freeze(list);
+  return Object.freeze({
+    user: Object.freeze(user),
+    userId: user.id,
+    tenantId: user.tenantId,
+    email: user.email,
+    permissions,
+    superAdmin,
+    hasFullAccess: user.hasFullAccess || superAdmin,
+    projectAccess: user.projectAccess,
+    subsidiaryAccess: user.subsidiaryAccess,
+  });
+}
+
+/**
+ * Opens the request's transaction and derives its caller: from `callers` when the entry there
+ * was read at the tenant's current version (checked in the settings' round trip), otherwise from
+ * the database (in that same round trip when there is no entry to check; in a second one when the
+ * entry turns out stale), remembering the caller for the next request.
  */
 async function loadCaller(
   em: EntityManager,
   tenantId: string,
   userId: string,
   callers: CallerCache | undefined,
-): Promise<LoadedCaller> {
+): Promise<Readonly<Caller>> {
   const statement = userStatement(tenantId, userId);
-  if (!callers) return callerOf(await beginTenantTransaction(em, tenantId, statement));
+  if (!callers) return callerFrom(em, callerOf(await beginTenantTransaction(em, tenantId, statement)));
   const cached = callers.peek(tenantId, userId);
   const { callerVersion, rows } = await beginCallerTransaction(em, tenantId, cached ? undefined : statement);
   if (cached && cached.version === callerVersion) {
     callers.touch(tenantId, userId, cached);
-    return {
-      columns: { ...cached.columns },
-      rolePermissions: [...cached.rolePermissions],
-      tenantActive: true,
-    };
+    return cached.caller;
   }
   if (cached) callers.delete(tenantId, userId);
-  const loaded = callerOf(cached ? await queryRows(em, statement, []) : rows);
-  if (
-    callerVersion !== null &&
-    loaded.columns &&
-    loaded.tenantActive &&
-    loaded.columns.status === UserStatus.ACTIVE
-  ) {
-    const entry: CachedCaller = {
-      version: callerVersion,
-      columns: { ...loaded.columns },
-      rolePermissions: loaded.rolePermissions,
-    };
-    callers.set(tenantId, userId, entry);
-  }
-  return loaded;
+  const caller = callerFrom(em, callerOf(cached ? await queryRows(em, statement, []) : rows));
+  // Only an active caller of an active tenant gets this far (callerFrom).
+  if (callerVersion !== null) callers.set(tenantId, userId, { version: callerVersion, caller });
+  return caller;
 }
 
 /** Reads `Authorization: Bearer <jwt>`; throws 401 for anything but a well-formed header. */
@@ -116,35 +129,10 @@ export async function authenticate(
   // security for the token's tenant: a user of another tenant is simply not found.
   // The transaction's settings and the user go to the database in one round trip.
   try {
-    const { columns, rolePermissions, tenantActive } = await loadCaller(
-      em,
-      claims.tenantId,
-      claims.sub,
-      callers,
-    );
-    // A view, not a managed entity: the caller's record is read on every request and never
-    // written through this object, so the commit has nothing of it to compare.
-    const user = columns ? hydrateDetached<User>(em, User.name, [columns])[0] : null;
-    if (!user || user.status !== UserStatus.ACTIVE) throw unauthorized('the user is unknown or not active');
-    if (!tenantActive) throw unauthorized('the tenant is not active');
-    const superAdmin = user.roles.includes(SUPER_ADMIN);
-    const permissions = new Set(superAdmin ? ALL_PERMISSIONS : rolePermissions.flatMap(flattenPermissions));
+    const caller = await loadCaller(em, claims.tenantId, claims.sub, callers);
     // The actor recorded on writes is the user as stored now, not as the token remembers it.
-    setActor(em, { tenantId: user.tenantId, userId: user.id, email: user.email });
-    return {
-      em,
-      caller: {
-        user,
-        userId: user.id,
-        tenantId: user.tenantId,
-        email: user.email,
-        permissions,
-        superAdmin,
-        hasFullAccess: user.hasFullAccess || superAdmin,
-        projectAccess: user.projectAccess,
-        subsidiaryAccess: user.subsidiaryAccess,
-      },
-    };
+    setActor(em, { tenantId: caller.tenantId, userId: caller.userId, email: caller.email });
+    return { em, caller };
   } catch (err) {
     await endTenantTransaction(em, false);
     throw err;

@@ -1,16 +1,18 @@
-import type { Permissions } from '../entities/tenant-role';
+import type { Caller } from '../context';
 
 /** The channel the caller triggers NOTIFY (Migration20261123140000_caller_cache). */
 export const CALLER_CHANNEL = 'bms_caller';
 /** The payload that says every tenant's callers may have changed (a TRUNCATE). */
 const EVERY_TENANT = '*';
 
-/** What authentication read for one caller, and the tenant's version it was read at. */
+/** The caller authentication derived (user, permissions, access), and the tenant's version it was read at. */
 export interface CachedCaller {
   version: string;
-  /** The user's row as the database returned it, hydrated afresh for each request. */
-  columns: Readonly<Record<string, unknown>>;
-  rolePermissions: readonly Permissions[];
+  /**
+   * Frozen, and shared by every request of the caller until the version moves: a hit costs a
+   * map lookup, not a hydration and a permission set per request.
+   */
+  caller: Readonly<Caller>;
 }
 
 /**

@@ -34,6 +34,17 @@ export interface DerivedColumn {
 const PAGE_ALIAS = 'e0';
 const DERIVED_PREFIX = '__derived_';
 
+/** Values read with each view beside its columns (derived and joined fields), by view. */
+const readWith = new WeakMap<object, Record<string, unknown>>();
+
+/** The derived values read with `record`'s statement, by field name; undefined when none were. */
+export const derivedOf = (record: object): Record<string, unknown> | undefined => readWith.get(record);
+
+/** Remembers the derived values read with `record` (derivedOf answers them). */
+export function rememberDerived(record: object, values: Record<string, unknown>): void {
+  readWith.set(record, values);
+}
+
 /** Moves a row's derived values out of it (before hydration) and returns them by field name. */
 export function takeDerived(
   row: Record<string, unknown>,
@@ -47,8 +58,13 @@ export function takeDerived(
   return values;
 }
 
+/** The select-list entry of a derived value, on the row aliased PAGE_ALIAS. */
+const derivedSelect = (d: DerivedColumn) => `(${d.sql(PAGE_ALIAS)}) as "${DERIVED_PREFIX}${d.name}"`;
+
 export interface ReadOptions<T> {
   orderBy?: QueryOrderMap<T>[];
+  /** Values selected beside the columns; derivedOf reads them from each view. */
+  derived?: readonly DerivedColumn[];
   limit?: number;
   offset?: number;
 }
@@ -101,6 +117,7 @@ export function hydrateDetached<T>(
   em: EntityManager,
   entityName: string,
   rows: Record<string, unknown>[],
+  derived: readonly DerivedColumn[] = [],
 ): T[] {
   const meta = em.getMetadata().get(entityName);
   const driver = (em as SqlEntityManager).getDriver();
@@ -108,9 +125,11 @@ export function hydrateDetached<T>(
   const factory = em.getEntityFactory();
   const prototype = viewPrototype(em, entityName);
   return rows.map((row) => {
+    const values = derived.length ? takeDerived(row, derived) : undefined;
     const data = driver.mapResult(row as never, meta) as Record<string, unknown>;
     const entity = Object.create(prototype) as T;
     hydrator.hydrate(entity as object, meta, data as never, factory, 'full', false, true);
+    if (values) readWith.set(entity as object, values);
     return entity;
   });
 }
@@ -123,11 +142,12 @@ export async function selectDetached<T extends object>(
   options: ReadOptions<T> = {},
 ): Promise<T[]> {
   const qb = builder(em, entityName, where).select('*');
+  for (const d of options.derived ?? []) qb.addSelect(raw(derivedSelect(d)));
   if (options.orderBy?.length) qb.orderBy(options.orderBy as never);
   if (options.limit !== undefined) qb.limit(options.limit);
   if (options.offset) qb.offset(options.offset);
   await qb.applyFilters();
-  return hydrateDetached<T>(em, entityName, await knexRows(em, qb.getKnexQuery().toSQL()));
+  return hydrateDetached<T>(em, entityName, await knexRows(em, qb.getKnexQuery().toSQL()), options.derived);
 }
 
 const tenantStatements = new Map<string, string>();
@@ -158,20 +178,23 @@ export function tenantStatement(
   return { sql, tenantId };
 }
 
-/** Records by id, the commonest read (find/{id}, every by-id loader). */
+/**
+ * Records by id, the commonest read (find/{id}, every by-id loader). With `derived` values the
+ * statement is made for the call: their SQL may name the caller's scope.
+ */
 export async function selectByIds<T extends object>(
   em: EntityManager,
   entityName: string,
   ids: readonly string[],
+  derived: readonly DerivedColumn[] = [],
 ): Promise<T[]> {
-  const { sql, tenantId } = tenantStatement(
-    em,
-    entityName,
-    'byIds',
-    (meta) =>
-      `select "e0".* from "${meta.tableName}" as "e0" where "e0"."tenant_id" = $1 and "e0"."id" = any($2::uuid[])`,
-  );
-  return hydrateDetached<T>(em, entityName, await queryRows(em, sql, [tenantId, ids]));
+  const byIds = (meta: EntityMetadata, extra = '') =>
+    `select "e0".*${extra} from "${meta.tableName}" as "e0" where "e0"."tenant_id" = $1 and "e0"."id" = any($2::uuid[])`;
+  const { sql: shared, tenantId } = tenantStatement(em, entityName, 'byIds', (meta) => byIds(meta));
+  const sql = derived.length
+    ? byIds(em.getMetadata().get(entityName), derived.map((d) => `, ${derivedSelect(d)}`).join(''))
+    : shared;
+  return hydrateDetached<T>(em, entityName, await queryRows(em, sql, [tenantId, ids]), derived);
 }
 
 /**
@@ -191,8 +214,7 @@ export async function pageRows<T extends object>(
   const page = builder(em, entityName, condition())
     .select('*')
     .orderBy(options.orderBy as never);
-  for (const d of options.derived ?? [])
-    page.addSelect(raw(`(${d.sql(PAGE_ALIAS)}) as "${DERIVED_PREFIX}${d.name}"`));
+  for (const d of options.derived ?? []) page.addSelect(raw(derivedSelect(d)));
   page.limit(options.limit).offset(options.offset ?? 0);
   const count = builder(em, entityName, condition()).count();
   await Promise.all([page.applyFilters(), count.applyFilters()]);

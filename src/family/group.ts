@@ -5,6 +5,7 @@ import type { Audited } from '../entities/tenant-scoped';
 import type { Resource, Verb } from '../permissions/catalog';
 import type { Context } from '../context';
 import type { DerivedSql } from './fields';
+import type { JoinedSql } from './joined';
 
 /**
  * A resource group, as data: everything that tells one group's standard family (find, page,
@@ -28,6 +29,12 @@ export interface GroupDef<T extends Audited = Audited, C extends object = any, U
    * (fields.ts), and exported.
    */
   derived?: Readonly<Record<string, DerivedSql>>;
+  /**
+   * Values field resolvers would otherwise load in statements of their own (a feature's epic,
+   * its task tally), selected in the record's own statement when the query asks for one of
+   * their fields (joined.ts).
+   */
+  joined?: Readonly<Record<string, JoinedSql>>;
   /** A field that limits visibility to users with access to its value (decisions.md "Data scope"). */
   scope?: 'subsidiaryId' | 'projectId';
   /** Boolean fields that have a second name (`active`/`isActive`): [stored, alias]. */

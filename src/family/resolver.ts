@@ -10,10 +10,14 @@ import { PageOf, type Page } from './page';
 import { Direction, SearchInput } from './search-input';
 import { derivedOf, FamilyService } from './service';
 import { lowerFirst } from './fields';
+import { joinedSelection } from './joined';
 import { ARG_DOCS } from '../schema/descriptions';
 
 /** Queries answer with views outside the unit of work (detached.ts): nothing is written to them. */
 const VIEW = { detached: true } as const;
+
+/** A page's records are its `content`. */
+const CONTENT = 'content';
 
 /**
  * The GraphQL face of the standard family for one group: written once, applied to every group.
@@ -40,8 +44,9 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     byIds(
       @Arg('ids', () => [ID], { description: ARG_DOCS.ids }) ids: string[],
       @Ctx() ctx: Context,
+      @Info() info: GraphQLResolveInfo,
     ): Promise<T[]> {
-      return service.byIds(ctx, ids, VIEW);
+      return service.byIds(ctx, ids, { ...VIEW, joined: joinedSelection(group, info) });
     }
 
     @Requires(rule('READ'))
@@ -62,8 +67,9 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     one(
       @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
       @Ctx() ctx: Context,
+      @Info() info: GraphQLResolveInfo,
     ): Promise<T | null> {
-      return service.one(ctx, id, VIEW);
+      return service.one(ctx, id, { ...VIEW, joined: joinedSelection(group, info) });
     }
 
     @Requires(rule('READ'))
@@ -73,6 +79,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     })
     page(
       @Ctx() ctx: Context,
+      @Info() info: GraphQLResolveInfo,
       @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
       @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
       @Arg('sortBy', () => String, { nullable: true, description: ARG_DOCS.sortBy }) sortBy?: string,
@@ -80,7 +87,8 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       direction?: Direction,
       @Arg('search', () => String, { nullable: true, description: ARG_DOCS.search }) search?: string,
     ): Promise<Page<T>> {
-      return service.page(ctx, { pageNumber, pageSize, sortBy, direction, search }, VIEW);
+      const joined = joinedSelection(group, info, CONTENT);
+      return service.page(ctx, { pageNumber, pageSize, sortBy, direction, search }, { ...VIEW, joined });
     }
 
     @Requires(rule('READ'))
@@ -89,8 +97,12 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
       input: SearchInput | undefined,
       @Ctx() ctx: Context,
+      @Info() info: GraphQLResolveInfo,
     ): Promise<Page<T>> {
-      return service.search(ctx, input ?? {}, undefined, VIEW);
+      return service.search(ctx, input ?? {}, undefined, {
+        ...VIEW,
+        joined: joinedSelection(group, info, CONTENT),
+      });
     }
 
     @Requires(rule('READ'))

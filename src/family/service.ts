@@ -7,8 +7,10 @@ import { documentedFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import type { GroupDef } from './group';
 import {
+  derivedOf,
   hydrateDetached,
   pageRows,
+  rememberDerived,
   selectByIds,
   selectDetached,
   takeDerived,
@@ -19,11 +21,12 @@ import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';
 import { filterWhere, orderBy, searchWhere } from './where';
 
-/** Derived values computed with a page (FindOptions.derived), by record. */
-const derivedValues = new WeakMap<object, Record<string, unknown>>();
+export { derivedOf };
 
-/** The derived field values read with `record`'s page, when it was read with `derived`. */
-export const derivedOf = (record: object): Record<string, unknown> | undefined => derivedValues.get(record);
+/** A joined value read with `record` (GroupDef.joined), or undefined when it was read without. */
+export function joinedOf<V>(record: object, name: string): V | undefined {
+  return derivedOf(record)?.[name] as V | undefined;
+}
 
 /** Runs `work` in a transaction on `em` itself (not a fork), so the request's tenant and actor hold. */
 export async function inTransaction<R>(em: EntityManager, work: () => Promise<R>): Promise<R> {
@@ -44,6 +47,8 @@ export interface FindOptions<T> {
   detached?: boolean;
   /** Also compute the derived fields in SQL (derivedOf reads them): for CSV exports. */
   derived?: boolean;
+  /** The group's joined values to select with a view (joined.ts; joinedOf reads them). */
+  joined?: readonly string[];
   orderBy?: QueryOrderMap<T>[];
 }
 
@@ -117,7 +122,11 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
    */
   private read(ctx: Context, where: FilterQuery<T>, options: FindOptions<T>): Promise<T[]> {
     const orderBy = options.orderBy;
-    if (options.detached) return selectDetached<T>(ctx.em, this.entityName, where, { orderBy });
+    if (options.detached)
+      return selectDetached<T>(ctx.em, this.entityName, where, {
+        orderBy,
+        derived: this.joinedColumns(ctx, options),
+      });
     return ctx.em.find(this.group.entity, where, orderBy ? { orderBy } : {});
   }
 
@@ -131,7 +140,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     // statement made once per entity instead of a query builder's.
     const rows =
       options.detached && limits.length === 0
-        ? await selectByIds<T>(ctx.em, this.entityName, wanted)
+        ? await selectByIds<T>(ctx.em, this.entityName, wanted, this.joinedColumns(ctx, options))
         : await this.read(ctx, this.combine([...limits, byId]), options);
     const found = new Map(rows.map((r) => [r.id, r]));
     return wanted.map((id) => found.get(id)).filter((r): r is NonNullable<typeof r> => r !== undefined);
@@ -213,18 +222,23 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   ): Promise<Page<T>> {
     // A stable tie-breaker, so that paging never shows a record twice or skips one.
     const order = [...sort, { created: 'asc' }, { id: 'asc' }] as QueryOrderMap<T>[];
-    const derived = options.derived ? this.derivedColumns(ctx) : undefined;
+    const derived = [
+      ...(options.derived ? this.derivedColumns(ctx) : []),
+      ...this.joinedColumns(ctx, options),
+    ];
     const { rows, total } = await pageRows<T>(ctx.em, this.entityName, where, {
       orderBy: order,
       limit: size,
       offset: page * size,
       derived,
     });
-    const values = derived ? rows.map((row) => takeDerived(row, derived)) : undefined;
-    const records = options.detached
-      ? hydrateDetached<T>(ctx.em, this.entityName, rows)
-      : rows.map((row) => ctx.em.map(this.group.entity, row as never));
-    values?.forEach((v, i) => derivedValues.set(records[i] as object, v));
+    if (options.detached) {
+      const views = hydrateDetached<T>(ctx.em, this.entityName, rows, derived);
+      return toPage(views, total, page, size, sort.length > 0);
+    }
+    const values = derived.length ? rows.map((row) => takeDerived(row, derived)) : undefined;
+    const records = rows.map((row) => ctx.em.map(this.group.entity, row as never));
+    values?.forEach((v, i) => rememberDerived(records[i] as object, v));
     return toPage(records, total, page, size, sort.length > 0);
   }
 
@@ -234,6 +248,13 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       name,
       sql: (alias: string) => sql(alias, ctx),
     }));
+  }
+
+  /** The SQL of the joined values a view is read with (FindOptions.joined). */
+  private joinedColumns(ctx: Context, options: FindOptions<T>): DerivedColumn[] {
+    if (!options.detached || !options.joined?.length) return [];
+    const joined = this.group.joined ?? {};
+    return options.joined.map((name) => ({ name, sql: (alias: string) => joined[name].sql(alias, ctx) }));
   }
 
   /** Merges `alias` booleans into their stored names; both given and different is a 400. */

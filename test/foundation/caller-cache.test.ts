@@ -143,10 +143,16 @@ describe('the caller cache', () => {
       await endTenantTransaction(em, false);
       return caller;
     };
-    expect((await once()).permissions.has('READ_CONCEPTS')).toBe(true);
+    const first = await once();
+    expect(first.permissions.has('READ_CONCEPTS')).toBe(true);
     const entry = callers.peek(a.tenantId, user.userId);
     expect(entry).toBeDefined();
-    expect((await once()).permissions.has('READ_CONCEPTS')).toBe(true);
+    // A hit hands out the caller derived on the miss, frozen, since requests share it.
+    const second = await once();
+    expect(second).toBe(first);
+    expect(
+      Object.isFrozen(second) && Object.isFrozen(second.user) && Object.isFrozen(second.projectAccess),
+    ).toBe(true);
     expect(callers.peek(a.tenantId, user.userId)).toBe(entry);
     const [{ roles }] = await sql('select roles from app_user where id = ?', [user.userId]);
     await sql(

@@ -263,6 +263,11 @@ describe('HR epics over REST', () => {
     // Derived values show only what the user may see, as if the rest were absent.
     const feature = (await user.client.get(`/hr/features/find/${f2.id}`)).body;
     expect(feature).toMatchObject({ epicId: e2.id, epic: null, taskCount: 0 });
+    const [found] = (await user.client.get(`/hr/features/dynamic-search?filters=id:eq:${f2.id}`)).body
+      .content;
+    expect(found).toMatchObject({ epicId: e2.id, epic: null, taskCount: 0, progress: 0 });
+    const shown = await a.client.get(`/hr/features/find/${f2.id}`);
+    expect(shown.body).toMatchObject({ epic: { id: e2.id, name: 'in p2' }, taskCount: 1, progress: 100 });
     const projects = (await user.client.get(`/hr/projects/find?ids=${p1.id},${p2.id}`)).body;
     expect(projects.map((p: any) => [p.epicCount, p.taskCount])).toEqual([
       [1, 0],

@@ -108,7 +108,8 @@ describe('HR pages cost a fixed, small number of SQL statements', () => {
         expect(f).toMatchObject({ taskCount: 2, completedTaskCount: 1, progress: 50 });
         expect(f.events).toEqual([expect.objectContaining({ type: 'CREATE' })]);
       },
-      3,
+      // The epic and the task tally are selected in the page's own statement (GroupDef.joined).
+      1,
     ],
     [
       'epics (owner, feature count, task counts)',
@@ -151,6 +152,13 @@ describe('HR pages cost a fixed, small number of SQL statements', () => {
       counts.push(`${path}: ${large.count} statements, ${auth} of them authentication`);
     },
   );
+
+  it('a feature by id is one statement with its epic and task tally', async () => {
+    const [first] = (await counted(a.client, '/hr/features/dynamic-search?size=1')).body.content;
+    const { count, body } = await counted(a.client, `/hr/features/find/${first.id}`);
+    expect(body).toMatchObject({ epic: first.epic, taskCount: 2, completedTaskCount: 1, progress: 50 });
+    expect(count - auth).toBe(1);
+  });
 
   it('a user holding a role pays no more statements per page size (roles load with the user)', async () => {
     const user = await a.userWith(['READ_FEATURES', 'READ_EPICS', 'READ_PROJECTS'], { hasFullAccess: true });

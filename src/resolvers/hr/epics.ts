@@ -6,7 +6,7 @@ import { checkPeriod, fillDefaults } from './input-rules';
 import { checkRefs, refsIn } from '../../family/references';
 import { Employee } from '../../entities/reference/employee';
 import { moveTasks } from './task-placement';
-import { featureCountSql, taskProgressSql } from './progress-sql';
+import { featureCountSql, taskProgressSql, taskTallySql } from './progress-sql';
 import { CreateEpicInput, UpdateEpicInput } from './epic-inputs';
 
 export const epics = defineGroup({
@@ -18,6 +18,7 @@ export const epics = defineGroup({
   updateInput: UpdateEpicInput,
   searchable: ['name', 'description'],
   derived: { featureCount: featureCountSql, ...taskProgressSql('epic_id') },
+  joined: { taskTally: taskTallySql('epic_id') },
   scope: 'projectId',
   async beforeSave(ctx, epic, input, isNew) {
     fillDefaults(epic, { status: EpicStatus.PLANNING, tags: [] });

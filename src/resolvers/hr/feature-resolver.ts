@@ -4,28 +4,28 @@ import { Feature, FeatureStatus } from '../../entities/hr/feature';
 import { EpicSummary } from '../../entities/hr/summaries';
 import { can, Requires } from '../../permissions/rules';
 import { featureService } from './features';
-import { taskProgress, visibleEpic } from './planning-service';
+import { featureEpic, recordProgress } from './planning-service';
 
 @Resolver(() => Feature)
 export class FeatureResolver {
   @FieldResolver(() => EpicSummary, { nullable: true, description: 'The epic, when the caller may see it.' })
   epic(@Root() feature: Feature, @Ctx() ctx: Context) {
-    return visibleEpic(ctx, feature.epicId);
+    return featureEpic(ctx, feature);
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the feature.' })
   async taskCount(@Root() feature: Feature, @Ctx() ctx: Context) {
-    return (await taskProgress(ctx, 'featureId', feature.id)).taskCount;
+    return (await recordProgress(ctx, 'featureId', feature)).taskCount;
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the feature that are DONE.' })
   async completedTaskCount(@Root() feature: Feature, @Ctx() ctx: Context) {
-    return (await taskProgress(ctx, 'featureId', feature.id)).completedTaskCount;
+    return (await recordProgress(ctx, 'featureId', feature)).completedTaskCount;
   }
 
   @FieldResolver(() => Float, { description: 'Percentage of the tasks that are DONE (0 without tasks).' })
   async progress(@Root() feature: Feature, @Ctx() ctx: Context) {
-    return (await taskProgress(ctx, 'featureId', feature.id)).progress;
+    return (await recordProgress(ctx, 'featureId', feature)).progress;
   }
 
   @Requires(can('READ', 'FEATURES'))

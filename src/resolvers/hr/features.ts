@@ -5,7 +5,7 @@ import { epicService } from './epics';
 import { fillDefaults } from './input-rules';
 import { requireRef } from '../../family/references';
 import { moveTasks } from './task-placement';
-import { taskProgressSql } from './progress-sql';
+import { featureEpicSql, taskProgressSql, taskTallySql } from './progress-sql';
 import { CreateFeatureInput, UpdateFeatureInput } from './feature-inputs';
 
 export const features = defineGroup({
@@ -17,6 +17,7 @@ export const features = defineGroup({
   updateInput: UpdateFeatureInput,
   searchable: ['name', 'description'],
   derived: taskProgressSql('feature_id'),
+  joined: { epic: featureEpicSql, taskTally: taskTallySql('feature_id') },
   async beforeSave(ctx, feature, input, isNew) {
     fillDefaults(feature, { status: FeatureStatus.BACKLOG, tags: [] });
     const epic = input.epicId ? await requireRef(ctx, 400, 'epicId', input.epicId, epicService) : null;

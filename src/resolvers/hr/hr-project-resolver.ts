@@ -4,7 +4,7 @@ import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
 import { PersonSummary } from '../../entities/shared';
 import { can, Requires } from '../../permissions/rules';
 import { hrProjectService } from './hr-projects';
-import { people, person, taskProgress, visibleEpicCount } from './planning-service';
+import { people, person, recordProgress, visibleEpicCount } from './planning-service';
 
 @Resolver(() => HrProject)
 export class HrProjectResolver {
@@ -25,17 +25,17 @@ export class HrProjectResolver {
 
   @FieldResolver(() => Int, { description: 'Tasks of the project.' })
   async taskCount(@Root() project: HrProject, @Ctx() ctx: Context) {
-    return (await taskProgress(ctx, 'projectId', project.id)).taskCount;
+    return (await recordProgress(ctx, 'projectId', project)).taskCount;
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the project that are DONE.' })
   async completedTaskCount(@Root() project: HrProject, @Ctx() ctx: Context) {
-    return (await taskProgress(ctx, 'projectId', project.id)).completedTaskCount;
+    return (await recordProgress(ctx, 'projectId', project)).completedTaskCount;
   }
 
   @FieldResolver(() => Float, { description: 'Percentage of the tasks that are DONE (0 without tasks).' })
   async progress(@Root() project: HrProject, @Ctx() ctx: Context) {
-    return (await taskProgress(ctx, 'projectId', project.id)).progress;
+    return (await recordProgress(ctx, 'projectId', project)).progress;
   }
 
   @Requires(can('READ', 'PROJECTS'))

@@ -5,7 +5,7 @@ import { checkPeriod, fillDefaults } from './input-rules';
 import { checkRefs, refsIn, refsOf } from '../../family/references';
 import { Customer } from '../../entities/reference/customer';
 import { Employee } from '../../entities/reference/employee';
-import { epicCountSql, taskProgressSql } from './progress-sql';
+import { epicCountSql, taskProgressSql, taskTallySql } from './progress-sql';
 import { CreateHrProjectInput, UpdateHrProjectInput } from './hr-project-inputs';
 
 export const hrProjects = defineGroup({
@@ -17,6 +17,7 @@ export const hrProjects = defineGroup({
   updateInput: UpdateHrProjectInput,
   searchable: ['name', 'code', 'description'],
   derived: { epicCount: epicCountSql, ...taskProgressSql('project_id') },
+  joined: { taskTally: taskTallySql('project_id') },
   async beforeSave(ctx, project, input) {
     await checkRefs(ctx, 400, [
       ...refsIn(input, [

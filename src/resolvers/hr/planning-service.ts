@@ -4,6 +4,7 @@ import { Feature } from '../../entities/hr/feature';
 import { Task, TaskStatus } from '../../entities/hr/task';
 import { Employee, personSummary } from '../../entities/reference/employee';
 import { loaderById, loaderCountBy, loaderTallyBy } from '../../family/loaders';
+import { joinedOf } from '../../family/service';
 import { epicService } from './epics';
 import { taskService } from './tasks';
 
@@ -34,6 +35,21 @@ export function taskProgress(
   return ctx.loaders.once(`taskProgress:${parent}:${id}`, () => countTasks(ctx, parent, id));
 }
 
+/**
+ * The task progress of a feature, epic or project: from the tally read with the record (its
+ * group's joined `taskTally`) when it was, otherwise loaded as taskProgress does.
+ */
+export function recordProgress(
+  ctx: Context,
+  parent: 'featureId' | 'epicId' | 'projectId',
+  record: { id: string },
+): TaskProgress | Promise<TaskProgress> {
+  const tally = joinedOf<[number, number]>(record, 'taskTally');
+  if (!tally) return taskProgress(ctx, parent, record.id);
+  const [taskCount, completedTaskCount] = tally;
+  return { taskCount, completedTaskCount, progress: percentDone(completedTaskCount, taskCount) };
+}
+
 async function countTasks(
   ctx: Context,
   parent: 'featureId' | 'epicId' | 'projectId',
@@ -44,6 +60,15 @@ async function countTasks(
   const taskCount = Object.values(byStatus).reduce((a, b) => a + b, 0);
   const completedTaskCount = byStatus[TaskStatus.DONE] ?? 0;
   return { taskCount, completedTaskCount, progress: percentDone(completedTaskCount, taskCount) };
+}
+
+/** A feature's epic as the caller may see it: read with the feature (joined `epic`) or loaded. */
+export function featureEpic(
+  ctx: Context,
+  feature: Feature,
+): { id: string; name: string; color?: string | null } | Promise<Epic | null> | null {
+  const joined = joinedOf<{ id: string; name: string; color: string | null } | null>(feature, 'epic');
+  return joined !== undefined ? joined : visibleEpic(ctx, feature.epicId);
 }
 
 /** An epic as the caller may see it (out of scope: null, as if absent). */

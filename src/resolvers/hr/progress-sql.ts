@@ -1,6 +1,7 @@
 import { callerOf, type Context } from '../../context';
 import { TaskStatus } from '../../entities/hr/task';
 import type { DerivedSql } from '../../family/fields';
+import type { JoinedSql } from '../../family/joined';
 import { isUuid } from '../../family/limits';
 
 /**
@@ -44,3 +45,21 @@ export const featureCountSql: DerivedSql = (a) =>
 /** A project's epics the caller may see. */
 export const epicCountSql: DerivedSql = (a, ctx) =>
   `select count(*)::int from epic x where x.tenant_id = ${a}.tenant_id and x.project_id = ${a}.id and ${projectScopeSql('x.project_id', ctx)}`;
+
+/**
+ * The visible tasks' tally as `[count, done]`, selected with the record for its three progress
+ * fields (the group's `joined`): what taskProgress answers, in the record's statement.
+ */
+export const taskTallySql = (parent: TaskParent): JoinedSql => ({
+  fields: ['taskCount', 'completedTaskCount', 'progress'],
+  sql: (a, ctx) =>
+    `select json_build_array(count(*), count(*) filter (where ${DONE})) ${visibleTasks(parent, a, ctx)}`,
+});
+
+/** A feature's epic as `{id, name, color}` when the caller may see it (visibleEpic's answer). */
+export const featureEpicSql: JoinedSql = {
+  fields: ['epic'],
+  sql: (a, ctx) =>
+    `select json_build_object('id', x.id, 'name', x.name, 'color', x.color) from epic x ` +
+    `where x.tenant_id = ${a}.tenant_id and x.id = ${a}.epic_id and ${projectScopeSql('x.project_id', ctx)}`,
+};
