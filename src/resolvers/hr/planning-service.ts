@@ -4,6 +4,9 @@ import { Feature } from '../../entities/hr/feature';
 import { Task, TaskStatus } from '../../entities/hr/task';
 import { Employee, personSummary } from '../../entities/reference/employee';
 import { loaderById, loaderCountBy, loaderTallyBy } from '../../family/loaders';
+import { registerLinkSource } from '../../family/links';
+import { fullNameSql } from '../../family/link-sql';
+import { projectScopeSql } from './progress-sql';
 import { epicService } from './epics';
 import { taskService } from './tasks';
 
@@ -45,6 +48,13 @@ async function countTasks(
   const completedTaskCount = byStatus[TaskStatus.DONE] ?? 0;
   return { taskCount, completedTaskCount, progress: percentDone(completedTaskCount, taskCount) };
 }
+
+// A feature's `epic` and a person's summary as SQL, for searches on `epic.name`, `owner.fullName`...
+registerLinkSource('EpicSummary', {
+  entity: Epic.name,
+  visible: (a, ctx) => projectScopeSql(`${a}.project_id`, ctx),
+});
+registerLinkSource('PersonSummary', { entity: Employee.name, derived: { fullName: fullNameSql } });
 
 /** An epic as the caller may see it (out of scope: null, as if absent). */
 export async function visibleEpic(ctx: Context, id: string | null | undefined): Promise<Epic | null> {
