@@ -675,16 +675,22 @@ async function startCompared(cfg: BenchConfig, databaseUrl: string): Promise<Ser
   });
 }
 
-/** Per scenario, this service's throughput and p50 against the compared checkout's. */
+/**
+ * Per scenario, this service's throughput, p50 and server CPU per request against the compared
+ * checkout's; CPU per request moves less than throughput with the machine's other load.
+ */
 function comparedTable(rows: Row[]): string {
-  const lines = ['| scenario | target | this req/s (p50 ms) | compared req/s (p50 ms) | this / compared |'];
-  lines.push('| --- | --- | --- | --- | --- |');
+  const cpu = (r: Row) => r.cpuMsPerRequest?.toFixed(2) ?? '-';
+  const lines = [
+    '| scenario | target | this req/s (p50 ms) | compared req/s (p50 ms) | req/s this / compared | server CPU ms/req this / compared |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
   for (const r of rows) {
     const own = COMPARED[r.target];
     const mine = own && rows.find((o) => o.scenario === r.scenario && o.target === own);
     if (!mine) continue;
     lines.push(
-      `| ${r.scenario} | ${own} | ${mine.result.rps.toFixed(0)} (${mine.result.p50}) | ${r.result.rps.toFixed(0)} (${r.result.p50}) | ${((mine.result.rps / r.result.rps) * 100).toFixed(0)}% |`,
+      `| ${r.scenario} | ${own} | ${mine.result.rps.toFixed(0)} (${mine.result.p50}) | ${r.result.rps.toFixed(0)} (${r.result.p50}) | ${((mine.result.rps / r.result.rps) * 100).toFixed(0)}% | ${cpu(mine)} / ${cpu(r)} |`,
     );
   }
   return lines.join('\n');
