@@ -77,7 +77,7 @@ const fieldText = (f: DocumentedField) =>
 
 /** The filterable and sortable fields of `record`, for a parameter's or a body's description. */
 function fieldsText(record: GraphQLObjectType): string {
-  return `Filterable and sortable fields (JSON fields filter only): ${filterableFields(record).map(fieldText).join(', ')}. Ops by type: ${opsByKindText()}.`;
+  return `Filterable and sortable fields: ${filterableFields(record).map(fieldText).join(', ')}. JSON fields filter but do not sort. Ops by type: ${opsByKindText()}.`;
 }
 
 /**
