@@ -175,6 +175,17 @@ describe('every documented field filters and sorts', () => {
     }
   }
 
+  /** A tenant of its own, and a GraphQL call as its admin that must not fail. */
+  async function tenantWithGql(name: string) {
+    const d = await server.tenant(name);
+    const gql = async (query: string, variables?: Record<string, unknown>) => {
+      const res = await d.client.graphql(query, variables);
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data;
+    };
+    return { d, gql };
+  }
+
   async function search(group: (typeof groups)[number], fields: string[], inputs: object[]) {
     const select = selection(recordType(group.entity.name), fields);
     const query = `query(${inputs.map((_, i) => `$i${i}: SearchInput`).join(', ')}) { ${inputs
@@ -341,12 +352,7 @@ describe('every documented field filters and sorts', () => {
   });
 
   it("a linked record's scalars filter and sort by dot path; JSON fields filter only", async () => {
-    const d = await server.tenant('Links');
-    const gql = async (query: string, variables?: Record<string, unknown>) => {
-      const res = await d.client.graphql(query, variables);
-      expect(res.body.errors).toBeUndefined();
-      return res.body.data;
-    };
+    const { d, gql } = await tenantWithGql('Links');
     const customer = async (name: string) =>
       (await gql(`mutation($n: String!) { createCustomer(input: { name: $n }) { id } }`, { n: name }))
         .createCustomer.id as string;
@@ -435,12 +441,7 @@ describe('every documented field filters and sorts', () => {
   });
 
   it('derived counts filter and sort in SQL, so a page and its total agree', async () => {
-    const d = await server.tenant('Derived');
-    const gql = async (query: string, variables?: Record<string, unknown>) => {
-      const res = await d.client.graphql(query, variables);
-      expect(res.body.errors).toBeUndefined();
-      return res.body.data;
-    };
+    const { d, gql } = await tenantWithGql('Derived');
     const epic = async (name: string) =>
       (await gql(`mutation($n: String!) { createEpic(input: { name: $n }) { id } }`, { n: name })).createEpic
         .id as string;
