@@ -31,6 +31,11 @@ export interface BenchConfig {
   workers: number;
   /** Only these scenarios (find, search20, search200, create); all when empty. */
   only: string[];
+  /**
+   * Another checkout, built with `npm run build`, whose service runs as one more target
+   * (rest-compare, graphql-compare) in the same rounds on the same database.
+   */
+  compareDir?: string;
 }
 
 export const DEFAULT_SERVER_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -67,5 +72,6 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    compareDir: env.BENCH_COMPARE_DIR || undefined,
   };
 }

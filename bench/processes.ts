@@ -83,8 +83,8 @@ async function waitReady(url: string, child: ChildProcess, name: string): Promis
  * The Node flags `npm start` gives the service (a larger young generation, see the README), read
  * from its script so the bench measures the service as it is started.
  */
-export function startFlags(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+export function startFlags(root = ROOT): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
   const flags = /\bnode((?:\s+--\S+)*)\s+dist\/src\/main\.js/.exec(pkg.scripts.start)?.[1] ?? '';
@@ -104,15 +104,33 @@ export interface ServiceOptions {
   redisUrl?: string;
   /** Rate limits off rather than out of reach (for comparing processes without Redis). */
   limitsOff?: boolean;
+  /** The checkout whose build to start (BENCH_COMPARE_DIR); this one by default. */
+  root?: string;
+}
+
+const migrationsOf = (root: string) =>
+  fs
+    .readdirSync(path.join(root, 'dist', 'src', 'migrations'))
+    .filter((f) => /^Migration.*\.js$/.test(f))
+    .sort();
+
+/**
+ * Whether the service of `root` can share this checkout's database: its migrations must be a
+ * prefix of these, all applied already, so that starting it migrates nothing.
+ */
+export function migrationsArePrefix(root: string): boolean {
+  const own = migrationsOf(ROOT);
+  return migrationsOf(root).every((m, i) => own[i] === m);
 }
 
 /** The service as deployed: the build output, `node dist/src/main.js`, configured by its environment. */
 export async function startService(options: ServiceOptions): Promise<Server> {
   const port = await freePort();
-  const child = fork(path.join(ROOT, 'dist', 'src', 'main.js'), [], {
-    cwd: ROOT,
+  const root = options.root ?? ROOT;
+  const child = fork(path.join(root, 'dist', 'src', 'main.js'), [], {
+    cwd: root,
     execArgv: [
-      ...startFlags(),
+      ...startFlags(root),
       ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
     ],
     env: {
@@ -141,7 +159,7 @@ export async function startService(options: ServiceOptions): Promise<Server> {
   // A cluster answers once its first worker listens; the others follow within moments.
   if ((options.workers ?? 1) > 1) await new Promise((r) => setTimeout(r, 3000));
   return {
-    name: 'service',
+    name: options.root ? `service of ${options.root}` : 'service',
     base,
     pid: child.pid!,
     rss: () => rssOf(child.pid!),

@@ -14,7 +14,7 @@ import { analyze, createBenchDatabase, type BenchDatabase } from './database';
 import { drive, type LoadResult } from './drive';
 import { explainAll, type Explained } from './explain';
 import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-data';
-import { cpuOf, startBaseline, startPeer, startService, type Server } from './processes';
+import { cpuOf, migrationsArePrefix, startBaseline, startPeer, startService, type Server } from './processes';
 import { latestProfile, monotonicMicros, summarizeProfile } from './profile';
 import {
   latencyTable,
@@ -27,7 +27,15 @@ import {
   type Row,
   type StatementCount,
 } from './report';
-import { scenarios, type HttpRequest, type Scenario, type ScenarioKey, type Target } from './scenarios';
+import {
+  COMPARED,
+  scenarios,
+  withCompared,
+  type HttpRequest,
+  type Scenario,
+  type ScenarioKey,
+  type Target,
+} from './scenarios';
 import { startCapture, type Capture, type Statement } from './sql-capture';
 
 /**
@@ -66,6 +74,8 @@ interface Run {
   service: Server;
   baseline: Server;
   peer: Server;
+  /** The service of BENCH_COMPARE_DIR, when given. */
+  compare?: Server;
   capture: Capture;
   tenants: LoadedTenant[];
 }
@@ -74,7 +84,13 @@ const tokenOf = (jwt: JwtSettings, t: LoadedTenant) =>
   signToken(jwt, { sub: t.planner.id, email: t.planner.email, tenantId: t.tenantId });
 
 const serverFor = (run: Run, target: Target) =>
-  target === 'postgraphile' ? run.peer : target.startsWith('baseline') ? run.baseline : run.service;
+  COMPARED[target]
+    ? run.compare!
+    : target === 'postgraphile'
+      ? run.peer
+      : target.startsWith('baseline')
+        ? run.baseline
+        : run.service;
 
 async function fetchJson(
   base: string,
@@ -99,7 +115,8 @@ async function checkSameJson(run: Run, scenario: Scenario, token: string): Promi
   const page = scenario.key !== 'find';
   for (const target of scenario.targets.filter((t) => t !== 'rest')) {
     const got = await fetchJson(serverFor(run, target).base, scenario.request(target, i), token);
-    const graphql = target === 'graphql' || target === 'graphql-columns' || target === 'postgraphile';
+    const asked = COMPARED[target] ?? target;
+    const graphql = asked === 'graphql' || asked === 'graphql-columns' || asked === 'postgraphile';
     const body = graphql ? (got.body?.errors ? undefined : got.body?.data?.result) : got.body;
     const same =
       target === 'graphql-columns' || target === 'postgraphile'
@@ -494,9 +511,11 @@ async function main() {
     stops.push(() => baseline.stop());
     const peer = await startPeer({ databaseUrl: db.url, jwtSecret: cfg.jwtSecret, poolSize: cfg.poolSize });
     stops.push(() => peer.stop());
+    const compare = cfg.compareDir ? await startCompared(cfg, db.url) : undefined;
+    if (compare) stops.push(() => compare.stop());
     const capture = await startCapture(db.url, jwt);
     stops.push(() => capture.close());
-    const run: Run = { cfg, db, orm, jwt, service, baseline, peer, capture, tenants };
+    const run: Run = { cfg, db, orm, jwt, service, baseline, peer, compare, capture, tenants };
 
     const smallScenarios = scenarios(schema, {
       tenantId: small.tenantId,
@@ -514,11 +533,12 @@ async function main() {
     latency.push(await searchLatency(run, small, 'Small tenant, after the main load', smallScenarios));
 
     const token = tokenOf(jwt, main);
-    const all = scenarios(schema, {
+    const chosen = scenarios(schema, {
       tenantId: main.tenantId,
       featureIds: main.sampleFeatureIds,
       epicIds: main.epicIds,
     }).filter((s) => cfg.only.length === 0 || cfg.only.includes(s.key));
+    const all = compare ? withCompared(chosen) : chosen;
 
     log('\nSQL per request (captured from the service at the driver):');
     const counts: StatementCount[] = [];
@@ -612,6 +632,7 @@ async function main() {
     if (soakReport) log(`\n== Soak ==\n${soakReport}`);
     if (processesReport)
       log(`\n== One process against WEB_CONCURRENCY=${cfg.workers} ==\n${processesReport}`);
+    if (compare) log(`\n== This checkout against ${cfg.compareDir} ==\n${comparedTable(rows)}`);
     log('\n== Ratios ==');
     log(ratiosTable(ratios(rows, counts, latency)));
     log(
@@ -633,6 +654,46 @@ async function main() {
     for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
     if (!cfg.keep) await db.drop().catch((err) => console.error(err));
   }
+}
+
+/**
+ * The service of another checkout on the same database. It starts only when its migrations are
+ * a prefix of these (all applied by now), so that it migrates nothing.
+ */
+async function startCompared(cfg: BenchConfig, databaseUrl: string): Promise<Server> {
+  const root = path.resolve(cfg.compareDir!);
+  if (!migrationsArePrefix(root))
+    throw new Error(
+      `BENCH_COMPARE_DIR ${root}: its migrations are not a prefix of this checkout's, so it cannot share the database`,
+    );
+  return startService({
+    root,
+    databaseUrl,
+    jwtSecret: cfg.jwtSecret,
+    poolSize: cfg.poolSize,
+    logLevel: cfg.logLevel,
+  });
+}
+
+/**
+ * Per scenario, this service's throughput, p50 and server CPU per request against the compared
+ * checkout's; CPU per request moves less than throughput with the machine's other load.
+ */
+function comparedTable(rows: Row[]): string {
+  const cpu = (r: Row) => r.cpuMsPerRequest?.toFixed(2) ?? '-';
+  const lines = [
+    '| scenario | target | this req/s (p50 ms) | compared req/s (p50 ms) | req/s this / compared | server CPU ms/req this / compared |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of rows) {
+    const own = COMPARED[r.target];
+    const mine = own && rows.find((o) => o.scenario === r.scenario && o.target === own);
+    if (!mine) continue;
+    lines.push(
+      `| ${r.scenario} | ${own} | ${mine.result.rps.toFixed(0)} (${mine.result.p50}) | ${r.result.rps.toFixed(0)} (${r.result.p50}) | ${((mine.result.rps / r.result.rps) * 100).toFixed(0)}% | ${cpu(mine)} / ${cpu(r)} |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 main().catch((err) => {

@@ -12,7 +12,20 @@ import { restTable } from '../src/rest/table';
  */
 export type ScenarioKey = 'find' | 'search20' | 'search200' | 'create';
 export type Target =
-  'rest' | 'graphql' | 'graphql-columns' | 'postgraphile' | 'baseline-rls' | 'baseline-plain';
+  | 'rest'
+  | 'graphql'
+  | 'graphql-columns'
+  | 'postgraphile'
+  | 'baseline-rls'
+  | 'baseline-plain'
+  | 'rest-compare'
+  | 'graphql-compare';
+
+/** The service of another checkout (BENCH_COMPARE_DIR), asked exactly what this one is asked. */
+export const COMPARED: Partial<Record<Target, Target>> = {
+  'rest-compare': 'rest',
+  'graphql-compare': 'graphql',
+};
 
 /**
  * The feature's stored columns as both GraphQL servers name them in their answers (the peer's
@@ -86,6 +99,16 @@ export function newFeature(i: number, epicIds: string[]) {
     tags: ['bench', 'api'],
     estimatedPoints: 3,
   };
+}
+
+/** The scenarios with the compared checkout's targets added (rest-compare beside rest...). */
+export function withCompared(list: Scenario[]): Scenario[] {
+  const added = Object.entries(COMPARED) as [Target, Target][];
+  return list.map((s) => ({
+    ...s,
+    targets: [...s.targets, ...added.filter(([, own]) => s.targets.includes(own)).map(([t]) => t)],
+    request: (target, i) => s.request(COMPARED[target] ?? target, i),
+  }));
 }
 
 export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[] {

@@ -3,7 +3,7 @@ import { AuditLog } from '../entities/audit-log';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
-import { documentedFields, searchFields, type FieldInfo } from './fields';
+import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import type { GroupDef } from './group';
 import {
@@ -50,6 +50,11 @@ export interface FindOptions<T> {
   /** The group's joined values to select with a view (joined.ts; joinedOf reads them). */
   joined?: readonly string[];
   orderBy?: QueryOrderMap<T>[];
+  /**
+   * For a search answering a view of the record that names its own fields (a product's stock
+   * row): the view's name and its fields, in place of the record's.
+   */
+  view?: { name: string; fields: Map<string, FieldInfo> };
 }
 
 export interface PageArgs {
@@ -76,11 +81,13 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
 
   /** Every documented field of the record, each filterable and sortable (fields.ts). */
   fieldsOf(em: EntityManager): Map<string, FieldInfo> {
+    const metadata = em.getMetadata();
     this.fields ??= searchFields(
-      em.getMetadata().get(this.entityName),
-      documentedFields(recordType(this.entityName)),
+      metadata.get(this.entityName),
+      filterableFields(recordType(this.entityName)),
       this.group.derived,
       this.group.booleanPairs,
+      (entity) => metadata.get(entity),
     );
     return this.fields;
   }
@@ -182,17 +189,18 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     options: FindOptions<T> = {},
   ): Promise<Page<T>> {
     const { page, size } = checkPaging(input.page, input.size);
-    const fields = this.fieldsOf(ctx.em);
+    const fields = options.view?.fields ?? this.fieldsOf(ctx.em);
+    const name = options.view?.name ?? this.entityName;
     // Made for each statement that reads it: a derived field's SQL is a raw fragment, which
     // MikroORM takes once.
     const where = () =>
       this.where(
         ctx,
         ...searchWhere(this.group.searchable, input.search),
-        ...filterWhere(fields, input.filters, this.entityName, ctx),
+        ...filterWhere(fields, input.filters, name, ctx),
         ...(extra ? [extra] : []),
       );
-    const sort = orderBy(fields, input.sort, this.entityName, ctx) as QueryOrderMap<T>[];
+    const sort = orderBy(fields, input.sort, name, ctx) as QueryOrderMap<T>[];
     return this.pageOf(ctx, where, sort, page, size, options);
   }
 

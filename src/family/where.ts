@@ -1,7 +1,7 @@
 import { raw, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { Context } from '../context';
 import { badRequest } from '../errors';
-import { OPS_BY_KIND, type FieldInfo } from './fields';
+import { isSortable, OPS_BY_KIND, type FieldInfo } from './fields';
 import { isUuid } from './limits';
 import { FilterOp, type FilterInput, type SortInput } from './search-input';
 
@@ -19,7 +19,10 @@ const TEXT_OPS: FilterOp[] = [FilterOp.contains, FilterOp.startsWith];
  * for each use: MikroORM recognises one fragment once.
  */
 function subject(field: FieldInfo, ctx: Context, asText = false): string {
-  if (field.derived) return raw((alias: string) => `(${field.derived!(alias, ctx)})`) as unknown as string;
+  if (field.derived)
+    return raw(
+      (alias: string) => `(${field.derived!(alias, ctx)})${asText ? '::text' : ''}`,
+    ) as unknown as string;
   const name = field.property ?? field.name;
   if (asText) return raw((alias: string) => `${alias}.${columnOf(field)}::text`) as unknown as string;
   return name;
@@ -69,6 +72,7 @@ function coerce(field: FieldInfo, raw: unknown, op: FilterOp): unknown {
       return raw;
     case 'string':
     case 'list':
+    case 'json':
       if (typeof raw === 'string') return raw;
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
       return fail('a string');
@@ -113,8 +117,7 @@ function condition(field: FieldInfo, filter: FilterInput, ctx: Context): FilterQ
     const text = likeEscape(typeof value === 'string' ? value : coerceText(field, value, op));
     // A column that is not text (an id, a number documented as text) is matched by its text form.
     const stored = field.valueKind ?? field.kind;
-    const target =
-      stored !== 'string' && stored !== 'enum' && !field.derived ? subject(field, ctx, true) : key();
+    const target = stored !== 'string' && stored !== 'enum' ? subject(field, ctx, true) : key();
     return { [target]: { $ilike: op === FilterOp.contains ? `%${text}%` : `${text}%` } };
   }
   switch (op) {
@@ -151,13 +154,18 @@ export function filterWhere(
 ): FilterQuery<any>[] {
   return filters.map((f) => {
     const field = fields.get(f.field);
-    if (!field) {
-      throw badRequest(
-        `filter field '${f.field}' does not exist in '${entity}' or cannot be filtered; use one of ${[...fields.keys()].join(', ')}`,
-      );
-    }
+    if (!field) throw unknownField(fields, f.field, entity, 'filter');
     return condition(field, f, ctx);
   });
+}
+
+/** A 400 for a field the search does not know, naming the dot paths when it names a linked record. */
+function unknownField(fields: Map<string, FieldInfo>, name: string, entity: string, what: string): Error {
+  const paths = [...fields.keys()].filter((k) => k.startsWith(`${name}.`));
+  const hint = paths.length
+    ? `; '${name}' is a linked record: name one of its fields, ${paths.join(', ')}`
+    : `; use one of ${[...fields.keys()].join(', ')}`;
+  return badRequest(`${what} field '${name}' does not exist in '${entity}' or cannot be ${what}ed${hint}`);
 }
 
 export function searchWhere(
@@ -181,11 +189,11 @@ export function orderBy(
 ): QueryOrderMap<any>[] {
   return sort.map((s) => {
     const field = fields.get(s.field);
-    if (!field) {
+    if (!field) throw unknownField(fields, s.field, entity, 'sort');
+    if (!isSortable(field.kind))
       throw badRequest(
-        `sort field '${s.field}' does not exist in '${entity}' or cannot be sorted; use one of ${[...fields.keys()].join(', ')}`,
+        `sort field '${s.field}' is a JSON field: it can be filtered (isNull, notNull, contains) but not sorted`,
       );
-    }
     return { [subject(field, ctx)]: s.ascending === false ? 'desc' : 'asc' };
   });
 }

@@ -675,6 +675,41 @@ describe('Inventory over REST', () => {
       const waste = await a.userWith(['READ_WASTE']);
       expectErrorBody(await waste.client.get(`/inventory/dynamic-product-stock-inventory-search`), 403);
     });
+
+    it('filters and sorts on the stock figures in SQL, so a page and its total agree', async () => {
+      const beam = await createProduct(a.client, { name: 'Figure beam', productType: 'SEMI_FINISHED' });
+      await addStock(a.client, from, [{ productId: beam, quantity: 7, price: 2 }]);
+      const url = '/inventory/dynamic-product-stock-inventory-search';
+      const ids = (res: { body: { content: { productId: string }[] } }) =>
+        res.body.content.map((r) => r.productId);
+      // At `from` only the tile (20) and the beam (7) have stock; every other product shows 0.
+      const first = await a.client.get(
+        `${url}?stockSiteId=${from}&filters=totalAmount:gt:0&sort=totalAmount,asc&size=1`,
+      );
+      expect(first.status).toBe(200);
+      expect(first.body.totalElements).toBe(2);
+      expect(ids(first)).toEqual([beam]);
+      const second = await a.client.get(
+        `${url}?stockSiteId=${from}&filters=totalAmount:gt:0&sort=totalAmount,asc&size=1&page=1`,
+      );
+      expect(ids(second)).toEqual([tile]);
+      expect(second.body.content[0].totalAmount).toBe(20);
+      const top = await a.client.get(`${url}?stockSiteId=${from}&sort=amountAvailable,desc&size=2`);
+      expect(ids(top)).toEqual([tile, beam]);
+      // No site: the figures of every site together (the tile holds 20 + 3, one reserved).
+      const summed = await a.client.get(`${url}?filters=amountAvailable:eq:22&filters=amountReserved:eq:1`);
+      expect(ids(summed)).toEqual([tile]);
+      // Thresholds are null where no inventory sets them; a price without stock is the product's.
+      const limited = await a.client.get(`${url}?stockSiteId=${to}&filters=minimum:notNull`);
+      expect(ids(limited)).toEqual([tile]);
+      expect(limited.body.totalElements).toBe(1);
+      const priced = await a.client.get(
+        `${url}?stockSiteId=${from}&filters=unitPrice:eq:2&filters=totalAmount:gt:0`,
+      );
+      expect(ids(priced)).toEqual([beam]);
+      expectErrorBody(await a.client.get(`${url}?filters=totalAmount:gt:lots`), 400);
+      expectErrorBody(await a.client.get(`${url}?filters=totalAmount:contains:2`), 400);
+    });
   });
 
   describe('the family: S6, S8, S9', () => {

@@ -1,4 +1,15 @@
-import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Ctx,
+  Extensions,
+  Field,
+  FieldResolver,
+  ID,
+  InputType,
+  Mutation,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import { IsEnum } from 'class-validator';
 import type { Context } from '../../context';
 import { Lead, LeadStatus } from '../../entities/crm/lead';
@@ -69,6 +80,8 @@ export class LeadResolver {
   }
 
   @FieldResolver(() => UserSummary, { nullable: true, description: 'The user who qualified the lead.' })
+  // Its id is `qualifiedBy`, not `qualifiedByUserId`: searches on `qualifiedByUser.*` follow it.
+  @Extensions({ linkId: 'qualifiedBy' })
   qualifiedByUser(@Root() lead: Lead, @Ctx() ctx: Context): Promise<UserSummary | null> {
     return userOf(ctx, lead.qualifiedBy);
   }

@@ -14,6 +14,20 @@ import {
   type UserSummary,
 } from '../../entities/crm/summaries';
 import { loaderById } from '../../family/loaders';
+import { registerLinkSource } from '../../family/links';
+import { fullNameSql } from '../../family/link-sql';
+
+// The summaries below as SQL, so searches filter and sort on `customer.name`, `owner.displayName`...
+registerLinkSource('CustomerSummary', { entity: Customer.name });
+registerLinkSource('OpportunitySummary', { entity: Opportunity.name });
+registerLinkSource('SubsidiarySummary', { entity: Subsidiary.name });
+registerLinkSource('UserSummary', {
+  entity: User.name,
+  derived: {
+    displayName: (a) => `coalesce(${fullNameSql(a)}, ${a}.email)`,
+    username: (a) => `${a}.email`,
+  },
+});
 
 /**
  * The derived views of related records, loaded through the request's loaders: a page of any

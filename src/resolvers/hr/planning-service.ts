@@ -5,6 +5,9 @@ import { Task, TaskStatus } from '../../entities/hr/task';
 import { Employee, personSummary } from '../../entities/reference/employee';
 import { loaderById, loaderCountBy, loaderTallyBy } from '../../family/loaders';
 import { joinedOf } from '../../family/service';
+import { registerLinkSource } from '../../family/links';
+import { fullNameSql } from '../../family/link-sql';
+import { projectScopeSql } from './progress-sql';
 import { epicService } from './epics';
 import { taskService } from './tasks';
 
@@ -70,6 +73,13 @@ export function featureEpic(
   const joined = joinedOf<{ id: string; name: string; color: string | null } | null>(feature, 'epic');
   return joined !== undefined ? joined : visibleEpic(ctx, feature.epicId);
 }
+
+// A feature's `epic` and a person's summary as SQL, for searches on `epic.name`, `owner.fullName`...
+registerLinkSource('EpicSummary', {
+  entity: Epic.name,
+  visible: (a, ctx) => projectScopeSql(`${a}.project_id`, ctx),
+});
+registerLinkSource('PersonSummary', { entity: Employee.name, derived: { fullName: fullNameSql } });
 
 /** An epic as the caller may see it (out of scope: null, as if absent). */
 export async function visibleEpic(ctx: Context, id: string | null | undefined): Promise<Epic | null> {

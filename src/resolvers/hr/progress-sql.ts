@@ -1,8 +1,8 @@
-import { callerOf, type Context } from '../../context';
+import type { Context } from '../../context';
 import { TaskStatus } from '../../entities/hr/task';
 import type { DerivedSql } from '../../family/fields';
 import type { JoinedSql } from '../../family/joined';
-import { isUuid } from '../../family/limits';
+import { scopeSql } from '../../family/scope-sql';
 
 /**
  * The HR records' derived counts as SQL (the groups' `derived`), so that they filter and sort
@@ -10,14 +10,8 @@ import { isUuid } from '../../family/limits';
  * see is counted.
  */
 
-/** The caller's project scope on `column`: FamilyService.scopeWhere written out as SQL. */
-export function projectScopeSql(column: string, ctx: Context): string {
-  const caller = callerOf(ctx);
-  if (caller.hasFullAccess) return 'true';
-  // Ids are checked to be uuids, so they can stand in the SQL text.
-  const ids = caller.projectAccess.filter(isUuid).map((id) => `'${id}'::uuid`);
-  return ids.length ? `(${column} is null or ${column} in (${ids.join(', ')}))` : `${column} is null`;
-}
+/** The caller's project scope on `column`. */
+export const projectScopeSql = (column: string, ctx: Context): string => scopeSql(column, ctx, 'projectId');
 
 type TaskParent = 'feature_id' | 'epic_id' | 'project_id';
 

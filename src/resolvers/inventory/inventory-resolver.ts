@@ -25,7 +25,7 @@ import { can, Requires } from '../../permissions/rules';
 import { adjustStock, updateBatch } from './adjust-stock';
 import { BatchSortField, searchBatches } from './batch-search';
 import { locationsOf } from './inventory-locations';
-import { searchProductStock } from './product-stock-search';
+import { PRODUCT_STOCK_FIELDS_TEXT, searchProductStock } from './product-stock-search';
 import { addStock } from './receive-stock';
 import { ARG_DOCS } from '../../schema/descriptions';
 
@@ -219,7 +219,7 @@ export class StockInventoryResolver {
 
   @Requires(can('READ', 'INVENTORY'))
   @Query(() => ProductStockRowPage, {
-    description: 'Products (dynamic search) with their stock at a site and, optionally, at a destination.',
+    description: `Products (dynamic search) with their stock at a site and, optionally, at a destination. ${PRODUCT_STOCK_FIELDS_TEXT}`,
   })
   searchProductStock(
     @Ctx() ctx: Context,

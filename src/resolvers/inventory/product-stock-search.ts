@@ -3,15 +3,17 @@ import { StockInventory } from '../../entities/inventory/stock-inventory';
 import type { DestinationProductInfo, ProductStockRow } from '../../entities/inventory/stock-views';
 import { round4 } from '../../entities/inventory/shapes';
 import type { StockSite } from '../../entities/reference/stock-site';
-import { badRequest } from '../../errors';
+import type { DerivedSql, FieldInfo } from '../../family/fields';
+import { isUuid } from '../../family/limits';
 import { type Page } from '../../family/page';
+import { scopeSql } from '../../family/scope-sql';
 import { type SearchInput } from '../../family/search-input';
 import { siteOrFail } from './places';
 import { inventoryService, productService } from './inventory-service';
 
 /** Product stock search (GET /inventory/dynamic-product-stock-inventory-search). */
 
-/** The row fields a product stock search may filter or sort by, and the product field each is. */
+/** The row fields that are the product's own, and the product field each is. */
 const PRODUCT_FIELDS: Record<string, string> = {
   productId: 'id',
   productName: 'name',
@@ -20,14 +22,50 @@ const PRODUCT_FIELDS: Record<string, string> = {
   currency: 'currency',
 };
 
-function toProductField(field: string, what: 'filter' | 'sort'): string {
-  const mapped = PRODUCT_FIELDS[field];
-  if (!mapped) {
-    throw badRequest(
-      `${what} field '${field}' does not exist in 'ProductStockRow' or cannot be used; use one of ${Object.keys(PRODUCT_FIELDS).join(', ')}`,
-    );
+/** The stock figures a row sums over the product's inventories, as the SQL aggregate of each. */
+const FIGURES: Record<string, { sql: string; nullable: boolean }> = {
+  totalAmount: { sql: 'coalesce(round(sum(si.total_quantity), 4), 0)', nullable: false },
+  amountReserved: { sql: 'coalesce(round(sum(si.reserved_quantity), 4), 0)', nullable: false },
+  amountAvailable: { sql: 'coalesce(round(sum(si.available_quantity), 4), 0)', nullable: false },
+  minimum: { sql: 'round(sum(si.minimum), 4)', nullable: true },
+  maximum: { sql: 'round(sum(si.maximum), 4)', nullable: true },
+  // Weighted by quantity; a single inventory without stock keeps its own price (figuresOf).
+  unitPrice: {
+    sql: 'case when sum(si.total_quantity) > 0 then round(sum(si.total_quantity * si.unit_price) / sum(si.total_quantity), 4) when count(*) = 1 then max(si.unit_price) end',
+    nullable: true,
+  },
+};
+
+/** The same, for the search's description. */
+export const PRODUCT_STOCK_FIELDS_TEXT = `Filters and sort keys: ${Object.keys(PRODUCT_FIELDS).join(', ')}, and the stock figures at the site (summed over every site the caller sees without one) ${Object.keys(FIGURES).join(', ')}, computed in the database so pages and totals agree.`;
+
+/**
+ * The fields a product stock search filters and sorts on: the product's own under the row's
+ * names, and the stock figures computed in SQL over the inventories `figuresOf` reads (at `site`,
+ * or every site, within the caller's scope), so filters, sorts, pages and totals agree with the
+ * rows answered.
+ */
+function rowFields(ctx: Context, site: StockSite | null): Map<string, FieldInfo> {
+  const product = productService.fieldsOf(ctx.em);
+  const fields = new Map<string, FieldInfo>();
+  for (const [row, own] of Object.entries(PRODUCT_FIELDS))
+    fields.set(row, { ...product.get(own)!, name: row });
+  const atSite = site && isUuid(site.id) ? ` and si.site_id = '${site.id}'::uuid` : '';
+  for (const [name, figure] of Object.entries(FIGURES)) {
+    const aggregate: DerivedSql = (a, c) =>
+      `select (${figure.sql})::float8 from stock_inventory si where si.tenant_id = ${a}.tenant_id and si.product_id = ${a}.id${atSite} and ${scopeSql('si.subsidiary_id', c, 'subsidiaryId')}`;
+    fields.set(name, {
+      name,
+      kind: 'number',
+      nullable: figure.nullable,
+      // Without inventories a row shows the product's own price.
+      derived:
+        name === 'unitPrice'
+          ? (a, c) => `coalesce((${aggregate(a, c)}), ${a}.unit_price::float8)`
+          : aggregate,
+    });
   }
-  return mapped;
+  return fields;
 }
 
 interface Figures {
@@ -94,10 +132,8 @@ export async function searchProductStock(
   const destination = destinationStockSiteId
     ? await siteOrFail(ctx, destinationStockSiteId, 'destinationStockSiteId')
     : null;
-  const page = await productService.search(ctx, {
-    ...input,
-    filters: input.filters?.map((f) => ({ ...f, field: toProductField(f.field, 'filter') })),
-    sort: input.sort?.map((s) => ({ ...s, field: toProductField(s.field, 'sort') })),
+  const page = await productService.search(ctx, input, undefined, {
+    view: { name: 'ProductStockRow', fields: rowFields(ctx, source) },
   });
   const ids = page.content.map((p) => p.id);
   const here = await figuresOf(ctx, ids, source);
