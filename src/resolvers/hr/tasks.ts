@@ -8,7 +8,7 @@ import { FamilyService } from '../../family/service';
 import { epicService } from './epics';
 import { featureService } from './features';
 import { hrProjectService } from './hr-projects';
-import { fillDefaults, NotNullWhenGiven } from './input-rules';
+import { fillDefaults, NotNullWhenGiven } from '../../domain/hr/input-rules';
 import { requireRef } from '../../family/references';
 
 @InputType({ description: 'A new task; its epic and project follow from its feature and epic.' })
