@@ -14,7 +14,7 @@ import {
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
-import { recomputeDerived } from './stock-ledger';
+import { recomputeDerived } from '../../domain/inventory/stock-ledger';
 
 /**
  * The StockInventory group. Quantities are never written through these inputs: they follow

@@ -2,7 +2,8 @@ import { Field, InputType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsOptional, IsUUID, Length, ValidateNested } from 'class-validator';
 import type { Context } from '../../context';
-import { ProductQuantity, round4, sumOf } from '../../entities/inventory/shapes';
+import { ProductQuantity } from '../../entities/inventory/shapes';
+import { round4, sumOf } from '../../domain/inventory/quantities';
 import {
   BatchAllocation,
   CancelledProductsInput,

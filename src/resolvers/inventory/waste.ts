@@ -8,7 +8,7 @@ import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { inTransaction } from '../../family/service';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
-import { changeStock } from './stock-ledger';
+import { changeStock } from '../../domain/inventory/stock-ledger';
 
 @InputType({ description: 'A quantity of a product registered as waste.' })
 export class CreateWasteRecordInput {
