@@ -8,7 +8,7 @@ import { authenticated, Requires } from '../../permissions/rules';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import { conflict, forbidden } from '../../errors';
 import { normalizeEmail } from '../../services/provisioning';
-import { checkRoleNames, checkSuperAdminsRemain } from './user-guards';
+import { checkRoleNames, checkSuperAdminsRemain } from '../../domain/access/user-guards';
 
 @InputType({ description: 'A new user of the caller tenant.' })
 export class CreateUserInput {
