@@ -3,7 +3,7 @@ import { callerOf, type Context } from '../../context';
 import type { Notification } from '../../entities/notifications/notification';
 import { NotificationSettings } from '../../entities/notifications/notification-settings';
 import { conflict } from '../../errors';
-import { userByEmail } from '../../domain/access/user-guards';
+import { userByEmail } from '../access/user-guards';
 import { checkScopes } from './scopes';
 
 /**
