@@ -1,4 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
+import type { Employee } from '../../entities/reference/employee';
 
 /** An epic as a feature shows it. */
 @ObjectType('EpicSummary', { description: 'The epic a feature belongs to.' })
@@ -18,4 +19,32 @@ export class TeamMember {
   @Field(() => ID, { description: 'Id of the employee.' }) id!: string;
   @Field(() => String, { nullable: true, description: "The employee's job title." }) jobTitle?: string | null;
   @Field(() => String, { nullable: true, description: "The employee's last name." }) lastName?: string | null;
+}
+
+@ObjectType('PersonSummary', {
+  description: 'A person as other records show them (derived from an employee).',
+})
+export class PersonSummary {
+  @Field(() => String, { nullable: true, description: "Id of the person's avatar image." }) avatar?:
+    string | null;
+  @Field(() => String, { nullable: true, description: "The person's department." }) department?:
+    string | null;
+  @Field(() => String, { nullable: true, description: "The person's e-mail address." }) email?: string | null;
+  @Field(() => String, { nullable: true, description: 'First and last name.' }) fullName?: string | null;
+  @Field(() => ID, { description: 'Id of the employee.' }) id!: string;
+  @Field(() => String, { nullable: true, description: "The person's job title." }) jobTitle?: string | null;
+}
+
+/** The PersonSummary shape of an employee. */
+export function personSummary(e: Employee | null): PersonSummary | null {
+  if (!e) return null;
+  const fullName = [e.firstName, e.lastName].filter(Boolean).join(' ') || null;
+  return {
+    id: e.id,
+    avatar: e.avatar ?? null,
+    department: e.department ?? null,
+    email: e.email ?? null,
+    fullName,
+    jobTitle: e.jobTitle ?? null,
+  };
 }
