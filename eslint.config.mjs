@@ -40,4 +40,31 @@ export default tseslint.config(
       'import-x/no-cycle': 'error',
     },
   },
+  {
+    // The domain's rules serve GraphQL and REST alike, so they import neither. They may name an
+    // input class's type, so that a field is declared once, but never load a resolver module.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['type-graphql', 'graphql', 'express'].map((name) => ({
+            name,
+            message: 'src/domain/ knows nothing of GraphQL or HTTP.',
+          })),
+          patterns: [
+            {
+              group: ['**/resolvers/**'],
+              allowTypeImports: true,
+              message: 'src/domain/ may import a type from src/resolvers/, never a value.',
+            },
+            {
+              group: ['**/rest/**', '**/graphql/**', '**/schema/**', '**/http/**'],
+              message: 'src/domain/ knows nothing of GraphQL or HTTP.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,4 +1,4 @@
-import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../graphql/date-time';
 
@@ -52,20 +52,6 @@ export class FileAsset {
   @Field(() => String, { nullable: true, description: 'File name.' }) name?: string;
   @Field(() => FileAssetType, { nullable: true, description: 'What kind of file it is.' })
   type?: FileAssetType;
-}
-
-@ObjectType('PersonSummary', {
-  description: 'A person as other records show them (derived from an employee).',
-})
-export class PersonSummary {
-  @Field(() => String, { nullable: true, description: "Id of the person's avatar image." }) avatar?:
-    string | null;
-  @Field(() => String, { nullable: true, description: "The person's department." }) department?:
-    string | null;
-  @Field(() => String, { nullable: true, description: "The person's e-mail address." }) email?: string | null;
-  @Field(() => String, { nullable: true, description: 'First and last name.' }) fullName?: string | null;
-  @Field(() => ID, { description: 'Id of the employee.' }) id!: string;
-  @Field(() => String, { nullable: true, description: "The person's job title." }) jobTitle?: string | null;
 }
 
 @ObjectType('Address', { description: 'A postal address with optional coordinates.' })

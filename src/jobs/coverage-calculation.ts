@@ -7,8 +7,8 @@ import {
   applyTypeTotals,
   deriveCoverageFigures,
   staticModelStats,
-} from '../resolvers/configurator/coverage-figures';
-import { staticModelVariants } from '../resolvers/configurator/decision-trees';
+} from '../domain/configurator/coverage-figures';
+import { staticModelVariants } from '../domain/configurator/decision-trees';
 
 /** Runs `work` in a transaction of its own within the job's tenant (see queue.ts `asWorker`). */
 export type TenantWork = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R>;

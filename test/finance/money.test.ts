@@ -1,4 +1,4 @@
-import { decimalOf, lineAmounts, settlement, toCents } from '../../src/resolvers/finance/money';
+import { decimalOf, lineAmounts, settlement, toCents } from '../../src/domain/finance/money';
 
 describe('invoice money arithmetic', () => {
   it('reads numbers and numeric text exactly, exponents included', () => {

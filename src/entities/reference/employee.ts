@@ -40,17 +40,3 @@ export class Employee extends Audited {
   @UuidColumn({ description: EMPLOYEE_DOCS.userId })
   userId?: string | null;
 }
-
-/** The PersonSummary shape of an employee. */
-export function personSummary(e: Employee | null) {
-  if (!e) return null;
-  const fullName = [e.firstName, e.lastName].filter(Boolean).join(' ') || null;
-  return {
-    id: e.id,
-    avatar: e.avatar ?? null,
-    department: e.department ?? null,
-    email: e.email ?? null,
-    fullName,
-    jobTitle: e.jobTitle ?? null,
-  };
-}

@@ -12,7 +12,7 @@ import {
   setUserAccess,
   type Access,
   type AccessEntry,
-} from './access-service';
+} from '../../domain/access/access-service';
 
 @ObjectType({ description: 'The projects and subsidiaries the caller reaches.' })
 export class MyAccess implements Access {

@@ -14,7 +14,7 @@ import {
   removeRole,
   removeSuperAdmin,
   updateRole,
-} from './roles-service';
+} from '../../domain/access/roles-service';
 
 @InputType('PermissionsInput', {
   description: 'The thirteen permission lists; absent lists are empty. A name must sit in its own list.',

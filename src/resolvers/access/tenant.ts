@@ -17,7 +17,7 @@ import { ImageRef } from '../../entities/shared';
 import { callerOf, type Context } from '../../context';
 import { loaderManyBy } from '../../family/loaders';
 import { authenticated, Requires, superAdminOnly } from '../../permissions/rules';
-import { notFound } from '../../errors';
+import { callerTenant } from '../../domain/access/caller-tenant';
 
 @InputType({
   description:
@@ -59,13 +59,6 @@ export class UpdateTenantInput {
     description: 'Tenant-wide settings; replaces the stored value.',
   })
   settings?: TenantSettings;
-}
-
-/** The caller's tenant: the only one a caller can ever see. */
-export async function callerTenant(ctx: Context): Promise<Tenant> {
-  const tenant = await ctx.em.findOne(Tenant, { id: callerOf(ctx).tenantId });
-  if (!tenant) throw notFound('the tenant does not exist');
-  return tenant;
 }
 
 export async function updateTenant(ctx: Context, input: UpdateTenantInput): Promise<Tenant> {

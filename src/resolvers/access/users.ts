@@ -8,7 +8,7 @@ import { authenticated, Requires } from '../../permissions/rules';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import { conflict, forbidden } from '../../errors';
 import { normalizeEmail } from '../../services/provisioning';
-import { checkRoleNames, checkSuperAdminsRemain } from './user-guards';
+import { checkRoleNames, checkSuperAdminsRemain } from '../../domain/access/user-guards';
 
 /** Fields shared by the create and update inputs; never used as an argument, so not in the schema. */
 @InputType({ description: "A user's name, address and language." })

@@ -17,7 +17,7 @@ import {
 import { FileAsset, pairBooleans } from '../../entities/shared';
 import type { Context } from '../../context';
 import { badRequest } from '../../errors';
-import { applyTypeTotals } from './coverage-figures';
+import { applyTypeTotals } from '../../domain/configurator/coverage-figures';
 
 @InputType({
   description:

@@ -9,7 +9,7 @@ import { StaticModelType } from '../../entities/configurator/type-shapes';
 import { Product } from '../../entities/reference/product';
 import { FileAsset, Parameter } from '../../entities/shared';
 import type { Context } from '../../context';
-import { deriveCoverageFigures } from './coverage-figures';
+import { deriveCoverageFigures } from '../../domain/configurator/coverage-figures';
 import { checkRefs } from '../../family/references';
 
 @InputType({ description: 'Changes to a coverage; absent fields stay as they are.' })

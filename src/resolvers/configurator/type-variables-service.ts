@@ -10,7 +10,7 @@ import type { Context } from '../../context';
 import { badRequest, conflict, notFound } from '../../errors';
 import { MAX_IDS } from '../../family/limits';
 import { FamilyService } from '../../family/service';
-import { resolveTree } from './decision-trees';
+import { resolveTree } from '../../domain/configurator/decision-trees';
 import { configuratorTypes } from './types';
 
 /**

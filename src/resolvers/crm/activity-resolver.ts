@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Activity, ActivityType } from '../../entities/crm/activity';
-import { CustomerSummary, OpportunitySummary, UserSummary } from '../../entities/crm/summaries';
+import { CustomerSummary, OpportunitySummary, UserSummary } from './summary-types';
 import { FamilyService } from '../../family/service';
 import { can, Requires } from '../../permissions/rules';
 import { activities } from './activities';

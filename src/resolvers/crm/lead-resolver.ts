@@ -13,12 +13,7 @@ import {
 import { IsEnum } from 'class-validator';
 import type { Context } from '../../context';
 import { Lead, LeadStatus } from '../../entities/crm/lead';
-import {
-  CustomerSummary,
-  OpportunitySummary,
-  SubsidiarySummary,
-  UserSummary,
-} from '../../entities/crm/summaries';
+import { CustomerSummary, OpportunitySummary, SubsidiarySummary, UserSummary } from './summary-types';
 import { can, Requires } from '../../permissions/rules';
 import { changeLeadStatus, moveLeadToSubsidiary } from './lead-service';
 import { customerOf, opportunityOf, subsidiaryOf, userOf } from './related';

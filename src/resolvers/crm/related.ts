@@ -12,7 +12,7 @@ import {
   type OpportunitySummary,
   type SubsidiarySummary,
   type UserSummary,
-} from '../../entities/crm/summaries';
+} from './summary-types';
 import { loaderById } from '../../family/loaders';
 import { registerLinkSource } from '../../family/links';
 import { fullNameSql } from '../../family/link-sql';

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { ApInvoice } from '../../entities/finance/ap-invoice';
-import { AgingReport } from '../../entities/finance/reports';
+import { AgingReport } from './report-types';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { Supplier } from '../../entities/reference/supplier';
 import { loaderById } from '../../family/loaders';

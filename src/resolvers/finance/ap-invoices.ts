@@ -1,8 +1,8 @@
 import { ApInvoice } from '../../entities/finance/ap-invoice';
 import { defineGroup } from '../../family/group';
 import { ApInvoiceInput } from './ap-invoice-inputs';
-import { prepareApInvoice } from './ap-invoice-rules';
-import { daysOverdueSql, isOverdueSql } from './overdue-sql';
+import { prepareApInvoice } from '../../domain/finance/ap-invoice-rules';
+import { daysOverdueSql, isOverdueSql } from '../../domain/finance/overdue-sql';
 
 export const apInvoices = defineGroup({
   entity: ApInvoice,

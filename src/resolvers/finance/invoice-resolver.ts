@@ -1,7 +1,7 @@
 import { Arg, Ctx, Extensions, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Invoice } from '../../entities/finance/invoice';
-import { InvoiceDateRange, InvoiceStatusCounts } from '../../entities/finance/reports';
+import { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
 import { Customer } from '../../entities/reference/customer';
 import { Opportunity } from '../../entities/reference/opportunity';
 import { Subsidiary } from '../../entities/reference/subsidiary';

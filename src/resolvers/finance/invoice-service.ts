@@ -1,7 +1,7 @@
 import { raw, type QBFilterQuery, type QueryBuilder, type SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Context } from '../../context';
 import { Invoice, InvoiceStatus } from '../../entities/finance/invoice';
-import type { InvoiceDateRange, InvoiceStatusCounts } from '../../entities/finance/reports';
+import type { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
 import { isUuid } from '../../family/limits';
 import { FamilyService } from '../../family/service';
 import { invoices } from './invoices';

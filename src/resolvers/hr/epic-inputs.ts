@@ -2,7 +2,7 @@ import { Field, ID, InputType, Int } from 'type-graphql';
 import { LocalDateResolver } from 'graphql-scalars';
 import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength } from 'class-validator';
 import { EpicStatus, EPIC_DOCS } from '../../entities/hr/epic';
-import { NotNullWhenGiven } from './input-rules';
+import { NotNullWhenGiven } from '../../domain/hr/input-rules';
 
 @InputType({ description: 'A new epic.' })
 export class CreateEpicInput {

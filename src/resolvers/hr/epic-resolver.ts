@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Epic, EpicStatus } from '../../entities/hr/epic';
-import { PersonSummary } from '../../entities/shared';
+import { PersonSummary } from './summary-types';
 import { can, Requires } from '../../permissions/rules';
 import { epicService } from './epics';
 import { featureCount, person, recordProgress } from './planning-service';

@@ -2,11 +2,11 @@ import { Epic, EpicStatus } from '../../entities/hr/epic';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { hrProjectService } from './hr-projects';
-import { checkPeriod, fillDefaults } from './input-rules';
+import { checkPeriod, fillDefaults } from '../../domain/hr/input-rules';
 import { checkRefs, refsIn } from '../../family/references';
 import { Employee } from '../../entities/reference/employee';
-import { moveTasks } from './task-placement';
-import { featureCountSql, taskProgressSql, taskTallySql } from './progress-sql';
+import { moveTasks } from '../../domain/hr/task-placement';
+import { featureCountSql, taskProgressSql, taskTallySql } from '../../domain/hr/progress-sql';
 import { CreateEpicInput, UpdateEpicInput } from './epic-inputs';
 
 export const epics = defineGroup({

@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength, Min } from 'class-validator';
 import { FeaturePriority, FeatureStatus, FEATURE_DOCS } from '../../entities/hr/feature';
-import { NotNullWhenGiven } from './input-rules';
+import { NotNullWhenGiven } from '../../domain/hr/input-rules';
 
 @InputType({ description: 'A new feature.' })
 export class CreateFeatureInput {

@@ -2,10 +2,10 @@ import { Feature, FeatureStatus } from '../../entities/hr/feature';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { epicService } from './epics';
-import { fillDefaults } from './input-rules';
+import { fillDefaults } from '../../domain/hr/input-rules';
 import { requireRef } from '../../family/references';
-import { moveTasks } from './task-placement';
-import { featureEpicSql, taskProgressSql, taskTallySql } from './progress-sql';
+import { moveTasks } from '../../domain/hr/task-placement';
+import { featureEpicSql, taskProgressSql, taskTallySql } from '../../domain/hr/progress-sql';
 import { CreateFeatureInput, UpdateFeatureInput } from './feature-inputs';
 
 export const features = defineGroup({

@@ -3,7 +3,7 @@ import { LocalDateResolver } from 'graphql-scalars';
 import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength, Min } from 'class-validator';
 import { HrProjectStatus, HR_PROJECT_DOCS } from '../../entities/hr/hr-project';
 import { FileAsset } from '../../entities/shared';
-import { NotNullWhenGiven } from './input-rules';
+import { NotNullWhenGiven } from '../../domain/hr/input-rules';
 
 @InputType({ description: 'A new HR project.' })
 export class CreateHrProjectInput {

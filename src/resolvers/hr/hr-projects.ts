@@ -1,11 +1,11 @@
 import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
-import { checkPeriod, fillDefaults } from './input-rules';
+import { checkPeriod, fillDefaults } from '../../domain/hr/input-rules';
 import { checkRefs, refsIn, refsOf } from '../../family/references';
 import { Customer } from '../../entities/reference/customer';
 import { Employee } from '../../entities/reference/employee';
-import { epicCountSql, taskProgressSql, taskTallySql } from './progress-sql';
+import { epicCountSql, taskProgressSql, taskTallySql } from '../../domain/hr/progress-sql';
 import { CreateHrProjectInput, UpdateHrProjectInput } from './hr-project-inputs';
 
 export const hrProjects = defineGroup({

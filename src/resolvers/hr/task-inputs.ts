@@ -1,7 +1,7 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { IsOptional, IsUUID, Length } from 'class-validator';
 import { TaskStatus, TASK_DOCS } from '../../entities/hr/task';
-import { NotNullWhenGiven } from './input-rules';
+import { NotNullWhenGiven } from '../../domain/hr/input-rules';
 
 @InputType({ description: 'A new task; its epic and project follow from its feature and epic.' })
 export class CreateTaskInput {

@@ -6,7 +6,7 @@ import { FamilyService } from '../../family/service';
 import { epicService } from './epics';
 import { featureService } from './features';
 import { hrProjectService } from './hr-projects';
-import { fillDefaults } from './input-rules';
+import { fillDefaults } from '../../domain/hr/input-rules';
 import { requireRef } from '../../family/references';
 import { CreateTaskInput, UpdateTaskInput } from './task-inputs';
 

@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { ArrayMaxSize, IsOptional, IsUUID, Length, MaxLength, Min } from 'class-validator';
 import { TeamStatus, TEAM_DOCS } from '../../entities/hr/team';
-import { NotNullWhenGiven } from './input-rules';
+import { NotNullWhenGiven } from '../../domain/hr/input-rules';
 
 @InputType({ description: 'A new team.' })
 export class CreateTeamInput {

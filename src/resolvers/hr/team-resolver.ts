@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
-import { TeamMember } from '../../entities/hr/summaries';
+import { TeamMember } from './summary-types';
 import { Team, TeamStatus } from '../../entities/hr/team';
 import { isUuid } from '../../family/limits';
 import { can, Requires } from '../../permissions/rules';

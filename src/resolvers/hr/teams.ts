@@ -1,7 +1,7 @@
 import { Team, TeamStatus } from '../../entities/hr/team';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
-import { fillDefaults } from './input-rules';
+import { fillDefaults } from '../../domain/hr/input-rules';
 import { checkRefs, refsOf } from '../../family/references';
 import { Employee } from '../../entities/reference/employee';
 import { CreateTeamInput, UpdateTeamInput } from './team-inputs';

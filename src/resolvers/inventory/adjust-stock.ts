@@ -1,10 +1,10 @@
 import { callerOf, type Context } from '../../context';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import { round4 } from '../../entities/inventory/shapes';
+import { round4 } from '../../domain/inventory/quantities';
 import { badRequest, notFound } from '../../errors';
 import { inTransaction } from '../../family/service';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
-import { changeStock } from './stock-ledger';
+import { changeStock } from '../../domain/inventory/stock-ledger';
 import { inventoryService } from './inventory-service';
 
 /** Adjusting (POST /inventory/adjust) and changing one batch (PUT /inventory/batches). */

@@ -2,7 +2,7 @@ import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import { callerOf, type Context } from '../../context';
 import { StockBatch } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import type { BatchSearchRow } from '../../entities/inventory/stock-views';
+import type { BatchSearchRow } from './stock-view-types';
 import { Product } from '../../entities/reference/product';
 import { badRequest } from '../../errors';
 import { checkPaging } from '../../family/limits';

@@ -1,10 +1,10 @@
 import { type Context } from '../../context';
 import { StockBatch } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import type { StockLocation } from '../../entities/inventory/stock-views';
-import { round4 } from '../../entities/inventory/shapes';
+import type { StockLocation } from './stock-view-types';
+import { round4 } from '../../domain/inventory/quantities';
 import { loaderManyBy } from '../../family/loaders';
-import { fefo } from './stock-ledger';
+import { fefo } from '../../domain/inventory/stock-ledger';
 
 /** Locations of an inventory (derived from its batches, one query per page). */
 

@@ -18,7 +18,7 @@ import { ArrayMinSize, IsOptional, IsPositive, Min, ValidateNested } from 'class
 import type { Context } from '../../context';
 import { StockSource } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import { BatchSearchRow, ProductStockRow, StockLocation } from '../../entities/inventory/stock-views';
+import { BatchSearchRow, ProductStockRow, StockLocation } from './stock-view-types';
 import { PageOf, type Page } from '../../family/page';
 import { Direction, SearchInput } from '../../family/search-input';
 import { can, Requires } from '../../permissions/rules';

@@ -1,7 +1,7 @@
 import { type Context } from '../../context';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import type { DestinationProductInfo, ProductStockRow } from '../../entities/inventory/stock-views';
-import { round4 } from '../../entities/inventory/shapes';
+import type { DestinationProductInfo, ProductStockRow } from './stock-view-types';
+import { round4 } from '../../domain/inventory/quantities';
 import type { StockSite } from '../../entities/reference/stock-site';
 import type { DerivedSql, FieldInfo } from '../../family/fields';
 import { isUuid } from '../../family/limits';

@@ -4,7 +4,7 @@ import { StockInventory } from '../../entities/inventory/stock-inventory';
 import { badRequest } from '../../errors';
 import { inTransaction } from '../../family/service';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
-import { changeStock } from './stock-ledger';
+import { changeStock } from '../../domain/inventory/stock-ledger';
 import { inventoryService } from './inventory-service';
 
 /** Receiving stock (POST /inventory). */

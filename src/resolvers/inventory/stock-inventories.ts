@@ -9,7 +9,7 @@ import {
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
-import { recomputeDerived } from './stock-ledger';
+import { recomputeDerived } from '../../domain/inventory/stock-ledger';
 import { CreateStockInventoryInput, UpdateStockInventoryInput } from './stock-inventory-inputs';
 
 type Stamped = {

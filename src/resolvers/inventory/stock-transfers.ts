@@ -1,5 +1,5 @@
 import type { Context } from '../../context';
-import { round4, sumOf } from '../../entities/inventory/shapes';
+import { round4, sumOf } from '../../domain/inventory/quantities';
 import { StockTransfer, TransferProduct, TransferStatus } from '../../entities/inventory/stock-transfer';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';

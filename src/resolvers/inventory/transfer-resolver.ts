@@ -6,7 +6,7 @@ import {
   EnrichedTransferProduct,
   SiteReservation,
   TransferProductStatus,
-} from '../../entities/inventory/enriched-stock-transfer';
+} from './enriched-stock-transfer-types';
 import { ProductQuantity } from '../../entities/inventory/shapes';
 import type { StockTransfer } from '../../entities/inventory/stock-transfer';
 import { PageOf, type Page } from '../../family/page';

@@ -3,10 +3,10 @@ import type {
   EnrichedTransferProduct,
   SiteReservation,
   TransferProductStatus,
-} from '../../entities/inventory/enriched-stock-transfer';
+} from './enriched-stock-transfer-types';
 import type { StockInventory } from '../../entities/inventory/stock-inventory';
 import { SHIPPED_STATUSES, type StockTransfer } from '../../entities/inventory/stock-transfer';
-import { round4 } from '../../entities/inventory/shapes';
+import { round4 } from '../../domain/inventory/quantities';
 import { Product } from '../../entities/reference/product';
 import { StockSite } from '../../entities/reference/stock-site';
 import { isUuid } from '../../family/limits';

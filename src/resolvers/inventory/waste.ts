@@ -5,7 +5,7 @@ import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { inTransaction } from '../../family/service';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
-import { changeStock } from './stock-ledger';
+import { changeStock } from '../../domain/inventory/stock-ledger';
 import { CreateWasteRecordInput, UpdateWasteRecordInput } from './waste-record-inputs';
 
 type WasteInput = Partial<CreateWasteRecordInput & UpdateWasteRecordInput>;

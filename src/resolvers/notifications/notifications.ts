@@ -2,7 +2,7 @@ import { Notification } from '../../entities/notifications/notification';
 import { callerOf } from '../../context';
 import { defineGroup } from '../../family/group';
 import { authenticated } from '../../permissions/rules';
-import { addressNotification } from './delivery';
+import { addressNotification } from '../../domain/notifications/delivery';
 import { CreateNotificationInput, UpdateNotificationInput } from './notification-inputs';
 
 /**

@@ -5,7 +5,7 @@ import { NotificationSettings } from '../../entities/notifications/notification-
 import { PushToken } from '../../entities/notifications/push-token';
 import { PageOf, type Page } from '../../family/page';
 import { authenticated, can, Requires } from '../../permissions/rules';
-import { settingsOf } from './delivery';
+import { settingsOf } from '../../domain/notifications/delivery';
 import {
   markAllRead,
   markRead,
@@ -21,7 +21,8 @@ import {
   registerPushToken,
   unregisterPushToken,
 } from './push-tokens';
-import { NOTIFICATION_SCOPES, NotificationScope } from './scopes';
+import { NOTIFICATION_SCOPES } from '../../domain/notifications/scopes';
+import { NotificationScope } from './scope-types';
 import { NotificationSettingsInput, updateSettings } from './settings';
 import { ARG_DOCS } from '../../schema/descriptions';
 

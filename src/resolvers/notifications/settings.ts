@@ -7,8 +7,8 @@ import {
   NotificationSettings,
   NOTIFICATION_SETTINGS_DOCS,
 } from '../../entities/notifications/notification-settings';
-import { settingsOf } from './delivery';
-import { checkScopes, NOTIFICATION_SCOPES } from './scopes';
+import { settingsOf } from '../../domain/notifications/delivery';
+import { checkScopes, NOTIFICATION_SCOPES } from '../../domain/notifications/scopes';
 
 @InputType({ description: 'Notification preferences; absent fields stay as they are.' })
 export class NotificationSettingsInput {

@@ -1,9 +1,9 @@
 import { Extensions, Field, Float, ID, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
-import { FileAsset, UnitOfMeasurement } from '../shared';
-import { ProductType } from '../reference/product';
-import { StockSource } from './stock-batch';
-import { ProductQuantity } from './shapes';
+import { FileAsset, UnitOfMeasurement } from '../../entities/shared';
+import { ProductType } from '../../entities/reference/product';
+import { StockSource } from '../../entities/inventory/stock-batch';
+import { ProductQuantity } from '../../entities/inventory/shapes';
 
 /**
  * Read-only shapes assembled from stored rows: an inventory's locations (from its batches), batch

@@ -34,7 +34,7 @@ import type {
   InvoiceRowInput,
   InvoiceTransactionInput,
   RecurringAgreementInput,
-} from './invoice-inputs';
+} from '../../resolvers/finance/invoice-inputs';
 import {
   DEFAULT_TAX_RATE,
   amount,

@@ -1,14 +1,14 @@
 import { Field, Float, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
-import { Audited } from '../tenant-scoped';
-import { FileAsset, UnitOfMeasurement } from '../shared';
+import { Audited } from '../../entities/tenant-scoped';
+import { FileAsset, UnitOfMeasurement } from '../../entities/shared';
 import {
   BatchAllocation,
   DeliveryMethod,
   IncomingTransferStatus,
   TransferPriority,
   TransferStatus,
-} from './stock-transfer';
+} from '../../entities/inventory/stock-transfer';
 
 /**
  * The enriched form of a stock transfer (enriched search, draft creation). Its values at run time

@@ -13,7 +13,7 @@ import {
   type PermissionList,
 } from '../../permissions/catalog';
 import { callerOf } from '../../context';
-import { callerTenant } from './tenant';
+import { callerTenant } from './caller-tenant';
 import { checkSuperAdminsRemain, userByEmail } from './user-guards';
 
 /**

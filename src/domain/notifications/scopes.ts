@@ -1,13 +1,11 @@
-import { Field, ObjectType } from 'type-graphql';
 import { NotificationCategory } from '../../entities/notifications/notification';
 import { badRequest } from '../../errors';
 
-@ObjectType({ description: 'A kind of notification a user can switch off.' })
-export class NotificationScope {
-  @Field(() => NotificationCategory, { description: 'Category the scope belongs to.' })
-  category!: NotificationCategory;
-  @Field(() => String, { description: 'Readable name of the scope.' }) label!: string;
-  @Field(() => String, { description: 'Key of the scope, as `disabledScopes` holds it.' }) scope!: string;
+/** A kind of notification a user can switch off: its area, readable name and key. */
+export interface ScopeEntry {
+  category: NotificationCategory;
+  label: string;
+  scope: string;
 }
 
 const { ERP, CRM, HR, SYSTEM } = NotificationCategory;
@@ -16,7 +14,7 @@ const { ERP, CRM, HR, SYSTEM } = NotificationCategory;
  * The scope catalog: every kind of notification the product sends, by area. Senders tag a
  * notification with one of these; users switch scopes off in their settings.
  */
-export const NOTIFICATION_SCOPES: readonly NotificationScope[] = [
+export const NOTIFICATION_SCOPES: readonly ScopeEntry[] = [
   { category: ERP, scope: 'invoice.overdue', label: 'A sales invoice is overdue' },
   { category: ERP, scope: 'invoice.paid', label: 'A sales invoice has been paid' },
   { category: ERP, scope: 'ap-invoice.due', label: 'A supplier invoice is due' },

@@ -28,7 +28,7 @@ import type {
   ApInvoicePaymentInput,
   ApInvoiceRowInput,
   LinkedPurchaseOrderInput,
-} from './ap-invoice-inputs';
+} from '../../resolvers/finance/ap-invoice-inputs';
 import {
   DEFAULT_TAX_RATE,
   amount,

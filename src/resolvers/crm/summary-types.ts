@@ -1,8 +1,8 @@
 import { Field, Float, ID, ObjectType } from 'type-graphql';
-import type { Customer } from '../reference/customer';
-import type { Opportunity } from '../reference/opportunity';
-import type { Subsidiary } from '../reference/subsidiary';
-import type { User } from '../user';
+import type { Customer } from '../../entities/reference/customer';
+import type { Opportunity } from '../../entities/reference/opportunity';
+import type { Subsidiary } from '../../entities/reference/subsidiary';
+import type { User } from '../../entities/user';
 
 /**
  * The small views of related records that activities and leads show (`customer`, `owner`...).

@@ -5,7 +5,7 @@ import { actorOf, newEvent } from '../../db/tenancy';
 import { EventType } from '../../entities/event';
 import { StockBatch, StockSource } from '../../entities/inventory/stock-batch';
 import { StockInventory, StockStatus } from '../../entities/inventory/stock-inventory';
-import { round4, sumOf } from '../../entities/inventory/shapes';
+import { round4, sumOf } from './quantities';
 import { conflict, notFound } from '../../errors';
 import type { OutboxEvent } from '../../entities/events/outbox-event';
 import { eventName, outboxRow, recordData, resourceName } from '../../events/outbox';
