@@ -18399,7 +18399,7 @@ export interface operations {
   postTypeProductCoveragesCalculateByTypeId: {
     parameters: {
       query?: {
-        /** @description Priority of the jobs (default NORMAL); an already pending job is raised to it. */
+        /** @description Priority of the jobs (default LOW); an already pending job is raised to it. */
         priority?: components['schemas']['CoverageJobPriority'];
       };
       header?: {
