@@ -38,6 +38,15 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': 'error',
+      // Node's modules, then packages, then ours from far to near: where a dependency comes
+      // from is read off a file's first lines.
+      'import-x/order': [
+        'error',
+        {
+          groups: ['builtin', 'external', 'internal', 'parent', 'sibling', 'index'],
+          'newlines-between': 'never',
+        },
+      ],
     },
   },
   {

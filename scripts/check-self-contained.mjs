@@ -46,6 +46,19 @@ for (const file of files.filter((f) => f.endsWith('.md'))) {
     }
   });
 }
+// A Markdown document named without a path is cited too: it must be one the repository
+// holds, or the reader is sent to a file only its authors had.
+const documents = new Set(files.filter((f) => f.endsWith('.md')).map((f) => path.basename(f)));
+const documentName = /(?<![\w./-])([\w-]+\.md)\b/g;
+for (const file of files) {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  if (text.includes('\0')) continue;
+  text.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(documentName))
+      if (!documents.has(m[1]))
+        findings.push(`${file}:${i + 1}: ${m[1]} is not a document of the repository`);
+  });
+}
 if (findings.length) {
   console.error(
     `${findings.length} reference(s) to paths outside the repository or to files it does not hold:`,

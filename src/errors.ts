@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 
 /**
- * Errors the domain raises on purpose. Each carries the HTTP status that decisions.md assigns to
+ * Errors the domain raises on purpose. Each carries the HTTP status that docs/conventions.md assigns to
  * its condition; GraphQL exposes it as `extensions.code` / `extensions.status`, and the REST
  * facade answers with that status.
  */
@@ -92,7 +92,7 @@ export function problemsOf(error: AppError): (Problem & { message: string })[] {
 export const REQUEST = '(request)';
 
 /**
- * The body every error response carries (decisions.md: `{title, detail, time}`); `errors` is
+ * The body every error response carries (docs/conventions.md: `{title, detail, time}`); `errors` is
  * present when the request had problems the service can name one by one.
  */
 export interface ErrorBody {

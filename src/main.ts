@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
+import type { EntityManager } from '@mikro-orm/core';
 import { createApp } from './app';
 import { resolveJwtSecret } from './auth/secret';
 import { signToken, type JwtSettings } from './auth/jwt';
-import type { EntityManager } from '@mikro-orm/core';
 import { loadConfig, type Config } from './config';
 import { runCluster } from './cluster';
 import { printBanner } from './banner';

@@ -2,7 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt, { type JwtPayload } from 'jsonwebtoken';
 import { unauthorized } from '../errors';
 
-/** The claims every credential must carry (decisions.md, "Credentials"). */
+/** The claims every credential must carry (docs/conventions.md, "Credentials"). */
 export interface Claims {
   sub: string;
   email: string;

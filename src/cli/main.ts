@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { JwtSettings } from '../auth/jwt';
 
 /**
- * The operators' tool (decisions.md "Credentials and the command line"): same configuration as
+ * The operators' tool (docs/conventions.md "Credentials" and docs/operations.md): same configuration as
  * the server; each command prints one JSON value on stdout (an object, or an array for the
  * listings); a failure is one line on stderr and exit 1, a usage mistake one line and exit 2.
  * In embedded mode it uses the running server's database when there is one (see db/embedded.ts).

@@ -5,9 +5,9 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities as appEntities } from '../entities';
 import { Tenant } from '../entities/tenant';
 import { migrationsList } from '../migrations';
-import { TenancySubscriber, tenantFilter } from './tenancy';
 import { OutboxSubscriber } from '../events/outbox';
 import { createLogger, type Logger } from '../logger';
+import { TenancySubscriber, tenantFilter } from './tenancy';
 
 export interface OrmOptions {
   clientUrl: string;

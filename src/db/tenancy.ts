@@ -1,5 +1,5 @@
-import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import { EventType, type Event } from '../entities/event';
 import { Audited, TenantScoped } from '../entities/tenant-scoped';
 

@@ -20,7 +20,7 @@ import type { JsonSchema, SchemaComponents } from './json-schema';
 /**
  * The REST spellings of a dynamic search (src/rest/search-params.ts), which differ from the
  * GraphQL SearchInput they are read into: the query string form of S6/S8 and the body form of
- * S7 (decisions.md). Described once here and used by every row whose argument is read with
+ * S7 (docs/conventions.md). Described once here and used by every row whose argument is read with
  * searchFromQuery or searchFromBody.
  */
 const OPS = Object.values(FilterOp).join(', ');

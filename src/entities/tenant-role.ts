@@ -1,7 +1,7 @@
 import { Entity, Unique } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { TenantScoped } from './tenant-scoped';
 import { Permission, PERMISSION_LIST_NAMES, type PermissionList } from '../permissions/catalog';
+import { TenantScoped } from './tenant-scoped';
 import { JsonColumn, TextColumn } from './columns';
 
 @ObjectType({ description: 'The thirteen permission lists of a tenant role.' })

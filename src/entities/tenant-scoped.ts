@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PrimaryKey, Property } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
-import { Event } from './event';
 import { AUDIT_DOCS } from '../schema/descriptions';
+import { Event } from './event';
 import { DateTimeColumn, JsonColumn, TextColumn } from './columns';
 
 /**

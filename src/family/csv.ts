@@ -9,7 +9,7 @@ import {
 import { stringify } from 'csv-stringify/sync';
 
 /**
- * CSV export (decisions.md S8): RFC 4180 text with a header row of the record's documented
+ * CSV export (docs/conventions.md S8): RFC 4180 text with a header row of the record's documented
  * fields in the order its type declares them, derived ones included (the same field list the
  * search filters on, fields.ts), nested objects the record holds flattened as `a.b`, lists as
  * JSON, and cells that a spreadsheet would run as a formula (= + - @ tab CR) prefixed with a quote.

@@ -35,7 +35,7 @@ export interface GroupDef<T extends Audited = Audited, C extends object = any, U
    * their fields (joined.ts).
    */
   joined?: Readonly<Record<string, JoinedSql>>;
-  /** A field that limits visibility to users with access to its value (decisions.md "Data scope"). */
+  /** A field that limits visibility to users with access to its value (docs/conventions.md, "Permissions" (data scope)). */
   scope?: 'subsidiaryId' | 'projectId';
   /** Boolean fields that have a second name (`active`/`isActive`): [stored, alias]. */
   booleanPairs?: readonly [keyof T & string, string][];

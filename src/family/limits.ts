@@ -1,6 +1,6 @@
 import { badRequest } from '../errors';
 
-/** decisions.md "Limits": page size and id lists are capped so one request cannot drain the database. */
+/** docs/conventions.md "Limits": page size and id lists are capped so one request cannot drain the database. */
 export const MAX_PAGE_SIZE = 1000;
 export const MAX_IDS = 1000;
 export const DEFAULT_PAGE_SIZE = 20;

@@ -18,7 +18,7 @@ export class Pageable {
   @Field(() => SortInfo, { description: 'The sort applied.' }) sort!: SortInfo;
 }
 
-/** The page envelope of decisions.md, for items of type T. */
+/** The page envelope of docs/conventions.md, for items of type T. */
 export interface Page<T> {
   content: T[];
   empty: boolean;

@@ -4,6 +4,7 @@ import type { Audited } from '../entities/tenant-scoped';
 import type { Context } from '../context';
 import { can, Requires } from '../permissions/rules';
 import type { Verb } from '../permissions/catalog';
+import { ARG_DOCS } from '../schema/descriptions';
 import { csvColumns, toCsv, type CsvColumn } from './csv';
 import type { GroupDef } from './group';
 import { PageOf, type Page } from './page';
@@ -11,7 +12,6 @@ import { Direction, SearchInput } from './search-input';
 import { derivedOf, FamilyService } from './service';
 import { lowerFirst } from './fields';
 import { joinedSelection } from './joined';
-import { ARG_DOCS } from '../schema/descriptions';
 
 /** Queries answer with views outside the unit of work (detached.ts): nothing is written to them. */
 const VIEW = { detached: true } as const;

@@ -1,7 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 
 /**
- * The permission catalog (decisions.md, "Permissions"). A permission is `<VERB>_<RESOURCE>`; each
+ * The permission catalog (docs/conventions.md, "Permissions"). A permission is `<VERB>_<RESOURCE>`; each
  * resource belongs to one of the thirteen permission lists of a tenant role. The resources the
  * specification names as examples (APIKEYS, ASSETS, ...) are members alongside the ones our
  * operations check.

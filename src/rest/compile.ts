@@ -22,9 +22,9 @@ import { getVariableValues } from 'graphql/execution/values';
 import type { ExecutionResult, GraphQLError, OperationDefinitionNode } from 'graphql';
 import { AppError, invalidField, problems, problemsOf, REQUEST, type Problem } from '../errors';
 import { requestErrorProblem } from '../error-mapping';
+import { checkOf, ruleTree, type Check } from '../permissions/rules';
 import type { ArgSource, RestRoute } from './route';
 import { queryList, SEARCH_QUERY_NAMES, searchFromQuery } from './search-params';
-import { checkOf, ruleTree, type Check } from '../permissions/rules';
 
 /**
  * Turns the REST table into executable operations once, at start-up: each row gets a GraphQL

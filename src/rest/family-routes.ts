@@ -1,7 +1,7 @@
 import type { GroupDef } from '../family/group';
+import { lowerFirst } from '../family/fields';
 import { body, fromRequest, query, type RestRoute } from './route';
 import { searchFromBody, searchFromQuery } from './search-params';
-import { lowerFirst } from '../family/fields';
 
 /** The codes of the specification's family table (section 4.1), plus create and bulk delete. */
 export type FamilyCode =

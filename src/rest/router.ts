@@ -4,9 +4,9 @@ import { endTenantTransaction } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
 import { errorBody, type Problem } from '../errors';
 import type { Logger } from '../logger';
+import { claimKey, idempotencyKeyOf, sendReply, type Reply } from '../http/idempotency';
 import type { CompiledRoute } from './compile';
 import type { Found, RouteLookup } from './lookup';
-import { claimKey, idempotencyKeyOf, sendReply, type Reply } from '../http/idempotency';
 import { takesIdempotencyKey } from './route';
 
 export type ContextFor = (req: Request, res: Response) => Promise<Context>;

@@ -3,7 +3,7 @@ import { badRequest } from '../errors';
 import { FilterOp, type FilterInput, type SearchInput, type SortInput } from '../family/search-input';
 
 /**
- * The two spellings of a dynamic search (decisions.md S6, S7) turned into the one SearchInput the
+ * The two spellings of a dynamic search (docs/conventions.md S6, S7) turned into the one SearchInput the
  * GraphQL core takes. Only syntax is handled here; which fields and values are allowed is the
  * core's business.
  */

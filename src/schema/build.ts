@@ -6,8 +6,8 @@ import type { GroupDef } from '../family/group';
 import { groups as appGroups } from '../resolvers/groups';
 import { extraResolvers } from '../resolvers';
 import { applyPermissions } from '../permissions/rules';
-import { ROOT_DOCS } from './descriptions';
 import { registerRecordTypes } from '../family/record-types';
+import { ROOT_DOCS } from './descriptions';
 
 // Made once per group and process: type-graphql keeps decorator metadata globally, so a second
 // resolver class for a group would declare its root fields twice.

@@ -1,9 +1,9 @@
-import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
 
-/** decisions.md "Credentials": anything but a valid, current credential of an active user is 401. */
+/** docs/conventions.md "Credentials": anything but a valid, current credential of an active user is 401. */
 describe('authentication', () => {
   let server: TestServer;
   let a: TestTenant;

@@ -1,6 +1,6 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
-/** Concurrent updates of one record never lose one silently (decisions.md: 409 on a conflict). */
+/** Concurrent updates of one record never lose one silently (docs/conventions.md: 409 on a conflict). */
 describe('concurrent updates', () => {
   let server: TestServer;
   let a: TestTenant;

@@ -1,7 +1,7 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
 /**
- * The family semantics of decisions.md (filters, sort, search, paging, CSV), exercised through
+ * The family semantics of docs/conventions.md (filters, sort, search, paging, CSV), exercised through
  * GraphQL's searchX / exportXCsv on the reference group "Products", which has text, number and
  * enum fields. The REST spellings of the same input (S6 query, S7 body) are tested with the
  * groups that document them.

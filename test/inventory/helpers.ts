@@ -6,7 +6,7 @@ export const MISSING = '6a1e7d1c-3b0b-4a7e-9d6f-00000000abcd';
 
 const AUDIT = ['tenantId', 'id', 'created', 'createdBy', 'updated', 'updatedBy', 'events'];
 
-/** The exact REST fields of each documented shape (decisions.md: every documented field, no more). */
+/** The exact REST fields of each documented shape (docs/conventions.md: every documented field, no more). */
 export const FIELDS = {
   inventory: [
     ...AUDIT,

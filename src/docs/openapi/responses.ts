@@ -2,7 +2,7 @@ import type { CompiledRoute } from '../../rest/compile';
 import type { JsonSchema, SchemaComponents } from '../json-schema';
 import { takesIdempotencyKey } from '../../rest/route';
 
-/** decisions.md "Errors": every status the service answers with, and when. */
+/** docs/conventions.md "Responses": every status the service answers with, and when. */
 export const ERRORS: [status: number, component: string, description: string][] = [
   [
     400,

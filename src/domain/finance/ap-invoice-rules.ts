@@ -11,6 +11,13 @@ import {
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { Supplier } from '../../entities/reference/supplier';
 import { badRequest } from '../../errors';
+import type {
+  ApInvoiceInput,
+  ApInvoicePaymentInput,
+  ApInvoiceRowInput,
+  LinkedPurchaseOrderInput,
+} from '../../resolvers/finance/ap-invoice-inputs';
+import { requireRef } from '../../family/references';
 import {
   addDays,
   daysPastDue,
@@ -23,12 +30,6 @@ import {
   storedJson,
   storedValue,
 } from './common';
-import type {
-  ApInvoiceInput,
-  ApInvoicePaymentInput,
-  ApInvoiceRowInput,
-  LinkedPurchaseOrderInput,
-} from '../../resolvers/finance/ap-invoice-inputs';
 import {
   DEFAULT_TAX_RATE,
   amount,
@@ -39,7 +40,6 @@ import {
   sumCents,
   type LineAmounts,
 } from './money';
-import { requireRef } from '../../family/references';
 
 /**
  * What the service decides about a purchase invoice before it is stored (the group's

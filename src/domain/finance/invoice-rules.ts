@@ -15,6 +15,14 @@ import { Opportunity } from '../../entities/reference/opportunity';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { badRequest } from '../../errors';
 import { nextNumber } from '../../services/sequences';
+import type {
+  InvoiceInput,
+  InvoiceReminderInput,
+  InvoiceRowInput,
+  InvoiceTransactionInput,
+  RecurringAgreementInput,
+} from '../../resolvers/finance/invoice-inputs';
+import { requireRef } from '../../family/references';
 import {
   addDays,
   addMonths,
@@ -28,13 +36,6 @@ import {
   storedJson,
   storedValue,
 } from './common';
-import type {
-  InvoiceInput,
-  InvoiceReminderInput,
-  InvoiceRowInput,
-  InvoiceTransactionInput,
-  RecurringAgreementInput,
-} from '../../resolvers/finance/invoice-inputs';
 import {
   DEFAULT_TAX_RATE,
   amount,
@@ -45,7 +46,6 @@ import {
   sumCents,
   type LineAmounts,
 } from './money';
-import { requireRef } from '../../family/references';
 
 /**
  * What the service decides about a sales invoice before it is stored (the group's beforeSave):

@@ -5,10 +5,10 @@ import { actorOf, newEvent } from '../../db/tenancy';
 import { EventType } from '../../entities/event';
 import { StockBatch, StockSource } from '../../entities/inventory/stock-batch';
 import { StockInventory, StockStatus } from '../../entities/inventory/stock-inventory';
-import { round4, sumOf } from './quantities';
 import { conflict, notFound } from '../../errors';
 import type { OutboxEvent } from '../../entities/events/outbox-event';
 import { eventName, outboxRow, recordData, resourceName } from '../../events/outbox';
+import { round4, sumOf } from './quantities';
 
 /**
  * The stock of one product at one site, changed only while its StockInventory row is locked.
@@ -208,7 +208,7 @@ export class StockLedger {
   }
 }
 
-/** Whether the caller may see a record of this subsidiary (decisions.md "Data scope"). */
+/** Whether the caller may see a record of this subsidiary (docs/conventions.md, "Permissions" (data scope)). */
 export function inScope(caller: Caller, subsidiaryId: string | null | undefined): boolean {
   return !subsidiaryId || caller.hasFullAccess || caller.subsidiaryAccess.includes(subsidiaryId);
 }

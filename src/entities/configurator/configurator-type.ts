@@ -3,6 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { FileAsset } from '../shared';
 import { Audited } from '../tenant-scoped';
+import { BooleanColumn, IntColumn, JsonColumn, TenantIndexes, TextColumn, TextListColumn } from '../columns';
 import {
   StaticModel,
   TypeMassModel,
@@ -13,7 +14,6 @@ import {
   TypeView,
   VariableConfigEntry,
 } from './type-shapes';
-import { BooleanColumn, IntColumn, JsonColumn, TenantIndexes, TextColumn, TextListColumn } from '../columns';
 
 /** What ConfiguratorType fields mean, shared with the inputs that set them. */
 export const CONFIGURATOR_TYPE_DOCS = {

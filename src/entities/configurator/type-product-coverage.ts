@@ -3,7 +3,6 @@ import { Field, ObjectType } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { FileAsset, Parameter } from '../shared';
 import { Audited } from '../tenant-scoped';
-import { StaticModelType } from './type-shapes';
 import {
   BooleanColumn,
   EnumColumn,
@@ -13,6 +12,7 @@ import {
   TextListColumn,
   UuidColumn,
 } from '../columns';
+import { StaticModelType } from './type-shapes';
 
 /** What TypeProductCoverage fields mean, shared with the inputs that set them. */
 export const TYPE_PRODUCT_COVERAGE_DOCS = {

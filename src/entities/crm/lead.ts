@@ -189,7 +189,7 @@ export class Lead extends Audited {
   @UuidColumn({ description: 'Id of the user responsible for the lead.' })
   ownerId?: string | null;
 
-  /** Leads with a subsidiary are visible only to users with access to it (decisions.md "Data scope"). */
+  /** Leads with a subsidiary are visible only to users with access to it (docs/conventions.md, "Permissions" (data scope)). */
   @UuidColumn({ description: 'Id of the subsidiary handling the lead; limits who sees it.' })
   subsidiaryId?: string | null;
 }

@@ -1,4 +1,5 @@
 import { Entity, Unique } from '@mikro-orm/core';
+import { Extensions, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
 import {
   DateTimeColumn,
   DecimalColumn,
@@ -9,7 +10,6 @@ import {
   TextListColumn,
   UuidColumn,
 } from '../columns';
-import { Extensions, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';

@@ -1,4 +1,5 @@
 import { Entity, Unique } from '@mikro-orm/core';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import {
   DateTimeColumn,
   DecimalColumn,
@@ -10,7 +11,6 @@ import {
   TextListColumn,
   UuidColumn,
 } from '../columns';
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AUDIT_DOCS } from '../../schema/descriptions';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';

@@ -1,4 +1,5 @@
 import { Entity } from '@mikro-orm/core';
+import { ObjectType, registerEnumType } from 'type-graphql';
 import {
   DateColumn,
   DecimalColumn,
@@ -10,7 +11,6 @@ import {
   TextListColumn,
   UuidColumn,
 } from '../columns';
-import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
 

@@ -1,8 +1,8 @@
 import { DecimalType, Entity, Enum, Index, Property } from '@mikro-orm/core';
 import { registerEnumType } from 'type-graphql';
 import { TenantScoped } from '../tenant-scoped';
-import type { ProductQuantity } from './shapes';
 import { TenantIndexes } from '../columns';
+import type { ProductQuantity } from './shapes';
 
 export enum StockSource {
   PURCHASE_ORDER = 'PURCHASE_ORDER',

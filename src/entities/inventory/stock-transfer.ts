@@ -1,9 +1,8 @@
 import { Entity, Unique } from '@mikro-orm/core';
 import { Extensions, Field, Float, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsOptional, Min, ValidateNested } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
-import { ProductQuantity } from './shapes';
 import {
   BooleanColumn,
   DateTimeColumn,
@@ -14,6 +13,7 @@ import {
   TextListColumn,
   UuidColumn,
 } from '../columns';
+import { ProductQuantity } from './shapes';
 
 export enum TransferStatus {
   DRAFT = 'DRAFT',

@@ -1,8 +1,8 @@
 import { Entity, Enum, Unique } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScoped } from '../tenant-scoped';
-import { NotificationCategory } from './notification';
 import { BooleanColumn, EnumColumn, TextListColumn, UuidColumn } from '../columns';
+import { NotificationCategory } from './notification';
 
 export enum DigestFrequency {
   OFF = 'OFF',

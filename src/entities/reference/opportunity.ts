@@ -1,6 +1,6 @@
 import { Entity, Index } from '@mikro-orm/core';
-import { DecimalColumn, TextColumn, UuidColumn } from '../columns';
 import { ObjectType } from 'type-graphql';
+import { DecimalColumn, TextColumn, UuidColumn } from '../columns';
 import { Audited } from '../tenant-scoped';
 
 /** What Opportunity fields mean, shared with the inputs that set them. */

@@ -1,6 +1,6 @@
 import { Entity } from '@mikro-orm/core';
-import { DecimalColumn, EnumColumn, JsonColumn, TenantIndexes, TextColumn } from '../columns';
 import { ObjectType, registerEnumType } from 'type-graphql';
+import { DecimalColumn, EnumColumn, JsonColumn, TenantIndexes, TextColumn } from '../columns';
 import { Audited } from '../tenant-scoped';
 import { FileAsset, UnitOfMeasurement } from '../shared';
 

@@ -1,5 +1,4 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import {
   ArrayMaxSize,
   IsArray,
@@ -12,6 +11,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { ActivityPriority, ActivityType, ACTIVITY_DOCS } from '../../entities/crm/activity';
 import { NotNullWhenGiven } from './validation';
 

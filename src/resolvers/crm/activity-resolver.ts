@@ -1,9 +1,9 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Activity, ActivityType } from '../../entities/crm/activity';
-import { CustomerSummary, OpportunitySummary, UserSummary } from './summary-types';
 import { FamilyService } from '../../family/service';
 import { can, Requires } from '../../permissions/rules';
+import { CustomerSummary, OpportunitySummary, UserSummary } from './summary-types';
 import { activities } from './activities';
 import { customerOf, opportunityOf, userOf } from './related';
 

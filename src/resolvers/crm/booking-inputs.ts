@@ -1,6 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsDate, IsEmail, IsEnum, IsOptional, IsUUID, MaxLength, Min } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { BookingStatus, BOOKING_DOCS } from '../../entities/crm/booking';
 import { NotNullWhenGiven } from './validation';
 

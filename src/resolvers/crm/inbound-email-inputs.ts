@@ -1,5 +1,4 @@
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import {
   ArrayMaxSize,
   IsArray,
@@ -10,6 +9,7 @@ import {
   IsUUID,
   MaxLength,
 } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { InboundEmailStatus, INBOUND_EMAIL_DOCS } from '../../entities/crm/inbound-email';
 import { NotNullWhenGiven } from './validation';
 

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsBoolean, IsEmail, IsEnum, IsOptional, IsUUID, MaxLength } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { LeadStatus, LEAD_DOCS } from '../../entities/crm/lead';
 import { Address } from '../../entities/shared';
 import { NotNullWhenGiven } from './validation';

@@ -13,8 +13,8 @@ import {
 import { IsEnum } from 'class-validator';
 import type { Context } from '../../context';
 import { Lead, LeadStatus } from '../../entities/crm/lead';
-import { CustomerSummary, OpportunitySummary, SubsidiarySummary, UserSummary } from './summary-types';
 import { can, Requires } from '../../permissions/rules';
+import { CustomerSummary, OpportunitySummary, SubsidiarySummary, UserSummary } from './summary-types';
 import { changeLeadStatus, moveLeadToSubsidiary } from './lead-service';
 import { customerOf, opportunityOf, subsidiaryOf, userOf } from './related';
 

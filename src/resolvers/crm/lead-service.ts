@@ -15,7 +15,7 @@ export function changeLeadStatus(ctx: Context, id: string, status: LeadStatus): 
 
 /**
  * Moves a lead to a subsidiary, or to none. A subsidiary outside the caller's access behaves as
- * one that does not exist (decisions.md "Data scope"), so both are a 404 with the same detail.
+ * one that does not exist (docs/conventions.md, "Permissions" (data scope)), so both are a 404 with the same detail.
  */
 export async function moveLeadToSubsidiary(
   ctx: Context,

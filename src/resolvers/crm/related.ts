@@ -3,6 +3,9 @@ import { Customer } from '../../entities/reference/customer';
 import { Opportunity } from '../../entities/reference/opportunity';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { User } from '../../entities/user';
+import { loaderById } from '../../family/loaders';
+import { registerLinkSource } from '../../family/links';
+import { fullNameSql } from '../../family/link-sql';
 import {
   customerSummary,
   opportunitySummary,
@@ -13,9 +16,6 @@ import {
   type SubsidiarySummary,
   type UserSummary,
 } from './summary-types';
-import { loaderById } from '../../family/loaders';
-import { registerLinkSource } from '../../family/links';
-import { fullNameSql } from '../../family/link-sql';
 
 // The summaries below as SQL, so searches filter and sort on `customer.name`, `owner.displayName`...
 registerLinkSource('CustomerSummary', { entity: Customer.name });

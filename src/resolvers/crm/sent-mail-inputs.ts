@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsBoolean, IsEmail, IsOptional, MaxLength } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { SENT_MAIL_DOCS } from '../../entities/crm/sent-mail';
 import { NotNullWhenGiven } from './validation';
 

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsEmail, IsOptional, IsUUID, Length } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import {
   ApClassificationMethod,
   ApInvoiceStatus,

@@ -1,13 +1,13 @@
 import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { ApInvoice } from '../../entities/finance/ap-invoice';
-import { AgingReport } from './report-types';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { Supplier } from '../../entities/reference/supplier';
 import { loaderById } from '../../family/loaders';
 import { PageOf, type Page } from '../../family/page';
 import { SortInput } from '../../family/search-input';
 import { can, Requires } from '../../permissions/rules';
+import { AgingReport } from './report-types';
 import {
   apAgingReport,
   apInvoicesByPurchaseOrder,

@@ -1,15 +1,15 @@
 import { raw, type QBFilterQuery, type SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Context } from '../../context';
 import { ApInvoice, ApInvoiceStatus, ApPaymentStatus } from '../../entities/finance/ap-invoice';
-import type { AgingReport } from './report-types';
 import { badRequest } from '../../errors';
 import { isUuid } from '../../family/limits';
 import type { Page } from '../../family/page';
 import type { SortInput } from '../../family/search-input';
 import { FamilyService } from '../../family/service';
-import { apInvoices } from './ap-invoices';
 import { daysPastDue, normalizeCurrency } from '../../domain/finance/common';
 import { amount, cents, sumCents } from '../../domain/finance/money';
+import { apInvoices } from './ap-invoices';
+import type { AgingReport } from './report-types';
 
 /** Purchase-invoice queries beyond the standard family; all within the caller's tenant and scope. */
 export const apInvoiceService = new FamilyService(apInvoices);

@@ -1,8 +1,8 @@
 import { ApInvoice } from '../../entities/finance/ap-invoice';
 import { defineGroup } from '../../family/group';
-import { ApInvoiceInput } from './ap-invoice-inputs';
 import { prepareApInvoice } from '../../domain/finance/ap-invoice-rules';
 import { daysOverdueSql, isOverdueSql } from '../../domain/finance/overdue-sql';
+import { ApInvoiceInput } from './ap-invoice-inputs';
 
 export const apInvoices = defineGroup({
   entity: ApInvoice,

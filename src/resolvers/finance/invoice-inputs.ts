@@ -1,6 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import { ArrayMaxSize, IsEmail, IsInt, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import {
   InvoicePaymentMethod,
   InvoiceQuantityType,

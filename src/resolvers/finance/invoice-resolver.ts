@@ -1,12 +1,12 @@
 import { Arg, Ctx, Extensions, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Invoice } from '../../entities/finance/invoice';
-import { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
 import { Customer } from '../../entities/reference/customer';
 import { Opportunity } from '../../entities/reference/opportunity';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { loaderById } from '../../family/loaders';
 import { can, Requires } from '../../permissions/rules';
+import { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
 import { invoiceCountByStatus, invoiceDateRange, invoicesByOpportunity } from './invoice-service';
 
 @Resolver(() => Invoice)

@@ -1,9 +1,9 @@
 import { raw, type QBFilterQuery, type QueryBuilder, type SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Context } from '../../context';
 import { Invoice, InvoiceStatus } from '../../entities/finance/invoice';
-import type { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
 import { isUuid } from '../../family/limits';
 import { FamilyService } from '../../family/service';
+import type { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
 import { invoices } from './invoices';
 
 /** Sales-invoice queries beyond the standard family; all within the caller's tenant and scope. */

@@ -1,7 +1,7 @@
 import { Invoice } from '../../entities/finance/invoice';
 import { defineGroup } from '../../family/group';
-import { InvoiceInput } from './invoice-inputs';
 import { prepareInvoice } from '../../domain/finance/invoice-rules';
+import { InvoiceInput } from './invoice-inputs';
 
 export const invoices = defineGroup({
   entity: Invoice,

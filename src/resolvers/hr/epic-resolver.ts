@@ -1,8 +1,8 @@
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Epic, EpicStatus } from '../../entities/hr/epic';
-import { PersonSummary } from './summary-types';
 import { can, Requires } from '../../permissions/rules';
+import { PersonSummary } from './summary-types';
 import { epicService } from './epics';
 import { featureCount, person, recordProgress } from './planning-service';
 

@@ -1,12 +1,12 @@
 import { Epic, EpicStatus } from '../../entities/hr/epic';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
-import { hrProjectService } from './hr-projects';
 import { checkPeriod, fillDefaults } from '../../domain/hr/input-rules';
 import { checkRefs, refsIn } from '../../family/references';
 import { Employee } from '../../entities/reference/employee';
 import { moveTasks } from '../../domain/hr/task-placement';
 import { featureCountSql, taskProgressSql, taskTallySql } from '../../domain/hr/progress-sql';
+import { hrProjectService } from './hr-projects';
 import { CreateEpicInput, UpdateEpicInput } from './epic-inputs';
 
 export const epics = defineGroup({

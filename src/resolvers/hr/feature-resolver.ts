@@ -1,8 +1,8 @@
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Feature, FeatureStatus } from '../../entities/hr/feature';
-import { EpicSummary } from './summary-types';
 import { can, Requires } from '../../permissions/rules';
+import { EpicSummary } from './summary-types';
 import { featureService } from './features';
 import { featureEpic, recordProgress } from './planning-service';
 

@@ -1,11 +1,11 @@
 import { Feature, FeatureStatus } from '../../entities/hr/feature';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
-import { epicService } from './epics';
 import { fillDefaults } from '../../domain/hr/input-rules';
 import { requireRef } from '../../family/references';
 import { moveTasks } from '../../domain/hr/task-placement';
 import { featureEpicSql, taskProgressSql, taskTallySql } from '../../domain/hr/progress-sql';
+import { epicService } from './epics';
 import { CreateFeatureInput, UpdateFeatureInput } from './feature-inputs';
 
 export const features = defineGroup({

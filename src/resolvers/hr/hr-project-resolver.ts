@@ -1,8 +1,8 @@
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
-import { PersonSummary } from './summary-types';
 import { can, Requires } from '../../permissions/rules';
+import { PersonSummary } from './summary-types';
 import { hrProjectService } from './hr-projects';
 import { people, person, recordProgress, visibleEpicCount } from './planning-service';
 

@@ -3,12 +3,12 @@ import { Epic } from '../../entities/hr/epic';
 import { Feature } from '../../entities/hr/feature';
 import { Task, TaskStatus } from '../../entities/hr/task';
 import { Employee } from '../../entities/reference/employee';
-import { personSummary } from './summary-types';
 import { loaderById, loaderCountBy, loaderTallyBy } from '../../family/loaders';
 import { joinedOf } from '../../family/service';
 import { registerLinkSource } from '../../family/links';
 import { fullNameSql } from '../../family/link-sql';
 import { projectScopeSql } from '../../domain/hr/progress-sql';
+import { personSummary } from './summary-types';
 import { epicService } from './epics';
 import { taskService } from './tasks';
 

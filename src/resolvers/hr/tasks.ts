@@ -3,11 +3,11 @@ import { Task, TaskStatus } from '../../entities/hr/task';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
+import { fillDefaults } from '../../domain/hr/input-rules';
+import { requireRef } from '../../family/references';
 import { epicService } from './epics';
 import { featureService } from './features';
 import { hrProjectService } from './hr-projects';
-import { fillDefaults } from '../../domain/hr/input-rules';
-import { requireRef } from '../../family/references';
 import { CreateTaskInput, UpdateTaskInput } from './task-inputs';
 
 /** Given and different from what the parent says: the request contradicts itself. */

@@ -1,9 +1,9 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
-import { TeamMember } from './summary-types';
 import { Team, TeamStatus } from '../../entities/hr/team';
 import { isUuid } from '../../family/limits';
 import { can, Requires } from '../../permissions/rules';
+import { TeamMember } from './summary-types';
 import { employees } from './planning-service';
 import { teamService } from './teams';
 

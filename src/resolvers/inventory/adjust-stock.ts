@@ -3,8 +3,8 @@ import { StockInventory } from '../../entities/inventory/stock-inventory';
 import { round4 } from '../../domain/inventory/quantities';
 import { badRequest, notFound } from '../../errors';
 import { inTransaction } from '../../family/service';
-import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { changeStock } from '../../domain/inventory/stock-ledger';
+import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { inventoryService } from './inventory-service';
 
 /** Adjusting (POST /inventory/adjust) and changing one batch (PUT /inventory/batches). */

@@ -2,13 +2,13 @@ import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import { callerOf, type Context } from '../../context';
 import { StockBatch } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import type { BatchSearchRow } from './stock-view-types';
 import { Product } from '../../entities/reference/product';
 import { badRequest } from '../../errors';
 import { checkPaging } from '../../family/limits';
 import { toPage, type Page } from '../../family/page';
 import { Direction } from '../../family/search-input';
 import { likeEscape } from '../../family/where';
+import type { BatchSearchRow } from './stock-view-types';
 import { siteOrFail } from './places';
 
 /** Batch search (GET /inventory/batch-search). */

@@ -1,10 +1,10 @@
 import { type Context } from '../../context';
 import { StockBatch } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import type { StockLocation } from './stock-view-types';
 import { round4 } from '../../domain/inventory/quantities';
 import { loaderManyBy } from '../../family/loaders';
 import { fefo } from '../../domain/inventory/stock-ledger';
+import type { StockLocation } from './stock-view-types';
 
 /** Locations of an inventory (derived from its batches, one query per page). */
 

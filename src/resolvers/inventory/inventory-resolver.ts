@@ -13,21 +13,21 @@ import {
   registerEnumType,
   Field,
 } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import { ArrayMinSize, IsOptional, IsPositive, Min, ValidateNested } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import type { Context } from '../../context';
 import { StockSource } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import { BatchSearchRow, ProductStockRow, StockLocation } from './stock-view-types';
 import { PageOf, type Page } from '../../family/page';
 import { Direction, SearchInput } from '../../family/search-input';
 import { can, Requires } from '../../permissions/rules';
+import { ARG_DOCS } from '../../schema/descriptions';
+import { BatchSearchRow, ProductStockRow, StockLocation } from './stock-view-types';
 import { adjustStock, updateBatch } from './adjust-stock';
 import { BatchSortField, searchBatches } from './batch-search';
 import { locationsOf } from './inventory-locations';
 import { PRODUCT_STOCK_FIELDS_TEXT, searchProductStock } from './product-stock-search';
 import { addStock } from './receive-stock';
-import { ARG_DOCS } from '../../schema/descriptions';
 
 registerEnumType(BatchSortField, {
   name: 'BatchSortField',

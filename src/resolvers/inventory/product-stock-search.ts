@@ -1,6 +1,5 @@
 import { type Context } from '../../context';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
-import type { DestinationProductInfo, ProductStockRow } from './stock-view-types';
 import { round4 } from '../../domain/inventory/quantities';
 import type { StockSite } from '../../entities/reference/stock-site';
 import type { DerivedSql, FieldInfo } from '../../family/fields';
@@ -8,6 +7,7 @@ import { isUuid } from '../../family/limits';
 import { type Page } from '../../family/page';
 import { scopeSql } from '../../family/scope-sql';
 import { type SearchInput } from '../../family/search-input';
+import type { DestinationProductInfo, ProductStockRow } from './stock-view-types';
 import { siteOrFail } from './places';
 import { inventoryService, productService } from './inventory-service';
 

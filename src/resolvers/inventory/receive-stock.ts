@@ -3,8 +3,8 @@ import { type StockSource } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
 import { badRequest } from '../../errors';
 import { inTransaction } from '../../family/service';
-import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { changeStock } from '../../domain/inventory/stock-ledger';
+import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { inventoryService } from './inventory-service';
 
 /** Receiving stock (POST /inventory). */

@@ -8,8 +8,8 @@ import {
 } from '../../entities/inventory/stock-inventory';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
-import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { recomputeDerived } from '../../domain/inventory/stock-ledger';
+import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { CreateStockInventoryInput, UpdateStockInventoryInput } from './stock-inventory-inputs';
 
 type Stamped = {

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/date-time';
 import { IsOptional, IsUUID, Length, ValidateNested } from 'class-validator';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { ProductQuantity } from '../../entities/inventory/shapes';
 import {
   BatchAllocation,

@@ -1,17 +1,12 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { Context } from '../../context';
-import {
-  EnrichedStockTransfer,
-  EnrichedTransferProduct,
-  SiteReservation,
-  TransferProductStatus,
-} from './enriched-stock-transfer-types';
 import { ProductQuantity } from '../../entities/inventory/shapes';
 import type { StockTransfer } from '../../entities/inventory/stock-transfer';
 import { PageOf, type Page } from '../../family/page';
 import { SearchInput } from '../../family/search-input';
 import { can, Requires } from '../../permissions/rules';
+import { ARG_DOCS } from '../../schema/descriptions';
 import {
   createEmptyTransfer,
   enrichedProductsOf,
@@ -21,7 +16,12 @@ import {
   siteReservationsOf,
   transferService,
 } from './transfer-service';
-import { ARG_DOCS } from '../../schema/descriptions';
+import {
+  EnrichedStockTransfer,
+  EnrichedTransferProduct,
+  SiteReservation,
+  TransferProductStatus,
+} from './enriched-stock-transfer-types';
 
 const EnrichedStockTransferPage = PageOf(EnrichedStockTransfer);
 

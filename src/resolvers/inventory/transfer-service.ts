@@ -1,9 +1,4 @@
 import type { Context } from '../../context';
-import type {
-  EnrichedTransferProduct,
-  SiteReservation,
-  TransferProductStatus,
-} from './enriched-stock-transfer-types';
 import type { StockInventory } from '../../entities/inventory/stock-inventory';
 import { SHIPPED_STATUSES, type StockTransfer } from '../../entities/inventory/stock-transfer';
 import { round4 } from '../../domain/inventory/quantities';
@@ -14,6 +9,11 @@ import { loaderById } from '../../family/loaders';
 import type { Page } from '../../family/page';
 import type { SearchInput } from '../../family/search-input';
 import { FamilyService } from '../../family/service';
+import type {
+  EnrichedTransferProduct,
+  SiteReservation,
+  TransferProductStatus,
+} from './enriched-stock-transfer-types';
 import { inventoryService } from './inventory-service';
 import { perProduct, stockTransfers } from './stock-transfers';
 

@@ -4,8 +4,8 @@ import { WasteRecord } from '../../entities/inventory/waste-record';
 import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { inTransaction } from '../../family/service';
-import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { changeStock } from '../../domain/inventory/stock-ledger';
+import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { CreateWasteRecordInput, UpdateWasteRecordInput } from './waste-record-inputs';
 
 type WasteInput = Partial<CreateWasteRecordInput & UpdateWasteRecordInput>;

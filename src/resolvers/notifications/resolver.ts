@@ -6,6 +6,8 @@ import { PushToken } from '../../entities/notifications/push-token';
 import { PageOf, type Page } from '../../family/page';
 import { authenticated, can, Requires } from '../../permissions/rules';
 import { settingsOf } from '../../domain/notifications/delivery';
+import { NOTIFICATION_SCOPES } from '../../domain/notifications/scopes';
+import { ARG_DOCS } from '../../schema/descriptions';
 import {
   markAllRead,
   markRead,
@@ -21,10 +23,8 @@ import {
   registerPushToken,
   unregisterPushToken,
 } from './push-tokens';
-import { NOTIFICATION_SCOPES } from '../../domain/notifications/scopes';
 import { NotificationScope } from './scope-types';
 import { NotificationSettingsInput, updateSettings } from './settings';
-import { ARG_DOCS } from '../../schema/descriptions';
 
 @ObjectType({ description: "How many of the caller's notifications are unread." })
 export class UnreadCount {

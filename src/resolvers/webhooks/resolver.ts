@@ -4,6 +4,7 @@ import { DeliveryStatus, EventDelivery } from '../../entities/events/event-deliv
 import { WebhookEndpoint } from '../../entities/events/webhook-endpoint';
 import { PageOf, type Page } from '../../family/page';
 import { can, Requires } from '../../permissions/rules';
+import { ARG_DOCS } from '../../schema/descriptions';
 import {
   createWebhook,
   CreateWebhookInput,
@@ -17,7 +18,6 @@ import {
   updateWebhook,
   UpdateWebhookInput,
 } from './webhooks';
-import { ARG_DOCS } from '../../schema/descriptions';
 
 /** The endpoint with its signing secret: the answer of creation and rotation only. */
 @ObjectType({ description: 'A webhook endpoint with its signing secret (shown once).' })
