@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { Client as PgClient } from 'pg';
 import { signToken } from '../../src/auth/jwt';
 import { openOrm } from '../../src/db/orm';
 import { createTenant } from '../../src/services/provisioning';
-import { freshServerDatabase, randomSecret } from '../support/process';
+import {
+  childEnv,
+  freePort,
+  freshServerDatabase,
+  randomSecret,
+  startService,
+  type Running,
+} from '../support/process';
 
 /**
  * What the deployment tests share: a fresh database on the PostgreSQL server at DATABASE_URL, the
@@ -90,4 +100,41 @@ export async function eventually<T>(
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+export interface ProcessPair {
+  services: Running[];
+  /** Each process's base URL, in the order of `services`. */
+  bases: string[];
+  /** Ends the processes still running and removes their data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Two service processes on the deployment's database and Redis, as behind a load balancer,
+ * started together (on an empty database both migrate at start-up, one after the other).
+ */
+export async function startPair(d: Deployment, env: Record<string, string>): Promise<ProcessPair> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bms-deploy-'));
+  const ports = [await freePort(), await freePort()];
+  const shared = childEnv({
+    DATABASE_URL: d.url,
+    JWT_SECRET: d.secret,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: d.redisPrefix,
+    WEB_CONCURRENCY: '1',
+    DATA_DIR: dataDir,
+    ...env,
+  });
+  const services = await Promise.all(ports.map((port) => startService({ ...shared, PORT: String(port) })));
+  return {
+    services,
+    bases: ports.map((port) => `http://127.0.0.1:${port}`),
+    async stop() {
+      for (const s of services)
+        if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
+      await Promise.all(services.map((s) => s.exited));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

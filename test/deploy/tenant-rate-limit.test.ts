@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client, expectErrorBody } from '../support/http';
-import { childEnv, errorLines, freePort, startService, type Running } from '../support/process';
-import { REDIS_URL, deployment, type Deployment } from './deployment';
+import { errorLines } from '../support/process';
+import { deployment, startPair, type Deployment, type ProcessPair } from './deployment';
 
 /**
  * The per-tenant rate limit across two service processes sharing one Redis: a tenant's requests
@@ -16,36 +13,24 @@ jest.setTimeout(300_000);
 const TENANT_LIMIT = 30;
 
 onServer('the per-tenant rate limit across two processes', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bms-tenant-limit-'));
   let d: Deployment;
-  const services: Running[] = [];
-  const bases: string[] = [];
+  let pair: ProcessPair | undefined;
+  let bases: string[] = [];
 
   beforeAll(async () => {
     d = await deployment('tenant_limit');
-    const ports = [await freePort(), await freePort()];
-    const env = childEnv({
-      DATABASE_URL: d.url,
-      JWT_SECRET: d.secret,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: d.redisPrefix,
+    pair = await startPair(d, {
       // Only the tenant's budget limits: every request below uses a credential of its own.
       RATE_LIMIT_PER_CREDENTIAL: '0',
       RATE_LIMIT_PER_TENANT: String(TENANT_LIMIT),
-      WEB_CONCURRENCY: '1',
       DB_POOL_SIZE: '3',
-      DATA_DIR: dataDir,
     });
-    services.push(...(await Promise.all(ports.map((port) => startService({ ...env, PORT: String(port) })))));
-    bases.push(...ports.map((port) => `http://127.0.0.1:${port}`));
+    bases = pair.bases;
   });
 
   afterAll(async () => {
-    for (const s of services)
-      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
-    await Promise.all(services.map((s) => s.exited));
+    await pair?.stop();
     await d?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("counts a tenant's requests through both processes against one limit, and no other tenant's", async () => {
@@ -64,6 +49,6 @@ onServer('the per-tenant rate limit across two processes', () => {
     }
     for (const base of bases)
       expect((await new Client(base, quiet.token()).get('/notifications/unread-count')).status).toBe(200);
-    for (const s of services) expect(errorLines(s.stdout())).toEqual([]);
+    for (const s of pair!.services) expect(errorLines(s.stdout())).toEqual([]);
   });
 });

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, expectErrorBody } from '../support/http';
-import { childEnv, errorLines, freePort, startService, type Running } from '../support/process';
+import { errorLines, type Running } from '../support/process';
 import { sampleType } from '../configurator/fixtures';
-import { REDIS_URL, deployment, eventually, type Deployment } from './deployment';
+import { deployment, eventually, startPair, type Deployment, type ProcessPair } from './deployment';
 
 /**
  * Two service processes on one PostgreSQL database and one Redis, as behind a load balancer:
@@ -19,11 +16,11 @@ jest.setTimeout(300_000);
 const LIMIT = 40;
 
 onServer('two service processes on one database', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bms-deploy-'));
   let d: Deployment;
   let tenant: Awaited<ReturnType<Deployment['tenant']>>;
-  const services: Running[] = [];
-  const bases: string[] = [];
+  let processes: ProcessPair | undefined;
+  let services: Running[] = [];
+  let bases: string[] = [];
   /** A client of each process, sharing one credential. */
   const pair = () => {
     const token = tenant.token();
@@ -32,30 +29,18 @@ onServer('two service processes on one database', () => {
 
   beforeAll(async () => {
     d = await deployment('deploy');
-    const ports = [await freePort(), await freePort()];
-    const env = childEnv({
-      DATABASE_URL: d.url,
-      JWT_SECRET: d.secret,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: d.redisPrefix,
+    processes = await startPair(d, {
       RATE_LIMIT_PER_CREDENTIAL: String(LIMIT),
       RATE_LIMIT_PER_TENANT: '0',
-      WEB_CONCURRENCY: '1',
       DB_POOL_SIZE: '4',
-      DATA_DIR: dataDir,
     });
-    // Started together on an empty database: both migrate at start-up, one after the other.
-    services.push(...(await Promise.all(ports.map((port) => startService({ ...env, PORT: String(port) })))));
-    bases.push(...ports.map((port) => `http://127.0.0.1:${port}`));
+    ({ services, bases } = processes);
     tenant = await d.tenant('Deploy');
   });
 
   afterAll(async () => {
-    for (const s of services)
-      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
-    await Promise.all(services.map((s) => s.exited));
+    await processes?.stop();
     await d?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('migrated the empty database once, though both started on it at the same time', async () => {
