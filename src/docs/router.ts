@@ -2,13 +2,15 @@ import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
 import { docsGroups, type DocsGroup } from './groups';
 import { API_BASE, type OpenApiDocument } from './openapi';
+import { escapeHtml, operationsHtml, prose } from './operation-pages';
 
 /**
  * The OpenAPI document and its human-readable pages, all public (they describe the interface,
- * not any tenant's data): an index of the groups and their operations in plain HTML, and a
- * page per group rendered by Redoc's standalone bundle served from node_modules, so they work
- * offline; their content security policy keeps them from reaching any other origin. Redoc takes
- * seconds per hundred operations before it shows anything, hence a group per page.
+ * not any tenant's data): an index of the groups and their operations and a page per group, in
+ * plain HTML written at start-up (they show at once), and per group an interactive view by
+ * Redoc's standalone bundle served from node_modules. All work offline; their content security
+ * policy keeps them from reaching any other origin. Redoc takes seconds per hundred operations
+ * before it shows anything, hence the plain pages first and one group per Redoc view.
  */
 const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
 
@@ -33,14 +35,18 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 const STYLE = `body { margin: 0; padding: 0; font-family: sans-serif; }
   nav.groups { padding: 8px 16px; border-bottom: 1px solid #ddd; font-size: 14px; }
   main.index { max-width: 960px; margin: 0 auto; padding: 16px; }
   main.index h2 { margin: 24px 0 4px; font-size: 18px; }
   main.index ul { margin: 4px 0; padding-left: 20px; }
-  main.index code { font-size: 13px; }`;
+  main.index code { font-size: 13px; }
+  main.group { max-width: 1100px; margin: 0 auto; padding: 16px; }
+  main.group section.operation { border-top: 1px solid #ddd; padding-top: 8px; }
+  main.group h3 { font-size: 15px; margin: 12px 0 4px; }
+  main.group table { border-collapse: collapse; width: 100%; font-size: 13px; }
+  main.group th, main.group td { border: 1px solid #e4e4e4; padding: 3px 6px; text-align: left; vertical-align: top; }
+  main.group code.method { font-weight: bold; }`;
 
 /** A group's operations (or the whole document) rendered by Redoc, with a way back to the index. */
 const redocPage = (title: string, spec: string) => `<!doctype html>
@@ -61,6 +67,28 @@ const redocPage = (title: string, spec: string) => `<!doctype html>
 </html>
 `;
 
+/** A group's operations and the schemas they use, as plain HTML; Redoc's view one link away. */
+const groupPage = (group: DocsGroup) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${escapeHtml(group.tag)}: Business management service REST API</title>
+    <style>${STYLE}</style>
+  </head>
+  <body>
+    <nav class="groups"><a href="${API_BASE}/docs">All groups</a> · ${escapeHtml(group.tag)} ·
+      <a href="${API_BASE}/docs/${group.slug}/redoc">interactive view (Redoc)</a> ·
+      <a href="${API_BASE}/docs/${group.slug}/openapi.json">this group's openapi.json</a></nav>
+    <main class="group">
+      <h1>${escapeHtml(group.tag)}</h1>
+      <p>${prose(group.description)}</p>
+      ${operationsHtml(group)}
+    </main>
+  </body>
+</html>
+`;
+
 /** The index: every group and its operations, as plain HTML that shows at once. */
 function indexPage(document: OpenApiDocument, groups: DocsGroup[]): string {
   const sections = groups.map(
@@ -70,7 +98,7 @@ function indexPage(document: OpenApiDocument, groups: DocsGroup[]): string {
       <ul>${g.operations
         .map(
           (o) =>
-            `<li><a href="${API_BASE}/docs/${g.slug}#tag/${escapeHtml(g.tag)}/operation/${o.operationId}">${escapeHtml(o.summary)}</a> <code>${o.method} ${escapeHtml(o.path)}</code></li>`,
+            `<li><a href="${API_BASE}/docs/${g.slug}#operation/${o.operationId}">${escapeHtml(o.summary)}</a> <code>${o.method} ${escapeHtml(o.path)}</code></li>`,
         )
         .join('')}</ul>
     </section>`,
@@ -143,8 +171,10 @@ export function docsRouter(document: OpenApiDocument): Router {
   );
   for (const group of groups) {
     const json = JSON.stringify(group.document);
-    const html = redocPage(group.tag, `${API_BASE}/docs/${group.slug}/openapi.json`);
+    const html = groupPage(group);
+    const redoc = redocPage(group.tag, `${API_BASE}/docs/${group.slug}/openapi.json`);
     router.get(`/docs/${group.slug}`, route('/docs/{group}'), (_req, res) => page(res, html));
+    router.get(`/docs/${group.slug}/redoc`, route('/docs/{group}/redoc'), (_req, res) => page(res, redoc));
     router.get(`/docs/${group.slug}/openapi.json`, route('/docs/{group}/openapi.json'), (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.type('application/json').send(json);

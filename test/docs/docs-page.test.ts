@@ -45,19 +45,51 @@ describeInBrowser('docs page test')('Docs pages at /api/v1/docs (headless chromi
     await page.close();
   }, 90_000);
 
-  it("a group's page renders its operations with Redoc, offline, without errors", async () => {
+  it("a group's page shows its operations at once, as plain HTML, offline, without errors", async () => {
     const { page, foreign, problems } = await offlinePage(browser, server.baseUrl);
     await page.goto(`${server.baseUrl}/api/v1/docs`, { waitUntil: 'load' });
     const first = restTable[0];
     // From the index to the first operation's section, as a reader would go.
     const started = Date.now();
     await page.getByRole('link', { name: first.summary }).first().click();
-    const section = page.locator('h2', { hasText: first.summary }).first();
-    await section.waitFor({ timeout: 60_000 });
+    const section = page.locator('section.operation', {
+      has: page.locator('h2', { hasText: first.summary }),
+    });
+    await section.first().waitFor();
     // Measured and printed, not asserted: this machine is shared, so a time budget would be flaky.
     console.info(`docs group page: first operation visible after ${Date.now() - started} ms`);
+    expect(await section.first().innerText()).toContain(first.path);
     const doc = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as OpenApi;
     const group = operationsOf(doc).find((o) => o.summary === first.summary)!.tag;
+    const expected = operationsOf(doc)
+      .filter((o) => o.tag === group)
+      .map((o) => o.summary);
+    const headings = (await page.locator('section.operation h2').allInnerTexts()).map((t) => t.trim());
+    expect(headings.sort()).toEqual([...expected].sort());
+    // Every schema the page links to is written on it.
+    const links = await page
+      .locator('a[href^="#schema-"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')!.slice(1)));
+    expect(links.length).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const id of new Set(links)) if ((await page.locator(`[id="${id}"]`).count()) !== 1) missing.push(id);
+    expect(missing).toEqual([]);
+    expect(await page.locator('script').count()).toBe(0);
+    expect(foreign).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("a group's interactive view renders its operations with Redoc, offline, without errors", async () => {
+    const { page, foreign, problems } = await offlinePage(browser, server.baseUrl);
+    const first = restTable[0];
+    const doc = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as OpenApi;
+    const group = operationsOf(doc).find((o) => o.summary === first.summary)!.tag;
+    const html = await (await fetch(`${server.baseUrl}/api/v1/docs`)).text();
+    const slug = html.match(new RegExp(`<h2><a href="/api/v1/docs/([^"#]+)">${group}</a>`))![1];
+    await page.goto(`${server.baseUrl}/api/v1/docs/${slug}`, { waitUntil: 'load' });
+    await page.getByRole('link', { name: 'interactive view (Redoc)' }).click();
+    await page.locator('h2', { hasText: first.summary }).first().waitFor({ timeout: 60_000 });
     const expected = operationsOf(doc)
       .filter((o) => o.tag === group)
       .map((o) => o.summary);
@@ -91,8 +123,10 @@ describeInBrowser('docs page test')('Docs pages at /api/v1/docs (headless chromi
       const dangling = refs.filter(([, kind, name]) => !part.components[kind]?.[name]).map((m) => m[0]);
       expect([slug, dangling]).toEqual([slug, []]);
       expect(JSON.stringify(part).length).toBeLessThan(JSON.stringify(doc).length / 4);
-      const page = await fetch(`${server.baseUrl}/api/v1/docs/${slug}`);
-      expect([slug, page.status]).toEqual([slug, 200]);
+      for (const view of ['', '/redoc']) {
+        const page = await fetch(`${server.baseUrl}/api/v1/docs/${slug}${view}`);
+        expect([slug, view, page.status]).toEqual([slug, view, 200]);
+      }
     }
     expect(seen.sort()).toEqual(all.map((o) => o.operationId).sort());
   });
