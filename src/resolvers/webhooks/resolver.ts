@@ -7,7 +7,6 @@ import { can, Requires } from '../../permissions/rules';
 import { ARG_DOCS } from '../../schema/descriptions';
 import {
   createWebhook,
-  CreateWebhookInput,
   deleteWebhook,
   deliveriesOf,
   findWebhook,
@@ -16,8 +15,8 @@ import {
   rotateWebhookSecret,
   testWebhook,
   updateWebhook,
-  UpdateWebhookInput,
-} from './webhooks';
+} from '../../domain/webhooks/webhooks';
+import { CreateWebhookInput, UpdateWebhookInput } from './webhook-inputs';
 
 /** The endpoint with its signing secret: the answer of creation and rotation only. */
 @ObjectType({ description: 'A webhook endpoint with its signing secret (shown once).' })
