@@ -79,6 +79,7 @@ describe('the REST route lookup', () => {
   });
   afterAll(() => server.close());
 
+  // Every row and variant also goes through a real Express router: seconds of CPU on a busy machine.
   it('finds the row, and the parameters, that Express finds for every row and its variants', async () => {
     const lookup = routeLookup(routes);
     const reference = await expressRouter(routes);
@@ -103,7 +104,7 @@ describe('the REST route lookup', () => {
     } finally {
       await reference.close();
     }
-  });
+  }, 120_000);
 
   it('answers OPTIONS with the methods served at the path, as Express did', async () => {
     const res = await fetch(`${server.baseUrl}/api/v1/concepts/find-all`, { method: 'OPTIONS' });
