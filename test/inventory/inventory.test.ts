@@ -710,6 +710,32 @@ describe('Inventory over REST', () => {
       expectErrorBody(await a.client.get(`${url}?filters=totalAmount:gt:lots`), 400);
       expectErrorBody(await a.client.get(`${url}?filters=totalAmount:contains:2`), 400);
     });
+
+    it("filters and sorts on the destination's figures, the sites and the product's other fields", async () => {
+      const url = '/inventory/dynamic-product-stock-inventory-search';
+      const ids = (res: { body: { content: { productId: string }[] } }) =>
+        res.body.content.map((r) => r.productId);
+      const there = await a.client.get(
+        `${url}?stockSiteId=${from}&destinationStockSiteId=${to}&filters=destinationProductInfo.totalAmount:gt:0&sort=destinationProductInfo.amountAvailable,desc`,
+      );
+      expect(there.status).toBe(200);
+      expect(ids(there)).toEqual([tile]);
+      expect(there.body.totalElements).toBe(1);
+      const reserved = await a.client.get(
+        `${url}?stockSiteId=${from}&destinationStockSiteId=${to}&filters=destinationProductInfo.amountReserved:eq:1&filters=destinationProductInfo.stockSiteName:eq:To`,
+      );
+      expect(ids(reserved)).toEqual([tile]);
+      // Without a destination its info is null for every row.
+      const none = await a.client.get(`${url}?filters=destinationProductInfo.totalAmount:notNull`);
+      expect(none.body.totalElements).toBe(0);
+      const atFrom = await a.client.get(
+        `${url}?stockSiteId=${from}&filters=stockSiteName:eq:From&filters=imageBlobId:eq:blob-9&filters=subsidiaryId:isNull`,
+      );
+      expect(ids(atFrom)).toEqual([tile]);
+      const withUnit = await a.client.get(`${url}?filters=baseUnit:contains:Piece`);
+      expect(ids(withUnit)).toEqual([tile]);
+      expectErrorBody(await a.client.get(`${url}?filters=destinationProductInfo.colour:eq:red`), 400);
+    });
   });
 
   describe('the family: S6, S8, S9', () => {

@@ -20,7 +20,12 @@ const PRODUCT_FIELDS: Record<string, string> = {
   productType: 'productType',
   salesPrice: 'salesPrice',
   currency: 'currency',
+  imageBlobId: 'imageBlobId',
+  baseUnit: 'baseUnit',
 };
+
+/** The figures the destination's info repeats (`destinationProductInfo.totalAmount` ...). */
+const DESTINATION_FIGURES = ['totalAmount', 'amountReserved', 'amountAvailable', 'minimum', 'maximum'];
 
 /** The stock figures a row sums over the product's inventories, as the SQL aggregate of each. */
 const FIGURES: Record<string, { sql: string; nullable: boolean }> = {
@@ -37,34 +42,88 @@ const FIGURES: Record<string, { sql: string; nullable: boolean }> = {
 };
 
 /** The same, for the search's description. */
-export const PRODUCT_STOCK_FIELDS_TEXT = `Filters and sort keys: ${Object.keys(PRODUCT_FIELDS).join(', ')}, and the stock figures at the site (summed over every site the caller sees without one) ${Object.keys(FIGURES).join(', ')}, computed in the database so pages and totals agree.`;
+export const PRODUCT_STOCK_FIELDS_TEXT = `Filters and sort keys: ${Object.keys(PRODUCT_FIELDS).join(', ')}, stockSiteId, stockSiteName, subsidiaryId, the stock figures at the site (summed over every site the caller sees without one) ${Object.keys(FIGURES).join(', ')}, and those at the destination as destinationProductInfo.<figure> (${DESTINATION_FIGURES.join(', ')}), destinationProductInfo.stockSiteId and destinationProductInfo.stockSiteName, computed in the database so pages and totals agree.`;
+
+const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/** A value every row of this search shares (the site named in the request), as SQL. */
+const constant = (name: string, value: string | null | undefined): FieldInfo => ({
+  name,
+  kind: 'string',
+  nullable: true,
+  derived: () => (value == null ? 'null::text' : `${quoted(value)}::text`),
+});
+
+/**
+ * The inventories a row sums over: the product's, at `site` (every site without one), within the
+ * caller's subsidiary scope; `figuresOf` reads the same ones.
+ */
+const inventoriesOf = (site: StockSite | null) => {
+  const atSite = site && isUuid(site.id) ? ` and si.site_id = '${site.id}'::uuid` : '';
+  return (a: string, c: Context) =>
+    `from stock_inventory si where si.tenant_id = ${a}.tenant_id and si.product_id = ${a}.id${atSite} and ${scopeSql('si.subsidiary_id', c, 'subsidiaryId')}`;
+};
+
+/** The stock figures at `site`, by name, as SQL. */
+function figureFields(site: StockSite | null, prefix = ''): Map<string, FieldInfo> {
+  const inventories = inventoriesOf(site);
+  const fields = new Map<string, FieldInfo>();
+  for (const [name, figure] of Object.entries(FIGURES)) {
+    const aggregate: DerivedSql = (a, c) => `select (${figure.sql})::float8 ${inventories(a, c)}`;
+    fields.set(prefix + name, {
+      name: prefix + name,
+      kind: 'number',
+      nullable: figure.nullable,
+      derived: aggregate,
+    });
+  }
+  return fields;
+}
 
 /**
  * The fields a product stock search filters and sorts on: the product's own under the row's
- * names, and the stock figures computed in SQL over the inventories `figuresOf` reads (at `site`,
- * or every site, within the caller's scope), so filters, sorts, pages and totals agree with the
- * rows answered.
+ * names, the sites the request names, and the stock figures computed in SQL over the inventories
+ * `figuresOf` reads (at `site`, or every site, within the caller's scope), so filters, sorts,
+ * pages and totals agree with the rows answered.
  */
-function rowFields(ctx: Context, site: StockSite | null): Map<string, FieldInfo> {
+function rowFields(
+  ctx: Context,
+  site: StockSite | null,
+  destination: StockSite | null,
+): Map<string, FieldInfo> {
   const product = productService.fieldsOf(ctx.em);
   const fields = new Map<string, FieldInfo>();
   for (const [row, own] of Object.entries(PRODUCT_FIELDS))
     fields.set(row, { ...product.get(own)!, name: row });
-  const atSite = site && isUuid(site.id) ? ` and si.site_id = '${site.id}'::uuid` : '';
-  for (const [name, figure] of Object.entries(FIGURES)) {
-    const aggregate: DerivedSql = (a, c) =>
-      `select (${figure.sql})::float8 from stock_inventory si where si.tenant_id = ${a}.tenant_id and si.product_id = ${a}.id${atSite} and ${scopeSql('si.subsidiary_id', c, 'subsidiaryId')}`;
-    fields.set(name, {
+  fields.set('stockSiteId', constant('stockSiteId', site?.id));
+  fields.set('stockSiteName', constant('stockSiteName', site?.name));
+  // One inventory: its subsidiary; otherwise (or when it has none) the site's, as the row shows.
+  const inventories = inventoriesOf(site);
+  const siteSubsidiary = site?.subsidiaryId ? `${quoted(site.subsidiaryId)}::text` : 'null::text';
+  fields.set('subsidiaryId', {
+    name: 'subsidiaryId',
+    kind: 'string',
+    nullable: true,
+    derived: (a, c) =>
+      `select coalesce(case when count(*) = 1 then max(si.subsidiary_id::text) end, ${siteSubsidiary}) ${inventories(a, c)}`,
+  });
+  for (const [name, field] of figureFields(site)) {
+    // Without inventories a row shows the product's own price.
+    const derived = field.derived!;
+    fields.set(
       name,
-      kind: 'number',
-      nullable: figure.nullable,
-      // Without inventories a row shows the product's own price.
-      derived:
-        name === 'unitPrice'
-          ? (a, c) => `coalesce((${aggregate(a, c)}), ${a}.unit_price::float8)`
-          : aggregate,
-    });
+      name === 'unitPrice'
+        ? { ...field, derived: (a, c) => `coalesce((${derived(a, c)}), ${a}.unit_price::float8)` }
+        : field,
+    );
   }
+  // Without a destination its info is null, and so is every field in it.
+  const at = 'destinationProductInfo.';
+  for (const [name, field] of figureFields(destination, at))
+    if (DESTINATION_FIGURES.includes(name.slice(at.length)))
+      fields.set(name, destination ? field : { ...field, nullable: true, derived: () => 'null::float8' });
+  fields.set(`${at}stockSiteId`, constant(`${at}stockSiteId`, destination?.id));
+  fields.set(`${at}stockSiteName`, constant(`${at}stockSiteName`, destination?.name));
   return fields;
 }
 
@@ -133,7 +192,7 @@ export async function searchProductStock(
     ? await siteOrFail(ctx, destinationStockSiteId, 'destinationStockSiteId')
     : null;
   const page = await productService.search(ctx, input, undefined, {
-    view: { name: 'ProductStockRow', fields: rowFields(ctx, source) },
+    view: { name: 'ProductStockRow', fields: rowFields(ctx, source, destination) },
   });
   const ids = page.content.map((p) => p.id);
   const here = await figuresOf(ctx, ids, source);
