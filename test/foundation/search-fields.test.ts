@@ -27,6 +27,7 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
 
 type Row = Record<string, unknown>;
 const RECORDS = 3;
+const UNKNOWN = '6a1e7d1c-3b0b-4a7e-9d6f-00000000abcd';
 
 /**
  * An input with every scalar it can hold varied by `i`; links to other records are left out.
@@ -560,6 +561,133 @@ describe('every documented field filters and sorts', () => {
       '/hr/features/dynamic-search?filters=epic.name:contains:epic&sort=epic.name,asc',
     );
     expect(all.body.content.map((f: Row) => f.id)).toEqual([f2.id, f1.id]);
+  });
+
+  it('a list of objects filters by some element in SQL; ne keeps a list without one; it does not sort', async () => {
+    const { d, gql } = await tenantWithGql('Lists');
+    const product = async (name: string) =>
+      (await gql(`mutation($i: ProductInput!) { createProduct(input: $i) { id } }`, { i: { name } }))
+        .createProduct.id as string;
+    const oak = await product('Oak');
+    const pine = await product('Pine');
+    const invoice = async (rows: Row[]) => {
+      const res = await d.client.post('/invoices', { rows });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const big = await invoice([{ productId: oak, quantity: 2, unitPrice: 100, type: 'ITEM' }]);
+    const mixed = await invoice([
+      { productId: pine, quantity: 1, unitPrice: 10, type: 'ITEM' },
+      { productId: oak, quantity: 1, unitPrice: 50, type: 'ITEM' },
+    ]);
+    const empty = await invoice([]);
+    const found = async (query: string) => {
+      const res = await d.client.get(`/invoices/dynamic-search?${query}`);
+      expect(res.status).toBe(200);
+      expect(res.body.totalElements).toBe(res.body.content.length);
+      return res.body.content.map((r: Row) => r.id).sort();
+    };
+    const ids = (...list: string[]) => list.sort();
+    expect(await found('filters=rows.total:gt:100')).toEqual([big]);
+    expect(await found('filters=rows.total:lt:100')).toEqual([mixed]);
+    expect(await found(`filters=rows.productId:eq:${oak}`)).toEqual(ids(big, mixed));
+    expect(await found(`filters=rows.productId:ne:${pine}`)).toEqual(ids(big, empty));
+    expect(await found(`filters=rows.productId:in:${pine}|${UNKNOWN}`)).toEqual([mixed]);
+    expect(await found('filters=rows.description:isNull')).toEqual(ids(big, mixed, empty));
+    // Each condition is "some element": two on one path may hold on different elements.
+    expect(await found('filters=rows.total:gt:20&filters=rows.total:lt:20')).toEqual([mixed]);
+    expect(await found('filters=rows:isNull')).toEqual([empty]);
+    expect(await found('filters=rows.productId:isNull')).toEqual([empty]);
+    // A page of one counts every match: the condition runs in the statement that pages.
+    const page = await d.client.get('/invoices/dynamic-search?filters=rows:notNull&size=1');
+    expect([page.body.totalElements, page.body.content.length]).toEqual([2, 1]);
+    const posted = await d.client.post('/invoices/dynamic-search', {
+      filters: { 'rows.total': { gte: 200 } },
+    });
+    expect(posted.body.content.map((r: Row) => r.id)).toEqual([big]);
+    for (const [query, message] of [
+      ['sort=rows.total,asc', /'rows\.total' is a field of the elements of the list 'rows'.*not sorted/],
+      ['sort=rows,desc', /'rows' is a list of objects.*not sorted/],
+      ['filters=rows.total:gt:lots', /rows\.total:gt: "lots" is not a number/],
+      ['filters=rows:eq:x', /the op eq does not apply/],
+      ['filters=rows.type:eq:BUCKET', /one of ITEM/],
+    ] as const) {
+      const res = await d.client.get(`/invoices/dynamic-search?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toMatch(message);
+    }
+  });
+
+  it("linked records a list shows are searched within the record's tenant; a computed list in SQL", async () => {
+    const { d, gql } = await tenantWithGql('ListLinks');
+    const employee = async (input: Row, g = gql) =>
+      (await g(`mutation($i: EmployeeInput!) { createEmployee(input: $i) { id } }`, { i: input }))
+        .createEmployee.id as string;
+    const ada = await employee({ firstName: 'Ada', lastName: 'Lovelace' });
+    const elsewhere = await tenantWithGql('ListLinksElsewhere');
+    const stranger = await employee({ firstName: 'Sam', lastName: 'Stranger' }, elsewhere.gql);
+    const team = async (name: string, memberIds: string[]) =>
+      (
+        await gql(`mutation($i: CreateTeamInput!) { createTeam(input: $i) { id } }`, {
+          i: { name, memberIds },
+        })
+      ).createTeam.id as string;
+    const withAda = await team('With Ada', [ada]);
+    const foreign = await team('Foreign', []);
+    // The API refuses another tenant's employee as a member; written directly, it still names no one.
+    await server.orm.em
+      .getConnection()
+      .execute(`update team set member_ids = array[?] where id = ?`, [stranger, foreign]);
+    const teams = async (filters: Row[]) =>
+      (
+        await gql(`query($i: SearchInput) { searchTeams(input: $i) { content { id members { id } } } }`, {
+          i: { filters },
+        })
+      ).searchTeams.content as { id: string; members: { id: string }[] }[];
+    expect(
+      (await teams([{ field: 'members.lastName', op: 'contains', value: 'LOVE' }])).map((t) => t.id),
+    ).toEqual([withAda]);
+    expect(await teams([{ field: 'members.lastName', op: 'eq', value: 'Stranger' }])).toEqual([]);
+    expect(await teams([{ field: 'members.id', op: 'eq', value: stranger }])).toEqual([]);
+    // As the field answers: the foreign team has no members.
+    expect(await teams([{ field: 'members', op: 'isNull' }])).toEqual([{ id: foreign, members: [] }]);
+    const bad = await d.client.graphql(
+      `query($i: SearchInput) { searchTeams(input: $i) { totalElements } }`,
+      {
+        i: { filters: [{ field: 'members.id', op: 'eq', value: 'ada' }] },
+      },
+    );
+    expect(bad.body.errors?.[0]?.message).toMatch(/is not an id/);
+
+    // An inventory's locations, grouped from its batches in SQL as the field groups them.
+    const site = (await gql(`mutation { createStockSite(input: { name: "Depot" }) { id } }`)).createStockSite
+      .id as string;
+    const oak = (await gql(`mutation { createProduct(input: { name: "Oak" }) { id } }`)).createProduct
+      .id as string;
+    const pine = (await gql(`mutation { createProduct(input: { name: "Pine" }) { id } }`)).createProduct
+      .id as string;
+    const added = await d.client.post('/inventory', {
+      stockSiteId: site,
+      products: [
+        { productId: oak, quantity: 10, price: 2, batchNumber: 'B1', locationId: 'A-01' },
+        { productId: oak, quantity: 5, price: 2, batchNumber: 'B2', locationId: 'A-01' },
+        { productId: pine, quantity: 12, price: 1, batchNumber: 'P1', locationId: 'B-02' },
+      ],
+    });
+    expect(added.status).toBeLessThan(300);
+    const stock = async (filters: Row[]) =>
+      (
+        await gql(
+          `query($i: SearchInput) { searchStockInventories(input: $i) { content { productId locations { id totalQuantity } } } }`,
+          { i: { filters } },
+        )
+      ).searchStockInventories.content as { productId: string; locations: Row[] }[];
+    const byLocation = await stock([{ field: 'locations.totalQuantity', op: 'gte', value: 13 }]);
+    expect(byLocation).toEqual([{ productId: oak, locations: [{ id: 'A-01', totalQuantity: 15 }] }]);
+    expect(
+      (await stock([{ field: 'locations.id', op: 'eq', value: 'B-02' }])).map((s) => s.productId),
+    ).toEqual([pine]);
+    expect(await stock([{ field: 'locations', op: 'isNull' }])).toEqual([]);
   });
 
   it('derived counts filter and sort in SQL, so a page and its total agree', async () => {
