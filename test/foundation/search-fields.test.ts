@@ -21,8 +21,10 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
  * Every documented field of every group filters and sorts, generated from the field lists
  * (src/family/fields.ts): for each group, three records are made through the API, and for each
  * field the filters and sorts that fit its kind are checked against the values the API answers
- * for those same records, so a derived value computed in SQL must agree with its resolver. The
- * REST forms (GET and POST dynamic search) run once per group that publishes them.
+ * for those same records, so a derived value computed in SQL must agree with its resolver. A list
+ * of objects and each path into its elements are checked as "some element matches" against the
+ * lists answered, and refused as sort keys. The REST forms (GET and POST dynamic search) run once
+ * per group that publishes them.
  */
 
 type Row = Record<string, unknown>;
