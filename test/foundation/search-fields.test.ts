@@ -28,6 +28,8 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
  */
 
 type Row = Record<string, unknown>;
+/** A search and what must hold of the records it finds. */
+type Check = { input: object; holds: (found: Row[]) => void };
 const RECORDS = 3;
 const UNKNOWN = '6a1e7d1c-3b0b-4a7e-9d6f-00000000abcd';
 
@@ -223,6 +225,23 @@ describe('every documented field filters and sorts', () => {
     return inputs.map((_, i) => res.body.data[`q${i}`] as { totalElements: number; content: Row[] });
   }
 
+  /** Runs `checks` on `f` as one request, naming the check that fails. */
+  async function runChecks(group: (typeof groups)[number], f: string, names: string[], checks: Check[]) {
+    const answers = await search(
+      group,
+      names,
+      checks.map((c) => c.input),
+    );
+    answers.forEach((a, i) => {
+      try {
+        checks[i].holds(a.content);
+        expect(a.totalElements).toBe(a.content.length);
+      } catch (err) {
+        throw new Error(`${group.name}.${f} ${JSON.stringify(checks[i].input)}: ${(err as Error).message}`);
+      }
+    });
+  }
+
   /**
    * A list of objects, or a path into its elements: each op keeps the records some element of
    * which matches (the negative ops: none), checked against the lists the API answers; a sort on
@@ -305,19 +324,12 @@ describe('every documented field filters and sorts', () => {
         }
       }
     }
-    const answers = await search(
+    await runChecks(
       group,
+      f,
       names,
-      checks.map((c) => c.input),
+      checks.map((c) => ({ input: c.input, holds: (found) => expect(ids(found)).toEqual(c.expected) })),
     );
-    answers.forEach((a, i) => {
-      try {
-        expect(ids(a.content)).toEqual(checks[i].expected);
-        expect(a.totalElements).toBe(a.content.length);
-      } catch (err) {
-        throw new Error(`${group.name}.${f} ${JSON.stringify(checks[i].input)}: ${(err as Error).message}`);
-      }
-    });
   }
 
   it.each(groups.map((g) => [g.name, g] as const))('%s', async (_name, group) => {
@@ -336,7 +348,7 @@ describe('every documented field filters and sorts', () => {
       const sample = rows.find((r) => !isEmpty(at(r, f)));
       const value = sample ? at(sample, f) : undefined;
       const scalar = Array.isArray(value) ? value[0] : value;
-      const checks: { input: object; holds: (found: Row[]) => void }[] = [];
+      const checks: Check[] = [];
       const ids = (found: Row[]) => found.map(key).sort();
       const expected = (keep: (r: Row) => boolean) => rows.filter(keep).map(key).sort();
 
@@ -433,19 +445,7 @@ describe('every documented field filters and sorts', () => {
           });
         }
       }
-      const answers = await search(
-        group,
-        names,
-        checks.map((c) => c.input),
-      );
-      answers.forEach((a, i) => {
-        try {
-          checks[i].holds(a.content);
-          expect(a.totalElements).toBe(a.content.length);
-        } catch (err) {
-          throw new Error(`${group.name}.${f} ${JSON.stringify(checks[i].input)}: ${(err as Error).message}`);
-        }
-      });
+      await runChecks(group, f, names, checks);
     }
 
     // The REST forms, once per group that publishes them: an id found by a part of its text.
