@@ -50,6 +50,7 @@ const KIND_NAMES: Record<Exclude<FieldKind, 'uuid'>, string> = {
   enum: 'enum',
   list: 'list',
   json: 'JSON',
+  objects: 'list of objects',
 };
 const kindName = (kind: FieldKind) => KIND_NAMES[kind === 'uuid' ? 'string' : kind];
 
@@ -77,7 +78,7 @@ const fieldText = (f: DocumentedField) =>
 
 /** The filterable and sortable fields of `record`, for a parameter's or a body's description. */
 function fieldsText(record: GraphQLObjectType): string {
-  return `Filterable and sortable fields: ${filterableFields(record).map(fieldText).join(', ')}. JSON fields filter but do not sort. Ops by type: ${opsByKindText()}.`;
+  return `Filterable and sortable fields: ${filterableFields(record).map(fieldText).join(', ')}. JSON fields, lists of objects and paths into their elements (\`rows.total\`, matched when some element matches) filter but do not sort. Ops by type: ${opsByKindText()}.`;
 }
 
 /**
@@ -101,7 +102,7 @@ export function searchQueryParameters(record?: GraphQLObjectType): QueryParamete
   const fields = record ? ` ${fieldsText(record)}` : '';
   const names = record
     ? filterableFields(record)
-        .filter((f) => isSortable(f.kind))
+        .filter((f) => isSortable(f))
         .map((f) => f.name)
     : undefined;
   return [
@@ -230,11 +231,13 @@ export function searchMarkdown(schema: GraphQLSchema, records: readonly SearchDo
     '',
     "Every field a record documents, stored or derived (counts, progress, overdue days), can be used in a dynamic search's filters and as a sort key; derived values are computed in SQL, so pages and totals agree. `contains` and `startsWith` match ids and other non-text columns by their text form; `isNull` also matches an empty list.",
     '',
-    "The nested objects that summarise a linked record (a lead's `customer`, a feature's `epic`) are searched by a dot path to each of their scalars: `customer.name:contains:acme`, `sort=customer.name,asc`. Each is read in the same statement from the linked record of the same tenant, so pages and totals agree; it is empty (null) when the link is empty or names a record the caller may not see, as the nested object is. Lists of objects (an invoice's rows, events) are not searchable.",
+    "The nested objects that summarise a linked record (a lead's `customer`, a feature's `epic`) are searched by a dot path to each of their scalars: `customer.name:contains:acme`, `sort=customer.name,asc`. Each is read in the same statement from the linked record of the same tenant, so pages and totals agree; it is empty (null) when the link is empty or names a record the caller may not see, as the nested object is.",
+    '',
+    "Lists of objects (an invoice's `rows`, a record's `events`, a team's `members`) are searched by a dot path to each scalar of their elements, with the ops of that scalar's type: `rows.productId:eq:<id>`, `rows.total:gt:100`, `payments.date:lt:2026-01-01`. A condition holds when some element matches it, computed in SQL over the record's own elements (a list the record holds as JSON, each value read as the path's type) or over its tenant's rows (linked records named by the record's ids, a list computed from another table). The negative ops are the negations of their positive twins, so they keep records without elements: `ne` means no element equals the value, `isNull` no element has a value, `notNull` some element has one. The list itself takes `isNull` (no elements) and `notNull` (at least one). Nested objects and lists inside an element are not paths. Neither the list nor its paths can be sorted (one value per element, none per record): such a sort is a 400 naming the field.",
     '',
     "JSON fields (a JSON value, or a nested object the record holds itself, such as a lead's `address`) take `isNull`, `notNull` and `contains`, which matches the field's JSON text (keys included) ignoring case; they cannot be sorted, and any other op is refused with a 400.",
     '',
-    'The CSV export of a group has one column per field below that is neither a dot path nor a JSON field, in this order, with the nested objects the record holds flattened as `a.b` where they stand in the type.',
+    'The CSV export of a group has one column per field below that is neither a dot path, a JSON field nor a list of objects, in this order, with the nested objects the record holds flattened as `a.b` where they stand in the type; a list of objects the record holds itself is one column of JSON.',
     '',
     '## Ops by type',
     '',
@@ -257,7 +260,13 @@ export function searchMarkdown(schema: GraphQLSchema, records: readonly SearchDo
     lines.push('| Field | Type | Nullable | Derived |', '| ----- | ---- | -------- | ------- |');
     for (const f of filterableFields(type)) {
       const kind = f.kind === 'enum' && f.enumValues ? `enum: ${f.enumValues.join(', ')}` : kindName(f.kind);
-      const derived = group.derived.includes(f.name) ? 'yes' : f.link ? `from \`${f.link.id}\`` : '';
+      const derived = group.derived.includes(f.name)
+        ? 'yes'
+        : f.link
+          ? `from \`${f.link.id}\``
+          : f.element?.field
+            ? `some element of \`${f.element.list}\``
+            : '';
       lines.push(`| \`${f.name}\` | ${kind} | ${f.nullable ? 'yes' : 'no'} | ${derived} |`);
     }
   }

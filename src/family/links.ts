@@ -33,3 +33,23 @@ export function registerLinkSource(typeName: string, source: LinkSource): void {
 export function linkSource(typeName: string): LinkSource | undefined {
   return sources.get(typeName) ?? (isRecordType(typeName) ? { entity: typeName } : undefined);
 }
+
+/**
+ * Where the elements of a list of objects come from when the record does not hold them and they
+ * are not the linked records its ids name (an inventory's locations, grouped from its batches):
+ * SQL selecting the elements of the record aliased `alias`, one row each, a column per scalar of
+ * the element type named as the GraphQL field, only within the record's tenant. A search filters
+ * on `list.field` over these rows (fields.ts).
+ */
+export interface ListSource {
+  elements: (alias: string, ctx: Context) => string;
+}
+
+const listSources = new Map<string, ListSource>();
+
+/** Declares the source of a list's element type; registered beside the function that builds the list. */
+export function registerListSource(typeName: string, source: ListSource): void {
+  listSources.set(typeName, source);
+}
+
+export const listSource = (typeName: string): ListSource | undefined => listSources.get(typeName);

@@ -121,7 +121,10 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
         const type = getNamedType(info.schema.getType(entity.name));
         if (!isObjectType(type)) throw new Error(`${entity.name} is not an object type`);
         const meta = ctx.em.getMetadata().get(entity.name);
-        const scalars = new Set(service.fieldsOf(ctx.em).keys());
+        // A list of objects is a column only where the record holds it (`stored`), as JSON.
+        const scalars = new Set(
+          [...service.fieldsOf(ctx.em).values()].filter((f) => f.kind !== 'objects').map((f) => f.name),
+        );
         columns = csvColumns(
           type,
           scalars,

@@ -73,6 +73,7 @@ function coerce(field: FieldInfo, raw: unknown, op: FilterOp): unknown {
     case 'string':
     case 'list':
     case 'json':
+    case 'objects':
       if (typeof raw === 'string') return raw;
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
       return fail('a string');
@@ -87,6 +88,7 @@ function condition(field: FieldInfo, filter: FilterInput, ctx: Context): FilterQ
       `filter ${name}: the op ${op} does not apply to a ${field.kind} field; use one of ${OPS_BY_KIND[field.kind].join(', ')}`,
     );
   }
+  if (field.some) return someElement(field, filter, ctx);
   const key = () => subject(field, ctx);
   // An empty list is how a record says it has none: isNull matches it as well as null.
   if (op === FilterOp.isNull)
@@ -132,6 +134,51 @@ function condition(field: FieldInfo, filter: FilterInput, ctx: Context): FilterQ
       return { [key()]: { [`$${op}`]: coerce(field, filter.value, op) } };
   }
 }
+
+/**
+ * A condition on a list of objects or a path into its elements (`rows.total:gt:100`): some
+ * element's value matches. The negative ops are the negations of their positive twins, so a
+ * record with no elements is kept by them: `ne` is "no element equals", `isNull` "no element has
+ * a value" (for the list itself: it has no elements), `notNull` "some element has one".
+ */
+function someElement(field: FieldInfo, filter: FilterInput, ctx: Context): FilterQuery<any> {
+  const { op } = filter;
+  const holds = (test: (value: string) => string, params: unknown[] = [], negate = false) => ({
+    [raw((alias: string) => `${negate ? 'not ' : ''}${field.some!(alias, ctx, test)}`, params)]: [],
+  });
+  if (op === FilterOp.isNull || op === FilterOp.notNull) {
+    const test = field.kind === 'objects' ? () => 'true' : (v: string) => `${v} is not null`;
+    return holds(test, [], op === FilterOp.isNull);
+  }
+  if (filter.value === undefined || filter.value === null)
+    throw badRequest(`filter ${field.name}:${op} needs a value`);
+  const value = () => coerce(field, filter.value, op);
+  switch (op) {
+    case FilterOp.eq:
+    case FilterOp.ne:
+      return holds((v) => `${v} = ?`, [value()], op === FilterOp.ne);
+    case FilterOp.in:
+      return holds(
+        (v) => `${v} = any(?)`,
+        [asList(filter.value, field.name).map((v) => coerce(field, v, op))],
+      );
+    case FilterOp.contains:
+    case FilterOp.startsWith: {
+      const given = filter.value;
+      const text = likeEscape(typeof given === 'string' ? given : coerceText(field, given, op));
+      return holds((v) => `${v}::text ilike ?`, [op === FilterOp.contains ? `%${text}%` : `${text}%`]);
+    }
+    default:
+      return holds((v) => `${v} ${COMPARISONS[op]} ?`, [value()]);
+  }
+}
+
+const COMPARISONS: Partial<Record<FilterOp, string>> = {
+  [FilterOp.gt]: '>',
+  [FilterOp.gte]: '>=',
+  [FilterOp.lt]: '<',
+  [FilterOp.lte]: '<=',
+};
 
 /** The text a contains/startsWith compares: numbers and booleans as written, nothing else. */
 function coerceText(field: FieldInfo, value: unknown, op: FilterOp): string {
@@ -190,9 +237,11 @@ export function orderBy(
   return sort.map((s) => {
     const field = fields.get(s.field);
     if (!field) throw unknownField(fields, s.field, entity, 'sort');
-    if (!isSortable(field.kind))
+    if (!isSortable(field))
       throw badRequest(
-        `sort field '${s.field}' is a JSON field: it can be filtered (isNull, notNull, contains) but not sorted`,
+        field.element
+          ? `sort field '${s.field}' is ${field.element.field ? `a field of the elements of the list '${field.element.list}'` : 'a list of objects'}: it can be filtered (some element matches) but not sorted`
+          : `sort field '${s.field}' is a JSON field: it can be filtered (isNull, notNull, contains) but not sorted`,
       );
     return { [subject(field, ctx)]: s.ascending === false ? 'desc' : 'asc' };
   });

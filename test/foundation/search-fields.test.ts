@@ -12,7 +12,7 @@ import {
 import { buildBareSchema } from '../../src/schema/build';
 import { groups } from '../../src/resolvers/groups';
 import { restTable } from '../../src/rest/table';
-import { filterableFields, OPS_BY_KIND, type DocumentedField } from '../../src/family/fields';
+import { filterableFields, isSortable, OPS_BY_KIND, type DocumentedField } from '../../src/family/fields';
 import { recordType } from '../../src/family/record-types';
 import { sampleValue } from '../support/sample-requests';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
@@ -21,15 +21,25 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
  * Every documented field of every group filters and sorts, generated from the field lists
  * (src/family/fields.ts): for each group, three records are made through the API, and for each
  * field the filters and sorts that fit its kind are checked against the values the API answers
- * for those same records, so a derived value computed in SQL must agree with its resolver. The
- * REST forms (GET and POST dynamic search) run once per group that publishes them.
+ * for those same records, so a derived value computed in SQL must agree with its resolver. A list
+ * of objects and each path into its elements are checked as "some element matches" against the
+ * lists answered, and refused as sort keys. The REST forms (GET and POST dynamic search) run once
+ * per group that publishes them.
  */
 
 type Row = Record<string, unknown>;
+/** A search and what must hold of the records it finds. */
+type Check = { input: object; holds: (found: Row[]) => void };
 const RECORDS = 3;
+const UNKNOWN = '6a1e7d1c-3b0b-4a7e-9d6f-00000000abcd';
 
-/** An input with every scalar it can hold varied by `i`; links to other records are left out. */
+/**
+ * An input with every scalar it can hold varied by `i`; links to other records are left out.
+ * `full` fills the optional scalars too, `lists` also one element of each optional list of
+ * objects (an invoice's rows), so their paths have values to find.
+ */
 type Known = { ids: Map<string, string[]>; username: string };
+type Fill = 'lists' | 'full' | 'required';
 
 /** The id of a record made earlier for a link named `name` (productId: a Product's). */
 function linkTo(name: string, known: Known, i: number): string | undefined {
@@ -39,9 +49,9 @@ function linkTo(name: string, known: Known, i: number): string | undefined {
   return undefined;
 }
 
-function input(type: GraphQLInputType, i: number, name: string, full: boolean, known: Known): unknown {
+function input(type: GraphQLInputType, i: number, name: string, fill: Fill, known: Known): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) return [input(inner.ofType, i, name, full, known)];
+  if (isListType(inner)) return [input(inner.ofType, i, name, fill, known)];
   const named = getNamedType(inner);
   if (isEnumType(named)) {
     const values = named.getValues();
@@ -51,12 +61,15 @@ function input(type: GraphQLInputType, i: number, name: string, full: boolean, k
     const out: Row = {};
     for (const f of Object.values(named.getFields())) {
       const required = isNonNullType(f.type);
-      if (!required && (!full || isInputObjectType(getNamedType(f.type)))) continue;
+      const list = isListType(isNonNullType(f.type) ? f.type.ofType : f.type);
+      const objects = isInputObjectType(getNamedType(f.type));
+      if (!required && fill === 'required') continue;
       if (!required && /Ids?$/.test(f.name) && !linkTo(f.name, known, i)) continue;
-      if (!required && isListType(isNonNullType(f.type) ? f.type.ofType : f.type)) continue;
+      if (!required && list && !(objects && fill === 'lists')) continue;
+      if (!required && objects && !list) continue;
       out[f.name] = /Ids?$/.test(f.name)
         ? (linkTo(f.name, known, i) ?? sampleValue(f.type, f.name))
-        : input(f.type, i, f.name, full, known);
+        : input(f.type, i, f.name, objects && fill === 'lists' ? 'full' : fill, known);
     }
     return out;
   }
@@ -128,6 +141,16 @@ function plainLeaf(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The values of a list's elements a path names (`rows.total`), or the elements of the list
+ * itself, as the answer shows them; empty values left out.
+ */
+function elementValues(row: Row, field: DocumentedField): unknown[] {
+  const list = (at(row, field.element!.list) as Row[] | null) ?? [];
+  const sub = field.element!.field;
+  return sub ? list.map((e) => e[sub]).filter((v) => v !== null && v !== undefined) : list;
+}
+
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
 /** Compares two non-empty values of a field as the database orders them (the test's own data). */
@@ -162,10 +185,15 @@ describe('every documented field filters and sorts', () => {
     const mutation = schema.getMutationType()!.getFields()[`create${group.name}`];
     const argType = mutation.args.find((a) => a.name === 'input')!.type;
     for (let i = 0; i < RECORDS; i++) {
-      for (const full of [true, false]) {
+      // The last record leaves its lists of objects empty, so "no element" has a record to find.
+      for (const fill of [
+        ...(i < RECORDS - 1 ? ['lists' as const] : []),
+        'full' as const,
+        'required' as const,
+      ]) {
         const res = await t.client.graphql(
           `mutation($input: ${String(argType)}) { create${group.name}(input: $input) { id } }`,
-          { input: input(argType, i, 'input', full, { ids: made, username: t.adminEmail }) },
+          { input: input(argType, i, 'input', fill, { ids: made, username: t.adminEmail }) },
         );
         if (!res.body.errors) {
           made.set(group.name, [...(made.get(group.name) ?? []), res.body.data[`create${group.name}`].id]);
@@ -197,6 +225,113 @@ describe('every documented field filters and sorts', () => {
     return inputs.map((_, i) => res.body.data[`q${i}`] as { totalElements: number; content: Row[] });
   }
 
+  /** Runs `checks` on `f` as one request, naming the check that fails. */
+  async function runChecks(group: (typeof groups)[number], f: string, names: string[], checks: Check[]) {
+    const answers = await search(
+      group,
+      names,
+      checks.map((c) => c.input),
+    );
+    answers.forEach((a, i) => {
+      try {
+        checks[i].holds(a.content);
+        expect(a.totalElements).toBe(a.content.length);
+      } catch (err) {
+        throw new Error(`${group.name}.${f} ${JSON.stringify(checks[i].input)}: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  /**
+   * A list of objects, or a path into its elements: each op keeps the records some element of
+   * which matches (the negative ops: none), checked against the lists the API answers; a sort on
+   * it is a 400 naming it.
+   */
+  async function checkElements(
+    group: (typeof groups)[number],
+    field: DocumentedField,
+    names: string[],
+    rows: Row[],
+  ): Promise<void> {
+    const f = field.name;
+    const key = (r: Row) => r.id as string;
+    const ids = (found: Row[]) => found.map(key).sort();
+    const some = (keep: (v: unknown) => boolean) =>
+      rows
+        .filter((r) => elementValues(r, field).some(keep))
+        .map(key)
+        .sort();
+    const none = (keep: (v: unknown) => boolean) =>
+      rows
+        .filter((r) => !elementValues(r, field).some(keep))
+        .map(key)
+        .sort();
+    const refused = await t.client.graphql(
+      `query($i: SearchInput) { search${group.plural}(input: $i) { totalElements } }`,
+      { i: { sort: [{ field: f, ascending: false }] } },
+    );
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(refused.body.errors?.[0]?.message).toContain(`'${f}'`);
+    expect(refused.body.errors?.[0]?.message).toMatch(/not sorted/);
+
+    const value = rows.flatMap((r) => elementValues(r, field))[0];
+    const checks: { input: object; expected: string[] }[] = [
+      { input: { filters: [{ field: f, op: 'notNull' }] }, expected: some(() => true) },
+      { input: { filters: [{ field: f, op: 'isNull' }] }, expected: none(() => true) },
+    ];
+    if (field.element!.field && value !== undefined) {
+      const ops = OPS_BY_KIND[field.kind] as readonly string[];
+      if (field.kind === 'datetime') {
+        const at = Date.parse(String(value));
+        const time = (v: unknown) => Date.parse(String(v));
+        checks.push({
+          input: { filters: [{ field: f, op: 'gte', value }] },
+          expected: some((v) => time(v) >= at),
+        });
+        checks.push({
+          input: { filters: [{ field: f, op: 'lt', value }] },
+          expected: some((v) => time(v) < at),
+        });
+      } else {
+        checks.push({
+          input: { filters: [{ field: f, op: 'eq', value }] },
+          expected: some((v) => v === value),
+        });
+        checks.push({
+          input: { filters: [{ field: f, op: 'ne', value }] },
+          expected: none((v) => v === value),
+        });
+        checks.push({
+          input: { filters: [{ field: f, op: 'in', value: [value, value] }] },
+          expected: some((v) => v === value),
+        });
+        if (typeof value === 'number') {
+          checks.push({
+            input: { filters: [{ field: f, op: 'gt', value }] },
+            expected: some((v) => (v as number) > value),
+          });
+          checks.push({
+            input: { filters: [{ field: f, op: 'lte', value }] },
+            expected: some((v) => (v as number) <= value),
+          });
+        }
+        if (ops.includes('contains') && typeof value === 'string' && value.length > 2) {
+          const part = value.slice(1, -1).toUpperCase();
+          checks.push({
+            input: { filters: [{ field: f, op: 'contains', value: part }] },
+            expected: some((v) => String(v).toUpperCase().includes(part)),
+          });
+        }
+      }
+    }
+    await runChecks(
+      group,
+      f,
+      names,
+      checks.map((c) => ({ input: c.input, holds: (found) => expect(ids(found)).toEqual(c.expected) })),
+    );
+  }
+
   it.each(groups.map((g) => [g.name, g] as const))('%s', async (_name, group) => {
     const fields = filterableFields(recordType(group.entity.name));
     const names = fields.map((f) => f.name);
@@ -206,12 +341,14 @@ describe('every documented field filters and sorts', () => {
     if (group.name !== 'CoverageJob') expect(rows.length).toBeGreaterThanOrEqual(RECORDS);
     const key = (r: Row) => r.id as string;
 
-    for (const field of fields) {
+    for (const field of fields.filter((x) => x.element)) await checkElements(group, field, names, rows);
+
+    for (const field of fields.filter((x) => !x.element)) {
       const f = field.name;
       const sample = rows.find((r) => !isEmpty(at(r, f)));
       const value = sample ? at(sample, f) : undefined;
       const scalar = Array.isArray(value) ? value[0] : value;
-      const checks: { input: object; holds: (found: Row[]) => void }[] = [];
+      const checks: Check[] = [];
       const ids = (found: Row[]) => found.map(key).sort();
       const expected = (keep: (r: Row) => boolean) => rows.filter(keep).map(key).sort();
 
@@ -308,19 +445,7 @@ describe('every documented field filters and sorts', () => {
           });
         }
       }
-      const answers = await search(
-        group,
-        names,
-        checks.map((c) => c.input),
-      );
-      answers.forEach((a, i) => {
-        try {
-          checks[i].holds(a.content);
-          expect(a.totalElements).toBe(a.content.length);
-        } catch (err) {
-          throw new Error(`${group.name}.${f} ${JSON.stringify(checks[i].input)}: ${(err as Error).message}`);
-        }
-      });
+      await runChecks(group, f, names, checks);
     }
 
     // The REST forms, once per group that publishes them: an id found by a part of its text.
@@ -343,7 +468,7 @@ describe('every documented field filters and sorts', () => {
       if (post) {
         const posted = await t.client.post(base, {
           filters: { id: { startsWith: id.slice(0, 13) } },
-          sort: [{ field: fields.filter((f) => f.kind !== 'json').pop()!.name, ascending: false }],
+          sort: [{ field: fields.filter((f) => isSortable(f)).pop()!.name, ascending: false }],
         });
         expect(posted.status).toBe(200);
         expect(posted.body.content.map(key)).toEqual([id]);
@@ -438,6 +563,133 @@ describe('every documented field filters and sorts', () => {
       '/hr/features/dynamic-search?filters=epic.name:contains:epic&sort=epic.name,asc',
     );
     expect(all.body.content.map((f: Row) => f.id)).toEqual([f2.id, f1.id]);
+  });
+
+  it('a list of objects filters by some element in SQL; ne keeps a list without one; it does not sort', async () => {
+    const { d, gql } = await tenantWithGql('Lists');
+    const product = async (name: string) =>
+      (await gql(`mutation($i: ProductInput!) { createProduct(input: $i) { id } }`, { i: { name } }))
+        .createProduct.id as string;
+    const oak = await product('Oak');
+    const pine = await product('Pine');
+    const invoice = async (rows: Row[]) => {
+      const res = await d.client.post('/invoices', { rows });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const big = await invoice([{ productId: oak, quantity: 2, unitPrice: 100, type: 'ITEM' }]);
+    const mixed = await invoice([
+      { productId: pine, quantity: 1, unitPrice: 10, type: 'ITEM' },
+      { productId: oak, quantity: 1, unitPrice: 50, type: 'ITEM' },
+    ]);
+    const empty = await invoice([]);
+    const found = async (query: string) => {
+      const res = await d.client.get(`/invoices/dynamic-search?${query}`);
+      expect(res.status).toBe(200);
+      expect(res.body.totalElements).toBe(res.body.content.length);
+      return res.body.content.map((r: Row) => r.id).sort();
+    };
+    const ids = (...list: string[]) => list.sort();
+    expect(await found('filters=rows.total:gt:100')).toEqual([big]);
+    expect(await found('filters=rows.total:lt:100')).toEqual([mixed]);
+    expect(await found(`filters=rows.productId:eq:${oak}`)).toEqual(ids(big, mixed));
+    expect(await found(`filters=rows.productId:ne:${pine}`)).toEqual(ids(big, empty));
+    expect(await found(`filters=rows.productId:in:${pine}|${UNKNOWN}`)).toEqual([mixed]);
+    expect(await found('filters=rows.description:isNull')).toEqual(ids(big, mixed, empty));
+    // Each condition is "some element": two on one path may hold on different elements.
+    expect(await found('filters=rows.total:gt:20&filters=rows.total:lt:20')).toEqual([mixed]);
+    expect(await found('filters=rows:isNull')).toEqual([empty]);
+    expect(await found('filters=rows.productId:isNull')).toEqual([empty]);
+    // A page of one counts every match: the condition runs in the statement that pages.
+    const page = await d.client.get('/invoices/dynamic-search?filters=rows:notNull&size=1');
+    expect([page.body.totalElements, page.body.content.length]).toEqual([2, 1]);
+    const posted = await d.client.post('/invoices/dynamic-search', {
+      filters: { 'rows.total': { gte: 200 } },
+    });
+    expect(posted.body.content.map((r: Row) => r.id)).toEqual([big]);
+    for (const [query, message] of [
+      ['sort=rows.total,asc', /'rows\.total' is a field of the elements of the list 'rows'.*not sorted/],
+      ['sort=rows,desc', /'rows' is a list of objects.*not sorted/],
+      ['filters=rows.total:gt:lots', /rows\.total:gt: "lots" is not a number/],
+      ['filters=rows:eq:x', /the op eq does not apply/],
+      ['filters=rows.type:eq:BUCKET', /one of ITEM/],
+    ] as const) {
+      const res = await d.client.get(`/invoices/dynamic-search?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toMatch(message);
+    }
+  });
+
+  it("linked records a list shows are searched within the record's tenant; a computed list in SQL", async () => {
+    const { d, gql } = await tenantWithGql('ListLinks');
+    const employee = async (input: Row, g = gql) =>
+      (await g(`mutation($i: EmployeeInput!) { createEmployee(input: $i) { id } }`, { i: input }))
+        .createEmployee.id as string;
+    const ada = await employee({ firstName: 'Ada', lastName: 'Lovelace' });
+    const elsewhere = await tenantWithGql('ListLinksElsewhere');
+    const stranger = await employee({ firstName: 'Sam', lastName: 'Stranger' }, elsewhere.gql);
+    const team = async (name: string, memberIds: string[]) =>
+      (
+        await gql(`mutation($i: CreateTeamInput!) { createTeam(input: $i) { id } }`, {
+          i: { name, memberIds },
+        })
+      ).createTeam.id as string;
+    const withAda = await team('With Ada', [ada]);
+    const foreign = await team('Foreign', []);
+    // The API refuses another tenant's employee as a member; written directly, it still names no one.
+    await server.orm.em
+      .getConnection()
+      .execute(`update team set member_ids = array[?] where id = ?`, [stranger, foreign]);
+    const teams = async (filters: Row[]) =>
+      (
+        await gql(`query($i: SearchInput) { searchTeams(input: $i) { content { id members { id } } } }`, {
+          i: { filters },
+        })
+      ).searchTeams.content as { id: string; members: { id: string }[] }[];
+    expect(
+      (await teams([{ field: 'members.lastName', op: 'contains', value: 'LOVE' }])).map((t) => t.id),
+    ).toEqual([withAda]);
+    expect(await teams([{ field: 'members.lastName', op: 'eq', value: 'Stranger' }])).toEqual([]);
+    expect(await teams([{ field: 'members.id', op: 'eq', value: stranger }])).toEqual([]);
+    // As the field answers: the foreign team has no members.
+    expect(await teams([{ field: 'members', op: 'isNull' }])).toEqual([{ id: foreign, members: [] }]);
+    const bad = await d.client.graphql(
+      `query($i: SearchInput) { searchTeams(input: $i) { totalElements } }`,
+      {
+        i: { filters: [{ field: 'members.id', op: 'eq', value: 'ada' }] },
+      },
+    );
+    expect(bad.body.errors?.[0]?.message).toMatch(/is not an id/);
+
+    // An inventory's locations, grouped from its batches in SQL as the field groups them.
+    const site = (await gql(`mutation { createStockSite(input: { name: "Depot" }) { id } }`)).createStockSite
+      .id as string;
+    const oak = (await gql(`mutation { createProduct(input: { name: "Oak" }) { id } }`)).createProduct
+      .id as string;
+    const pine = (await gql(`mutation { createProduct(input: { name: "Pine" }) { id } }`)).createProduct
+      .id as string;
+    const added = await d.client.post('/inventory', {
+      stockSiteId: site,
+      products: [
+        { productId: oak, quantity: 10, price: 2, batchNumber: 'B1', locationId: 'A-01' },
+        { productId: oak, quantity: 5, price: 2, batchNumber: 'B2', locationId: 'A-01' },
+        { productId: pine, quantity: 12, price: 1, batchNumber: 'P1', locationId: 'B-02' },
+      ],
+    });
+    expect(added.status).toBeLessThan(300);
+    const stock = async (filters: Row[]) =>
+      (
+        await gql(
+          `query($i: SearchInput) { searchStockInventories(input: $i) { content { productId locations { id totalQuantity } } } }`,
+          { i: { filters } },
+        )
+      ).searchStockInventories.content as { productId: string; locations: Row[] }[];
+    const byLocation = await stock([{ field: 'locations.totalQuantity', op: 'gte', value: 13 }]);
+    expect(byLocation).toEqual([{ productId: oak, locations: [{ id: 'A-01', totalQuantity: 15 }] }]);
+    expect(
+      (await stock([{ field: 'locations.id', op: 'eq', value: 'B-02' }])).map((s) => s.productId),
+    ).toEqual([pine]);
+    expect(await stock([{ field: 'locations', op: 'isNull' }])).toEqual([]);
   });
 
   it('derived counts filter and sort in SQL, so a page and its total agree', async () => {

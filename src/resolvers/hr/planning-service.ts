@@ -81,6 +81,8 @@ registerLinkSource('EpicSummary', {
   visible: (a, ctx) => projectScopeSql(`${a}.project_id`, ctx),
 });
 registerLinkSource('PersonSummary', { entity: Employee.name, derived: { fullName: fullNameSql } });
+// A team's `members` are the employees its memberIds name: searched as `members.lastName`...
+registerLinkSource('TeamMember', { entity: Employee.name });
 
 /** An epic as the caller may see it (out of scope: null, as if absent). */
 export async function visibleEpic(ctx: Context, id: string | null | undefined): Promise<Epic | null> {

@@ -2,6 +2,7 @@ import { type Context } from '../../context';
 import { StockBatch } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
 import { round4 } from '../../domain/inventory/quantities';
+import { registerListSource } from '../../family/links';
 import { loaderManyBy } from '../../family/loaders';
 import { fefo } from '../../domain/inventory/stock-ledger';
 import type { StockLocation } from './stock-view-types';
@@ -36,3 +37,10 @@ export async function locationsOf(ctx: Context, inv: StockInventory): Promise<St
       batches: list,
     }));
 }
+
+// The same locations in SQL, for searches on `locations.totalQuantity` and the other figures:
+// the inventory's batches of its own tenant, grouped by location as locationsOf groups them.
+registerListSource('StockLocation', {
+  elements: (a) =>
+    `select b.location_id as "id", round(sum(b.quantity), 4) as "totalQuantity", max(b.last_stock_date) as "lastStockDate", min(b.expiration_date) as "earliestExpirationDate" from stock_batch b where b.tenant_id = ${a}.tenant_id and b.inventory_id = ${a}.id group by b.location_id`,
+});
