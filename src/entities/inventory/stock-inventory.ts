@@ -87,7 +87,11 @@ export const STOCK_RESERVATION_DOCS = {
   reservationType: 'What the stock is reserved for.',
 } as const;
 
-/** The fields of a reservation a client gives, declared once for the stored shape and the input. */
+/**
+ * The fields of a reservation a client gives, declared once for the stored shape and the input.
+ * type-graphql passes on only the fields of a parent it registered, hence the two type names;
+ * no field has these types, so the schema does not publish them.
+ */
 @ObjectType('StockReservationFields')
 @InputType('StockReservationFieldsInput')
 abstract class StockReservationFields {
