@@ -108,10 +108,13 @@ export class Tenant {
   // once, that mixin would also sit under TenantScoped, and MikroORM keys a base class's metadata
   // by its name and file, so the mixin's two classes would share one (the tenant's would inherit
   // TenantScoped's keys). Reordering the built schema's fields would rely on graphql-js internals.
+  // The copy check passes over these four lines for that reason.
+  // jscpd:ignore-start
   @AuditColumn.created() created?: Date | null;
   @AuditColumn.createdBy() createdBy?: string | null;
   @AuditColumn.updated() updated?: Date | null;
   @AuditColumn.updatedBy() updatedBy?: string | null;
+  // jscpd:ignore-end
 
   /**
    * The domain read as a mobile-app package name (`app.acme-corp.com` -> `com.acme_corp.app`),

@@ -5,6 +5,7 @@ import type { Context } from '../context';
 import { can, Requires } from '../permissions/rules';
 import type { Verb } from '../permissions/catalog';
 import { ARG_DOCS } from '../schema/descriptions';
+import { PageArg } from '../schema/args';
 import { csvColumns, toCsv, type CsvColumn } from './csv';
 import type { GroupDef } from './group';
 import { PageOf, type Page } from './page';
@@ -80,8 +81,8 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     page(
       @Ctx() ctx: Context,
       @Info() info: GraphQLResolveInfo,
-      @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
-      @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
+      @PageArg.number() pageNumber?: number,
+      @PageArg.size() pageSize?: number,
       @Arg('sortBy', () => String, { nullable: true, description: ARG_DOCS.sortBy }) sortBy?: string,
       @Arg('direction', () => Direction, { nullable: true, description: ARG_DOCS.direction })
       direction?: Direction,

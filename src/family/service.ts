@@ -1,5 +1,5 @@
-import { wrap, type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
-import { AuditLog } from '../entities/audit-log';
+import { type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import { deletionEntry } from '../entities/audit-log';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
@@ -343,15 +343,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
         id: { $in: rows.map((r) => r.id) },
       } as unknown as FilterQuery<T>);
       for (const row of rows) {
-        ctx.em.persist(
-          ctx.em.create(AuditLog, {
-            tenantId: caller.tenantId,
-            entity: this.entityName,
-            entityId: row.id,
-            action: 'DELETE',
-            data: wrap(row).toPOJO(),
-          } as never),
-        );
+        ctx.em.persist(deletionEntry(ctx.em, caller.tenantId, this.entityName, row));
       }
       await ctx.em.flush();
       return rows.length;

@@ -1,6 +1,5 @@
-import { wrap } from '@mikro-orm/core';
 import type { Context } from '../../context';
-import { AuditLog } from '../../entities/audit-log';
+import { deletionEntry } from '../../entities/audit-log';
 import { Tenant } from '../../entities/tenant';
 import { Permissions, TenantRole } from '../../entities/tenant-role';
 import { User } from '../../entities/user';
@@ -90,13 +89,7 @@ export async function deleteRole(ctx: Context, name: string): Promise<Tenant> {
     for (const user of await ctx.em.find(User, { roles: { $contains: [name] } })) {
       user.roles = user.roles.filter((r) => r !== name);
     }
-    ctx.em.create(AuditLog, {
-      tenantId: callerOf(ctx).tenantId,
-      entity: TenantRole.name,
-      entityId: role.id,
-      action: 'DELETE',
-      data: wrap(role).toPOJO(),
-    } as never);
+    deletionEntry(ctx.em, callerOf(ctx).tenantId, TenantRole.name, role);
     ctx.em.remove(role);
     await ctx.em.flush();
   });

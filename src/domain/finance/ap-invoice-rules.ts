@@ -20,23 +20,25 @@ import type {
 import { requireRef } from '../../family/references';
 import {
   addDays,
+  applyStatusRequest,
   daysPastDue,
-  iso,
   latest,
-  lineIds,
   normalizeCurrency,
   copyJsonInputs,
+  recordPayments,
+  rowsAndTotals,
   setJson,
   storedJson,
-  storedValue,
 } from './common';
 import {
-  DEFAULT_TAX_RATE,
   amount,
   cents,
   checkRange,
   lineAmounts,
+  lineInput,
+  paidCents,
   settlement,
+  shownAmounts,
   sumCents,
   type LineAmounts,
 } from './money';
@@ -67,38 +69,20 @@ function checkMove(from: ApInvoiceStatus | null | undefined, to: ApInvoiceStatus
 type RowSource = ApInvoiceRowInput | ApInvoiceRow;
 
 function computeRows(source: readonly RowSource[]): { rows: ApInvoiceRow[]; totals: LineAmounts } {
-  const ids = lineIds(
-    source.map((r) => r.id),
-    'rows',
-  );
-  const amounts: LineAmounts[] = [];
-  const rows = source.map((r, i): ApInvoiceRow => {
-    const quantity = r.quantity ?? 1;
-    const unitPrice = r.unitPrice ?? 0;
-    const taxRate = r.taxRate ?? DEFAULT_TAX_RATE;
-    const line = lineAmounts({ quantity, unitPrice, taxRate }, `rows[${i}]`);
-    amounts.push(line);
-    return {
-      id: ids[i],
+  const totalFields = { total: 'subtotal', taxAmount: 'taxAmount', totalWithTax: 'totalAmount' };
+  return rowsAndTotals(source, totalFields, (r, id, field) => {
+    const values = lineInput(r);
+    const line = lineAmounts(values, field);
+    const row: ApInvoiceRow = {
+      id,
       description: r.description ?? null,
       glAccountId: r.glAccountId ?? null,
       productId: r.productId ?? null,
-      quantity,
-      unitPrice,
-      taxRate,
-      taxAmount: amount(line.taxAmount),
-      total: amount(line.total),
-      totalWithTax: amount(line.totalWithTax),
+      ...values,
+      ...shownAmounts(line),
     };
+    return { row, line };
   });
-  return {
-    rows,
-    totals: {
-      total: checkRange(sumCents(amounts.map((a) => a.total)), 'subtotal'),
-      taxAmount: checkRange(sumCents(amounts.map((a) => a.taxAmount)), 'taxAmount'),
-      totalWithTax: checkRange(sumCents(amounts.map((a) => a.totalWithTax)), 'totalAmount'),
-    },
-  };
 }
 
 function paymentsOf(
@@ -106,26 +90,13 @@ function paymentsOf(
   stored: readonly ApInvoicePayment[],
   email: string,
 ): ApInvoicePayment[] {
-  const previous = new Map(stored.map((p) => [p.id, p]));
-  const ids = lineIds(
-    input.map((p) => p.id),
-    'payments',
-  );
-  const now = new Date().toISOString();
-  return input.map((p, i) => {
-    const before = previous.get(ids[i]);
-    return {
-      id: ids[i],
-      bankTransactionId: p.bankTransactionId ?? null,
-      note: p.note ?? null,
-      reference: p.reference ?? null,
-      amount: amount(checkRange(cents(p.amount), `payments[${i}].amount`)),
-      date: iso(p.date) ?? before?.date ?? now,
-      paymentMethod: p.paymentMethod ?? null,
-      created: before?.created ?? now,
-      createdBy: before?.createdBy ?? email,
-    };
-  });
+  return recordPayments(input, stored, 'payments', email, (p, base) => ({
+    ...base,
+    bankTransactionId: p.bankTransactionId ?? null,
+    note: p.note ?? null,
+    reference: p.reference ?? null,
+    paymentMethod: p.paymentMethod ?? null,
+  }));
 }
 
 function linksOf(
@@ -176,10 +147,7 @@ export async function prepareApInvoice(
   isNew: boolean,
 ): Promise<void> {
   const caller = callerOf(ctx);
-  const storedStatus = isNew ? undefined : storedValue(invoice, 'status');
-  checkMove(storedStatus, input.status);
-  // An explicit null asks for no status change; it must not slip past the move check.
-  if (input.status === null) invoice.status = storedStatus ?? undefined;
+  applyStatusRequest(invoice, input.status, isNew, checkMove);
 
   if (input.subsidiaryId) await requireRef(ctx, 400, 'subsidiaryId', input.subsidiaryId, Subsidiary);
   if (input.supplierId) {
@@ -216,7 +184,7 @@ export async function prepareApInvoice(
       paymentsOf(input.payments ?? [], storedJson(invoice, 'payments') ?? [], caller.email),
     );
   invoice.payments ??= [];
-  const paid = checkRange(sumCents(invoice.payments.map((p) => cents(p.amount))), 'paidAmount');
+  const paid = paidCents(invoice.payments, 'paidAmount');
   invoice.paidAmount = amount(paid);
   invoice.outstandingAmount = amount(totals.totalWithTax - paid);
   invoice.paymentStatus = PAYMENT_STATUS[settlement(paid, totals.totalWithTax)];

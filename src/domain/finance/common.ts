@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { helper } from '@mikro-orm/core';
 import { badRequest } from '../../errors';
+import { amount, cents, checkRange, sumLines, type LineAmounts } from './money';
 
 /** Rules both kinds of invoice share. */
 
@@ -74,8 +75,102 @@ export function lineIds(ids: (string | null | undefined)[], field: string): stri
   });
 }
 
+/**
+ * An invoice's rows as stored, and its totals: line ids kept or made, each row built by `rowOf`
+ * with the amounts it carries (none for a row that only describes), and the totals summed from
+ * them under the invoice's own field names.
+ */
+export function rowsAndTotals<S extends { id?: string | null }, R>(
+  source: readonly S[],
+  totalFields: Record<keyof LineAmounts, string>,
+  rowOf: (given: S, id: string, field: string) => { row: R; line?: LineAmounts },
+): { rows: R[]; totals: LineAmounts } {
+  const ids = lineIds(
+    source.map((r) => r.id),
+    'rows',
+  );
+  const amounts: LineAmounts[] = [];
+  const rows = source.map((given, i) => {
+    const { row, line } = rowOf(given, ids[i], `rows[${i}]`);
+    if (line) amounts.push(line);
+    return row;
+  });
+  return { rows, totals: sumLines(amounts, totalFields) };
+}
+
 export const iso = (d: Date | string | null | undefined): string | null =>
   d === null || d === undefined ? null : new Date(d).toISOString();
+
+/** A payment as a client sends it: the id of one already recorded, the amount and when. */
+export interface PaymentInput {
+  id?: string | null;
+  amount: number;
+  date?: Date | string | null;
+}
+
+/** A payment as stored: when it was made, and when and by whom the service recorded it. */
+export interface StoredPayment {
+  id: string;
+  date?: string | null;
+  created?: string | null;
+  createdBy?: string | null;
+}
+
+/** What every payment holds: its id, its amount in cents within range, and when it was made. */
+export interface PaymentBase {
+  id: string;
+  amount: number;
+  date: string;
+}
+
+/**
+ * The payments a request gives (an AP invoice's payments, a sales invoice's transactions) as they
+ * are stored: line ids kept or made, amounts in range, the date given or else kept or else now;
+ * `fields` adds a payment's own fields, and who recorded a payment first, and when, is kept.
+ */
+export function recordPayments<I extends PaymentInput, S extends StoredPayment, R>(
+  input: readonly I[],
+  stored: readonly S[],
+  field: string,
+  email: string,
+  fields: (given: I, base: PaymentBase, before: S | undefined, now: string) => R,
+): (R & { created: string; createdBy: string })[] {
+  const previous = new Map(stored.map((p) => [p.id, p]));
+  const ids = lineIds(
+    input.map((p) => p.id),
+    field,
+  );
+  const now = new Date().toISOString();
+  return input.map((p, i) => {
+    const before = previous.get(ids[i]);
+    const base = {
+      id: ids[i],
+      amount: amount(checkRange(cents(p.amount), `${field}[${i}].amount`)),
+      date: iso(p.date) ?? before?.date ?? now,
+    };
+    return {
+      ...fields(p, base, before, now),
+      created: before?.created ?? now,
+      createdBy: before?.createdBy ?? email,
+    };
+  });
+}
+
+/**
+ * Checks the status a request asks for against the stored one (`check`, the invoice kind's
+ * moves). An explicit null asks for no change: the stored status stays, and cannot slip past the
+ * check as a null would.
+ */
+export function applyStatusRequest<S, T extends { status?: S | null }>(
+  entity: T,
+  requested: S | null | undefined,
+  isNew: boolean,
+  check: (stored: S | undefined, requested: S | undefined) => void,
+): void {
+  const stored = isNew ? undefined : (storedValue(entity, 'status') ?? undefined);
+  check(stored, requested ?? undefined);
+  if (requested === null) entity.status = stored;
+}
 
 /** The latest of some ISO date-times, as a Date (null when none). */
 export function latest(dates: (string | null | undefined)[]): Date | null {

@@ -26,24 +26,24 @@ import { requireRef } from '../../family/references';
 import {
   addDays,
   addMonths,
+  applyStatusRequest,
   divideRounded,
   iso,
   latest,
-  lineIds,
   normalizeCurrency,
   copyJsonInputs,
+  recordPayments,
+  rowsAndTotals,
   setJson,
   storedJson,
-  storedValue,
 } from './common';
 import {
-  DEFAULT_TAX_RATE,
   amount,
-  cents,
-  checkRange,
   lineAmounts,
+  lineInput,
+  paidCents,
   settlement,
-  sumCents,
+  shownAmounts,
   type LineAmounts,
 } from './money';
 
@@ -70,17 +70,13 @@ export function computeRows(
   source: readonly RowSource[],
   invoiceType: InvoiceType,
 ): { rows: InvoiceRow[]; totals: LineAmounts } {
-  const ids = lineIds(
-    source.map((r) => r.id),
-    'rows',
-  );
-  const amounts: LineAmounts[] = [];
-  const rows = source.map((r, i): InvoiceRow => {
+  const totalFields = { total: 'totalExcludingTax', taxAmount: 'totalTax', totalWithTax: 'totalWithTax' };
+  return rowsAndTotals(source, totalFields, (r, id, field): { row: InvoiceRow; line?: LineAmounts } => {
     const type = r.type ?? InvoiceRowType.ITEM;
-    const base = { id: ids[i], description: r.description ?? null, productId: r.productId ?? null, type };
+    const base = { id, description: r.description ?? null, productId: r.productId ?? null, type };
     if (type === InvoiceRowType.TEXT) {
       // A text line only describes: it carries no amount, whatever numbers came with it.
-      return {
+      const row = {
         ...base,
         quantity: r.quantity ?? null,
         quantityType: r.quantityType ?? null,
@@ -90,39 +86,20 @@ export function computeRows(
         total: 0,
         totalWithTax: 0,
       };
+      return { row };
     }
-    const quantity = r.quantity ?? 1;
-    const unitPrice = r.unitPrice ?? 0;
-    const taxRate = r.taxRate ?? DEFAULT_TAX_RATE;
+    const values = lineInput(r);
     const quantityType = r.quantityType ?? InvoiceQuantityType.AMOUNT;
     const line = lineAmounts(
       {
-        quantity,
-        unitPrice,
-        taxRate,
+        ...values,
         percentage: quantityType === InvoiceQuantityType.PERCENTAGE,
         direction: rowDirection(type, invoiceType),
       },
-      `rows[${i}]`,
+      field,
     );
-    amounts.push(line);
-    return {
-      ...base,
-      quantity,
-      quantityType,
-      unitPrice,
-      taxRate,
-      taxAmount: amount(line.taxAmount),
-      total: amount(line.total),
-      totalWithTax: amount(line.totalWithTax),
-    };
+    return { row: { ...base, ...values, quantityType, ...shownAmounts(line) }, line };
   });
-  const totals = {
-    total: checkRange(sumCents(amounts.map((a) => a.total)), 'totalExcludingTax'),
-    taxAmount: checkRange(sumCents(amounts.map((a) => a.taxAmount)), 'totalTax'),
-    totalWithTax: checkRange(sumCents(amounts.map((a) => a.totalWithTax)), 'totalWithTax'),
-  };
-  return { rows, totals };
 }
 
 function transactionsOf(
@@ -131,20 +108,11 @@ function transactionsOf(
   tenantId: string,
   email: string,
 ): InvoiceTransaction[] {
-  const previous = new Map(stored.map((t) => [t.id, t]));
-  const ids = lineIds(
-    input.map((t) => t.id),
-    'transactions',
-  );
-  const now = new Date().toISOString();
-  return input.map((t, i) => {
-    const before = previous.get(ids[i]);
+  return recordPayments(input, stored, 'transactions', email, (t, base, before, now) => {
     const content = {
-      id: ids[i],
+      ...base,
       accountId: t.accountId ?? null,
       description: t.description ?? null,
-      amount: amount(checkRange(cents(t.amount), `transactions[${i}].amount`)),
-      date: iso(t.date) ?? before?.date ?? now,
       paymentMethod: t.paymentMethod ?? null,
       tenantId,
     };
@@ -153,8 +121,6 @@ function transactionsOf(
       (Object.keys(content) as (keyof typeof content)[]).every((k) => (before[k] ?? null) === content[k]);
     return {
       ...content,
-      created: before?.created ?? now,
-      createdBy: before?.createdBy ?? email,
       updated: unchanged ? (before.updated ?? now) : now,
       updatedBy: unchanged ? (before.updatedBy ?? email) : email,
     };
@@ -188,7 +154,7 @@ function agreementOf(input: RecurringAgreementInput, invoiceDate: Date): Recurri
 }
 
 /** Moves a client may ask for; the payment states are the service's to set. */
-function checkStatusRequest(requested: InvoiceStatus | undefined, stored: InvoiceStatus | undefined) {
+function checkStatusRequest(stored: InvoiceStatus | undefined, requested: InvoiceStatus | undefined) {
   if (!requested) return;
   if (requested === InvoiceStatus.PAID || requested === InvoiceStatus.PARTIALLY_PAID) {
     throw badRequest(`status: ${requested} follows from the transactions; record a transaction instead`);
@@ -221,10 +187,7 @@ export async function prepareInvoice(
   isNew: boolean,
 ): Promise<void> {
   const caller = callerOf(ctx);
-  const storedStatus = isNew ? undefined : storedValue(invoice, 'status');
-  checkStatusRequest(input.status ?? undefined, storedStatus ?? undefined);
-  // An explicit null asks for no status change; it must not slip past the checks above.
-  if (input.status === null) invoice.status = storedStatus ?? undefined;
+  applyStatusRequest(invoice, input.status, isNew, checkStatusRequest);
 
   await checkReferences(ctx, invoice, input);
   const { type, invoiceDate } = applyDefaults(invoice, input, caller.email);
@@ -318,7 +281,7 @@ function applyPayments(
     );
   }
   invoice.transactions ??= [];
-  const paid = checkRange(sumCents(invoice.transactions.map((t) => cents(t.amount))), 'paid');
+  const paid = paidCents(invoice.transactions, 'paid');
   invoice.paid = amount(paid);
   // Payments carry tax in the invoice's own proportion; without a total there is no tax to split.
   invoice.paidExcludingTax = amount(

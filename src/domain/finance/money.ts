@@ -108,6 +108,47 @@ export interface LineAmounts {
   totalWithTax: bigint;
 }
 
+/** A row's quantity, unit price and tax rate, with the defaults of a row that names none. */
+export function lineInput(row: {
+  quantity?: number | null;
+  unitPrice?: number | null;
+  taxRate?: number | null;
+}): LineInput {
+  return {
+    quantity: row.quantity ?? 1,
+    unitPrice: row.unitPrice ?? 0,
+    taxRate: row.taxRate ?? DEFAULT_TAX_RATE,
+  };
+}
+
+/** A row's amounts as the row shows them. */
+export const shownAmounts = (
+  line: LineAmounts,
+): { taxAmount: number; total: number; totalWithTax: number } => ({
+  taxAmount: amount(line.taxAmount),
+  total: amount(line.total),
+  totalWithTax: amount(line.totalWithTax),
+});
+
+/**
+ * An invoice's totals: the sums of its rows' rounded amounts, each refused beyond the column's
+ * range under the name of the invoice field that holds it.
+ */
+export function sumLines(
+  lines: readonly LineAmounts[],
+  fields: Record<keyof LineAmounts, string>,
+): LineAmounts {
+  return {
+    total: checkRange(sumCents(lines.map((a) => a.total)), fields.total),
+    taxAmount: checkRange(sumCents(lines.map((a) => a.taxAmount)), fields.taxAmount),
+    totalWithTax: checkRange(sumCents(lines.map((a) => a.totalWithTax)), fields.totalWithTax),
+  };
+}
+
+/** What some payments add up to, refused beyond the column's range under `field`. */
+export const paidCents = (payments: readonly { amount: number }[], field: string): bigint =>
+  checkRange(sumCents(payments.map((p) => cents(p.amount))), field);
+
 /**
  * One row's amounts: total = quantity x unitPrice (divided by 100 for a percentage), rounded to
  * cents; tax = total x taxRate / 100, rounded to cents; totalWithTax = their sum. Rounding the

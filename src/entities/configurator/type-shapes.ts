@@ -164,6 +164,14 @@ export class TypeOption {
     boolean | null;
 }
 
+/** Where a model element or a mass-model solid stands, as formulas: declared once for both. */
+const Placement = {
+  dimensions: () =>
+    Field(() => Vector3Formula, { nullable: true, description: 'Width, height and depth, as formulas.' }),
+  position: () => Field(() => Vector3Formula, { nullable: true, description: 'Position, as formulas.' }),
+  rotation: () => Field(() => Vector3Formula, { nullable: true, description: 'Rotation, as formulas.' }),
+};
+
 @ObjectType('ModelElement', { description: 'An element of a 3D model, placed by formulas.' })
 @InputType('ModelElementInput', { description: 'An element of a 3D model, as sent.' })
 export class ModelElement {
@@ -172,12 +180,9 @@ export class ModelElement {
   @Field(() => String, { nullable: true, description: 'Material of the element.' }) material?: string | null;
   @Field(() => ModelElementType, { nullable: true, description: 'What the element is.' })
   type?: ModelElementType | null;
-  @Field(() => Vector3Formula, { nullable: true, description: 'Width, height and depth, as formulas.' })
-  dimensions?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true, description: 'Position, as formulas.' })
-  position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true, description: 'Rotation, as formulas.' })
-  rotation?: Vector3Formula | null;
+  @Placement.dimensions() dimensions?: Vector3Formula | null;
+  @Placement.position() position?: Vector3Formula | null;
+  @Placement.rotation() rotation?: Vector3Formula | null;
 }
 
 export const ModelTree = decisionTreeOf('ModelTree', ModelElement, 'Decides a model element from choices.');
@@ -197,12 +202,9 @@ export class MassModelElement {
   @Field(() => Int, { nullable: true, description: 'Storey the solid is on.' }) level?: number | null;
   @Field(() => MassModelShape, { nullable: true, description: 'The solid it is drawn as.' })
   type?: MassModelShape | null;
-  @Field(() => Vector3Formula, { nullable: true, description: 'Width, height and depth, as formulas.' })
-  dimensions?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true, description: 'Position, as formulas.' })
-  position?: Vector3Formula | null;
-  @Field(() => Vector3Formula, { nullable: true, description: 'Rotation, as formulas.' })
-  rotation?: Vector3Formula | null;
+  @Placement.dimensions() dimensions?: Vector3Formula | null;
+  @Placement.position() position?: Vector3Formula | null;
+  @Placement.rotation() rotation?: Vector3Formula | null;
 }
 
 export const MassModelTree = decisionTreeOf(
@@ -315,13 +317,19 @@ export const STATIC_MODEL_DOCS = {
   models: 'The decision tree of variants.',
 } as const;
 
+/** The fields a static model and its input declare alike. */
+const StaticModelField = {
+  modelNamePrefix: () =>
+    Field(() => String, { nullable: true, description: STATIC_MODEL_DOCS.modelNamePrefix }),
+  type: () => Field(() => StaticModelType, { nullable: true, description: STATIC_MODEL_DOCS.type }),
+  models: () => Field(() => StaticModelTree, { nullable: true, description: STATIC_MODEL_DOCS.models }),
+};
+
 @ObjectType('StaticModel', { description: 'A set of prepared models of a type, one per variant.' })
 export class StaticModel {
   @Field(() => String, { nullable: true, description: 'Id of the static model.' }) id?: string | null;
-  @Field(() => String, { nullable: true, description: STATIC_MODEL_DOCS.modelNamePrefix })
-  modelNamePrefix?: string | null;
-  @Field(() => StaticModelType, { nullable: true, description: STATIC_MODEL_DOCS.type })
-  type?: StaticModelType | null;
+  @StaticModelField.modelNamePrefix() modelNamePrefix?: string | null;
+  @StaticModelField.type() type?: StaticModelType | null;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'Product names by variant id, replacing the generated name.',
@@ -329,8 +337,7 @@ export class StaticModel {
   nameOverrides?: Record<string, string> | null;
   @Field(() => StaticModelStats, { nullable: true, description: 'Figures on the variants and their files.' })
   stats?: StaticModelStats | null;
-  @Field(() => StaticModelTree, { nullable: true, description: STATIC_MODEL_DOCS.models })
-  models?: DecisionTree<StaticModelVariant> | null;
+  @StaticModelField.models() models?: DecisionTree<StaticModelVariant> | null;
 }
 
 @InputType('StaticModelInput', {
@@ -338,17 +345,14 @@ export class StaticModel {
 })
 export class StaticModelInput {
   @Field(() => String, { nullable: true, description: 'Generated when absent.' }) id?: string | null;
-  @Field(() => String, { nullable: true, description: STATIC_MODEL_DOCS.modelNamePrefix })
-  modelNamePrefix?: string | null;
-  @Field(() => StaticModelType, { nullable: true, description: STATIC_MODEL_DOCS.type })
-  type?: StaticModelType | null;
+  @StaticModelField.modelNamePrefix() modelNamePrefix?: string | null;
+  @StaticModelField.type() type?: StaticModelType | null;
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'Names to use instead of the generated ones.',
   })
   nameOverrides?: Record<string, string> | null;
-  @Field(() => StaticModelTree, { nullable: true, description: STATIC_MODEL_DOCS.models })
-  models?: DecisionTree<StaticModelVariant> | null;
+  @StaticModelField.models() models?: DecisionTree<StaticModelVariant> | null;
 }
 
 @ObjectType('TypeView', {

@@ -13,6 +13,7 @@ import {
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
+import { INVOICE_ROW_SHARED_DOCS, INVOICE_SHARED_DOCS } from './invoice-docs';
 
 export enum ApInvoiceStatus {
   DRAFT = 'DRAFT',
@@ -197,14 +198,14 @@ export class ApInvoicePayment {
 
 /** What ApInvoiceRow fields mean, shared with the inputs that set them. */
 export const AP_INVOICE_ROW_DOCS = {
-  description: 'What the row is for.',
+  ...INVOICE_ROW_SHARED_DOCS,
   glAccountId: 'Id of the general-ledger account the row is booked on.',
   productId: 'Id of the product bought.',
 } as const;
 
 @ObjectType({ description: 'One line of a purchase invoice; its amounts are computed by the service.' })
 export class ApInvoiceRow {
-  @Field(() => ID, { description: 'Id of the row.' }) id!: string;
+  @Field(() => ID, { description: AP_INVOICE_ROW_DOCS.id }) id!: string;
   @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.description }) description?:
     string | null;
   @Field(() => String, {
@@ -215,22 +216,21 @@ export class ApInvoiceRow {
   @Field(() => String, { nullable: true, description: AP_INVOICE_ROW_DOCS.productId }) productId?:
     string | null;
   @Field(() => Float, { description: 'How many.' }) quantity!: number;
-  @Field(() => Float, { description: 'Price of one, without tax.' }) unitPrice!: number;
-  @Field(() => Float, { description: 'Percent; 21 when the row names none.' }) taxRate!: number;
+  @Field(() => Float, { description: AP_INVOICE_ROW_DOCS.unitPrice }) unitPrice!: number;
+  @Field(() => Float, { description: AP_INVOICE_ROW_DOCS.taxRate }) taxRate!: number;
   @Field(() => Float, { description: 'Tax of the row: total × taxRate / 100, rounded to cents; computed.' })
   taxAmount!: number;
   @Field(() => Float, { description: 'Quantity × unit price, rounded to cents; computed.' }) total!: number;
-  @Field(() => Float, { description: 'Total plus tax; computed.' }) totalWithTax!: number;
+  @Field(() => Float, { description: AP_INVOICE_ROW_DOCS.totalWithTax }) totalWithTax!: number;
 }
 
 /** What ApInvoice fields mean, shared with the inputs that set them. */
 export const AP_INVOICE_DOCS = {
+  ...INVOICE_SHARED_DOCS,
   referenceNumber: "The supplier's invoice number.",
-  note: 'Internal note.',
   supplierName: "The supplier's name when not given.",
   supplierEmail: "The supplier's e-mail when not given.",
   classification: 'Where the cost is booked.',
-  pdf: 'The invoice document.',
 } as const;
 
 @Entity({ tableName: 'ap_invoice' })
@@ -258,13 +258,13 @@ export class ApInvoice extends Audited {
   @TextColumn({ description: AP_INVOICE_DOCS.referenceNumber })
   referenceNumber?: string | null;
 
-  @TextColumn({ description: 'ISO 4217 code, EUR when not given.' })
+  @TextColumn({ description: AP_INVOICE_DOCS.currency })
   currency?: string | null;
 
   @TextColumn({ description: AP_INVOICE_DOCS.note })
   note?: string | null;
 
-  @UuidColumn({ description: 'Id of the subsidiary the invoice belongs to; limits who sees it.' })
+  @UuidColumn({ description: AP_INVOICE_DOCS.subsidiaryId })
   subsidiaryId?: string | null;
 
   @UuidColumn({ description: 'Id of the supplier who sent the invoice.' })
@@ -324,7 +324,7 @@ export class ApInvoice extends Audited {
   @JsonColumn(() => ApInvoiceClassification, { description: AP_INVOICE_DOCS.classification })
   classification?: ApInvoiceClassification | null;
 
-  @JsonColumn(() => [FileAsset], { nullable: false, description: 'Files attached to the invoice.' })
+  @JsonColumn(() => [FileAsset], { nullable: false, description: AP_INVOICE_DOCS.attachments })
   attachments: FileAsset[] = [];
 
   @JsonColumn(() => FileAsset, { description: AP_INVOICE_DOCS.pdf })

@@ -15,6 +15,7 @@ import { AUDIT_DOCS } from '../../schema/descriptions';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { Audited } from '../tenant-scoped';
 import { FileAsset } from '../shared';
+import { INVOICE_ROW_SHARED_DOCS, INVOICE_SHARED_DOCS } from './invoice-docs';
 
 export enum InvoiceStatus {
   DRAFT = 'DRAFT',
@@ -111,13 +112,13 @@ registerEnumType(InvoicePaymentMethod, {
 
 /** What InvoiceRow fields mean, shared with the inputs that set them. */
 export const INVOICE_ROW_DOCS = {
-  description: 'What the row is for.',
+  ...INVOICE_ROW_SHARED_DOCS,
   productId: 'Id of the product sold.',
 } as const;
 
 @ObjectType({ description: 'One line of a sales invoice; its amounts are computed by the service.' })
 export class InvoiceRow {
-  @Field(() => ID, { description: 'Id of the row.' }) id!: string;
+  @Field(() => ID, { description: INVOICE_ROW_DOCS.id }) id!: string;
   @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.description }) description?:
     string | null;
   @Field(() => String, { nullable: true, description: INVOICE_ROW_DOCS.productId }) productId?: string | null;
@@ -125,9 +126,8 @@ export class InvoiceRow {
   quantity?: number | null;
   @Field(() => InvoiceQuantityType, { nullable: true, description: 'What the quantity counts.' })
   quantityType?: InvoiceQuantityType | null;
-  @Field(() => Float, { nullable: true, description: 'Price of one, without tax.' }) unitPrice?:
-    number | null;
-  @Field(() => Float, { nullable: true, description: 'Percent; 21 when the row names none.' })
+  @Field(() => Float, { nullable: true, description: INVOICE_ROW_DOCS.unitPrice }) unitPrice?: number | null;
+  @Field(() => Float, { nullable: true, description: INVOICE_ROW_DOCS.taxRate })
   taxRate?: number | null;
   @Field(() => Float, {
     description: 'Tax of the row: total × taxRate / 100 (default rate 21), rounded to cents; computed.',
@@ -138,7 +138,7 @@ export class InvoiceRow {
       'Quantity × unit price (PERCENTAGE rows: that percent of the unit price), rounded to cents; computed.',
   })
   total!: number;
-  @Field(() => Float, { description: 'Total plus tax; computed.' }) totalWithTax!: number;
+  @Field(() => Float, { description: INVOICE_ROW_DOCS.totalWithTax }) totalWithTax!: number;
   @Field(() => InvoiceRowType, { nullable: true, description: 'What kind of line it is.' })
   type?: InvoiceRowType | null;
 }
@@ -205,15 +205,14 @@ export class InvoiceReminder {
 
 /** What Invoice fields mean, shared with the inputs that set them. */
 export const INVOICE_DOCS = {
+  ...INVOICE_SHARED_DOCS,
   contactEmail: 'E-mail address the invoice is sent to.',
   mailBody: 'Body of the e-mail the invoice is sent with.',
   milestoneId: 'Id of the project milestone the invoice charges for.',
-  note: 'Internal note.',
   paymentReference: 'Reference the customer pays with.',
   reminderBody: 'Body of the payment reminder e-mail.',
   salesOrderId: 'Id of the sales order invoiced.',
   overdueNotifiedAt: 'When the owner was told the invoice is overdue.',
-  pdf: 'The invoice document.',
   recurringAgreement: 'How the invoice recurs, for RECURRING invoices.',
 } as const;
 
@@ -253,7 +252,7 @@ export class Invoice extends Audited {
   @TextColumn({ description: INVOICE_DOCS.contactEmail })
   contactEmail?: string | null;
 
-  @TextColumn({ description: 'ISO 4217 code, EUR when not given.' })
+  @TextColumn({ description: INVOICE_DOCS.currency })
   currency?: string | null;
 
   @TextColumn({ description: INVOICE_DOCS.mailBody })
@@ -277,7 +276,7 @@ export class Invoice extends Audited {
   @UuidColumn({ description: INVOICE_DOCS.salesOrderId })
   salesOrderId?: string | null;
 
-  @UuidColumn({ description: 'Id of the subsidiary the invoice belongs to; limits who sees it.' })
+  @UuidColumn({ description: INVOICE_DOCS.subsidiaryId })
   subsidiaryId?: string | null;
 
   @DateTimeColumn({ description: 'Date of the invoice; dueDate = invoiceDate + paymentTermDays.' })
@@ -318,7 +317,7 @@ export class Invoice extends Audited {
   @TextListColumn({ description: 'Ids of the mails this invoice was sent in.' })
   sentMails: string[] = [];
 
-  @JsonColumn(() => [FileAsset], { nullable: false, description: 'Files attached to the invoice.' })
+  @JsonColumn(() => [FileAsset], { nullable: false, description: INVOICE_DOCS.attachments })
   attachments: FileAsset[] = [];
 
   @JsonColumn(() => FileAsset, { description: INVOICE_DOCS.pdf })

@@ -87,9 +87,14 @@ export const STOCK_RESERVATION_DOCS = {
   reservationType: 'What the stock is reserved for.',
 } as const;
 
-/** Stock promised to an order, a transfer or production; stamped by the service. */
-@ObjectType('StockReservation', { description: 'Stock promised to an order, transfer or production.' })
-export class StockReservation {
+/**
+ * The fields of a reservation a client gives, declared once for the stored shape and the input.
+ * type-graphql passes on only the fields of a parent it registered, hence the two type names;
+ * no field has these types, so the schema does not publish them.
+ */
+@ObjectType('StockReservationFields')
+@InputType('StockReservationFieldsInput')
+abstract class StockReservationFields {
   @Field(() => Float, {
     nullable: true,
     description: STOCK_RESERVATION_DOCS.quantity,
@@ -102,6 +107,11 @@ export class StockReservation {
   reservationSourceId?: string | null;
   @Field(() => ReservationType, { nullable: true, description: STOCK_RESERVATION_DOCS.reservationType })
   reservationType?: ReservationType | null;
+}
+
+/** Stock promised to an order, a transfer or production; stamped by the service. */
+@ObjectType('StockReservation', { description: 'Stock promised to an order, transfer or production.' })
+export class StockReservation extends StockReservationFields {
   @Field(() => DateTimeISOResolver, {
     nullable: true,
     description: 'When the reservation was made; set by the service.',
@@ -125,17 +135,10 @@ export class StockReservation {
 }
 
 @InputType('StockReservationInput', { description: 'Stock promised to an order, transfer or production.' })
-export class StockReservationInput {
+export class StockReservationInput extends StockReservationFields {
   @Field(() => Float, { description: STOCK_RESERVATION_DOCS.quantity })
   @Min(0)
-  quantity!: number;
-  @Field(() => String, {
-    nullable: true,
-    description: STOCK_RESERVATION_DOCS.reservationSourceId,
-  })
-  reservationSourceId?: string | null;
-  @Field(() => ReservationType, { nullable: true, description: STOCK_RESERVATION_DOCS.reservationType })
-  reservationType?: ReservationType | null;
+  override quantity!: number;
 }
 
 /** What StockInventory fields mean, shared with the inputs that set them. */

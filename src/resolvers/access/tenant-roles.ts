@@ -16,6 +16,12 @@ import {
   updateRole,
 } from '../../domain/access/roles-service';
 
+/** The arguments that name a role and a user, declared once for the mutations that take them. */
+const RoleArg = {
+  name: (arg: 'name' | 'roleName' = 'name') => Arg(arg, () => String, { description: 'Name of the role.' }),
+  email: () => Arg('email', () => String, { description: 'E-mail address of the user.' }),
+};
+
 @InputType('PermissionsInput', {
   description: 'The thirteen permission lists; absent lists are empty. A name must sit in its own list.',
 })
@@ -113,18 +119,15 @@ export class TenantRoleResolver {
 
   @Requires(can('DELETE', 'ROLES'))
   @Mutation(() => Tenant, { description: 'Deletes a role; users holding it lose it.' })
-  deleteTenantRole(
-    @Arg('name', () => String, { description: 'Name of the role.' }) name: string,
-    @Ctx() ctx: Context,
-  ): Promise<Tenant> {
+  deleteTenantRole(@RoleArg.name() name: string, @Ctx() ctx: Context): Promise<Tenant> {
     return deleteRole(ctx, name);
   }
 
   @Requires(can('UPDATE', 'ROLES'))
   @Mutation(() => User, { description: 'Gives a user a role (SUPER_ADMIN: super-admins only).' })
   assignTenantRole(
-    @Arg('roleName', () => String, { description: 'Name of the role.' }) roleName: string,
-    @Arg('email', () => String, { description: 'E-mail address of the user.' }) email: string,
+    @RoleArg.name('roleName') roleName: string,
+    @RoleArg.email() email: string,
     @Ctx() ctx: Context,
   ): Promise<User> {
     return assignRole(ctx, roleName, email);
@@ -133,8 +136,8 @@ export class TenantRoleResolver {
   @Requires(can('UPDATE', 'ROLES'))
   @Mutation(() => User, { description: 'Takes a role from a user (SUPER_ADMIN: super-admins only).' })
   removeTenantRole(
-    @Arg('roleName', () => String, { description: 'Name of the role.' }) roleName: string,
-    @Arg('email', () => String, { description: 'E-mail address of the user.' }) email: string,
+    @RoleArg.name('roleName') roleName: string,
+    @RoleArg.email() email: string,
     @Ctx() ctx: Context,
   ): Promise<User> {
     return removeRole(ctx, roleName, email);
@@ -142,19 +145,13 @@ export class TenantRoleResolver {
 
   @Requires(superAdminOnly)
   @Mutation(() => User, { description: 'Makes a user a super-admin.' })
-  assignSuperAdmin(
-    @Arg('email', () => String, { description: 'E-mail address of the user.' }) email: string,
-    @Ctx() ctx: Context,
-  ): Promise<User> {
+  assignSuperAdmin(@RoleArg.email() email: string, @Ctx() ctx: Context): Promise<User> {
     return assignSuperAdmin(ctx, email);
   }
 
   @Requires(superAdminOnly)
   @Mutation(() => User, { description: 'Takes the super-admin role away; the last active one stays (409).' })
-  removeSuperAdmin(
-    @Arg('email', () => String, { description: 'E-mail address of the user.' }) email: string,
-    @Ctx() ctx: Context,
-  ): Promise<User> {
+  removeSuperAdmin(@RoleArg.email() email: string, @Ctx() ctx: Context): Promise<User> {
     return removeSuperAdmin(ctx, email);
   }
 }

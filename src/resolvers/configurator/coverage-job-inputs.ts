@@ -2,6 +2,18 @@ import { Field, ID, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { CoverageJobPriority, COVERAGE_JOB_DOCS } from '../../entities/configurator/coverage-job';
+import { allOf } from '../field-decorators';
+
+/** The fields a job is created and changed with alike. */
+const JobField = {
+  name: () =>
+    allOf(
+      Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name }),
+      IsOptional(),
+      Length(1, 300),
+    ),
+  description: () => Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }),
+};
 
 @InputType({ description: 'A coverage calculation of one static model, queued by hand.' })
 export class CreateCoverageJobInput {
@@ -12,11 +24,8 @@ export class CreateCoverageJobInput {
   @Field(() => CoverageJobPriority, { nullable: true, description: 'Priority of the job (default LOW).' })
   priority?: CoverageJobPriority;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Default: now.' }) runAfter?: Date;
-  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
-  @IsOptional()
-  @Length(1, 300)
-  name?: string;
-  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }) description?: string;
+  @JobField.name() name?: string;
+  @JobField.description() description?: string;
 }
 
 @InputType({ description: 'Changes to a job; only a PENDING job may be re-prioritised or rescheduled.' })
@@ -31,9 +40,6 @@ export class UpdateCoverageJobInput {
     description: 'The job is not claimed before this time (retries back off exponentially).',
   })
   runAfter?: Date;
-  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.name })
-  @IsOptional()
-  @Length(1, 300)
-  name?: string;
-  @Field(() => String, { nullable: true, description: COVERAGE_JOB_DOCS.description }) description?: string;
+  @JobField.name() name?: string;
+  @JobField.description() description?: string;
 }

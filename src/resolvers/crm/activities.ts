@@ -1,10 +1,8 @@
 import { callerOf } from '../../context';
 import { Activity } from '../../entities/crm/activity';
-import { Customer } from '../../entities/reference/customer';
-import { Opportunity } from '../../entities/reference/opportunity';
-import { User } from '../../entities/user';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
+import { CRM_RECORD_LINKS } from './record-links';
 import { CreateActivityInput, UpdateActivityInput } from './activity-inputs';
 
 export const activities = defineGroup({
@@ -18,15 +16,7 @@ export const activities = defineGroup({
   booleanPairs: [['completed', 'isCompleted']],
   async beforeSave(ctx, activity, input, isNew) {
     if (isNew && input.ownerId === undefined) activity.ownerId = callerOf(ctx).userId;
-    await checkRefs(
-      ctx,
-      404,
-      refsIn(input, [
-        ['customerId', Customer],
-        ['opportunityId', Opportunity],
-        ['ownerId', User],
-      ]),
-    );
+    await checkRefs(ctx, 404, refsIn(input, CRM_RECORD_LINKS));
     // completedAt records when the activity was done: stamped on completion unless the client
     // says when, and cleared when the activity is reopened.
     if (activity.completed && !activity.completedAt) activity.completedAt = new Date();

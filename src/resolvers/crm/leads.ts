@@ -1,11 +1,10 @@
 import { callerOf } from '../../context';
 import { Lead, LeadStatus } from '../../entities/crm/lead';
-import { Customer } from '../../entities/reference/customer';
-import { Opportunity } from '../../entities/reference/opportunity';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { User } from '../../entities/user';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
+import { CRM_RECORD_LINKS } from './record-links';
 import { LeadInput } from './lead-inputs';
 
 export const leads = defineGroup({
@@ -21,13 +20,7 @@ export const leads = defineGroup({
     await checkRefs(
       ctx,
       404,
-      refsIn(input, [
-        ['customerId', Customer],
-        ['opportunityId', Opportunity],
-        ['ownerId', User],
-        ['qualifiedBy', User],
-        ['subsidiaryId', Subsidiary],
-      ]),
+      refsIn(input, [...CRM_RECORD_LINKS, ['qualifiedBy', User], ['subsidiaryId', Subsidiary]]),
     );
     // Who qualified a lead, and when, is kept from the first qualification on.
     if (input.status === LeadStatus.QUALIFIED) {

@@ -12,14 +12,22 @@ import { notifications } from './notifications';
  */
 const service = new FamilyService(notifications);
 
+/** Which page of notifications a feed asks for, and of which category (all when absent). */
+export interface FeedQuery {
+  pageNumber?: number | null;
+  pageSize?: number | null;
+  category?: NotificationCategory | null;
+}
+
+const pagingOf = (query: FeedQuery) =>
+  checkPaging(query.pageNumber, query.pageSize, ['pageNumber', 'pageSize']);
+
 /** The caller's notifications, newest first, optionally of one category. */
 export function myNotifications(
   ctx: Context,
-  pageNumber?: number | null,
-  pageSize?: number | null,
-  category?: NotificationCategory | null,
+  { category, ...paging }: FeedQuery,
 ): Promise<Page<Notification>> {
-  const { page, size } = checkPaging(pageNumber, pageSize, ['pageNumber', 'pageSize']);
+  const { page, size } = pagingOf(paging);
   return service.search(ctx, {
     page,
     size,
@@ -51,11 +59,9 @@ export async function markAllRead(ctx: Context): Promise<number> {
 export async function notificationsOfUsers(
   ctx: Context,
   userId: string | null | undefined,
-  pageNumber?: number | null,
-  pageSize?: number | null,
-  category?: NotificationCategory | null,
+  { category, ...paging }: FeedQuery,
 ): Promise<Page<Notification>> {
-  const { page, size } = checkPaging(pageNumber, pageSize, ['pageNumber', 'pageSize']);
+  const { page, size } = pagingOf(paging);
   if (userId && !isUuid(userId)) return toPage([], 0, page, size, true);
   const where = { ...(userId ? { userId } : {}), ...(category ? { category } : {}) };
   const [rows, total] = await ctx.em.findAndCount(Notification, where, {

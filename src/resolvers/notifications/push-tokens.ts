@@ -1,8 +1,7 @@
-import { wrap } from '@mikro-orm/core';
 import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { callerOf, type Context } from '../../context';
-import { AuditLog } from '../../entities/audit-log';
+import { deletionEntry } from '../../entities/audit-log';
 import { PushPlatform, PushToken, PUSH_TOKEN_DOCS } from '../../entities/notifications/push-token';
 import { notFound } from '../../errors';
 import { isUuid } from '../../family/limits';
@@ -67,13 +66,7 @@ export async function unregisterPushToken(ctx: Context, token: string): Promise<
   const caller = callerOf(ctx);
   const found = await ctx.em.findOne(PushToken, { token, userId: caller.userId });
   if (!found) throw notFound('you have no such push token');
-  ctx.em.create(AuditLog, {
-    tenantId: caller.tenantId,
-    entity: PushToken.name,
-    entityId: found.id,
-    action: 'DELETE',
-    data: wrap(found).toPOJO(),
-  } as never);
+  deletionEntry(ctx.em, caller.tenantId, PushToken.name, found);
   ctx.em.remove(found);
   await ctx.em.flush();
   return true;

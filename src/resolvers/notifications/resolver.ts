@@ -8,6 +8,7 @@ import { authenticated, can, Requires } from '../../permissions/rules';
 import { settingsOf } from '../../domain/notifications/delivery';
 import { NOTIFICATION_SCOPES } from '../../domain/notifications/scopes';
 import { ARG_DOCS } from '../../schema/descriptions';
+import { PageArg } from '../../schema/args';
 import {
   markAllRead,
   markRead,
@@ -38,18 +39,21 @@ export class MarkAllReadResult {
 
 const NotificationPage = PageOf(Notification, 'Notification');
 
+/** The category a feed may be limited to, an argument of both feeds. */
+const CategoryArg = () =>
+  Arg('category', () => NotificationCategory, { nullable: true, description: 'Only this category.' });
+
 @Resolver(() => Notification)
 export class NotificationResolver {
   @Requires(authenticated)
   @Query(() => NotificationPage, { description: "The caller's notifications, newest first." })
   myNotifications(
     @Ctx() ctx: Context,
-    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
-    @Arg('category', () => NotificationCategory, { nullable: true, description: 'Only this category.' })
-    category?: NotificationCategory,
+    @PageArg.number() pageNumber?: number,
+    @PageArg.size() pageSize?: number,
+    @CategoryArg() category?: NotificationCategory,
   ): Promise<Page<Notification>> {
-    return myNotifications(ctx, pageNumber, pageSize, category);
+    return myNotifications(ctx, { pageNumber, pageSize, category });
   }
 
   @Requires(authenticated)
@@ -85,12 +89,11 @@ export class NotificationResolver {
     @Ctx() ctx: Context,
     @Arg('userId', () => ID, { nullable: true, description: 'Id of the user (default every user).' })
     userId?: string,
-    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
-    @Arg('category', () => NotificationCategory, { nullable: true, description: 'Only this category.' })
-    category?: NotificationCategory,
+    @PageArg.number() pageNumber?: number,
+    @PageArg.size() pageSize?: number,
+    @CategoryArg() category?: NotificationCategory,
   ): Promise<Page<Notification>> {
-    return notificationsOfUsers(ctx, userId, pageNumber, pageSize, category);
+    return notificationsOfUsers(ctx, userId, { pageNumber, pageSize, category });
   }
 }
 

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
 import { DeliveryStatus, EventDelivery } from '../../entities/events/event-delivery';
 import { WebhookEndpoint } from '../../entities/events/webhook-endpoint';
@@ -16,6 +16,7 @@ import {
   testWebhook,
   updateWebhook,
 } from '../../domain/webhooks/webhooks';
+import { PageArg } from '../../schema/args';
 import { CreateWebhookInput, UpdateWebhookInput } from './webhook-inputs';
 
 /** The endpoint with its signing secret: the answer of creation and rotation only. */
@@ -54,8 +55,8 @@ export class WebhookResolver {
     @Arg('id', () => ID, { description: 'Id of the webhook endpoint.' }) id: string,
     @Arg('status', () => DeliveryStatus, { nullable: true, description: 'Only deliveries in this state.' })
     status?: DeliveryStatus,
-    @Arg('pageNumber', () => Int, { nullable: true, description: ARG_DOCS.pageNumber }) pageNumber?: number,
-    @Arg('pageSize', () => Int, { nullable: true, description: ARG_DOCS.pageSize }) pageSize?: number,
+    @PageArg.number() pageNumber?: number,
+    @PageArg.size() pageSize?: number,
   ): Promise<Page<EventDelivery>> {
     return deliveriesOf(ctx, id, status, pageNumber, pageSize);
   }
