@@ -189,14 +189,24 @@ function listFields(record: GraphQLObjectType, f: GraphQLField<unknown, unknown>
   const element: ElementPath = { list: f.name, type: named.name, ...(ids ? { ids } : {}) };
   return [
     { ...describe(f, 'objects', !isNonNullType(f.type)), element },
-    ...Object.values(named.getFields()).flatMap((s): DocumentedField[] => {
-      const sub = graphqlKind(s.type);
-      if (!sub || sub === 'list') return [];
-      return [
-        { ...describe(s, sub, true), name: `${f.name}.${s.name}`, element: { ...element, field: s.name } },
-      ];
-    }),
+    ...scalarPaths(f.name, named, (field) => ({ element: { ...element, field } })),
   ];
+}
+
+/**
+ * A dot path to each scalar or enum of a nested object type (`customer.name`, `rows.total`);
+ * lists inside it are not paths. Each may be null: the link or the list may be empty.
+ */
+function scalarPaths(
+  parent: string,
+  nested: GraphQLObjectType,
+  origin: (field: string) => Pick<DocumentedField, 'link' | 'element'>,
+): DocumentedField[] {
+  return Object.values(nested.getFields()).flatMap((s): DocumentedField[] => {
+    const sub = graphqlKind(s.type);
+    if (!sub || sub === 'list') return [];
+    return [{ ...describe(s, sub, true), name: `${parent}.${s.name}`, ...origin(s.name) }];
+  });
 }
 
 /**
@@ -220,17 +230,7 @@ export function filterableFields(type: GraphQLObjectType): DocumentedField[] {
     if (!id) return [describe(f, 'json', !isNonNullType(f.type))];
     const source = linkSource(named.name)!;
     // A link may be empty or name a record the caller may not see: every path may be null.
-    return Object.values(named.getFields()).flatMap((s): DocumentedField[] => {
-      const sub = graphqlKind(s.type);
-      if (!sub || sub === 'list') return [];
-      return [
-        {
-          ...describe(s, sub, true),
-          name: `${f.name}.${s.name}`,
-          link: { id, field: s.name, source },
-        },
-      ];
-    });
+    return scalarPaths(f.name, named, (field) => ({ link: { id, field, source } }));
   });
 }
 
