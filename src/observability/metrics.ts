@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger';
+import type { CompileOutcome } from '../graphql/compiled-execution';
 import { joinClusterMetrics } from './cluster-metrics';
 
 /**
@@ -17,6 +18,8 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Apollo plugin timing each GraphQL operation by name. */
   graphqlPlugin: ApolloServerPlugin<any>;
+  /** Counts a GraphQL document (with its operation name) made ready to execute, compiled or not. */
+  countCompile(outcome: CompileOutcome): void;
   /** GET /metrics in the Prometheus text format: this process's, or the whole cluster's. */
   handler: RequestHandler;
 }
@@ -106,6 +109,12 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const compiles = new Counter({
+    name: 'graphql_documents_compiled_total',
+    help: 'GraphQL documents at /graphql prepared for execution, once per operation: compiled by graphql-jit, or left to graphql-js (fallback).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
 
   new Gauge({
     name: 'db_pool_connections',
@@ -179,6 +188,7 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
       durations.observe(labels, seconds);
     },
     graphqlPlugin,
+    countCompile: (outcome) => compiles.inc({ outcome }),
     async handler(_req, res, next) {
       res.locals.routePattern = '/metrics';
       try {
