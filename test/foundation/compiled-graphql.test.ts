@@ -1,3 +1,4 @@
+import type { GraphQLObjectType } from 'graphql';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client } from '../support/http';
 import { ISO } from '../hr/helpers';
@@ -77,6 +78,15 @@ describe('GraphQL executed as compiled queries', () => {
       expect(f.events[0]).toEqual({ type: 'CREATE', date: expect.stringMatching(ISO), authorId: a.adminId });
       expect(f.__typename).toBe('Feature');
     }
+  });
+
+  it('fields that only read their property have no resolver of their own; field resolvers keep theirs', () => {
+    const fields = (server.app.schema.getType('Feature') as GraphQLObjectType).getFields();
+    for (const plain of ['name', 'created', 'events', 'tags']) expect(fields[plain].resolve).toBeUndefined();
+    for (const resolved of ['epic', 'taskCount', 'progress']) expect(fields[resolved].resolve).toBeDefined();
+    expect(
+      (server.app.schema.getType('Event') as GraphQLObjectType).getFields().date.resolve,
+    ).toBeUndefined();
   });
 
   it('each operation of a document is compiled on its own; introspection stays on graphql-js', async () => {
