@@ -75,8 +75,15 @@ export function compiledExecution(
 
   return {
     onSchemaLoadOrUpdate(callback) {
-      // Apollo asks for the schema before load() resolves; nothing here ever replaces it.
-      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
+      // Apollo asks for the schema before load() resolves; nothing here ever replaces it. The
+      // SDL is for Apollo's reporting plugins, which this service does not install: printed only
+      // if one asks, rather than at every start.
+      callback({
+        apiSchema: schema,
+        get coreSupergraphSdl() {
+          return printSchema(schema);
+        },
+      });
       return () => {};
     },
     load: async () => ({ executor }),
