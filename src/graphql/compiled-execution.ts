@@ -26,10 +26,10 @@ type Run = (contextValue: Context, variables: Record<string, unknown> | undefine
  * formats the errors; only the execution step is replaced, with the same schema, resolvers and
  * graphql-shield rules the REST facade's compiled documents run.
  *
- * Compiling costs more than executing once (a few milliseconds for a page's document, nearly
- * half a second for the IDEs' introspection query), so a document and operation runs on
- * graphql-js the first time and is compiled when it comes again; introspection always runs on
- * graphql-js, as does a document graphql-jit cannot compile. What is compiled lives as long as
+ * Compiling costs more than executing once (many times more for the IDEs' large introspection
+ * query), so a document and operation runs on graphql-js the first time and is compiled when it
+ * comes again; introspection always runs on graphql-js, as does a document graphql-jit cannot
+ * compile. What is compiled lives as long as
  * Apollo keeps the parsed document in its document store (a bounded LRU), so it is bounded too.
  */
 export function compiledExecution(

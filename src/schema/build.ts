@@ -64,9 +64,9 @@ const NO_PUBSUB = {
  * Fields that only read their property are left without a resolver, so graphql-js's default
  * and graphql-jit's inlined property read serve them. type-graphql's own resolver for such a
  * field allocates its resolver data and walks an empty middleware list for every field of every
- * row, which a page of 200 paid 3,000 times over; its `simple` option is the documented way out,
- * set here for each field that has no middleware or roles and whose property is its GraphQL
- * name (the default resolver reads the GraphQL name). Field resolvers are untouched.
+ * row; its `simple` option is the documented way out, set here for each field that has no
+ * middleware or roles and whose property is its GraphQL name (the default resolver reads the
+ * GraphQL name). Field resolvers are untouched.
  */
 function simpleWherePlain(): void {
   const storage = getMetadataStorage();
