@@ -24,6 +24,8 @@ export interface BenchConfig {
   keep: boolean;
   /** Runs the service under `node --cpu-prof` and summarises the profile. */
   profile: boolean;
+  /** The target the profile drives (rest unless BENCH_PROFILE_TARGET names another of the service's). */
+  profileTarget: 'rest' | 'graphql' | 'graphql-columns';
   /** The service's log level: `info` logs a line per request, as in production. */
   logLevel: string;
   poolSize: number;
@@ -50,6 +52,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
 
 const flag = (env: NodeJS.ProcessEnv, name: string) => env[name] === '1' || env[name] === 'true';
 
+function profileTarget(raw: string | undefined): BenchConfig['profileTarget'] {
+  if (!raw) return 'rest';
+  if (raw === 'rest' || raw === 'graphql' || raw === 'graphql-columns') return raw;
+  throw new Error('BENCH_PROFILE_TARGET must be rest, graphql or graphql-columns');
+}
+
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   return {
     serverUrl: env.DATABASE_URL || DEFAULT_SERVER_URL,
@@ -65,6 +73,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     soakRate: int(env, 'BENCH_SOAK_RATE', 50, 1),
     keep: flag(env, 'BENCH_KEEP'),
     profile: flag(env, 'BENCH_PROFILE'),
+    profileTarget: profileTarget(env.BENCH_PROFILE_TARGET),
     logLevel: env.BENCH_LOG_LEVEL || 'info',
     poolSize: int(env, 'DB_POOL_SIZE', 10, 1),
     workers: int(env, 'BENCH_WORKERS', 2),

@@ -342,7 +342,8 @@ async function soak(run: Run, all: Scenario[], token: string) {
 }
 
 async function profileScenarios(run: Run, all: Scenario[], token: string): Promise<void> {
-  for (const scenario of all) {
+  const target = run.cfg.profileTarget;
+  for (const scenario of all.filter((s) => s.targets.includes(target))) {
     const dir = path.join(OUT, 'profiles', scenario.key);
     fs.rmSync(dir, { recursive: true, force: true });
     const service = await startService({
@@ -358,16 +359,18 @@ async function profileScenarios(run: Run, all: Scenario[], token: string): Promi
       await drive({
         ...load,
         duration: WARM_UP_SECONDS,
-        request: (i) => scenario.request('rest', 1_000_000 + i),
+        request: (i) => scenario.request(target, 1_000_000 + i),
       });
       window.from = monotonicMicros();
-      await drive({ ...load, duration: run.cfg.duration, request: (i) => scenario.request('rest', i) });
+      await drive({ ...load, duration: run.cfg.duration, request: (i) => scenario.request(target, i) });
       window.to = monotonicMicros();
     } finally {
       await service.stop();
     }
     const file = latestProfile(dir);
-    log(`\nCPU profile of the service under load, ${scenario.title} (REST): ${file ?? 'no profile written'}`);
+    log(
+      `\nCPU profile of the service under load, ${scenario.title} (${target}): ${file ?? 'no profile written'}`,
+    );
     if (file) log(summarizeProfile(file, window));
   }
 }

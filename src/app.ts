@@ -3,7 +3,10 @@ import express, { type Request, type Response } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { MikroORM } from '@mikro-orm/core';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -15,6 +18,7 @@ import { Loaders, type Context } from './context';
 import { classify } from './error-mapping';
 import { credentialError, requireCredential, withoutSuggestions } from './graphql/errors';
 import { ideRouter } from './graphql/ide';
+import { compiledExecution } from './graphql/compiled-execution';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
 import { routeLookup } from './rest/lookup';
@@ -128,6 +132,21 @@ function requestTransaction(logger: Logger): ApolloServerPlugin<Context> {
     },
   };
 }
+
+/**
+ * No answer at /graphql may be cached. The schema declares no cache hints, so Apollo's cache
+ * control plugin always came to this header, at the price of a hook on every field it resolved
+ * (it runs for each row of a page); the header is set directly instead and the plugin disabled.
+ */
+const notCached: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        response.http.headers.set('cache-control', 'no-store');
+      },
+    };
+  },
+};
 
 /** GraphQL limits: deep enough for the configurator's trees, small enough to stop abuse. */
 const armorProtection = new ApolloArmor({
@@ -288,7 +307,8 @@ async function startApollo(
   }: { introspection: boolean; production: boolean; logger: Logger; metrics: Metrics },
 ): Promise<ApolloServer<Context>> {
   const apollo = new ApolloServer<Context>({
-    schema,
+    // The schema, executed as compiled queries (graphql/compiled-execution.ts).
+    gateway: compiledExecution(schema, metrics.countCompile),
     introspection,
     validationRules: armorProtection.validationRules,
     parseOptions: { maxTokens: 10_000 },
@@ -302,6 +322,8 @@ async function startApollo(
       requireCredential,
       requestTransaction(logger),
       metrics.graphqlPlugin,
+      notCached,
+      ApolloServerPluginCacheControlDisabled(),
       production || !introspection
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true }),

@@ -1,5 +1,11 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { Kind, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import type { Context } from '../context';
 import { AppError, titleFor } from '../errors';
 
@@ -36,6 +42,16 @@ function rootFields(
   });
 }
 
+/** The root fields an operation of `document` selects. */
+export function rootFieldsOf(operation: OperationDefinitionNode, document: DocumentNode): string[] {
+  const fragments = Object.fromEntries(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+  return rootFields(operation.selectionSet, fragments);
+}
+
 const INTROSPECTION = new Set(['__schema', '__type', '__typename']);
 
 /** Refuses, before execution, an operation that needs a credential when none was sent. */
@@ -44,12 +60,7 @@ export const requireCredential: ApolloServerPlugin<Context> = {
     return {
       async didResolveOperation({ contextValue, operation, document }) {
         if (contextValue.caller || !operation) return;
-        const fragments = Object.fromEntries(
-          document.definitions
-            .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-            .map((d) => [d.name.value, d]),
-        );
-        if (rootFields(operation.selectionSet, fragments).every((f) => INTROSPECTION.has(f))) return;
+        if (rootFieldsOf(operation, document).every((f) => INTROSPECTION.has(f))) return;
         throw credentialError(401, 'the Authorization header is missing');
       },
     };

@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger';
+import type { CompileOutcome } from '../graphql/compiled-execution';
 import { joinClusterMetrics } from './cluster-metrics';
 
 /**
@@ -17,6 +18,8 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Apollo plugin timing each GraphQL operation by name. */
   graphqlPlugin: ApolloServerPlugin<any>;
+  /** Counts a GraphQL document (with its operation name) made ready to execute, compiled or not. */
+  countCompile(outcome: CompileOutcome): void;
   /** GET /metrics in the Prometheus text format: this process's, or the whole cluster's. */
   handler: RequestHandler;
 }
@@ -109,6 +112,12 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
+  const compiles = new Counter({
+    name: 'graphql_documents_compiled_total',
+    help: 'GraphQL documents at /graphql prepared for execution, once per operation: compiled by graphql-jit, or left to graphql-js (fallback).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
 
   new Gauge({
     name: 'db_pool_connections',
@@ -182,6 +191,7 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
       durations.observe(labels, seconds);
     },
     graphqlPlugin,
+    countCompile: (outcome) => compiles.inc({ outcome }),
     async handler(_req, res, next) {
       res.locals.routePattern = '/metrics';
       try {

@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { validateOrReject, type ValidationError, type ValidatorOptions } from 'class-validator';
-import { ArgumentValidationError, buildSchema } from 'type-graphql';
+import { ArgumentValidationError, buildSchema, getMetadataStorage } from 'type-graphql';
 import { familyResolver } from '../family/resolver';
 import type { GroupDef } from '../family/group';
 import { groups as appGroups } from '../resolvers/groups';
@@ -61,6 +61,28 @@ const NO_PUBSUB = {
 };
 
 /**
+ * Fields that only read their property are left without a resolver, so graphql-js's default
+ * and graphql-jit's inlined property read serve them. type-graphql's own resolver for such a
+ * field allocates its resolver data and walks an empty middleware list for every field of every
+ * row; its `simple` option is the documented way out, set here for each field that has no
+ * middleware or roles and whose property is its GraphQL name (the default resolver reads the
+ * GraphQL name). Field resolvers are untouched.
+ */
+function simpleWherePlain(): void {
+  const storage = getMetadataStorage();
+  // Read before type-graphql's build, which spreads these onto each field's metadata.
+  const guarded = new Set<Function>(
+    [...storage.middlewares, ...storage.resolverMiddlewares, ...storage.authorizedFields].map(
+      (m) => m.target,
+    ),
+  );
+  for (const field of storage.fields) {
+    const plain = !guarded.has(field.target) && field.name === field.schemaName;
+    if (plain && field.simple === undefined) field.simple = true;
+  }
+}
+
+/**
  * The schema without permission rules: what the SDL and the rule-coverage test look at. `groups`
  * are the resource groups with the standard family: the application's, or (in a test of the
  * recipe for adding one) those and more.
@@ -68,6 +90,7 @@ const NO_PUBSUB = {
 export async function buildBareSchema(
   groups: readonly GroupDef<any, any, any>[] = appGroups,
 ): Promise<GraphQLSchema> {
+  simpleWherePlain();
   const schema = await buildSchema({
     resolvers: [...groups.map(familyResolverOf), ...extraResolvers] as [Function, ...Function[]],
     validateFn: validateArgument,

@@ -1,0 +1,109 @@
+import type { ApolloServerOptionsWithGateway } from '@apollo/server';
+import {
+  execute,
+  printSchema,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { Context } from '../context';
+import { rootFieldsOf } from './errors';
+
+type Gateway = NonNullable<ApolloServerOptionsWithGateway<Context>['gateway']>;
+type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
+
+/** What became of a document and operation when it came again: see `compiledExecution`. */
+export type CompileOutcome = 'compiled' | 'fallback';
+
+type Run = (contextValue: Context, variables: Record<string, unknown> | undefined) => unknown;
+
+/**
+ * GraphQL requests executed as graphql-jit functions, through Apollo Server's `gateway` option:
+ * the one place Apollo Server 5 accepts an executor (its migration guide points custom executors
+ * there). Apollo still parses, validates (graphql-armor's rules included), runs every plugin and
+ * formats the errors; only the execution step is replaced, with the same schema, resolvers and
+ * graphql-shield rules the REST facade's compiled documents run.
+ *
+ * Compiling costs more than executing once (many times more for the IDEs' large introspection
+ * query), so a document and operation runs on graphql-js the first time and is compiled when it
+ * comes again; introspection always runs on graphql-js, as does a document graphql-jit cannot
+ * compile. What is compiled lives as long as
+ * Apollo keeps the parsed document in its document store (a bounded LRU), so it is bounded too.
+ */
+export function compiledExecution(
+  schema: GraphQLSchema,
+  onCompile: (outcome: CompileOutcome) => void = () => {},
+): Gateway {
+  const prepared = new WeakMap<DocumentNode, Map<string, Run | 'seen once'>>();
+
+  const runOf = (
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    operationName: string | undefined,
+  ): Run => {
+    let byOperation = prepared.get(document);
+    if (!byOperation) prepared.set(document, (byOperation = new Map()));
+    const key = operationName ?? '';
+    const known = byOperation.get(key);
+    if (known && known !== 'seen once') return known;
+    const interpreted: Run = (contextValue, variableValues) =>
+      execute({ schema, document, contextValue, variableValues, operationName });
+    if (rootFieldsOf(operation, document).some((f) => f === '__schema' || f === '__type')) {
+      onCompile('fallback');
+      byOperation.set(key, interpreted);
+      return interpreted;
+    }
+    if (!known) {
+      byOperation.set(key, 'seen once');
+      return interpreted;
+    }
+    const jitted = compileQuery(schema, document, operationName);
+    const run = isCompiledQuery(jitted) ? compiledRun(schema, document, operationName, jitted) : interpreted;
+    onCompile(isCompiledQuery(jitted) ? 'compiled' : 'fallback');
+    byOperation.set(key, run);
+    return run;
+  };
+
+  const executor: Executor = async ({ document, operation, request, context }) =>
+    (await runOf(
+      document,
+      operation,
+      request.operationName ?? undefined,
+    )(context as Context, request.variables)) as ExecutionResult;
+
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      // Apollo asks for the schema before load() resolves; nothing here ever replaces it. The
+      // SDL is for Apollo's reporting plugins, which this service does not install: printed only
+      // if one asks, rather than at every start.
+      callback({
+        apiSchema: schema,
+        get coreSupergraphSdl() {
+          return printSchema(schema);
+        },
+      });
+      return () => {};
+    },
+    load: async () => ({ executor }),
+    stop: async () => {},
+  };
+}
+
+function compiledRun(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  jitted: CompiledQuery,
+): Run {
+  return async (contextValue, variableValues) => {
+    const result = await jitted.query(undefined, contextValue, variableValues);
+    // Only variables that do not coerce come back without data. graphql-js says so in its own
+    // words, naming the variable and field at fault, which clients and Apollo's 400 expect;
+    // running it stops at the same coercion, before any resolver.
+    if (result.errors && !('data' in result))
+      return execute({ schema, document, contextValue, variableValues, operationName });
+    return result;
+  };
+}
