@@ -84,7 +84,8 @@ describe('page statements made once per search shape', () => {
   });
 
   it('filters and sorts on derived values keep no raw fragment behind', async () => {
-    const query = (n: number) => `filters=taskCount:gte:${n}&filters=status:eq:READY&sort=progress,desc&size=5`;
+    const query = (n: number) =>
+      `filters=taskCount:gte:${n}&filters=status:eq:READY&sort=progress,desc&size=5`;
     await search(a.client, query(0));
     const before = RawQueryFragment.checkCacheSize();
     for (let i = 0; i < 5; i++) {
