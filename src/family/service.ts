@@ -1,4 +1,5 @@
 import { wrap, type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import type DataLoader from 'dataloader';
 import { AuditLog } from '../entities/audit-log';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -151,6 +152,20 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
         : await this.read(ctx, this.combine([...limits, byId]), options);
     const found = new Map(rows.map((r) => [r.id, r]));
     return wanted.map((id) => found.get(id)).filter((r): r is NonNullable<typeof r> => r !== undefined);
+  }
+
+  /**
+   * The request's views of this group's records by id, as the caller may see them (null when
+   * absent or out of scope): what an answer's linked record reads, and what a reference check
+   * that found the record primes (checkRefs), so the answer does not read it again.
+   */
+  visibleById(ctx: Context): DataLoader<string, T | null> {
+    return ctx.loaders.get<string, T | null>(`visibleById:${this.group.name}`, async (ids) => {
+      const found = new Map(
+        (await this.byIds(ctx, [...new Set(ids)], { detached: true })).map((r) => [r.id, r]),
+      );
+      return ids.map((id) => found.get(id) ?? null);
+    });
   }
 
   async one(ctx: Context, id: string, options: FindOptions<T> = {}): Promise<T | null> {
