@@ -55,7 +55,12 @@ export interface FindOptions<T> {
    * For a search answering a view of the record that names its own fields (a product's stock
    * row): the view's name and its fields, in place of the record's.
    */
-  view?: { name: string; fields: Map<string, FieldInfo> };
+  view?: {
+    name: string;
+    fields: Map<string, FieldInfo>;
+    /** Derived fields of the view selected beside the page's columns (derivedOf reads them). */
+    select?: readonly string[];
+  };
 }
 
 export interface PageArgs {
@@ -248,6 +253,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const derived = [
       ...(options.derived ? this.derivedColumns(ctx) : []),
       ...this.joinedColumns(ctx, options),
+      ...this.viewColumns(ctx, options),
     ];
     const { rows, total } = await pageRows<T>(ctx.em, this.entityName, where, {
       orderBy: order,
@@ -271,6 +277,16 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       name,
       sql: (alias: string) => sql(alias, ctx),
     }));
+  }
+
+  /** The SQL of the view's derived fields a page selects (FindOptions.view.select). */
+  private viewColumns(ctx: Context, options: FindOptions<T>): DerivedColumn[] {
+    const view = options.view;
+    return (view?.select ?? []).map((name) => {
+      const derived = view!.fields.get(name)?.derived;
+      if (!derived) throw new Error(`${view!.name}.${name} is not a derived field`);
+      return { name, sql: (alias: string) => derived(alias, ctx) };
+    });
   }
 
   /** The SQL of the joined values a view is read with (FindOptions.joined). */
