@@ -1,5 +1,6 @@
 import {
   raw,
+  RawQueryFragment,
   type EntityManager,
   type EntityMetadata,
   type FilterQuery,
@@ -198,10 +199,125 @@ export async function selectByIds<T extends object>(
 }
 
 /**
+ * A search's condition and order as a shape: the operators, keys, list lengths and raw
+ * fragments' SQL that decide the statement's text, with the values that fill its parameters
+ * collected in the order met. Two conditions of one shape make the same text with different
+ * values, so the text is built once per shape (pageStatement).
+ */
+interface Shape {
+  values: unknown[];
+  /** Raw fragments named as keys: MikroORM keeps them until a query builder reads them. */
+  rawKeys: string[];
+  /** False when something was met whose effect on the text the shape cannot tell. */
+  known: boolean;
+}
+
+function rawKey(key: string, shape: Shape): string {
+  if (!RawQueryFragment.isKnownFragment(key)) return JSON.stringify(key);
+  shape.rawKeys.push(key);
+  const fragment = RawQueryFragment.getKnownFragment(key, false)!;
+  if (fragment.params.length) shape.known = false;
+  return `raw(${fragment.sql})`;
+}
+
+function describe(value: unknown, shape: Shape): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (typeof value !== 'object') {
+    shape.values.push(value);
+    return typeof value;
+  }
+  if (value instanceof Date) {
+    shape.values.push(value);
+    return 'date';
+  }
+  if (RawQueryFragment.isRaw(value)) {
+    const fragment = value as RawQueryFragment;
+    if (fragment.params.length) shape.known = false;
+    return `raw(${fragment.sql})`;
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => describe(v, shape)).join(',')}]`;
+  if (Object.getPrototypeOf(value) !== Object.prototype) {
+    // An entity, a reference, a class instance: MikroORM reads it in ways the shape cannot see.
+    shape.known = false;
+    return '?';
+  }
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${rawKey(k, shape)}:${describe(v, shape)}`)
+    .join(',')}}`;
+}
+
+/** Sort keys and directions are part of the text, not parameters. */
+const describeOrder = (orderBy: readonly object[], shape: Shape): string =>
+  orderBy
+    .map((o) =>
+      Object.entries(o)
+        .map(([k, dir]) => `${rawKey(k, shape)}:${typeof dir === 'string' ? dir : describe(dir, shape)}`)
+        .join(','),
+    )
+    .join(';');
+
+/** Frees the raw fragments a shape met that no query builder will read. */
+function releaseRawKeys(shape: Shape): void {
+  for (const key of shape.rawKeys) RawQueryFragment.getKnownFragment(key);
+}
+
+const sameValue = (a: unknown, b: unknown) =>
+  a === b || (a instanceof Date && b instanceof Date && a.getTime() === b.getTime());
+
+/**
+ * Where each of a built statement's parameters comes from among `candidates` (the condition's
+ * values, then the tenant), or undefined when that cannot be told for sure: a parameter equal to
+ * no candidate (a value MikroORM converted) or to several, or a value of the condition that fills
+ * no parameter or several (one written into the text).
+ */
+function parameterSources(
+  bindings: readonly unknown[],
+  candidates: readonly unknown[],
+  conditionValues: number,
+): number[] | undefined {
+  const sources: number[] = [];
+  const uses = new Array<number>(candidates.length).fill(0);
+  for (const b of bindings) {
+    let found = -1;
+    for (let i = 0; i < candidates.length; i++) {
+      if (!sameValue(b, candidates[i])) continue;
+      if (found >= 0) return undefined;
+      found = i;
+    }
+    if (found < 0) return undefined;
+    uses[found]++;
+    sources.push(found);
+  }
+  for (let i = 0; i < candidates.length; i++)
+    if (i < conditionValues ? uses[i] !== 1 : uses[i] > 1) return undefined;
+  return sources;
+}
+
+/** The sources of a page's limit and offset, which knex writes last (placed by position). */
+const LIMIT = -1;
+const OFFSET = -2;
+
+interface PageStatement {
+  sql: string;
+  /** The index among the candidates (parameterSources), LIMIT or OFFSET, of each parameter. */
+  sources: number[];
+}
+
+/** Page statements by shape; shapes vary with filters, so the map is bounded. */
+const pageStatements = new Map<string, PageStatement>();
+const PAGE_STATEMENTS = 1000;
+
+/**
  * A page of raw rows and the number of all matching ones, in one statement: the count is
  * lateral-joined to the page, so each keeps its own plan (an index-only count, the page's index
  * scan with its limit) and a page costs one round trip instead of two. A window count
  * (`count(*) over ()`) was measured and rejected: it makes the page read every matching row.
+ *
+ * The statement's text is made by MikroORM's query builders once per shape of the condition and
+ * order (as `tenantStatement` does for fixed statements): building it was a large share of a
+ * page's CPU. Each later request of the shape binds its own values to the parameters the first
+ * one's build placed; a shape whose values cannot all be placed with certainty is built every time.
  */
 export async function pageRows<T extends object>(
   em: EntityManager,
@@ -211,10 +327,68 @@ export async function pageRows<T extends object>(
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const condition = (): FilterQuery<T> =>
     typeof where === 'function' ? (where as () => FilterQuery<T>)() : where;
+  const derived = options.derived ?? [];
+  const orderBy = (options.orderBy ?? []) as object[];
+  const offset = options.offset ?? 0;
+  const shape: Shape = { values: [], rawKeys: [], known: true };
+  const key = [
+    entityName,
+    describe(condition(), shape),
+    describeOrder(orderBy, shape),
+    derived.map((d) => `${d.name}=${d.sql(PAGE_ALIAS)}`).join('\u0000'),
+    offset ? 'offset' : '',
+  ].join('\u0001');
+  const conditionValues = shape.values.length;
+  const tenantId = actorOf(em)?.tenantId;
+  const candidates = [...shape.values, tenantId];
+  const valueOf = (i: number) => (i === LIMIT ? options.limit : i === OFFSET ? offset : candidates[i]);
+  let statement = pageStatements.get(key);
+  let params: unknown[];
+  if (statement) {
+    releaseRawKeys(shape);
+    params = statement.sources.map(valueOf);
+  } else {
+    const built = await buildPage(em, entityName, condition, {
+      ...options,
+      orderBy: orderBy as never,
+      derived,
+    });
+    releaseRawKeys(shape);
+    params = [...built.countParams, ...built.pageParams];
+    // The count and the page each take the condition's values once; the page's limit and offset
+    // come last, placed by position since they may equal each other or a value.
+    const tail = offset ? [LIMIT, OFFSET] : [LIMIT];
+    const own = built.pageParams.slice(0, -tail.length);
+    const countSources =
+      shape.known && tenantId ? parameterSources(built.countParams, candidates, conditionValues) : undefined;
+    const pageSources =
+      countSources && tail.every((t, i) => sameValue(built.pageParams[own.length + i], valueOf(t)))
+        ? parameterSources(own, candidates, conditionValues)
+        : undefined;
+    if (countSources && pageSources) {
+      statement = { sql: built.sql, sources: [...countSources, ...pageSources, ...tail] };
+      if (pageStatements.size >= PAGE_STATEMENTS) pageStatements.delete(pageStatements.keys().next().value!);
+      pageStatements.set(key, statement);
+    } else statement = { sql: built.sql, sources: [] };
+  }
+  const rows = await queryRows(em, statement.sql, params);
+  const total = Number(rows[0]?.__total ?? 0);
+  // With no row on the page, the join still yields the count beside one row of nulls.
+  const found = rows.filter((r) => r.id !== null).map(({ __total: _total, ...columns }) => columns);
+  return { rows: found, total };
+}
+
+/** The page statement made by MikroORM's query builders, with its parameters. */
+async function buildPage<T extends object>(
+  em: EntityManager,
+  entityName: string,
+  condition: () => FilterQuery<T>,
+  options: ReadOptions<T> & { limit: number; derived: readonly DerivedColumn[] },
+): Promise<{ sql: string; countParams: unknown[]; pageParams: unknown[] }> {
   const page = builder(em, entityName, condition())
     .select('*')
     .orderBy(options.orderBy as never);
-  for (const d of options.derived ?? []) page.addSelect(raw(derivedSelect(d)));
+  for (const d of options.derived) page.addSelect(raw(derivedSelect(d)));
   page.limit(options.limit).offset(options.offset ?? 0);
   const count = builder(em, entityName, condition()).count();
   await Promise.all([page.applyFilters(), count.applyFilters()]);
@@ -223,13 +397,9 @@ export async function pageRows<T extends object>(
   // Both are numbered from $1: the page's placeholders move past the count's.
   const shift = c.bindings.length;
   const pageSql = p.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + shift}`);
-  const rows = await queryRows(
-    em,
-    `select c.count as "__total", p.* from (${c.sql}) as c left join lateral (${pageSql}) as p on true`,
-    [...c.bindings, ...p.bindings],
-  );
-  const total = Number(rows[0]?.__total ?? 0);
-  // With no row on the page, the join still yields the count beside one row of nulls.
-  const found = rows.filter((r) => r.id !== null).map(({ __total: _total, ...columns }) => columns);
-  return { rows: found, total };
+  return {
+    sql: `select c.count as "__total", p.* from (${c.sql}) as c left join lateral (${pageSql}) as p on true`,
+    countParams: [...c.bindings],
+    pageParams: [...p.bindings],
+  };
 }

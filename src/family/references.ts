@@ -32,8 +32,9 @@ function targetName(t: RefTarget): string {
 /**
  * Looks up every reference (absent ids are skipped) and answers the records found, in order.
  * Every missing one is named in the same error, so a client fixes its request in one round.
- * Records are read as views: entities go through the request's loaders (derived fields of the
- * answer reuse them), groups through their service with the caller's scope.
+ * Records are read as views: entities go through the request's loaders, groups through their
+ * service with the caller's scope, priming its loader of visible records; derived fields of the
+ * answer reuse them either way.
  */
 export async function checkRefs(
   ctx: Context,
@@ -50,9 +51,13 @@ export async function checkRefs(
   // its loader together, so a list of a thousand ids is one statement.
   for (const target of new Set(given.map((r) => r.target))) {
     const mine = given.filter((r) => r.target === target);
-    const records = isService(target)
-      ? await target.byIds(ctx, [...new Set(mine.map((r) => r.id))], { detached: true })
-      : await loaderById(ctx, target).loadMany(mine.map((r) => r.id));
+    let records: readonly unknown[];
+    if (isService(target)) {
+      records = await target.byIds(ctx, [...new Set(mine.map((r) => r.id))], { detached: true });
+      // The answer's linked record (a created feature's epic) is then read from the loader.
+      const visible = target.visibleById(ctx);
+      for (const r of records as TenantScoped[]) visible.prime(r.id, r);
+    } else records = await loaderById(ctx, target).loadMany(mine.map((r) => r.id));
     const byId = new Map<string, TenantScoped>();
     for (const r of records)
       if (r && !(r instanceof Error)) byId.set((r as TenantScoped).id, r as TenantScoped);

@@ -1,4 +1,5 @@
 import { type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import type DataLoader from 'dataloader';
 import { deletionEntry } from '../entities/audit-log';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -54,7 +55,12 @@ export interface FindOptions<T> {
    * For a search answering a view of the record that names its own fields (a product's stock
    * row): the view's name and its fields, in place of the record's.
    */
-  view?: { name: string; fields: Map<string, FieldInfo> };
+  view?: {
+    name: string;
+    fields: Map<string, FieldInfo>;
+    /** Derived fields of the view selected beside the page's columns (derivedOf reads them). */
+    select?: readonly string[];
+  };
 }
 
 export interface PageArgs {
@@ -153,6 +159,20 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     return wanted.map((id) => found.get(id)).filter((r): r is NonNullable<typeof r> => r !== undefined);
   }
 
+  /**
+   * The request's views of this group's records by id, as the caller may see them (null when
+   * absent or out of scope): what an answer's linked record reads, and what a reference check
+   * that found the record primes (checkRefs), so the answer does not read it again.
+   */
+  visibleById(ctx: Context): DataLoader<string, T | null> {
+    return ctx.loaders.get<string, T | null>(`visibleById:${this.group.name}`, async (ids) => {
+      const found = new Map(
+        (await this.byIds(ctx, [...new Set(ids)], { detached: true })).map((r) => [r.id, r]),
+      );
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  }
+
   async one(ctx: Context, id: string, options: FindOptions<T> = {}): Promise<T | null> {
     if (!isUuid(id)) return null;
     const [found] = await this.byIds(ctx, [id], options);
@@ -233,6 +253,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const derived = [
       ...(options.derived ? this.derivedColumns(ctx) : []),
       ...this.joinedColumns(ctx, options),
+      ...this.viewColumns(ctx, options),
     ];
     const { rows, total } = await pageRows<T>(ctx.em, this.entityName, where, {
       orderBy: order,
@@ -256,6 +277,16 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       name,
       sql: (alias: string) => sql(alias, ctx),
     }));
+  }
+
+  /** The SQL of the view's derived fields a page selects (FindOptions.view.select). */
+  private viewColumns(ctx: Context, options: FindOptions<T>): DerivedColumn[] {
+    const view = options.view;
+    return (view?.select ?? []).map((name) => {
+      const derived = view!.fields.get(name)?.derived;
+      if (!derived) throw new Error(`${view!.name}.${name} is not a derived field`);
+      return { name, sql: (alias: string) => derived(alias, ctx) };
+    });
   }
 
   /** The SQL of the joined values a view is read with (FindOptions.joined). */

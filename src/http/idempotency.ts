@@ -137,11 +137,21 @@ export async function claimKey(em: EntityManager, caller: Caller, req: Request, 
   };
 }
 
-/** Sends an answer (a stored one, or one being stored) as it is. */
+/**
+ * Sends an answer (a stored one, or one being stored) as it is: the body is already text with its
+ * content type, so it goes out with `res.end` and its length. Express's `res.send` would also hash
+ * it for an ETag and compare it with the request's validators, which no client of this API sends
+ * (its answers are per caller and not cached).
+ */
 export function sendReply(res: Response, reply: Reply, replayed = false): void {
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
-  res.status(reply.status);
-  if (reply.status === 204) res.end();
-  else res.send(reply.body);
+  res.statusCode = reply.status;
+  if (reply.status === 204) {
+    res.end();
+    return;
+  }
+  if (!res.hasHeader('content-type')) res.setHeader('content-type', 'text/plain; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(reply.body));
+  res.end(reply.body);
 }

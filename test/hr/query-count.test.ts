@@ -173,4 +173,16 @@ describe('HR pages cost a fixed, small number of SQL statements', () => {
       expect(large.count).toBeLessThanOrEqual(TOTAL_BOUND);
     }
   });
+
+  // Last: it adds a feature without tasks, which the pages above would show.
+  it("creating a feature reads its epic once: the reference check primes the answer's epic", async () => {
+    const [first] = (await counted(a.client, '/hr/features/dynamic-search?size=1')).body.content;
+    log!.take();
+    const res = await a.client.post('/hr/features', { name: 'Counted', epicId: first.epicId });
+    expect(res.status).toBe(201);
+    expect(res.body.epic).toEqual(first.epic);
+    const statements = log!.take();
+    expect(statements.filter((s) => /from "epic"/.test(s))).toHaveLength(1);
+    expect(statements.some((s) => /insert into "feature"/.test(s))).toBe(true);
+  });
 });

@@ -129,4 +129,19 @@ describe('inventory pages cost a fixed number of SQL statements', () => {
       },
     );
   });
+
+  it("product stock search reads its rows' figures in the page's own statement", async () => {
+    log!.take();
+    const res = await a.client.get(
+      `/inventory/dynamic-product-stock-inventory-search?stockSiteId=${from}&destinationStockSiteId=${to}&size=${ROWS}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.content[0]).toMatchObject({ totalAmount: 5, destinationProductInfo: { totalAmount: 1 } });
+    const statements = log!.take();
+    // The figures are subqueries of the page; no statement reads the inventories apart from it.
+    expect(statements.filter((s) => /"stock_inventory"/.test(s))).toEqual([]);
+    const pages = statements.filter((s) => /from stock_inventory si/.test(s));
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toContain('"__derived_destinationProductInfo.totalAmount"');
+  });
 });

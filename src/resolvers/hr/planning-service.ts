@@ -87,13 +87,7 @@ registerLinkSource('TeamMember', { entity: Employee.name });
 /** An epic as the caller may see it (out of scope: null, as if absent). */
 export async function visibleEpic(ctx: Context, id: string | null | undefined): Promise<Epic | null> {
   if (!id) return null;
-  const loader = ctx.loaders.get<string, Epic | null>('visibleById:Epic', async (ids) => {
-    const found = new Map(
-      (await epicService.byIds(ctx, [...new Set(ids)], { detached: true })).map((e) => [e.id, e]),
-    );
-    return ids.map((i) => found.get(i) ?? null);
-  });
-  return loader.load(id);
+  return epicService.visibleById(ctx).load(id);
 }
 
 export function featureCount(ctx: Context, epicId: string): Promise<number> {

@@ -1,15 +1,14 @@
 import { type Context } from '../../context';
-import { StockInventory } from '../../entities/inventory/stock-inventory';
-import { round4 } from '../../domain/inventory/quantities';
 import type { StockSite } from '../../entities/reference/stock-site';
 import type { DerivedSql, FieldInfo } from '../../family/fields';
 import { isUuid } from '../../family/limits';
+import { derivedOf } from '../../family/detached';
 import { type Page } from '../../family/page';
 import { scopeSql } from '../../family/scope-sql';
 import { type SearchInput } from '../../family/search-input';
 import type { DestinationProductInfo, ProductStockRow } from './stock-view-types';
 import { siteOrFail } from './places';
-import { inventoryService, productService } from './inventory-service';
+import { productService } from './inventory-service';
 
 /** Product stock search (GET /inventory/dynamic-product-stock-inventory-search). */
 
@@ -26,6 +25,7 @@ const PRODUCT_FIELDS: Record<string, string> = {
 
 /** The figures the destination's info repeats (`destinationProductInfo.totalAmount` ...). */
 const DESTINATION_FIGURES = ['totalAmount', 'amountReserved', 'amountAvailable', 'minimum', 'maximum'];
+const DESTINATION = 'destinationProductInfo.';
 
 /** The stock figures a row sums over the product's inventories, as the SQL aggregate of each. */
 const FIGURES: Record<string, { sql: string; nullable: boolean }> = {
@@ -34,7 +34,7 @@ const FIGURES: Record<string, { sql: string; nullable: boolean }> = {
   amountAvailable: { sql: 'coalesce(round(sum(si.available_quantity), 4), 0)', nullable: false },
   minimum: { sql: 'round(sum(si.minimum), 4)', nullable: true },
   maximum: { sql: 'round(sum(si.maximum), 4)', nullable: true },
-  // Weighted by quantity; a single inventory without stock keeps its own price (figuresOf).
+  // Weighted by quantity; a single inventory without stock keeps its own price.
   unitPrice: {
     sql: 'case when sum(si.total_quantity) > 0 then round(sum(si.total_quantity * si.unit_price) / sum(si.total_quantity), 4) when count(*) = 1 then max(si.unit_price) end',
     nullable: true,
@@ -56,7 +56,7 @@ const constant = (name: string, value: string | null | undefined): FieldInfo => 
 
 /**
  * The inventories a row sums over: the product's, at `site` (every site without one), within the
- * caller's subsidiary scope; `figuresOf` reads the same ones.
+ * caller's subsidiary scope.
  */
 const inventoriesOf = (site: StockSite | null) => {
   const atSite = site && isUuid(site.id) ? ` and si.site_id = '${site.id}'::uuid` : '';
@@ -83,8 +83,9 @@ function figureFields(site: StockSite | null, prefix = ''): Map<string, FieldInf
 /**
  * The fields a product stock search filters and sorts on: the product's own under the row's
  * names, the sites the request names, and the stock figures computed in SQL over the inventories
- * `figuresOf` reads (at `site`, or every site, within the caller's scope), so filters, sorts,
- * pages and totals agree with the rows answered.
+ * (at `site`, or every site, within the caller's scope). The row's figures are the same
+ * expressions selected with the page, so filters, sorts, pages and totals agree with the rows
+ * answered: one rule, in SQL.
  */
 function rowFields(
   ctx: Context,
@@ -118,62 +119,12 @@ function rowFields(
     );
   }
   // Without a destination its info is null, and so is every field in it.
-  const at = 'destinationProductInfo.';
-  for (const [name, field] of figureFields(destination, at))
-    if (DESTINATION_FIGURES.includes(name.slice(at.length)))
+  for (const [name, field] of figureFields(destination, DESTINATION))
+    if (DESTINATION_FIGURES.includes(name.slice(DESTINATION.length)))
       fields.set(name, destination ? field : { ...field, nullable: true, derived: () => 'null::float8' });
-  fields.set(`${at}stockSiteId`, constant(`${at}stockSiteId`, destination?.id));
-  fields.set(`${at}stockSiteName`, constant(`${at}stockSiteName`, destination?.name));
+  fields.set(`${DESTINATION}stockSiteId`, constant(`${DESTINATION}stockSiteId`, destination?.id));
+  fields.set(`${DESTINATION}stockSiteName`, constant(`${DESTINATION}stockSiteName`, destination?.name));
   return fields;
-}
-
-interface Figures {
-  total: number;
-  reserved: number;
-  available: number;
-  minimum: number | null;
-  maximum: number | null;
-  unitPrice: number | null;
-  subsidiaryId: string | null;
-}
-
-const sumOrNull = (values: (number | null | undefined)[]) =>
-  values.some((v) => v != null) ? round4(values.reduce<number>((s, v) => s + Number(v ?? 0), 0)) : null;
-
-/**
- * The figures of each product: at `site`, or summed over every site the caller sees when no site
- * is named (thresholds summed too; the price weighted by quantity). One query for the page.
- */
-async function figuresOf(
-  ctx: Context,
-  productIds: string[],
-  site: StockSite | null,
-): Promise<Map<string, Figures>> {
-  if (productIds.length === 0) return new Map();
-  const rows = await inventoryService.list(ctx, {
-    productId: { $in: productIds },
-    ...(site ? { siteId: site.id } : {}),
-  });
-  const byProduct = new Map<string, StockInventory[]>();
-  for (const r of rows) {
-    if (!byProduct.has(r.productId)) byProduct.set(r.productId, []);
-    byProduct.get(r.productId)!.push(r);
-  }
-  const out = new Map<string, Figures>();
-  for (const [productId, list] of byProduct) {
-    const total = round4(list.reduce((s, r) => s + Number(r.totalQuantity), 0));
-    const value = list.reduce((s, r) => s + Number(r.totalQuantity) * Number(r.unitPrice), 0);
-    out.set(productId, {
-      total,
-      reserved: round4(list.reduce((s, r) => s + Number(r.reservedQuantity), 0)),
-      available: round4(list.reduce((s, r) => s + Number(r.availableQuantity), 0)),
-      minimum: sumOrNull(list.map((r) => r.minimum)),
-      maximum: sumOrNull(list.map((r) => r.maximum)),
-      unitPrice: total > 0 ? round4(value / total) : list.length === 1 ? Number(list[0].unitPrice) : null,
-      subsidiaryId: list.length === 1 ? (list[0].subsidiaryId ?? null) : (site?.subsidiaryId ?? null),
-    });
-  }
-  return out;
 }
 
 /**
@@ -191,33 +142,37 @@ export async function searchProductStock(
   const destination = destinationStockSiteId
     ? await siteOrFail(ctx, destinationStockSiteId, 'destinationStockSiteId')
     : null;
+  const atSite = [...Object.keys(FIGURES), 'subsidiaryId'];
+  const atDestination = destination ? DESTINATION_FIGURES.map((f) => DESTINATION + f) : [];
+  // The row's figures are selected with the page, by the same SQL its filters and sorts use.
   const page = await productService.search(ctx, input, undefined, {
-    view: { name: 'ProductStockRow', fields: rowFields(ctx, source, destination) },
+    view: {
+      name: 'ProductStockRow',
+      fields: rowFields(ctx, source, destination),
+      select: [...atSite, ...atDestination],
+    },
   });
-  const ids = page.content.map((p) => p.id);
-  const here = await figuresOf(ctx, ids, source);
-  const there = destination ? await figuresOf(ctx, ids, destination) : new Map<string, Figures>();
   const content = page.content.map((product): ProductStockRow => {
-    const f = here.get(product.id);
-    const d = there.get(product.id);
+    const f = derivedOf(product) as Record<string, number | string | null>;
+    const figure = (name: string) => f[name] as number | null;
     const destinationInfo: DestinationProductInfo | null = destination
       ? {
-          amountAvailable: d?.available ?? 0,
-          amountReserved: d?.reserved ?? 0,
-          maximum: d?.maximum ?? null,
-          minimum: d?.minimum ?? null,
-          totalAmount: d?.total ?? 0,
+          amountAvailable: figure(`${DESTINATION}amountAvailable`)!,
+          amountReserved: figure(`${DESTINATION}amountReserved`)!,
+          maximum: figure(`${DESTINATION}maximum`),
+          minimum: figure(`${DESTINATION}minimum`),
+          totalAmount: figure(`${DESTINATION}totalAmount`)!,
           stockSiteId: destination.id,
           stockSiteName: destination.name,
         }
       : null;
     return {
-      amountAvailable: f?.available ?? 0,
-      amountReserved: f?.reserved ?? 0,
-      totalAmount: f?.total ?? 0,
-      minimum: f?.minimum ?? null,
-      maximum: f?.maximum ?? null,
-      unitPrice: f?.unitPrice ?? (product.unitPrice != null ? Number(product.unitPrice) : null),
+      amountAvailable: figure('amountAvailable')!,
+      amountReserved: figure('amountReserved')!,
+      totalAmount: figure('totalAmount')!,
+      minimum: figure('minimum'),
+      maximum: figure('maximum'),
+      unitPrice: figure('unitPrice'),
       salesPrice: product.salesPrice != null ? Number(product.salesPrice) : null,
       baseUnit: product.baseUnit ?? null,
       unitsOfMeasurement: product.unitsOfMeasurement ?? [],
@@ -228,7 +183,7 @@ export async function searchProductStock(
       productType: product.productType ?? null,
       stockSiteId: source?.id ?? null,
       stockSiteName: source?.name ?? null,
-      subsidiaryId: f?.subsidiaryId ?? source?.subsidiaryId ?? null,
+      subsidiaryId: f.subsidiaryId as string | null,
       destinationProductInfo: destinationInfo,
     };
   });
