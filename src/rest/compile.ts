@@ -23,7 +23,7 @@ import type { ExecutionResult, GraphQLError, OperationDefinitionNode } from 'gra
 import { AppError, invalidField, problems, problemsOf, REQUEST, type Problem } from '../errors';
 import { requestErrorProblem } from '../error-mapping';
 import { checkOf, ruleTree, type Check } from '../permissions/rules';
-import type { ArgSource, RestRoute } from './route';
+import { pathParamsOf, sourceOf, type RestRoute } from './route';
 import { queryList, SEARCH_QUERY_NAMES, searchFromQuery } from './search-params';
 
 /**
@@ -176,8 +176,8 @@ export function prune(type: GraphQLInputType, value: unknown): unknown {
 }
 
 function argReader(route: RestRoute, arg: GraphQLArgument): (req: Request) => unknown {
-  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-  const source = sourceOf(route, arg, pathParams);
+  const pathParams = pathParamsOf(route);
+  const source = sourceOf(route, arg.name, pathParams);
   const required = isNonNullType(arg.type);
   switch (source.from) {
     case 'path': {
@@ -273,16 +273,12 @@ function flatQueryInput(arg: GraphQLArgument, req: Request): Record<string, unkn
   return value;
 }
 
-function sourceOf(route: RestRoute, arg: GraphQLArgument, pathParams: string[]): ArgSource {
-  return route.args?.[arg.name] ?? (pathParams.includes(arg.name) ? { from: 'path' } : { from: 'query' });
-}
-
 /** The query parameters a row reads: every other one is a client's mistake (a typo, a stale name). */
 export function queryNamesOf(route: RestRoute, args: readonly GraphQLArgument[]): Set<string> {
-  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const pathParams = pathParamsOf(route);
   const names = new Set<string>();
   for (const arg of args) {
-    const source = sourceOf(route, arg, pathParams);
+    const source = sourceOf(route, arg.name, pathParams);
     if (source.from === 'query') names.add(source.name ?? arg.name);
     if (source.from === 'body' && source.orQuery) flatFields(arg).forEach((f) => names.add(f.name));
     if (source.from !== 'request') continue;

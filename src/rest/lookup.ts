@@ -1,6 +1,7 @@
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { invalidField } from '../errors';
 import type { CompiledRoute } from './compile';
+import { pathParamsOf } from './route';
 
 /**
  * Finds the REST row a request is for in one lookup: a radix tree of the table's paths
@@ -28,7 +29,7 @@ export interface RouteLookup {
  */
 function patternMatcher(routes: readonly CompiledRoute[]) {
   const patterns = routes.map((compiled) => {
-    const names = [...compiled.route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const names = pathParamsOf(compiled.route);
     const literals = compiled.route.path
       .split(/\{\w+\}/)
       .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));

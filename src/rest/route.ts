@@ -58,6 +58,14 @@ export interface RestRoute {
 /** Every row but a read takes an `Idempotency-Key` (src/http/idempotency.ts); the document says so. */
 export const takesIdempotencyKey = (route: Pick<RestRoute, 'method'>): boolean => route.method !== 'GET';
 
+/** The names a row's path template holds: `/crm/leads/{id}` holds `id`. */
+export const pathParamsOf = (route: Pick<RestRoute, 'path'>): string[] =>
+  [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+
+/** Where an argument comes from: as the row says, else the path when it names it, else the query. */
+export const sourceOf = (route: RestRoute, arg: string, pathParams: readonly string[]): ArgSource =>
+  route.args?.[arg] ?? (pathParams.includes(arg) ? { from: 'path' } : { from: 'query' });
+
 export const path = (name?: string): ArgSource => ({ from: 'path', name });
 export const query = (name?: string, dflt?: unknown): ArgSource => ({ from: 'query', name, default: dflt });
 export const body = (dflt?: unknown): ArgSource => ({ from: 'body', default: dflt });

@@ -10,7 +10,7 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import type { ArgSource, RestRoute } from '../../rest/route';
+import { pathParamsOf, sourceOf, type RestRoute } from '../../rest/route';
 import { searchFromBody, searchFromQuery } from '../../rest/search-params';
 import { argumentLimits, fieldLimits, withLimits, type Limits } from '../input-limits';
 import type { JsonSchema, SchemaComponents } from '../json-schema';
@@ -32,17 +32,6 @@ export interface OperationInputs {
 }
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-
-/**
- * The same default as compile.ts: path when the path names the argument, otherwise query.
- * compile.ts does not export its own, and the REST layer's request path is left as it is here;
- * the copy check passes over this one until compile.ts exports it.
- */
-// jscpd:ignore-start
-function sourceOf(route: RestRoute, arg: GraphQLArgument, pathParams: string[]): ArgSource {
-  return route.args?.[arg.name] ?? (pathParams.includes(arg.name) ? { from: 'path' } : { from: 'query' });
-}
-// jscpd:ignore-end
 
 /** A body is a value or absent (requestBody.required says which), never JSON null. */
 function bodySchema(type: GraphQLInputType, components: SchemaComponents): JsonSchema {
@@ -143,7 +132,7 @@ export function operationInputs(
   field: GraphQLField<unknown, unknown>,
   components: SchemaComponents,
 ): OperationInputs {
-  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const pathParams = pathParamsOf(route);
   const parameters: QueryParameter[] = [];
   const add = (p: QueryParameter) => {
     if (!parameters.some((q) => q.name === p.name && q.in === p.in)) parameters.push(p);
@@ -156,7 +145,7 @@ export function operationInputs(
   const listsByFilter = isListType(result) || getNamedType(result).name.endsWith('Page');
 
   for (const arg of field.args) {
-    const source = sourceOf(route, arg, pathParams);
+    const source = sourceOf(route, arg.name, pathParams);
     const required = isNonNullType(arg.type);
     switch (source.from) {
       case 'path': {
