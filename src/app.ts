@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -182,6 +183,7 @@ export async function createApp({
   const app = express();
   // 1000 ids in a query string (the documented maximum) need about 37 KB of URL.
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app);
+  const unused = connectionsWithoutRequest(server);
   app.disable('x-powered-by');
   app.use(securityHeaders());
   app.use(corsFor(httpOptions.corsOrigins ?? []));
@@ -226,7 +228,7 @@ export async function createApp({
     server,
     schema,
     live,
-    close: () => closeApp(server, subscriptions, live, apollo),
+    close: () => closeApp(server, unused, subscriptions, live, apollo),
   };
 }
 
@@ -383,8 +385,26 @@ function graphqlHandlers(
   ];
 }
 
+/**
+ * The server's connections that have not handed it a whole request yet. Node's server.close()
+ * ends idle kept-alive connections but counts one that has sent no request as busy (its headers
+ * timeout would end it, and close() stops checking that timeout), so a connection opened and left
+ * unused, as a browser opens spare ones ahead of need, would hold close() until its client hangs up.
+ * A WebSocket's connection stays here too: its upgrade is not a request.
+ */
+function connectionsWithoutRequest(server: http.Server): Set<Socket> {
+  const unused = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  server.on('request', (req: http.IncomingMessage) => unused.delete(req.socket));
+  return unused;
+}
+
 async function closeApp(
   server: http.Server,
+  unused: Set<Socket>,
   subscriptions: ReturnType<typeof serveSubscriptions>,
   live: LiveHub,
   apollo: ApolloServer<Context>,
@@ -397,6 +417,9 @@ async function closeApp(
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // WebSockets hold their connections until closed: they end now (1001), as does listening.
     await subscriptions.close();
+    // Then the connections that never sent a request (WebSockets' among them, closed by now):
+    // there is nothing on them to finish, and no timeout would end them any more.
+    for (const socket of unused) socket.destroy();
     await live.close();
     await closed;
   } finally {

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import net from 'node:net';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { signToken } from '../../src/auth/jwt';
@@ -95,11 +97,11 @@ describe('GraphQL subscriptions', () => {
     sockets.push(live);
     return live;
   };
-  /** Waits until this process holds `n` more live subscriptions than `before`. */
-  const subscribed = async (before: number, n = 1) => {
-    for (let i = 0; i < 500 && server.app.live.subscriptionCount < before + n; i++)
+  /** Waits until the server holds `n` more live subscriptions than `before`. */
+  const subscribed = async (before: number, n = 1, on = server) => {
+    for (let i = 0; i < 500 && on.app.live.subscriptionCount < before + n; i++)
       await new Promise((r) => setTimeout(r, 20));
-    expect(server.app.live.subscriptionCount).toBeGreaterThanOrEqual(before + n);
+    expect(on.app.live.subscriptionCount).toBeGreaterThanOrEqual(before + n);
   };
 
   beforeAll(async () => {
@@ -264,6 +266,32 @@ describe('GraphQL subscriptions', () => {
     expect(await query.ended).toEqual([
       expect.objectContaining({ message: expect.stringMatching(/over HTTP/) }),
     ]);
+  });
+
+  it('stops within 3 s with a subscription open (closed with 1001) and a connection that sent nothing', async () => {
+    // As a browser tab on GraphiQL holds: its WebSocket, and a spare connection opened ahead of need.
+    const other = await startServer();
+    let stopped = false;
+    try {
+      const t = await other.tenant('Live stop');
+      const live = connect(other.baseUrl, t.token);
+      sockets.push(live);
+      const stream = subscribe(live, NOTIFICATIONS);
+      await subscribed(0, 1, other);
+      const spare = net.connect(Number(new URL(other.baseUrl).port), '127.0.0.1');
+      await once(spare, 'connect');
+      const spareClosed = once(spare, 'close');
+
+      const started = Date.now();
+      await other.close();
+      stopped = true;
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect((await live.closed).code).toBe(1001);
+      await spareClosed;
+      await stream.ended;
+    } finally {
+      if (!stopped) await other.close();
+    }
   });
 
   describe('on a second service process', () => {

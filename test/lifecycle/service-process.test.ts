@@ -1,7 +1,11 @@
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createClient } from 'graphql-ws';
 import { Client } from 'pg';
+import WebSocket from 'ws';
 import { signToken } from '../../src/auth/jwt';
 import { openOrm } from '../../src/db/orm';
 import { createTenant } from '../../src/services/provisioning';
@@ -107,12 +111,16 @@ describe.each(targets)('the service process on the $name database', ({ embedded 
   const adminToken = async (
     service: Running,
     port: number,
+    name = 'Load',
   ): Promise<{ token: string; tenantId?: string }> => {
     const demo = await checkDemoLine(service, port);
     if (demo) return { token: demo };
     const orm = await openOrm({ clientUrl: server!.url, poolMax: 1 });
     try {
-      const { tenant, admin } = await createTenant(orm.em, { name: 'Load', adminEmail: 'load@example.test' });
+      const { tenant, admin } = await createTenant(orm.em, {
+        name,
+        adminEmail: `${name.toLowerCase()}@example.test`,
+      });
       const token = signToken(
         { secret: env.JWT_SECRET! },
         { sub: admin.id, email: admin.email, tenantId: tenant.id },
@@ -187,11 +195,41 @@ describe.each(targets)('the service process on the $name database', ({ embedded 
     }
   });
 
-  it('stops on SIGINT sent to its process group (Ctrl-C) while idle, after a restart', async () => {
+  /**
+   * What a browser tab on GraphiQL holds open: a subscription over WebSocket and a spare connection
+   * that has sent nothing yet; `closed` resolves with the WebSocket's close code.
+   */
+  const openAsABrowserTab = async (port: number, token: string): Promise<{ closed: Promise<number> }> => {
+    let connected: () => void = () => undefined;
+    const acknowledged = new Promise<void>((resolve) => (connected = resolve));
+    const closed = new Promise<number>((resolve) => {
+      const client = createClient({
+        url: `ws://127.0.0.1:${port}/graphql`,
+        webSocketImpl: WebSocket,
+        lazy: false,
+        retryAttempts: 0,
+        connectionParams: { Authorization: `Bearer ${token}` },
+        on: { connected, closed: (e) => resolve((e as { code: number }).code) },
+        onNonLazyError: () => undefined,
+      });
+      const ignore = () => undefined;
+      client.subscribe(
+        { query: 'subscription { notificationAdded { id } }' },
+        { next: ignore, error: ignore, complete: ignore },
+      );
+    });
+    await acknowledged;
+    await once(net.connect(port, '127.0.0.1'), 'connect');
+    return { closed };
+  };
+
+  it('stops on SIGINT sent to its process group (Ctrl-C) with a GraphiQL tab open, after a restart', async () => {
     const port = await freePort();
     const service = await start(port);
     // A later start on the same database prints the demo line again.
-    await checkDemoLine(service, port);
+    const { token } = await adminToken(service, port, 'Tab');
+    const { closed } = await openAsABrowserTab(port, token);
     await stopCleanly(service, port, 'SIGINT');
+    expect(await closed).toBe(1001);
   });
 });
