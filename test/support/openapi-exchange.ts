@@ -45,6 +45,11 @@ export function loadDocument(baseUrl: string): Promise<OpenAPIBackend> {
   return api;
 }
 
+/** A stopped server's validators go with it: each holds the whole compiled document. */
+export function forgetDocument(baseUrl: string): void {
+  documents.delete(baseUrl);
+}
+
 /** Paths under /api/v1 that serve the document itself rather than an operation of it. */
 const OWN = /^\/api\/v1\/(openapi\.json|docs)(\/|$|\?)/;
 

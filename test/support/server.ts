@@ -14,7 +14,7 @@ import { User } from '../../src/entities/user';
 import { PERMISSION_LIST_NAMES, PERMISSIONS_BY_LIST } from '../../src/permissions/catalog';
 import { workerDatabaseUrl } from './database';
 import { Client, type Response } from './http';
-import { loadDocument } from './openapi-exchange';
+import { forgetDocument, loadDocument } from './openapi-exchange';
 
 /** A running service on the test database, for one test file. */
 export interface TestServer {
@@ -128,6 +128,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     jwt,
     tenant,
     async close() {
+      forgetDocument(baseUrl);
       await app.close();
       await orm.close(true);
     },
