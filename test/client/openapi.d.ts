@@ -2835,7 +2835,7 @@ export interface paths {
     };
     /**
      * Products with their stock at a site and a destination
-     * @description Products (dynamic search) with their stock at a site and, optionally, at a destination. Filters and sort keys: productId, productName, productType, salesPrice, currency, imageBlobId, baseUnit, stockSiteId, stockSiteName, subsidiaryId, the stock figures at the site (summed over every site the caller sees without one) totalAmount, amountReserved, amountAvailable, minimum, maximum, unitPrice, and those at the destination as destinationProductInfo.<figure> (totalAmount, amountReserved, amountAvailable, minimum, maximum), destinationProductInfo.stockSiteId and destinationProductInfo.stockSiteName, computed in the database so pages and totals agree.
+     * @description Products (dynamic search) with their stock at a site and, optionally, at a destination. Filters and sort keys: productId, productName, productType, salesPrice, currency, imageBlobId, baseUnit, stockSiteId, stockSiteName, subsidiaryId, the stock figures at the site (summed over every site the caller sees without one) totalAmount, amountReserved, amountAvailable, minimum, maximum, unitPrice, and those at the destination as destinationProductInfo.<figure> (totalAmount, amountReserved, amountAvailable, minimum, maximum), destinationProductInfo.stockSiteId and destinationProductInfo.stockSiteName, computed in the database so pages and totals agree. The product's units are a list of objects: unitsOfMeasurement takes isNull and notNull, and unitsOfMeasurement.<field> matches when some unit matches; neither is a sort key.
      *
      *     GraphQL: `query { searchProductStock }`.
      *

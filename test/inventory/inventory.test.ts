@@ -734,6 +734,18 @@ describe('Inventory over REST', () => {
       expect(ids(atFrom)).toEqual([tile]);
       const withUnit = await a.client.get(`${url}?filters=baseUnit:contains:Piece`);
       expect(ids(withUnit)).toEqual([tile]);
+      // The product's units: some unit matches, the list empty or not; not a sort key.
+      const inBoxes = await a.client.get(
+        `${url}?filters=unitsOfMeasurement.unit:eq:box&filters=unitsOfMeasurement.quantity:gte:10`,
+      );
+      expect(ids(inBoxes)).toEqual([tile]);
+      const noPallets = await a.client.get(`${url}?filters=unitsOfMeasurement.unit:eq:pallet`);
+      expect(noPallets.body.totalElements).toBe(0);
+      const withUnits = await a.client.get(`${url}?filters=unitsOfMeasurement:notNull`);
+      expect(ids(withUnits)).toContain(tile);
+      const withoutUnits = await a.client.get(`${url}?filters=unitsOfMeasurement:isNull`);
+      expect(ids(withoutUnits)).not.toContain(tile);
+      expectErrorBody(await a.client.get(`${url}?sort=unitsOfMeasurement.unit,asc`), 400);
       expectErrorBody(await a.client.get(`${url}?filters=destinationProductInfo.colour:eq:red`), 400);
     });
   });

@@ -23,6 +23,9 @@ const PRODUCT_FIELDS: Record<string, string> = {
   baseUnit: 'baseUnit',
 };
 
+/** The product's list of units, searched as the product search does (`unitsOfMeasurement.unit`). */
+const UNITS = 'unitsOfMeasurement';
+
 /** The figures the destination's info repeats (`destinationProductInfo.totalAmount` ...). */
 const DESTINATION_FIGURES = ['totalAmount', 'amountReserved', 'amountAvailable', 'minimum', 'maximum'];
 const DESTINATION = 'destinationProductInfo.';
@@ -42,7 +45,7 @@ const FIGURES: Record<string, { sql: string; nullable: boolean }> = {
 };
 
 /** The same, for the search's description. */
-export const PRODUCT_STOCK_FIELDS_TEXT = `Filters and sort keys: ${Object.keys(PRODUCT_FIELDS).join(', ')}, stockSiteId, stockSiteName, subsidiaryId, the stock figures at the site (summed over every site the caller sees without one) ${Object.keys(FIGURES).join(', ')}, and those at the destination as destinationProductInfo.<figure> (${DESTINATION_FIGURES.join(', ')}), destinationProductInfo.stockSiteId and destinationProductInfo.stockSiteName, computed in the database so pages and totals agree.`;
+export const PRODUCT_STOCK_FIELDS_TEXT = `Filters and sort keys: ${Object.keys(PRODUCT_FIELDS).join(', ')}, stockSiteId, stockSiteName, subsidiaryId, the stock figures at the site (summed over every site the caller sees without one) ${Object.keys(FIGURES).join(', ')}, and those at the destination as destinationProductInfo.<figure> (${DESTINATION_FIGURES.join(', ')}), destinationProductInfo.stockSiteId and destinationProductInfo.stockSiteName, computed in the database so pages and totals agree. The product's units are a list of objects: ${UNITS} takes isNull and notNull, and ${UNITS}.<field> matches when some unit matches; neither is a sort key.`;
 
 const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
@@ -96,6 +99,9 @@ function rowFields(
   const fields = new Map<string, FieldInfo>();
   for (const [row, own] of Object.entries(PRODUCT_FIELDS))
     fields.set(row, { ...product.get(own)!, name: row });
+  // The product's units under the same name: the list, and a path into its elements by "some element".
+  for (const [name, field] of product)
+    if (name === UNITS || name.startsWith(`${UNITS}.`)) fields.set(name, field);
   fields.set('stockSiteId', constant('stockSiteId', site?.id));
   fields.set('stockSiteName', constant('stockSiteName', site?.name));
   // One inventory: its subsidiary; otherwise (or when it has none) the site's, as the row shows.
