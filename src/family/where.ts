@@ -115,12 +115,10 @@ function condition(field: FieldInfo, filter: FilterInput, ctx: Context): FilterQ
   }
   if (TEXT_OPS.includes(op)) {
     // Ids are matched by their text form, so a client can find a record by a part of its id.
-    const value = filter.value;
-    const text = likeEscape(typeof value === 'string' ? value : coerceText(field, value, op));
     // A column that is not text (an id, a number documented as text) is matched by its text form.
     const stored = field.valueKind ?? field.kind;
     const target = stored !== 'string' && stored !== 'enum' ? subject(field, ctx, true) : key();
-    return { [target]: { $ilike: op === FilterOp.contains ? `%${text}%` : `${text}%` } };
+    return { [target]: { $ilike: likePattern(field, filter.value, op) } };
   }
   switch (op) {
     case FilterOp.eq:
@@ -163,11 +161,8 @@ function someElement(field: FieldInfo, filter: FilterInput, ctx: Context): Filte
         [asList(filter.value, field.name).map((v) => coerce(field, v, op))],
       );
     case FilterOp.contains:
-    case FilterOp.startsWith: {
-      const given = filter.value;
-      const text = likeEscape(typeof given === 'string' ? given : coerceText(field, given, op));
-      return holds((v) => `${v}::text ilike ?`, [op === FilterOp.contains ? `%${text}%` : `${text}%`]);
-    }
+    case FilterOp.startsWith:
+      return holds((v) => `${v}::text ilike ?`, [likePattern(field, filter.value, op)]);
     default:
       return holds((v) => `${v} ${COMPARISONS[op]} ?`, [value()]);
   }
@@ -179,6 +174,12 @@ const COMPARISONS: Partial<Record<FilterOp, string>> = {
   [FilterOp.lt]: '<',
   [FilterOp.lte]: '<=',
 };
+
+/** The ilike pattern of a contains/startsWith filter, its text escaped. */
+function likePattern(field: FieldInfo, value: unknown, op: FilterOp): string {
+  const text = likeEscape(typeof value === 'string' ? value : coerceText(field, value, op));
+  return op === FilterOp.contains ? `%${text}%` : `${text}%`;
+}
 
 /** The text a contains/startsWith compares: numbers and booleans as written, nothing else. */
 function coerceText(field: FieldInfo, value: unknown, op: FilterOp): string {
