@@ -26,6 +26,8 @@ export interface BenchConfig {
   profile: boolean;
   /** The target the profile drives (rest unless BENCH_PROFILE_TARGET names another of the service's). */
   profileTarget: 'rest' | 'graphql' | 'graphql-columns';
+  /** Rows per table of the profile's summary (BENCH_PROFILE_ROWS, 15). */
+  profileRows: number;
   /** The service's log level: `info` logs a line per request, as in production. */
   logLevel: string;
   poolSize: number;
@@ -74,6 +76,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     keep: flag(env, 'BENCH_KEEP'),
     profile: flag(env, 'BENCH_PROFILE'),
     profileTarget: profileTarget(env.BENCH_PROFILE_TARGET),
+    profileRows: int(env, 'BENCH_PROFILE_ROWS', 15, 1),
     logLevel: env.BENCH_LOG_LEVEL || 'info',
     poolSize: int(env, 'DB_POOL_SIZE', 10, 1),
     workers: int(env, 'BENCH_WORKERS', 2),

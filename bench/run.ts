@@ -371,7 +371,7 @@ async function profileScenarios(run: Run, all: Scenario[], token: string): Promi
     log(
       `\nCPU profile of the service under load, ${scenario.title} (${target}): ${file ?? 'no profile written'}`,
     );
-    if (file) log(summarizeProfile(file, window));
+    if (file) log(summarizeProfile(file, window, run.cfg.profileRows));
   }
 }
 
