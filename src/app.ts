@@ -37,7 +37,7 @@ import { groups } from './resolvers/groups';
 import type { GroupDef } from './family/group';
 import { buildAppSchema } from './schema/build';
 import { buildOpenApi } from './docs/openapi';
-import { docsRouter } from './docs/router';
+import { mountDocs } from './docs/router';
 import { createMetrics, type Metrics } from './observability/metrics';
 import { observeRequests } from './observability/request-log';
 import { graphqlIdempotency } from './graphql/idempotency';
@@ -196,7 +196,7 @@ export async function createApp({
   // Callers known to this process; the live hub's listener tells it of changes on any process.
   const callers = new CallerCache();
   const authenticatedContext = contextOfCredential(orm, jwt, logger, tenantLimiter(rateLimits), callers);
-  app.use('/api/v1', docsRouter(buildOpenApi(schema, routes)));
+  mountDocs(app, buildOpenApi(schema, routes));
   app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger));
 
   const apollo = await startApollo(schema, { introspection, production, logger, metrics });
