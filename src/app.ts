@@ -25,8 +25,8 @@ import { compileRoutes } from './rest/compile';
 import { routeLookup } from './rest/lookup';
 import {
   bodyErrors,
+  jsonBody,
   rejectNulBytes,
-  requireJsonBody,
   restRouter,
   sendCaught,
   sendError,
@@ -288,9 +288,10 @@ function restApi(
   const api = express.Router();
   api.use(apiContentSecurityPolicy);
   api.use(credentialLimiter(rateLimits));
-  api.use(requireJsonBody);
   api.use(
-    express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
+    jsonBody(
+      express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
+    ),
   );
   api.use(bodyErrors(logger));
   api.use(rejectNulBytes);
