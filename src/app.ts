@@ -23,14 +23,7 @@ import { compiledExecution } from './graphql/compiled-execution';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
 import { routeLookup } from './rest/lookup';
-import {
-  bodyErrors,
-  jsonBody,
-  rejectNulBytes,
-  restRouter,
-  sendCaught,
-  sendError,
-} from './rest/router';
+import { bodyErrors, jsonBody, rejectNulBytes, restRouter, sendCaught, sendError } from './rest/router';
 import { restTable } from './rest/table';
 import type { RestRoute } from './rest/route';
 import { groups } from './resolvers/groups';

@@ -161,7 +161,10 @@ describe('the REST route lookup', () => {
     // Bracket syntax is not read: the key is a parameter this operation does not have.
     const bracket = await get(`ids[]=${UNKNOWN}`);
     expectErrorBody(bracket, 400);
-    expect(bracket.body.errors).toContainEqual({ field: 'ids[]', reason: 'is not a parameter of this operation' });
+    expect(bracket.body.errors).toContainEqual({
+      field: 'ids[]',
+      reason: 'is not a parameter of this operation',
+    });
     const unnamed = await get(`ids=${UNKNOWN}&=x`);
     expectErrorBody(unnamed, 400);
     for (const odd of ['ids=%E0%A4%A', 'ids=%', 'ids=%ZZ', '__proto__=x', 'ids=a&ids[b]=c', 'ids=%00']) {
