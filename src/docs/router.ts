@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import express, { type Router } from 'express';
+import express from 'express';
 import { docsGroups, type DocsGroup } from './groups';
 import { API_BASE, type OpenApiDocument } from './openapi';
 import { escapeHtml, operationsHtml, prose } from './operation-pages';
@@ -136,9 +136,12 @@ const INIT = `(function () {
 })();
 `;
 
-export function docsRouter(document: OpenApiDocument): Router {
+/**
+ * Mounts the document and its pages at their own paths under the API's base, not as a router at
+ * the base: every API request would otherwise walk all of the pages' routes before the REST facade.
+ */
+export function mountDocs(app: express.Express, document: OpenApiDocument): void {
   const json = JSON.stringify(document);
-  const router = express.Router();
   // The route label of logs and metrics (src/observability/request-log.ts).
   const route =
     (label: string): express.RequestHandler =>
@@ -146,10 +149,11 @@ export function docsRouter(document: OpenApiDocument): Router {
       res.locals.routePattern = `${API_BASE}${label}`;
       next();
     };
-  router.get('/openapi.json', route('/openapi.json'), (_req, res) => {
+  app.get(`${API_BASE}/openapi.json`, route('/openapi.json'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/json').send(json);
   });
+  const router = express.Router();
   const groups = docsGroups(document);
   const index = indexPage(document, groups);
   const page = (res: express.Response, html: string) => {
@@ -157,28 +161,28 @@ export function docsRouter(document: OpenApiDocument): Router {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(html);
   };
-  router.get('/docs', route('/docs'), (_req, res) => page(res, index));
-  router.get('/docs/init.js', route('/docs/init.js'), (_req, res) => {
+  router.get('/', route('/docs'), (_req, res) => page(res, index));
+  router.get('/init.js', route('/docs/init.js'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/javascript').send(INIT);
   });
-  router.get('/docs/redoc.standalone.js', route('/docs/redoc.standalone.js'), (_req, res) => {
+  router.get('/redoc.standalone.js', route('/docs/redoc.standalone.js'), (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=86400');
     res.type('application/javascript').send(redocBundle());
   });
-  router.get('/docs/all', route('/docs/all'), (_req, res) =>
+  router.get('/all', route('/docs/all'), (_req, res) =>
     page(res, redocPage('All groups', `${API_BASE}/openapi.json`)),
   );
   for (const group of groups) {
     const json = JSON.stringify(group.document);
     const html = groupPage(group);
     const redoc = redocPage(group.tag, `${API_BASE}/docs/${group.slug}/openapi.json`);
-    router.get(`/docs/${group.slug}`, route('/docs/{group}'), (_req, res) => page(res, html));
-    router.get(`/docs/${group.slug}/redoc`, route('/docs/{group}/redoc'), (_req, res) => page(res, redoc));
-    router.get(`/docs/${group.slug}/openapi.json`, route('/docs/{group}/openapi.json'), (_req, res) => {
+    router.get(`/${group.slug}`, route('/docs/{group}'), (_req, res) => page(res, html));
+    router.get(`/${group.slug}/redoc`, route('/docs/{group}/redoc'), (_req, res) => page(res, redoc));
+    router.get(`/${group.slug}/openapi.json`, route('/docs/{group}/openapi.json'), (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.type('application/json').send(json);
     });
   }
-  return router;
+  app.use(`${API_BASE}/docs`, router);
 }

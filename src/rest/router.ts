@@ -151,17 +151,37 @@ function hasNul(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
 }
 
+/**
+ * A URL cannot carry a raw NUL (Node's parser refuses it), so one reaches the path or a query
+ * value only as `%00`: the URL's text is checked rather than the parsed query, which Express
+ * parses anew at every read.
+ */
+const ENCODED_NUL = /%00/;
+
 export function rejectNulBytes(req: Request, res: Response, next: NextFunction): void {
-  if (
-    req.path.includes('\u0000') ||
-    req.originalUrl.toLowerCase().includes('%00') ||
-    hasNul(req.query) ||
-    hasNul(req.body)
-  ) {
+  if (ENCODED_NUL.test(req.originalUrl) || req.path.includes('\u0000') || hasNul(req.body)) {
     sendError(res, 400, 'the request contains a NUL character, which no field accepts');
     return;
   }
   next();
+}
+
+/**
+ * body-parser's own test (type-is's hasBody): a request with neither Transfer-Encoding nor a
+ * numeric Content-Length has no body to refuse or parse.
+ */
+const mayHaveBody = (req: Request) =>
+  req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+
+/**
+ * A JSON body refused unless it is JSON, then parsed by `parse` (express.json); a request without
+ * a body (every GET) skips both, as each would have let it through untouched.
+ */
+export function jsonBody(parse: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (!mayHaveBody(req)) return next();
+    requireJsonBody(req, res, () => parse(req, res, next));
+  };
 }
 
 /** A body that is not JSON is refused before anything reads it. */

@@ -68,6 +68,8 @@ function picked(lookup: RouteLookup, method: string, path: string): unknown {
   }
 }
 
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
 describe('the REST route lookup', () => {
   let server: TestServer;
   let a: TestTenant;
@@ -143,6 +145,33 @@ describe('the REST route lookup', () => {
     const body = { status: res.status, headers: res.headers, body: (await res.json()) as any, text: '' };
     expectErrorBody(body, 400);
     expect(body.body.errors).toEqual([{ field: 'id', reason: 'is not valid percent-encoding' }]);
+  });
+
+  it('reads repeated query keys as lists and refuses odd query strings with a 400, never a 500', async () => {
+    const get = async (query: string) => {
+      const res = await fetch(`${server.baseUrl}/api/v1/concepts/find?${query}`, {
+        headers: { authorization: `Bearer ${a.token}` },
+      });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as any, text: '' };
+    };
+    // More repeats than qs would have kept as a list (it made an object of them past 20).
+    const many = Array.from({ length: 30 }, () => `ids=${UNKNOWN}`).join('&');
+    const listed = await get(many);
+    expect([listed.status, listed.body]).toEqual([200, []]);
+    // Bracket syntax is not read: the key is a parameter this operation does not have.
+    const bracket = await get(`ids[]=${UNKNOWN}`);
+    expectErrorBody(bracket, 400);
+    expect(bracket.body.errors).toContainEqual({
+      field: 'ids[]',
+      reason: 'is not a parameter of this operation',
+    });
+    const unnamed = await get(`ids=${UNKNOWN}&=x`);
+    expectErrorBody(unnamed, 400);
+    for (const odd of ['ids=%E0%A4%A', 'ids=%', 'ids=%ZZ', '__proto__=x', 'ids=a&ids[b]=c', 'ids=%00']) {
+      const res = await get(odd);
+      expect([odd, res.status]).toEqual([odd, res.status === 200 ? 200 : 400]);
+      if (res.status !== 200) expectErrorBody(res, 400);
+    }
   });
 
   it('leaves paths no row serves to the 404', async () => {

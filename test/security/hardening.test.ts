@@ -1,3 +1,8 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import helmet from 'helmet';
+import { HELMET_OPTIONS } from '../../src/http/hardening';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
 
@@ -21,6 +26,32 @@ describe('HTTP hardening', () => {
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it("sets exactly helmet's own headers, as helmet's middleware sets them", async () => {
+    // Helmet itself, run per request on a bare Express app (which would send X-Powered-By).
+    const bare = express();
+    bare.use(helmet(HELMET_OPTIONS));
+    bare.get('/', (_req, res) => {
+      res.end();
+    });
+    const plain = http.createServer(bare);
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const byHelmet = await fetch(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`);
+      const generic = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+      const expected = [...byHelmet.headers].filter(([name]) => !generic.has(name));
+      expect(expected.length).toBeGreaterThan(8);
+      expect(byHelmet.headers.get('x-powered-by')).toBeNull();
+      for (const path of ['/healthz', '/api/v1/concepts/find-all', '/graphql', '/api/v1/openapi.json']) {
+        // Without a credential: the rate limit test below counts this user's requests.
+        const res = await fetch(`${server.baseUrl}${path}`);
+        expect([path, expected.map(([name]) => [name, res.headers.get(name)])]).toEqual([path, expected]);
+        expect(res.headers.get('x-powered-by')).toBeNull();
+      }
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
+    }
   });
 
   it('allows only the configured CORS origins', async () => {
