@@ -232,7 +232,7 @@ export async function createApp({
   };
 }
 
-type AuthenticatedContext = (req: Request, res: Response) => Promise<Context>;
+type AuthenticatedContext = (req: Request, res: Response, optimistic?: boolean) => Promise<Context>;
 
 /** Liveness, readiness (the database answers) and the metrics scrape; none needs a credential. */
 function mountHealthRoutes(app: express.Express, orm: MikroORM, metrics: Metrics): void {
@@ -259,8 +259,8 @@ function contextOfCredential(
   limitTenant: ReturnType<typeof tenantLimiter>,
   callers: CallerCache,
 ): AuthenticatedContext {
-  return async (req, res) => {
-    const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers);
+  return async (req, res, optimistic = false) => {
+    const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
     res.locals.caller = caller;
     // Requests refused before execution (batches, limits) never reach the code that ends the
     // transaction; once the answer is out, whatever is still open is rolled back.
