@@ -108,6 +108,37 @@ async function begin(
 }
 
 /**
+ * Makes the check a transaction opened on a remembered caller carries (openCallerTransaction),
+ * once: true when there is none or the caller is current; false, with the transaction rolled
+ * back, when it had changed. A failing check (the settings failed, and everything after them)
+ * rolls back too and throws.
+ */
+export async function callerStillCurrent(em: EntityManager): Promise<boolean> {
+  const transaction = em.getTransactionContext();
+  if (!(transaction instanceof ConnectionTransaction) || !transaction.check) return true;
+  const check = transaction.check;
+  transaction.check = undefined;
+  let current: boolean;
+  try {
+    current = await check();
+  } catch (err) {
+    await em.rollback();
+    throw err;
+  }
+  if (!current) await em.rollback();
+  return current;
+}
+
+/**
+ * Drops that check: for an answer that did not depend on the caller's permissions (a document
+ * that was never executed).
+ */
+export function forgoCallerCheck(em: EntityManager): void {
+  const transaction = em.getTransactionContext();
+  if (transaction instanceof ConnectionTransaction) transaction.check = undefined;
+}
+
+/**
  * Commits (or rolls back) the transaction a request opened, if it is still open. A transaction
  * that relied on a remembered caller checks it first: when it has changed, nothing is kept and
  * StaleCaller is thrown, whether the request meant to commit or not (its answer, an error
@@ -115,23 +146,7 @@ async function begin(
  */
 export async function endTenantTransaction(em: EntityManager, commit: boolean): Promise<void> {
   if (!em.isInTransaction()) return;
-  const transaction = em.getTransactionContext();
-  if (transaction instanceof ConnectionTransaction && transaction.check) {
-    const check = transaction.check;
-    transaction.check = undefined;
-    let current: boolean;
-    try {
-      current = await check();
-    } catch (err) {
-      // The settings failed, and every statement of the request with them.
-      await em.rollback();
-      throw err;
-    }
-    if (!current) {
-      await em.rollback();
-      throw new StaleCaller();
-    }
-  }
+  if (!(await callerStillCurrent(em))) throw new StaleCaller();
   if (!commit) return em.rollback();
   try {
     await em.commit();

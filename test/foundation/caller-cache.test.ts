@@ -220,6 +220,65 @@ describe('the caller cache', () => {
       expect(n).toBe(0);
     });
 
+    const page = `{ conceptPage { content { id } } }`;
+
+    it('a GraphQL query runs again too, and is refused', async () => {
+      const user = await a.userWith(['READ_CONCEPTS']);
+      expect((await user.client.graphql(page)).body.errors).toBeUndefined();
+      await removeRole(user.userId);
+      const read = await user.client.graphql(page);
+      expect(read.body.errors?.[0]?.extensions?.status).toBe(403);
+    });
+
+    it('a GraphQL mutation on a caller that had changed keeps nothing', async () => {
+      const user = await a.userWith(['CREATE_CONCEPTS', 'READ_CONCEPTS']);
+      expect((await user.client.graphql(page)).body.errors).toBeUndefined();
+      await removeRole(user.userId);
+      const name = `Stale GraphQL write ${user.userId}`;
+      const write = await user.client.graphql(
+        `mutation($i: CreateConceptInput!) { createConcept(input: $i) { id } }`,
+        { i: { name } },
+      );
+      expect(write.body.errors?.[0]?.extensions?.status).toBe(403);
+      const [{ n }] = await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [
+        a.tenantId,
+        name,
+      ]);
+      expect(n).toBe(0);
+    });
+
+    it('a GraphQL mutation that runs again on a caller still allowed keeps its write once', async () => {
+      const user = await a.userWith(['CREATE_CONCEPTS', 'READ_CONCEPTS']);
+      expect((await user.client.graphql(page)).body.errors).toBeUndefined();
+      // The tenant's version moves, the caller's permissions do not.
+      await sql(`update app_user set first_name = first_name where id = ?`, [user.userId]);
+      const name = `Renewed GraphQL write ${user.userId}`;
+      const write = await user.client.graphql(
+        `mutation($i: CreateConceptInput!) { createConcept(input: $i) { id } }`,
+        { i: { name } },
+      );
+      expect(write.body.errors).toBeUndefined();
+      const [{ n }] = await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [
+        a.tenantId,
+        name,
+      ]);
+      expect(n).toBe(1);
+      expect((await user.client.get(`/concepts/find/${write.body.data.createConcept.id}`)).status).toBe(200);
+    });
+
+    it('a REST write that runs again on a caller still allowed is kept once', async () => {
+      const user = await a.userWith(['CREATE_CONCEPTS', 'READ_CONCEPTS']);
+      expect((await user.client.get('/concepts/find-all')).status).toBe(200);
+      await sql(`update app_user set first_name = first_name where id = ?`, [user.userId]);
+      const name = `Renewed REST write ${user.userId}`;
+      expect((await user.client.post('/concepts', { name })).status).toBe(201);
+      const [{ n }] = await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [
+        a.tenantId,
+        name,
+      ]);
+      expect(n).toBe(1);
+    });
+
     it('answers as usual when the caller had not changed', async () => {
       const user = await a.userWith(['CREATE_CONCEPTS', 'READ_CONCEPTS']);
       expect((await user.client.get('/concepts/find-all')).status).toBe(200);
