@@ -22,10 +22,13 @@ export interface Row {
 export interface StatementCount {
   scenario: ScenarioKey;
   total: number;
+  /** Statements sent together (BEGIN, the settings and the first statement) go in one. */
+  roundTrips: number;
   /** BEGIN, set_config, the user with its roles' permissions, COMMIT: the same for every request. */
   authAndTransaction: number;
   /** The operation's own statements. */
   beyondAuth: number;
+  /** A label per round trip: its statements' labels joined with +. */
   statements: string[];
 }
 
@@ -87,10 +90,18 @@ export function resultsTable(rows: Row[]): string {
 
 export function statementsTable(counts: StatementCount[]): string {
   return table(
-    ['scenario', 'statements', 'total', 'auth + tx', 'the operation'],
+    [
+      'scenario',
+      'round trips (statements sent together joined with +)',
+      'round trips',
+      'statements',
+      'auth + tx',
+      'the operation',
+    ],
     counts.map((c) => [
       c.scenario,
       c.statements.join(', '),
+      String(c.roundTrips),
       String(c.total),
       String(c.authAndTransaction),
       String(c.beyondAuth),

@@ -163,12 +163,15 @@ function label(sql: string): string {
 
 function countStatements(scenario: Scenario, statements: Statement[]): StatementCount {
   const auth = statements.filter((s) => AUTH_AND_TX.some((re) => re.test(s.sql.trim()))).length;
+  const trips = new Map<number, string[]>();
+  for (const s of statements) trips.set(s.trip, [...(trips.get(s.trip) ?? []), label(s.sql)]);
   return {
     scenario: scenario.key,
     total: statements.length,
+    roundTrips: trips.size,
     authAndTransaction: auth,
     beyondAuth: statements.length - auth,
-    statements: statements.map((s) => label(s.sql)),
+    statements: [...trips.values()].map((labels) => labels.join(' + ')),
   };
 }
 

@@ -15,6 +15,8 @@ import type { HttpRequest } from './scenarios';
 export interface Statement {
   sql: string;
   params: unknown[];
+  /** The round trip it went in: statements sent together in one pipeline share it. */
+  trip: number;
 }
 
 export interface Capture {
@@ -27,15 +29,28 @@ type Query = (this: Client, ...args: unknown[]) => unknown;
 
 export async function startCapture(databaseUrl: string, jwt: JwtSettings): Promise<Capture> {
   let recording: Statement[] | null = null;
+  let trips = 0;
   const original = Client.prototype.query as unknown as Query;
   (Client.prototype as unknown as { query: Query }).query = function (this: Client, ...args: unknown[]) {
     const [first, second] = args;
     if (recording) {
+      const trip = trips++;
       const config =
-        typeof first === 'object' && first !== null ? (first as { text?: string; values?: unknown[] }) : {};
-      const sql = typeof first === 'string' ? first : (config.text ?? '');
-      const params = Array.isArray(second) ? second : (config.values ?? []);
-      recording.push({ sql, params });
+        typeof first === 'object' && first !== null
+          ? (first as {
+              text?: string;
+              values?: unknown[];
+              statements?: { text: string; values?: unknown[] }[];
+            })
+          : {};
+      if (config.statements)
+        for (const s of config.statements)
+          recording.push({ sql: s.text, params: [...(s.values ?? [])], trip });
+      else {
+        const sql = typeof first === 'string' ? first : (config.text ?? '');
+        const params = Array.isArray(second) ? second : (config.values ?? []);
+        recording.push({ sql, params, trip });
+      }
     }
     return original.apply(this, args);
   };

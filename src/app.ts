@@ -11,7 +11,7 @@ import {
 import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { MikroORM } from '@mikro-orm/core';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { endTenantTransaction } from './db/tenant-transaction';
+import { callerStillCurrent, endTenantTransaction, forgoCallerCheck } from './db/tenant-transaction';
 import { codeFor } from './errors';
 import { authenticate } from './auth/authenticate';
 import type { JwtSettings } from './auth/jwt';
@@ -96,6 +96,9 @@ function requestTransaction(logger: Logger): ApolloServerPlugin<Context> {
       return {
         async willSendResponse({ contextValue, response, operation }) {
           if (!contextValue?.em?.isInTransaction()) return;
+          // What was executed had its caller checked (graphql/compiled-execution.ts); an answer
+          // given without executing (a document that does not validate) owes it nothing.
+          forgoCallerCheck(contextValue.em);
           const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
           const failed = Boolean(body?.errors?.length) && operation?.operation === 'mutation';
           try {
@@ -227,7 +230,7 @@ export async function createApp({
   };
 }
 
-type AuthenticatedContext = (req: Request, res: Response) => Promise<Context>;
+type AuthenticatedContext = (req: Request, res: Response, optimistic?: boolean) => Promise<Context>;
 
 /** Liveness, readiness (the database answers) and the metrics scrape; none needs a credential. */
 function mountHealthRoutes(app: express.Express, orm: MikroORM, metrics: Metrics): void {
@@ -254,8 +257,8 @@ function contextOfCredential(
   limitTenant: ReturnType<typeof tenantLimiter>,
   callers: CallerCache,
 ): AuthenticatedContext {
-  return async (req, res) => {
-    const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers);
+  const contextFor: AuthenticatedContext = async (req, res, optimistic = false) => {
+    const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
     res.locals.caller = caller;
     // Requests refused before execution (batches, limits) never reach the code that ends the
     // transaction; once the answer is out, whatever is still open is rolled back.
@@ -269,8 +272,25 @@ function contextOfCredential(
       await endTenantTransaction(em, false);
       throw err;
     }
-    return { em, caller, loaders: new Loaders(), requestId: res.locals.requestId as string };
+    const context: Context = {
+      em,
+      caller,
+      loaders: new Loaders(),
+      requestId: res.locals.requestId as string,
+    };
+    if (optimistic)
+      context.renewIfStale = async (target) => {
+        if (await callerStillCurrent(em)) return false;
+        const fresh = await contextFor(req, res, false);
+        // Everything the run left on the context goes too: graphql-shield keeps its rules'
+        // answers there, decided for the caller as it was.
+        for (const key of Object.keys(target)) delete (target as unknown as Record<string, unknown>)[key];
+        Object.assign(target, fresh);
+        return true;
+      };
+    return context;
   };
+  return contextFor;
 }
 
 /** The REST facade: JSON bodies only, credential rate limits, then the route table. */
@@ -370,7 +390,7 @@ function graphqlHandlers(
           };
         }
         try {
-          return await authenticatedContext(req, res);
+          return await authenticatedContext(req, res, true);
         } catch (err) {
           const { status, detail, expected } = classify(err);
           if (!expected) logger.error({ err }, 'authentication failed');

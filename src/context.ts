@@ -56,6 +56,13 @@ export interface Context {
   idempotency?: HeldKey;
   /** The WebSocket session a subscription runs in (absent over HTTP). */
   live?: LiveSession;
+  /**
+   * Set when the context was opened on a remembered caller, not yet checked (auth/authenticate.ts):
+   * checks it, and when it had changed rolls the work back and replaces everything in `context`
+   * (this one, or a copy of it) with a context read afresh, answering true (what ran must run
+   * again).
+   */
+  renewIfStale?: (context: Context) => Promise<boolean>;
 }
 
 /** The caller of a resolver that graphql-shield has already let through. */

@@ -7,10 +7,11 @@ import {
   beginCallerTransaction,
   beginTenantTransaction,
   endTenantTransaction,
+  openCallerTransaction,
 } from '../db/tenant-transaction';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
-import { queryRows, uuidLiteral } from '../db/statements';
+import { queryRows } from '../db/statements';
 import { hydrateDetached } from '../family/detached';
 import { verifyToken, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
@@ -25,14 +26,15 @@ export interface Authenticated {
  * authentication runs on every request, and two queries with entity hydration were a quarter of a
  * simple read (see bench/). Reading the tenant's state here rather than remembering it means a
  * deactivated tenant is shut out on the next request on every process.
- * The ids come from a verified token and are checked UUIDs (they are inlined: the statement
- * shares a round trip with the transaction's settings).
+ * It shares a round trip with the transaction's settings.
  */
-const userStatement = (tenantId: string, userId: string) =>
-  `select u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
+const userStatement = (tenantId: string, userId: string) => ({
+  text: `select u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
                          where r.tenant_id = u.tenant_id and r.name = any(u.roles)), '[]'::jsonb) as role_permissions,
           coalesce((select t.active from tenant t where t.id = u.tenant_id), false) as tenant_active
-   from app_user u where u.tenant_id = ${uuidLiteral(tenantId)} and u.id = ${uuidLiteral(userId)}`;
+   from app_user u where u.tenant_id = $1 and u.id = $2`,
+  values: [tenantId, userId],
+});
 
 interface LoadedCaller {
   columns: Record<string, unknown> | null;
@@ -82,23 +84,41 @@ function callerFrom(em: EntityManager, loaded: LoadedCaller): Readonly<Caller> {
  * was read at the tenant's current version (checked in the settings' round trip), otherwise from
  * the database (in that same round trip when there is no entry to check; in a second one when the
  * entry turns out stale), remembering the caller for the next request.
+ *
+ * `optimistic`: a remembered caller is used before its version is checked, and the settings go
+ * to the database with the request's first statement instead of in a round trip of their own.
+ * The transaction then carries the check (`endTenantTransaction` makes it): if the version has
+ * moved, the transaction is rolled back and the request must be run again, not optimistically.
  */
 async function loadCaller(
   em: EntityManager,
   tenantId: string,
   userId: string,
   callers: CallerCache | undefined,
+  optimistic: boolean,
 ): Promise<Readonly<Caller>> {
   const statement = userStatement(tenantId, userId);
   if (!callers) return callerFrom(em, callerOf(await beginTenantTransaction(em, tenantId, statement)));
   const cached = callers.peek(tenantId, userId);
+  if (cached && optimistic) {
+    await openCallerTransaction(em, tenantId, async (version) => {
+      if (version === cached.version) return true;
+      callers.delete(tenantId, userId);
+      return false;
+    });
+    callers.touch(tenantId, userId, cached);
+    return cached.caller;
+  }
   const { callerVersion, rows } = await beginCallerTransaction(em, tenantId, cached ? undefined : statement);
   if (cached && cached.version === callerVersion) {
     callers.touch(tenantId, userId, cached);
     return cached.caller;
   }
   if (cached) callers.delete(tenantId, userId);
-  const caller = callerFrom(em, callerOf(cached ? await queryRows(em, statement, []) : rows));
+  const caller = callerFrom(
+    em,
+    callerOf(cached ? await queryRows(em, statement.text, statement.values) : rows),
+  );
   // Only an active caller of an active tenant gets this far (callerFrom).
   if (callerVersion !== null) callers.set(tenantId, userId, { version: callerVersion, caller });
   return caller;
@@ -115,13 +135,14 @@ export function bearerToken(header: string | undefined): string {
 /**
  * Verifies the credential and loads its user (so role, access and status changes apply to the
  * very next request): afresh, or from `callers` when the tenant's version says nothing changed
- * since. Unknown or inactive users are 401.
+ * since (`optimistic`: see loadCaller). Unknown or inactive users are 401.
  */
 export async function authenticate(
   rootEm: EntityManager,
   jwt: JwtSettings,
   header: string | undefined,
   callers?: CallerCache,
+  optimistic = false,
 ): Promise<Authenticated> {
   const claims = verifyToken(jwt, bearerToken(header));
   const em = forkFor(rootEm, { tenantId: claims.tenantId, userId: claims.sub, email: claims.email });
@@ -129,7 +150,7 @@ export async function authenticate(
   // security for the token's tenant: a user of another tenant is simply not found.
   // The transaction's settings and the user go to the database in one round trip.
   try {
-    const caller = await loadCaller(em, claims.tenantId, claims.sub, callers);
+    const caller = await loadCaller(em, claims.tenantId, claims.sub, callers, optimistic);
     // The actor recorded on writes is the user as stored now, not as the token remembers it.
     setActor(em, { tenantId: caller.tenantId, userId: caller.userId, email: caller.email });
     return { em, caller };

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
+import type { QueryResult } from 'pg';
+import { Pipeline, type PipelineOutcome } from './pipeline';
 import type { Rows } from './rows';
 
 /** A pooled pg connection as knex hands it out. */
@@ -49,6 +51,17 @@ export class ConnectionTransaction {
   readonly executionPromise: Promise<void>;
   private settle!: (error?: unknown) => void;
   private ended = false;
+  /**
+   * What must hold before the transaction ends (endTenantTransaction asks): the caller a request
+   * relied on is still current (openCallerTransaction).
+   */
+  check?: () => Promise<boolean>;
+  /** What the transaction begins with, until it goes out (see `open`). */
+  private pendingBegin?: readonly QueryConfig[];
+  private readonly beginRows: Promise<Rows[]>;
+  /** Whether the begin may go out as one pipeline with the first statement (`pipelines`). */
+  private pipelined = true;
+  private settleBegin!: (rows: Promise<Rows[]>) => void;
   /** Settles when the last statement handed to the connection has finished, however it went. */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -66,7 +79,14 @@ export class ConnectionTransaction {
         typeof args[args.length - 1] === 'function'
           ? (args.pop() as (err: Error | null, result?: unknown) => void)
           : undefined;
-      const sent = this.enqueue(() => (connection.query as (...a: unknown[]) => Promise<unknown>)(...args));
+      const sent = this.enqueue(async () => {
+        if (this.pendingBegin) {
+          const plain = pipelinable(args);
+          if (plain) return this.sendBegin(plain);
+          await this.sendBegin();
+        }
+        return (connection.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      });
       if (!callback) return sent;
       sent.then(
         (result) => callback(null, result),
@@ -84,29 +104,46 @@ export class ConnectionTransaction {
     });
     // Only MikroORM's commit awaits this; a failed rollback must not be an unhandled rejection.
     this.executionPromise.catch(() => undefined);
+    this.beginRows = new Promise<Rows[]>((resolve) => (this.settleBegin = resolve));
+    this.beginRows.catch(() => undefined);
   }
 
   /**
-   * Takes a connection from the ORM's pool and begins a transaction on it, sending `statements`
-   * after BEGIN in the same round trip (pg's simple protocol: no parameters, so only checked
-   * values may be inlined). Returns each statement's rows. If any fails, the transaction is
-   * rolled back and the connection returned before the error goes on.
+   * Takes a connection from the ORM's pool for a transaction that begins with `begin` (BEGIN and
+   * the statements that must run before any other: the role, the tenant, what authentication
+   * reads). Nothing is sent yet: `begin` goes out with the transaction's first statement, in one
+   * write and one round trip (src/db/pipeline.ts), or alone when `began()` asks for its rows first.
+   * A transaction that never sends a statement never reaches the database.
    */
-  static async begin(
-    em: EntityManager,
-    statements: readonly string[],
-  ): Promise<{ transaction: ConnectionTransaction; results: Rows[] }> {
+  static async open(em: EntityManager, begin: readonly QueryConfig[]): Promise<ConnectionTransaction> {
     const pool = (em.getConnection() as AbstractSqlConnection).getKnex().client as Knex.Client;
     const connection = (await pool.acquireConnection()) as PgConnection;
     const transaction = new ConnectionTransaction(pool, connection);
+    transaction.pendingBegin = begin;
     try {
-      const answer = await connection.query(['begin', ...statements].join(';\n'));
-      const results = (Array.isArray(answer) ? answer : [answer]).map((r) => r.rows);
-      return { transaction, results: results.slice(1) };
+      transaction.pipelined = await pipelines(pool, connection);
     } catch (err) {
       await transaction.rollback();
       throw err;
     }
+    return transaction;
+  }
+
+  /**
+   * The rows of the statements the transaction began with, sending them now if no statement has
+   * taken them along yet. Rejects with the error of the first that failed.
+   */
+  began(): Promise<Rows[]> {
+    if (this.pendingBegin && !this.ended)
+      void this.enqueue(async () => (this.pendingBegin ? this.sendBegin() : undefined)).catch(
+        () => undefined,
+      );
+    return this.beginRows;
+  }
+
+  /** Whether the transaction has sent anything to the database yet. */
+  get begun(): boolean {
+    return this.pendingBegin === undefined;
   }
 
   /**
@@ -118,8 +155,76 @@ export class ConnectionTransaction {
       return Promise.reject(
         new Error('the transaction has ended; its connection is no longer this request’s'),
       );
+    return this.enqueue(() => this.send(config));
+  }
+
+  /** One statement, taking the pending begin along if there is one. */
+  private send(config: QueryConfig): Promise<{ rows: Rows }> {
+    if (this.pendingBegin) return this.sendBegin(config) as Promise<QueryResult>;
     const name = config.name ?? preparedName(this.connection, config);
-    return this.enqueue(() => this.connection.query(name ? { ...config, name } : config));
+    return this.connection.query(name ? { ...config, name } : config);
+  }
+
+  /**
+   * The pending begin, with `statement` after it when given: as one pipeline, or one by one where
+   * pipelines are not safe (`pipelines`). Resolves with that statement's result (pg's, as knex
+   * reads it), or with nothing when there is none.
+   */
+  private async sendBegin(statement?: QueryConfig): Promise<QueryResult | undefined> {
+    const begin = this.pendingBegin!;
+    this.pendingBegin = undefined;
+    const parts = statement ? [...begin, statement] : begin;
+    const outcomes = this.pipelined ? this.inPipeline(parts) : this.oneByOne(parts);
+    this.settleBegin(
+      outcomes.then((all) =>
+        all.slice(0, begin.length).map((o) => {
+          if ('error' in o) throw o.error;
+          return o.rows;
+        }),
+      ),
+    );
+    const all = await outcomes;
+    if (!statement) return undefined;
+    const last = all[begin.length];
+    if ('error' in last) throw last.error;
+    return last.result;
+  }
+
+  private async inPipeline(parts: readonly QueryConfig[]): Promise<PipelineOutcome[]> {
+    const pipeline = new Pipeline(
+      parts.map((config) => ({
+        ...config,
+        name: config.name ?? preparedName(this.connection, config, true),
+      })),
+      this.connection as unknown as ConstructorParameters<typeof Pipeline>[1],
+    );
+    (this.connection.query as (q: unknown) => unknown)(pipeline);
+    const outcomes = await pipeline.done;
+    // A statement being prepared failed: whether its name now exists on the connection is
+    // unknown, so the connection must not serve another request (knex's pool discards it).
+    if (pipeline.preparedUnknown)
+      this.connection.__knex__disposed ??= new Error('prepared statements unknown');
+    return outcomes;
+  }
+
+  private async oneByOne(parts: readonly QueryConfig[]): Promise<PipelineOutcome[]> {
+    const outcomes: PipelineOutcome[] = [];
+    let failed: Error | undefined;
+    for (const config of parts) {
+      if (failed) {
+        outcomes.push({ error: failed });
+        continue;
+      }
+      try {
+        const name = config.name ?? preparedName(this.connection, config);
+        const result = (await this.connection.query(name ? { ...config, name } : config)) as QueryResult;
+        outcomes.push({ rows: result.rows as Rows, result });
+      } catch (err) {
+        failed = err as Error;
+        outcomes.push({ error: failed });
+      }
+    }
+    return outcomes;
   }
 
   private enqueue<T>(send: () => Promise<T>): Promise<T> {
@@ -138,6 +243,11 @@ export class ConnectionTransaction {
     return this.end('rollback').catch(() => undefined);
   }
 
+  private abandonBegin(): void {
+    this.pendingBegin = undefined;
+    this.settleBegin(Promise.reject(new Error('the transaction ended before it began')));
+  }
+
   transaction(): never {
     throw new Error('a request transaction has no nested transactions; run the work in it (inTransaction)');
   }
@@ -146,7 +256,11 @@ export class ConnectionTransaction {
     if (this.ended) return;
     this.ended = true;
     try {
-      await this.enqueue(() => this.connection.query(statement));
+      // Never begun: there is no transaction on the connection to end.
+      await this.enqueue(async () => {
+        if (this.pendingBegin) this.abandonBegin();
+        else await this.connection.query(statement);
+      });
       this.settle();
     } catch (err) {
       // PostgreSQL answering COMMIT with an error (a deferred constraint, a serialisation
@@ -160,6 +274,43 @@ export class ConnectionTransaction {
       await this.pool.releaseConnection(this.connection);
     }
   }
+}
+
+/**
+ * Whether the database behind `pool` takes pipelines safely: every PostgreSQL server does. The
+ * embedded database's socket host (src/db/pglite-host.js) serves all connections from one
+ * session and takes their messages one at a time, keeping a connection's messages together
+ * only once its transaction has begun; before that, the Parse, Bind and Execute messages of
+ * two connections' pipelines interleave and take each other's portals. There the begin is sent
+ * as plain statements, BEGIN first, one round trip each. Asked once per pool.
+ */
+const pipelining = new WeakMap<object, Promise<boolean>>();
+
+function pipelines(pool: object, connection: PgConnection): Promise<boolean> {
+  let known = pipelining.get(pool);
+  if (!known) {
+    known = (connection.query('select version() as version') as Promise<{ rows: Rows }>).then(
+      ({ rows }) => !/\bPGlite\b/.test(String(rows[0]?.version)),
+    );
+    pipelining.set(pool, known);
+    known.catch(() => pipelining.delete(pool));
+  }
+  return known;
+}
+
+/**
+ * A statement as knex hands it over (`query(config)`, the callback taken off), as a pipeline can
+ * take it: text and values only. Anything else (a row mode, a stream) runs as pg runs it.
+ */
+function pipelinable(args: unknown[]): QueryConfig | undefined {
+  if (args.length !== 1) return undefined;
+  const [config] = args;
+  if (typeof config === 'string') return { text: config };
+  if (typeof config !== 'object' || config === null) return undefined;
+  const keys = Object.keys(config);
+  return keys.every((k) => k === 'text' || k === 'values' || k === 'name')
+    ? (config as QueryConfig)
+    : undefined;
 }
 
 /**
@@ -190,10 +341,10 @@ const INSTANCE = randomBytes(4).toString('hex');
 const connectionNumbers = new WeakMap<object, number>();
 let connections = 0;
 
-function preparedName(connection: object, config: QueryConfig): string | undefined {
+function preparedName(connection: object, config: QueryConfig, extended = false): string | undefined {
   // Without parameters pg uses the simple protocol, which allows several statements in one text;
-  // a prepared statement holds exactly one.
-  if (!config.values?.length) return undefined;
+  // a prepared statement holds exactly one. A pipeline's statements are each one already.
+  if (!extended && !config.values?.length) return undefined;
   let text = textNumbers.get(config.text);
   if (text === undefined) {
     if (textNumbers.size >= PREPARED_LIMIT) return undefined;

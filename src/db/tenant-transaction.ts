@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { ConnectionTransaction } from './connection-transaction';
-import { uuidLiteral } from './statements';
+import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
 import { forkFor, type Actor } from './tenancy';
 
 /**
@@ -8,6 +7,12 @@ import { forkFor, type Actor } from './tenancy';
  * row-level security. See src/migrations/Migration20261122000001_rls.ts.
  */
 export const APP_ROLE = 'bms_app';
+
+/** A statement with bound parameters, or a text without any. */
+export type Statement = QueryConfig | string;
+
+const asConfig = (statement: Statement): QueryConfig =>
+  typeof statement === 'string' ? { text: statement } : statement;
 
 /**
  * Opens a transaction on `em` that runs as the application role with `tenantId` as the row-level
@@ -19,7 +24,7 @@ export const APP_ROLE = 'bms_app';
 export async function beginTenantTransaction(
   em: EntityManager,
   tenantId: string,
-  then?: string,
+  then?: Statement,
 ): Promise<Record<string, unknown>[]> {
   return (await begin(em, settingsStatement(tenantId, false), then)).rows;
 }
@@ -33,37 +38,115 @@ export async function beginTenantTransaction(
 export async function beginCallerTransaction(
   em: EntityManager,
   tenantId: string,
-  then?: string,
+  then?: Statement,
 ): Promise<{ callerVersion: string | null; rows: Record<string, unknown>[] }> {
   const { settings, rows } = await begin(em, settingsStatement(tenantId, true), then);
-  const version = settings[0]?.caller_version;
-  return { callerVersion: version === null || version === undefined ? null : String(version), rows };
+  return { callerVersion: callerVersionOf(settings), rows };
 }
 
-function settingsStatement(tenantId: string, withCallerVersion: boolean): string {
-  const tenant = uuidLiteral(tenantId);
-  const version = withCallerVersion
-    ? `(select v.version from caller_version v where v.id = ${tenant}) as caller_version, `
-    : '';
-  return `select ${version}set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', ${tenant}, true)`;
+/**
+ * The same transaction, opened without a round trip of its own: BEGIN and the settings go to the
+ * database with the request's first statement (ConnectionTransaction.open). Before the
+ * transaction ends, `current` is asked whether the caller version they read is the one the
+ * request relied on (endTenantTransaction); if not, the request's work is rolled back and
+ * StaleCaller thrown, for the request to be run again.
+ */
+export async function openCallerTransaction(
+  em: EntityManager,
+  tenantId: string,
+  current: (callerVersion: string | null) => boolean | Promise<boolean>,
+): Promise<void> {
+  const transaction = await ConnectionTransaction.open(em, [BEGIN, settingsStatement(tenantId, true)]);
+  transaction.check = async () => current(callerVersionOf((await transaction.began())[1] ?? []));
+  em.setTransactionContext(transaction);
+}
+
+/**
+ * A request ran with a remembered caller that had changed by then (openCallerTransaction): its
+ * work was rolled back, and it must be run again with the caller read afresh.
+ */
+export class StaleCaller extends Error {
+  constructor() {
+    super('the caller changed while the request ran; it must run again');
+  }
+}
+
+function callerVersionOf(settings: Record<string, unknown>[]): string | null {
+  const version = settings[0]?.caller_version;
+  return version === null || version === undefined ? null : String(version);
+}
+
+const BEGIN: QueryConfig = { text: 'begin' };
+
+// The same text for every tenant, so each connection prepares it once.
+const SETTINGS = `set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', $1::text, true)`;
+const SETTINGS_WITH_VERSION = `select (select v.version from caller_version v where v.id = $2::uuid) as caller_version, ${SETTINGS}`;
+
+function settingsStatement(tenantId: string, withCallerVersion: boolean): QueryConfig {
+  return withCallerVersion
+    ? { text: SETTINGS_WITH_VERSION, values: [tenantId, tenantId] }
+    : { text: `select ${SETTINGS}`, values: [tenantId] };
 }
 
 async function begin(
   em: EntityManager,
-  settings: string,
-  then: string | undefined,
+  settings: QueryConfig,
+  then: Statement | undefined,
 ): Promise<{ settings: Record<string, unknown>[]; rows: Record<string, unknown>[] }> {
-  const { transaction, results } = await ConnectionTransaction.begin(
+  const transaction = await ConnectionTransaction.open(
     em,
-    then ? [settings, then] : [settings],
+    then ? [BEGIN, settings, asConfig(then)] : [BEGIN, settings],
   );
   em.setTransactionContext(transaction);
-  return { settings: results[0] ?? [], rows: results[1] ?? [] };
+  try {
+    const [, settingsRows, rows] = await transaction.began();
+    return { settings: settingsRows ?? [], rows: rows ?? [] };
+  } catch (err) {
+    await endTenantTransaction(em, false);
+    throw err;
+  }
 }
 
-/** Commits (or rolls back) the transaction a request opened, if it is still open. */
+/**
+ * Makes the check a transaction opened on a remembered caller carries (openCallerTransaction),
+ * once: true when there is none or the caller is current; false, with the transaction rolled
+ * back, when it had changed. A failing check (the settings failed, and everything after them)
+ * rolls back too and throws.
+ */
+export async function callerStillCurrent(em: EntityManager): Promise<boolean> {
+  const transaction = em.getTransactionContext();
+  if (!(transaction instanceof ConnectionTransaction) || !transaction.check) return true;
+  const check = transaction.check;
+  transaction.check = undefined;
+  let current: boolean;
+  try {
+    current = await check();
+  } catch (err) {
+    await em.rollback();
+    throw err;
+  }
+  if (!current) await em.rollback();
+  return current;
+}
+
+/**
+ * Drops that check: for an answer that did not depend on the caller's permissions (a document
+ * that was never executed).
+ */
+export function forgoCallerCheck(em: EntityManager): void {
+  const transaction = em.getTransactionContext();
+  if (transaction instanceof ConnectionTransaction) transaction.check = undefined;
+}
+
+/**
+ * Commits (or rolls back) the transaction a request opened, if it is still open. A transaction
+ * that relied on a remembered caller checks it first: when it has changed, nothing is kept and
+ * StaleCaller is thrown, whether the request meant to commit or not (its answer, an error
+ * included, was decided with permissions that no longer hold).
+ */
 export async function endTenantTransaction(em: EntityManager, commit: boolean): Promise<void> {
   if (!em.isInTransaction()) return;
+  if (!(await callerStillCurrent(em))) throw new StaleCaller();
   if (!commit) return em.rollback();
   try {
     await em.commit();

@@ -66,12 +66,17 @@ export function compiledExecution(
     return run;
   };
 
-  const executor: Executor = async ({ document, operation, request, context }) =>
-    (await runOf(
-      document,
-      operation,
-      request.operationName ?? undefined,
-    )(context as Context, request.variables)) as ExecutionResult;
+  const executor: Executor = async ({ document, operation, request, context }) => {
+    const run = runOf(document, operation, request.operationName ?? undefined);
+    const contextValue = context as Context;
+    const result = await run(contextValue, request.variables);
+    // A context opened on a remembered caller is checked before the answer; if the caller had
+    // changed, the run was rolled back and runs again on the caller read afresh. (Apollo hands
+    // the executor its own copy of the context, which the plugins see too: that one is renewed.)
+    if (contextValue.renewIfStale && (await contextValue.renewIfStale(contextValue)))
+      return (await run(contextValue, request.variables)) as ExecutionResult;
+    return result as ExecutionResult;
+  };
 
   return {
     onSchemaLoadOrUpdate(callback) {

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context';
-import { endTenantTransaction } from '../db/tenant-transaction';
+import { endTenantTransaction, StaleCaller } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
 import { errorBody, type Problem } from '../errors';
 import type { Logger } from '../logger';
@@ -9,7 +9,12 @@ import type { CompiledRoute } from './compile';
 import type { Found, RouteLookup } from './lookup';
 import { takesIdempotencyKey } from './route';
 
-export type ContextFor = (req: Request, res: Response) => Promise<Context>;
+/**
+ * The request's context, its transaction open. `optimistic`: a remembered caller may be used
+ * before it is checked (auth/authenticate.ts); the transaction's end then throws StaleCaller if
+ * it had changed.
+ */
+export type ContextFor = (req: Request, res: Response, optimistic?: boolean) => Promise<Context>;
 
 /** Sends an error in the documented body; 401s also say how to authenticate. */
 export function sendError(res: Response, status: number, detail: string, errors?: Problem[]): void {
@@ -68,18 +73,25 @@ export function restRouter(lookup: RouteLookup, contextFor: ContextFor, logger: 
   };
 }
 
+/**
+ * Runs the row for the request. The first run takes a remembered caller on trust, so that the
+ * transaction's settings go to the database with its first statement; should the caller turn out
+ * to have changed (StaleCaller, from the transaction's end, whatever the run came to), nothing
+ * of that run was kept or sent, and the request runs once more with the caller read first.
+ */
 async function answer(
   compiled: CompiledRoute,
   req: Request,
   res: Response,
   contextFor: ContextFor,
   logger: Logger,
+  optimistic = true,
 ): Promise<void> {
   const { route } = compiled;
   res.locals.route = `${route.method} ${route.path}`;
   let contextValue: Context | undefined;
   try {
-    contextValue = await contextFor(req, res);
+    contextValue = await contextFor(req, res, optimistic);
     const allowed = compiled.check(contextValue);
     if (allowed !== true) throw allowed;
     const variableValues = compiled.variables(req);
@@ -106,7 +118,12 @@ async function answer(
     if (route.csv && typeof value === 'string') res.vary('Accept');
     sendReply(res, reply);
   } catch (err) {
-    if (contextValue) await endTenantTransaction(contextValue.em, false).catch(() => undefined);
+    let stale = err instanceof StaleCaller;
+    if (contextValue)
+      await endTenantTransaction(contextValue.em, false).catch(
+        (end) => (stale ||= end instanceof StaleCaller),
+      );
+    if (stale && optimistic) return answer(compiled, req, res, contextFor, logger, false);
     sendCaught(res, err, logger);
   }
 }

@@ -4,8 +4,8 @@ import { Client } from 'pg';
  * The SQL statements a test's requests send, seen at the pg driver: whatever path a statement
  * takes (the ORM, a query builder's compiled form, a raw statement on the transaction's
  * connection), it passes here. A bare BEGIN, COMMIT or ROLLBACK is left out: every request has
- * them. Statements sent together in one round trip (BEGIN with the tenant's settings and the
- * user) count as one.
+ * them. A pipeline's statements (src/db/pipeline.ts: BEGIN, the tenant's settings and the
+ * request's first statement, sent together) are seen one by one.
  */
 export interface StatementLog {
   /** The statements since the last `take`, and a fresh start. */
@@ -19,10 +19,19 @@ export function recordStatements(): StatementLog {
   const query = Client.prototype.query;
   let seen: { text: string; values: unknown[] }[] = [];
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string; values?: unknown[] } | undefined;
-    const text = typeof first === 'string' ? first : (first?.text ?? '');
-    const values = Array.isArray(args[1]) ? args[1] : typeof first === 'object' ? (first?.values ?? []) : [];
-    if (!/^\s*(BEGIN|COMMIT|ROLLBACK);?\s*$/i.test(text)) seen.push({ text, values });
+    type Sent = { text?: string; values?: readonly unknown[] };
+    const first = args[0] as string | (Sent & { statements?: Sent[] }) | undefined;
+    const sent: Sent[] =
+      typeof first === 'object' && first?.statements
+        ? first.statements
+        : [
+            {
+              text: typeof first === 'string' ? first : first?.text,
+              values: Array.isArray(args[1]) ? args[1] : typeof first === 'object' ? first?.values : [],
+            },
+          ];
+    for (const { text = '', values = [] } of sent)
+      if (!/^\s*(BEGIN|COMMIT|ROLLBACK);?\s*$/i.test(text)) seen.push({ text, values: [...values] });
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof Client.prototype.query;
   const takeWithValues = () => {
