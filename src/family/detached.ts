@@ -1,8 +1,10 @@
 import {
   raw,
   RawQueryFragment,
+  ReferenceKind,
   type EntityManager,
   type EntityMetadata,
+  type EntityProperty,
   type FilterQuery,
   type QueryOrderMap,
 } from '@mikro-orm/core';
@@ -127,6 +129,27 @@ function viewPrototype(em: EntityManager, entityName: string): object {
   return proto;
 }
 
+/** The context MikroORM's hydrator gives custom types' conversions. */
+const CONVERSION = { mode: 'serialization' } as const;
+const customTyped = new Map<string, EntityProperty[] | undefined>();
+
+/**
+ * The properties of `meta` with a custom type (JSON, arrays, decimals...), when all of them are
+ * plain columns of the entity; undefined when some property is anything else (a relation, an
+ * embeddable, a reference wrapper), which only MikroORM's own conversion handles.
+ *
+ * With custom types converted here, the hydrator runs without its own conversion, which also
+ * turns each converted value back into its database form and keeps it in the row's data for
+ * change tracking (a JSON.stringify of every row's JSON columns): a view is never tracked.
+ */
+function customTypedProps(meta: EntityMetadata): EntityProperty[] | undefined {
+  if (customTyped.has(meta.className)) return customTyped.get(meta.className);
+  const plain = meta.props.every((p) => p.kind === ReferenceKind.SCALAR && !p.embedded && !p.ref);
+  const props = plain ? meta.props.filter((p) => p.customType) : undefined;
+  customTyped.set(meta.className, props);
+  return props;
+}
+
 /**
  * Rows of `entityName` as MikroORM hydrates them, detached from the unit of work. Columns that
  * are not the entity's (the derived values, a page's `__total`) may stay in the rows: the
@@ -144,12 +167,21 @@ export function hydrateDetached<T>(
   const hydrator = em.config.getHydrator(em.getMetadata());
   const factory = em.getEntityFactory();
   const prototype = viewPrototype(em, entityName);
+  const custom = customTypedProps(meta);
+  const platform = driver.getPlatform();
   const views = new Array<T>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     const data = driver.mapResult(row as never, meta) as Record<string, unknown>;
     const entity = Object.create(prototype) as T;
-    hydrator.hydrate(entity as object, meta, data as never, factory, 'full', false, true);
+    if (custom) {
+      for (const prop of custom) {
+        const value = data[prop.name];
+        if (value !== null && value !== undefined)
+          data[prop.name] = prop.customType!.convertToJSValue(value, platform, CONVERSION);
+      }
+    }
+    hydrator.hydrate(entity as object, meta, data as never, factory, 'full', false, !custom);
     if (derived.length) rememberDerived(entity as object, derivedValues(row, derived));
     views[i] = entity;
   }
