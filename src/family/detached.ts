@@ -56,7 +56,10 @@ export function rememberDerived(record: object, values: Record<string, unknown>)
 }
 
 /** A row's derived values by field name, left in the row. */
-function derivedValues(row: Record<string, unknown>, derived: readonly DerivedColumn[]): Record<string, unknown> {
+function derivedValues(
+  row: Record<string, unknown>,
+  derived: readonly DerivedColumn[],
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const d of derived) values[d.name] = row[DERIVED_PREFIX + d.name];
   return values;
@@ -434,7 +437,6 @@ export async function pageRows<T extends object>(
   // With no row on the page, the join still yields the count beside one row of nulls.
   return { rows: rows[0]?.id === null ? [] : rows, total };
 }
-
 
 /** The page statement made by MikroORM's query builders, with its parameters. */
 async function buildPage<T extends object>(

@@ -48,8 +48,7 @@ function sourceOf(param: ParamMeta): Source | undefined {
   if (param.kind === 'context')
     return param.propertyName ? (_r, ctx) => (ctx as any)[param.propertyName!] : (_r, ctx) => ctx;
   if (param.kind === 'info') return (_r, _c, info) => info;
-  if (param.kind === 'root')
-    return param.propertyName ? (root) => root[param.propertyName!] : (root) => root;
+  if (param.kind === 'root') return param.propertyName ? (root) => root[param.propertyName!] : (root) => root;
   return undefined;
 }
 
