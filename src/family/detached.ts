@@ -1,8 +1,10 @@
 import {
   raw,
   RawQueryFragment,
+  ReferenceKind,
   type EntityManager,
   type EntityMetadata,
+  type EntityProperty,
   type FilterQuery,
   type QueryOrderMap,
 } from '@mikro-orm/core';
@@ -35,27 +37,44 @@ export interface DerivedColumn {
 const PAGE_ALIAS = 'e0';
 const DERIVED_PREFIX = '__derived_';
 
-/** Values read with each view beside its columns (derived and joined fields), by view. */
-const readWith = new WeakMap<object, Record<string, unknown>>();
+/**
+ * Where a record keeps the values read with it beside its columns (derived and joined fields).
+ * A symbol key: JSON, `Object.keys`, MikroORM's snapshots and serialisers never see it. It was a
+ * WeakMap; a page of 200 made 200 insertions into it, and every collection walked its ephemerons.
+ */
+const READ_WITH = Symbol('readWith');
+
+type WithValues = { [READ_WITH]?: Record<string, unknown> };
 
 /** The derived values read with `record`'s statement, by field name; undefined when none were. */
-export const derivedOf = (record: object): Record<string, unknown> | undefined => readWith.get(record);
+export const derivedOf = (record: object): Record<string, unknown> | undefined =>
+  (record as WithValues)[READ_WITH];
 
 /** Remembers the derived values read with `record` (derivedOf answers them). */
 export function rememberDerived(record: object, values: Record<string, unknown>): void {
-  readWith.set(record, values);
+  (record as WithValues)[READ_WITH] = values;
 }
 
-/** Moves a row's derived values out of it (before hydration) and returns them by field name. */
-export function takeDerived(
+/** A row's derived values by field name, left in the row. */
+function derivedValues(
   row: Record<string, unknown>,
   derived: readonly DerivedColumn[],
 ): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const d of derived) {
-    values[d.name] = row[DERIVED_PREFIX + d.name];
-    delete row[DERIVED_PREFIX + d.name];
-  }
+  for (const d of derived) values[d.name] = row[DERIVED_PREFIX + d.name];
+  return values;
+}
+
+/**
+ * Moves a row's derived values out of it (before `em.map`, which would set them on the entity)
+ * and returns them by field name.
+ */
+export function takeDerived(
+  row: Record<string, unknown>,
+  derived: readonly DerivedColumn[],
+): Record<string, unknown> {
+  const values = derivedValues(row, derived);
+  for (const d of derived) delete row[DERIVED_PREFIX + d.name];
   return values;
 }
 
@@ -113,7 +132,33 @@ function viewPrototype(em: EntityManager, entityName: string): object {
   return proto;
 }
 
-/** Rows of `entityName` as MikroORM hydrates them, detached from the unit of work. */
+/** The context MikroORM's hydrator gives custom types' conversions. */
+const CONVERSION = { mode: 'serialization' } as const;
+const customTyped = new Map<string, EntityProperty[] | undefined>();
+
+/**
+ * The properties of `meta` with a custom type (JSON, arrays, decimals...), when all of them are
+ * plain columns of the entity; undefined when some property is anything else (a relation, an
+ * embeddable, a reference wrapper), which only MikroORM's own conversion handles.
+ *
+ * With custom types converted here, the hydrator runs without its own conversion, which also
+ * turns each converted value back into its database form and keeps it in the row's data for
+ * change tracking (a JSON.stringify of every row's JSON columns): a view is never tracked.
+ */
+function customTypedProps(meta: EntityMetadata): EntityProperty[] | undefined {
+  if (customTyped.has(meta.className)) return customTyped.get(meta.className);
+  const plain = meta.props.every((p) => p.kind === ReferenceKind.SCALAR && !p.embedded && !p.ref);
+  const props = plain ? meta.props.filter((p) => p.customType) : undefined;
+  customTyped.set(meta.className, props);
+  return props;
+}
+
+/**
+ * Rows of `entityName` as MikroORM hydrates them, detached from the unit of work. Columns that
+ * are not the entity's (the derived values, a page's `__total`) may stay in the rows: the
+ * hydrator sets the entity's properties only. Deleting them first turned every row into a
+ * dictionary-mode object, slower for the result mapper to walk.
+ */
 export function hydrateDetached<T>(
   em: EntityManager,
   entityName: string,
@@ -125,14 +170,25 @@ export function hydrateDetached<T>(
   const hydrator = em.config.getHydrator(em.getMetadata());
   const factory = em.getEntityFactory();
   const prototype = viewPrototype(em, entityName);
-  return rows.map((row) => {
-    const values = derived.length ? takeDerived(row, derived) : undefined;
+  const custom = customTypedProps(meta);
+  const platform = driver.getPlatform();
+  const views = new Array<T>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
     const data = driver.mapResult(row as never, meta) as Record<string, unknown>;
     const entity = Object.create(prototype) as T;
-    hydrator.hydrate(entity as object, meta, data as never, factory, 'full', false, true);
-    if (values) readWith.set(entity as object, values);
-    return entity;
-  });
+    if (custom) {
+      for (const prop of custom) {
+        const value = data[prop.name];
+        if (value !== null && value !== undefined)
+          data[prop.name] = prop.customType!.convertToJSValue(value, platform, CONVERSION);
+      }
+    }
+    hydrator.hydrate(entity as object, meta, data as never, factory, 'full', false, !custom);
+    if (derived.length) rememberDerived(entity as object, derivedValues(row, derived));
+    views[i] = entity;
+  }
+  return views;
 }
 
 /** The records of `entityName` matching `where` (within the request's tenant). */
@@ -304,12 +360,17 @@ interface PageStatement {
   sources: number[];
 }
 
+/** The column a page's rows carry their count in: hydrateDetached ignores it, `em.map` must not see it. */
+export const PAGE_TOTAL = '__total';
+
 /** Page statements by shape; shapes vary with filters, so the map is bounded. */
 const pageStatements = new Map<string, PageStatement>();
 const PAGE_STATEMENTS = 1000;
 
 /**
- * A page of raw rows and the number of all matching ones, in one statement: the count is
+ * A page of raw rows (each still carrying the count in its PAGE_TOTAL column: a copy of every
+ * row without it was a measurable share of a large page) and the number of all matching ones,
+ * in one statement: the count is
  * lateral-joined to the page, so each keeps its own plan (an index-only count, the page's index
  * scan with its limit) and a page costs one round trip instead of two. A window count
  * (`count(*) over ()`) was measured and rejected: it makes the page read every matching row.
@@ -372,10 +433,9 @@ export async function pageRows<T extends object>(
     } else statement = { sql: built.sql, sources: [] };
   }
   const rows = await queryRows(em, statement.sql, params);
-  const total = Number(rows[0]?.__total ?? 0);
+  const total = Number(rows[0]?.[PAGE_TOTAL] ?? 0);
   // With no row on the page, the join still yields the count beside one row of nulls.
-  const found = rows.filter((r) => r.id !== null).map(({ __total: _total, ...columns }) => columns);
-  return { rows: found, total };
+  return { rows: rows[0]?.id === null ? [] : rows, total };
 }
 
 /** The page statement made by MikroORM's query builders, with its parameters. */
@@ -398,7 +458,7 @@ async function buildPage<T extends object>(
   const shift = c.bindings.length;
   const pageSql = p.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + shift}`);
   return {
-    sql: `select c.count as "__total", p.* from (${c.sql}) as c left join lateral (${pageSql}) as p on true`,
+    sql: `select c.count as "${PAGE_TOTAL}", p.* from (${c.sql}) as c left join lateral (${pageSql}) as p on true`,
     countParams: [...c.bindings],
     pageParams: [...p.bindings],
   };

@@ -10,6 +10,7 @@ import type { GroupDef } from './group';
 import {
   derivedOf,
   hydrateDetached,
+  PAGE_TOTAL,
   pageRows,
   rememberDerived,
   selectByIds,
@@ -265,6 +266,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       const views = hydrateDetached<T>(ctx.em, this.entityName, rows, derived);
       return toPage(views, total, page, size, sort.length > 0);
     }
+    for (const row of rows) delete row[PAGE_TOTAL];
     const values = derived.length ? rows.map((row) => takeDerived(row, derived)) : undefined;
     const records = rows.map((row) => ctx.em.map(this.group.entity, row as never));
     values?.forEach((v, i) => rememberDerived(records[i] as object, v));

@@ -8,6 +8,7 @@ import { extraResolvers } from '../resolvers';
 import { applyPermissions } from '../permissions/rules';
 import { registerRecordTypes } from '../family/record-types';
 import { ROOT_DOCS } from './descriptions';
+import { directFieldResolvers, resolverContainer } from './direct-resolvers';
 
 // Made once per group and process: type-graphql keeps decorator metadata globally, so a second
 // resolver class for a group would declare its root fields twice.
@@ -97,7 +98,9 @@ export async function buildBareSchema(
     // Subscriptions bring their own streams (events/live.ts); type-graphql insists on a PubSub.
     pubSub: NO_PUBSUB,
     emitSchemaFile: false,
+    container: resolverContainer,
   });
+  directFieldResolvers(schema);
   describeRootTypes(schema);
   registerRecordTypes(
     schema,

@@ -4,7 +4,7 @@ import { Epic, EpicStatus } from '../../entities/hr/epic';
 import { can, Requires } from '../../permissions/rules';
 import { PersonSummary } from './summary-types';
 import { epicService } from './epics';
-import { featureCount, person, recordProgress } from './planning-service';
+import { featureCount, person, progressField } from './planning-service';
 
 /** Epics that are "active": planned or under way, not paused, finished or dropped. */
 export const ACTIVE_EPIC_STATUSES = [EpicStatus.PLANNING, EpicStatus.IN_PROGRESS];
@@ -22,18 +22,18 @@ export class EpicResolver {
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the epic (those of its features included).' })
-  async taskCount(@Root() epic: Epic, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'epicId', epic)).taskCount;
+  taskCount(@Root() epic: Epic, @Ctx() ctx: Context) {
+    return progressField(ctx, 'epicId', epic, 'taskCount');
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the epic that are DONE.' })
-  async completedTaskCount(@Root() epic: Epic, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'epicId', epic)).completedTaskCount;
+  completedTaskCount(@Root() epic: Epic, @Ctx() ctx: Context) {
+    return progressField(ctx, 'epicId', epic, 'completedTaskCount');
   }
 
   @FieldResolver(() => Float, { description: 'Percentage of the tasks that are DONE (0 without tasks).' })
-  async progress(@Root() epic: Epic, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'epicId', epic)).progress;
+  progress(@Root() epic: Epic, @Ctx() ctx: Context) {
+    return progressField(ctx, 'epicId', epic, 'progress');
   }
 
   @Requires(can('READ', 'EPICS'))

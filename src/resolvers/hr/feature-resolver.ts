@@ -4,7 +4,7 @@ import { Feature, FeatureStatus } from '../../entities/hr/feature';
 import { can, Requires } from '../../permissions/rules';
 import { EpicSummary } from './summary-types';
 import { featureService } from './features';
-import { featureEpic, recordProgress } from './planning-service';
+import { featureEpic, progressField } from './planning-service';
 
 @Resolver(() => Feature)
 export class FeatureResolver {
@@ -14,18 +14,18 @@ export class FeatureResolver {
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the feature.' })
-  async taskCount(@Root() feature: Feature, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'featureId', feature)).taskCount;
+  taskCount(@Root() feature: Feature, @Ctx() ctx: Context) {
+    return progressField(ctx, 'featureId', feature, 'taskCount');
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the feature that are DONE.' })
-  async completedTaskCount(@Root() feature: Feature, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'featureId', feature)).completedTaskCount;
+  completedTaskCount(@Root() feature: Feature, @Ctx() ctx: Context) {
+    return progressField(ctx, 'featureId', feature, 'completedTaskCount');
   }
 
   @FieldResolver(() => Float, { description: 'Percentage of the tasks that are DONE (0 without tasks).' })
-  async progress(@Root() feature: Feature, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'featureId', feature)).progress;
+  progress(@Root() feature: Feature, @Ctx() ctx: Context) {
+    return progressField(ctx, 'featureId', feature, 'progress');
   }
 
   @Requires(can('READ', 'FEATURES'))

@@ -4,7 +4,7 @@ import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
 import { can, Requires } from '../../permissions/rules';
 import { PersonSummary } from './summary-types';
 import { hrProjectService } from './hr-projects';
-import { people, person, recordProgress, visibleEpicCount } from './planning-service';
+import { people, person, progressField, visibleEpicCount } from './planning-service';
 
 @Resolver(() => HrProject)
 export class HrProjectResolver {
@@ -24,18 +24,18 @@ export class HrProjectResolver {
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the project.' })
-  async taskCount(@Root() project: HrProject, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'projectId', project)).taskCount;
+  taskCount(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return progressField(ctx, 'projectId', project, 'taskCount');
   }
 
   @FieldResolver(() => Int, { description: 'Tasks of the project that are DONE.' })
-  async completedTaskCount(@Root() project: HrProject, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'projectId', project)).completedTaskCount;
+  completedTaskCount(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return progressField(ctx, 'projectId', project, 'completedTaskCount');
   }
 
   @FieldResolver(() => Float, { description: 'Percentage of the tasks that are DONE (0 without tasks).' })
-  async progress(@Root() project: HrProject, @Ctx() ctx: Context) {
-    return (await recordProgress(ctx, 'projectId', project)).progress;
+  progress(@Root() project: HrProject, @Ctx() ctx: Context) {
+    return progressField(ctx, 'projectId', project, 'progress');
   }
 
   @Requires(can('READ', 'PROJECTS'))

@@ -54,6 +54,20 @@ export function recordProgress(
   return { taskCount, completedTaskCount, progress: percentDone(completedTaskCount, taskCount) };
 }
 
+/**
+ * One figure of a record's task progress: a value when the tally was read with the record, so a
+ * page's rows answer their three progress fields without a promise each.
+ */
+export function progressField(
+  ctx: Context,
+  parent: 'featureId' | 'epicId' | 'projectId',
+  record: { id: string },
+  figure: keyof TaskProgress,
+): number | Promise<number> {
+  const progress = recordProgress(ctx, parent, record);
+  return progress instanceof Promise ? progress.then((p) => p[figure]) : progress[figure];
+}
+
 async function countTasks(
   ctx: Context,
   parent: 'featureId' | 'epicId' | 'projectId',
