@@ -24,6 +24,16 @@ export interface QueryConfig {
 }
 
 /**
+ * What a read-only transaction (`ConnectionTransaction.readOnly`) sends before each statement in
+ * place of BEGIN: `first` before the first (the settings and what the begin reads), `again`
+ * before the others (the settings).
+ */
+export interface ReadOnlyBegin {
+  first: readonly QueryConfig[];
+  again: readonly QueryConfig[];
+}
+
+/**
  * A transaction on one pooled connection, begun and ended with plain statements, that MikroORM
  * and knex take as their transaction context (`em.setTransactionContext`).
  *
@@ -61,6 +71,10 @@ export class ConnectionTransaction {
   private readonly beginRows: Promise<Rows[]>;
   /** Whether the begin may go out as one pipeline with the first statement (`pipelines`). */
   private pipelined = true;
+  /** What a read-only transaction sends before each statement instead of BEGIN (see `readOnly`). */
+  private readOnlyBegin?: ReadOnlyBegin;
+  /** Chosen by `readOnly`: no transaction block; every round trip carries its own settings. */
+  private selfContained = false;
   private settleBegin!: (rows: Promise<Rows[]>) => void;
   /** Settles when the last statement handed to the connection has finished, however it went. */
   private tail: Promise<unknown> = Promise.resolve();
@@ -80,11 +94,11 @@ export class ConnectionTransaction {
           ? (args.pop() as (err: Error | null, result?: unknown) => void)
           : undefined;
       const sent = this.enqueue(async () => {
-        if (this.pendingBegin) {
-          const plain = pipelinable(args);
-          if (plain) return this.sendBegin(plain);
-          await this.sendBegin();
-        }
+        const plain = pipelinable(args);
+        if (plain && (this.pendingBegin || this.selfContained)) return this.send(plain);
+        // Anything else runs as pg runs it, inside a transaction block begun first.
+        if (this.selfContained) this.toBlock();
+        if (this.pendingBegin) await this.sendBegin();
         return (connection.query as (...a: unknown[]) => Promise<unknown>)(...args);
       });
       if (!callback) return sent;
@@ -115,11 +129,16 @@ export class ConnectionTransaction {
    * write and one round trip (src/db/pipeline.ts), or alone when `began()` asks for its rows first.
    * A transaction that never sends a statement never reaches the database.
    */
-  static async open(em: EntityManager, begin: readonly QueryConfig[]): Promise<ConnectionTransaction> {
+  static async open(
+    em: EntityManager,
+    begin: readonly QueryConfig[],
+    readOnlyBegin?: ReadOnlyBegin,
+  ): Promise<ConnectionTransaction> {
     const pool = (em.getConnection() as AbstractSqlConnection).getKnex().client as Knex.Client;
     const connection = (await pool.acquireConnection()) as PgConnection;
     const transaction = new ConnectionTransaction(pool, connection);
     transaction.pendingBegin = begin;
+    transaction.readOnlyBegin = readOnlyBegin;
     try {
       transaction.pipelined = await pipelines(pool, connection);
     } catch (err) {
@@ -135,10 +154,32 @@ export class ConnectionTransaction {
    */
   began(): Promise<Rows[]> {
     if (this.pendingBegin && !this.ended)
-      void this.enqueue(async () => (this.pendingBegin ? this.sendBegin() : undefined)).catch(
-        () => undefined,
-      );
+      void this.enqueue(async () => {
+        if (!this.pendingBegin) return undefined;
+        return this.selfContained ? this.sendSelfContained() : this.sendBegin();
+      }).catch(() => undefined);
     return this.beginRows;
+  }
+
+  /**
+   * For work that only reads (a query), before anything is sent: no transaction block at all.
+   * Each round trip is one pipeline of the settings (`readOnlyBegin`, the tenant's and a
+   * read-only flag) and the statement, which PostgreSQL runs in one implicit transaction that
+   * the pipeline's Sync ends: the settings hold for that statement and are gone after it, as a
+   * block's end would take them. There is no BEGIN and no COMMIT: a find is one round trip.
+   * Statements read committed data each, as they would in a block at this isolation level; a
+   * write fails (the transaction is read-only) rather than losing its atomicity. Only where
+   * pipelines are taken (`pipelines`); elsewhere, and for anything knex sends otherwise, the
+   * transaction is a block as usual.
+   */
+  readOnly(): void {
+    if (this.pendingBegin && this.readOnlyBegin && this.pipelined && !this.ended) this.selfContained = true;
+  }
+
+  /** From here on a transaction block: BEGIN and the settings go before the next statement. */
+  private toBlock(): void {
+    this.selfContained = false;
+    this.pendingBegin ??= [{ text: 'begin' }, ...this.readOnlyBegin!.again];
   }
 
   /** Whether the transaction has sent anything to the database yet. */
@@ -160,6 +201,7 @@ export class ConnectionTransaction {
 
   /** One statement, taking the pending begin along if there is one. */
   private send(config: QueryConfig): Promise<{ rows: Rows }> {
+    if (this.selfContained) return this.sendSelfContained(config) as Promise<QueryResult>;
     if (this.pendingBegin) return this.sendBegin(config) as Promise<QueryResult>;
     const name = config.name ?? preparedName(this.connection, config);
     return this.connection.query(name ? { ...config, name } : config);
@@ -188,6 +230,33 @@ export class ConnectionTransaction {
     const last = all[begin.length];
     if ('error' in last) throw last.error;
     return last.result;
+  }
+
+  /**
+   * A read-only round trip (see `readOnly`): the settings, the first time with what the begin
+   * reads (the caller version), and `statement`. The begin's rows are reported as a block's
+   * would be, BEGIN's (none) first.
+   */
+  private async sendSelfContained(statement?: QueryConfig): Promise<QueryResult | undefined> {
+    const first = this.pendingBegin !== undefined;
+    this.pendingBegin = undefined;
+    const prefix = first ? this.readOnlyBegin!.first : this.readOnlyBegin!.again;
+    const outcomes = this.inPipeline(statement ? [...prefix, statement] : prefix);
+    if (first)
+      this.settleBegin(
+        outcomes.then((all) => [
+          [],
+          ...all.slice(0, prefix.length).map((o) => {
+            if ('error' in o) throw o.error;
+            return o.rows;
+          }),
+        ]),
+      );
+    const all = await outcomes;
+    const failed = all.find((o) => 'error' in o) as { error: Error } | undefined;
+    if (failed) throw failed.error;
+    if (!statement) return undefined;
+    return (all[prefix.length] as { result: QueryResult }).result;
   }
 
   private async inPipeline(parts: readonly QueryConfig[]): Promise<PipelineOutcome[]> {
@@ -259,7 +328,8 @@ export class ConnectionTransaction {
       // Never begun: there is no transaction on the connection to end.
       await this.enqueue(async () => {
         if (this.pendingBegin) this.abandonBegin();
-        else await this.connection.query(statement);
+        // Read-only round trips each ended with their Sync: no block is open.
+        else if (!this.selfContained) await this.connection.query(statement);
       });
       this.settle();
     } catch (err) {

@@ -144,10 +144,15 @@ export class Pipeline {
 
   handleCopyData(): void {}
 
-  /** PostgreSQL failed the current part and skipped the rest; pg sends nothing more here. */
-  handleError(err: Error): void {
+  /**
+   * PostgreSQL failed the current part and skipped the rest; pg sends nothing more here. The
+   * parts before it ran: their results stand (their implicit transaction is rolled back, or, in
+   * a transaction block, the block is now failed, as the failed part's error says).
+   */
+  handleError(err: Error, connection: PgConnection): void {
     const failed = this.part;
     if (failed && failed.name && this.parsing.has(failed)) this.preparedUnknown = true;
+    for (const part of this.parts.slice(0, this.current)) part.handleReadyForQuery(connection);
     for (let i = this.current; i < this.parts.length; i++) this.outcomes[i] ??= { error: err };
     this.settle(this.outcomes);
   }

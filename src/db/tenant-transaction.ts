@@ -56,7 +56,10 @@ export async function openCallerTransaction(
   tenantId: string,
   current: (callerVersion: string | null) => boolean | Promise<boolean>,
 ): Promise<void> {
-  const transaction = await ConnectionTransaction.open(em, [BEGIN, settingsStatement(tenantId, true)]);
+  const transaction = await ConnectionTransaction.open(em, [BEGIN, settingsStatement(tenantId, true)], {
+    first: [settingsStatement(tenantId, true, true)],
+    again: [settingsStatement(tenantId, false, true)],
+  });
   transaction.check = async () => current(callerVersionOf((await transaction.began())[1] ?? []));
   em.setTransactionContext(transaction);
 }
@@ -78,14 +81,26 @@ function callerVersionOf(settings: Record<string, unknown>[]): string | null {
 
 const BEGIN: QueryConfig = { text: 'begin' };
 
-// The same text for every tenant, so each connection prepares it once.
+// The same texts for every tenant, so each connection prepares each once.
 const SETTINGS = `set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', $1::text, true)`;
-const SETTINGS_WITH_VERSION = `select (select v.version from caller_version v where v.id = $2::uuid) as caller_version, ${SETTINGS}`;
+const READ_ONLY = `, set_config('transaction_read_only', 'on', true)`;
+const CALLER_VERSION = `(select v.version from caller_version v where v.id = $2::uuid) as caller_version`;
 
-function settingsStatement(tenantId: string, withCallerVersion: boolean): QueryConfig {
+function settingsStatement(tenantId: string, withCallerVersion: boolean, readOnly = false): QueryConfig {
+  const flags = readOnly ? READ_ONLY : '';
   return withCallerVersion
-    ? { text: SETTINGS_WITH_VERSION, values: [tenantId, tenantId] }
-    : { text: `select ${SETTINGS}`, values: [tenantId] };
+    ? { text: `select ${CALLER_VERSION}, ${SETTINGS}${flags}`, values: [tenantId, tenantId] }
+    : { text: `select ${SETTINGS}${flags}`, values: [tenantId] };
+}
+
+/**
+ * Declares that the request's work only reads (a query), before it sends anything: its
+ * statements then go without a transaction block, each with the settings in one round trip
+ * (ConnectionTransaction.readOnly). Anything that writes fails.
+ */
+export function onlyReads(em: EntityManager): void {
+  const transaction = em.getTransactionContext();
+  if (transaction instanceof ConnectionTransaction) transaction.readOnly();
 }
 
 async function begin(

@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../context';
+import { onlyReads } from '../db/tenant-transaction';
 import { rootFieldsOf } from './errors';
 
 type Gateway = NonNullable<ApolloServerOptionsWithGateway<Context>['gateway']>;
@@ -69,6 +70,7 @@ export function compiledExecution(
   const executor: Executor = async ({ document, operation, request, context }) => {
     const run = runOf(document, operation, request.operationName ?? undefined);
     const contextValue = context as Context;
+    if (operation.operation === 'query' && contextValue.em) onlyReads(contextValue.em);
     const result = await run(contextValue, request.variables);
     // A context opened on a remembered caller is checked before the answer; if the caller had
     // changed, the run was rolled back and runs again on the caller read afresh. (Apollo hands

@@ -35,6 +35,8 @@ import { queryList, SEARCH_QUERY_NAMES, searchFromQuery } from './search-params'
 export interface CompiledRoute {
   route: RestRoute;
   document: DocumentNode;
+  /** Whether the document is a query (it only reads) or a mutation. */
+  operation: 'query' | 'mutation';
   /** Reads the GraphQL variables from a request; throws 400 for malformed input. */
   variables(req: Request): Record<string, unknown>;
   /** The Express form of the path. */
@@ -334,6 +336,7 @@ export function compileRoute(
   return {
     route,
     document,
+    operation: kind,
     execute: async (contextValue, variableValues) => {
       const result = await jitted.query(undefined, contextValue, variableValues);
       // Only a variable error comes back without data. graphql's own coercion then says it

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context';
-import { endTenantTransaction, StaleCaller } from '../db/tenant-transaction';
+import { endTenantTransaction, onlyReads, StaleCaller } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
 import { errorBody, type Problem } from '../errors';
 import type { Logger } from '../logger';
@@ -92,6 +92,7 @@ async function answer(
   let contextValue: Context | undefined;
   try {
     contextValue = await contextFor(req, res, optimistic);
+    if (compiled.operation === 'query') onlyReads(contextValue.em);
     const allowed = compiled.check(contextValue);
     if (allowed !== true) throw allowed;
     const variableValues = compiled.variables(req);

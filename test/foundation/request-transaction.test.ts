@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { ConnectionTransaction } from '../../src/db/connection-transaction';
 import { queryRows } from '../../src/db/statements';
 import { forkFor } from '../../src/db/tenancy';
-import { beginTenantTransaction, endTenantTransaction, withTenant } from '../../src/db/tenant-transaction';
+import {
+  beginTenantTransaction,
+  endTenantTransaction,
+  onlyReads,
+  openCallerTransaction,
+  withTenant,
+} from '../../src/db/tenant-transaction';
 import { Concept } from '../../src/entities/configurator/concept';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
@@ -43,6 +49,68 @@ describe('request transactions', () => {
     ).rejects.toThrow('changed my mind');
     expect(await conceptNamed(kept)).toMatchObject({ name: kept, tenantId: a.tenantId });
     expect(await conceptNamed(dropped)).toBeNull();
+  });
+
+  /**
+   * A query's transaction (ConnectionTransaction.readOnly): no block; each statement goes in one
+   * pipeline after the tenant's settings, in PostgreSQL's implicit transaction that the
+   * pipeline's Sync ends. Only where pipelines are taken (not on the embedded database).
+   */
+  it("runs a query's statements each with the settings, outside any block, read-only", async () => {
+    const [{ v }] = await server.orm.em.getConnection().execute('select version() as v');
+    const pipelined = !/PGlite/.test(String(v));
+    const em = forkFor(server.orm.em, actor());
+    await openCallerTransaction(em, a.tenantId, () => true);
+    onlyReads(em);
+    const probe = `select current_setting('app.tenant_id', true) as tenant, current_user as role,
+                          current_setting('transaction_read_only') as read_only,
+                          now()::text as began, pg_backend_pid() as pid, pg_sleep(0.02)::text as slept`;
+    const [first] = await queryRows(em, probe, []);
+    const [second] = await queryRows(em, probe, []);
+    expect(first).toMatchObject({ tenant: a.tenantId, role: 'bms_app' });
+    expect(second).toMatchObject({ tenant: a.tenantId, role: 'bms_app', pid: first.pid });
+    if (pipelined) {
+      // Each statement is a transaction of its own: its start time is its own.
+      expect([first.read_only, second.read_only]).toEqual(['on', 'on']);
+      expect(second.began).not.toBe(first.began);
+      await expect(
+        queryRows(em, `insert into concept (id, tenant_id, name) values ($1, $2, 'x')`, [
+          randomUUID(),
+          a.tenantId,
+        ]),
+      ).rejects.toThrow(/read-only transaction/);
+    } else {
+      expect(second.began).toBe(first.began);
+    }
+    await endTenantTransaction(em, true);
+    expect(em.isInTransaction()).toBe(false);
+    // Nothing stays on the connection: a later statement outside any request sees no tenant.
+    for (let i = 0; i < 6; i++) {
+      const [row] = await server.orm.em
+        .getConnection()
+        .execute(
+          `select coalesce(current_setting('app.tenant_id', true), '') as tenant, current_user as role`,
+        );
+      expect(row).toMatchObject({ tenant: '', role: 'postgres' });
+    }
+  });
+
+  it('answers a first statement that fails with its own error, the settings before it having run', async () => {
+    for (const readOnly of [false, true]) {
+      const em = forkFor(server.orm.em, actor());
+      const versions: (string | null)[] = [];
+      await openCallerTransaction(em, a.tenantId, (version) => {
+        versions.push(version);
+        return true;
+      });
+      if (readOnly) onlyReads(em);
+      await expect(queryRows(em, 'select 1 / 0', [])).rejects.toThrow(/division by zero/);
+      // The caller check reads the version the settings read in that same round trip.
+      await endTenantTransaction(em, false);
+      expect(versions).toHaveLength(1);
+      expect(em.isInTransaction()).toBe(false);
+    }
+    expect(await withTenant(server.orm.em, actor(), (em) => em.count(Concept, {}))).toBeGreaterThanOrEqual(0);
   });
 
   it('refuses to run anything through a context whose transaction has ended', async () => {
