@@ -41,14 +41,3 @@ export async function knexRows(em: EntityManager, compiled: Knex.Sql): Promise<R
   const native = compiled.toNative();
   return queryRows(em, native.sql, native.bindings);
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * A checked UUID as an SQL literal, for statements sent without parameters (in BEGIN's round
- * trip, ConnectionTransaction.begin); anything a client chose goes through bound parameters.
- */
-export function uuidLiteral(value: string): string {
-  if (!UUID.test(value)) throw new Error(`not a UUID: ${JSON.stringify(value).slice(0, 60)}`);
-  return `'${value}'`;
-}

@@ -28,6 +28,12 @@ describe('the caller cache', () => {
     await server?.close();
   });
 
+  /** How many concepts of the tenant bear `name` (raw SQL, outside any request). */
+  const conceptsNamed = async (name: string) =>
+    (
+      await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [a.tenantId, name])
+    )[0].n as number;
+
   /** Raw SQL as the database's owner, outside any request (no tenant set). */
   const sql = (text: string, params: unknown[] = []) =>
     server.orm.em.getConnection().execute(text, params, 'all');
@@ -213,11 +219,7 @@ describe('the caller cache', () => {
       const name = `Stale write ${user.userId}`;
       const res = await user.client.post('/concepts', { name });
       expectErrorBody(res, 403);
-      const [{ n }] = await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [
-        a.tenantId,
-        name,
-      ]);
-      expect(n).toBe(0);
+      expect(await conceptsNamed(name)).toBe(0);
     });
 
     const page = `{ conceptPage { content { id } } }`;
@@ -240,11 +242,7 @@ describe('the caller cache', () => {
         { i: { name } },
       );
       expect(write.body.errors?.[0]?.extensions?.status).toBe(403);
-      const [{ n }] = await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [
-        a.tenantId,
-        name,
-      ]);
-      expect(n).toBe(0);
+      expect(await conceptsNamed(name)).toBe(0);
     });
 
     it('a GraphQL mutation that runs again on a caller still allowed keeps its write once', async () => {
@@ -258,11 +256,7 @@ describe('the caller cache', () => {
         { i: { name } },
       );
       expect(write.body.errors).toBeUndefined();
-      const [{ n }] = await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [
-        a.tenantId,
-        name,
-      ]);
-      expect(n).toBe(1);
+      expect(await conceptsNamed(name)).toBe(1);
       expect((await user.client.get(`/concepts/find/${write.body.data.createConcept.id}`)).status).toBe(200);
     });
 
@@ -272,11 +266,7 @@ describe('the caller cache', () => {
       await sql(`update app_user set first_name = first_name where id = ?`, [user.userId]);
       const name = `Renewed REST write ${user.userId}`;
       expect((await user.client.post('/concepts', { name })).status).toBe(201);
-      const [{ n }] = await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [
-        a.tenantId,
-        name,
-      ]);
-      expect(n).toBe(1);
+      expect(await conceptsNamed(name)).toBe(1);
     });
 
     it('answers as usual when the caller had not changed', async () => {
@@ -284,11 +274,7 @@ describe('the caller cache', () => {
       expect((await user.client.get('/concepts/find-all')).status).toBe(200);
       const name = `Fresh write ${user.userId}`;
       expect((await user.client.post('/concepts', { name })).status).toBe(201);
-      const [{ n }] = await sql('select count(*)::int as n from concept where tenant_id = ? and name = ?', [
-        a.tenantId,
-        name,
-      ]);
-      expect(n).toBe(1);
+      expect(await conceptsNamed(name)).toBe(1);
     });
   });
 
