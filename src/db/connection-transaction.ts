@@ -31,6 +31,8 @@ export interface QueryConfig {
 export interface ReadOnlyBegin {
   first: readonly QueryConfig[];
   again: readonly QueryConfig[];
+  /** After BEGIN, when a read-only transaction turns into a block: the settings, writable. */
+  block: readonly QueryConfig[];
 }
 
 /**
@@ -167,10 +169,13 @@ export class ConnectionTransaction {
    * read-only flag) and the statement, which PostgreSQL runs in one implicit transaction that
    * the pipeline's Sync ends: the settings hold for that statement and are gone after it, as a
    * block's end would take them. There is no BEGIN and no COMMIT: a find is one round trip.
-   * Statements read committed data each, as they would in a block at this isolation level; a
-   * write fails (the transaction is read-only) rather than losing its atomicity. Only where
+   * Statements read committed data each, as they would in a block at this isolation level.
+   * Should the work write after all (a query that stores a default on first read), PostgreSQL
+   * refuses the write in its read-only implicit transaction, having written nothing, and from
+   * that statement on the transaction is a block as usual: BEGIN, the settings and the
+   * statement again, and COMMIT at the end; everything before it only read. Only where
    * pipelines are taken (`pipelines`); elsewhere, and for anything knex sends otherwise, the
-   * transaction is a block as usual.
+   * transaction is a block from the start.
    */
   readOnly(): void {
     if (this.pendingBegin && this.readOnlyBegin && this.pipelined && !this.ended) this.selfContained = true;
@@ -179,7 +184,7 @@ export class ConnectionTransaction {
   /** From here on a transaction block: BEGIN and the settings go before the next statement. */
   private toBlock(): void {
     this.selfContained = false;
-    this.pendingBegin ??= [{ text: 'begin' }, ...this.readOnlyBegin!.again];
+    this.pendingBegin ??= [{ text: 'begin' }, ...this.readOnlyBegin!.block];
   }
 
   /** Whether the transaction has sent anything to the database yet. */
@@ -254,6 +259,10 @@ export class ConnectionTransaction {
       );
     const all = await outcomes;
     const failed = all.find((o) => 'error' in o) as { error: Error } | undefined;
+    if (failed && statement && refusedAsReadOnly(failed.error)) {
+      this.toBlock();
+      return this.sendBegin(statement);
+    }
     if (failed) throw failed.error;
     if (!statement) return undefined;
     return (all[prefix.length] as { result: QueryResult }).result;
@@ -381,6 +390,11 @@ function pipelinable(args: unknown[]): QueryConfig | undefined {
   return keys.every((k) => k === 'text' || k === 'values' || k === 'name')
     ? (config as QueryConfig)
     : undefined;
+}
+
+/** PostgreSQL's read_only_sql_transaction: a write (or nextval, or a row lock) refused, nothing done. */
+function refusedAsReadOnly(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '25006';
 }
 
 /**

@@ -151,7 +151,11 @@ export class Pipeline {
    */
   handleError(err: Error, connection: PgConnection): void {
     const failed = this.part;
-    if (failed && failed.name && this.parsing.has(failed)) this.preparedUnknown = true;
+    if (failed && failed.name && this.parsing.has(failed)) {
+      // A write refused by a read-only transaction was refused when it ran: its Parse succeeded.
+      if ((err as { code?: string }).code === '25006') connection.parsedStatements[failed.name] = failed.text;
+      else this.preparedUnknown = true;
+    }
     for (const part of this.parts.slice(0, this.current)) part.handleReadyForQuery(connection);
     for (let i = this.current; i < this.parts.length; i++) this.outcomes[i] ??= { error: err };
     this.settle(this.outcomes);

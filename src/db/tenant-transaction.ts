@@ -59,6 +59,7 @@ export async function openCallerTransaction(
   const transaction = await ConnectionTransaction.open(em, [BEGIN, settingsStatement(tenantId, true)], {
     first: [settingsStatement(tenantId, true, true)],
     again: [settingsStatement(tenantId, false, true)],
+    block: [settingsStatement(tenantId, false)],
   });
   transaction.check = async () => current(callerVersionOf((await transaction.began())[1] ?? []));
   em.setTransactionContext(transaction);
@@ -96,7 +97,7 @@ function settingsStatement(tenantId: string, withCallerVersion: boolean, readOnl
 /**
  * Declares that the request's work only reads (a query), before it sends anything: its
  * statements then go without a transaction block, each with the settings in one round trip
- * (ConnectionTransaction.readOnly). Anything that writes fails.
+ * (ConnectionTransaction.readOnly). Should it write after all, it turns into a block there.
  */
 export function onlyReads(em: EntityManager): void {
   const transaction = em.getTransactionContext();

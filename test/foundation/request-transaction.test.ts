@@ -56,7 +56,7 @@ describe('request transactions', () => {
    * pipeline after the tenant's settings, in PostgreSQL's implicit transaction that the
    * pipeline's Sync ends. Only where pipelines are taken (not on the embedded database).
    */
-  it("runs a query's statements each with the settings, outside any block, read-only", async () => {
+  it("runs a query's statements each with the settings, outside any block, read-only, until one writes", async () => {
     const [{ v }] = await server.orm.em.getConnection().execute('select version() as v');
     const pipelined = !/PGlite/.test(String(v));
     const em = forkFor(server.orm.em, actor());
@@ -73,16 +73,24 @@ describe('request transactions', () => {
       // Each statement is a transaction of its own: its start time is its own.
       expect([first.read_only, second.read_only]).toEqual(['on', 'on']);
       expect(second.began).not.toBe(first.began);
-      await expect(
-        queryRows(em, `insert into concept (id, tenant_id, name) values ($1, $2, 'x')`, [
-          randomUUID(),
-          a.tenantId,
-        ]),
-      ).rejects.toThrow(/read-only transaction/);
+      // A write (PostgreSQL refuses it, read-only) turns the rest into a block: BEGIN, the
+      // settings, writable, and the write again; the COMMIT keeps it.
+      const name = `written by a query ${randomUUID()}`;
+      await queryRows(em, `insert into concept (id, tenant_id, name, events) values ($1, $2, $3, '[]')`, [
+        randomUUID(),
+        a.tenantId,
+        name,
+      ]);
+      const [third] = await queryRows(em, probe, []);
+      const [fourth] = await queryRows(em, probe, []);
+      expect(third).toMatchObject({ tenant: a.tenantId, role: 'bms_app', read_only: 'off', pid: first.pid });
+      expect(fourth.began).toBe(third.began);
+      await endTenantTransaction(em, true);
+      expect(await conceptNamed(name)).toMatchObject({ name, tenantId: a.tenantId });
     } else {
       expect(second.began).toBe(first.began);
+      await endTenantTransaction(em, true);
     }
-    await endTenantTransaction(em, true);
     expect(em.isInTransaction()).toBe(false);
     // Nothing stays on the connection: a later statement outside any request sees no tenant.
     for (let i = 0; i < 6; i++) {
