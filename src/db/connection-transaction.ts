@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import type { QueryResult } from 'pg';
-import { Pipeline, type PipelineOutcome } from './pipeline';
+import { Pipeline, refusedAsReadOnly, type PipelineOutcome } from './pipeline';
 import type { Rows } from './rows';
 
 /** A pooled pg connection as knex hands it out. */
@@ -22,6 +22,9 @@ export interface QueryConfig {
   /** A named prepared statement: parsed and planned once per connection, then only bound and run. */
   name?: string;
 }
+
+/** The statement a transaction block begins with. */
+export const BEGIN: QueryConfig = { text: 'begin' };
 
 /**
  * What a read-only transaction (`ConnectionTransaction.readOnly`) sends before each statement in
@@ -184,12 +187,7 @@ export class ConnectionTransaction {
   /** From here on a transaction block: BEGIN and the settings go before the next statement. */
   private toBlock(): void {
     this.selfContained = false;
-    this.pendingBegin ??= [{ text: 'begin' }, ...this.readOnlyBegin!.block];
-  }
-
-  /** Whether the transaction has sent anything to the database yet. */
-  get begun(): boolean {
-    return this.pendingBegin === undefined;
+    this.pendingBegin ??= [BEGIN, ...this.readOnlyBegin!.block];
   }
 
   /**
@@ -208,8 +206,7 @@ export class ConnectionTransaction {
   private send(config: QueryConfig): Promise<{ rows: Rows }> {
     if (this.selfContained) return this.sendSelfContained(config) as Promise<QueryResult>;
     if (this.pendingBegin) return this.sendBegin(config) as Promise<QueryResult>;
-    const name = config.name ?? preparedName(this.connection, config);
-    return this.connection.query(name ? { ...config, name } : config);
+    return this.connection.query(this.named(config));
   }
 
   /**
@@ -222,14 +219,7 @@ export class ConnectionTransaction {
     this.pendingBegin = undefined;
     const parts = statement ? [...begin, statement] : begin;
     const outcomes = this.pipelined ? this.inPipeline(parts) : this.oneByOne(parts);
-    this.settleBegin(
-      outcomes.then((all) =>
-        all.slice(0, begin.length).map((o) => {
-          if ('error' in o) throw o.error;
-          return o.rows;
-        }),
-      ),
-    );
+    this.settleBegin(outcomes.then((all) => rowsOf(all.slice(0, begin.length))));
     const all = await outcomes;
     if (!statement) return undefined;
     const last = all[begin.length];
@@ -247,16 +237,7 @@ export class ConnectionTransaction {
     this.pendingBegin = undefined;
     const prefix = first ? this.readOnlyBegin!.first : this.readOnlyBegin!.again;
     const outcomes = this.inPipeline(statement ? [...prefix, statement] : prefix);
-    if (first)
-      this.settleBegin(
-        outcomes.then((all) => [
-          [],
-          ...all.slice(0, prefix.length).map((o) => {
-            if ('error' in o) throw o.error;
-            return o.rows;
-          }),
-        ]),
-      );
+    if (first) this.settleBegin(outcomes.then((all) => [[], ...rowsOf(all.slice(0, prefix.length))]));
     const all = await outcomes;
     const failed = all.find((o) => 'error' in o) as { error: Error } | undefined;
     if (failed && statement && refusedAsReadOnly(failed.error)) {
@@ -270,10 +251,7 @@ export class ConnectionTransaction {
 
   private async inPipeline(parts: readonly QueryConfig[]): Promise<PipelineOutcome[]> {
     const pipeline = new Pipeline(
-      parts.map((config) => ({
-        ...config,
-        name: config.name ?? preparedName(this.connection, config, true),
-      })),
+      parts.map((config) => this.named(config, true)),
       this.connection as unknown as ConstructorParameters<typeof Pipeline>[1],
     );
     (this.connection.query as (q: unknown) => unknown)(pipeline);
@@ -294,8 +272,7 @@ export class ConnectionTransaction {
         continue;
       }
       try {
-        const name = config.name ?? preparedName(this.connection, config);
-        const result = (await this.connection.query(name ? { ...config, name } : config)) as QueryResult;
+        const result = (await this.connection.query(this.named(config))) as QueryResult;
         outcomes.push({ rows: result.rows as Rows, result });
       } catch (err) {
         failed = err as Error;
@@ -303,6 +280,12 @@ export class ConnectionTransaction {
       }
     }
     return outcomes;
+  }
+
+  /** `config` under its prepared statement's name, when it has one (`preparedName`). */
+  private named(config: QueryConfig, extended = false): QueryConfig {
+    const name = config.name ?? preparedName(this.connection, config, extended);
+    return name ? { ...config, name } : config;
   }
 
   private enqueue<T>(send: () => Promise<T>): Promise<T> {
@@ -392,9 +375,12 @@ function pipelinable(args: unknown[]): QueryConfig | undefined {
     : undefined;
 }
 
-/** PostgreSQL's read_only_sql_transaction: a write (or nextval, or a row lock) refused, nothing done. */
-function refusedAsReadOnly(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === '25006';
+/** Each statement's rows; the first error if any failed. */
+function rowsOf(outcomes: readonly PipelineOutcome[]): Rows[] {
+  return outcomes.map((o) => {
+    if ('error' in o) throw o.error;
+    return o.rows;
+  });
 }
 
 /**

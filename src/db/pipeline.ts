@@ -24,6 +24,11 @@ interface PgQuery {
   handleReadyForQuery(connection: PgConnection): void;
 }
 
+/** PostgreSQL's read_only_sql_transaction: a write (or nextval, or a row lock) refused, nothing done. */
+export function refusedAsReadOnly(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '25006';
+}
+
 /** One statement of a pipeline: text, bound values and, for a prepared statement, its name. */
 export interface PipelinedStatement {
   text: string;
@@ -153,7 +158,7 @@ export class Pipeline {
     const failed = this.part;
     if (failed && failed.name && this.parsing.has(failed)) {
       // A write refused by a read-only transaction was refused when it ran: its Parse succeeded.
-      if ((err as { code?: string }).code === '25006') connection.parsedStatements[failed.name] = failed.text;
+      if (refusedAsReadOnly(err)) connection.parsedStatements[failed.name] = failed.text;
       else this.preparedUnknown = true;
     }
     for (const part of this.parts.slice(0, this.current)) part.handleReadyForQuery(connection);

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
+import { BEGIN, ConnectionTransaction, type QueryConfig } from './connection-transaction';
 import { forkFor, type Actor } from './tenancy';
 
 /**
@@ -79,8 +79,6 @@ function callerVersionOf(settings: Record<string, unknown>[]): string | null {
   const version = settings[0]?.caller_version;
   return version === null || version === undefined ? null : String(version);
 }
-
-const BEGIN: QueryConfig = { text: 'begin' };
 
 // The same texts for every tenant, so each connection prepares each once.
 const SETTINGS = `set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', $1::text, true)`;
