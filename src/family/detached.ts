@@ -236,6 +236,18 @@ export function tenantStatement(
 }
 
 /**
+ * `column` among `ids` as the SQL condition on parameter `$n` (its value: idsValue). One id
+ * is compared as a scalar: PostgreSQL plans `= any($n)` anew on every execution of the prepared
+ * statement (its generic plan, costed for an array of unknown length, loses to one made for the
+ * values), and a find or a loader's batch of one is the commonest read.
+ */
+export const amongIds = (column: string, n: number, ids: readonly string[]): string =>
+  ids.length === 1 ? `${column} = $${n}::uuid` : `${column} = any($${n}::uuid[])`;
+
+/** The value of amongIds' parameter. */
+export const idsValue = (ids: readonly string[]): unknown => (ids.length === 1 ? ids[0] : ids);
+
+/**
  * Records by id, the commonest read (find/{id}, every by-id loader). With `derived` values the
  * statement is made for the call: their SQL may name the caller's scope.
  */
@@ -245,13 +257,15 @@ export async function selectByIds<T extends object>(
   ids: readonly string[],
   derived: readonly DerivedColumn[] = [],
 ): Promise<T[]> {
+  const among = amongIds('"e0"."id"', 2, ids);
   const byIds = (meta: EntityMetadata, extra = '') =>
-    `select "e0".*${extra} from "${meta.tableName}" as "e0" where "e0"."tenant_id" = $1 and "e0"."id" = any($2::uuid[])`;
-  const { sql: shared, tenantId } = tenantStatement(em, entityName, 'byIds', (meta) => byIds(meta));
+    `select "e0".*${extra} from "${meta.tableName}" as "e0" where "e0"."tenant_id" = $1 and ${among}`;
+  const { sql: shared, tenantId } = tenantStatement(em, entityName, among, (meta) => byIds(meta));
   const sql = derived.length
     ? byIds(em.getMetadata().get(entityName), derived.map((d) => `, ${derivedSelect(d)}`).join(''))
     : shared;
-  return hydrateDetached<T>(em, entityName, await queryRows(em, sql, [tenantId, ids]), derived);
+  const rows = await queryRows(em, sql, [tenantId, idsValue(ids)]);
+  return hydrateDetached<T>(em, entityName, rows, derived);
 }
 
 /**
@@ -350,13 +364,12 @@ function parameterSources(
   return sources;
 }
 
-/** The sources of a page's limit and offset, which knex writes last (placed by position). */
-const LIMIT = -1;
-const OFFSET = -2;
+/** The source of a page's offset, which knex writes last (placed by position). */
+const OFFSET = -1;
 
 interface PageStatement {
   sql: string;
-  /** The index among the candidates (parameterSources), LIMIT or OFFSET, of each parameter. */
+  /** The index among the candidates (parameterSources), or OFFSET, of each parameter. */
   sources: number[];
 }
 
@@ -398,11 +411,12 @@ export async function pageRows<T extends object>(
     describeOrder(orderBy, shape),
     derived.map((d) => `${d.name}=${d.sql(PAGE_ALIAS)}`).join('\u0000'),
     offset ? 'offset' : '',
+    options.limit,
   ].join('\u0001');
   const conditionValues = shape.values.length;
   const tenantId = actorOf(em)?.tenantId;
   const candidates = [...shape.values, tenantId];
-  const valueOf = (i: number) => (i === LIMIT ? options.limit : i === OFFSET ? offset : candidates[i]);
+  const valueOf = (i: number) => (i === OFFSET ? offset : candidates[i]);
   let statement = pageStatements.get(key);
   let params: unknown[];
   if (statement) {
@@ -416,10 +430,10 @@ export async function pageRows<T extends object>(
     });
     releaseRawKeys(shape);
     params = [...built.countParams, ...built.pageParams];
-    // The count and the page each take the condition's values once; the page's limit and offset
-    // come last, placed by position since they may equal each other or a value.
-    const tail = offset ? [LIMIT, OFFSET] : [LIMIT];
-    const own = built.pageParams.slice(0, -tail.length);
+    // The count and the page each take the condition's values once; the page's offset comes
+    // last, placed by position since it may equal a value.
+    const tail = offset ? [OFFSET] : [];
+    const own = built.pageParams.slice(0, built.pageParams.length - tail.length);
     const countSources =
       shape.known && tenantId ? parameterSources(built.countParams, candidates, conditionValues) : undefined;
     const pageSources =
@@ -452,7 +466,11 @@ async function buildPage<T extends object>(
   page.limit(options.limit).offset(options.offset ?? 0);
   const count = builder(em, entityName, condition()).count();
   await Promise.all([page.applyFilters(), count.applyFilters()]);
-  const p = page.getKnexQuery().toSQL().toNative();
+  // The page's size is written into the text: with `limit $n` PostgreSQL costs the prepared
+  // statement's generic plan for an unknown row count, finds it dearer than a plan made for the
+  // values, and so plans the statement anew on every execution. With the size in the text the
+  // generic plan is chosen and planning is skipped. Sizes are few, so the texts stay few too.
+  const p = page.getKnexQuery().limit(options.limit, { skipBinding: true }).toSQL().toNative();
   const c = count.getKnexQuery().toSQL().toNative();
   // Both are numbered from $1: the page's placeholders move past the count's.
   const shift = c.bindings.length;

@@ -4,7 +4,7 @@ import type { ClassType } from 'type-graphql';
 import type { Context } from '../context';
 import type { TenantScoped } from '../entities/tenant-scoped';
 import { knexRows, queryRows } from '../db/statements';
-import { selectByIds, selectDetached, tenantStatement } from './detached';
+import { amongIds, idsValue, selectByIds, selectDetached, tenantStatement } from './detached';
 import { isUuid } from './limits';
 
 /**
@@ -76,16 +76,22 @@ async function groupedCounts<T extends TenantScoped>(
     meta.properties[p as keyof typeof meta.properties].fieldNames[0];
   if (Object.keys(where).length === 0) {
     // Nothing but the tenant limits the count: the statement is made once per shape.
-    const { sql, tenantId } = tenantStatement(ctx.em, entity.name, `count:${field}:${by ?? ''}`, (meta) => {
-      const column = (p: string) => `"e"."${columnOf(meta, p)}"`;
-      const grouping = by ? `${column(field)}, ${column(by)}` : column(field);
-      return (
-        `select ${column(field)} as k${by ? `, ${column(by)} as v` : ''}, count(*)::int as n ` +
-        `from "${meta.tableName}" as "e" where "e"."tenant_id" = $1 and ${column(field)} = any($2::uuid[]) ` +
-        `group by ${grouping}`
-      );
-    });
-    return (await queryRows(ctx.em, sql, [tenantId, valid])) as Counted[];
+    const one = valid.length === 1 ? 'one' : 'many';
+    const { sql, tenantId } = tenantStatement(
+      ctx.em,
+      entity.name,
+      `count:${field}:${by ?? ''}:${one}`,
+      (meta) => {
+        const column = (p: string) => `"e"."${columnOf(meta, p)}"`;
+        const grouping = by ? `${column(field)}, ${column(by)}` : column(field);
+        return (
+          `select ${column(field)} as k${by ? `, ${column(by)} as v` : ''}, count(*)::int as n ` +
+          `from "${meta.tableName}" as "e" where "e"."tenant_id" = $1 and ${amongIds(column(field), 2, valid)} ` +
+          `group by ${grouping}`
+        );
+      },
+    );
+    return (await queryRows(ctx.em, sql, [tenantId, idsValue(valid)])) as Counted[];
   }
   const meta = ctx.em.getMetadata().get(entity.name);
   const column = (p: string) => `e.${columnOf(meta, p)}`;
