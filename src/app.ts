@@ -267,7 +267,11 @@ function contextOfCredential(
         endTenantTransaction(em, false).catch((err) => logger.error({ err }, 'rollback failed'));
     });
     try {
-      await limitTenant(req, res);
+      // A request run again for a caller that had changed was counted on its first run.
+      if (!res.locals.tenantCounted) {
+        res.locals.tenantCounted = true;
+        await limitTenant(req, res);
+      }
     } catch (err) {
       await endTenantTransaction(em, false);
       throw err;

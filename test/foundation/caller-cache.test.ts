@@ -1,3 +1,4 @@
+import { MemoryStore } from 'express-rate-limit';
 import { authenticate } from '../../src/auth/authenticate';
 import { CallerCache } from '../../src/auth/caller-cache';
 import { signToken } from '../../src/auth/jwt';
@@ -18,8 +19,26 @@ describe('the caller cache', () => {
   let other: TestServer;
   let a: TestTenant;
 
+  /** The tenant limiter's counts on `server`: how many times each tenant's requests were counted. */
+  const tenantHits = new Map<string, number>();
+  class CountingStore extends MemoryStore {
+    override async increment(key: string) {
+      tenantHits.set(key, (tenantHits.get(key) ?? 0) + 1);
+      return super.increment(key);
+    }
+  }
+
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({
+      http: {
+        rateLimits: {
+          perCredential: 0,
+          perTenant: 1_000_000,
+          windowMs: 60_000,
+          store: () => new CountingStore(),
+        },
+      },
+    });
     other = await startServer();
     a = await server.tenant('Caller cache');
   });
@@ -192,6 +211,8 @@ describe('the caller cache', () => {
       server.app.live.callers!.notified = notified;
     });
 
+    const page = `{ conceptPage { content { id } } }`;
+
     const removeRole = async (userId: string) => {
       const [{ roles }] = await sql('select roles from app_user where id = ?', [userId]);
       await sql(`update tenant_role set permissions = '{}'::jsonb where tenant_id = ? and name = ?`, [
@@ -212,6 +233,22 @@ describe('the caller cache', () => {
       expect(server.app.live.callers!.peek(a.tenantId, user.userId)).not.toBe(entry);
     });
 
+    it("counts a request that ran again once against the tenant's rate limit", async () => {
+      const user = await a.userWith(['READ_CONCEPTS']);
+      expect((await user.client.get('/concepts/find-all')).status).toBe(200);
+      expect((await user.client.graphql(page)).body.errors).toBeUndefined();
+      await removeRole(user.userId);
+      const hits = () => tenantHits.get(`tenant:${a.tenantId}`) ?? 0;
+      const before = hits();
+      expectErrorBody(await user.client.get('/concepts/find-all'), 403);
+      expect(hits()).toBe(before + 1);
+      // The caller changes again; the GraphQL run goes again in the executor, with a context
+      // made afresh.
+      await sql(`update app_user set first_name = first_name where id = ?`, [user.userId]);
+      expect((await user.client.graphql(page)).body.errors?.[0]?.extensions?.status).toBe(403);
+      expect(hits()).toBe(before + 2);
+    });
+
     it('keeps nothing a write did on the stale run', async () => {
       const user = await a.userWith(['CREATE_CONCEPTS', 'READ_CONCEPTS']);
       expect((await user.client.get('/concepts/find-all')).status).toBe(200);
@@ -221,8 +258,6 @@ describe('the caller cache', () => {
       expectErrorBody(res, 403);
       expect(await conceptsNamed(name)).toBe(0);
     });
-
-    const page = `{ conceptPage { content { id } } }`;
 
     it('a GraphQL query runs again too, and is refused', async () => {
       const user = await a.userWith(['READ_CONCEPTS']);
