@@ -213,12 +213,15 @@ function installPeer(): void {
   });
 }
 
-/** PostGraphile 5 as the peer (bench/peer/server.mjs), on its own Node, the same database and secret. */
+/**
+ * PostGraphile 5 as the peer (bench/peer/server.mjs), on its own Node (or the one
+ * `BENCH_PEER_NODE` names, to compare both on one runtime), the same database and secret.
+ */
 export async function startPeer(options: Omit<ServiceOptions, 'logLevel'>): Promise<Server> {
   installPeer();
   const child = fork(path.join(PEER_DIR, 'server.mjs'), [], {
     cwd: PEER_DIR,
-    execPath: PEER_NODE,
+    execPath: process.env.BENCH_PEER_NODE || PEER_NODE,
     // The same young-generation flag as the service: the gap between them is the code.
     execArgv: startFlags(),
     env: {
