@@ -463,13 +463,14 @@ async function buildPage<T extends object>(
     .select('*')
     .orderBy(options.orderBy as never);
   for (const d of options.derived) page.addSelect(raw(derivedSelect(d)));
-  page.limit(options.limit).offset(options.offset ?? 0);
+  page.offset(options.offset ?? 0);
   const count = builder(em, entityName, condition()).count();
   await Promise.all([page.applyFilters(), count.applyFilters()]);
-  // The page's size is written into the text: with `limit $n` PostgreSQL costs the prepared
-  // statement's generic plan for an unknown row count, finds it dearer than a plan made for the
-  // values, and so plans the statement anew on every execution. With the size in the text the
-  // generic plan is chosen and planning is skipped. Sizes are few, so the texts stay few too.
+  // The page's size is written into the text (knex's skipBinding; MikroORM's limit is always a
+  // parameter): with `limit $n` PostgreSQL costs the prepared statement's generic plan for an
+  // unknown row count, finds it dearer than a plan made for the values, and so plans the
+  // statement anew on every execution. With the size in the text the generic plan is chosen and
+  // planning is skipped. Sizes are few, so the texts stay few too.
   const p = page.getKnexQuery().limit(options.limit, { skipBinding: true }).toSQL().toNative();
   const c = count.getKnexQuery().toSQL().toNative();
   // Both are numbered from $1: the page's placeholders move past the count's.
