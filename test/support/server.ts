@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { createApp, type App, type AppOptions } from '../../src/app';
+import { CALLER_CHANNEL } from '../../src/auth/caller-cache';
 import type { OrmOptions } from '../../src/db/orm';
 import { openOrm } from '../../src/db/orm';
 import { forkFor } from '../../src/db/tenancy';
@@ -25,6 +26,14 @@ export interface TestServer {
   close(): Promise<void>;
   /** A new tenant with its super-admin: the client acts as that admin. */
   tenant(name?: string): Promise<TestTenant>;
+  /**
+   * Waits until the service's caller cache has heard of every change to users, roles and tenants
+   * committed so far. Those notifications arrive asynchronously and drop the tenant's remembered
+   * callers, so a test that counts a request's statements right after creating a user could see
+   * its warmed caller dropped between two requests. One call at a time: it lends itself the
+   * cache's `notified` while it waits.
+   */
+  callersHeard(): Promise<void>;
 }
 
 export interface TestTenant {
@@ -121,12 +130,34 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     };
   };
 
+  const callersHeard = async () => {
+    const callers = app.live.callers;
+    if (!callers) return;
+    // Notifications of different transactions arrive in commit order: once a mark sent now is
+    // heard, so is every change committed before it. The mark names no tenant, so it drops nothing.
+    const mark = randomUUID();
+    const notified = callers.notified;
+    const heard = new Promise<void>((resolve) => {
+      callers.notified = (payload) => {
+        notified.call(callers, payload);
+        if (payload === mark) resolve();
+      };
+    });
+    try {
+      await orm.em.getConnection().execute(`select pg_notify('${CALLER_CHANNEL}', ?)`, [mark]);
+      await heard;
+    } finally {
+      callers.notified = notified;
+    }
+  };
+
   return {
     baseUrl,
     orm,
     app,
     jwt,
     tenant,
+    callersHeard,
     async close() {
       forgetDocument(baseUrl);
       await app.close();
