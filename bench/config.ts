@@ -40,6 +40,8 @@ export interface BenchConfig {
    * (rest-compare, graphql-compare) in the same rounds on the same database.
    */
   compareDir?: string;
+  /** A Node binary to run the peer on instead of its own Node 22 (BENCH_PEER_NODE): both on one runtime. */
+  peerNode?: string;
 }
 
 export const DEFAULT_SERVER_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -85,5 +87,6 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       .map((s) => s.trim())
       .filter(Boolean),
     compareDir: env.BENCH_COMPARE_DIR || undefined,
+    peerNode: env.BENCH_PEER_NODE || undefined,
   };
 }

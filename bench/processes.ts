@@ -214,14 +214,16 @@ function installPeer(): void {
 }
 
 /**
- * PostGraphile 5 as the peer (bench/peer/server.mjs), on its own Node (or the one
- * `BENCH_PEER_NODE` names, to compare both on one runtime), the same database and secret.
+ * PostGraphile 5 as the peer (bench/peer/server.mjs), on its own Node unless `node` names
+ * another (to compare both on one runtime), the same database and secret.
  */
-export async function startPeer(options: Omit<ServiceOptions, 'logLevel'>): Promise<Server> {
+export async function startPeer(
+  options: Omit<ServiceOptions, 'logLevel'> & { node?: string },
+): Promise<Server> {
   installPeer();
   const child = fork(path.join(PEER_DIR, 'server.mjs'), [], {
     cwd: PEER_DIR,
-    execPath: process.env.BENCH_PEER_NODE || PEER_NODE,
+    execPath: options.node ?? PEER_NODE,
     // The same young-generation flag as the service: the gap between them is the code.
     execArgv: startFlags(),
     env: {

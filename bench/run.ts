@@ -515,7 +515,12 @@ async function main() {
       poolSize: cfg.poolSize,
     });
     stops.push(() => baseline.stop());
-    const peer = await startPeer({ databaseUrl: db.url, jwtSecret: cfg.jwtSecret, poolSize: cfg.poolSize });
+    const peer = await startPeer({
+      databaseUrl: db.url,
+      jwtSecret: cfg.jwtSecret,
+      poolSize: cfg.poolSize,
+      node: cfg.peerNode,
+    });
     stops.push(() => peer.stop());
     const compare = cfg.compareDir ? await startCompared(cfg, db.url) : undefined;
     if (compare) stops.push(() => compare.stop());
