@@ -37,7 +37,7 @@ export interface BenchConfig {
   only: string[];
   /**
    * Another checkout, built with `npm run build`, whose service runs as one more target
-   * (rest-compare, graphql-compare) in the same rounds on the same database.
+   * (rest-compare, graphql-compare, graphql-columns-compare) in the same rounds on the same database.
    */
   compareDir?: string;
   /** A Node binary to run the peer on instead of its own Node 22 (BENCH_PEER_NODE): both on one runtime. */

@@ -119,7 +119,7 @@ async function checkSameJson(run: Run, scenario: Scenario, token: string): Promi
     const graphql = asked === 'graphql' || asked === 'graphql-columns' || asked === 'postgraphile';
     const body = graphql ? (got.body?.errors ? undefined : got.body?.data?.result) : got.body;
     const same =
-      target === 'graphql-columns' || target === 'postgraphile'
+      asked === 'graphql-columns' || asked === 'postgraphile'
         ? sameJson(peerView(page, reference.body), peerView(page, body))
         : sameJson(reference.body, body, scenario.key === 'create');
     if (!same)

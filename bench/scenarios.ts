@@ -19,12 +19,14 @@ export type Target =
   | 'baseline-rls'
   | 'baseline-plain'
   | 'rest-compare'
-  | 'graphql-compare';
+  | 'graphql-compare'
+  | 'graphql-columns-compare';
 
 /** The service of another checkout (BENCH_COMPARE_DIR), asked exactly what this one is asked. */
 export const COMPARED: Partial<Record<Target, Target>> = {
   'rest-compare': 'rest',
   'graphql-compare': 'graphql',
+  'graphql-columns-compare': 'graphql-columns',
 };
 
 /**
