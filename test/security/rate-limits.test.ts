@@ -1,0 +1,112 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { rateLimit, type Store } from 'express-rate-limit';
+import { credentialKey } from '../../src/http/hardening';
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { expectErrorBody } from '../support/http';
+
+/**
+ * The rate limiters (src/http/hardening.ts) count on express-rate-limit's stores but not through
+ * its middleware: their answers are held here to the library's, header for header, and a shared
+ * store that fails lets requests through.
+ */
+const LIMIT = 3;
+const WINDOW_MS = 60_000;
+
+/** What express-rate-limit itself answers for the same credential and settings, on a bare app. */
+async function libraryHeaders(authorization: string, requests: number): Promise<Headers[]> {
+  const app = express();
+  app.use(
+    rateLimit({
+      windowMs: WINDOW_MS,
+      limit: LIMIT,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      // The service's key for a credential (a hash of it, never the token).
+      keyGenerator: credentialKey,
+    }),
+  );
+  app.get('/', (_req, res) => {
+    res.end();
+  });
+  const plain = http.createServer(app);
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
+    const out: Headers[] = [];
+    for (let i = 0; i < requests; i++) out.push((await fetch(url, { headers: { authorization } })).headers);
+    return out;
+  } finally {
+    plain.close();
+  }
+}
+
+/** `t=` counts down with the clock: compared apart from it. */
+const withoutReset = (header: string | null) => header?.replace(/; t=\d+/, '; t=_');
+
+describe('rate limits', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  let failing: TestServer;
+  let increments = 0;
+  beforeAll(async () => {
+    server = await startServer({
+      http: { rateLimits: { perCredential: LIMIT, perTenant: 0, windowMs: WINDOW_MS } },
+    });
+    a = await server.tenant('Limited');
+    const unreachable: Store = {
+      increment: async () => {
+        increments += 1;
+        throw new Error('connect ECONNREFUSED');
+      },
+      decrement: async () => undefined,
+      resetKey: async () => undefined,
+    };
+    failing = await startServer({
+      http: { rateLimits: { perCredential: 1, perTenant: 1, windowMs: WINDOW_MS, store: () => unreachable } },
+    });
+  });
+  afterAll(async () => {
+    await failing?.close();
+    await server?.close();
+  });
+
+  it("answers with express-rate-limit's draft-8 headers, then 429 with Retry-After", async () => {
+    const ours = [];
+    for (let i = 0; i <= LIMIT; i++) ours.push(await a.client.get('/concepts/find-all'));
+    const theirs = await libraryHeaders(`Bearer ${a.token}`, LIMIT + 1);
+    ours.forEach((res, i) => {
+      expect(res.status).toBe(i < LIMIT ? 200 : 429);
+      expect(withoutReset(res.headers.get('ratelimit'))).toBe(withoutReset(theirs[i].get('ratelimit')));
+      expect(res.headers.get('ratelimit-policy')).toBe(theirs[i].get('ratelimit-policy'));
+    });
+    expect(ours[0].headers.get('ratelimit')).toMatch(
+      new RegExp(`^"${LIMIT}-in-1min"; r=${LIMIT - 1}; t=\\d+$`),
+    );
+    const refused = ours[LIMIT];
+    expectErrorBody(refused, 429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  it('counts GraphQL requests against the same credential', async () => {
+    const other = await a.userWith(['READ_CONCEPTS']);
+    const statuses = [];
+    for (let i = 0; i <= LIMIT; i++)
+      statuses.push((await other.client.graphql('{ allConcepts { id } }')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('lets requests through when a shared store fails, rather than refusing them', async () => {
+    const b = await failing.tenant('Store down');
+    for (let i = 0; i < 3; i++) {
+      const res = await b.client.get('/concepts/find-all');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit')).toBeNull();
+    }
+    // Both limiters asked the store each time.
+    expect(increments).toBeGreaterThanOrEqual(6);
+  });
+});
