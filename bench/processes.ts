@@ -2,6 +2,7 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { recommendedFlags } from '../src/runtime-flags';
 
 /**
  * The servers under load, each a child process of its own, so that neither shares an event
@@ -81,14 +82,15 @@ async function waitReady(url: string, child: ChildProcess, name: string): Promis
 
 /**
  * The Node flags `npm start` gives the service (a larger young generation, see the README), read
- * from its script so the bench measures the service as it is started.
+ * from its script so the bench measures the service as it is started, and those docs/deployment.md
+ * has an operator add on this Node (src/runtime-flags.ts).
  */
 export function startFlags(root = ROOT): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
   const flags = /\bnode((?:\s+--\S+)*)\s+dist\/src\/main\.js/.exec(pkg.scripts.start)?.[1] ?? '';
-  return flags.split(/\s+/).filter(Boolean);
+  return [...flags.split(/\s+/).filter(Boolean), ...recommendedFlags()];
 }
 
 export interface ServiceOptions {

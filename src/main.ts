@@ -18,6 +18,7 @@ import { startCoverageWorker } from './jobs/worker';
 import { startEventWorker } from './events/worker';
 import { useEventSettings } from './events/settings';
 import { createTenant, findUserByEmail } from './services/provisioning';
+import { missingFlags } from './runtime-flags';
 
 async function main() {
   const config = loadConfig();
@@ -69,6 +70,12 @@ async function serve(config: Config) {
   const cleanup = startIdempotencyCleanup(db.orm, logger);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
+  const missing = missingFlags();
+  if (missing.length)
+    logger.info(
+      { node: process.version, flags: missing },
+      'this Node takes flags that make every request cheaper; start it with them (docs/deployment.md, "Runtime")',
+    );
   if (cluster.isPrimary) printBanner(base, demo);
 
   let stopping = false;
