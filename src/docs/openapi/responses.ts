@@ -50,8 +50,8 @@ export const headers: Record<string, unknown> = {
       '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', enum: ['true'] },
   },
-  // express-rate-limit's `draft-8` headers (src/http/hardening.ts): sent on every answer under
-  // /api/v1 while the per-credential limit is on (RATE_LIMIT_PER_CREDENTIAL, default on).
+  // The `draft-8` headers as express-rate-limit writes them (src/http/hardening.ts): sent on every
+  // answer under /api/v1 while the per-credential limit is on (RATE_LIMIT_PER_CREDENTIAL, default on).
   RateLimit: {
     description:
       'The caller’s remaining quota in the current window (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"1200-in-1min"; r=1199; t=60`: `r` requests remain, the window resets in `t` seconds. Absent when rate limiting is turned off.',
