@@ -82,16 +82,22 @@ async function waitReady(url: string, child: ChildProcess, name: string): Promis
 
 /**
  * The Node flags `npm start` gives the service (a larger young generation, see the README), read
- * from its script so the bench measures the service as it is started, and those docs/deployment.md
- * has an operator add on this Node (src/runtime-flags.ts).
+ * from its script so the bench measures the service as it is started.
  */
 export function startFlags(root = ROOT): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
   const flags = /\bnode((?:\s+--\S+)*)\s+dist\/src\/main\.js/.exec(pkg.scripts.start)?.[1] ?? '';
-  return [...flags.split(/\s+/).filter(Boolean), ...recommendedFlags()];
+  return flags.split(/\s+/).filter(Boolean);
 }
+
+/**
+ * What the service and the baseline run with on the bench's own Node: `npm start`'s flags and those
+ * docs/deployment.md has an operator add on this Node (src/runtime-flags.ts). Not the peer's: it
+ * may run on another Node, which could refuse them.
+ */
+const serviceFlags = (root = ROOT) => [...startFlags(root), ...recommendedFlags()];
 
 export interface ServiceOptions {
   databaseUrl: string;
@@ -132,7 +138,7 @@ export async function startService(options: ServiceOptions): Promise<Server> {
   const child = fork(path.join(root, 'dist', 'src', 'main.js'), [], {
     cwd: root,
     execArgv: [
-      ...startFlags(root),
+      ...serviceFlags(root),
       ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
     ],
     env: {
@@ -174,7 +180,7 @@ export async function startBaseline(options: Omit<ServiceOptions, 'logLevel'>): 
   const child = fork(path.join(ROOT, 'dist', 'bench', 'baseline.js'), [], {
     cwd: ROOT,
     // The same Node settings as the service: the gap between them is the code, not the flags.
-    execArgv: startFlags(),
+    execArgv: serviceFlags(),
     env: {
       ...process.env,
       PORT: '0',
