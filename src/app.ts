@@ -8,11 +8,10 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
-import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
+import type { GraphQLSchema, ValidationRule } from 'graphql';
 import type { MikroORM } from '@mikro-orm/core';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { callerStillCurrent, endTenantTransaction, forgoCallerCheck } from './db/tenant-transaction';
-import { codeFor } from './errors';
+import { callerStillCurrent, endTenantTransaction } from './db/tenant-transaction';
 import { authenticate } from './auth/authenticate';
 import type { JwtSettings } from './auth/jwt';
 import { Loaders, type Context } from './context';
@@ -20,6 +19,8 @@ import { classify } from './error-mapping';
 import { credentialError, requireCredential, withoutSuggestions } from './graphql/errors';
 import { ideRouter } from './graphql/ide';
 import { compiledExecution } from './graphql/compiled-execution';
+import { answerKnownQueries, KnownQueries } from './graphql/known-queries';
+import { requestTransaction } from './graphql/request-transaction';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
 import { routeLookup } from './rest/lookup';
@@ -84,51 +85,6 @@ export interface App {
 const BODY_LIMIT = '1mb';
 
 const NO_LIMITS: RateLimits = { perCredential: 0, perTenant: 0, windowMs: 60_000 };
-
-/**
- * Each GraphQL request runs in the transaction its context opened (see auth/authenticate.ts); it
- * ends before the response is sent. A mutation that reported an error is rolled back whole, and
- * its data withheld, so a response never shows a change that was not kept.
- */
-function requestTransaction(logger: Logger): ApolloServerPlugin<Context> {
-  return {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ contextValue, response, operation }) {
-          if (!contextValue?.em?.isInTransaction()) return;
-          // What was executed had its caller checked (graphql/compiled-execution.ts); an answer
-          // given without executing (a document that does not validate) owes it nothing.
-          forgoCallerCheck(contextValue.em);
-          const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
-          const failed = Boolean(body?.errors?.length) && operation?.operation === 'mutation';
-          try {
-            if (!failed && body && contextValue.idempotency) {
-              // The answer is stored with the mutation's writes, in its transaction.
-              await contextValue.idempotency.record({
-                status: response.http.status ?? 200,
-                headers: { 'content-type': 'application/json; charset=utf-8' },
-                body: JSON.stringify(body),
-              });
-            }
-            await endTenantTransaction(contextValue.em, !failed);
-            if (failed && body) body.data = null;
-          } catch (err) {
-            const { status, detail, expected } = classify(err);
-            if (!expected) logger.error({ err }, 'commit failed');
-            if (body) {
-              body.data = null;
-              body.errors = [
-                new GraphQLError(expected ? detail : 'Internal server error', {
-                  extensions: { code: codeFor(status), status },
-                }),
-              ];
-            }
-          }
-        },
-      };
-    },
-  };
-}
 
 /**
  * No answer at /graphql may be cached. The schema declares no cache hints, so Apollo's cache
@@ -197,13 +153,17 @@ export async function createApp({
   mountDocs(app, buildOpenApi(schema, routes));
   app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger));
 
-  const apollo = await startApollo(schema, { introspection, production, logger, metrics });
+  const known = new KnownQueries();
+  const apollo = await startApollo(schema, { introspection, production, logger, metrics, known });
   // Slow clients cannot hold a connection open indefinitely.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
   // GraphiQL, served offline, where the landing page would be; Sandbox at ?ide=sandbox.
   if (!production && introspection) app.use('/graphql', ideRouter(schema));
-  app.use('/graphql', ...graphqlHandlers(apollo, orm, authenticatedContext, rateLimits, logger));
+  app.use(
+    '/graphql',
+    ...graphqlHandlers(apollo, known, orm, authenticatedContext, rateLimits, logger, metrics),
+  );
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
   // committed event, whichever process committed it.
@@ -326,11 +286,12 @@ async function startApollo(
     production,
     logger,
     metrics,
-  }: { introspection: boolean; production: boolean; logger: Logger; metrics: Metrics },
+    known,
+  }: { introspection: boolean; production: boolean; logger: Logger; metrics: Metrics; known: KnownQueries },
 ): Promise<ApolloServer<Context>> {
   const apollo = new ApolloServer<Context>({
     // The schema, executed as compiled queries (graphql/compiled-execution.ts).
-    gateway: compiledExecution(schema, metrics.countCompile),
+    gateway: compiledExecution(schema, metrics.countCompile, known),
     introspection,
     validationRules: armorProtection.validationRules,
     parseOptions: { maxTokens: 10_000 },
@@ -339,6 +300,8 @@ async function startApollo(
     // main.ts owns SIGTERM and SIGINT and stops everything in order through close(); Apollo's own
     // handler would stop the server first and leave close()'s stop() waiting forever.
     stopOnTerminationSignals: false,
+    // A plugin with request hooks acts on known queries only if graphql/known-queries.ts does
+    // what it does: that path answers them without Apollo's request pipeline.
     plugins: [
       ...armorProtection.plugins,
       requireCredential,
@@ -366,43 +329,61 @@ async function startApollo(
   return apollo;
 }
 
-/** What answers /graphql: rate limits, the JSON body, idempotent mutations, then Apollo. */
+/**
+ * What answers /graphql: rate limits, the JSON body, idempotent mutations, known queries, then
+ * Apollo.
+ */
 function graphqlHandlers(
   apollo: ApolloServer<Context>,
+  known: KnownQueries,
   orm: MikroORM,
   authenticatedContext: AuthenticatedContext,
   rateLimits: RateLimits,
   logger: Logger,
+  metrics: Metrics,
 ): (express.RequestHandler | express.ErrorRequestHandler)[] {
+  const contextOf = graphqlContext(orm, authenticatedContext, logger);
   return [
     credentialLimiter(rateLimits),
     express.json({ limit: BODY_LIMIT }),
     bodyErrors(logger),
     graphqlIdempotency(authenticatedContext, logger),
-    expressMiddleware(apollo, {
-      context: async ({ req, res }) => {
-        // A mutation with an Idempotency-Key was authenticated, and its key taken, before.
-        if (res.locals.context) return res.locals.context as Context;
-        // No credential: introspection works (for the IDEs); anything else is refused with a 401
-        // by requireCredential, as a bad credential is here.
-        if (!req.headers.authorization) {
-          return {
-            em: orm.em.fork({ clear: true }),
-            caller: null,
-            loaders: new Loaders(),
-            requestId: res.locals.requestId,
-          };
-        }
-        try {
-          return await authenticatedContext(req, res, true);
-        } catch (err) {
-          const { status, detail, expected } = classify(err);
-          if (!expected) logger.error({ err }, 'authentication failed');
-          throw credentialError(status, expected ? detail : 'Internal server error');
-        }
-      },
-    }),
+    answerKnownQueries({ known, contextOf, metrics, logger }),
+    expressMiddleware(apollo, { context: ({ req, res }) => contextOf(req, res) }),
   ];
+}
+
+/**
+ * A GraphQL request's context, made once per request: the known-query path and Apollo may both
+ * ask for it, and a failure (a bad credential, a rate limit) is the same failure to both.
+ */
+function graphqlContext(
+  orm: MikroORM,
+  authenticatedContext: AuthenticatedContext,
+  logger: Logger,
+): (req: Request, res: Response) => Promise<Context> {
+  const make = async (req: Request, res: Response): Promise<Context> => {
+    // A mutation with an Idempotency-Key was authenticated, and its key taken, before.
+    if (res.locals.context) return res.locals.context as Context;
+    // No credential: introspection works (for the IDEs); anything else is refused with a 401
+    // by requireCredential, as a bad credential is here.
+    if (!req.headers.authorization) {
+      return {
+        em: orm.em.fork({ clear: true }),
+        caller: null,
+        loaders: new Loaders(),
+        requestId: res.locals.requestId as string,
+      };
+    }
+    try {
+      return await authenticatedContext(req, res, true);
+    } catch (err) {
+      const { status, detail, expected } = classify(err);
+      if (!expected) logger.error({ err }, 'authentication failed');
+      throw credentialError(status, expected ? detail : 'Internal server error');
+    }
+  };
+  return (req, res) => (res.locals.graphqlContext ??= make(req, res)) as Promise<Context>;
 }
 
 /**

@@ -6,11 +6,13 @@ import {
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type OperationTypeNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../context';
 import { onlyReads } from '../db/tenant-transaction';
 import { rootFieldsOf } from './errors';
+import type { KnownQueries } from './known-queries';
 
 type Gateway = NonNullable<ApolloServerOptionsWithGateway<Context>['gateway']>;
 type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
@@ -18,7 +20,7 @@ type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
 /** What became of a document and operation when it came again: see `compiledExecution`. */
 export type CompileOutcome = 'compiled' | 'fallback';
 
-type Run = (contextValue: Context, variables: Record<string, unknown> | undefined) => unknown;
+export type Run = (contextValue: Context, variables: Record<string, unknown> | undefined) => unknown;
 
 /**
  * GraphQL requests executed as graphql-jit functions, through Apollo Server's `gateway` option:
@@ -32,10 +34,13 @@ type Run = (contextValue: Context, variables: Record<string, unknown> | undefine
  * comes again; introspection always runs on graphql-js, as does a document graphql-jit cannot
  * compile. What is compiled lives as long as
  * Apollo keeps the parsed document in its document store (a bounded LRU), so it is bounded too.
+ * A query, once compiled, is also remembered in `knownQueries` by its text, for the requests that can
+ * be answered without Apollo's request pipeline (graphql/known-queries.ts).
  */
 export function compiledExecution(
   schema: GraphQLSchema,
   onCompile: (outcome: CompileOutcome) => void = () => {},
+  knownQueries?: KnownQueries,
 ): Gateway {
   const prepared = new WeakMap<DocumentNode, Map<string, Run | 'seen once'>>();
 
@@ -43,6 +48,7 @@ export function compiledExecution(
     document: DocumentNode,
     operation: OperationDefinitionNode,
     operationName: string | undefined,
+    source: string,
   ): Run => {
     let byOperation = prepared.get(document);
     if (!byOperation) prepared.set(document, (byOperation = new Map()));
@@ -64,20 +70,14 @@ export function compiledExecution(
     const run = isCompiledQuery(jitted) ? compiledRun(schema, document, operationName, jitted) : interpreted;
     onCompile(isCompiledQuery(jitted) ? 'compiled' : 'fallback');
     byOperation.set(key, run);
+    if (isCompiledQuery(jitted) && operation.operation === 'query')
+      knownQueries?.remember(source, operationName, { run, name: operation.name?.value });
     return run;
   };
 
-  const executor: Executor = async ({ document, operation, request, context }) => {
-    const run = runOf(document, operation, request.operationName ?? undefined);
-    const contextValue = context as Context;
-    if (operation.operation === 'query' && contextValue.em) onlyReads(contextValue.em);
-    const result = await run(contextValue, request.variables);
-    // A context opened on a remembered caller is checked before the answer; if the caller had
-    // changed, the run was rolled back and runs again on the caller read afresh. (Apollo hands
-    // the executor its own copy of the context, which the plugins see too: that one is renewed.)
-    if (contextValue.renewIfStale && (await contextValue.renewIfStale(contextValue)))
-      return (await run(contextValue, request.variables)) as ExecutionResult;
-    return result as ExecutionResult;
+  const executor: Executor = async ({ document, operation, request, source, context }) => {
+    const run = runOf(document, operation, request.operationName ?? undefined, source);
+    return runOperation(run, operation.operation, context as Context, request.variables);
   };
 
   return {
@@ -96,6 +96,25 @@ export function compiledExecution(
     load: async () => ({ executor }),
     stop: async () => {},
   };
+}
+
+/**
+ * Runs an operation with the request's context. A context opened on a remembered caller is
+ * checked before the answer; if the caller had changed, the run was rolled back and runs again on
+ * the caller read afresh. (Apollo hands the executor its own copy of the context, which the
+ * plugins see too: that one is renewed.)
+ */
+export async function runOperation(
+  run: Run,
+  type: OperationTypeNode,
+  contextValue: Context,
+  variables: Record<string, unknown> | undefined,
+): Promise<ExecutionResult> {
+  if (type === 'query' && contextValue.em) onlyReads(contextValue.em);
+  const result = await run(contextValue, variables);
+  if (contextValue.renewIfStale && (await contextValue.renewIfStale(contextValue)))
+    return (await run(contextValue, variables)) as ExecutionResult;
+  return result as ExecutionResult;
 }
 
 function compiledRun(

@@ -18,6 +18,11 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Apollo plugin timing each GraphQL operation by name. */
   graphqlPlugin: ApolloServerPlugin<any>;
+  /**
+   * Records one GraphQL operation answered outside Apollo's request pipeline (a known query,
+   * graphql/known-queries.ts), as graphqlPlugin records those Apollo answers.
+   */
+  observeKnownQuery(operationName: string | undefined, failed: boolean, seconds: number): void;
   /** Counts a GraphQL document (with its operation name) made ready to execute, compiled or not. */
   countCompile(outcome: CompileOutcome): void;
   /** GET /metrics in the Prometheus text format: this process's, or the whole cluster's. */
@@ -112,6 +117,11 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
+  const knownQueries = new Counter({
+    name: 'graphql_known_query_answers_total',
+    help: 'GraphQL queries at /graphql answered as known queries: a document Apollo Server had already validated, run compiled without its request pipeline (graphql/known-queries.ts).',
+    registers: [registry],
+  });
   const compiles = new Counter({
     name: 'graphql_documents_compiled_total',
     help: 'GraphQL documents at /graphql prepared for execution, once per operation: compiled by graphql-jit, or left to graphql-js (fallback).',
@@ -154,6 +164,16 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
   });
 
   const operations = new LabelBudget(200);
+  const observeOperation = (
+    name: string | null | undefined,
+    type: string,
+    failed: boolean,
+    seconds: number,
+  ) =>
+    graphqlDurations.observe(
+      { operation: operations.label(name), type, outcome: failed ? 'error' : 'ok' },
+      seconds,
+    );
   const graphqlPlugin: ApolloServerPlugin<any> = {
     async requestDidStart() {
       const start = process.hrtime.bigint();
@@ -167,14 +187,10 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
           const parsed = requestContext.document?.definitions.find(
             (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
           );
-          graphqlDurations.observe(
-            {
-              operation: operations.label(
-                requestContext.operationName ?? requestContext.request.operationName ?? parsed?.name?.value,
-              ),
-              type: requestContext.operation?.operation ?? parsed?.operation ?? 'unknown',
-              outcome: failed ? 'error' : 'ok',
-            },
+          observeOperation(
+            requestContext.operationName ?? requestContext.request.operationName ?? parsed?.name?.value,
+            requestContext.operation?.operation ?? parsed?.operation ?? 'unknown',
+            failed,
             Number(process.hrtime.bigint() - start) / 1e9,
           );
         },
@@ -191,6 +207,10 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
       durations.observe(labels, seconds);
     },
     graphqlPlugin,
+    observeKnownQuery(operationName, failed, seconds) {
+      knownQueries.inc();
+      observeOperation(operationName, 'query', failed, seconds);
+    },
     countCompile: (outcome) => compiles.inc({ outcome }),
     async handler(_req, res, next) {
       res.locals.routePattern = '/metrics';
