@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import { TransactionEventBroadcaster, type EntityManager } from '@mikro-orm/core';
 import { BEGIN, ConnectionTransaction, type QueryConfig } from './connection-transaction';
 import { forkFor, type Actor } from './tenancy';
 
@@ -163,13 +163,45 @@ export async function endTenantTransaction(em: EntityManager, commit: boolean): 
   if (!(await callerStillCurrent(em))) throw new StaleCaller();
   if (!commit) return em.rollback();
   try {
-    await em.commit();
+    if (nothingToFlush(em)) await commitWithoutFlush(em);
+    else await em.commit();
   } catch (err) {
     // A failed flush or COMMIT leaves MikroORM's context in place; what remains is rolled back
     // (nothing, if the COMMIT itself failed) so the request holds no transaction after this.
     if (em.isInTransaction()) await em.rollback().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * True when the unit of work holds nothing a flush could write: no entity managed (a query reads
+ * views, which it never manages), none queued to persist or remove. The flush would then compute
+ * no change set, and the subscribers (tenancy, outbox) act only on change sets.
+ */
+function nothingToFlush(em: EntityManager): boolean {
+  const uow = em.getUnitOfWork(false);
+  if (
+    uow.getPersistStack().size > 0 ||
+    uow.getRemoveStack().size > 0 ||
+    uow.getOrphanRemoveStack().size > 0 ||
+    uow.getCollectionUpdates().length > 0 ||
+    uow.getExtraUpdates().size > 0
+  )
+    return false;
+  for (const _managed of uow.getIdentityMap()) return false;
+  return true;
+}
+
+/**
+ * em.commit() without its flush; the transaction events go out as em.commit sends them. A flush
+ * with nothing to write still dispatches three flush events to every subscriber, and runs in an
+ * AsyncLocalStorage of MikroORM's (on Node 20, and on Node 22 without the flag docs/deployment.md
+ * recommends, the first one turns on promise hooks for the rest of the process: a write still
+ * does).
+ */
+async function commitWithoutFlush(em: EntityManager): Promise<void> {
+  await em.getConnection('write').commit(em.getTransactionContext(), new TransactionEventBroadcaster(em));
+  em.resetTransactionContext();
 }
 
 /** Runs `work` for `actor` in a tenant transaction of its own: for work outside a request (jobs, tools). */
