@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { OperationTypeNode } from 'graphql';
 import type { Context } from '../context';
+import { sendReply } from '../http/idempotency';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { runOperation, type Run } from './compiled-execution';
@@ -114,9 +115,12 @@ export function answerKnownQueries({
       Boolean(answer.errors?.length),
       Number(process.hrtime.bigint() - start) / 1e9,
     );
-    // In the order Apollo's answer sets them: its plugins' headers, then the content type.
-    res.setHeader('cache-control', 'no-store');
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.status(200).send(answerText(answer));
+    // Written as REST answers are (sendReply): Express's res.send would parse the content type
+    // and set it again, and copy the body to a buffer.
+    sendReply(res, {
+      status: 200,
+      headers: { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' },
+      body: answerText(answer),
+    });
   };
 }
