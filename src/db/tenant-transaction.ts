@@ -1,4 +1,4 @@
-import { TransactionEventBroadcaster, type EntityManager } from '@mikro-orm/core';
+import { EventType, TransactionEventBroadcaster, type EntityManager } from '@mikro-orm/core';
 import { BEGIN, ConnectionTransaction, type QueryConfig } from './connection-transaction';
 import { forkFor, type Actor } from './tenancy';
 
@@ -193,15 +193,24 @@ function nothingToFlush(em: EntityManager): boolean {
 }
 
 /**
- * em.commit() without its flush; the transaction events go out as em.commit sends them. A flush
- * with nothing to write still dispatches three flush events to every subscriber, and runs in an
- * AsyncLocalStorage of MikroORM's (on Node 20, and on Node 22 without the flag docs/deployment.md
- * recommends, the first one turns on promise hooks for the rest of the process: a write still
- * does).
+ * em.commit() without its flush; the transaction events go out as em.commit sends them, to the
+ * subscribers that listen for them. A flush with nothing to write still dispatches three flush
+ * events to every subscriber, and runs in an AsyncLocalStorage of MikroORM's (on Node 20, and on
+ * Node 22 without the flag docs/deployment.md recommends, the first one turns on promise hooks
+ * for the rest of the process: a write still does).
  */
 async function commitWithoutFlush(em: EntityManager): Promise<void> {
-  await em.getConnection('write').commit(em.getTransactionContext(), new TransactionEventBroadcaster(em));
+  const events = listensToCommits(em) ? new TransactionEventBroadcaster(em) : undefined;
+  await em.getConnection('write').commit(em.getTransactionContext(), events);
   em.resetTransactionContext();
+}
+
+const COMMIT_EVENTS = [EventType.beforeTransactionCommit, EventType.afterTransactionCommit];
+
+function listensToCommits(em: EntityManager): boolean {
+  for (const subscriber of em.getEventManager().getSubscribers())
+    if (COMMIT_EVENTS.some((event) => event in subscriber)) return true;
+  return false;
 }
 
 /** Runs `work` for `actor` in a tenant transaction of its own: for work outside a request (jobs, tools). */
