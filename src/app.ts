@@ -160,7 +160,10 @@ export async function createApp({
   server.headersTimeout = 15_000;
   // GraphiQL, served offline, where the landing page would be; Sandbox at ?ide=sandbox.
   if (!production && introspection) app.use('/graphql', ideRouter(schema));
-  app.use('/graphql', graphqlApp(apollo, known, orm, authenticatedContext, rateLimits, logger, metrics));
+  app.use(
+    '/graphql',
+    ...graphqlHandlers(apollo, known, orm, authenticatedContext, rateLimits, logger, metrics),
+  );
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
   // committed event, whichever process committed it.
@@ -328,11 +331,9 @@ async function startApollo(
 
 /**
  * What answers /graphql: rate limits, the JSON body, idempotent mutations, known queries, then
- * Apollo. An app of its own for one setting: its answers carry no ETag. They are not to be
- * stored (no-store) and nearly all are POSTed, so an ETag would only cost a hash of every answer,
- * which Express's res.send computes when the app asks for ETags (the docs' pages keep theirs).
+ * Apollo.
  */
-function graphqlApp(
+function graphqlHandlers(
   apollo: ApolloServer<Context>,
   known: KnownQueries,
   orm: MikroORM,
@@ -340,21 +341,16 @@ function graphqlApp(
   rateLimits: RateLimits,
   logger: Logger,
   metrics: Metrics,
-): express.Express {
+): (express.RequestHandler | express.ErrorRequestHandler)[] {
   const contextOf = graphqlContext(orm, authenticatedContext, logger);
-  const graphql = express();
-  // A mounted app keeps its own defaults rather than the parent's settings.
-  graphql.disable('x-powered-by');
-  graphql.set('etag', false);
-  graphql.use(
+  return [
     credentialLimiter(rateLimits),
     express.json({ limit: BODY_LIMIT }),
     bodyErrors(logger),
     graphqlIdempotency(authenticatedContext, logger),
     answerKnownQueries({ known, contextOf, metrics, logger }),
     expressMiddleware(apollo, { context: ({ req, res }) => contextOf(req, res) }),
-  );
-  return graphql;
+  ];
 }
 
 /**
