@@ -162,7 +162,7 @@ export async function createApp({
   if (!production && introspection) app.use('/graphql', ideRouter(schema));
   app.use(
     '/graphql',
-    ...graphqlHandlers(apollo, known, orm, authenticatedContext, rateLimits, logger, metrics),
+    ...graphqlHandlers({ apollo, known, orm, authenticatedContext, rateLimits, logger, metrics }),
   );
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
@@ -333,15 +333,23 @@ async function startApollo(
  * What answers /graphql: rate limits, the JSON body, idempotent mutations, known queries, then
  * Apollo.
  */
-function graphqlHandlers(
-  apollo: ApolloServer<Context>,
-  known: KnownQueries,
-  orm: MikroORM,
-  authenticatedContext: AuthenticatedContext,
-  rateLimits: RateLimits,
-  logger: Logger,
-  metrics: Metrics,
-): (express.RequestHandler | express.ErrorRequestHandler)[] {
+function graphqlHandlers({
+  apollo,
+  known,
+  orm,
+  authenticatedContext,
+  rateLimits,
+  logger,
+  metrics,
+}: {
+  apollo: ApolloServer<Context>;
+  known: KnownQueries;
+  orm: MikroORM;
+  authenticatedContext: AuthenticatedContext;
+  rateLimits: RateLimits;
+  logger: Logger;
+  metrics: Metrics;
+}): (express.RequestHandler | express.ErrorRequestHandler)[] {
   const contextOf = graphqlContext(orm, authenticatedContext, logger);
   return [
     credentialLimiter(rateLimits),
