@@ -1,9 +1,9 @@
-import { MemoryStore } from 'express-rate-limit';
 import { authenticate } from '../../src/auth/authenticate';
 import { CallerCache } from '../../src/auth/caller-cache';
 import { signToken } from '../../src/auth/jwt';
 import { endTenantTransaction } from '../../src/db/tenant-transaction';
-import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { countedTenantLimits } from '../support/tenant-counts';
+import { holdCallerNotifications, startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
 import { recordStatements } from '../support/statements';
 
@@ -19,26 +19,11 @@ describe('the caller cache', () => {
   let other: TestServer;
   let a: TestTenant;
 
-  /** The tenant limiter's counts on `server`: how many times each tenant's requests were counted. */
-  const tenantHits = new Map<string, number>();
-  class CountingStore extends MemoryStore {
-    override async increment(key: string) {
-      tenantHits.set(key, (tenantHits.get(key) ?? 0) + 1);
-      return super.increment(key);
-    }
-  }
+  /** The tenant limiter's counts: how many times each tenant's requests were counted. */
+  const tenantLimits = countedTenantLimits();
 
   beforeAll(async () => {
-    server = await startServer({
-      http: {
-        rateLimits: {
-          perCredential: 0,
-          perTenant: 1_000_000,
-          windowMs: 60_000,
-          store: () => new CountingStore(),
-        },
-      },
-    });
+    server = await startServer({ http: { rateLimits: tenantLimits.rateLimits } });
     other = await startServer();
     a = await server.tenant('Caller cache');
   });
@@ -201,15 +186,7 @@ describe('the caller cache', () => {
    * see a change.
    */
   describe('a REST request that ran on a caller that had changed', () => {
-    let notified: (payload: string) => void;
-    beforeAll(() => {
-      const callers = server.app.live.callers!;
-      notified = callers.notified;
-      callers.notified = () => undefined;
-    });
-    afterAll(() => {
-      server.app.live.callers!.notified = notified;
-    });
+    holdCallerNotifications(() => server);
 
     const page = `{ conceptPage { content { id } } }`;
 
@@ -238,7 +215,7 @@ describe('the caller cache', () => {
       expect((await user.client.get('/concepts/find-all')).status).toBe(200);
       expect((await user.client.graphql(page)).body.errors).toBeUndefined();
       await removeRole(user.userId);
-      const hits = () => tenantHits.get(`tenant:${a.tenantId}`) ?? 0;
+      const hits = () => tenantLimits.hits(a.tenantId);
       const before = hits();
       expectErrorBody(await user.client.get('/concepts/find-all'), 403);
       expect(hits()).toBe(before + 1);

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
-import { MemoryStore } from 'express-rate-limit';
-import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { countedTenantLimits } from '../support/tenant-counts';
+import { holdCallerNotifications, startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, type Response } from '../support/http';
 
 /**
@@ -15,26 +15,11 @@ describe('known queries', () => {
   let server: TestServer;
   let a: TestTenant;
 
-  /** The tenant limiter's counts: a request is counted once, whichever path answers it. */
-  const tenantHits = new Map<string, number>();
-  class CountingStore extends MemoryStore {
-    override async increment(key: string) {
-      tenantHits.set(key, (tenantHits.get(key) ?? 0) + 1);
-      return super.increment(key);
-    }
-  }
+  /** The tenant limiter's counts: how many times each tenant's requests were counted. */
+  const tenantLimits = countedTenantLimits();
 
   beforeAll(async () => {
-    server = await startServer({
-      http: {
-        rateLimits: {
-          perCredential: 0,
-          perTenant: 1_000_000,
-          windowMs: 60_000,
-          store: () => new CountingStore(),
-        },
-      },
-    });
+    server = await startServer({ http: { rateLimits: tenantLimits.rateLimits } });
     a = await server.tenant('Known');
   });
   afterAll(() => server.close());
@@ -189,7 +174,7 @@ describe('known queries', () => {
 
   it("counts each request once against the tenant's rate limit, whichever path answers it", async () => {
     const reader = await a.userWith(['READ_EPICS']);
-    const hits = () => tenantHits.get(`tenant:${a.tenantId}`) ?? 0;
+    const hits = () => tenantLimits.hits(a.tenantId);
     const before = hits();
     const answered = await knownAnswers();
     // Eight requests: two of each known, one of each by Apollo (bothWays), a refused one twice.
@@ -205,15 +190,7 @@ describe('known queries', () => {
    * as in Apollo's executor.
    */
   describe('on a caller that had changed', () => {
-    let notified: (payload: string) => void;
-    beforeAll(() => {
-      const callers = server.app.live.callers!;
-      notified = callers.notified;
-      callers.notified = () => undefined;
-    });
-    afterAll(() => {
-      server.app.live.callers!.notified = notified;
-    });
+    holdCallerNotifications(() => server);
 
     const sql = (text: string, params: unknown[] = []) =>
       server.orm.em.getConnection().execute(text, params, 'all');

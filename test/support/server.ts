@@ -167,3 +167,20 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
 }
 
 export type { Response };
+
+/**
+ * Within the calling describe block, the service's caller cache hears no notifications, so only
+ * a transaction's check of the caller version can see a change to a user or a role (tests of
+ * that check). `server` is read when the block starts, after the file's beforeAll made it.
+ */
+export function holdCallerNotifications(server: () => TestServer): void {
+  let notified: (payload: string) => void;
+  beforeAll(() => {
+    const callers = server().app.live.callers!;
+    notified = callers.notified;
+    callers.notified = () => undefined;
+  });
+  afterAll(() => {
+    server().app.live.callers!.notified = notified;
+  });
+}
