@@ -32,10 +32,10 @@ export type Run = (contextValue: Context, variables: Record<string, unknown> | u
  * Compiling costs more than executing once (many times more for the IDEs' large introspection
  * query), so a document and operation runs on graphql-js the first time and is compiled when it
  * comes again; introspection always runs on graphql-js, as does a document graphql-jit cannot
- * compile. What is compiled lives as long as
- * Apollo keeps the parsed document in its document store (a bounded LRU), so it is bounded too.
- * A query, once compiled, is also remembered in `knownQueries` by its text, for the requests that can
- * be answered without Apollo's request pipeline (graphql/known-queries.ts).
+ * compile. What is compiled lives as long as Apollo keeps the parsed document in its document
+ * store (a bounded LRU), so it is bounded too. A query, once compiled, is also remembered in
+ * `knownQueries` by its text, for the requests that can be answered without Apollo's request
+ * pipeline (graphql/known-queries.ts).
  */
 export function compiledExecution(
   schema: GraphQLSchema,

@@ -14,7 +14,10 @@ export interface KnownQuery {
   name: string | undefined;
 }
 
-/** Documents remembered: as many as Apollo's own document store keeps in a typical deployment. */
+/**
+ * At most this many documents are remembered, each with its compiled operations; the least
+ * recently used goes first.
+ */
 const KNOWN_DOCUMENTS = 1_000;
 
 /**
