@@ -51,6 +51,8 @@ describe('the caller cache', () => {
     const user = await a.userWith(['READ_CONCEPTS']);
     const here = user.client;
     const there = onOther(user.userId, user.email);
+    // The notifications of the user's making would drop entries made before they arrive.
+    await Promise.all([server.callersHeard(), other.callersHeard()]);
     // Both processes know the caller now.
     expect((await here.get('/concepts/find-all')).status).toBe(200);
     expect((await there.get('/concepts/find-all')).status).toBe(200);
@@ -68,6 +70,8 @@ describe('the caller cache', () => {
 
   it('sends one statement fewer for a caller it knows', async () => {
     const user = await a.userWith(['READ_CONCEPTS']);
+    // A notification of the user's making, arriving between the two requests, would drop the entry.
+    await other.callersHeard();
     const log = recordStatements();
     try {
       // The other process has not seen this caller: its first request reads the user.
