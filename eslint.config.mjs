@@ -50,6 +50,25 @@ export default tseslint.config(
     },
   },
   {
+    // MikroORM runs em.transactional's callback and em.findAndCount's two queries inside an
+    // AsyncLocalStorage, which on Node 20 turns on promise hooks for the rest of the process
+    // (src/db/entity-manager.ts).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transactional']",
+          message: 'Use inTransaction (src/db/transaction.ts): em.transactional runs in an AsyncLocalStorage.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='findAndCount']",
+          message: 'Use em.find and em.count: em.findAndCount runs in an AsyncLocalStorage.',
+        },
+      ],
+    },
+  },
+  {
     // The domain's rules serve GraphQL and REST alike, so they import neither. They may name an
     // input class's type, so that a field is declared once, but never load a resolver module.
     files: ['src/domain/**/*.ts'],

@@ -7,6 +7,7 @@ import { Tenant } from '../entities/tenant';
 import { migrationsList } from '../migrations';
 import { OutboxSubscriber } from '../events/outbox';
 import { createLogger, type Logger } from '../logger';
+import { ServiceEntityManager } from './entity-manager';
 import { TenancySubscriber, tenantFilter } from './tenancy';
 
 export interface OrmOptions {
@@ -45,6 +46,8 @@ export function ormOptions({
   const scoped = entities.filter((e) => e !== Tenant).map((e) => e.name);
   return {
     driver: PostgreSqlDriver,
+    // Flushes outside MikroORM's AsyncLocalStorage (entity-manager.ts says why).
+    entityManager: ServiceEntityManager,
     clientUrl,
     entities: [...entities],
     // Metadata comes from the decorators; discovery must not look for .ts sources at run time.

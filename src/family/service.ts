@@ -4,6 +4,7 @@ import { deletionEntry } from '../entities/audit-log';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
+import { inTransaction } from '../db/transaction';
 import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import type { GroupDef } from './group';
@@ -28,20 +29,6 @@ export { derivedOf };
 /** A joined value read with `record` (GroupDef.joined), or undefined when it was read without. */
 export function joinedOf<V>(record: object, name: string): V | undefined {
   return derivedOf(record)?.[name] as V | undefined;
-}
-
-/** Runs `work` in a transaction on `em` itself (not a fork), so the request's tenant and actor hold. */
-export async function inTransaction<R>(em: EntityManager, work: () => Promise<R>): Promise<R> {
-  if (em.isInTransaction()) return work();
-  await em.begin();
-  try {
-    const result = await work();
-    await em.commit();
-    return result;
-  } catch (err) {
-    await em.rollback();
-    throw err;
-  }
 }
 
 export interface FindOptions<T> {

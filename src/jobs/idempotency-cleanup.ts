@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { inTransaction } from '../db/transaction';
 import type { Logger } from '../logger';
 
 /**
@@ -9,9 +10,9 @@ import type { Logger } from '../logger';
  */
 export async function deleteExpiredKeys(orm: MikroORM): Promise<number> {
   const em = orm.em.fork({ clear: true, useContext: false });
-  return em.transactional(async (tx) => {
-    const trx = tx.getTransactionContext();
-    const connection = tx.getConnection();
+  return inTransaction(em, async () => {
+    const trx = em.getTransactionContext();
+    const connection = em.getConnection();
     await connection.execute(`select set_config('app.worker', 'idempotency-cleanup', true)`, [], 'all', trx);
     const result = await connection.execute<{ affectedRows: number }>(
       'delete from idempotency_key where expires_at <= now()',

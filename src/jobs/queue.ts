@@ -2,6 +2,7 @@ import { LockMode, raw, type EntityManager, type MikroORM } from '@mikro-orm/cor
 import { CoverageJob, CoverageJobStatus } from '../entities/configurator/coverage-job';
 import { APP_ROLE, withTenant } from '../db/tenant-transaction';
 import { forkFor, type Actor } from '../db/tenancy';
+import { inTransaction } from '../db/transaction';
 import { PRIORITY_ORDER } from '../resolvers/configurator/coverage-jobs';
 
 /**
@@ -67,8 +68,8 @@ export async function claimNextJob(
   identity: WorkerIdentity,
   settings: QueueSettings,
 ): Promise<ClaimedJob | null> {
-  const queue = orm.em.fork({ clear: true, useContext: false });
-  return queue.transactional(async (tx) => {
+  const tx = orm.em.fork({ clear: true, useContext: false });
+  return inTransaction(tx, async () => {
     const trx = tx.getTransactionContext()!;
     // Marks this transaction as the coverage worker's, for a row-level security policy that lets
     // it see the queue of every tenant (see the README: without one, only a superuser or a

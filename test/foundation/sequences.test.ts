@@ -1,5 +1,5 @@
 import { forkFor } from '../../src/db/tenancy';
-import { inTransaction } from '../../src/family/service';
+import { inTransaction } from '../../src/db/transaction';
 import { nextNumber } from '../../src/services/sequences';
 import { startServer, type TestServer } from '../support/server';
 

@@ -6,7 +6,7 @@ import { badRequest, problems } from '../../errors';
 import { HrProject } from '../../entities/hr/hr-project';
 import { checkRefs, refsOf } from '../../family/references';
 import { checkIds, isUuid, MAX_IDS } from '../../family/limits';
-import { inTransaction } from '../../family/service';
+import { inTransaction } from '../../db/transaction';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import { userByEmail, usersByEmails } from './user-guards';
 

@@ -4,7 +4,7 @@ import { Tenant } from '../../entities/tenant';
 import { Permissions, TenantRole } from '../../entities/tenant-role';
 import { User } from '../../entities/user';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
-import { inTransaction } from '../../family/service';
+import { inTransaction } from '../../db/transaction';
 import {
   PERMISSION_LIST_NAMES,
   PERMISSIONS_BY_LIST,

@@ -155,10 +155,13 @@ export async function deliveriesOf(
   const endpoint = await webhookOrFail(ctx, webhookId);
   const { page, size } = checkPaging(pageNumber, pageSize, ['pageNumber', 'pageSize']);
   const where = { endpointId: endpoint.id, ...(status ? { status } : {}) };
-  const [rows, total] = await ctx.em.findAndCount(EventDelivery, where, {
-    orderBy: { occurredAt: 'desc', created: 'desc', id: 'asc' },
-    limit: size,
-    offset: page * size,
-  });
+  const [rows, total] = await Promise.all([
+    ctx.em.find(EventDelivery, where, {
+      orderBy: { occurredAt: 'desc', created: 'desc', id: 'asc' },
+      limit: size,
+      offset: page * size,
+    }),
+    ctx.em.count(EventDelivery, where),
+  ]);
   return toPage(rows, total, page, size, true);
 }

@@ -2,7 +2,7 @@ import { callerOf, type Context } from '../../context';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
 import { round4 } from '../../domain/inventory/quantities';
 import { badRequest, notFound } from '../../errors';
-import { inTransaction } from '../../family/service';
+import { inTransaction } from '../../db/transaction';
 import { changeStock } from '../../domain/inventory/stock-ledger';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { inventoryService } from './inventory-service';

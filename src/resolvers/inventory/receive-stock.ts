@@ -2,7 +2,7 @@ import { callerOf, type Context } from '../../context';
 import { type StockSource } from '../../entities/inventory/stock-batch';
 import { StockInventory } from '../../entities/inventory/stock-inventory';
 import { badRequest } from '../../errors';
-import { inTransaction } from '../../family/service';
+import { inTransaction } from '../../db/transaction';
 import { changeStock } from '../../domain/inventory/stock-ledger';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { inventoryService } from './inventory-service';

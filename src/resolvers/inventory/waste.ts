@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import { WasteRecord } from '../../entities/inventory/waste-record';
 import { badRequest, conflict } from '../../errors';
 import { defineGroup } from '../../family/group';
-import { inTransaction } from '../../family/service';
+import { inTransaction } from '../../db/transaction';
 import { changeStock } from '../../domain/inventory/stock-ledger';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { CreateWasteRecordInput, UpdateWasteRecordInput } from './waste-record-inputs';

@@ -64,10 +64,13 @@ export async function notificationsOfUsers(
   const { page, size } = pagingOf(paging);
   if (userId && !isUuid(userId)) return toPage([], 0, page, size, true);
   const where = { ...(userId ? { userId } : {}), ...(category ? { category } : {}) };
-  const [rows, total] = await ctx.em.findAndCount(Notification, where, {
-    orderBy: [{ created: 'desc' }, { id: 'asc' }],
-    limit: size,
-    offset: page * size,
-  });
+  const [rows, total] = await Promise.all([
+    ctx.em.find(Notification, where, {
+      orderBy: [{ created: 'desc' }, { id: 'asc' }],
+      limit: size,
+      offset: page * size,
+    }),
+    ctx.em.count(Notification, where),
+  ]);
   return toPage(rows, total, page, size, true);
 }
