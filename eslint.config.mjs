@@ -59,7 +59,8 @@ export default tseslint.config(
         'error',
         {
           selector: "CallExpression[callee.property.name='transactional']",
-          message: 'Use inTransaction (src/db/transaction.ts): em.transactional runs in an AsyncLocalStorage.',
+          message:
+            'Use inTransaction (src/db/transaction.ts): em.transactional runs in an AsyncLocalStorage.',
         },
         {
           selector: "CallExpression[callee.property.name='findAndCount']",

@@ -2,10 +2,10 @@
  * Node flags the service should run with where its Node takes them.
  *
  * `--experimental-async-context-frame`: Node 22 builds AsyncLocalStorage on promise hooks unless
- * started with it. MikroORM's flush runs inside an AsyncLocalStorage, and the first flush turns
- * those hooks on for every promise the process makes from then on, which every request pays for.
- * With the flag, Node 22 uses the implementation Node 24 has by default (Node 24 refuses the flag;
- * Node 20 has neither). bench/README.md, "On Node 22", gives what it measured.
+ * started with it, and the first storage entered turns those hooks on for every promise the
+ * process makes from then on. The service enters none itself (db/entity-manager.ts); with the
+ * flag, a library that does costs nothing either, as on Node 24, which refuses the flag (it is
+ * its default; Node 20 has neither). bench/README.md, "On Node 22", gives what it measured.
  */
 export const RECOMMENDED_NODE_FLAGS = ['--experimental-async-context-frame'] as const;
 

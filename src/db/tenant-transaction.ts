@@ -195,9 +195,7 @@ function nothingToFlush(em: EntityManager): boolean {
 /**
  * em.commit() without its flush; the transaction events go out as em.commit sends them, to the
  * subscribers that listen for them. A flush with nothing to write still dispatches three flush
- * events to every subscriber, and runs in an AsyncLocalStorage of MikroORM's (on Node 20, and on
- * Node 22 without the flag docs/deployment.md recommends, the first one turns on promise hooks
- * for the rest of the process: a write still does).
+ * events to every subscriber, about two dozen promises.
  */
 async function commitWithoutFlush(em: EntityManager): Promise<void> {
   const events = listensToCommits(em) ? new TransactionEventBroadcaster(em) : undefined;

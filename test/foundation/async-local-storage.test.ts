@@ -98,9 +98,10 @@ describe('AsyncLocalStorage', () => {
     const names = (
       await server.orm.em
         .getConnection()
-        .execute(`select name from concept where tenant_id = ? and name like '% of two flushes' order by name`, [
-          a.tenantId,
-        ])
+        .execute(
+          `select name from concept where tenant_id = ? and name like '% of two flushes' order by name`,
+          [a.tenantId],
+        )
     ).map((row: { name: string }) => row.name);
     expect(names).toEqual(['First of two flushes', 'Second of two flushes']);
     expect(entered).toEqual([]);
