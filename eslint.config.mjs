@@ -64,7 +64,7 @@ export default tseslint.config(
         },
         {
           selector: "CallExpression[callee.property.name='findAndCount']",
-          message: 'Use em.find and em.count: em.findAndCount runs in an AsyncLocalStorage.',
+          message: 'Use findPage (src/family/find-page.ts): em.findAndCount runs in an AsyncLocalStorage.',
         },
       ],
     },

@@ -12,7 +12,8 @@ import { activeEventSettings } from '../../events/settings';
 import { newSecret } from '../../events/signing';
 import { resolvedUrlProblem } from '../../events/targets';
 import { checkPaging, isUuid } from '../../family/limits';
-import { toPage, type Page } from '../../family/page';
+import { findPage } from '../../family/find-page';
+import type { Page } from '../../family/page';
 import type { CreateWebhookInput, UpdateWebhookInput } from '../../resolvers/webhooks/webhook-inputs';
 
 async function checkUrl(url: string): Promise<void> {
@@ -155,13 +156,12 @@ export async function deliveriesOf(
   const endpoint = await webhookOrFail(ctx, webhookId);
   const { page, size } = checkPaging(pageNumber, pageSize, ['pageNumber', 'pageSize']);
   const where = { endpointId: endpoint.id, ...(status ? { status } : {}) };
-  const [rows, total] = await Promise.all([
-    ctx.em.find(EventDelivery, where, {
-      orderBy: { occurredAt: 'desc', created: 'desc', id: 'asc' },
-      limit: size,
-      offset: page * size,
-    }),
-    ctx.em.count(EventDelivery, where),
-  ]);
-  return toPage(rows, total, page, size, true);
+  return findPage(
+    ctx.em,
+    EventDelivery,
+    where,
+    { occurredAt: 'desc', created: 'desc', id: 'asc' },
+    page,
+    size,
+  );
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../../context';
 import { Notification, type NotificationCategory } from '../../entities/notifications/notification';
 import { checkPaging, isUuid } from '../../family/limits';
+import { findPage } from '../../family/find-page';
 import { toPage, type Page } from '../../family/page';
 import { FilterOp } from '../../family/search-input';
 import { FamilyService } from '../../family/service';
@@ -64,13 +65,5 @@ export async function notificationsOfUsers(
   const { page, size } = pagingOf(paging);
   if (userId && !isUuid(userId)) return toPage([], 0, page, size, true);
   const where = { ...(userId ? { userId } : {}), ...(category ? { category } : {}) };
-  const [rows, total] = await Promise.all([
-    ctx.em.find(Notification, where, {
-      orderBy: [{ created: 'desc' }, { id: 'asc' }],
-      limit: size,
-      offset: page * size,
-    }),
-    ctx.em.count(Notification, where),
-  ]);
-  return toPage(rows, total, page, size, true);
+  return findPage(ctx.em, Notification, where, [{ created: 'desc' }, { id: 'asc' }], page, size);
 }

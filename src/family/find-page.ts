@@ -1,0 +1,22 @@
+import type { EntityManager, EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import { toPage, type Page } from './page';
+
+/**
+ * A page of the records of `entity` that match `where`, sorted, with the total: the page and the
+ * count go to the request's connection together. What em.findAndCount does, outside the
+ * AsyncLocalStorage it runs them in (src/db/entity-manager.ts says why the service keeps out).
+ */
+export async function findPage<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  orderBy: QueryOrderMap<T> | QueryOrderMap<T>[],
+  page: number,
+  size: number,
+): Promise<Page<T>> {
+  const [rows, total] = await Promise.all([
+    em.find(entity, where, { orderBy, limit: size, offset: page * size }),
+    em.count(entity, where),
+  ]);
+  return toPage(rows, total, page, size, true);
+}
