@@ -113,22 +113,26 @@ async function fetchJson(
   base: string,
   req: HttpRequest,
   token: string,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: any; bytes: number }> {
   const res = await fetch(`${base}${req.path}`, {
     method: req.method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: req.body,
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  return { status: res.status, body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) };
 }
 
-/** Whether every target answers the REST facade's JSON for the same request. */
+/**
+ * Whether every target answers the REST facade's JSON for the same request; logs each target's
+ * answer size, since a target that answers fewer fields also writes less.
+ */
 async function checkSameJson(run: Run, scenario: Scenario, token: string): Promise<Map<Target, boolean>> {
   const out = new Map<Target, boolean>();
   const i = 7;
   const reference = await fetchJson(run.service.base, scenario.request('rest', i), token);
   out.set('rest', reference.status < 300);
+  const sizes = [`rest ${reference.bytes}`];
   const page = scenario.key !== 'find';
   for (const target of scenario.targets.filter((t) => t !== 'rest')) {
     const got = await fetchJson(serverFor(run, target).base, scenario.request(target, i), token);
@@ -142,7 +146,9 @@ async function checkSameJson(run: Run, scenario: Scenario, token: string): Promi
     if (!same)
       log(`  ${scenario.title} / ${target} answers differently: ${JSON.stringify(got.body).slice(0, 300)}`);
     out.set(target, got.status < 300 && same);
+    sizes.push(`${target} ${got.bytes}`);
   }
+  log(`  ${scenario.title}, bytes of the answer: ${sizes.join(', ')}`);
   return out;
 }
 
