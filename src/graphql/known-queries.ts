@@ -6,7 +6,7 @@ import { sendReply } from '../http/idempotency';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { runOperation, type Run } from './compiled-execution';
-import { answerText, endOperation, type GraphQLAnswer } from './request-transaction';
+import { answerBody, endOperation, type GraphQLAnswer } from './request-transaction';
 
 /** A query operation ready to run compiled, and the name its metrics go under. */
 export interface KnownQuery {
@@ -40,10 +40,10 @@ export class KnownQueries {
   }
 }
 
-/** The ETag Express's res.send would give `text`: none when the app asks for none. */
-function etagOf(req: Request, text: string): string | undefined {
-  const etag = req.app.get('etag fn') as ((body: string, encoding: string) => string) | undefined;
-  return etag?.(text, 'utf8');
+/** The ETag Express's res.send would give `body`: none when the app asks for none. */
+function etagOf(req: Request, body: Buffer): string | undefined {
+  const etag = req.app.get('etag fn') as ((body: Buffer) => string) | undefined;
+  return etag?.(body);
 }
 
 /** A request the known-query path may answer: its parts as Apollo Server would read them. */
@@ -124,16 +124,16 @@ export function answerKnownQueries({
       Boolean(answer.errors?.length),
       Number(process.hrtime.bigint() - start) / 1e9,
     );
-    const text = answerText(answer);
+    const body = answerBody(answer);
     const headers: Record<string, string> = {
       'cache-control': 'no-store',
       'content-type': 'application/json; charset=utf-8',
     };
-    const etag = etagOf(req, text);
+    const etag = etagOf(req, body);
     if (etag) headers.etag = etag;
     // Written as REST answers are (sendReply), with the ETag Express's res.send gives Apollo's:
     // the rest of res.send (the content type parsed and set again, the body copied to a buffer)
     // cost more than the ETag's hash (bench/README.md).
-    sendReply(res, { status: 200, headers, body: text });
+    sendReply(res, { status: 200, headers, body });
   };
 }

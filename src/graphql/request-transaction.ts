@@ -3,6 +3,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Context } from '../context';
 import { endTenantTransaction, forgoCallerCheck } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
+import { jsonBytes } from '../http/json-bytes';
 import { codeFor } from '../errors';
 import type { Logger } from '../logger';
 
@@ -51,11 +52,11 @@ export async function endOperation(
 }
 
 /**
- * The answer's text as Apollo Server writes it: errors, data, extensions in that order, and a
- * newline.
+ * The answer's text as Apollo Server writes it (errors, data, extensions in that order, and a
+ * newline), as UTF-8 bytes.
  */
-export const answerText = ({ errors, data, extensions }: GraphQLAnswer): string =>
-  `${JSON.stringify({ errors, data, extensions })}\n`;
+export const answerBody = ({ errors, data, extensions }: GraphQLAnswer): Buffer =>
+  jsonBytes({ errors, data, extensions }, '\n');
 
 /**
  * Each GraphQL request runs in the transaction its context opened (see auth/authenticate.ts); it

@@ -29,11 +29,11 @@ const KEPT_HEADERS = ['content-type', 'location', 'content-disposition'];
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** An answer as it is sent and stored. */
+/** An answer as it is sent and stored: its body as text, or as the text's UTF-8 bytes (http/json-bytes.ts). */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
 }
 
 /** A key this request holds: `record` stores its answer in the request's transaction. */
@@ -127,7 +127,7 @@ export async function claimKey(em: EntityManager, caller: Caller, req: Request, 
             hash,
             reply.status,
             JSON.stringify(headers),
-            reply.body,
+            typeof reply.body === 'string' ? reply.body : reply.body.toString('utf8'),
             new Date(now),
             new Date(now + KEEP_MS),
           ],
@@ -138,8 +138,8 @@ export async function claimKey(em: EntityManager, caller: Caller, req: Request, 
 }
 
 /**
- * Sends an answer (a stored one, or one being stored) as it is: the body is already text with its
- * content type, so it goes out with `res.end` and its length. Express's `res.send` would also hash
+ * Sends an answer (a stored one, or one being stored) as it is: the body is already text (or its
+ * bytes) with its content type, so it goes out with `res.end` and its length. Express's `res.send` would also hash
  * it for an ETag and compare it with the request's validators, which no client of this API sends
  * (its answers are per caller and not cached).
  */
@@ -152,6 +152,9 @@ export function sendReply(res: Response, reply: Reply, replayed = false): void {
     return;
   }
   if (!res.hasHeader('content-type')) res.setHeader('content-type', 'text/plain; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(reply.body));
-  res.end(reply.body);
+  // Bytes, encoded once: given the text, Node would measure its UTF-8 length, then join it to the
+  // headers and copy the joined text out to encode it.
+  const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
+  res.setHeader('content-length', body.length);
+  res.end(body);
 }

@@ -5,6 +5,7 @@ import { classify } from '../error-mapping';
 import { errorBody, type Problem } from '../errors';
 import type { Logger } from '../logger';
 import { claimKey, idempotencyKeyOf, sendReply, type Reply } from '../http/idempotency';
+import { jsonBytes } from '../http/json-bytes';
 import type { CompiledRoute } from './compile';
 import type { Found, RouteLookup } from './lookup';
 import { takesIdempotencyKey } from './route';
@@ -142,7 +143,7 @@ function replyFor({ route }: CompiledRoute, req: Request, value: unknown): Reply
     return { status, headers, body: value };
   }
   headers['content-type'] = 'application/json; charset=utf-8';
-  return { status, headers, body: JSON.stringify(value) ?? '' };
+  return { status, headers, body: jsonBytes(value) };
 }
 
 /** Body-parser failures in the documented shape: 413, 415 or 400. */

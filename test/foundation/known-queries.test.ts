@@ -127,6 +127,18 @@ describe('known queries', () => {
     expect(found).toMatchObject({ name: 'Known 0', epic: { id: epicId, name: 'Known epic' }, taskCount: 0 });
   });
 
+  it('answers a list longer than it writes whole (http/json-bytes.ts) as Apollo does, byte for byte', async () => {
+    for (let i = 0; i < 20; i++)
+      expect((await a.client.post('/hr/epics', { name: `Listed épic ${i} ✓ "${i}"` })).status).toBe(201);
+    const { known, apollo, byKnownPath } = await bothWays(a.client, {
+      query: 'query Listed { allEpics { id name } }',
+    });
+    expect(known.status).toBe(200);
+    expect(known.body.data.allEpics.length).toBeGreaterThan(20);
+    expect(seen(known)).toEqual(seen(apollo));
+    expect(byKnownPath).toBe(true);
+  });
+
   it('leaves errors to Apollo: permissions, variables, credentials', async () => {
     const reader = await a.userWith(['READ_EPICS']);
     const refused = await bothWays(reader.client, { query: find, variables: { id: featureId } });
