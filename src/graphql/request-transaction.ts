@@ -3,8 +3,8 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Context } from '../context';
 import { endTenantTransaction, forgoCallerCheck } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
-import { jsonBytes } from '../http/json-bytes';
 import { codeFor } from '../errors';
+import { jsonBytes } from '../http/json-bytes';
 import type { Logger } from '../logger';
 
 /** The answer to a GraphQL request as it will be sent: its errors already formatted. */

@@ -29,7 +29,7 @@ const KEPT_HEADERS = ['content-type', 'location', 'content-disposition'];
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** An answer as it is sent and stored: its body as text, or as the text's UTF-8 bytes (http/json-bytes.ts). */
+/** An answer as it is sent and stored: its body is text, or the text's UTF-8 bytes (jsonBytes). */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
@@ -139,9 +139,9 @@ export async function claimKey(em: EntityManager, caller: Caller, req: Request, 
 
 /**
  * Sends an answer (a stored one, or one being stored) as it is: the body is already text (or its
- * bytes) with its content type, so it goes out with `res.end` and its length. Express's `res.send` would also hash
- * it for an ETag and compare it with the request's validators, which no client of this API sends
- * (its answers are per caller and not cached).
+ * bytes) with its content type, so it goes out with `res.end` and its length. Express's
+ * `res.send` would also hash it for an ETag and compare it with the request's validators, which
+ * no client of this API sends (its answers are per caller and not cached).
  */
 export function sendReply(res: Response, reply: Reply, replayed = false): void {
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);

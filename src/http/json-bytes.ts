@@ -44,7 +44,11 @@ function holdsLongList(value: unknown, depth: number): boolean {
   return false;
 }
 
-/** Appends the JSON text of `value` (not undefined, not a function) to `out`, in pieces. */
+/**
+ * Appends the JSON text of `value`, which holds a long list within `depth` levels, to `out` in
+ * pieces: the long list element by element, a plain object property by property, and whatever
+ * holds no long list whole.
+ */
 function writePieces(value: unknown, depth: number, out: string[]): void {
   if (isLongList(value)) {
     out.push('[');
@@ -55,18 +59,14 @@ function writePieces(value: unknown, depth: number, out: string[]): void {
     out.push(']');
     return;
   }
-  if (depth === 0 || !isPlainRecord(value) || !holdsLongList(value, depth)) {
-    out.push(JSON.stringify(value));
-    return;
-  }
   let separator = '{';
-  for (const key of Object.keys(value)) {
-    const property = value[key];
+  for (const [key, property] of Object.entries(value as Record<string, unknown>)) {
     // What JSON.stringify leaves out of an object.
     if (property === undefined || typeof property === 'function' || typeof property === 'symbol') continue;
     out.push(`${separator}${JSON.stringify(key)}:`);
     separator = ',';
-    writePieces(property, depth - 1, out);
+    if (holdsLongList(property, depth - 1)) writePieces(property, depth - 1, out);
+    else out.push(JSON.stringify(property));
   }
-  out.push(separator === '{' ? '{}' : '}');
+  out.push('}');
 }
