@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Request } from 'express';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { getVariableValues } from 'graphql/execution/values';
 import type { ExecutionResult, GraphQLError, OperationDefinitionNode } from 'graphql';
 import { AppError, invalidField, problems, problemsOf, REQUEST, type Problem } from '../errors';
@@ -43,6 +43,8 @@ export interface CompiledRoute {
   expressPath: string;
   /** The root field's permission check, run before the input is read. */
   check: Check;
+  /** Compiles the document to a function with graphql-jit, once; execute does it on first use. */
+  compile(): void;
   /** Executes the document (compiled once to a function by graphql-jit) with a request's context. */
   execute(contextValue: unknown, variableValues: Record<string, unknown>): Promise<ExecutionResult>;
 }
@@ -322,23 +324,33 @@ export function compileRoute(
   }
   const readers = field.args.map((a) => [a.name, argReader(route, a)] as const);
   const queryNames = queryNamesOf(route, field.args);
+  const variableDefinitions = (document.definitions[0] as OperationDefinitionNode).variableDefinitions ?? [];
   // graphql-jit turns the document into a function once; executing it then skips graphql's
   // per-request walk of the document (about a third of a page of 200's CPU, bench/). The
-  // schema, its resolvers and its permission rules are the same ones Apollo runs.
-  const jitted = compileQuery(schema, document, opName);
-  const variableDefinitions = (document.definitions[0] as OperationDefinitionNode).variableDefinitions ?? [];
-  if (!isCompiledQuery(jitted)) {
-    const reasons = (jitted.errors ?? []).map((e) => e.message).join('; ');
-    throw new Error(
-      `REST ${route.method} ${route.path}: graphql-jit cannot compile its document: ${reasons}`,
-    );
-  }
+  // schema, its resolvers and its permission rules are the same ones Apollo runs. It compiles on
+  // a row's first request rather than here: compiling all of them was the largest part of a
+  // start, and most processes serve a fraction of the rows. Every row's document is valid (checked
+  // above); test/foundation/rest-routing.test.ts compiles every row, so one graphql-jit cannot
+  // compile fails the suite, not a client.
+  let jitted: CompiledQuery | undefined;
+  const compile = (): CompiledQuery => {
+    if (jitted) return jitted;
+    const made = compileQuery(schema, document, opName);
+    if (!isCompiledQuery(made)) {
+      const reasons = (made.errors ?? []).map((e) => e.message).join('; ');
+      throw new Error(
+        `REST ${route.method} ${route.path}: graphql-jit cannot compile its document: ${reasons}`,
+      );
+    }
+    return (jitted = made);
+  };
   return {
     route,
     document,
     operation: kind,
+    compile,
     execute: async (contextValue, variableValues) => {
-      const result = await jitted.query(undefined, contextValue, variableValues);
+      const result = await compile().query(undefined, contextValue, variableValues);
       // Only a variable error comes back without data. graphql's own coercion then says it
       // again, naming the field at fault ("input.picture.type"), which graphql-jit's does not;
       // that message becomes the 400's detail.

@@ -81,6 +81,12 @@ describe('the REST route lookup', () => {
   });
   afterAll(() => server.close());
 
+  // Rows are compiled by graphql-jit on their first request; none may fail to compile then.
+  it('compiles every row with graphql-jit', () => {
+    expect(routes).toHaveLength(restTable.length);
+    for (const compiled of routes) expect(() => compiled.compile()).not.toThrow();
+  });
+
   // Every row and variant also goes through a real Express router: seconds of CPU on a busy machine.
   it('finds the row, and the parameters, that Express finds for every row and its variants', async () => {
     const lookup = routeLookup(routes);

@@ -3,26 +3,41 @@ import { enableRowLevelSecurity, migrate, openOrm } from '../../src/db/orm';
 import { schemaDrift } from '../../src/db/schema-diff';
 
 /**
- * The database this jest worker uses, migrated: on a PostgreSQL server a fresh database of the
- * worker's own; on the embedded database the one shared database (one worker there; tests keep
- * apart by working in tenants of their own).
+ * The database a test file uses, migrated once per run (global-setup.ts runs prepare-database.ts):
+ * on a PostgreSQL server each jest worker has a database of its own, cloned from the run's
+ * migrated template; on the embedded database all share the one database (one worker there;
+ * tests keep apart by working in tenants of their own). Migrating (and checking the schema
+ * against the entities) for every file cost more than a second of each file's start.
  */
-let cached: Promise<string> | undefined;
+export const TEMPLATE_SUFFIX = 'template';
 
-async function createWorkerDatabase(): Promise<string> {
-  const server = new URL(process.env.DATABASE_URL!);
-  const name = `${process.env.TEST_DATABASE_PREFIX}_w${process.env.JEST_WORKER_ID ?? '1'}`;
-  const admin = new Client({ connectionString: server.toString() });
+/** The name of a database of this run on the PostgreSQL server at DATABASE_URL. */
+export function runDatabaseUrl(suffix: string): { name: string; url: string } {
+  const name = `${process.env.TEST_DATABASE_PREFIX}_${suffix}`;
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+async function cloneWorkerDatabase(): Promise<string> {
+  const { name, url } = runDatabaseUrl(`w${process.env.JEST_WORKER_ID ?? '1'}`);
+  const admin = new Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
   try {
     const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (exists.rowCount === 0) await admin.query(`create database "${name}"`);
+    if (exists.rowCount === 0) {
+      const template = runDatabaseUrl(TEMPLATE_SUFFIX).name;
+      try {
+        await admin.query(`create database "${name}" template "${template}"`);
+      } catch (err) {
+        // A worker that replaced another (jest's memory limit) may race its predecessor's clone.
+        if ((err as { code?: string }).code !== '42P04') throw err;
+      }
+    }
   } finally {
     await admin.end();
   }
-  const url = new URL(server.toString());
-  url.pathname = `/${name}`;
-  return url.toString();
+  return url;
 }
 
 /**
@@ -42,11 +57,11 @@ export async function prepareSchema(url: string): Promise<void> {
   }
 }
 
+let cached: Promise<string> | undefined;
+
 export function workerDatabaseUrl(): Promise<string> {
-  cached ??= (async () => {
-    const url = process.env.TEST_DATABASE_URL ?? (await createWorkerDatabase());
-    await prepareSchema(url);
-    return url;
-  })();
+  cached ??= process.env.TEST_DATABASE_URL
+    ? Promise.resolve(process.env.TEST_DATABASE_URL)
+    : cloneWorkerDatabase();
   return cached;
 }
