@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { enableRowLevelSecurity, migrate, openOrm } from '../../src/db/orm';
 import { schemaDrift } from '../../src/db/schema-diff';
+import { runDatabaseUrl, TEMPLATE_SUFFIX } from './run-database';
 
 /**
  * The database a test file uses, migrated once per run (global-setup.ts runs prepare-database.ts):
@@ -9,16 +10,6 @@ import { schemaDrift } from '../../src/db/schema-diff';
  * tests keep apart by working in tenants of their own). Migrating (and checking the schema
  * against the entities) for every file cost more than a second of each file's start.
  */
-export const TEMPLATE_SUFFIX = 'template';
-
-/** The name of a database of this run on the PostgreSQL server at DATABASE_URL. */
-export function runDatabaseUrl(suffix: string): { name: string; url: string } {
-  const name = `${process.env.TEST_DATABASE_PREFIX}_${suffix}`;
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return { name, url: url.toString() };
-}
-
 async function cloneWorkerDatabase(): Promise<string> {
   const { name, url } = runDatabaseUrl(`w${process.env.JEST_WORKER_ID ?? '1'}`);
   const admin = new Client({ connectionString: process.env.DATABASE_URL });

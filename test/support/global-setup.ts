@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startHost } from '../../src/db/embedded';
-import { runDatabaseUrl, TEMPLATE_SUFFIX } from './database';
+import { runDatabaseUrl, TEMPLATE_SUFFIX } from './run-database';
 
 /**
  * The database server of the test run, migrated once. On a PostgreSQL server (DATABASE_URL) a

@@ -1,5 +1,10 @@
 import addFormats from 'ajv-formats';
-import OpenAPIBackend, { SetMatchType, type Document, type Operation } from 'openapi-backend';
+import OpenAPIBackend, {
+  OpenAPIValidator,
+  SetMatchType,
+  type Document,
+  type Operation,
+} from 'openapi-backend';
 
 /**
  * Every HTTP exchange a test makes under /api/v1 is held to the published OpenAPI document, with
@@ -21,23 +26,57 @@ export interface Exchange {
 
 const documents = new Map<string, Promise<OpenAPIBackend>>();
 
+type Ajv = Parameters<NonNullable<ConstructorParameters<typeof OpenAPIBackend>[0]['customizeAjv']>>[0];
+type Validate = ReturnType<Ajv['compile']>;
+
+// openapi-backend compiles a validator for every status of every operation it checks (and two
+// for each one's headers), though most are the same schema: the error body under every 4xx of
+// every operation, the same rate-limit headers. Each distinct schema is compiled once per Ajv.
+const library = OpenAPIValidator as unknown as {
+  compileSchema(ajv: Ajv, schema: object): Validate;
+  decycle(schema: object): object;
+};
+const compiledSchemas = new WeakMap<Ajv, Map<string, Validate>>();
+library.compileSchema = (ajv, schema) => {
+  const decycled = library.decycle(schema);
+  const key = JSON.stringify(decycled);
+  let known = compiledSchemas.get(ajv);
+  if (!known) compiledSchemas.set(ajv, (known = new Map()));
+  let validate = known.get(key);
+  if (!validate) known.set(key, (validate = ajv.compile(decycled)));
+  return validate;
+};
+
 export function loadDocument(baseUrl: string): Promise<OpenAPIBackend> {
   let api = documents.get(baseUrl);
   if (!api) {
     api = (async () => {
       const res = await fetch(`${baseUrl}/api/v1/openapi.json`);
       const definition = (await res.json()) as Document;
+      // openapi-backend makes a new Ajv for every validator it builds, each compiling Ajv's meta
+      // schema again, and lists every operation of the document anew for every match: most of a
+      // test run's CPU went there. One Ajv per kind of validator, and the list made once, check
+      // the same things.
+      const ajvs = new Map<string, Ajv>();
       const backend = new OpenAPIBackend({
         definition,
         apiRoot: '/api/v1',
         quick: true,
         validate: true,
-        customizeAjv: (ajv) => {
-          addFormats(ajv as never);
+        customizeAjv: (fresh, options, context) => {
+          const key = `${context}:${Boolean(options.coerceTypes)}`;
+          let ajv = ajvs.get(key);
+          if (!ajv) {
+            ajv = fresh;
+            addFormats(ajv as never);
+            ajvs.set(key, ajv);
+          }
           return ajv;
         },
       });
       await backend.init();
+      const operations = backend.router.getOperations();
+      backend.router.getOperations = () => operations;
       return backend;
     })();
     documents.set(baseUrl, api);
