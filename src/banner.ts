@@ -11,7 +11,7 @@ export interface DemoLine {
 export function printBanner(base: string, demo?: DemoLine): void {
   console.log(`\nBusiness management service on ${base}`);
   console.log(`  REST     ${base}/api/v1`);
-  console.log(`  GraphQL  ${base}/graphql  (Apollo Sandbox in a browser)`);
+  console.log(`  GraphQL  ${base}/graphql  (GraphiQL in a browser; Apollo Sandbox at ?ide=sandbox)`);
   console.log(`  Docs     ${base}/api/v1/docs`);
   if (demo) {
     console.log(

@@ -36,7 +36,7 @@ export function familyRoutes(
       args: { input: body() },
       status: 201,
       location: (r: { id: string }) => `${base}/find/${r.id}`,
-      summary: `Create a ${name}`,
+      summary: `Create ${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`,
     },
     S1: {
       method: 'GET',

@@ -62,7 +62,7 @@ describe('AsyncLocalStorage', () => {
     expect((await a.client.graphql(`{ conceptPage { content { id } } }`)).body.errors).toBeUndefined();
     // The job queue claims in a transaction of its own; no job is due, the claim still commits.
     expect(await runCoverageJobOnce(server.orm, logger)).toBeNull();
-    expect(await deleteExpiredKeys(server.orm)).toBeGreaterThanOrEqual(0);
+    expect(Number.isInteger(await deleteExpiredKeys(server.orm))).toBe(true);
     expect(entered).toEqual([]);
   });
 

@@ -5,13 +5,39 @@
  * src/main.ts`), compiled on load by swc with the project's .swcrc: the same compiler and settings
  * jest's transform (@swc/jest) uses, so a process test runs the code under test, not a stale build,
  * and pays no full `tsc` build. Written here rather than taken from a register package: it is one
- * hook over the @swc/core the project already has, and measured, compiling on load adds a fraction
- * of a second of CPU to a process's start, where a `tsc` build takes tens of seconds.
+ * hook over the @swc/core the project already has. Each file's output is kept under
+ * node_modules/.cache, keyed by its path, its text, the .swcrc and swc's version, as jest keeps
+ * its transforms: compiling on load was half the CPU of a CLI command's start, and the suite
+ * starts such processes dozens of times.
  */
 const fs = require('node:fs');
-const { transformSync } = require('@swc/core');
+const path = require('node:path');
+const { createHash } = require('node:crypto');
+
+const root = path.resolve(__dirname, '../..');
+const cacheDir = path.join(root, 'node_modules', '.cache', 'bms-register-ts');
+// swc itself is loaded only to compile: loading its native binding is a good part of a start.
+const swcVersion = JSON.parse(fs.readFileSync(require.resolve('@swc/core/package.json'), 'utf8')).version;
+const settings = `${swcVersion}\0${fs.readFileSync(path.join(root, '.swcrc'), 'utf8')}`;
 
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { filename, swcrc: true });
+  const source = fs.readFileSync(filename, 'utf8');
+  const key = createHash('sha256').update(settings).update('\0').update(filename).update('\0').update(source);
+  const cached = path.join(cacheDir, `${key.digest('hex')}.js`);
+  let code;
+  try {
+    code = fs.readFileSync(cached, 'utf8');
+  } catch {
+    code = require('@swc/core').transformSync(source, { filename, swcrc: true }).code;
+    // Written aside and renamed, so a process reading it at the same moment sees all or nothing.
+    const partial = `${cached}.${process.pid}`;
+    try {
+      fs.mkdirSync(cacheDir, { recursive: true });
+      fs.writeFileSync(partial, code);
+      fs.renameSync(partial, cached);
+    } catch {
+      // A cache that cannot be written only costs the next start its compile.
+    }
+  }
   module._compile(code, filename);
 };
