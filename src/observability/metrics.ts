@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Logger } from '../logger';
 import type { CompileOutcome } from '../graphql/compiled-execution';
 import { joinClusterMetrics } from './cluster-metrics';
+import { unmappedRefusals } from '../db/refusals';
 
 /**
  * Prometheus metrics of one app. Each app has a registry of its own rather than prom-client's
@@ -96,6 +97,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registry.registerMetric(unmappedRefusals);
 
   const requests = new Counter({
     name: 'http_requests_total',

@@ -1,11 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { validateOrReject, type ValidationError, type ValidatorOptions } from 'class-validator';
-import {
-  ArgumentValidationError,
-  buildSchema,
-  getMetadataStorage,
-  type ResolverData,
-} from 'type-graphql';
+import { ArgumentValidationError, buildSchema, getMetadataStorage, type ResolverData } from 'type-graphql';
 import type { Context } from '../context';
 import { nullWhereRequired, registerWritingInputs } from '../family/required-fields';
 import { familyResolver } from '../family/resolver';
@@ -35,11 +30,7 @@ const isObject = (value: unknown): value is object => value !== null && typeof v
  * once: type-graphql's built-in path imports it again for every validated argument, copying
  * its hundreds of exports each time, about 2% of a simple request's CPU (bench/).
  */
-async function validateArgument(
-  value: unknown,
-  argType: unknown,
-  data: ResolverData,
-): Promise<void> {
+async function validateArgument(value: unknown, argType: unknown, data: ResolverData): Promise<void> {
   if (!isObject(value)) return;
   const context = data.context as Partial<Context> | undefined;
   // Null where the record requires a value is refused with the rest of the input's faults.

@@ -67,7 +67,9 @@ describe('null where a value is required: a 400 naming the field, for every crea
   /** Sample values for the input's required fields and for the fields whose column is NOT NULL. */
   function createInput(group: GroupDef<any, any, any>): Record<string, unknown> {
     const input = inputOf(server.app.schema, `create${group.name}`);
-    const notNull = new Set(cases.filter((c) => c.group === group && c.kind === 'create').map((c) => c.field));
+    const notNull = new Set(
+      cases.filter((c) => c.group === group && c.kind === 'create').map((c) => c.field),
+    );
     const out: Record<string, unknown> = {};
     for (const f of Object.values(input.getFields()))
       if (isNonNullType(f.type) || notNull.has(f.name))
@@ -93,7 +95,11 @@ describe('null where a value is required: a 400 naming the field, for every crea
       .getConnection()
       .execute<{ value: unknown }[]>(
         `select to_jsonb(t) -> ? as value from ${server.orm.getMetadata().find(group.entity.name)!.tableName} t where tenant_id = ? and id = ?`,
-        [cases.find((c) => c.group === group && c.field === field)?.column ?? 'id', a.tenantId, made.get(group.name)],
+        [
+          cases.find((c) => c.group === group && c.field === field)?.column ?? 'id',
+          a.tenantId,
+          made.get(group.name),
+        ],
       );
     return { version: res.body.data.one.version, count: res.body.data.all.length, value: rows[0]?.value };
   }
@@ -105,13 +111,11 @@ describe('null where a value is required: a 400 naming the field, for every crea
     const metadata = server.orm.getMetadata();
     const notNull = new Set(
       (
-        await server.orm.em
-          .getConnection()
-          .execute<{ t: string; c: string }[]>(
-            `select table_name as t, column_name as c from information_schema.columns
+        await server.orm.em.getConnection().execute<{ t: string; c: string }[]>(
+          `select table_name as t, column_name as c from information_schema.columns
               where table_schema = current_schema() and is_nullable = 'NO'`,
-          )
-      ).map((r) => `${r.t}.${r.c}`),
+        )
+      ).map((r: { t: string; c: string }) => `${r.t}.${r.c}`),
     );
     for (const group of appResources.groups) {
       const meta = metadata.find(group.entity.name)!;
@@ -149,6 +153,23 @@ describe('null where a value is required: a 400 naming the field, for every crea
     expect(appResources.groups.filter((g) => !tried.has(g.name)).map((g) => g.name)).toEqual(['Employee']);
   });
 
+  it('a create that leaves out a value the record requires is a 400 naming it, not a 500', async () => {
+    const res = await graphql(
+      `
+        mutation {
+          r: createCustomer(input: {}) {
+            id
+          }
+        }
+      `,
+      {},
+    );
+    expect(GRAPHQL_PROBLEM(res)).toMatchObject({
+      status: 400,
+      errors: [{ field: 'name', reason: 'is required' }],
+    });
+  });
+
   it('GraphQL: null for each such field is a 400 naming it, and nothing is written', async () => {
     const faults: string[] = [];
     for (const c of cases) {
@@ -166,7 +187,9 @@ describe('null where a value is required: a 400 naming the field, for every crea
       const problem = GRAPHQL_PROBLEM(res);
       const named = (problem?.errors ?? []).some((p: { field: string }) => p.field === c.field);
       if (problem?.status !== 400 || !named || !res.body.errors[0].message.includes(c.field))
-        faults.push(`${c.kind}${c.group.name}.${c.field}: ${JSON.stringify(res.body.errors ?? res.body.data)}`);
+        faults.push(
+          `${c.kind}${c.group.name}.${c.field}: ${JSON.stringify(res.body.errors ?? res.body.data)}`,
+        );
       const after = await state(c.group, c.field);
       if (JSON.stringify(after) !== JSON.stringify(before))
         faults.push(`${c.kind}${c.group.name}.${c.field} wrote: ${JSON.stringify({ before, after })}`);
