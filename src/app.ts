@@ -84,6 +84,12 @@ export interface App {
 
 const BODY_LIMIT = '1mb';
 
+/**
+ * How long a stop waits for the answers of requests in flight (docs/operations.md, "Stopping"):
+ * below the process's own last resort (main.ts), so the database still closes in order.
+ */
+export const DRAIN_LIMIT_MS = 20_000;
+
 const NO_LIMITS: RateLimits = { perCredential: 0, perTenant: 0, windowMs: 60_000 };
 
 /**
@@ -136,6 +142,7 @@ export async function createApp({
   // 1000 ids in a query string (the documented maximum) need about 37 KB of URL.
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app);
   const unused = connectionsWithoutRequest(server);
+  const stopping = closeAfterAnswerWhenStopping(server);
   app.disable('x-powered-by');
   app.use(securityHeaders());
   app.use(corsFor(httpOptions.corsOrigins ?? []));
@@ -186,7 +193,10 @@ export async function createApp({
     server,
     schema,
     live,
-    close: () => closeApp(server, unused, subscriptions, live, apollo),
+    close: () => {
+      stopping.begin();
+      return closeApp(server, unused, subscriptions, live, apollo);
+    },
   };
 }
 
@@ -411,6 +421,36 @@ function connectionsWithoutRequest(server: http.Server): Set<Socket> {
   return unused;
 }
 
+/**
+ * Once a stop begins, no connection is kept alive: each answer not yet under way goes out with
+ * `Connection: close`, and Node ends its connection once it is out. A client on a kept-alive
+ * connection so learns with its answer that the next request needs a new connection (which is
+ * refused), instead of sending it on a connection the server is about to close. Requests that
+ * arrive on such a connection before its answer is out are answered in full, the same way.
+ */
+function closeAfterAnswerWhenStopping(server: http.Server): { begin(): void } {
+  const answering = new Set<http.ServerResponse>();
+  let stopping = false;
+  const closeAfter = (res: http.ServerResponse) => {
+    if (res.headersSent) return;
+    res.shouldKeepAlive = false;
+    res.setHeader('Connection', 'close');
+  };
+  // Before any other listener, so the header is set before anything can answer.
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (stopping) return closeAfter(res);
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
+  });
+  return {
+    begin() {
+      stopping = true;
+      for (const res of answering) closeAfter(res);
+      answering.clear();
+    },
+  };
+}
+
 async function closeApp(
   server: http.Server,
   unused: Set<Socket>,
@@ -422,6 +462,9 @@ async function closeApp(
   // whose request is still running would otherwise stay open for keepAliveTimeout after its
   // answer, so idle connections are ended again until the server has closed.
   const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  // A request still running after the drain's limit does not hold the stop any longer.
+  const limit = setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS);
+  limit.unref();
   try {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // WebSockets hold their connections until closed: they end now (1001), as does listening.
@@ -433,6 +476,7 @@ async function closeApp(
     await closed;
   } finally {
     clearInterval(sweep);
+    clearTimeout(limit);
   }
   await apollo.stop();
 }
