@@ -24,7 +24,15 @@ import { requestTransaction } from './graphql/request-transaction';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
 import { routeLookup } from './rest/lookup';
-import { bodyErrors, jsonBody, rejectNulBytes, restRouter, sendCaught, sendError } from './rest/router';
+import {
+  bodyErrors,
+  jsonBody,
+  refuseDeclaredOverLimit,
+  rejectNulBytes,
+  restRouter,
+  sendCaught,
+  sendError,
+} from './rest/router';
 import { restTable } from './rest/table';
 import type { RestRoute } from './rest/route';
 import { groups } from './resolvers/groups';
@@ -46,6 +54,7 @@ import {
   tenantLimiter,
   type RateLimits,
 } from './http/hardening';
+import { answerClientErrors, DEFAULT_RECEIVE_TIMEOUT_SECONDS, receiveLimits } from './http/slow-clients';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -57,6 +66,8 @@ export interface AppOptions {
     corsOrigins?: string[];
     rateLimits?: RateLimits;
     introspection?: boolean;
+    /** Seconds a request's headers and body may take to arrive (REQUEST_RECEIVE_TIMEOUT). */
+    receiveTimeoutSeconds?: number;
   };
   /**
    * The resource groups with the standard family and the REST table that publishes them: the
@@ -83,6 +94,7 @@ export interface App {
 }
 
 const BODY_LIMIT = '1mb';
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * How long a stop waits for the answers of requests in flight (docs/operations.md, "Stopping"):
@@ -139,8 +151,11 @@ export async function createApp({
   const lookup = routeLookup(routes);
   const metrics = createMetrics(orm, logger);
   const app = express();
-  // 1000 ids in a query string (the documented maximum) need about 37 KB of URL.
-  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app);
+  const receiveSeconds = httpOptions.receiveTimeoutSeconds ?? DEFAULT_RECEIVE_TIMEOUT_SECONDS;
+  // 1000 ids in a query string (the documented maximum) need about 37 KB of URL. Slow clients
+  // cannot hold a connection open: a request not received in time is a 408.
+  const server = http.createServer({ maxHeaderSize: 64 * 1024, ...receiveLimits(receiveSeconds) }, app);
+  answerClientErrors(server, receiveSeconds, logger, metrics);
   const unused = connectionsWithoutRequest(server);
   const stopping = closeAfterAnswerWhenStopping(server);
   app.disable('x-powered-by');
@@ -162,9 +177,6 @@ export async function createApp({
 
   const known = new KnownQueries();
   const apollo = await startApollo(schema, { introspection, production, logger, metrics, known });
-  // Slow clients cannot hold a connection open indefinitely.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
   // GraphiQL, served offline, where the landing page would be; Sandbox at ?ide=sandbox.
   if (!production && introspection) app.use('/graphql', ideRouter(schema));
   app.use(
@@ -277,6 +289,7 @@ function restApi(
   const api = express.Router();
   api.use(apiContentSecurityPolicy);
   api.use(credentialLimiter(rateLimits));
+  api.use(refuseDeclaredOverLimit(BODY_LIMIT_BYTES));
   api.use(
     jsonBody(
       express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
@@ -363,6 +376,7 @@ function graphqlHandlers({
   const contextOf = graphqlContext(orm, authenticatedContext, logger);
   return [
     credentialLimiter(rateLimits),
+    refuseDeclaredOverLimit(BODY_LIMIT_BYTES),
     express.json({ limit: BODY_LIMIT }),
     bodyErrors(logger),
     graphqlIdempotency(authenticatedContext, logger),

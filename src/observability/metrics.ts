@@ -26,6 +26,8 @@ export interface Metrics {
   observeKnownQuery(operationName: string | undefined, failed: boolean, seconds: number): void;
   /** Counts a GraphQL document (with its operation name) made ready to execute, compiled or not. */
   countCompile(outcome: CompileOutcome): void;
+  /** Counts a request not received in full in time (its headers, or its body), answered 408. */
+  countReceiveTimeout(phase: 'headers' | 'body'): void;
   /** GET /metrics in the Prometheus text format: this process's, or the whole cluster's. */
   handler: RequestHandler;
 }
@@ -131,6 +133,13 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     registers: [registry],
   });
 
+  const receiveTimeouts = new Counter({
+    name: 'http_request_receive_timeouts_total',
+    help: 'Requests whose headers or body did not arrive in full within REQUEST_RECEIVE_TIMEOUT, answered 408, by phase (headers or body).',
+    labelNames: ['phase'],
+    registers: [registry],
+  });
+
   new Gauge({
     name: 'db_pool_connections',
     help: 'Database pool connections by state: used, free, pending (acquires waiting), max.',
@@ -214,6 +223,7 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
       observeOperation(operationName, 'query', failed, seconds);
     },
     countCompile: (outcome) => compiles.inc({ outcome }),
+    countReceiveTimeout: (phase) => receiveTimeouts.inc({ phase }),
     async handler(_req, res, next) {
       res.locals.routePattern = '/metrics';
       try {

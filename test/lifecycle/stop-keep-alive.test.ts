@@ -126,7 +126,7 @@ describe('stopping with kept-alive connections', () => {
         `select name from concept where tenant_id = ? and name like 'keep-alive %'`,
         [a.tenantId],
       );
-    const stored = new Set(rows.map((r) => r.name));
+    const stored = new Set(rows.map((r: { name: string }) => r.name));
     const answeredNames = outcomes.filter((o) => !o.error).map((o) => o.name);
     // Those sent before the stop, bar the ones in flight when it began, at the least.
     expect(answeredNames.length).toBeGreaterThanOrEqual(CLIENTS * 4);
