@@ -70,6 +70,13 @@ export const DATABASE_REFUSALS: Readonly<Record<string, Refusal>> = {
   '40001': { status: 409, name: 'serialization_failure', reason: CONCURRENT, detail: CONCURRENT },
   '40P01': { status: 409, name: 'deadlock_detected', reason: CONCURRENT, detail: CONCURRENT },
   '55P03': { status: 409, name: 'lock_not_available', reason: CONCURRENT, detail: CONCURRENT },
+  // The statement timeout (db/orm.ts) ended a statement: a request too heavy, or a database too busy.
+  '57014': {
+    status: 503,
+    name: 'query_canceled',
+    reason: 'took too long to answer',
+    detail: 'the database took too long to answer; narrow the request or retry shortly',
+  },
 };
 
 /** Every other data exception (class 22) and integrity refusal (class 23): the client's input. */
