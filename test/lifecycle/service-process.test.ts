@@ -196,7 +196,7 @@ describe.each(targets)('the service process on the $name database', ({ embedded 
     }
   });
 
-  it('stops on SIGTERM with kept-alive clients: each answered in full or refused unread, Connection: close after', async () => {
+  it('stops on SIGTERM with kept-alive clients: each request answered in full or refused unread, exit 0', async () => {
     const port = await freePort();
     const service = await start(port);
     const { token, tenantId } = await adminToken(service, port, 'KeepAlive');
