@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import { MetadataStorage, type EntityManager } from '@mikro-orm/core';
 import { ValidationError } from 'class-validator';
 import type { GroupDef } from './group';
 
@@ -13,6 +13,8 @@ interface WrittenEntity {
 }
 
 const writes = new WeakMap<Function, WrittenEntity>();
+/** The same, by the input's GraphQL name (its class name), for the published documents. */
+const writesByName = new Map<string, { entity: Function; pairs: WrittenEntity['pairs'] }>();
 
 /** Marks a group's create and update inputs as writing its entity (schema/build.ts, per group). */
 export function registerWritingInputs(group: GroupDef<any, any, any>): void {
@@ -24,6 +26,31 @@ export function registerWritingInputs(group: GroupDef<any, any, any>): void {
   const written = { entity: group.entity.name, pairs };
   writes.set(group.createInput, written);
   writes.set(group.updateInput, written);
+  writesByName.set(group.createInput.name, { entity: group.entity, pairs });
+  writesByName.set(group.updateInput.name, { entity: group.entity, pairs });
+}
+
+/** Properties stored in a column of the record's own table. */
+const COLUMN_KINDS = new Set(['scalar', 'm:1', '1:1', 'undefined']);
+
+/**
+ * The fields of a create or update input that may be left out but not sent as null, for the
+ * OpenAPI document: those whose column is NOT NULL, as the entity's decorators declare it (the
+ * same declarations that made the tables; nullWhereRequired reads them as MikroORM discovered
+ * them). Empty for any other input.
+ */
+export function notNullFieldsOf(inputName: string, fields: readonly string[]): Set<string> {
+  const written = writesByName.get(inputName);
+  if (!written) return new Set();
+  const declared = Object.values(MetadataStorage.getMetadata());
+  const notNull = new Set<string>();
+  for (let type = written.entity; type && type !== Object; type = Object.getPrototypeOf(type)) {
+    const meta = declared.find((m) => m.className === type.name);
+    for (const property of Object.values(meta?.properties ?? {}))
+      if (!property.nullable && property.persist !== false && COLUMN_KINDS.has(String(property.kind)))
+        notNull.add(property.name);
+  }
+  return new Set(fields.filter((f) => notNull.has(written.pairs.get(f)?.stored ?? f)));
 }
 
 export const MUST_NOT_BE_NULL = 'must not be null';
