@@ -24,7 +24,15 @@ import { requestTransaction } from './graphql/request-transaction';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
 import { routeLookup } from './rest/lookup';
-import { bodyErrors, jsonBody, rejectNulBytes, restRouter, sendCaught, sendError } from './rest/router';
+import {
+  bodyErrors,
+  jsonBody,
+  refuseDeclaredOverLimit,
+  rejectNulBytes,
+  restRouter,
+  sendCaught,
+  sendError,
+} from './rest/router';
 import { restTable } from './rest/table';
 import type { RestRoute } from './rest/route';
 import { groups } from './resolvers/groups';
@@ -46,6 +54,7 @@ import {
   tenantLimiter,
   type RateLimits,
 } from './http/hardening';
+import { answerClientErrors, DEFAULT_RECEIVE_TIMEOUT_SECONDS, receiveLimits } from './http/slow-clients';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -57,6 +66,8 @@ export interface AppOptions {
     corsOrigins?: string[];
     rateLimits?: RateLimits;
     introspection?: boolean;
+    /** Seconds a request's headers and body may take to arrive (REQUEST_RECEIVE_TIMEOUT). */
+    receiveTimeoutSeconds?: number;
   };
   /**
    * The resource groups with the standard family and the REST table that publishes them: the
@@ -83,6 +94,13 @@ export interface App {
 }
 
 const BODY_LIMIT = '1mb';
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * How long a stop waits for the answers of requests in flight (docs/operations.md, "Stopping"):
+ * below the process's own last resort (main.ts), so the database still closes in order.
+ */
+export const DRAIN_LIMIT_MS = 20_000;
 
 const NO_LIMITS: RateLimits = { perCredential: 0, perTenant: 0, windowMs: 60_000 };
 
@@ -133,9 +151,13 @@ export async function createApp({
   const lookup = routeLookup(routes);
   const metrics = createMetrics(orm, logger);
   const app = express();
-  // 1000 ids in a query string (the documented maximum) need about 37 KB of URL.
-  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app);
+  const receiveSeconds = httpOptions.receiveTimeoutSeconds ?? DEFAULT_RECEIVE_TIMEOUT_SECONDS;
+  // 1000 ids in a query string (the documented maximum) need about 37 KB of URL. Slow clients
+  // cannot hold a connection open: a request not received in time is a 408.
+  const server = http.createServer({ maxHeaderSize: 64 * 1024, ...receiveLimits(receiveSeconds) }, app);
+  answerClientErrors(server, receiveSeconds, logger, metrics);
   const unused = connectionsWithoutRequest(server);
+  const stopping = closeAfterAnswerWhenStopping(server);
   app.disable('x-powered-by');
   app.use(securityHeaders());
   app.use(corsFor(httpOptions.corsOrigins ?? []));
@@ -155,9 +177,6 @@ export async function createApp({
 
   const known = new KnownQueries();
   const apollo = await startApollo(schema, { introspection, production, logger, metrics, known });
-  // Slow clients cannot hold a connection open indefinitely.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
   // GraphiQL, served offline, where the landing page would be; Sandbox at ?ide=sandbox.
   if (!production && introspection) app.use('/graphql', ideRouter(schema));
   app.use(
@@ -186,7 +205,10 @@ export async function createApp({
     server,
     schema,
     live,
-    close: () => closeApp(server, unused, subscriptions, live, apollo),
+    close: () => {
+      stopping.begin();
+      return closeApp(server, unused, subscriptions, live, apollo);
+    },
   };
 }
 
@@ -267,6 +289,7 @@ function restApi(
   const api = express.Router();
   api.use(apiContentSecurityPolicy);
   api.use(credentialLimiter(rateLimits));
+  api.use(refuseDeclaredOverLimit(BODY_LIMIT_BYTES));
   api.use(
     jsonBody(
       express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
@@ -353,6 +376,7 @@ function graphqlHandlers({
   const contextOf = graphqlContext(orm, authenticatedContext, logger);
   return [
     credentialLimiter(rateLimits),
+    refuseDeclaredOverLimit(BODY_LIMIT_BYTES),
     express.json({ limit: BODY_LIMIT }),
     bodyErrors(logger),
     graphqlIdempotency(authenticatedContext, logger),
@@ -411,6 +435,36 @@ function connectionsWithoutRequest(server: http.Server): Set<Socket> {
   return unused;
 }
 
+/**
+ * Once a stop begins, no connection is kept alive: each answer not yet under way goes out with
+ * `Connection: close`, and Node ends its connection once it is out. A client on a kept-alive
+ * connection so learns with its answer that the next request needs a new connection (which is
+ * refused), instead of sending it on a connection the server is about to close. Requests that
+ * arrive on such a connection before its answer is out are answered in full, the same way.
+ */
+function closeAfterAnswerWhenStopping(server: http.Server): { begin(): void } {
+  const answering = new Set<http.ServerResponse>();
+  let stopping = false;
+  const closeAfter = (res: http.ServerResponse) => {
+    if (res.headersSent) return;
+    res.shouldKeepAlive = false;
+    res.setHeader('Connection', 'close');
+  };
+  // Before any other listener, so the header is set before anything can answer.
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (stopping) return closeAfter(res);
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
+  });
+  return {
+    begin() {
+      stopping = true;
+      for (const res of answering) closeAfter(res);
+      answering.clear();
+    },
+  };
+}
+
 async function closeApp(
   server: http.Server,
   unused: Set<Socket>,
@@ -422,6 +476,9 @@ async function closeApp(
   // whose request is still running would otherwise stay open for keepAliveTimeout after its
   // answer, so idle connections are ended again until the server has closed.
   const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  // A request still running after the drain's limit does not hold the stop any longer.
+  const limit = setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS);
+  limit.unref();
   try {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // WebSockets hold their connections until closed: they end now (1001), as does listening.
@@ -433,6 +490,7 @@ async function closeApp(
     await closed;
   } finally {
     clearInterval(sweep);
+    clearTimeout(limit);
   }
   await apollo.stop();
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { eventSettings, type EventSettings } from './events/settings';
 import { intFrom } from './env-values';
+import { DEFAULT_RECEIVE_TIMEOUT_SECONDS } from './http/slow-clients';
 
 /** Everything the service reads from its environment, read once. */
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   redisUrl?: string;
   /** Prefix of this deployment's keys in Redis. */
   redisKeyPrefix: string;
+  /** Seconds a request's headers and body may take to arrive before it is answered 408. */
+  receiveTimeoutSeconds: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -71,7 +74,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY, { databaseUrl, redisUrl, rateLimits }),
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'bms:',
+    receiveTimeoutSeconds: receiveTimeout(env.REQUEST_RECEIVE_TIMEOUT),
   };
+}
+
+/** REQUEST_RECEIVE_TIMEOUT: whole seconds, at least 1 (0 would let a request stall forever). */
+function receiveTimeout(value: string | undefined): number {
+  const seconds = intFrom(value, DEFAULT_RECEIVE_TIMEOUT_SECONDS, 'REQUEST_RECEIVE_TIMEOUT');
+  if (seconds < 1) throw new Error(`REQUEST_RECEIVE_TIMEOUT must be at least 1 (seconds), got "${value}"`);
+  return seconds;
 }
 
 /**

@@ -1,17 +1,9 @@
-import {
-  ConnectionException,
-  ConstraintViolationException,
-  DriverException,
-  ForeignKeyConstraintViolationException,
-  LockWaitTimeoutException,
-  DeadlockException,
-  OptimisticLockError,
-  UniqueConstraintViolationException,
-} from '@mikro-orm/core';
+import { ConnectionException, DriverException, OptimisticLockError } from '@mikro-orm/core';
 import { GraphQLError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import type { ValidationError } from 'class-validator';
 import { AppError, REQUEST, type Problem } from './errors';
+import { countUnmappedRefusal, refusalOf, sqlStateOf } from './db/refusals';
 
 /**
  * One place that decides what an error means to a client: its HTTP status and a detail safe to
@@ -108,43 +100,13 @@ export function classify(error: unknown): ClientError {
       expected: true,
     };
   }
-  if (original instanceof UniqueConstraintViolationException) {
-    return { status: 409, detail: 'a record with the same unique values already exists', expected: true };
-  }
-  // 23001: an ON DELETE RESTRICT key refused a delete (newer PostgreSQL reports it apart from 23503).
-  if (
-    original instanceof ForeignKeyConstraintViolationException ||
-    (original instanceof DriverException && (original as { code?: string }).code === '23001')
-  ) {
-    return {
-      status: 409,
-      detail: 'the record is referenced by, or refers to, records that prevent this change',
-      expected: true,
-    };
-  }
-  if (original instanceof DeadlockException || original instanceof LockWaitTimeoutException) {
-    return { status: 409, detail: 'the record is being changed concurrently; retry', expected: true };
-  }
+  const refused = refusalOf(original);
+  if (refused) return refused;
   if (original instanceof ConnectionException || isConnectionFailure(original)) {
     return { status: 503, detail: 'the database is unavailable; retry shortly', expected: true };
   }
-  if (original instanceof ConstraintViolationException) {
-    return { status: 400, detail: 'the input violates a constraint of the record', expected: true };
-  }
-  // A raw driver error (from hand-written SQL): PostgreSQL's class 22 means malformed input.
-  const pgCode = (original as { code?: unknown } | null)?.code;
-  if (
-    !(original instanceof DriverException) &&
-    typeof pgCode === 'string' &&
-    /^22[0-9A-Z]{3}$/.test(pgCode)
-  ) {
-    return { status: 400, detail: 'a value in the request is out of range or malformed', expected: true };
-  }
-  if (original instanceof DriverException) {
-    const code = (original as DriverException & { code?: string }).code ?? '';
-    // 22xxx: data exceptions (a value out of range, a malformed literal): the client's input.
-    if (code.startsWith('22'))
-      return { status: 400, detail: 'a value in the request is out of range or malformed', expected: true };
+  if (original instanceof DriverException || sqlStateOf(original)) {
+    countUnmappedRefusal(original as object, sqlStateOf(original) ?? 'unknown');
     return { status: 500, detail: 'internal server error', expected: false };
   }
   // A GraphQL error of graphql-js itself: parse, validation or variable coercion, i.e. the request.

@@ -50,6 +50,7 @@ async function serve(config: Config) {
       corsOrigins: config.corsOrigins,
       rateLimits: { ...config.rateLimits, store: shared?.store },
       introspection: config.graphqlIntrospection,
+      receiveTimeoutSeconds: config.receiveTimeoutSeconds,
     },
   });
   // The demo tenant exists before the first request can arrive.

@@ -1,4 +1,5 @@
 import {
+  GraphQLNonNull,
   getNamedType,
   isEnumType,
   isInputObjectType,
@@ -15,6 +16,7 @@ import {
   type GraphQLScalarType,
   type SelectionSetNode,
 } from 'graphql';
+import { notNullFieldsOf } from '../family/required-fields';
 import { fieldLimits, withLimits } from './input-limits';
 
 /** A JSON Schema (OpenAPI 3.1 dialect) as plain data. */
@@ -117,8 +119,14 @@ export class SchemaComponents {
         this.schemas[type.name] = {};
         const properties: Record<string, JsonSchema> = {};
         const required: string[] = [];
+        // A field a record cannot hold as NULL may be left out, but null is refused (400).
+        const notNull = notNullFieldsOf(type.name, Object.keys(type.getFields()));
         for (const field of Object.values(type.getFields())) {
-          let schema = withLimits(this.input(field.type), fieldLimits(type.name, field.name));
+          const fieldType =
+            notNull.has(field.name) && !isNonNullType(field.type)
+              ? new GraphQLNonNull(field.type)
+              : field.type;
+          let schema = withLimits(this.input(fieldType), fieldLimits(type.name, field.name));
           if (field.defaultValue !== undefined) schema = { ...schema, default: field.defaultValue };
           if (field.deprecationReason) schema = { ...schema, deprecated: true };
           properties[field.name] = described(schema, field.description);

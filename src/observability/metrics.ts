@@ -5,6 +5,7 @@ import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger';
 import type { CompileOutcome } from '../graphql/compiled-execution';
+import { unmappedRefusals } from '../db/refusals';
 import { joinClusterMetrics } from './cluster-metrics';
 
 /**
@@ -25,6 +26,8 @@ export interface Metrics {
   observeKnownQuery(operationName: string | undefined, failed: boolean, seconds: number): void;
   /** Counts a GraphQL document (with its operation name) made ready to execute, compiled or not. */
   countCompile(outcome: CompileOutcome): void;
+  /** Counts a request not received in full in time (its headers, or its body), answered 408. */
+  countReceiveTimeout(phase: 'headers' | 'body'): void;
   /** GET /metrics in the Prometheus text format: this process's, or the whole cluster's. */
   handler: RequestHandler;
 }
@@ -96,6 +99,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registry.registerMetric(unmappedRefusals);
 
   const requests = new Counter({
     name: 'http_requests_total',
@@ -126,6 +130,13 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     name: 'graphql_documents_compiled_total',
     help: 'GraphQL documents at /graphql prepared for execution, once per operation: compiled by graphql-jit, or left to graphql-js (fallback).',
     labelNames: ['outcome'],
+    registers: [registry],
+  });
+
+  const receiveTimeouts = new Counter({
+    name: 'http_request_receive_timeouts_total',
+    help: 'Requests whose headers or body did not arrive in full within REQUEST_RECEIVE_TIMEOUT, answered 408, by phase (headers or body).',
+    labelNames: ['phase'],
     registers: [registry],
   });
 
@@ -212,6 +223,7 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
       observeOperation(operationName, 'query', failed, seconds);
     },
     countCompile: (outcome) => compiles.inc({ outcome }),
+    countReceiveTimeout: (phase) => receiveTimeouts.inc({ phase }),
     async handler(_req, res, next) {
       res.locals.routePattern = '/metrics';
       try {

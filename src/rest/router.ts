@@ -203,6 +203,19 @@ export function jsonBody(parse: RequestHandler): RequestHandler {
   };
 }
 
+/**
+ * A body whose declared length is over the limit is refused at once, unread, and its connection
+ * closed: the body parser would read it all off first (to keep the connection usable), so a
+ * client that declares more than it sends would wait for REQUEST_RECEIVE_TIMEOUT's 408.
+ */
+export function refuseDeclaredOverLimit(limitBytes: number): RequestHandler {
+  return (req, res, next) => {
+    if (Number(req.headers['content-length'] ?? 0) <= limitBytes) return next();
+    res.setHeader('Connection', 'close');
+    sendError(res, 413, 'the request body is larger than 1 MiB');
+  };
+}
+
 /** A body that is not JSON is refused before anything reads it. */
 export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   const hasBody =

@@ -1,6 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import { validateOrReject, type ValidationError, type ValidatorOptions } from 'class-validator';
-import { ArgumentValidationError, buildSchema, getMetadataStorage } from 'type-graphql';
+import { ArgumentValidationError, buildSchema, getMetadataStorage, type ResolverData } from 'type-graphql';
+import type { Context } from '../context';
+import { nullWhereRequired, registerWritingInputs } from '../family/required-fields';
 import { familyResolver } from '../family/resolver';
 import type { GroupDef } from '../family/group';
 import { groups as appGroups } from '../resolvers/groups';
@@ -28,15 +30,23 @@ const isObject = (value: unknown): value is object => value !== null && typeof v
  * once: type-graphql's built-in path imports it again for every validated argument, copying
  * its hundreds of exports each time, about 2% of a simple request's CPU (bench/).
  */
-async function validateArgument(value: unknown): Promise<void> {
+async function validateArgument(value: unknown, argType: unknown, data: ResolverData): Promise<void> {
   if (!isObject(value)) return;
+  const context = data.context as Partial<Context> | undefined;
+  // Null where the record requires a value is refused with the rest of the input's faults.
+  const nulls =
+    typeof argType === 'function' && !Array.isArray(value) && context?.em
+      ? nullWhereRequired(context.em, value, argType)
+      : [];
   try {
     if (Array.isArray(value))
       await Promise.all(value.filter(isObject).map((item) => validateOrReject(item, VALIDATION)));
     else await validateOrReject(value, VALIDATION);
   } catch (err) {
-    throw new ArgumentValidationError(err as ValidationError[]);
+    const others = (err as ValidationError[]).filter((e) => !nulls.some((n) => n.property === e.property));
+    throw new ArgumentValidationError([...nulls, ...others]);
   }
+  if (nulls.length) throw new ArgumentValidationError(nulls);
 }
 
 /**
@@ -92,6 +102,7 @@ export async function buildBareSchema(
   groups: readonly GroupDef<any, any, any>[] = appGroups,
 ): Promise<GraphQLSchema> {
   simpleWherePlain();
+  for (const group of groups) registerWritingInputs(group);
   const schema = await buildSchema({
     resolvers: [...groups.map(familyResolverOf), ...extraResolvers] as [Function, ...Function[]],
     validateFn: validateArgument,

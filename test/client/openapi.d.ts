@@ -5861,7 +5861,7 @@ export interface components {
     /** @description A purchase invoice to register, or the changes to make to one. */
     ApInvoiceInput: {
       /** @description Files attached to the invoice; replaces the list. */
-      attachments?: components['schemas']['FileAssetInput'][] | null;
+      attachments?: components['schemas']['FileAssetInput'][];
       /** @description Where the cost is booked. */
       classification?: components['schemas']['ApInvoiceClassificationInput'] | null;
       /** @description MANUAL when not given. */
@@ -5881,11 +5881,11 @@ export interface components {
       /** @description The supplier's number; unique per supplier. */
       invoiceNumber?: string | null;
       /** @description The purchase orders the invoice pays for; replaces the list. */
-      linkedPurchaseOrders?: components['schemas']['LinkedPurchaseOrderInput'][] | null;
+      linkedPurchaseOrders?: components['schemas']['LinkedPurchaseOrderInput'][];
       /** @description Internal note. */
       note?: string | null;
       /** @description Payments made on the invoice; replaces the list. */
-      payments?: components['schemas']['ApInvoicePaymentInput'][] | null;
+      payments?: components['schemas']['ApInvoicePaymentInput'][];
       /** @description The invoice document. */
       pdf?: components['schemas']['FileAssetInput'] | null;
       /**
@@ -5896,7 +5896,7 @@ export interface components {
       /** @description The supplier's invoice number. */
       referenceNumber?: string | null;
       /** @description The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored. */
-      rows?: components['schemas']['ApInvoiceRowInput'][] | null;
+      rows?: components['schemas']['ApInvoiceRowInput'][];
       /** @description DRAFT when not given. */
       status?: components['schemas']['ApInvoiceStatus'] | null;
       /**
@@ -6726,9 +6726,9 @@ export interface components {
     /** @description A new activity. */
     CreateActivityInput: {
       /** @description Who takes part (names or e-mail addresses). */
-      attendees?: string[] | null;
+      attendees?: string[];
       /** @description True once done; same as `isCompleted`. */
-      completed?: boolean | null;
+      completed?: boolean;
       /**
        * Format: date-time
        * @description Set to now on completion when absent.
@@ -6763,7 +6763,7 @@ export interface components {
        */
       durationMinutes?: number | null;
       /** @description Same as `completed`. */
-      isCompleted?: boolean | null;
+      isCompleted?: boolean;
       /** @description Where it takes place. */
       location?: string | null;
       /**
@@ -6800,7 +6800,7 @@ export interface components {
     /** @description A new contact-form widget. */
     CreateContactFormWidgetInput: {
       /** @description True when a new widget leaves it out. */
-      active?: boolean | null;
+      active?: boolean;
       /**
        * Format: uuid
        * @description An employee id.
@@ -6811,9 +6811,9 @@ export interface components {
       /** @description What the widget is for. */
       description?: string | null;
       /** @description The inputs of the form; replaces the list. */
-      fields?: components['schemas']['ContactFormFieldInput'][] | null;
+      fields?: components['schemas']['ContactFormFieldInput'][];
       /** @description Same as `active`. */
-      isActive?: boolean | null;
+      isActive?: boolean;
       /** @description Name of the widget. */
       name: string;
       /** @description Letters, digits, - and _; stored lower-case; unique in the tenant. */
@@ -6843,9 +6843,9 @@ export interface components {
        */
       projectId?: string | null;
       /** @description Where the epic stands (default PLANNING). */
-      status?: components['schemas']['EpicStatus'] | null;
+      status?: components['schemas']['EpicStatus'];
       /** @description Free labels. */
-      tags?: string[] | null;
+      tags?: string[];
       /**
        * Format: date
        * @description When work should end; not before the start (400).
@@ -6876,9 +6876,9 @@ export interface components {
       /** @description How important the feature is. */
       priority?: components['schemas']['FeaturePriority'] | null;
       /** @description Where the feature stands (default BACKLOG). */
-      status?: components['schemas']['FeatureStatus'] | null;
+      status?: components['schemas']['FeatureStatus'];
       /** @description Free labels. */
-      tags?: string[] | null;
+      tags?: string[];
     };
     /** @description A new HR project. */
     CreateHrProjectInput: {
@@ -6923,11 +6923,11 @@ export interface components {
        */
       startDate?: string | null;
       /** @description Where the project stands (default PLANNING). */
-      status?: components['schemas']['HrProjectStatus'] | null;
+      status?: components['schemas']['HrProjectStatus'];
       /** @description Free labels. */
-      tags?: string[] | null;
+      tags?: string[];
       /** @description Ids of the employees on the project; `teamMembers` are those employees. */
-      teamMemberIds?: string[] | null;
+      teamMemberIds?: string[];
     };
     /** @description A notification for one user of the tenant. */
     CreateNotificationInput: {
@@ -6936,11 +6936,11 @@ export interface components {
       /** @description Text of the notification. */
       body?: string | null;
       /** @description Default SYSTEM. */
-      category?: components['schemas']['NotificationCategory'] | null;
+      category?: components['schemas']['NotificationCategory'];
       /** @description Any JSON to attach. */
       metadata?: Record<string, never> | null;
       /** @description Default INFO. */
-      notificationType?: components['schemas']['NotificationType'] | null;
+      notificationType?: components['schemas']['NotificationType'];
       /** @description A scope of the catalog. */
       scope?: string | null;
       /** @description Default: the caller's e-mail. */
@@ -6970,18 +6970,18 @@ export interface components {
       /** @description What the team does. */
       description?: string | null;
       /** @description Ids of the employees in the team; `members` are those employees. */
-      memberIds?: string[] | null;
+      memberIds?: string[];
       /** @description Name of the team. */
       name: string;
       /** @description Whether the team is working (default ACTIVE). */
-      status?: components['schemas']['TeamStatus'] | null;
+      status?: components['schemas']['TeamStatus'];
     };
     /** @description A quantity of a product registered as waste. */
     CreateWasteRecordInput: {
       /** @description Who approved the write-off. */
       approvedBy?: string | null;
       /** @description Take the quantity out of the stock of stockSiteId. */
-      deductRawMaterials?: boolean | null;
+      deductRawMaterials?: boolean;
       /** @description Picture of the waste. */
       image?: components['schemas']['ImageRefInput'] | null;
       /** @description Id of the product wasted; fixed once deducted. */
@@ -8277,7 +8277,7 @@ export interface components {
     /** @description A sales invoice to create, or the changes to make to one. */
     InvoiceInput: {
       /** @description Files attached to the invoice; replaces the list. */
-      attachments?: components['schemas']['FileAssetInput'][] | null;
+      attachments?: components['schemas']['FileAssetInput'][];
       /**
        * Format: uuid
        * @description A customer of the tenant.
@@ -8325,16 +8325,16 @@ export interface components {
       /** @description Body of the payment reminder e-mail. */
       reminderBody?: string | null;
       /** @description Payment reminders sent; replaces the list. */
-      reminders?: components['schemas']['InvoiceReminderInput'][] | null;
+      reminders?: components['schemas']['InvoiceReminderInput'][];
       /** @description The lines of the invoice; replaces the list. Totals are computed, client-sent totals ignored. */
-      rows?: components['schemas']['InvoiceRowInput'][] | null;
+      rows?: components['schemas']['InvoiceRowInput'][];
       /**
        * Format: uuid
        * @description Id of the sales order invoiced.
        */
       salesOrderId?: string | null;
       /** @description Ids of the sent mails that carried the invoice. */
-      sentMails?: string[] | null;
+      sentMails?: string[];
       /** @description DRAFT when not given. PARTIALLY_PAID and PAID follow from transactions only. */
       status?: components['schemas']['InvoiceStatus'] | null;
       /**
@@ -8343,7 +8343,7 @@ export interface components {
        */
       subsidiaryId?: string | null;
       /** @description Payments received; replaces the list. */
-      transactions?: components['schemas']['InvoiceTransactionInput'][] | null;
+      transactions?: components['schemas']['InvoiceTransactionInput'][];
       /** @description MANUAL when not given. */
       type?: components['schemas']['InvoiceType'] | null;
     };
@@ -10874,7 +10874,7 @@ export interface components {
       /** @description The kind of building the concept is. */
       buildingType?: components['schemas']['BuildingType'] | null;
       /** @description Name of the concept. */
-      name?: string | null;
+      name?: string;
     };
     /** @description Changes to a tax rate. */
     UpdateTaxPercentageInput: {
@@ -10882,7 +10882,7 @@ export interface components {
        * Format: double
        * @description The rate in percent (for example 21).
        */
-      percentage?: number | null;
+      percentage?: number;
     };
     /** @description Changes to a webhook endpoint; absent fields stay as they are. */
     UpdateWebhookInput: {

@@ -90,9 +90,16 @@ describe('HR features over REST', () => {
       epic: null,
       taskCount: 0,
     });
+    // Left out, a field takes its default; null where the record needs a value is a 400 naming it.
+    const omitted = await a.client.post('/hr/features', { name: 'Omitted' });
+    expect(omitted.status).toBe(201);
+    expect(omitted.body).toMatchObject({ status: 'BACKLOG', tags: [] });
     const nulls = await a.client.post('/hr/features', { name: 'Nulls', status: null, tags: null });
-    expect(nulls.status).toBe(201);
-    expect(nulls.body).toMatchObject({ status: 'BACKLOG', tags: [] });
+    expect(nulls.status).toBe(400);
+    expect(nulls.body.errors).toEqual([
+      { field: 'status', reason: 'must not be null' },
+      { field: 'tags', reason: 'must not be null' },
+    ]);
   });
 
   it('POST /hr/features: bad input is a 400 naming the field', async () => {

@@ -9,6 +9,7 @@ import { openOrm } from '../../src/db/orm';
 import { forkFor } from '../../src/db/tenancy';
 import { signToken, type JwtSettings } from '../../src/auth/jwt';
 import { createLogger } from '../../src/logger';
+import { unmappedRefusalCount } from '../../src/db/refusals';
 import { createTenant, createUser } from '../../src/services/provisioning';
 import { TenantRole, Permissions } from '../../src/entities/tenant-role';
 import { User } from '../../src/entities/user';
@@ -57,6 +58,9 @@ export interface ServerOptions {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  // A database error answered as a 500 while this server ran fails the file at close(): an input
+  // the database refuses must be mapped to a 4xx (src/db/refusals.ts), never answered as a fault.
+  const unmappedAtStart = await unmappedRefusalCount();
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const orm = await openOrm({
     clientUrl: await workerDatabaseUrl(),
@@ -162,6 +166,12 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       forgetDocument(baseUrl);
       await app.close();
       await orm.close(true);
+      const unmapped = (await unmappedRefusalCount()) - unmappedAtStart;
+      if (unmapped > 0)
+        throw new Error(
+          `the service answered ${unmapped} database error(s) with 500 (database_errors_unmapped_total); ` +
+            'map the refusal in src/db/refusals.ts, or fix the statement (TEST_LOG_LEVEL=error shows it)',
+        );
     },
   };
 }
