@@ -1,4 +1,7 @@
 import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import type { Socket } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
@@ -46,6 +49,10 @@ import {
   tenantLimiter,
   type RateLimits,
 } from './http/hardening';
+import { openBackend } from './files/backends';
+import { filesRouter } from './files/router';
+import { fileSettings, type FileSettings } from './files/settings';
+import { FileStore } from './domain/files/stored-files';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -63,6 +70,11 @@ export interface AppOptions {
    * application's unless given (the test of the "add a resource group" recipe adds a group).
    */
   resources?: AppResources;
+  /**
+   * Where stored files live and the tenants' default limits; unless given, a local folder of its
+   * own under the system's temporary directory (tests that do not store files).
+   */
+  files?: FileSettings;
 }
 
 export interface AppResources {
@@ -78,6 +90,8 @@ export interface App {
   schema: GraphQLSchema;
   /** Live subscriptions' sessions and their outbox listener. */
   live: LiveHub;
+  /** The file store requests use. */
+  files: FileStore;
   /** Stops taking requests, lets those in flight finish, then stops GraphQL. */
   close(): Promise<void>;
 }
@@ -125,7 +139,10 @@ export async function createApp({
   production,
   http: httpOptions = {},
   resources = appResources,
+  files: fileOptions,
 }: AppOptions): Promise<App> {
+  const settings = fileOptions ?? fileSettings({}, path.join(os.tmpdir(), `bms-files-${randomUUID()}`));
+  const files = new FileStore(openBackend(settings), settings, jwt.secret);
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
   const schema = await buildAppSchema(resources.groups);
@@ -149,9 +166,10 @@ export async function createApp({
 
   // Callers known to this process; the live hub's listener tells it of changes on any process.
   const callers = new CallerCache();
-  const authenticatedContext = contextOfCredential(orm, jwt, logger, tenantLimiter(rateLimits), callers);
+  const authenticatedContext = contextOfCredential(orm, jwt, logger, tenantLimiter(rateLimits), callers, files);
   mountDocs(app, buildOpenApi(schema, routes));
-  app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger));
+  const fileRoutes = filesRouter({ store: files, orm, contextFor: authenticatedContext, logger });
+  app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger, fileRoutes));
 
   const known = new KnownQueries();
   const apollo = await startApollo(schema, { introspection, production, logger, metrics, known });
@@ -162,7 +180,7 @@ export async function createApp({
   if (!production && introspection) app.use('/graphql', ideRouter(schema));
   app.use(
     '/graphql',
-    ...graphqlHandlers({ apollo, known, orm, authenticatedContext, rateLimits, logger, metrics }),
+    ...graphqlHandlers({ apollo, known, orm, authenticatedContext, rateLimits, logger, metrics, files }),
   );
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
@@ -186,6 +204,7 @@ export async function createApp({
     server,
     schema,
     live,
+    files,
     close: () => closeApp(server, unused, subscriptions, live, apollo),
   };
 }
@@ -216,6 +235,7 @@ function contextOfCredential(
   logger: Logger,
   limitTenant: ReturnType<typeof tenantLimiter>,
   callers: CallerCache,
+  files: FileStore,
 ): AuthenticatedContext {
   const contextFor: AuthenticatedContext = async (req, res, optimistic = false) => {
     const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
@@ -241,6 +261,7 @@ function contextOfCredential(
       caller,
       loaders: new Loaders(),
       requestId: res.locals.requestId as string,
+      files,
     };
     if (optimistic)
       context.renewIfStale = async (target) => {
@@ -263,10 +284,13 @@ function restApi(
   authenticatedContext: AuthenticatedContext,
   rateLimits: RateLimits,
   logger: Logger,
+  fileRoutes: express.Router,
 ): express.Router {
   const api = express.Router();
   api.use(apiContentSecurityPolicy);
   api.use(credentialLimiter(rateLimits));
+  // Uploads stream their multipart bodies, so files are served before the JSON body parser.
+  api.use(fileRoutes);
   api.use(
     jsonBody(
       express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
@@ -341,6 +365,7 @@ function graphqlHandlers({
   rateLimits,
   logger,
   metrics,
+  files,
 }: {
   apollo: ApolloServer<Context>;
   known: KnownQueries;
@@ -349,8 +374,9 @@ function graphqlHandlers({
   rateLimits: RateLimits;
   logger: Logger;
   metrics: Metrics;
+  files: FileStore;
 }): (express.RequestHandler | express.ErrorRequestHandler)[] {
-  const contextOf = graphqlContext(orm, authenticatedContext, logger);
+  const contextOf = graphqlContext(orm, authenticatedContext, logger, files);
   return [
     credentialLimiter(rateLimits),
     express.json({ limit: BODY_LIMIT }),
@@ -369,6 +395,7 @@ function graphqlContext(
   orm: MikroORM,
   authenticatedContext: AuthenticatedContext,
   logger: Logger,
+  files: FileStore,
 ): (req: Request, res: Response) => Promise<Context> {
   const make = async (req: Request, res: Response): Promise<Context> => {
     // A mutation with an Idempotency-Key was authenticated, and its key taken, before.
@@ -381,6 +408,7 @@ function graphqlContext(
         caller: null,
         loaders: new Loaders(),
         requestId: res.locals.requestId as string,
+        files,
       };
     }
     try {

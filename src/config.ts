@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { eventSettings, type EventSettings } from './events/settings';
 import { intFrom } from './env-values';
+import { fileSettings, type FileSettings } from './files/settings';
 
 /** Everything the service reads from its environment, read once. */
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   redisUrl?: string;
   /** Prefix of this deployment's keys in Redis. */
   redisKeyPrefix: string;
+  /** Stored files: the backend and the tenants' default limits (files/settings.ts). */
+  files: FileSettings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -45,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('JWT_SECRET must be at least 32 bytes long');
   }
   const redisUrl = env.REDIS_URL || undefined;
+  const dataDir = path.resolve(env.DATA_DIR || './.data');
   const rateLimits = {
     perCredential: intFrom(env.RATE_LIMIT_PER_CREDENTIAL, 1200, 'RATE_LIMIT_PER_CREDENTIAL'),
     perTenant: intFrom(env.RATE_LIMIT_PER_TENANT, 6000, 'RATE_LIMIT_PER_TENANT'),
@@ -55,7 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: intFrom(env.PORT, 4000, 'PORT'),
     host: env.HOST || '127.0.0.1',
     databaseUrl,
-    dataDir: path.resolve(env.DATA_DIR || './.data'),
+    dataDir,
     jwtSecret,
     jwtIssuer: env.JWT_ISSUER || undefined,
     jwtAudience: env.JWT_AUDIENCE || undefined,
@@ -71,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY, { databaseUrl, redisUrl, rateLimits }),
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'bms:',
+    files: fileSettings(env, dataDir),
   };
 }
 

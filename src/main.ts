@@ -51,6 +51,7 @@ async function serve(config: Config) {
       rateLimits: { ...config.rateLimits, store: shared?.store },
       introspection: config.graphqlIntrospection,
     },
+    files: config.files,
   });
   // The demo tenant exists before the first request can arrive.
   const demo = db.embedded && !config.production ? await demoTenant(db.orm.em, jwt) : undefined;

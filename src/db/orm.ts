@@ -62,7 +62,7 @@ export function ormOptions({
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
     extensions: [Migrator],
     // Written by triggers and functions only (auth/caller-cache.ts, events/live.ts); no entity describes them.
-    schemaGenerator: { skipTables: ['caller_version', 'live_tenant'] },
+    schemaGenerator: { skipTables: ['caller_version', 'live_tenant', 'stored_file', 'file_settings'] },
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Each request works on its own fork; the global manager must never hold request state.
     allowGlobalContext: false,
