@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -88,7 +88,7 @@ export class LocalBackend implements FileBackend {
     const file = this.pathOf(key);
     // Opened before answering, so a missing file is an error here, not in the middle of a reply.
     const handle = await fs.open(file, 'r');
-    return createReadStream('', { fd: handle.fd, start: range?.start, end: range?.end, autoClose: true });
+    return handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true });
   }
 
   async size(key: string): Promise<number | null> {

@@ -78,7 +78,7 @@ function fileOfMultipart<R>(req: Request, take: (upload: Upload) => Promise<R>):
   return new Promise<R>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 4096, parts: 40 } });
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 20, fieldSize: 4096, parts: 40 } });
     } catch (err) {
       reject(badRequest(`the multipart body cannot be read: ${(err as Error).message}`));
       return;
@@ -204,7 +204,10 @@ export function filesRouter({
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('Content-Disposition', disposition);
     res.setHeader('Content-Type', inline || RASTER_TYPES.has(file.type) ? file.type : file.type || 'application/octet-stream');
-    if (req.fresh) {
+    // The validator alone decides (RFC 9110, 13.1.2); a client's no-cache asks caches, not us.
+    const etag = `"${file.sha256}"`;
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
       res.status(304).end();
       return;
     }

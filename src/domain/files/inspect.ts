@@ -33,6 +33,9 @@ export class Inspector extends Transform {
     private readonly checkHead: (sniffed: Sniffed | null) => void,
   ) {
     super();
+    // A refusal may come before the backend has piped this stream anywhere (it may still be
+    // making a folder); the backend's pipeline reports the stored error once it starts.
+    this.on('error', () => undefined);
   }
 
   get sha256(): string {
