@@ -136,9 +136,20 @@ export class S3Backend implements FileBackend {
       partSize: 8 * 1024 * 1024,
       queueSize: 2,
     });
-    // A body that failed may leave lib-storage waiting for data that never comes.
-    body.once('error', () => void upload.abort().catch(() => undefined));
-    await upload.done();
+    // A body that failed may leave lib-storage waiting for data that never comes; the body's
+    // error (a refusal, a client gone) is the one to report, not the abort it causes.
+    let failure: unknown;
+    body.once('error', (err) => {
+      failure = err;
+      void upload.abort().catch(() => undefined);
+    });
+    if (body.errored) failure = body.errored;
+    try {
+      if (failure) throw failure;
+      await upload.done();
+    } catch (err) {
+      throw failure ?? err;
+    }
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
