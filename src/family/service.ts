@@ -23,6 +23,7 @@ import { checkIds, checkPaging, isUuid } from './limits';
 import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';
 import { filterWhere, orderBy, searchWhere } from './where';
+import { checkFileRefs } from '../domain/files/references';
 
 export { derivedOf };
 
@@ -306,6 +307,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const data = this.normalize(input as object);
     const scopeField = this.group.scope;
     if (scopeField) this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
+    await checkFileRefs(ctx, data);
     // One transaction for the hook and the insert, so a hook can number the record gapless
     // (services/sequences.ts) and a failed insert gives the number back.
     return inTransaction(ctx.em, async () => {
@@ -333,6 +335,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const scopeField = this.group.scope;
     if (scopeField && scopeField in data)
       this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
+    await checkFileRefs(ctx, data);
     ctx.em.assign(entity, data as never);
     await this.group.beforeSave?.(ctx, entity, data, false);
     await ctx.em.flush();

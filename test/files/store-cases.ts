@@ -136,7 +136,7 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
       body: '{"file":"x"}',
     });
     expect(json.status).toBe(415);
-    expect(await json.json()).toMatchObject({ status: 415, detail: expect.stringContaining('multipart/form-data') });
+    expect((await json.json()) as Record<string, unknown>).toMatchObject({ status: 415, detail: expect.stringContaining('multipart/form-data') });
 
     const form = new FormData();
     form.append('name', 'nothing');
@@ -146,7 +146,7 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
       body: form,
     });
     expect(none.status).toBe(400);
-    expect((await none.json()).detail).toBe('the multipart body has no part named "file"');
+    expect(((await none.json()) as any).detail).toBe('the multipart body has no part named "file"');
 
     const lie = await upload(server, t.token, Buffer.from('just some text, not a picture'), { name: 'x.png', type: 'image/png' });
     expect(lie.status).toBe(415);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { FileAsset, FileAssetType, ImageRef } from '../../entities/shared';
 import { badRequest, notFound } from '../../errors';
@@ -126,11 +126,14 @@ export class StoredFileResolver {
 
 @Resolver(() => FileAsset)
 export class FileAssetResolver {
+  // REST answers keep the specification's shapes; a REST client downloads at /files/{blobId}.
+  @Extensions({ rest: false })
   @FieldResolver(() => String, { nullable: true, description: 'Where to download the file (a path of this service).' })
   url(@Root() asset: FileAsset): string | null {
     return asset.blobId ? fileUrl(asset.blobId) : null;
   }
 
+  @Extensions({ rest: false })
   @FieldResolver(() => String, { nullable: true, description: "Where to download an image's thumbnail." })
   thumbnailUrl(@Root() asset: FileAsset): string | null {
     return asset.blobId && asset.type === FileAssetType.IMAGE ? thumbnailUrl(asset.blobId) : null;
@@ -139,11 +142,14 @@ export class FileAssetResolver {
 
 @Resolver(() => ImageRef)
 export class ImageRefResolver {
+  // REST answers keep the specification's shapes; a REST client downloads at /files/{blobId}.
+  @Extensions({ rest: false })
   @FieldResolver(() => String, { nullable: true, description: 'Where to download the image (a path of this service).' })
   url(@Root() image: ImageRef): string | null {
     return image.blobId ? fileUrl(image.blobId) : null;
   }
 
+  @Extensions({ rest: false })
   @FieldResolver(() => String, { nullable: true, description: "Where to download the image's thumbnail." })
   thumbnailUrl(@Root() image: ImageRef): string | null {
     return image.thumbnailBlobId ? fileUrl(image.thumbnailBlobId) : null;
