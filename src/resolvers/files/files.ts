@@ -127,13 +127,13 @@ export class StoredFileResolver {
 @Resolver(() => FileAsset)
 export class FileAssetResolver {
   // REST answers keep the specification's shapes; a REST client downloads at /files/{blobId}.
-  @Extensions({ rest: false })
+  @Extensions({ rest: false, searchable: false })
   @FieldResolver(() => String, { nullable: true, description: 'Where to download the file (a path of this service).' })
   url(@Root() asset: FileAsset): string | null {
     return asset.blobId ? fileUrl(asset.blobId) : null;
   }
 
-  @Extensions({ rest: false })
+  @Extensions({ rest: false, searchable: false })
   @FieldResolver(() => String, { nullable: true, description: "Where to download an image's thumbnail." })
   thumbnailUrl(@Root() asset: FileAsset): string | null {
     return asset.blobId && asset.type === FileAssetType.IMAGE ? thumbnailUrl(asset.blobId) : null;
@@ -143,13 +143,13 @@ export class FileAssetResolver {
 @Resolver(() => ImageRef)
 export class ImageRefResolver {
   // REST answers keep the specification's shapes; a REST client downloads at /files/{blobId}.
-  @Extensions({ rest: false })
+  @Extensions({ rest: false, searchable: false })
   @FieldResolver(() => String, { nullable: true, description: 'Where to download the image (a path of this service).' })
   url(@Root() image: ImageRef): string | null {
     return image.blobId ? fileUrl(image.blobId) : null;
   }
 
-  @Extensions({ rest: false })
+  @Extensions({ rest: false, searchable: false })
   @FieldResolver(() => String, { nullable: true, description: "Where to download the image's thumbnail." })
   thumbnailUrl(@Root() image: ImageRef): string | null {
     return image.thumbnailBlobId ? fileUrl(image.thumbnailBlobId) : null;
