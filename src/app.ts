@@ -166,7 +166,14 @@ export async function createApp({
 
   // Callers known to this process; the live hub's listener tells it of changes on any process.
   const callers = new CallerCache();
-  const authenticatedContext = contextOfCredential(orm, jwt, logger, tenantLimiter(rateLimits), callers, files);
+  const authenticatedContext = contextOfCredential(
+    orm,
+    jwt,
+    logger,
+    tenantLimiter(rateLimits),
+    callers,
+    files,
+  );
   mountDocs(app, buildOpenApi(schema, routes));
   const fileRoutes = filesRouter({ store: files, orm, contextFor: authenticatedContext, logger });
   app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger, fileRoutes));

@@ -1,9 +1,9 @@
 import { entities } from '../entities';
 import { EventType } from '../entities/event';
 import { Audited } from '../entities/tenant-scoped';
+import { FILE_EVENTS } from '../domain/files/file-events';
 import { domainEventsOf } from './domain-events';
 import { eventName, resourceName } from './outbox';
-import { FILE_EVENTS } from '../domain/files/file-events';
 
 export const TEST_EVENT = 'webhook.test';
 

@@ -5,6 +5,7 @@ import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
 import { inTransaction } from '../db/transaction';
+import { checkFileRefs } from '../domain/files/references';
 import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import type { GroupDef } from './group';
@@ -23,7 +24,6 @@ import { checkIds, checkPaging, isUuid } from './limits';
 import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';
 import { filterWhere, orderBy, searchWhere } from './where';
-import { checkFileRefs } from '../domain/files/references';
 
 export { derivedOf };
 

@@ -43,9 +43,15 @@ export interface FileBackend {
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
   /** A presigned browser upload with its conditions (object store only). */
-  presignPost?(key: string, conditions: { type: string; size: number; expiresSeconds: number }): Promise<PresignedPost>;
+  presignPost?(
+    key: string,
+    conditions: { type: string; size: number; expiresSeconds: number },
+  ): Promise<PresignedPost>;
   /** A short-lived signed URL that downloads the object (object store only). */
-  signedUrl?(key: string, answer: { type: string; disposition: string; expiresSeconds: number }): Promise<string>;
+  signedUrl?(
+    key: string,
+    answer: { type: string; disposition: string; expiresSeconds: number },
+  ): Promise<string>;
 }
 
 const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
@@ -165,10 +171,16 @@ export class S3Backend implements FileBackend {
 
   async size(key: string): Promise<number | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkedKey(key) }));
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: checkedKey(key) }),
+      );
       return head.ContentLength ?? 0;
     } catch (err) {
-      if (err instanceof NotFound || err instanceof NoSuchKey || (err as { name?: string }).name === 'NotFound')
+      if (
+        err instanceof NotFound ||
+        err instanceof NoSuchKey ||
+        (err as { name?: string }).name === 'NotFound'
+      )
         return null;
       throw err;
     }

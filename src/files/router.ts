@@ -45,14 +45,22 @@ export function uploadAnswer(file: StoredFile) {
   const image = file.type.startsWith('image/') ? imageOf(file) : null;
   return {
     file: { ...assetOf(file), url: fileUrl(file.id) },
-    image: image ? { ...image, url: fileUrl(file.id), thumbnailUrl: image.thumbnailBlobId ? thumbnailUrl(file.id) : null } : null,
+    image: image
+      ? {
+          ...image,
+          url: fileUrl(file.id),
+          thumbnailUrl: image.thumbnailBlobId ? thumbnailUrl(file.id) : null,
+        }
+      : null,
   };
 }
 
 /** The signature that lets a browser send the bytes of a pending upload to the local backend. */
 export function uploadToken(secret: string, tenantId: string, id: string, expires: Date): string {
   const expiry = Math.floor(expires.getTime() / 1000);
-  const mac = createHmac('sha256', secret).update(`file-upload:${tenantId}:${id}:${expiry}`).digest('base64url');
+  const mac = createHmac('sha256', secret)
+    .update(`file-upload:${tenantId}:${id}:${expiry}`)
+    .digest('base64url');
   return `${tenantId}.${expiry}.${mac}`;
 }
 
@@ -73,12 +81,18 @@ function tokenTenant(secret: string, id: string, token: string): string | null {
 function fileOfMultipart<R>(req: Request, take: (upload: Upload) => Promise<R>): Promise<R> {
   if (!req.is('multipart/form-data'))
     return Promise.reject(
-      Object.assign(badRequest('the body must be multipart/form-data with a part named "file"'), { status: 415 }),
+      Object.assign(badRequest('the body must be multipart/form-data with a part named "file"'), {
+        status: 415,
+      }),
     );
   return new Promise<R>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 20, fieldSize: 4096, parts: 40 } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, fields: 20, fieldSize: 4096, parts: 40 },
+      });
     } catch (err) {
       reject(badRequest(`the multipart body cannot be read: ${(err as Error).message}`));
       return;
@@ -90,7 +104,10 @@ function fileOfMultipart<R>(req: Request, take: (upload: Upload) => Promise<R>):
         return;
       }
       taken = true;
-      take({ name: info.filename, declaredType: info.mimeType ?? '', body: stream as Readable }).then(resolve, reject);
+      take({ name: info.filename, declaredType: info.mimeType ?? '', body: stream as Readable }).then(
+        resolve,
+        reject,
+      );
     });
     parser.on('error', (err) => {
       if (!taken) reject(badRequest(`the multipart body cannot be read: ${(err as Error).message}`));
@@ -131,7 +148,11 @@ export function filesRouter({
   const inTenantOf =
     (ctx: Context): InTenant =>
     (work) =>
-      withTenant(orm.em, { tenantId: ctx.caller!.tenantId, userId: ctx.caller!.userId, email: ctx.caller!.email }, work);
+      withTenant(
+        orm.em,
+        { tenantId: ctx.caller!.tenantId, userId: ctx.caller!.userId, email: ctx.caller!.email },
+        work,
+      );
 
   router.post('/files', async (req, res) => {
     res.locals.route = 'POST /files';
@@ -203,11 +224,18 @@ export function filesRouter({
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('Content-Disposition', disposition);
-    res.setHeader('Content-Type', inline || RASTER_TYPES.has(file.type) ? file.type : file.type || 'application/octet-stream');
+    res.setHeader(
+      'Content-Type',
+      inline || RASTER_TYPES.has(file.type) ? file.type : file.type || 'application/octet-stream',
+    );
     // The validator alone decides (RFC 9110, 13.1.2); a client's no-cache asks caches, not us.
     const etag = `"${file.sha256}"`;
     const ifNoneMatch = req.headers['if-none-match'];
-    if (ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+    if (
+      ifNoneMatch &&
+      (ifNoneMatch.trim() === '*' ||
+        ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
+    ) {
       res.status(304).end();
       return;
     }

@@ -108,7 +108,10 @@ function recordJsonColumns(orm: MikroORM): { table: string; column: string }[] {
 export async function cleanUpFiles(orm: MikroORM, store: FileStore, graceMs = store.settings.orphanGraceMs) {
   const columns = recordJsonColumns(orm);
   const named = columns
-    .map(({ table, column }) => `exists (select 1 from "${table}" r where r.tenant_id = f.tenant_id and r."${column}"::text like '%' || f.id::text || '%')`)
+    .map(
+      ({ table, column }) =>
+        `exists (select 1 from "${table}" r where r.tenant_id = f.tenant_id and r."${column}"::text like '%' || f.id::text || '%')`,
+    )
     .join(' or ');
   return asFilesWorker(orm, async (em) => {
     const rows = await queryRows(
@@ -124,9 +127,20 @@ export async function cleanUpFiles(orm: MikroORM, store: FileStore, graceMs = st
     );
     for (const row of rows) {
       await store.backend.remove(row.storage_key as string);
-      await queryRows(em, `delete from stored_file where tenant_id = $1 and id = $2`, [row.tenant_id, row.id]);
+      await queryRows(em, `delete from stored_file where tenant_id = $1 and id = $2`, [
+        row.tenant_id,
+        row.id,
+      ]);
       if (row.live) {
-        const file = { id: row.id, name: row.name, type: row.type, size: Number(row.size), sha256: row.sha256, created: new Date(row.created as string), completed: new Date(row.completed as string) } as StoredFile;
+        const file = {
+          id: row.id,
+          name: row.name,
+          type: row.type,
+          size: Number(row.size),
+          sha256: row.sha256,
+          created: new Date(row.created as string),
+          completed: new Date(row.completed as string),
+        } as StoredFile;
         // The event is the tenant's: written as the tenant, in this transaction.
         const tenantId = row.tenant_id as string;
         await queryRows(em, `select set_config('app.tenant_id', $1, true)`, [tenantId]);
@@ -171,4 +185,3 @@ export function startFileJobs(orm: MikroORM, store: FileStore, logger: Logger, i
     },
   };
 }
-

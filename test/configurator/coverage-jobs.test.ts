@@ -175,8 +175,20 @@ describe('coverage calculation: the job queue and the worker', () => {
       await a.client.post(`/type-product-coverages/find-by-names/${type.id}`, ['T1-Flat-BRICK'])
     ).body;
     const assets = [
-      (await storedFile(server.baseUrl, a, { name: 'm.glb', type: 'application/octet-stream', content: Buffer.alloc(700) })).file,
-      (await storedFile(server.baseUrl, a, { name: 'm.rvt', type: 'application/octet-stream', content: Buffer.alloc(300) })).file,
+      (
+        await storedFile(server.baseUrl, a, {
+          name: 'm.glb',
+          type: 'application/octet-stream',
+          content: Buffer.alloc(700),
+        })
+      ).file,
+      (
+        await storedFile(server.baseUrl, a, {
+          name: 'm.rvt',
+          type: 'application/octet-stream',
+          content: Buffer.alloc(300),
+        })
+      ).file,
     ];
     const upd = await a.client.graphql(
       `mutation($id: ID!, $input: UpdateTypeProductCoverageInput!) { updateTypeProductCoverage(id: $id, input: $input) { complete } }`,

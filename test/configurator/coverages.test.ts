@@ -32,7 +32,8 @@ const COVERAGE_FIELDS = [
  */
 async function asset(server: TestServer, t: TestTenant, name: string, fileSize: number) {
   const content = Buffer.alloc(fileSize, 0);
-  if (name.endsWith('.glb') && fileSize >= 12) Buffer.from([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0]).copy(content);
+  if (name.endsWith('.glb') && fileSize >= 12)
+    Buffer.from([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0]).copy(content);
   return (await storedFile(server.baseUrl, t, { name, type: 'application/octet-stream', content })).file;
 }
 
@@ -71,7 +72,10 @@ describe('type product coverages over REST', () => {
       parameters: [{ name: 'height', type: 'number', value: 9 }],
       projectIds: ['p-1'],
       // What the request says of a file is replaced by what is stored.
-      assets: [{ ...glb, fileSize: 1 }, { ...rvt, type: 'IMAGE' }],
+      assets: [
+        { ...glb, fileSize: 1 },
+        { ...rvt, type: 'IMAGE' },
+      ],
     });
     const res = await a.client.get(`/type-product-coverages/find?ids=${full}`);
     expect(res.status).toBe(200);

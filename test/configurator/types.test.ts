@@ -1,6 +1,6 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
-import { ISO, UNKNOWN_ID, UUID, createType, fieldsOf, sampleType } from './fixtures';
 import { storedFile } from '../support/files';
+import { ISO, UNKNOWN_ID, UUID, createType, fieldsOf, sampleType } from './fixtures';
 
 /** Configurator types through GraphQL (the specification has no REST family for them). */
 describe('configurator types over GraphQL', () => {
@@ -68,7 +68,12 @@ describe('configurator types over GraphQL', () => {
       hideBaseOptionInName: false,
       enforcedCategories: ['facade'],
       // The stored file's size and time, not the request's.
-      previewBlob: { blobId: preview.blobId, fileSize: preview.fileSize, type: 'IMAGE', created: preview.created },
+      previewBlob: {
+        blobId: preview.blobId,
+        fileSize: preview.fileSize,
+        type: 'IMAGE',
+        created: preview.created,
+      },
       baseVariables: [
         {
           id: 'wallThickness',

@@ -60,7 +60,12 @@ export async function graphql(server: TestServer, token: string, query: string, 
  * Sends the start of a multipart upload and then drops the connection, as a client that dies
  * halfway does; resolves once the socket is gone.
  */
-export function cutOffUpload(server: TestServer, token: string, declaredLength: number, sent: Buffer): Promise<void> {
+export function cutOffUpload(
+  server: TestServer,
+  token: string,
+  declaredLength: number,
+  sent: Buffer,
+): Promise<void> {
   const boundary = 'cutoffboundary';
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,

@@ -70,7 +70,9 @@ describe('stored files on an S3-compatible object store', () => {
 describe('downloads redirected to a signed URL', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({ files: settings({ FILES_S3_REDIRECT: 'true', FILES_DOWNLOAD_TTL_SECONDS: '30' }) });
+    server = await startServer({
+      files: settings({ FILES_S3_REDIRECT: 'true', FILES_DOWNLOAD_TTL_SECONDS: '30' }),
+    });
   });
   afterAll(() => server?.close());
 

@@ -4,7 +4,15 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { cleanUpFiles, makeThumbnails } from '../../src/jobs/file-jobs';
 import { storedFile } from '../support/files';
-import { download, fileRows, graphql, localSettings, startServer, type TestServer, type TestTenant } from './file-suite';
+import {
+  download,
+  fileRows,
+  graphql,
+  localSettings,
+  startServer,
+  type TestServer,
+  type TestTenant,
+} from './file-suite';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bms-files-jobs-'));
 
@@ -54,7 +62,11 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
     expect(before.status).toBe(404);
     // Other tests' files may be due as well; the job is run until it finds nothing.
     let made = 0;
-    for (let n = await makeThumbnails(server.orm, server.app.files); n > 0; n = await makeThumbnails(server.orm, server.app.files))
+    for (
+      let n = await makeThumbnails(server.orm, server.app.files);
+      n > 0;
+      n = await makeThumbnails(server.orm, server.app.files)
+    )
       made += n;
     expect(made).toBeGreaterThanOrEqual(5);
     expect(await makeThumbnails(server.orm, server.app.files)).toBe(0);
@@ -85,15 +97,32 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
     const body = (await res.json()) as any;
     expect(body.errors[0]).toMatchObject({
       message: `picture.blobId: there is no file ${theirs.file.blobId}`,
-      extensions: { status: 404, errors: [{ field: 'picture.blobId', reason: `there is no file ${theirs.file.blobId}` }] },
+      extensions: {
+        status: 404,
+        errors: [{ field: 'picture.blobId', reason: `there is no file ${theirs.file.blobId}` }],
+      },
     });
-    const rest = await a.client.post('/hr/projects', { name: 'Made up', picture: { blobId: 'made-up', fileSize: 5 } });
+    const rest = await a.client.post('/hr/projects', {
+      name: 'Made up',
+      picture: { blobId: 'made-up', fileSize: 5 },
+    });
     expect(rest.status).toBe(404);
     expect(rest.body.errors).toEqual([{ field: 'picture.blobId', reason: 'there is no file made-up' }]);
     const text = await storedFile(server.baseUrl, a, { name: 'a.txt', type: 'text/plain', content: 'text' });
-    const notImage = await graphql(server, a.token, `mutation($i: UpdateTenantInput!) { updateTenant(input: $i) { id } }`, {
-      i: { logo: { blobId: text.file.blobId } },
-    });
+    const notImage = await graphql(
+      server,
+      a.token,
+      `
+        mutation ($i: UpdateTenantInput!) {
+          updateTenant(input: $i) {
+            id
+          }
+        }
+      `,
+      {
+        i: { logo: { blobId: text.file.blobId } },
+      },
+    );
     expect(notImage.errors?.[0]).toMatchObject({
       message: `logo.blobId: the file ${text.file.blobId} is not an image`,
       extensions: { status: 404 },
@@ -105,12 +134,36 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
     const created = await graphql(
       server,
       a.token,
-      `mutation($i: CreateHrProjectInput!) { createHrProject(input: $i) { id picture { blobId fileSize url } } }`,
+      `
+        mutation ($i: CreateHrProjectInput!) {
+          createHrProject(input: $i) {
+            id
+            picture {
+              blobId
+              fileSize
+              url
+            }
+          }
+        }
+      `,
       { i: { name: 'Named', picture: { blobId: file.blobId } } },
     );
     const project = created.data.createHrProject;
-    expect(project.picture).toEqual({ blobId: file.blobId, fileSize: file.fileSize, url: `/api/v1/files/${file.blobId}` });
-    const del = await graphql(server, a.token, `mutation($id: ID!) { deleteFile(id: $id) }`, { id: file.blobId });
+    expect(project.picture).toEqual({
+      blobId: file.blobId,
+      fileSize: file.fileSize,
+      url: `/api/v1/files/${file.blobId}`,
+    });
+    const del = await graphql(
+      server,
+      a.token,
+      `
+        mutation ($id: ID!) {
+          deleteFile(id: $id)
+        }
+      `,
+      { id: file.blobId },
+    );
     expect(del.data.deleteFile).toBe(true);
     expect((await download(server, a.token, `/api/v1/files/${file.blobId}`)).status).toBe(404);
     const kept = await a.client.get(`/hr/projects/find/${project.id}`);
@@ -118,7 +171,13 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
     const again = await graphql(
       server,
       a.token,
-      `mutation($id: ID!, $i: UpdateHrProjectInput!) { updateHrProject(id: $id, input: $i) { id } }`,
+      `
+        mutation ($id: ID!, $i: UpdateHrProjectInput!) {
+          updateHrProject(id: $id, input: $i) {
+            id
+          }
+        }
+      `,
       { id: project.id, i: { picture: { blobId: file.blobId } } },
     );
     expect(again.errors?.[0].extensions.status).toBe(404);
@@ -127,12 +186,32 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
 
   test('the clean-up removes files no record names and deleted files after the grace period; named files stay', async () => {
     const t = await server.tenant('Clean-up');
-    const orphan = await storedFile(server.baseUrl, t, { name: 'orphan.txt', type: 'text/plain', content: 'nobody' });
+    const orphan = await storedFile(server.baseUrl, t, {
+      name: 'orphan.txt',
+      type: 'text/plain',
+      content: 'nobody',
+    });
     const named = await storedFile(server.baseUrl, t, { name: 'named.png' });
-    expect((await t.client.post('/hr/projects', { name: 'Keeps it', picture: { blobId: named.file.blobId } })).status).toBe(201);
+    expect(
+      (await t.client.post('/hr/projects', { name: 'Keeps it', picture: { blobId: named.file.blobId } }))
+        .status,
+    ).toBe(201);
     while ((await makeThumbnails(server.orm, server.app.files)) > 0);
-    const gone = await storedFile(server.baseUrl, t, { name: 'gone.txt', type: 'text/plain', content: 'bye' });
-    await graphql(server, t.token, `mutation($id: ID!) { deleteFile(id: $id) }`, { id: gone.file.blobId });
+    const gone = await storedFile(server.baseUrl, t, {
+      name: 'gone.txt',
+      type: 'text/plain',
+      content: 'bye',
+    });
+    await graphql(
+      server,
+      t.token,
+      `
+        mutation ($id: ID!) {
+          deleteFile(id: $id)
+        }
+      `,
+      { id: gone.file.blobId },
+    );
     expect(await fileRows(server, t.tenantId)).toBe(4);
 
     // Within the grace period nothing goes.
@@ -146,7 +225,12 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
     expect(fs.existsSync(path.join(dir, t.tenantId, orphan.file.blobId))).toBe(false);
     expect(fs.existsSync(path.join(dir, t.tenantId, gone.file.blobId))).toBe(false);
     expect((await download(server, t.token, `/api/v1/files/${named.file.blobId}`)).status).toBe(200);
-    expect((await download(server, t.token, `/api/v1/files/${named.file.blobId}/thumbnail`)).status).toBe(200);
-    expect(await outboxTypes(server, t.tenantId, orphan.file.blobId)).toEqual(['file.created', 'file.deleted']);
+    expect((await download(server, t.token, `/api/v1/files/${named.file.blobId}/thumbnail`)).status).toBe(
+      200,
+    );
+    expect(await outboxTypes(server, t.tenantId, orphan.file.blobId)).toEqual([
+      'file.created',
+      'file.deleted',
+    ]);
   });
 });

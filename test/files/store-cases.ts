@@ -65,12 +65,38 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
     expect(got.headers.get('x-content-type-options')).toBe('nosniff');
     expect(got.headers.get('content-disposition')).toBe('inline; filename=logo.png');
 
-    const again = await download(server, a.token, `/api/v1/files/${file.blobId}`, { 'if-none-match': `"${sha(image)}"` });
+    const again = await download(server, a.token, `/api/v1/files/${file.blobId}`, {
+      'if-none-match': `"${sha(image)}"`,
+    });
     expect(again.status).toBe(304);
 
-    const q = await graphql(server, a.token, `query($id: ID!) { storedFile(id: $id) { file { fileSize url thumbnailUrl } image { width height url } } }`, { id: file.blobId });
+    const q = await graphql(
+      server,
+      a.token,
+      `
+        query ($id: ID!) {
+          storedFile(id: $id) {
+            file {
+              fileSize
+              url
+              thumbnailUrl
+            }
+            image {
+              width
+              height
+              url
+            }
+          }
+        }
+      `,
+      { id: file.blobId },
+    );
     expect(q.data.storedFile).toEqual({
-      file: { fileSize: image.length, url: `/api/v1/files/${file.blobId}`, thumbnailUrl: `/api/v1/files/${file.blobId}/thumbnail` },
+      file: {
+        fileSize: image.length,
+        url: `/api/v1/files/${file.blobId}`,
+        thumbnailUrl: `/api/v1/files/${file.blobId}/thumbnail`,
+      },
       image: { width: 300, height: 200, url: `/api/v1/files/${file.blobId}` },
     });
   });
@@ -95,7 +121,10 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
   });
 
   test("tenant B gets a 404 for A's file on every path, and names cannot reach a path", async () => {
-    const up = await upload(server, a.token, await png(20, 20), { name: '../../../etc/passwd.png', type: 'image/png' });
+    const up = await upload(server, a.token, await png(20, 20), {
+      name: '../../../etc/passwd.png',
+      type: 'image/png',
+    });
     expect(up.status).toBe(201);
     expect(up.body.file.name).toBe('passwd.png');
     const id = up.body.file.blobId;
@@ -104,9 +133,31 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
       expect(got.status).toBe(404);
       expect(JSON.parse(got.bytes.toString())).toMatchObject({ status: 404, title: 'Not Found' });
     }
-    const q = await graphql(server, b.token, `query($id: ID!) { storedFile(id: $id) { file { blobId } } }`, { id });
+    const q = await graphql(
+      server,
+      b.token,
+      `
+        query ($id: ID!) {
+          storedFile(id: $id) {
+            file {
+              blobId
+            }
+          }
+        }
+      `,
+      { id },
+    );
     expect(q.data.storedFile).toBeNull();
-    const del = await graphql(server, b.token, `mutation($id: ID!) { deleteFile(id: $id) }`, { id });
+    const del = await graphql(
+      server,
+      b.token,
+      `
+        mutation ($id: ID!) {
+          deleteFile(id: $id)
+        }
+      `,
+      { id },
+    );
     expect(del.errors?.[0].extensions.status).toBe(404);
     expect((await download(server, a.token, `/api/v1/files/${id}`)).status).toBe(200);
     expect((await download(server, a.token, `/api/v1/files/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
@@ -136,7 +187,10 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
       body: '{"file":"x"}',
     });
     expect(json.status).toBe(415);
-    expect((await json.json()) as Record<string, unknown>).toMatchObject({ status: 415, detail: expect.stringContaining('multipart/form-data') });
+    expect((await json.json()) as Record<string, unknown>).toMatchObject({
+      status: 415,
+      detail: expect.stringContaining('multipart/form-data'),
+    });
 
     const form = new FormData();
     form.append('name', 'nothing');
@@ -148,27 +202,49 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
     expect(none.status).toBe(400);
     expect(((await none.json()) as any).detail).toBe('the multipart body has no part named "file"');
 
-    const lie = await upload(server, t.token, Buffer.from('just some text, not a picture'), { name: 'x.png', type: 'image/png' });
+    const lie = await upload(server, t.token, Buffer.from('just some text, not a picture'), {
+      name: 'x.png',
+      type: 'image/png',
+    });
     expect(lie.status).toBe(415);
     expect(lie.body.detail).toBe('the file was declared image/png but its content is not');
     const lie2 = await upload(server, t.token, await png(4, 4), { name: 'x.pdf', type: 'application/pdf' });
     expect(lie2.status).toBe(415);
     expect(lie2.body.detail).toBe('the file was declared application/pdf but its content is image/png');
 
-    const set = await graphql(server, t.token, SETTINGS, { input: { maxFileSize: 5000, quotaBytes: 12000, allowedTypes: ['image/*', 'text/plain'] } });
-    expect(set.data.updateFileSettings).toEqual({ maxFileSize: 5000, quotaBytes: 12000, allowedTypes: ['image/*', 'text/plain'], usedBytes: 0 });
+    const set = await graphql(server, t.token, SETTINGS, {
+      input: { maxFileSize: 5000, quotaBytes: 12000, allowedTypes: ['image/*', 'text/plain'] },
+    });
+    expect(set.data.updateFileSettings).toEqual({
+      maxFileSize: 5000,
+      quotaBytes: 12000,
+      allowedTypes: ['image/*', 'text/plain'],
+      usedBytes: 0,
+    });
 
     const csv = await upload(server, t.token, 'a,b\n1,2\n', { name: 'x.csv', type: 'text/csv' });
     expect(csv.status).toBe(415);
     expect(csv.body.detail).toBe('files of type text/csv are not allowed here');
 
-    const big = await upload(server, t.token, Buffer.alloc(8000, 'x'), { name: 'big.txt', type: 'text/plain' });
+    const big = await upload(server, t.token, Buffer.alloc(8000, 'x'), {
+      name: 'big.txt',
+      type: 'text/plain',
+    });
     expect(big.status).toBe(413);
-    expect(big.body).toMatchObject({ status: 413, detail: 'the file is larger than the largest file allowed (the limit is 5000 bytes)' });
+    expect(big.body).toMatchObject({
+      status: 413,
+      detail: 'the file is larger than the largest file allowed (the limit is 5000 bytes)',
+    });
 
     for (let i = 0; i < 3; i++)
-      expect((await upload(server, t.token, Buffer.alloc(4000, 'y'), { name: `f${i}.txt`, type: 'text/plain' })).status).toBe(201);
-    const over = await upload(server, t.token, Buffer.alloc(100, 'z'), { name: 'one-more.txt', type: 'text/plain' });
+      expect(
+        (await upload(server, t.token, Buffer.alloc(4000, 'y'), { name: `f${i}.txt`, type: 'text/plain' }))
+          .status,
+      ).toBe(201);
+    const over = await upload(server, t.token, Buffer.alloc(100, 'z'), {
+      name: 'one-more.txt',
+      type: 'text/plain',
+    });
     expect(over.status).toBe(413);
     expect(over.body.detail).toMatch(/over its quota \(the limit is 12000 bytes\)$/);
     expect(await fileRows(server, t.tenantId)).toBe(3);
@@ -180,7 +256,8 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
     await cutOffUpload(server, t.token, 1_000_000, Buffer.alloc(300_000, 'q'));
     // The server notices the lost client and throws the partial object away.
     const deadline = Date.now() + 10_000;
-    while ((await objectCount()) !== before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while ((await objectCount()) !== before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await objectCount()).toBe(before);
     expect(await fileRows(server, t.tenantId)).toBe(0);
     const ok = await upload(server, t.token, 'still works', { name: 'ok.txt', type: 'text/plain' });
@@ -189,7 +266,9 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
 
   test('two-step upload: presigned, then completed after the stored object is checked', async () => {
     const image = await png(64, 48);
-    const ticket = await graphql(server, a.token, CREATE_UPLOAD, { input: { name: 'big.png', type: 'image/png', size: image.length } });
+    const ticket = await graphql(server, a.token, CREATE_UPLOAD, {
+      input: { name: 'big.png', type: 'image/png', size: image.length },
+    });
     const t = ticket.data.createFileUpload;
     expect(t.method).toBe('POST');
     expect(new Date(t.expires).getTime()).toBeGreaterThan(Date.now());
@@ -211,13 +290,22 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
   });
 
   test('two-step upload: never uploaded, or stored with another size, is refused and stays no file', async () => {
-    const never = (await graphql(server, a.token, CREATE_UPLOAD, { input: { name: 'n.txt', type: 'text/plain', size: 10 } })).data
-      .createFileUpload;
+    const never = (
+      await graphql(server, a.token, CREATE_UPLOAD, {
+        input: { name: 'n.txt', type: 'text/plain', size: 10 },
+      })
+    ).data.createFileUpload;
     const r1 = await graphql(server, a.token, COMPLETE_UPLOAD, { id: never.fileId });
-    expect(r1.errors?.[0]).toMatchObject({ message: `nothing was uploaded for ${never.fileId}`, extensions: { status: 409 } });
+    expect(r1.errors?.[0]).toMatchObject({
+      message: `nothing was uploaded for ${never.fileId}`,
+      extensions: { status: 409 },
+    });
 
-    const wrong = (await graphql(server, a.token, CREATE_UPLOAD, { input: { name: 'w.txt', type: 'text/plain', size: 10 } })).data
-      .createFileUpload;
+    const wrong = (
+      await graphql(server, a.token, CREATE_UPLOAD, {
+        input: { name: 'w.txt', type: 'text/plain', size: 10 },
+      })
+    ).data.createFileUpload;
     const status = await sendTicket(server, wrong, Buffer.from('only five'.slice(0, 5)), 'text/plain');
     expect([200, 201, 204]).toContain(status);
     const r2 = await graphql(server, a.token, COMPLETE_UPLOAD, { id: wrong.fileId });

@@ -32,7 +32,6 @@ export async function storedFile(
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
   // As records hold them: without the download URLs the upload's answer adds.
   const { url: _url, ...file } = body.file;
-  const image = body.image ? { ...body.image } : null;
-  if (image) delete image.url, delete image.thumbnailUrl;
-  return { file, image };
+  const { url: _imageUrl, thumbnailUrl: _thumbnailUrl, ...image } = body.image ?? {};
+  return { file, image: body.image ? image : null };
 }

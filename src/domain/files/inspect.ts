@@ -107,5 +107,7 @@ export function storedType(declared: string, sniffed: Sniffed | null): string {
 
 /** The tenant's allowed types: exact types, `image/*` style prefixes, or `*`. */
 export function typeAllowed(type: string, allowed: readonly string[]): boolean {
-  return allowed.some((a) => a === '*' || a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
+  return allowed.some(
+    (a) => a === '*' || a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))),
+  );
 }

@@ -22,7 +22,8 @@ function collect(value: unknown, field: string, depth: number, out: Named[]): vo
     return;
   }
   if (value instanceof Date) return;
-  for (const [key, item] of Object.entries(value)) collect(item, field ? `${field}.${key}` : key, depth + 1, out);
+  for (const [key, item] of Object.entries(value))
+    collect(item, field ? `${field}.${key}` : key, depth + 1, out);
 }
 
 /**

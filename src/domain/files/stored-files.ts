@@ -105,8 +105,10 @@ export function imageOf(file: StoredFile): ImageRefValue {
  */
 export function cleanName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   return clean === '' || clean === '.' || clean === '..' ? 'file' : clean;
 }
 
@@ -119,7 +121,11 @@ const tooLarge = (limit: number, what: string) =>
 const GiB = 1024 * 1024 * 1024;
 
 /** The tenant's limits: its own settings over the deployment's defaults. */
-export async function limitsOf(em: EntityManager, tenantId: string, defaults: FileLimits): Promise<FileLimits> {
+export async function limitsOf(
+  em: EntityManager,
+  tenantId: string,
+  defaults: FileLimits,
+): Promise<FileLimits> {
   const [row] = await queryRows(
     em,
     `select max_file_size, allowed_types, quota_bytes from file_settings where tenant_id = $1`,
@@ -179,7 +185,11 @@ export async function findFile(em: EntityManager, tenantId: string, id: string):
 }
 
 /** Completed, not deleted files of the tenant among `ids`. */
-export async function findFiles(em: EntityManager, tenantId: string, ids: readonly string[]): Promise<StoredFile[]> {
+export async function findFiles(
+  em: EntityManager,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<StoredFile[]> {
   const wanted = [...new Set(ids.filter(isUuid))];
   if (!wanted.length) return [];
   const rows = await queryRows(
@@ -190,7 +200,8 @@ export async function findFiles(em: EntityManager, tenantId: string, ids: readon
   return rows.map(fileOf);
 }
 
-export const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+export const isUuid = (id: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** Serialises the quota check and insert of one tenant's files (two uploads could both fit alone). */
 async function lockTenantFiles(em: EntityManager, tenantId: string): Promise<void> {
@@ -237,7 +248,14 @@ export class FileStore {
    * as it breaks a limit or its type lies, and recorded only once every byte is stored. A body
    * that fails (a client gone halfway) leaves no object and no row.
    */
-  async store(tenantId: string, userId: string | null, limits: FileLimits, used: number, upload: Upload, inTenant: InTenant): Promise<StoredFile> {
+  async store(
+    tenantId: string,
+    userId: string | null,
+    limits: FileLimits,
+    used: number,
+    upload: Upload,
+    inTenant: InTenant,
+  ): Promise<StoredFile> {
     const id = randomUUID();
     const key = this.keyOf(tenantId, id);
     const room = limits.quotaBytes - used;
@@ -254,12 +272,20 @@ export class FileStore {
     upload.body.once('error', (err) => inspector.destroy(err));
     upload.body.pipe(inspector);
     await this.backend.put(key, inspector, 'application/octet-stream');
-    return this.record(tenantId, userId, id, key, { name: cleanName(upload.name), type, size: inspector.bytes, sha256: inspector.sha256 }, inTenant);
+    return this.record(
+      tenantId,
+      userId,
+      id,
+      key,
+      { name: cleanName(upload.name), type, size: inspector.bytes, sha256: inspector.sha256 },
+      inTenant,
+    );
   }
 
   private checkedType(declared: string, sniffed: Sniffed | null, limits: FileLimits): string {
     const type = storedType(declared, sniffed);
-    if (!typeAllowed(type, limits.allowedTypes)) throw unsupportedType(`files of type ${type} are not allowed here`);
+    if (!typeAllowed(type, limits.allowedTypes))
+      throw unsupportedType(`files of type ${type} are not allowed here`);
     return type;
   }
 
@@ -283,7 +309,20 @@ export class FileStore {
         const used = (await usedBytes(em, tenantId)) - (pending?.size ?? 0);
         if (used + file.size > limits.quotaBytes) throw quotaExceeded(limits.quotaBytes, used, file.size);
         const thumbnailId = raster ? randomUUID() : null;
-        const values = [tenantId, id, file.name, file.type, file.size, file.sha256, dims?.width ?? null, dims?.height ?? null, thumbnailId, raster ? 'PENDING' : 'NONE', key, userId];
+        const values = [
+          tenantId,
+          id,
+          file.name,
+          file.type,
+          file.size,
+          file.sha256,
+          dims?.width ?? null,
+          dims?.height ?? null,
+          thumbnailId,
+          raster ? 'PENDING' : 'NONE',
+          key,
+          userId,
+        ];
         const [row] = pending
           ? await queryRows(
               em,
@@ -318,10 +357,12 @@ export class FileStore {
   ): Promise<{ file: StoredFile; limits: FileLimits }> {
     const limits = await limitsOf(em, tenantId, this.settings.defaults);
     const type = input.type.split(';')[0].trim().toLowerCase();
-    if (!Number.isSafeInteger(input.size) || input.size < 0) throw badRequest('size: must be a whole number of bytes');
+    if (!Number.isSafeInteger(input.size) || input.size < 0)
+      throw badRequest('size: must be a whole number of bytes');
     if (input.size > limits.maxFileSize)
       throw tooLarge(limits.maxFileSize, 'the file is larger than the largest file allowed');
-    if (!typeAllowed(type, limits.allowedTypes)) throw unsupportedType(`files of type ${type} are not allowed here`);
+    if (!typeAllowed(type, limits.allowedTypes))
+      throw unsupportedType(`files of type ${type} are not allowed here`);
     await lockTenantFiles(em, tenantId);
     const used = await usedBytes(em, tenantId);
     if (used + input.size > limits.quotaBytes) throw quotaExceeded(limits.quotaBytes, used, input.size);
@@ -330,7 +371,16 @@ export class FileStore {
       em,
       `insert into stored_file (tenant_id, id, name, type, size, storage_key, created_by, expires)
        values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8)) returning *`,
-      [tenantId, id, cleanName(input.name), type, input.size, this.keyOf(tenantId, id), userId, this.settings.uploadTtlSeconds],
+      [
+        tenantId,
+        id,
+        cleanName(input.name),
+        type,
+        input.size,
+        this.keyOf(tenantId, id),
+        userId,
+        this.settings.uploadTtlSeconds,
+      ],
     );
     return { file: fileOf(row), limits };
   }
@@ -338,7 +388,11 @@ export class FileStore {
   /** A pending upload of the tenant, or a 404. */
   async pending(em: EntityManager, tenantId: string, id: string): Promise<StoredFile> {
     const [row] = isUuid(id)
-      ? await queryRows(em, `select * from stored_file where tenant_id = $1 and id = $2 and deleted is null`, [tenantId, id])
+      ? await queryRows(
+          em,
+          `select * from stored_file where tenant_id = $1 and id = $2 and deleted is null`,
+          [tenantId, id],
+        )
       : [];
     if (!row) throw notFound(`there is no file upload ${id}`);
     const file = fileOf(row);
@@ -371,7 +425,11 @@ export class FileStore {
       await this.backend.remove(file.storageKey).catch(() => undefined);
       throw badRequest(`the stored object has ${size} bytes, not the ${file.size} the upload declared`);
     }
-    const limits: FileLimits = { maxFileSize: file.size, quotaBytes: Number.MAX_SAFE_INTEGER, allowedTypes: ['*'] };
+    const limits: FileLimits = {
+      maxFileSize: file.size,
+      quotaBytes: Number.MAX_SAFE_INTEGER,
+      allowedTypes: ['*'],
+    };
     let type = file.type;
     const inspector = new Inspector(
       file.size,

@@ -4,7 +4,9 @@ import { IsInt, Length, Min } from 'class-validator';
 import { FileAsset, ImageRef } from '../../entities/shared';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 
-@ObjectType('StoredFileAnswer', { description: 'A stored file: its FileAsset and, for an image, its ImageRef.' })
+@ObjectType('StoredFileAnswer', {
+  description: 'A stored file: its FileAsset and, for an image, its ImageRef.',
+})
 export class StoredFileAnswer {
   @Field(() => FileAsset, { description: 'The file, as records hold it.' }) file!: FileAsset;
   @Field(() => ImageRef, { nullable: true, description: 'For an image: its dimensions and thumbnail.' })
@@ -34,23 +36,29 @@ export class CreateFileUploadInput {
 export class FileUploadTicket {
   @Field(() => ID, { description: 'Id of the file once completed (its blobId).' }) fileId!: string;
   @Field(() => String, { description: 'Always POST.' }) method!: string;
-  @Field(() => String, { description: 'Where to send the form: the object store, or the service (local backend).' })
+  @Field(() => String, {
+    description: 'Where to send the form: the object store, or the service (local backend).',
+  })
   url!: string;
   @Field(() => GraphQLJSON, { description: 'Form fields to send before the file, as given.' })
   fields!: Record<string, string>;
-  @Field(() => DateTimeISOResolver, { description: 'The upload must be sent before this time.' }) expires!: Date;
+  @Field(() => DateTimeISOResolver, { description: 'The upload must be sent before this time.' })
+  expires!: Date;
 }
 
 @ObjectType('FileSettings', { description: "The tenant's limits on stored files, and what it uses." })
 export class FileSettingsView {
   @Field(() => Float, { description: 'Largest file in bytes.' }) maxFileSize!: number;
-  @Field(() => Float, { description: 'Bytes all files of the tenant may take together.' }) quotaBytes!: number;
+  @Field(() => Float, { description: 'Bytes all files of the tenant may take together.' })
+  quotaBytes!: number;
   @Field(() => [String], { description: 'Media types that may be stored (`image/*` prefixes, `*` for any).' })
   allowedTypes!: string[];
   @Field(() => Float, { description: 'Bytes the tenant stores now.' }) usedBytes!: number;
 }
 
-@InputType('FileSettingsInput', { description: "The tenant's limits on stored files; a null goes back to the default." })
+@InputType('FileSettingsInput', {
+  description: "The tenant's limits on stored files; a null goes back to the default.",
+})
 export class FileSettingsInput {
   @Field(() => Float, { nullable: true, description: 'Largest file in bytes.' })
   @IsInt()
@@ -63,4 +71,3 @@ export class FileSettingsInput {
   @Field(() => [String], { nullable: true, description: 'Media types that may be stored.' })
   allowedTypes?: string[] | null;
 }
-

@@ -37,7 +37,8 @@ export class StoredFileResolver {
   @Requires(authenticated)
   @Query(() => StoredFileAnswer, {
     nullable: true,
-    description: "A stored file of the caller's tenant, or null: its FileAsset and, for an image, its ImageRef.",
+    description:
+      "A stored file of the caller's tenant, or null: its FileAsset and, for an image, its ImageRef.",
   })
   async storedFile(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<StoredFileAnswer | null> {
     const file = await findFile(ctx.em, ctx.caller!.tenantId, id);
@@ -108,7 +109,11 @@ export class StoredFileResolver {
   async fileSettings(@Ctx() ctx: Context): Promise<FileSettingsView> {
     const tenantId = ctx.caller!.tenantId;
     const limits = await limitsOf(ctx.em, tenantId, storeOf(ctx).settings.defaults);
-    return { ...limits, allowedTypes: [...limits.allowedTypes], usedBytes: await usedBytes(ctx.em, tenantId) };
+    return {
+      ...limits,
+      allowedTypes: [...limits.allowedTypes],
+      usedBytes: await usedBytes(ctx.em, tenantId),
+    };
   }
 
   @Requires(can('UPDATE', 'ASSETS'))
@@ -128,7 +133,10 @@ export class StoredFileResolver {
 export class FileAssetResolver {
   // REST answers keep the specification's shapes; a REST client downloads at /files/{blobId}.
   @Extensions({ rest: false, searchable: false })
-  @FieldResolver(() => String, { nullable: true, description: 'Where to download the file (a path of this service).' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Where to download the file (a path of this service).',
+  })
   url(@Root() asset: FileAsset): string | null {
     return asset.blobId ? fileUrl(asset.blobId) : null;
   }
@@ -144,7 +152,10 @@ export class FileAssetResolver {
 export class ImageRefResolver {
   // REST answers keep the specification's shapes; a REST client downloads at /files/{blobId}.
   @Extensions({ rest: false, searchable: false })
-  @FieldResolver(() => String, { nullable: true, description: 'Where to download the image (a path of this service).' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Where to download the image (a path of this service).',
+  })
   url(@Root() image: ImageRef): string | null {
     return image.blobId ? fileUrl(image.blobId) : null;
   }
