@@ -234,3 +234,30 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
     ]);
   });
 });
+
+describe('uploads and downloads count in the rate limits', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({
+      files: localSettings(dir),
+      http: { rateLimits: { perCredential: 3, perTenant: 0, windowMs: 60_000 } },
+    });
+  });
+  afterAll(() => server?.close());
+
+  test('the credential limit answers 429 to the upload past it', async () => {
+    const t = await server.tenant('Limited');
+    const first = await storedFile(server.baseUrl, t, { name: 'one.txt', type: 'text/plain', content: 'one' });
+    expect((await download(server, t.token, `/api/v1/files/${first.file.blobId}`)).status).toBe(200);
+    await storedFile(server.baseUrl, t, { name: 'two.txt', type: 'text/plain', content: 'two' });
+    const form = new FormData();
+    form.append('file', new Blob(['three'], { type: 'text/plain' }), 'three.txt');
+    const res = await fetch(`${server.baseUrl}/api/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}` },
+      body: form,
+    });
+    expect(res.status).toBe(429);
+    expect(await fileRows(server, t.tenantId)).toBe(2);
+  });
+});

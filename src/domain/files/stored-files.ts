@@ -456,6 +456,31 @@ export class FileStore {
     );
   }
 
+  /**
+   * Stores bytes the service made itself (an invoice's PDF), in the caller's transaction `em`.
+   * The bytes are written first: a transaction that then rolls back leaves them to no row, and
+   * nothing names them.
+   */
+  async storeBytes(
+    em: EntityManager,
+    tenantId: string,
+    userId: string | null,
+    file: { name: string; type: string; bytes: Buffer },
+  ): Promise<StoredFile> {
+    const id = randomUUID();
+    const key = this.keyOf(tenantId, id);
+    const { Readable } = await import('node:stream');
+    await this.backend.put(key, Readable.from([file.bytes]), file.type);
+    const { createHash } = await import('node:crypto');
+    const [row] = await queryRows(
+      em,
+      `insert into stored_file (tenant_id, id, name, type, size, sha256, storage_key, created_by, completed)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, now()) returning *`,
+      [tenantId, id, cleanName(file.name), file.type, file.bytes.length, createHash('sha256').update(file.bytes).digest('hex'), key, userId],
+    );
+    return fileOf(row);
+  }
+
   /** Marks a file deleted; its bytes go when the clean-up job runs. False when there was none. */
   async remove(em: EntityManager, tenantId: string, id: string): Promise<StoredFile | null> {
     if (!isUuid(id)) return null;
