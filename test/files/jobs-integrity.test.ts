@@ -247,7 +247,11 @@ describe('uploads and downloads count in the rate limits', () => {
 
   test('the credential limit answers 429 to the upload past it', async () => {
     const t = await server.tenant('Limited');
-    const first = await storedFile(server.baseUrl, t, { name: 'one.txt', type: 'text/plain', content: 'one' });
+    const first = await storedFile(server.baseUrl, t, {
+      name: 'one.txt',
+      type: 'text/plain',
+      content: 'one',
+    });
     expect((await download(server, t.token, `/api/v1/files/${first.file.blobId}`)).status).toBe(200);
     await storedFile(server.baseUrl, t, { name: 'two.txt', type: 'text/plain', content: 'two' });
     const form = new FormData();

@@ -476,7 +476,16 @@ export class FileStore {
       em,
       `insert into stored_file (tenant_id, id, name, type, size, sha256, storage_key, created_by, completed)
        values ($1, $2, $3, $4, $5, $6, $7, $8, now()) returning *`,
-      [tenantId, id, cleanName(file.name), file.type, file.bytes.length, createHash('sha256').update(file.bytes).digest('hex'), key, userId],
+      [
+        tenantId,
+        id,
+        cleanName(file.name),
+        file.type,
+        file.bytes.length,
+        createHash('sha256').update(file.bytes).digest('hex'),
+        key,
+        userId,
+      ],
     );
     return fileOf(row);
   }

@@ -27,7 +27,11 @@ export function renderInvoicePdf(
   customer: Customer | null,
   logo: Buffer | null,
 ): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Invoice ${invoice.invoiceNumber ?? ''}` } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Invoice ${invoice.invoiceNumber ?? ''}` },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -66,32 +70,36 @@ export function renderInvoicePdf(
   if (invoice.paymentReference) doc.text(`Payment reference: ${invoice.paymentReference}`);
   doc.moveDown();
 
-  const columns = [50, 250, 320, 400, 470];
+  const columns = [50, 220, 290, 370, 410, 475];
   const row = (cells: string[]) => {
     const y = doc.y;
     cells.forEach((cell, i) =>
-      doc.text(cell, columns[i], y, { width: (columns[i + 1] ?? 545) - columns[i] - 5, align: i ? 'right' : 'left' }),
+      doc.text(cell, columns[i], y, {
+        width: (columns[i + 1] ?? 545) - columns[i] - 5,
+        align: i ? 'right' : 'left',
+      }),
     );
     doc.x = columns[0];
     doc.moveDown(0.3);
   };
   doc.font('Helvetica-Bold');
-  row(['Description', 'Quantity', 'Unit price', 'Tax', 'Total']);
+  row(['Description', 'Quantity', 'Unit price', 'Tax %', 'Tax', 'Total']);
   doc.font('Helvetica');
   for (const r of invoice.rows) {
     row([
       r.description ?? '',
       r.quantity == null ? '' : String(r.quantity),
       r.unitPrice == null ? '' : money(r.unitPrice, currency),
-      `${r.taxRate ?? 0}% ${money(r.taxAmount, currency)}`,
+      `${r.taxRate ?? 0}%`,
+      money(r.taxAmount, currency),
       money(r.total, currency),
     ]);
   }
   doc.moveDown();
   doc.font('Helvetica-Bold');
-  row(['', '', '', 'Subtotal', money(invoice.totalExcludingTax, currency)]);
-  row(['', '', '', 'Tax', money(invoice.totalTax, currency)]);
-  row(['', '', '', 'Total', money(invoice.totalWithTax, currency)]);
+  row(['', '', '', '', 'Subtotal', money(invoice.totalExcludingTax, currency)]);
+  row(['', '', '', '', 'Tax', money(invoice.totalTax, currency)]);
+  row(['', '', '', '', 'Total', money(invoice.totalWithTax, currency)]);
   doc.font('Helvetica');
   if (invoice.note) {
     doc.moveDown();
@@ -113,7 +121,10 @@ export async function storeInvoicePdf(ctx: Context, invoice: Invoice): Promise<v
   const customer = invoice.clientId ? await ctx.em.findOne(Customer, { id: invoice.clientId }) : null;
   const logoFile = tenant.logo?.blobId ? await findFile(ctx.em, tenant.id, tenant.logo.blobId) : null;
   // A logo is a picture of a few kilobytes; a huge file is not read into memory for it.
-  const logo = logoFile && logoFile.size <= 5 * 1024 * 1024 ? await readAll(await store.backend.get(logoFile.storageKey)) : null;
+  const logo =
+    logoFile && logoFile.size <= 5 * 1024 * 1024
+      ? await readAll(await store.backend.get(logoFile.storageKey))
+      : null;
   const bytes = await renderInvoicePdf(invoice, tenant, customer, logo);
   const previous = invoice.pdf?.blobId;
   const file = await store.storeBytes(ctx.em, ctx.caller!.tenantId, ctx.caller!.userId, {
