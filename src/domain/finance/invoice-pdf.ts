@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import PDFDocument from 'pdfkit';
 import type { Context } from '../../context';
 import type { Invoice } from '../../entities/finance/invoice';
@@ -27,10 +28,15 @@ export function renderInvoicePdf(
   customer: Customer | null,
   logo: Buffer | null,
 ): Promise<Buffer> {
+  // A fixed creation date makes the same invoice the same bytes, so an unchanged rendering is
+  // recognised (storeInvoicePdf) and no new file, nor an update event, is made for it.
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
-    info: { Title: `Invoice ${invoice.invoiceNumber ?? ''}` },
+    info: {
+      Title: `Invoice ${invoice.invoiceNumber ?? ''}`,
+      CreationDate: invoice.invoiceDate ?? new Date(0),
+    },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -111,7 +117,8 @@ export function renderInvoicePdf(
 
 /**
  * Renders the invoice's PDF and stores it as a file of the tenant, in the invoice's own
- * transaction; the PDF it replaces is deleted (its bytes go with the clean-up). Nothing is
+ * transaction, unless it is the rendering already stored (a change the PDF does not show, such
+ * as a status); the PDF it replaces is deleted (its bytes go with the clean-up). Nothing is
  * rendered where the request's context serves no files (tools, subscriptions).
  */
 export async function storeInvoicePdf(ctx: Context, invoice: Invoice): Promise<void> {
@@ -127,6 +134,10 @@ export async function storeInvoicePdf(ctx: Context, invoice: Invoice): Promise<v
       : null;
   const bytes = await renderInvoicePdf(invoice, tenant, customer, logo);
   const previous = invoice.pdf?.blobId;
+  if (previous) {
+    const current = await findFile(ctx.em, tenant.id, previous);
+    if (current?.sha256 === createHash('sha256').update(bytes).digest('hex')) return;
+  }
   const file = await store.storeBytes(ctx.em, ctx.caller!.tenantId, ctx.caller!.userId, {
     name: `invoice-${invoice.invoiceNumber ?? invoice.id}.pdf`,
     type: 'application/pdf',
