@@ -1,4 +1,7 @@
 import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import type { Socket } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
@@ -55,6 +58,10 @@ import {
   type RateLimits,
 } from './http/hardening';
 import { answerClientErrors, DEFAULT_RECEIVE_TIMEOUT_SECONDS, receiveLimits } from './http/slow-clients';
+import { openBackend } from './files/backends';
+import { filesRouter } from './files/router';
+import { fileSettings, type FileSettings } from './files/settings';
+import { FileStore } from './domain/files/stored-files';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -74,6 +81,11 @@ export interface AppOptions {
    * application's unless given (the test of the "add a resource group" recipe adds a group).
    */
   resources?: AppResources;
+  /**
+   * Where stored files live and the tenants' default limits; unless given, a local folder of its
+   * own under the system's temporary directory (tests that do not store files).
+   */
+  files?: FileSettings;
 }
 
 export interface AppResources {
@@ -89,6 +101,8 @@ export interface App {
   schema: GraphQLSchema;
   /** Live subscriptions' sessions and their outbox listener. */
   live: LiveHub;
+  /** The file store requests use. */
+  files: FileStore;
   /** Stops taking requests, lets those in flight finish, then stops GraphQL. */
   close(): Promise<void>;
 }
@@ -143,7 +157,10 @@ export async function createApp({
   production,
   http: httpOptions = {},
   resources = appResources,
+  files: fileOptions,
 }: AppOptions): Promise<App> {
+  const settings = fileOptions ?? fileSettings({}, path.join(os.tmpdir(), `bms-files-${randomUUID()}`));
+  const files = new FileStore(openBackend(settings), settings, jwt.secret);
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
   const schema = await buildAppSchema(resources.groups);
@@ -171,9 +188,17 @@ export async function createApp({
 
   // Callers known to this process; the live hub's listener tells it of changes on any process.
   const callers = new CallerCache();
-  const authenticatedContext = contextOfCredential(orm, jwt, logger, tenantLimiter(rateLimits), callers);
+  const authenticatedContext = contextOfCredential(
+    orm,
+    jwt,
+    logger,
+    tenantLimiter(rateLimits),
+    callers,
+    files,
+  );
   mountDocs(app, buildOpenApi(schema, routes));
-  app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger));
+  const fileRoutes = filesRouter({ store: files, orm, contextFor: authenticatedContext, logger });
+  app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger, fileRoutes));
 
   const known = new KnownQueries();
   const apollo = await startApollo(schema, { introspection, production, logger, metrics, known });
@@ -181,7 +206,7 @@ export async function createApp({
   if (!production && introspection) app.use('/graphql', ideRouter(schema));
   app.use(
     '/graphql',
-    ...graphqlHandlers({ apollo, known, orm, authenticatedContext, rateLimits, logger, metrics }),
+    ...graphqlHandlers({ apollo, known, orm, authenticatedContext, rateLimits, logger, metrics, files }),
   );
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
@@ -205,6 +230,7 @@ export async function createApp({
     server,
     schema,
     live,
+    files,
     close: () => {
       stopping.begin();
       return closeApp(server, unused, subscriptions, live, apollo);
@@ -238,6 +264,7 @@ function contextOfCredential(
   logger: Logger,
   limitTenant: ReturnType<typeof tenantLimiter>,
   callers: CallerCache,
+  files: FileStore,
 ): AuthenticatedContext {
   const contextFor: AuthenticatedContext = async (req, res, optimistic = false) => {
     const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
@@ -263,6 +290,7 @@ function contextOfCredential(
       caller,
       loaders: new Loaders(),
       requestId: res.locals.requestId as string,
+      files,
     };
     if (optimistic)
       context.renewIfStale = async (target) => {
@@ -285,10 +313,13 @@ function restApi(
   authenticatedContext: AuthenticatedContext,
   rateLimits: RateLimits,
   logger: Logger,
+  fileRoutes: express.Router,
 ): express.Router {
   const api = express.Router();
   api.use(apiContentSecurityPolicy);
   api.use(credentialLimiter(rateLimits));
+  // Uploads stream their multipart bodies, so files are served before the JSON body parser.
+  api.use(fileRoutes);
   api.use(refuseDeclaredOverLimit(BODY_LIMIT_BYTES));
   api.use(
     jsonBody(
@@ -364,6 +395,7 @@ function graphqlHandlers({
   rateLimits,
   logger,
   metrics,
+  files,
 }: {
   apollo: ApolloServer<Context>;
   known: KnownQueries;
@@ -372,8 +404,9 @@ function graphqlHandlers({
   rateLimits: RateLimits;
   logger: Logger;
   metrics: Metrics;
+  files: FileStore;
 }): (express.RequestHandler | express.ErrorRequestHandler)[] {
-  const contextOf = graphqlContext(orm, authenticatedContext, logger);
+  const contextOf = graphqlContext(orm, authenticatedContext, logger, files);
   return [
     credentialLimiter(rateLimits),
     refuseDeclaredOverLimit(BODY_LIMIT_BYTES),
@@ -393,6 +426,7 @@ function graphqlContext(
   orm: MikroORM,
   authenticatedContext: AuthenticatedContext,
   logger: Logger,
+  files: FileStore,
 ): (req: Request, res: Response) => Promise<Context> {
   const make = async (req: Request, res: Response): Promise<Context> => {
     // A mutation with an Idempotency-Key was authenticated, and its key taken, before.
@@ -405,6 +439,7 @@ function graphqlContext(
         caller: null,
         loaders: new Loaders(),
         requestId: res.locals.requestId as string,
+        files,
       };
     }
     try {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { eventSettings, type EventSettings } from './events/settings';
 import { intFrom } from './env-values';
 import { DEFAULT_RECEIVE_TIMEOUT_SECONDS } from './http/slow-clients';
+import { fileSettings, type FileSettings } from './files/settings';
 
 /** Everything the service reads from its environment, read once. */
 export interface Config {
@@ -35,6 +36,8 @@ export interface Config {
   redisKeyPrefix: string;
   /** Seconds a request's headers and body may take to arrive before it is answered 408. */
   receiveTimeoutSeconds: number;
+  /** Stored files: the backend and the tenants' default limits (files/settings.ts). */
+  files: FileSettings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -48,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('JWT_SECRET must be at least 32 bytes long');
   }
   const redisUrl = env.REDIS_URL || undefined;
+  const dataDir = path.resolve(env.DATA_DIR || './.data');
   const rateLimits = {
     perCredential: intFrom(env.RATE_LIMIT_PER_CREDENTIAL, 1200, 'RATE_LIMIT_PER_CREDENTIAL'),
     perTenant: intFrom(env.RATE_LIMIT_PER_TENANT, 6000, 'RATE_LIMIT_PER_TENANT'),
@@ -58,7 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: intFrom(env.PORT, 4000, 'PORT'),
     host: env.HOST || '127.0.0.1',
     databaseUrl,
-    dataDir: path.resolve(env.DATA_DIR || './.data'),
+    dataDir,
     jwtSecret,
     jwtIssuer: env.JWT_ISSUER || undefined,
     jwtAudience: env.JWT_AUDIENCE || undefined,
@@ -75,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'bms:',
     receiveTimeoutSeconds: receiveTimeout(env.REQUEST_RECEIVE_TIMEOUT),
+    files: fileSettings(env, dataDir),
   };
 }
 

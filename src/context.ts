@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import type { User } from './entities/user';
 import type { HeldKey } from './http/idempotency';
 import type { LiveSession } from './events/live';
+import type { FileStore } from './domain/files/stored-files';
 
 /** The authenticated caller of one request. */
 export interface Caller {
@@ -52,6 +53,8 @@ export interface Context {
   caller: Caller | null;
   loaders: Loaders;
   requestId: string;
+  /** Stored files (absent in contexts that serve no file: subscriptions, tools). */
+  files?: FileStore;
   /** The Idempotency-Key a GraphQL mutation holds: its answer is stored before the commit. */
   idempotency?: HeldKey;
   /** The WebSocket session a subscription runs in (absent over HTTP). */

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from './config';
 import { runCluster } from './cluster';
 import { printBanner } from './banner';
 import { startIdempotencyCleanup } from './jobs/idempotency-cleanup';
+import { startFileJobs } from './jobs/file-jobs';
 import { connectSharedState } from './http/shared-store';
 import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
@@ -52,6 +53,7 @@ async function serve(config: Config) {
       introspection: config.graphqlIntrospection,
       receiveTimeoutSeconds: config.receiveTimeoutSeconds,
     },
+    files: config.files,
   });
   // The demo tenant exists before the first request can arrive.
   const demo = db.embedded && !config.production ? await demoTenant(db.orm.em, jwt) : undefined;
@@ -69,6 +71,8 @@ async function serve(config: Config) {
   const events = startEventWorker(db.orm, logger, config.events);
   // Idempotency keys past their 24 hours go, in every process (deleting twice costs nothing).
   const cleanup = startIdempotencyCleanup(db.orm, logger);
+  // Thumbnails of uploaded images, and files no record names, in this process and any other.
+  const fileJobs = startFileJobs(db.orm, app.files, logger);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
   const missing = missingFlags();
@@ -93,7 +97,7 @@ async function serve(config: Config) {
     try {
       // Requests in flight finish while new connections are refused, and the workers stop
       // claiming work (finishing what they hold); the pool closes only when all are done.
-      await Promise.all([app.close(), worker.stop(), events.stop(), cleanup.stop()]);
+      await Promise.all([app.close(), worker.stop(), events.stop(), cleanup.stop(), fileJobs.stop()]);
       await Promise.all([db.close(), shared?.close()]);
       logger.info('stopped');
       process.exit(0);

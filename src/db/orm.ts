@@ -61,8 +61,9 @@ export function ormOptions({
     // The outbox runs after tenancy, which appends the history entries it turns into events.
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
     extensions: [Migrator],
-    // Written by triggers and functions only (auth/caller-cache.ts, events/live.ts); no entity describes them.
-    schemaGenerator: { skipTables: ['caller_version', 'live_tenant'] },
+    // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
+    // events/live.ts) or by the file store's own statements (domain/files/stored-files.ts).
+    schemaGenerator: { skipTables: ['caller_version', 'live_tenant', 'stored_file', 'file_settings'] },
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Each request works on its own fork; the global manager must never hold request state.
     allowGlobalContext: false,

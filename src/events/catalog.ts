@@ -1,6 +1,7 @@
 import { entities } from '../entities';
 import { EventType } from '../entities/event';
 import { Audited } from '../entities/tenant-scoped';
+import { FILE_EVENTS } from '../domain/files/file-events';
 import { domainEventsOf } from './domain-events';
 import { eventName, resourceName } from './outbox';
 
@@ -24,5 +25,6 @@ export const EVENT_RESOURCES: readonly { entity: string; resource: string; event
 /** Every event name a webhook may ask for. */
 export const EVENT_NAMES: readonly string[] = [
   ...EVENT_RESOURCES.flatMap((r) => r.events),
+  ...FILE_EVENTS,
   TEST_EVENT,
 ].sort();

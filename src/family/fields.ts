@@ -195,7 +195,7 @@ function listFields(record: GraphQLObjectType, f: GraphQLField<unknown, unknown>
 
 /**
  * A dot path to each scalar or enum of a nested object type (`customer.name`, `rows.total`);
- * lists inside it are not paths. Each may be null: the link or the list may be empty.
+ * lists inside it, and fields marked `searchable: false`, are not paths. Each may be null: the link or the list may be empty.
  */
 function scalarPaths(
   parent: string,
@@ -204,7 +204,8 @@ function scalarPaths(
 ): DocumentedField[] {
   return Object.values(nested.getFields()).flatMap((s): DocumentedField[] => {
     const sub = graphqlKind(s.type);
-    if (!sub || sub === 'list') return [];
+    // A value made for the answer (a shape's download URL) is in no stored JSON to filter.
+    if (!sub || sub === 'list' || s.extensions?.searchable === false) return [];
     return [{ ...describe(s, sub, true), name: `${parent}.${s.name}`, ...origin(s.name) }];
   });
 }

@@ -5,6 +5,7 @@ import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
 import { inTransaction } from '../db/transaction';
+import { checkFileRefs } from '../domain/files/references';
 import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import type { GroupDef } from './group';
@@ -306,6 +307,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const data = this.normalize(input as object);
     const scopeField = this.group.scope;
     if (scopeField) this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
+    await checkFileRefs(ctx, data);
     // One transaction for the hook and the insert, so a hook can number the record gapless
     // (services/sequences.ts) and a failed insert gives the number back.
     return inTransaction(ctx.em, async () => {
@@ -333,6 +335,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const scopeField = this.group.scope;
     if (scopeField && scopeField in data)
       this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
+    await checkFileRefs(ctx, data);
     ctx.em.assign(entity, data as never);
     await this.group.beforeSave?.(ctx, entity, data, false);
     await ctx.em.flush();

@@ -7,6 +7,7 @@ import { inventoryResolvers } from './inventory';
 import { liveResolvers } from './live';
 import { notificationsResolvers } from './notifications';
 import { webhookResolvers } from './webhooks';
+import { fileResolvers } from './files/files';
 
 /** Resolvers beyond the generated family ones. */
 export const extraResolvers: Function[] = [
@@ -19,4 +20,5 @@ export const extraResolvers: Function[] = [
   ...notificationsResolvers,
   ...webhookResolvers,
   ...liveResolvers,
+  ...fileResolvers,
 ];

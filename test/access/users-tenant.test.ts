@@ -1,4 +1,5 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { storedFile } from '../support/files';
 import { expectErrorBody } from '../support/http';
 import { expectTenant } from './shapes';
 
@@ -67,12 +68,14 @@ describe('Tenant and users over GraphQL', () => {
 
   it('updateTenant: super-admins change branding, billing, scopes and settings', async () => {
     const t = await server.tenant('Brand');
+    const { image: logo } = await storedFile(server.baseUrl, t, { width: 10, height: 20 });
     const res = await t.client.graphql(
       `mutation($i: UpdateTenantInput!) { updateTenant(input: $i) { ${TENANT_FIELDS} } }`,
       {
         i: {
           domain: 'App.Acme-Corp.com',
-          logo: { blobId: 'b1', width: 10, height: 20 },
+          // Dimensions and thumbnail are the stored image's, whatever is sent.
+          logo: { blobId: logo.blobId, width: 99, height: 99 },
           subscription: 'ACTIVE',
           subscriptionExpires: '2027-01-01T00:00:00.000Z',
           billingInfo: { iban: 'NL00BANK0123456789', type: 'COMPANY', address: { city: 'Utrecht' } },
@@ -87,7 +90,7 @@ describe('Tenant and users over GraphQL', () => {
     expect(tenant).toMatchObject({
       domain: 'App.Acme-Corp.com',
       packageNameFromDomain: 'com.acme_corp.app',
-      logo: { blobId: 'b1', width: 10, height: 20, thumbnailBlobId: null },
+      logo: { blobId: logo.blobId, width: 10, height: 20, thumbnailBlobId: logo.thumbnailBlobId },
       subscription: 'ACTIVE',
       subscriptionExpires: '2027-01-01T00:00:00.000Z',
       billingInfo: { iban: 'NL00BANK0123456789', type: 'COMPANY', contacts: [], bank: null },
@@ -122,11 +125,12 @@ describe('Tenant and users over GraphQL', () => {
       client.graphql(`mutation($i: CreateUserInput!) { createUser(input: $i) { ${USER_FIELDS} } }`, {
         i: input,
       });
+    const { image: avatar } = await storedFile(server.baseUrl, creator, { width: 1, height: 3 });
     const res = await create(creator.client, {
       email: 'New.Person@Example.test',
       firstName: 'New',
       roles: ['Staff'],
-      profile: { displayName: 'Newbie', avatar: { blobId: 'av', width: 1 } },
+      profile: { displayName: 'Newbie', avatar: { blobId: avatar.blobId, width: 1 } },
     });
     expect(res.body.errors).toBeUndefined();
     const user = res.body.data!.createUser;
@@ -138,7 +142,7 @@ describe('Tenant and users over GraphQL', () => {
       status: 'ACTIVE',
       verified: true,
       hasFullAccess: false,
-      profile: { displayName: 'Newbie', avatar: { blobId: 'av', width: 1 }, logo: null },
+      profile: { displayName: 'Newbie', avatar: { blobId: avatar.blobId, width: 1 }, logo: null },
     });
     expect(user.events.map((e: any) => e.type)).toEqual(['CREATE']);
     expect(status(await create(creator.client, { email: 'new.person@example.test' }))).toBe(409);

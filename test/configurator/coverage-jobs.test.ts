@@ -4,6 +4,7 @@ import { runCoverageJobOnce, startCoverageWorker, type CoverageWorkerOptions } f
 import { createLogger } from '../../src/logger';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { expectErrorBody } from '../support/http';
+import { storedFile } from '../support/files';
 import { ISO, UNKNOWN_ID, UUID, createType, fieldsOf, sampleType } from './fixtures';
 
 const logger = createLogger('silent');
@@ -174,8 +175,20 @@ describe('coverage calculation: the job queue and the worker', () => {
       await a.client.post(`/type-product-coverages/find-by-names/${type.id}`, ['T1-Flat-BRICK'])
     ).body;
     const assets = [
-      { name: 'm.glb', extension: 'glb', fileSize: 700 },
-      { name: 'm.rvt', extension: 'rvt', fileSize: 300 },
+      (
+        await storedFile(server.baseUrl, a, {
+          name: 'm.glb',
+          type: 'application/octet-stream',
+          content: Buffer.alloc(700),
+        })
+      ).file,
+      (
+        await storedFile(server.baseUrl, a, {
+          name: 'm.rvt',
+          type: 'application/octet-stream',
+          content: Buffer.alloc(300),
+        })
+      ).file,
     ];
     const upd = await a.client.graphql(
       `mutation($id: ID!, $input: UpdateTypeProductCoverageInput!) { updateTypeProductCoverage(id: $id, input: $input) { complete } }`,

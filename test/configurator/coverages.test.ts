@@ -1,3 +1,4 @@
+import { storedFile } from '../support/files';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { expectErrorBody } from '../support/http';
 import { ISO, UNKNOWN_ID, UUID, createType } from './fixtures';
@@ -25,14 +26,16 @@ const COVERAGE_FIELDS = [
   'updatedBy',
 ];
 
-const asset = (name: string, fileSize: number) => ({
-  blobId: `blob-${name}`,
-  name,
-  extension: name.split('.').pop(),
-  fileSize,
-  type: 'MODEL',
-  created: '2026-02-01T10:00:00.000Z',
-});
+/**
+ * A stored file of `fileSize` bytes named `name`, uploaded for the tenant: a coverage's flags and
+ * size follow from what is stored. A .glb of 8 bytes or more starts as a binary glTF does.
+ */
+async function asset(server: TestServer, t: TestTenant, name: string, fileSize: number) {
+  const content = Buffer.alloc(fileSize, 0);
+  if (name.endsWith('.glb') && fileSize >= 12)
+    Buffer.from([0x67, 0x6c, 0x54, 0x46, 2, 0, 0, 0]).copy(content);
+  return (await storedFile(server.baseUrl, t, { name, type: 'application/octet-stream', content })).file;
+}
 
 describe('type product coverages over REST', () => {
   let server: TestServer;
@@ -58,6 +61,8 @@ describe('type product coverages over REST', () => {
   afterAll(() => server.close());
 
   it('shows every documented field; flags and size follow from the assets', async () => {
+    const glb = await asset(server, a, 'house.glb', 1000);
+    const rvt = await asset(server, a, 'house.RVT', 2500);
     const full = await create(a, {
       typeId: typeA.id,
       productName: 'A-Flat-BRICK',
@@ -66,7 +71,11 @@ describe('type product coverages over REST', () => {
       modelType: 'CONCEPT',
       parameters: [{ name: 'height', type: 'number', value: 9 }],
       projectIds: ['p-1'],
-      assets: [asset('house.glb', 1000), asset('house.RVT', 2500)],
+      // What the request says of a file is replaced by what is stored.
+      assets: [
+        { ...glb, fileSize: 1 },
+        { ...rvt, type: 'IMAGE' },
+      ],
     });
     const res = await a.client.get(`/type-product-coverages/find?ids=${full}`);
     expect(res.status).toBe(200);
@@ -86,7 +95,7 @@ describe('type product coverages over REST', () => {
       modelType: 'CONCEPT',
       parameters: [{ name: 'height', type: 'number', value: 9 }],
       projectIds: ['p-1'],
-      assets: [asset('house.glb', 1000), { ...asset('house.RVT', 2500) }],
+      assets: [glb, rvt],
       totalFileSize: 3500,
       events: [
         expect.objectContaining({ type: 'CREATE', authorId: a.adminId, date: expect.stringMatching(ISO) }),
@@ -114,7 +123,7 @@ describe('type product coverages over REST', () => {
 
     const update = await a.client.graphql(
       `mutation($id: ID!, $input: UpdateTypeProductCoverageInput!) { updateTypeProductCoverage(id: $id, input: $input) { glbComplete rvtComplete complete totalFileSize events { type description } } }`,
-      { id: bare, input: { assets: [asset('only.glb', 10)] } },
+      { id: bare, input: { assets: [await asset(server, a, 'only.glb', 10)] } },
     );
     expect(update.body.data.updateTypeProductCoverage).toMatchObject({
       glbComplete: true,
@@ -150,8 +159,8 @@ describe('type product coverages over REST', () => {
       tA = await createType(t.client, server.app.schema, { name: 'Family type' });
       ids = {};
       for (const [name, assets] of [
-        ['Alpha', [asset('a.glb', 5), asset('a.rvt', 5)]],
-        ['Bravo', [asset('b.glb', 50)]],
+        ['Alpha', [await asset(server, t, 'a.glb', 5), await asset(server, t, 'a.rvt', 5)]],
+        ['Bravo', [await asset(server, t, 'b.glb', 50)]],
         ['Charlie', []],
         ['=cmd|x', []],
       ] as const) {

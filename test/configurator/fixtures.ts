@@ -39,14 +39,6 @@ export function sampleType(name = 'Row house T1'): Record<string, unknown> {
     compensateNulpunt: true,
     hideBaseOptionInName: false,
     enforcedCategories: ['facade'],
-    previewBlob: {
-      blobId: 'blob-1',
-      name: 'preview.png',
-      extension: 'png',
-      fileSize: 1234,
-      type: 'IMAGE',
-      created: '2026-01-01T00:00:00.000Z',
-    },
     baseVariables: [{ id: 'wallThickness', configuration: config(30, 20, 50) }],
     variables: [
       {

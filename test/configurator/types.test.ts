@@ -1,5 +1,6 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
-import { ISO, UNKNOWN_ID, UUID, createType, fieldsOf } from './fixtures';
+import { storedFile } from '../support/files';
+import { ISO, UNKNOWN_ID, UUID, createType, fieldsOf, sampleType } from './fixtures';
 
 /** Configurator types through GraphQL (the specification has no REST family for them). */
 describe('configurator types over GraphQL', () => {
@@ -18,7 +19,11 @@ describe('configurator types over GraphQL', () => {
   afterAll(() => server.close());
 
   it('createConfiguratorType stores every documented field, with both names of each boolean pair', async () => {
-    const t = await createType(a.client, server.app.schema);
+    const { file: preview } = await storedFile(server.baseUrl, a, { name: 'preview.png' });
+    const t = await createType(a.client, server.app.schema, {
+      ...sampleType(),
+      previewBlob: { ...preview, fileSize: 1234, created: '2026-01-01T00:00:00.000Z' },
+    });
     expect(Object.keys(t).sort()).toEqual(
       [
         'id',
@@ -62,7 +67,13 @@ describe('configurator types over GraphQL', () => {
       compensateNulpunt: true,
       hideBaseOptionInName: false,
       enforcedCategories: ['facade'],
-      previewBlob: { blobId: 'blob-1', fileSize: 1234, type: 'IMAGE', created: '2026-01-01T00:00:00.000Z' },
+      // The stored file's size and time, not the request's.
+      previewBlob: {
+        blobId: preview.blobId,
+        fileSize: preview.fileSize,
+        type: 'IMAGE',
+        created: preview.created,
+      },
       baseVariables: [
         {
           id: 'wallThickness',

@@ -110,7 +110,15 @@ describe('sales invoices over REST', () => {
       type: 'MANUAL',
       sentMails: [],
       attachments: [],
-      pdf: null,
+      // Rendered by the service (test/files/invoice-pdf.test.ts reads it back).
+      pdf: {
+        blobId: expect.stringMatching(UUID),
+        name: 'invoice-2026-00001.pdf',
+        extension: 'pdf',
+        fileSize: expect.any(Number),
+        type: 'DOCUMENT',
+        created: expect.stringMatching(ISO),
+      },
       recurringAgreement: null,
       reminders: [],
       rows: [

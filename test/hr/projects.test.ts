@@ -1,4 +1,5 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { storedFile } from '../support/files';
 import { expectErrorBody } from '../support/http';
 import {
   createEmployee,
@@ -87,6 +88,7 @@ describe('HR projects over REST', () => {
         i: { name: 'NASA' },
       })
     ).createCustomer.id;
+    const { file: picture } = await storedFile(server.baseUrl, a, { name: 'logo.png' });
     const res = await a.client.post('/hr/projects', {
       name: 'Gemini',
       leadId: lead,
@@ -96,12 +98,13 @@ describe('HR projects over REST', () => {
       startDate: '2026-01-01',
       endDate: '2026-12-31',
       hourlyRate: 95.5,
+      // What a client claims of the file is replaced by what is stored.
       picture: {
-        blobId: 'b1',
+        blobId: picture.blobId,
         name: 'logo.png',
         extension: 'png',
-        fileSize: 1024,
-        type: 'IMAGE',
+        fileSize: 1,
+        type: 'VIDEO',
         created: '2026-01-01T10:00:00.000Z',
       },
     });
@@ -117,12 +120,12 @@ describe('HR projects over REST', () => {
       endDate: '2026-12-31',
       hourlyRate: 95.5,
       picture: {
-        blobId: 'b1',
+        blobId: picture.blobId,
         name: 'logo.png',
         extension: 'png',
-        fileSize: 1024,
+        fileSize: picture.fileSize,
         type: 'IMAGE',
-        created: '2026-01-01T10:00:00.000Z',
+        created: picture.created,
       },
       lead: {
         id: lead,

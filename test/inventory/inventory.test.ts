@@ -1,4 +1,5 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { storedFile } from '../support/files';
 import { expectErrorBody } from '../support/http';
 import {
   addStock,
@@ -425,13 +426,16 @@ describe('Inventory over REST', () => {
   describe('GET /inventory/batch-search', () => {
     let s: string;
     let steel: string;
+    let beamId: string;
     beforeAll(async () => {
       s = await createSite(a.client, 'Search site');
+      const { file: beam } = await storedFile(server.baseUrl, a, { name: 'beam.png' });
+      beamId = beam.blobId;
       steel = await createProduct(a.client, {
         name: 'Steel beam',
         brand: 'Ironclad',
         category: 'metal',
-        imageAssets: [{ blobId: 'img-1', name: 'beam.png', type: 'IMAGE' }],
+        imageAssets: [{ blobId: beam.blobId }],
       });
       await addStock(a.client, s, [
         { productId: oak, quantity: 5, price: 3, batchNumber: 'OAK-1', locationId: 'L1' },
@@ -480,7 +484,7 @@ describe('Inventory over REST', () => {
         productionDate: null,
         quantity: 2,
         unitPrice: 50,
-        imageAssets: [expect.objectContaining({ blobId: 'img-1', name: 'beam.png', type: 'IMAGE' })],
+        imageAssets: [expect.objectContaining({ blobId: beamId, name: 'beam.png', type: 'IMAGE' })],
       });
       expect(page.content.find((r: any) => r.batchNumber === 'OAK-1')).toMatchObject({
         expirationDate: '2027-06-01T00:00:00.000Z',

@@ -1,4 +1,5 @@
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { storedFile } from '../support/files';
 import { expectErrorBody } from '../support/http';
 import {
   addStock,
@@ -20,6 +21,7 @@ const UPDATE = `mutation($id: ID!, $input: StockTransferInput!) { updateStockTra
 
 describe('Stock transfers', () => {
   let server: TestServer;
+  let oakImageId: string;
   let a: TestTenant;
   let from: string;
   let to: string;
@@ -33,9 +35,11 @@ describe('Stock transfers', () => {
     from = await createSite(a.client, 'Source');
     to = await createSite(a.client, 'Destination');
     depot = await createSite(a.client, 'Depot');
+    const { file: oakImage } = await storedFile(server.baseUrl, a, { name: 'oak.png' });
+    oakImageId = oakImage.blobId;
     oak = await createProduct(a.client, {
       name: 'Oak plank',
-      imageAssets: [{ blobId: 'oak-img', type: 'IMAGE' }],
+      imageAssets: [{ blobId: oakImage.blobId, type: 'IMAGE' }],
       unitsOfMeasurement: [{ unit: 'pc', name: 'Piece', quantity: 1, baseUnit: true, isBaseUnit: true }],
     });
     pine = await createProduct(a.client, { name: 'Pine plank' });
@@ -227,7 +231,7 @@ describe('Stock transfers', () => {
         quantityShipped: 5,
         totalReserved: 8,
         returnStarted: true,
-        imageAssets: [expect.objectContaining({ blobId: 'oak-img' })],
+        imageAssets: [expect.objectContaining({ blobId: oakImageId })],
         unitsOfMeasurement: [expect.objectContaining({ unit: 'pc', baseUnit: true, isBaseUnit: true })],
         batchAllocations: [
           {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { storedFile } from '../support/files';
 import { expectErrorBody } from '../support/http';
 import {
   addStock,
@@ -40,6 +41,7 @@ describe('Waste management', () => {
   describe('POST /waste-management', () => {
     it('registers waste with 201, a Location, the full shape and a CREATE event; dto.tenantId is ignored', async () => {
       const shiftId = randomUUID();
+      const { image: photo } = await storedFile(server.baseUrl, a, { width: 10, height: 20 });
       const res = await register({
         productId: flour,
         quantity: 2.5,
@@ -47,7 +49,7 @@ describe('Waste management', () => {
         stockSiteId: site,
         shiftId,
         approvedBy: 'Chef',
-        image: { blobId: 'photo', width: 10, height: 20, thumbnailBlobId: 'thumb' },
+        image: { blobId: photo.blobId, width: 10, height: 20, thumbnailBlobId: 'thumb' },
         tenantId: MISSING,
       });
       expect(res.status).toBe(201);
@@ -64,7 +66,7 @@ describe('Waste management', () => {
         subsidiaryId: null,
         approvedBy: 'Chef',
         deductRawMaterials: false,
-        image: { blobId: 'photo', width: 10, height: 20, thumbnailBlobId: 'thumb' },
+        image: { blobId: photo.blobId, width: 10, height: 20, thumbnailBlobId: photo.thumbnailBlobId },
         events: [
           expect.objectContaining({ type: 'CREATE', authorId: a.adminId, date: expect.stringMatching(ISO) }),
         ],

@@ -55,6 +55,8 @@ export interface ServerOptions {
   /** Resource groups beyond the application's (with their entities), as the group recipe adds one. */
   resources?: AppOptions['resources'];
   entities?: OrmOptions['entities'];
+  /** Where stored files live (a temporary local folder unless given). */
+  files?: AppOptions['files'];
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
@@ -76,6 +78,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     production: false,
     http: options.http,
     resources: options.resources,
+    files: options.files,
   });
   // The client keeps connections alive between requests; a busy machine (or a validator compiled
   // on first use, see openapi-exchange.ts) can stall a test's event loop past Node's 5 s default,

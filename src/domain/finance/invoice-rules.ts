@@ -23,6 +23,7 @@ import type {
   RecurringAgreementInput,
 } from '../../resolvers/finance/invoice-inputs';
 import { requireRef } from '../../family/references';
+import { storeInvoicePdf } from './invoice-pdf';
 import {
   addDays,
   addMonths,
@@ -194,6 +195,8 @@ export async function prepareInvoice(
   const totals = applyAmounts(invoice, input, type);
   applyPayments(invoice, input, totals, caller);
   if (isNew) await assignNumber(ctx, invoice, invoiceDate);
+  // The PDF is the service's rendering of what was just computed, never the client's.
+  await storeInvoicePdf(ctx, invoice);
 }
 
 /** The customer, subsidiary and opportunity exist; an opportunity supplies a missing customer. */

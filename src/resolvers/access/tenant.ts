@@ -14,6 +14,7 @@ import {
 } from '../../entities/tenant';
 import { TenantRole } from '../../entities/tenant-role';
 import { ImageRef } from '../../entities/shared';
+import { checkFileRefs } from '../../domain/files/references';
 import { callerOf, type Context } from '../../context';
 import { loaderManyBy } from '../../family/loaders';
 import { authenticated, Requires, superAdminOnly } from '../../permissions/rules';
@@ -64,6 +65,7 @@ export class UpdateTenantInput {
 export async function updateTenant(ctx: Context, input: UpdateTenantInput): Promise<Tenant> {
   const caller = callerOf(ctx);
   const tenant = await callerTenant(ctx);
+  await checkFileRefs(ctx, input);
   const { billingInfo, scopes, settings, ...plain } = input;
   for (const [key, value] of Object.entries(plain)) {
     if (value !== undefined) (tenant as unknown as Record<string, unknown>)[key] = value;

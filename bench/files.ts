@@ -1,0 +1,178 @@
+/**
+ * Stored files through the service against the same store used directly, and the service's
+ * memory during a large upload (docs/files.md). Starts the built service (`dist/src/main.js`) on
+ * the embedded database with the local backend in a temporary DATA_DIR, on 127.0.0.1.
+ *
+ *   npm run bench:files            # 10 MB x 5 each way, then a 1 GB upload
+ *   BENCH_FILES_BIG_MB=200 npm run bench:files
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+const SMALL = 10 * 1024 * 1024;
+const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 5);
+const BIG = Number(process.env.BENCH_FILES_BIG_MB ?? 1000) * 1000 * 1000;
+const PORT = 40000 + Math.floor(Math.random() * 20000);
+
+const rssOf = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+};
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/** A multipart body of one `file` part of `size` bytes, generated as it is sent. */
+function multipart(size: number, boundary: string): { body: Readable; length: number } {
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = randomBytes(1024 * 1024);
+  async function* parts() {
+    yield head;
+    for (let sent = 0; sent < size; sent += chunk.length)
+      yield sent + chunk.length <= size ? chunk : chunk.subarray(0, size - sent);
+    yield tail;
+  }
+  return { body: Readable.from(parts()), length: head.length + size + tail.length };
+}
+
+function upload(token: string, size: number): Promise<{ status: number; text: string }> {
+  const boundary = `bench${Date.now()}`;
+  const { body, length } = multipart(size, boundary);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path: '/api/v1/files',
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': length,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
+    req.on('error', reject);
+    body.pipe(req);
+  });
+}
+
+function download(token: string, id: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        {
+          host: '127.0.0.1',
+          port: PORT,
+          path: `/api/v1/files/${id}`,
+          headers: { authorization: `Bearer ${token}` },
+        },
+        (res) => {
+          let n = 0;
+          res.on('data', (c: Buffer) => (n += c.length));
+          res.on('end', () => resolve(n));
+        },
+      )
+      .on('error', reject);
+  });
+}
+
+async function time(work: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bms-bench-files-'));
+  const service = spawn(process.execPath, ['dist/src/main.js'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: '',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const token = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      service.stdout!.on('data', (c) => {
+        out += c;
+        const found = /Bearer ([\w.-]+)/.exec(out);
+        if (found) resolve(found[1]);
+      });
+      service.once('exit', () => reject(new Error(`the service exited: ${out}`)));
+    });
+    const store = path.join(dataDir, 'files');
+    const direct = path.join(store, 'bench-direct');
+    const payload = randomBytes(SMALL);
+
+    // Warm-up, then rounds alternating service and direct, so both see the same disk state.
+    await upload(token, SMALL);
+    let viaService = 0;
+    let viaDisk = 0;
+    let downService = 0;
+    let downDisk = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      let id = '';
+      viaService += await time(async () => {
+        const res = await upload(token, SMALL);
+        if (res.status !== 201) throw new Error(`upload: ${res.status} ${res.text}`);
+        id = JSON.parse(res.text).file.blobId;
+      });
+      viaDisk += await time(() => pipeline(Readable.from([payload]), createWriteStream(direct)));
+      downService += await time(async () => {
+        if ((await download(token, id)) !== SMALL) throw new Error('short download');
+      });
+      downDisk += await time(async () => {
+        for await (const _chunk of createReadStream(direct));
+      });
+    }
+    const rate = (ms: number) => ((SMALL * ROUNDS) / 1024 / 1024 / (ms / 1000)).toFixed(0);
+    console.log(
+      `10 MB x ${ROUNDS}, local backend, service on 127.0.0.1 against the same folder written directly:`,
+    );
+    console.log(
+      `  upload:   service ${rate(viaService)} MB/s, direct ${rate(viaDisk)} MB/s, ratio ${((viaDisk / viaService) * 100).toFixed(0)}%`,
+    );
+    console.log(
+      `  download: service ${rate(downService)} MB/s, direct ${rate(downDisk)} MB/s, ratio ${((downDisk / downService) * 100).toFixed(0)}%`,
+    );
+
+    const before = rssOf(service.pid!);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(service.pid!))), 50);
+    const took = await time(async () => {
+      const res = await upload(token, BIG);
+      if (res.status !== 201) throw new Error(`big upload: ${res.status} ${res.text}`);
+    });
+    clearInterval(sampler);
+    console.log(
+      `${mb(BIG)} MiB upload in ${(took / 1000).toFixed(1)} s: service RSS ${mb(before)} MiB before, peak ${mb(peak)} MiB (+${mb(peak - before)} MiB)`,
+    );
+  } finally {
+    service.kill('SIGTERM');
+    await new Promise((r) => service.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { actorOf } from '../../db/tenancy';
+import { outboxRow } from '../../events/outbox';
+import { assetOf, type StoredFile } from './stored-files';
+
+/** The webhook events of stored files (no record has their history: the table is not an entity). */
+export const FILE_EVENTS = ['file.created', 'file.deleted'] as const;
+export type FileEventName = (typeof FILE_EVENTS)[number];
+
+/** Queues a file's event in the outbox, in the transaction that stored or deleted it. */
+export async function fileEvent(
+  em: EntityManager,
+  tenantId: string,
+  type: FileEventName,
+  file: StoredFile,
+): Promise<void> {
+  const actor = actorOf(em);
+  em.persist(
+    outboxRow({
+      tenantId,
+      type,
+      resourceType: 'file',
+      resourceId: file.id,
+      actor: actor ? { userId: actor.userId, email: actor.email } : null,
+      data: { ...assetOf(file), mediaType: file.type, sha256: file.sha256 },
+    }),
+  );
+  await em.flush();
+}

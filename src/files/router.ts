@@ -1,0 +1,278 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { create as contentDisposition } from 'content-disposition';
+import express, { type Request, type Response } from 'express';
+import rangeParser from 'range-parser';
+import type { MikroORM } from '@mikro-orm/core';
+import type { Context } from '../context';
+import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
+import { badRequest, notFound } from '../errors';
+import type { Logger } from '../logger';
+import { sendCaught, sendError, type ContextFor } from '../rest/router';
+import {
+  assetOf,
+  findFile,
+  imageOf,
+  limitsOf,
+  RASTER_TYPES,
+  usedBytes,
+  type FileStore,
+  type InTenant,
+  type StoredFile,
+  type Upload,
+} from '../domain/files/stored-files';
+import { fileEvent } from '../domain/files/file-events';
+
+/** Types a browser may show in place; anything else (SVG and HTML included) is downloaded. */
+const INLINE_TYPES = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'application/pdf',
+  'video/mp4',
+  'text/plain',
+]);
+
+export const fileUrl = (id: string) => `/api/v1/files/${id}`;
+export const thumbnailUrl = (id: string) => `/api/v1/files/${id}/thumbnail`;
+
+/** The answer to an upload: the `FileAsset` and, for an image, the `ImageRef`, with their URLs. */
+export function uploadAnswer(file: StoredFile) {
+  const image = file.type.startsWith('image/') ? imageOf(file) : null;
+  return {
+    file: { ...assetOf(file), url: fileUrl(file.id) },
+    image: image
+      ? {
+          ...image,
+          url: fileUrl(file.id),
+          thumbnailUrl: image.thumbnailBlobId ? thumbnailUrl(file.id) : null,
+        }
+      : null,
+  };
+}
+
+/** The signature that lets a browser send the bytes of a pending upload to the local backend. */
+export function uploadToken(secret: string, tenantId: string, id: string, expires: Date): string {
+  const expiry = Math.floor(expires.getTime() / 1000);
+  const mac = createHmac('sha256', secret)
+    .update(`file-upload:${tenantId}:${id}:${expiry}`)
+    .digest('base64url');
+  return `${tenantId}.${expiry}.${mac}`;
+}
+
+function tokenTenant(secret: string, id: string, token: string): string | null {
+  const [tenantId, expiry, mac] = token.split('.');
+  if (!tenantId || !expiry || !mac || Number(expiry) * 1000 < Date.now()) return null;
+  const expected = uploadToken(secret, tenantId, id, new Date(Number(expiry) * 1000)).split('.')[2];
+  const a = Buffer.from(mac);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b) ? tenantId : null;
+}
+
+/**
+ * The one file part of a multipart body, handed to `take` as it streams. Fields other than the
+ * file are ignored; a second file part, a body that is not multipart, or one that ends without a
+ * file part is a 400 (415 for another media type).
+ */
+function fileOfMultipart<R>(req: Request, take: (upload: Upload) => Promise<R>): Promise<R> {
+  if (!req.is('multipart/form-data'))
+    return Promise.reject(
+      Object.assign(badRequest('the body must be multipart/form-data with a part named "file"'), {
+        status: 415,
+      }),
+    );
+  return new Promise<R>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, fields: 20, fieldSize: 4096, parts: 40 },
+      });
+    } catch (err) {
+      reject(badRequest(`the multipart body cannot be read: ${(err as Error).message}`));
+      return;
+    }
+    let taken = false;
+    parser.on('file', (field, stream, info) => {
+      if (field !== 'file' || taken) {
+        stream.resume();
+        return;
+      }
+      taken = true;
+      take({ name: info.filename, declaredType: info.mimeType ?? '', body: stream as Readable }).then(
+        resolve,
+        reject,
+      );
+    });
+    parser.on('error', (err) => {
+      if (!taken) reject(badRequest(`the multipart body cannot be read: ${(err as Error).message}`));
+    });
+    parser.on('close', () => {
+      if (!taken) reject(badRequest('the multipart body has no part named "file"'));
+    });
+    // A client gone halfway: the file part fails, and the stored object with it.
+    req.on('aborted', () => parser.destroy(new Error('the request was cut off')));
+    req.pipe(parser);
+  });
+}
+
+/** After a refused upload the rest of its body is not read: the connection closes with the answer. */
+function refuseUpload(req: Request, res: Response, err: unknown, logger: Logger): void {
+  if (!req.complete) res.setHeader('Connection', 'close');
+  req.unpipe();
+  sendCaught(res, err, logger);
+}
+
+/**
+ * Stored files over HTTP, beside the REST facade: uploads (multipart, streamed), the local
+ * backend's presigned-upload target, downloads with ranges, and thumbnails. A file is found only
+ * within the caller's tenant (its table is under row-level security): any other id is a 404.
+ */
+export function filesRouter({
+  store,
+  orm,
+  contextFor,
+  logger,
+}: {
+  store: FileStore;
+  orm: MikroORM;
+  contextFor: ContextFor;
+  logger: Logger;
+}): express.Router {
+  const router = express.Router();
+  const inTenantOf =
+    (ctx: Context): InTenant =>
+    (work) =>
+      withTenant(
+        orm.em,
+        { tenantId: ctx.caller!.tenantId, userId: ctx.caller!.userId, email: ctx.caller!.email },
+        work,
+      );
+
+  router.post('/files', async (req, res) => {
+    res.locals.route = 'POST /files';
+    try {
+      if (!req.is('multipart/form-data')) {
+        sendError(res, 415, 'the body must be multipart/form-data with a part named "file"');
+        return;
+      }
+      const ctx = await contextFor(req, res);
+      const caller = ctx.caller!;
+      const limits = await limitsOf(ctx.em, caller.tenantId, store.settings.defaults);
+      const used = await usedBytes(ctx.em, caller.tenantId);
+      await endTenantTransaction(ctx.em, true);
+      const inTenant = inTenantOf(ctx);
+      const file = await fileOfMultipart(req, (upload) =>
+        store.store(caller.tenantId, caller.userId, limits, used, upload, inTenant),
+      );
+      await inTenant((em) => fileEvent(em, caller.tenantId, 'file.created', file));
+      res.status(201).setHeader('Location', fileUrl(file.id));
+      res.json(uploadAnswer(file));
+    } catch (err) {
+      refuseUpload(req, res, err, logger);
+    }
+  });
+
+  // The local backend's presigned upload: the token in the URL stands for the credential.
+  router.post('/files/uploads/:id', async (req, res) => {
+    res.locals.route = 'POST /files/uploads/{id}';
+    try {
+      const id = String(req.params.id);
+      const tenantId = tokenTenant(store.uploadSecret, id, String(req.query.token ?? ''));
+      if (!tenantId) throw notFound(`there is no file upload ${id}`);
+      const actor = { tenantId, userId: null, email: 'file-upload' };
+      const { file, limits } = await withTenant(orm.em, actor, async (em) => ({
+        file: await store.pending(em, tenantId, id),
+        limits: await limitsOf(em, tenantId, store.settings.defaults),
+      }));
+      await fileOfMultipart(req, (upload) => store.receive(file, limits, upload.body));
+      res.status(204).end();
+    } catch (err) {
+      refuseUpload(req, res, err, logger);
+    }
+  });
+
+  const download = (thumbnail: boolean) => async (req: Request, res: Response) => {
+    res.locals.route = thumbnail ? 'GET /files/{id}/thumbnail' : 'GET /files/{id}';
+    try {
+      const ctx = await contextFor(req, res);
+      const id = String(req.params.id);
+      let file = await findFile(ctx.em, ctx.caller!.tenantId, id);
+      if (file && thumbnail)
+        file = file.thumbnailId ? await findFile(ctx.em, ctx.caller!.tenantId, file.thumbnailId) : null;
+      await endTenantTransaction(ctx.em, true);
+      if (!file) throw notFound(thumbnail ? `there is no thumbnail of file ${id}` : `there is no file ${id}`);
+      await sendFile(req, res, file);
+    } catch (err) {
+      if (res.headersSent) res.destroy(err as Error);
+      else sendCaught(res, err, logger);
+    }
+  };
+  router.get('/files/:id', download(false));
+  router.get('/files/:id/thumbnail', download(true));
+
+  async function sendFile(req: Request, res: Response, file: StoredFile): Promise<void> {
+    const inline = INLINE_TYPES.has(file.type);
+    const disposition = contentDisposition(file.name, { type: inline ? 'inline' : 'attachment' });
+    res.setHeader('ETag', `"${file.sha256}"`);
+    res.setHeader('Cache-Control', 'private');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('Content-Disposition', disposition);
+    res.setHeader(
+      'Content-Type',
+      inline || RASTER_TYPES.has(file.type) ? file.type : file.type || 'application/octet-stream',
+    );
+    // The validator alone decides (RFC 9110, 13.1.2); a client's no-cache asks caches, not us.
+    const etag = `"${file.sha256}"`;
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (
+      ifNoneMatch &&
+      (ifNoneMatch.trim() === '*' ||
+        ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
+    ) {
+      res.status(304).end();
+      return;
+    }
+    const { backend, settings } = store;
+    if (settings.redirectDownloads && backend.signedUrl) {
+      const url = await backend.signedUrl(file.storageKey, {
+        type: file.type,
+        disposition,
+        expiresSeconds: settings.downloadTtlSeconds,
+      });
+      res.status(302).setHeader('Location', url).end();
+      return;
+    }
+    let range: { start: number; end: number } | undefined;
+    const header = req.headers.range;
+    const ifRange = req.headers['if-range'];
+    if (header && (!ifRange || ifRange === `"${file.sha256}"`)) {
+      const ranges = rangeParser(file.size, header, { combine: true });
+      if (ranges === -1) {
+        res.setHeader('Content-Range', `bytes */${file.size}`);
+        sendError(res, 416, `the range ${header} lies outside the file's ${file.size} bytes`);
+        return;
+      }
+      // A malformed header, or several ranges, is answered with the whole file (RFC 9110 allows it).
+      if (Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes') range = ranges[0];
+    }
+    if (range) {
+      res.status(206);
+      res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
+      res.setHeader('Content-Length', range.end - range.start + 1);
+    } else res.setHeader('Content-Length', file.size);
+    if (req.method === 'HEAD' || file.size === 0) {
+      res.end();
+      return;
+    }
+    await pipeline(await backend.get(file.storageKey, range), res);
+  }
+
+  return router;
+}
