@@ -18,7 +18,7 @@ const settings: EventSettings = {
   timeoutMs: 2000,
   retryBaseMs: 100,
   retryMaxMs: 300,
-  leaseMarginMs: 500,
+  leaseMs: 1000,
   pollIntervalMs: 50,
 };
 
