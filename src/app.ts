@@ -78,6 +78,8 @@ export interface App {
   schema: GraphQLSchema;
   /** Live subscriptions' sessions and their outbox listener. */
   live: LiveHub;
+  /** Its Prometheus metrics (the event worker counts its deliveries there). */
+  metrics: Metrics;
   /** Stops taking requests, lets those in flight finish, then stops GraphQL. */
   close(): Promise<void>;
 }
@@ -186,6 +188,7 @@ export async function createApp({
     server,
     schema,
     live,
+    metrics,
     close: () => closeApp(server, unused, subscriptions, live, apollo),
   };
 }

@@ -39,6 +39,24 @@ interface ClaimRow extends Claim {
   data: unknown;
 }
 
+/**
+ * `endpoints`: each endpoint that has undelivered webhook deliveries, once, found by a loose index
+ * scan of `event_delivery_window_idx` (the first entry, then the first entry past the previous
+ * endpoint, and so on): one index probe per such endpoint, however many deliveries each has.
+ * Needs `with recursive`.
+ */
+const ENDPOINTS_WITH_UNDELIVERED = `endpoints as (
+  (select tenant_id, endpoint_id from event_delivery
+   where status = 'PENDING' and channel = 'WEBHOOK'
+   order by tenant_id, endpoint_id limit 1)
+  union all
+  select n.tenant_id, n.endpoint_id from endpoints p, lateral (
+    select d.tenant_id, d.endpoint_id from event_delivery d
+    where d.status = 'PENDING' and d.channel = 'WEBHOOK'
+      and (d.tenant_id, d.endpoint_id) > (p.tenant_id, p.endpoint_id)
+    order by d.tenant_id, d.endpoint_id limit 1) n
+)`;
+
 const leaseSql = (settings: EventSettings) =>
   `now() + make_interval(secs => ${Math.round(settings.leaseMs)}::float8 / 1000)`;
 
@@ -61,17 +79,7 @@ export async function claimWebhooks(
   const window = settings.endpointConcurrency;
   const rows = await asEventWorker(orm, (q) =>
     q<ClaimRow>(
-      `with recursive endpoints as (
-         (select tenant_id, endpoint_id from event_delivery
-          where status = 'PENDING' and channel = 'WEBHOOK'
-          order by tenant_id, endpoint_id limit 1)
-         union all
-         select n.tenant_id, n.endpoint_id from endpoints p, lateral (
-           select d.tenant_id, d.endpoint_id from event_delivery d
-           where d.status = 'PENDING' and d.channel = 'WEBHOOK'
-             and (d.tenant_id, d.endpoint_id) > (p.tenant_id, p.endpoint_id)
-           order by d.tenant_id, d.endpoint_id limit 1) n
-       ), candidates as (
+      `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, candidates as (
          select w.tenant_id, w.id, w.place, w.next_attempt_at
          from endpoints h
          join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
@@ -331,4 +339,42 @@ async function markMailed(q: Query, mailed: readonly Attempt[]): Promise<void> {
       [tenantId, JSON.stringify(ids)],
     );
   }
+}
+
+/** How far behind delivery is, in seconds (null: nothing waiting). */
+export interface DeliveryLag {
+  /** The oldest outbox event not yet fanned out to deliveries. */
+  undispatched: number | null;
+  /** The oldest undelivered e-mail. */
+  email: number | null;
+  /** Per active endpoint with undelivered deliveries: the oldest one's age. */
+  webhooks: { tenantId: string; endpointId: string; seconds: number }[];
+}
+
+/**
+ * The age of the oldest undelivered event, per receiver: each read is the head of an index of the
+ * undelivered only (one probe per endpoint), so it costs the same whatever the backlog.
+ */
+export async function deliveryLag(orm: MikroORM): Promise<DeliveryLag> {
+  return asEventWorker(orm, async (q) => {
+    const [heads] = await q<{ undispatched: number | null; email: number | null }>(
+      `select extract(epoch from now() - (select occurred_at from outbox_event where dispatched_at is null
+                                          order by occurred_at, id limit 1))::float8 as undispatched,
+              extract(epoch from now() - (select occurred_at from event_delivery
+                                          where status = 'PENDING' and channel = 'EMAIL'
+                                          order by occurred_at limit 1))::float8 as email`,
+    );
+    const webhooks = await q<{ tenantId: string; endpointId: string; seconds: number }>(
+      `with recursive ${ENDPOINTS_WITH_UNDELIVERED}
+       select h.tenant_id as "tenantId", h.endpoint_id as "endpointId",
+         extract(epoch from now() - (
+           select d.occurred_at from event_delivery d
+           where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
+             and d.status = 'PENDING' and d.channel = 'WEBHOOK'
+           order by d.occurred_at, d.id limit 1))::float8 as seconds
+       from endpoints h join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
+       where e.active`,
+    );
+    return { undispatched: heads?.undispatched ?? null, email: heads?.email ?? null, webhooks };
+  });
 }

@@ -65,7 +65,12 @@ describe('event delivery', () => {
   };
   const resourceOf = (r: Received) => (JSON.parse(r.body) as { resource: { id: string } }).resource.id;
   const start = (settings: Partial<EventSettings>) =>
-    (worker = startEventWorker(server.orm, createLogger('silent'), { ...base, ...settings }));
+    (worker = startEventWorker(
+      server.orm,
+      createLogger('silent'),
+      { ...base, ...settings },
+      server.app.metrics.observeAttempt,
+    ));
   const deliveries = async (hookId: string) =>
     (await a.client.get(`/webhooks/${hookId}/deliveries`)).body.content as {
       status: string;
@@ -213,4 +218,30 @@ describe('event delivery', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at('/deleted')).toHaveLength(2);
   }, 60_000);
+
+  it('shows the lag of each endpoint and the deliveries it made in the metrics', async () => {
+    const stuck = await register('/stuck', () => 503);
+    const counted = await register('/counted');
+    await createFeatures(2, 'Measured');
+    start({ retryBaseMs: 60_000, retryMaxMs: 60_000 });
+    await waitFor(() => receiver.at('/counted').length === 2 && receiver.at('/stuck').length === 2);
+    const metrics = await waitFor(async () => {
+      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      // Counted as they end, the attempts are recorded an instant later.
+      const caughtUp = !text.includes(`stage="webhook",endpoint="${counted.id}"`);
+      return text.includes(`endpoint="${stuck.id}",outcome="failed"} 2`) && caughtUp && text;
+    });
+    expect(metrics).toContain(
+      `event_deliveries_total{channel="webhook",endpoint="${counted.id}",outcome="ok"} 2`,
+    );
+    // The failing endpoint's oldest event waits (for its retry); the healthy one has caught up.
+    const lag = (id: string) =>
+      metrics.match(
+        new RegExp(`event_delivery_lag_seconds{stage="webhook",endpoint="${id}"} ([0-9.e-]+)`),
+      )?.[1];
+    expect(Number(lag(stuck.id))).toBeGreaterThan(0);
+    expect(lag(counted.id)).toBeUndefined();
+    expect(metrics).toMatch(/event_delivery_lag_seconds\{stage="dispatch",endpoint=""\} 0\n/);
+    expect((await a.client.delete(`/webhooks/${stuck.id}`)).status).toBe(204);
+  });
 });
