@@ -76,10 +76,26 @@ export async function claimWebhooks(
   worker: string,
   limit: number,
 ): Promise<Claim[]> {
+  const rows = await asEventWorker(orm, (q) => q<ClaimRow>(claimWebhooksSql(settings, limit), [worker]));
+  return rows.map(({ type, resource_type, resource_id, occurred_at, actor, data, ...claim }) => ({
+    ...claim,
+    event: {
+      tenant_id: claim.tenant_id,
+      id: claim.event_id,
+      type,
+      resource_type,
+      resource_id,
+      occurred_at,
+      actor,
+      data,
+    },
+  }));
+}
+
+/** The statement of claimWebhooks; its one parameter is the worker's id (bench/ explains it). */
+export function claimWebhooksSql(settings: EventSettings, limit: number): string {
   const window = settings.endpointConcurrency;
-  const rows = await asEventWorker(orm, (q) =>
-    q<ClaimRow>(
-      `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, candidates as (
+  return `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, candidates as (
          select w.tenant_id, w.id, w.place, w.next_attempt_at
          from endpoints h
          join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
@@ -113,23 +129,7 @@ export async function claimWebhooks(
          and e.tenant_id = d.tenant_id and e.id = d.endpoint_id
        returning d.tenant_id, d.id, d.channel, d.endpoint_id, d.event_id, d.attempts, d.target,
          e.url, e.secret, e.previous_secret, e.previous_secret_expires,
-         o.type, o.resource_type, o.resource_id, o.occurred_at, o.actor, o.data`,
-      [worker],
-    ),
-  );
-  return rows.map(({ type, resource_type, resource_id, occurred_at, actor, data, ...claim }) => ({
-    ...claim,
-    event: {
-      tenant_id: claim.tenant_id,
-      id: claim.event_id,
-      type,
-      resource_type,
-      resource_id,
-      occurred_at,
-      actor,
-      data,
-    },
-  }));
+         o.type, o.resource_type, o.resource_id, o.occurred_at, o.actor, o.data`;
 }
 
 /** Claims up to `limit` due e-mail deliveries, oldest due first (over `event_delivery_email_due_idx`). */
@@ -139,9 +139,12 @@ export async function claimEmails(
   worker: string,
   limit: number,
 ): Promise<Claim[]> {
-  return asEventWorker(orm, (q) =>
-    q<Claim>(
-      `update event_delivery d
+  return asEventWorker(orm, (q) => q<Claim>(claimEmailsSql(settings, limit), [worker]));
+}
+
+/** The statement of claimEmails; its one parameter is the worker's id. */
+export function claimEmailsSql(settings: EventSettings, limit: number): string {
+  return `update event_delivery d
          set locked_until = ${leaseSql(settings)}, locked_by = ?, attempts = d.attempts + 1
        from (
          select c.tenant_id, c.id from event_delivery c
@@ -151,10 +154,7 @@ export async function claimEmails(
          limit ${Math.max(1, Math.floor(limit))} for update skip locked
        ) next
        where d.tenant_id = next.tenant_id and d.id = next.id
-       returning d.tenant_id, d.id, d.channel, d.endpoint_id, d.event_id, d.attempts, d.target`,
-      [worker],
-    ),
-  );
+       returning d.tenant_id, d.id, d.channel, d.endpoint_id, d.event_id, d.attempts, d.target`;
 }
 
 const claimKeys = (claims: readonly Claim[]) =>
