@@ -5,9 +5,9 @@ import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger';
 import type { CompileOutcome } from '../graphql/compiled-execution';
-import { joinClusterMetrics } from './cluster-metrics';
 import { deliveryLag } from '../events/deliveries';
 import type { AttemptObserver } from '../events/worker';
+import { joinClusterMetrics } from './cluster-metrics';
 
 /**
  * Prometheus metrics of one app. Each app has a registry of its own rather than prom-client's
