@@ -12,9 +12,9 @@
  * as processes would have), DATABASE_URL (the local server), BENCH_KEEP=1 keeps the database.
  */
 import 'reflect-metadata';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { createTenant } from '../src/services/provisioning';
@@ -27,52 +27,35 @@ const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 1);
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0);
 const WORKERS = Number(process.env.BENCH_EVENT_WORKERS ?? 1);
 
-interface Receiver {
-  url: string;
-  hits: Map<string, number>;
-  ids: Set<string>;
+interface Stats {
+  hits: Record<string, number>;
+  lags: Record<string, number[]>;
   duplicates: string[];
-  lags: Map<string, number[]>;
-  close(): Promise<void>;
 }
 
-async function startReceiver(): Promise<Receiver> {
-  const hits = new Map<string, number>();
-  const ids = new Set<string>();
-  const duplicates: string[] = [];
-  const lags = new Map<string, number[]>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { occurredAt: string };
-      const key = `${path} ${String(req.headers['webhook-id'])}`;
-      if (ids.has(key)) duplicates.push(key);
-      ids.add(key);
-      const answer = () => {
-        hits.set(path, (hits.get(path) ?? 0) + 1);
-        const lag = lags.get(path) ?? [];
-        lag.push(Date.now() - Date.parse(body.occurredAt));
-        lags.set(path, lag);
-        res.writeHead(200).end('ok');
-      };
-      if (SLOW_MS > 0 && path === `/hook${ENDPOINTS - 1}` && ENDPOINTS > 1) setTimeout(answer, SLOW_MS);
-      else answer();
-    });
+/** The receiver process (events-receiver.ts); the slow endpoint, if any, is the last. */
+async function startReceiver() {
+  const child = fork(path.join(__dirname, 'events-receiver'), [], {
+    env: { ...process.env, BENCH_SLOW_PATH: `/hook${ENDPOINTS - 1}` },
+    execArgv: __filename.endsWith('.ts')
+      ? ['-r', path.join(__dirname, '../test/support/register-ts.js')]
+      : [],
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = await new Promise<string>((resolve) =>
+    child.once('message', (m: { url: string }) => resolve(m.url)),
+  );
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits,
-    ids,
-    duplicates,
-    lags,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    url,
+    stats: () =>
+      new Promise<Stats>((resolve) => {
+        child.once('message', (m: Stats) => resolve(m));
+        child.send('stats');
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('stop');
+      }),
   };
 }
 
@@ -115,24 +98,29 @@ async function main() {
     };
     const orms = [orm];
     for (let i = 1; i < WORKERS; i++) orms.push(await openOrm({ clientUrl: db.url, poolMax: 4 }));
-    const expected = EVENTS * ENDPOINTS;
+    // The tenant's own creation wrote events too: every outbox row goes to every endpoint.
+    const [{ n: events }] = await sql.execute<{ n: number }[]>('select count(*)::int as n from outbox_event');
+    const expected = events * ENDPOINTS;
     const load0 = loadavg()[0];
     const started = Date.now();
     const workers = orms.map((o) => startEventWorker(o, createLogger('silent'), settings));
-    const total = () => [...receiver.hits.values()].reduce((a, b) => a + b, 0);
+    const total = (stats: Stats) => Object.values(stats.hits).reduce((a, b) => a + b, 0);
     const timeline: string[] = [];
     let last = 0;
+    let stats = await receiver.stats();
     const limitMs = Number(process.env.BENCH_DRAIN_LIMIT_S ?? 600) * 1000;
-    while (total() < expected && Date.now() - started < limitMs) {
+    const cpu = process.cpuUsage();
+    while (total(stats) < expected && Date.now() - started < limitMs) {
       await new Promise((r) => setTimeout(r, 1000));
-      const now = total();
-      timeline.push(String(now - last));
-      last = now;
+      stats = await receiver.stats();
+      timeline.push(String(total(stats) - last));
+      last = total(stats);
     }
     const seconds = (Date.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
     await Promise.all(workers.map((w) => w.stop()));
     for (const o of orms.slice(1)) await o.close(true);
-    const done = total();
+    const done = total(stats);
     console.log(
       JSON.stringify(
         {
@@ -141,17 +129,18 @@ async function main() {
           slowMs: SLOW_MS,
           workers: WORKERS,
           delivered: done,
-          duplicates: receiver.duplicates,
+          duplicates: stats.duplicates,
+          workerCpuSeconds: Math.round((used.user + used.system) / 1e4) / 100,
           expected,
           seconds,
           perSecond: Math.round(done / seconds),
           perSecondTimeline: timeline.join(','),
           loadAverage: { before: load0, after: loadavg()[0] },
-          endpointsSeen: [...receiver.hits.entries()].map(([path, n]) => ({
-            path,
+          endpointsSeen: Object.entries(stats.hits).map(([at, n]) => ({
+            path: at,
             delivered: n,
-            lagP50Ms: percentile(receiver.lags.get(path) ?? [], 50),
-            lagP99Ms: percentile(receiver.lags.get(path) ?? [], 99),
+            lagP50Ms: percentile(stats.lags[at] ?? [], 50),
+            lagP99Ms: percentile(stats.lags[at] ?? [], 99),
           })),
         },
         null,

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { EventActor } from '../entities/events/outbox-event';
 import type { OutboxRecord } from './envelope';
 import { retryDelay, type EventSettings } from './settings';
-import { asEventWorker, type Query } from './store';
+import { asEventWorker, inOneTrip, type Query } from './store';
 import { TEST_EVENT } from './catalog';
 
 /**
@@ -27,6 +27,8 @@ export interface Claim {
   secret?: string;
   previous_secret?: string | null;
   previous_secret_expires?: Date | null;
+  /** The endpoint had a failing streak or an open circuit when claimed: a success must end them. */
+  troubled?: boolean;
   event?: OutboxRecord;
 }
 
@@ -76,7 +78,7 @@ export async function claimWebhooks(
   worker: string,
   limit: number,
 ): Promise<Claim[]> {
-  const rows = await asEventWorker(orm, (q) => q<ClaimRow>(claimWebhooksSql(settings, limit), [worker]));
+  const rows = await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker]);
   return rows.map(({ type, resource_type, resource_id, occurred_at, actor, data, ...claim }) => ({
     ...claim,
     event: {
@@ -129,6 +131,7 @@ export function claimWebhooksSql(settings: EventSettings, limit: number): string
          and e.tenant_id = d.tenant_id and e.id = d.endpoint_id
        returning d.tenant_id, d.id, d.channel, d.endpoint_id, d.event_id, d.attempts, d.target,
          e.url, e.secret, e.previous_secret, e.previous_secret_expires,
+         (e.failing_since is not null or e.consecutive_failures > 0 or e.circuit_open_until is not null) as troubled,
          o.type, o.resource_type, o.resource_id, o.occurred_at, o.actor, o.data`;
 }
 
@@ -139,7 +142,7 @@ export async function claimEmails(
   worker: string,
   limit: number,
 ): Promise<Claim[]> {
-  return asEventWorker(orm, (q) => q<Claim>(claimEmailsSql(settings, limit), [worker]));
+  return inOneTrip<Claim>(orm, claimEmailsSql(settings, limit), [worker]);
 }
 
 /** The statement of claimEmails; its one parameter is the worker's id. */
@@ -171,15 +174,14 @@ export async function renewLeases(
   claims: readonly Claim[],
 ): Promise<Claim[]> {
   if (claims.length === 0) return [];
-  const held = await asEventWorker(orm, (q) =>
-    q<{ tenant_id: string; id: string }>(
-      `update event_delivery d set locked_until = ${leaseSql(settings)}
-       from jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid, attempts int)
-       where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
-         and d.locked_by = ? and d.status = 'PENDING'
-       returning d.tenant_id, d.id`,
-      [claimKeys(claims), worker],
-    ),
+  const held = await inOneTrip<{ tenant_id: string; id: string }>(
+    orm,
+    `update event_delivery d set locked_until = ${leaseSql(settings)}
+     from jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid, attempts int)
+     where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
+       and d.locked_by = ?::uuid and d.status = 'PENDING'
+     returning d.tenant_id, d.id`,
+    [claimKeys(claims), worker],
   );
   const kept = new Set(held.map((r) => `${r.tenant_id}:${r.id}`));
   return claims.filter((c) => !kept.has(`${c.tenant_id}:${c.id}`));
@@ -233,23 +235,28 @@ export async function recordAttempts(
       delay_ms: a.ok || last ? null : retryDelay(settings, a.claim.attempts),
     };
   });
-  return asEventWorker(orm, async (q) => {
-    const updated = await q<{ tenant_id: string; id: string }>(
-      `update event_delivery d set status = x.status, last_status_code = x.code, last_error = x.error,
-         attempt_log = d.attempt_log || jsonb_build_array(x.entry), locked_until = null, locked_by = null,
-         updated = now(), version = d.version + 1,
-         delivered_at = case when x.status = 'DELIVERED' then now() end,
-         next_attempt_at = case when x.delay_ms is null then null
-                                else now() + make_interval(secs => x.delay_ms / 1000) end
-       from jsonb_to_recordset(?::jsonb)
-         as x(tenant_id uuid, id uuid, attempts int, status text, code int, error text, entry jsonb, delay_ms float8)
-       where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
-         and d.locked_by = ? and d.status = 'PENDING'
-       returning d.tenant_id, d.id`,
-      [JSON.stringify(rows), worker],
-    );
+  const statement = `update event_delivery d set status = x.status, last_status_code = x.code, last_error = x.error,
+       attempt_log = d.attempt_log || jsonb_build_array(x.entry), locked_until = null, locked_by = null,
+       updated = now(), version = d.version + 1,
+       delivered_at = case when x.status = 'DELIVERED' then now() end,
+       next_attempt_at = case when x.delay_ms is null then null
+                              else now() + make_interval(secs => x.delay_ms / 1000) end
+     from jsonb_to_recordset(?::jsonb)
+       as x(tenant_id uuid, id uuid, attempts int, status text, code int, error text, entry jsonb, delay_ms float8)
+     where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
+       and d.locked_by = ?::uuid and d.status = 'PENDING'
+     returning d.tenant_id, d.id`;
+  const params = [JSON.stringify(rows), worker];
+  const recordedOf = (updated: { tenant_id: string; id: string }[]) => {
     const held = new Set(updated.map((r) => `${r.tenant_id}:${r.id}`));
-    const recorded = attempts.filter((a) => held.has(`${a.claim.tenant_id}:${a.claim.id}`));
+    return attempts.filter((a) => held.has(`${a.claim.tenant_id}:${a.claim.id}`));
+  };
+  // The common case, every attempt a success to an endpoint in good standing and no e-mail to
+  // mark: one statement, in one round trip.
+  if (attempts.every((a) => a.ok && !a.claim.troubled && !a.sent))
+    return { attempts: recordedOf(await inOneTrip(orm, statement, params)), disabled: [] };
+  return asEventWorker(orm, async (q) => {
+    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(statement, params));
     const disabled = await recordEndpoints(q, settings, recorded);
     await markMailed(
       q,
@@ -282,7 +289,13 @@ async function recordEndpoints(
     else streak.failures++;
     streaks.set(key, streak);
   }
-  const healthy = [...streaks.values()].filter((s) => s.failures === 0);
+  // Healthy again: only those that were not (as claimed) need writing; most never were.
+  const troubled = new Set(
+    recorded.filter((a) => a.claim.troubled).map((a) => `${a.claim.tenant_id}:${a.claim.endpoint_id}`),
+  );
+  const healthy = [...streaks.entries()]
+    .filter(([key, s]) => s.failures === 0 && troubled.has(key))
+    .map(([, s]) => s);
   if (healthy.length > 0)
     await q(
       `update webhook_endpoint e set failing_since = null, consecutive_failures = 0, circuit_open_until = null

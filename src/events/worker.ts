@@ -35,6 +35,8 @@ import { createMailer, type Mailer } from './mail';
 const DISPATCH_BATCH = 500;
 /** Claims and records are batched up to this many deliveries a statement. */
 const BATCH = 100;
+/** How long a finished attempt waits for others to end before it is recorded (see record()). */
+const GATHER_MS = 5;
 const NOTIFICATION_CREATED = 'notification.created';
 
 export interface EventWorker {
@@ -182,6 +184,11 @@ class DeliveryPool {
   private recording: Promise<void> | undefined;
   private renewal: NodeJS.Timeout;
   private emailFirst = false;
+  private gathering: NodeJS.Timeout | undefined;
+  /** Changes whenever claiming may find something new (an attempt recorded, a nudge, a poll). */
+  private generation = 0;
+  /** The generation in which each channel's claim last came back short: no use asking again. */
+  private readonly exhausted = new Map<unknown, number>();
   private readonly waiting = new Set<() => void>();
 
   constructor(
@@ -214,7 +221,13 @@ class DeliveryPool {
   }
 
   private signal(): void {
+    this.poke();
     for (const done of [...this.waiting]) done();
+  }
+
+  /** Something may be due now (new deliveries, retries come due, leases run out). */
+  poke(): void {
+    this.generation++;
   }
 
   /** Claims and starts what there is room for; returns how many it started. */
@@ -226,8 +239,11 @@ class DeliveryPool {
     const order = this.emailFirst ? [claimEmails, claimWebhooks] : [claimWebhooks, claimEmails];
     let started = 0;
     for (const claim of order) {
+      if (this.exhausted.get(claim) === this.generation) continue;
+      const generation = this.generation;
       const claims = await claim(this.orm, this.settings, this.id, room - started);
       for (const c of claims) this.start(c);
+      if (claims.length < room - started) this.exhausted.set(claim, generation);
       started += claims.length;
       if (started >= room) break;
     }
@@ -258,8 +274,25 @@ class DeliveryPool {
       });
   }
 
-  /** Records what has finished, one batch at a time; what finishes meanwhile goes in the next. */
+  /**
+   * Records what has finished, one batch at a time; what finishes meanwhile goes in the next.
+   * Attempts started together end close together: while some are still running, the first to
+   * end waits a few milliseconds for the others, so they are recorded in one statement.
+   */
   private record(): void {
+    if (this.recording || this.finished.length === 0 || this.gathering) return;
+    const running = this.flights.size - this.finished.length;
+    if (running > 0 && this.finished.length < BATCH) {
+      this.gathering = setTimeout(() => {
+        this.gathering = undefined;
+        this.flush();
+      }, GATHER_MS);
+      return;
+    }
+    this.flush();
+  }
+
+  private flush(): void {
     if (this.recording || this.finished.length === 0) return;
     const batch = this.finished.splice(0, BATCH);
     this.recording = recordAttempts(this.orm, this.settings, this.id, batch)
@@ -379,20 +412,24 @@ export function startEventWorker(
     const started = await pool.fill();
     if (stopped) return;
     // Room left and nothing claimed: wait for work. Full: wait for a slot.
-    if (started === 0 || pool.inFlight >= settings.concurrency)
+    if (started === 0 || pool.inFlight >= settings.concurrency) {
       await Promise.race([pool.settle(settings.pollIntervalMs), idle(settings.pollIntervalMs)]);
+      pool.poke();
+    }
   });
   log.info('event worker started');
 
   return {
     async runOnce() {
       await dispatchAll();
+      pool.poke();
       let made = 0;
       for (;;) {
         const started = await pool.fill();
         made += started;
         if (started === 0 && pool.inFlight === 0) break;
         if (started === 0) await pool.settle(settings.pollIntervalMs);
+        pool.poke();
       }
       return made;
     },
