@@ -124,8 +124,20 @@ describe('event delivery', () => {
       '/tlate': { status: 200, afterMs: 2500 },
     };
     const hooks = new Map<string, string>();
+    // Each event's first request is in trouble. A reset of a kept-alive connection is sent again
+    // at once on a new one (http-post.ts), so there the first two are.
+    const tries = new Map<string, number>();
     for (const [p, trouble] of Object.entries(troubles))
-      hooks.set(p, (await register(p, (_req, nth) => (nth <= 2 ? trouble : 200))).id);
+      hooks.set(
+        p,
+        (
+          await register(p, (req) => {
+            const key = `${p} ${req.headers['webhook-id']}`;
+            tries.set(key, (tries.get(key) ?? 0) + 1);
+            return tries.get(key)! <= (trouble === 'reset' ? 2 : 1) ? trouble : 200;
+          })
+        ).id,
+      );
     await register('/fast');
     const ids = await createFeatures(2, 'Troubled');
     const began = Date.now();
@@ -151,9 +163,10 @@ describe('event delivery', () => {
         20_000,
         `${p} to be delivered`,
       );
-      expect(log.map((d) => d.attempts)).toEqual([2, 2]);
       for (const d of log) {
-        expect(d.attemptLog[1].statusCode).toBe(200);
+        // Failed once (a reset maybe twice, if the retry on a new connection also met it), then 200.
+        expect(p === '/treset' ? [2, 3] : [2]).toContain(d.attempts);
+        expect(d.attemptLog[d.attempts - 1].statusCode).toBe(200);
         expect(d.attemptLog[0].statusCode === 200).toBe(false);
       }
     }
