@@ -27,16 +27,16 @@ const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 1);
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0);
 const WORKERS = Number(process.env.BENCH_EVENT_WORKERS ?? 1);
 
-interface Stats {
+export interface Stats {
   hits: Record<string, number>;
   lags: Record<string, number[]>;
   duplicates: string[];
 }
 
-/** The receiver process (events-receiver.ts); the slow endpoint, if any, is the last. */
-async function startReceiver() {
+/** The receiver process (events-receiver.ts); `slowPath` answers after BENCH_SLOW_MS. */
+export async function startReceiver(slowPath: string) {
   const child = fork(path.join(__dirname, 'events-receiver'), [], {
-    env: { ...process.env, BENCH_SLOW_PATH: `/hook${ENDPOINTS - 1}` },
+    env: { ...process.env, BENCH_SLOW_PATH: slowPath },
     execArgv: __filename.endsWith('.ts')
       ? ['-r', path.join(__dirname, '../test/support/register-ts.js')]
       : [],
@@ -46,6 +46,7 @@ async function startReceiver() {
   );
   return {
     url,
+    reset: () => child.send('reset'),
     stats: () =>
       new Promise<Stats>((resolve) => {
         child.once('message', (m: Stats) => resolve(m));
@@ -59,7 +60,7 @@ async function startReceiver() {
   };
 }
 
-const percentile = (values: number[], p: number) => {
+export const percentile = (values: number[], p: number) => {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -70,7 +71,7 @@ async function main() {
     process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   );
   const orm = await openOrm({ clientUrl: db.url, poolMax: 4 });
-  const receiver = await startReceiver();
+  const receiver = await startReceiver(`/hook${ENDPOINTS - 1}`);
   try {
     await migrate(orm);
     await enableRowLevelSecurity(orm);
@@ -160,7 +161,8 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

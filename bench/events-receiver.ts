@@ -40,6 +40,6 @@ server.listen(0, '127.0.0.1', () => {
 });
 process.on('message', (m: string) => {
   if (m === 'stats') process.send!({ hits, lags, duplicates });
-  if (m === 'reset') for (const k of Object.keys(lags)) lags[k] = [];
+  if (m === 'reset') for (const k of Object.keys(lags)) delete lags[k];
   if (m === 'stop') server.close(() => process.exit(0));
 });
