@@ -2,7 +2,7 @@
  * The events scenario of `npm run bench` (BENCH_EVENTS_SCENARIO=1): the service as deployed
  * creates concepts as fast as it can for BENCH_EVENTS_SECONDS (60) with webhooks registered through
  * its API, once with one endpoint and once with ten (the tenth answering after BENCH_SLOW_MS, 1000),
- * all to receivers in a process of their own on 127.0.0.1. Reports the creates per second, the
+ * all to receivers in a process of their own on 127.0.0.1 (BENCH_EVENTS_ENDPOINTS: 1,10). Reports the creates per second, the
  * delivery lag (arrival minus the event's occurredAt) during the load at p50 and p99 per endpoint,
  * and how long the backlog left at the end of the load took to drain.
  */
@@ -74,7 +74,8 @@ export async function eventsScenario(log: (line: string) => void = console.log):
     };
     const total = (s: Stats, paths: string[]) => paths.reduce((n, p) => n + (s.hits[p] ?? 0), 0);
     const phases: Phase[] = [];
-    for (const endpoints of [1, 10]) {
+    const rounds = (process.env.BENCH_EVENTS_ENDPOINTS ?? '1,10').split(',').map(Number);
+    for (const endpoints of rounds) {
       const paths = Array.from({ length: endpoints }, (_, i) => `/hook${i}`);
       const timed = paths.filter((p) => !(endpoints > 1 && p === SLOW_PATH));
       const hooks: string[] = [];
@@ -86,15 +87,20 @@ export async function eventsScenario(log: (line: string) => void = console.log):
       receiver.reset();
       let n = 0;
       const load = await drive({
-        base: `${service.base}/api/v1`,
+        base: service.base,
         token,
         connections: CONNECTIONS,
         duration: SECONDS,
-        request: () => ({ method: 'POST', path: '/concepts', body: JSON.stringify({ name: `Load ${n++}` }) }),
+        request: () => ({
+          method: 'POST',
+          path: '/api/v1/concepts',
+          body: JSON.stringify({ name: `Load ${n++}` }),
+        }),
       });
       const loadEnded = Date.now();
       const during = await receiver.stats();
       const creates = load.requests - load.failures;
+      if (creates === 0) throw new Error(`no create succeeded (${load.failures} failures)`);
       const expected = (p: string) => (before.hits[p] ?? 0) + creates;
       for (;;) {
         const now = await receiver.stats();

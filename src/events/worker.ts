@@ -251,8 +251,17 @@ class DeliveryPool {
   }
 
   private start(claim: Claim): void {
+    const key = `${claim.tenant_id}:${claim.id}`;
+    const running = this.flights.get(key);
+    if (running) {
+      // Its lease ran out while this worker still makes the attempt (a stall longer than the
+      // lease), and this worker claimed it again: the claim carries on the attempt under way
+      // rather than sending the event a second time.
+      running.claim.attempts = claim.attempts;
+      return;
+    }
     const flight: Flight = { claim, abort: new AbortController() };
-    this.flights.set(`${claim.tenant_id}:${claim.id}`, flight);
+    this.flights.set(key, flight);
     attempt(this.orm, this.settings, this.mailer, claim, flight.abort.signal)
       .catch((err: unknown) => ({
         claim,

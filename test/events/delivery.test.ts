@@ -13,7 +13,7 @@ const base: EventSettings = {
   timeoutMs: 1500,
   retryBaseMs: 100,
   retryMaxMs: 300,
-  leaseMs: 1000,
+  leaseMs: 2000,
   pollIntervalMs: 50,
 };
 
@@ -221,7 +221,7 @@ describe('event delivery', () => {
   it('stops the deliveries in flight to an endpoint deleted meanwhile, and sends it nothing after', async () => {
     const hook = await register('/deleted', () => 'hang');
     await createFeatures(2, 'Deleted');
-    start({ endpointConcurrency: 2, timeoutMs: 30_000 });
+    start({ endpointConcurrency: 2, timeoutMs: 20_000 });
     await waitFor(() => receiver.at('/deleted').length === 2);
     expect((await a.client.delete(`/webhooks/${hook.id}`)).status).toBe(204);
     // The requests are abandoned within a lease renewal, long before their timeout.
