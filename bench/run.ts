@@ -14,6 +14,7 @@ import { analyze, createBenchDatabase, type BenchDatabase } from './database';
 import { drive, type LoadResult } from './drive';
 import { explainAll, type Explained } from './explain';
 import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-data';
+import { eventsScenario } from './events-load';
 import { cpuOf, migrationsArePrefix, startBaseline, startPeer, startService, type Server } from './processes';
 import { latestProfile, monotonicMicros, summarizeProfile } from './profile';
 import {
@@ -482,6 +483,14 @@ async function compareProcesses(run: Run, all: Scenario[], token: string): Promi
 
 async function main() {
   const cfg = benchConfig();
+  // The events scenario stands alone (a database, a service and receivers of its own).
+  if (process.env.BENCH_EVENTS_SCENARIO === '1') {
+    log(
+      'Events: creates at the maximum rate with webhooks to 1 and to 10 endpoints (one slow), then the drain',
+    );
+    await eventsScenario(log);
+    return;
+  }
   fs.mkdirSync(OUT, { recursive: true });
   const db = await createBenchDatabase(cfg.serverUrl);
   cfg.embedded = db.embedded;

@@ -103,6 +103,8 @@ export interface App {
   live: LiveHub;
   /** The file store requests use. */
   files: FileStore;
+  /** Its Prometheus metrics (the event worker counts its deliveries there). */
+  metrics: Metrics;
   /** Stops taking requests, lets those in flight finish, then stops GraphQL. */
   close(): Promise<void>;
 }
@@ -231,6 +233,7 @@ export async function createApp({
     schema,
     live,
     files,
+    metrics,
     close: () => {
       stopping.begin();
       return closeApp(server, unused, subscriptions, live, apollo);

@@ -11,16 +11,50 @@ export interface PostOutcome {
 }
 
 /**
+ * Connections are kept alive between deliveries (Node's own agent, one pool per host and port), so
+ * a busy endpoint is not paid a TCP and TLS handshake per event. The worker bounds how many
+ * requests are in flight; the agent's socket limit is only a backstop above that.
+ */
+const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+/** Sizes the connection pools to the worker's concurrency (set once at the worker's start). */
+export function sizeAgents(maxSockets: number): void {
+  for (const agent of [agents.http, agents.https]) {
+    agent.maxSockets = maxSockets;
+    agent.maxFreeSockets = maxSockets;
+  }
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Aborts the request (its delivery was taken away: the endpoint was deleted). */
+  signal?: AbortSignal;
+}
+
+/**
  * POSTs one webhook: no redirects followed (a 3xx is a failed attempt), the whole exchange
  * bounded by `timeoutMs`, at most RESPONSE_BODY_LIMIT bytes of the answer read, and the target's
- * address checked again after resolution (targets.ts).
+ * address checked again after resolution (targets.ts). A kept-alive connection the receiver
+ * closed just as it was reused is not the receiver's failure: the request is sent once more on a
+ * new one (as Node's documentation advises).
  */
-export function postWebhook(
+export async function postWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; allowPrivate: boolean },
+  options: PostOptions,
 ): Promise<PostOutcome> {
+  const first = await postOnce(url, headers, body, options);
+  return first.retry ? (await postOnce(url, headers, body, options)).outcome : first.outcome;
+}
+
+function postOnce(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: PostOptions,
+): Promise<{ outcome: PostOutcome; retry: boolean }> {
   const started = Date.now();
   const done = (statusCode: number | null, error: string | null): PostOutcome => ({
     statusCode,
@@ -28,16 +62,18 @@ export function postWebhook(
     durationMs: Date.now() - started,
   });
   const problem = urlProblem(url, options.allowPrivate);
-  if (problem) return Promise.resolve(done(null, `refused: ${problem}`));
+  if (problem) return Promise.resolve({ outcome: done(null, `refused: ${problem}`), retry: false });
   const target = new URL(url);
-  const client = target.protocol === 'https:' ? https : http;
+  const secure = target.protocol === 'https:';
+  const client = secure ? https : http;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: PostOutcome) => {
+    const finish = (outcome: PostOutcome, retry = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(outcome);
+      options.signal?.removeEventListener('abort', abort);
+      resolve({ outcome, retry });
     };
     const req = client.request(
       target,
@@ -50,7 +86,7 @@ export function postWebhook(
           'user-agent': 'business-management-service-webhooks/1',
         },
         lookup: guardedLookup(options.allowPrivate),
-        agent: false,
+        agent: secure ? agents.https : agents.http,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -75,7 +111,12 @@ export function postWebhook(
     const timer = setTimeout(() => {
       req.destroy(new Error(`timed out after ${options.timeoutMs} ms`));
     }, options.timeoutMs);
-    req.on('error', (err) => finish(done(null, err.message)));
+    const abort = () => req.destroy(new Error('aborted: the delivery was withdrawn'));
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener('abort', abort, { once: true });
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish(done(null, err.message), req.reusedSocket && err.code === 'ECONNRESET'),
+    );
     req.end(body);
   });
 }

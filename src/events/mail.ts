@@ -14,7 +14,9 @@ export interface Mailer {
 }
 
 /**
- * Notification e-mail through the SMTP server of `smtpUrl` (nodemailer, pooled connections). With
+ * Notification e-mail through the SMTP server of `smtpUrl` (nodemailer). The worker sends many at
+ * once, so the connections are pooled and reused (nodemailer's pool: 5 connections, 100 messages
+ * each, unless the URL says otherwise) rather than one connection and handshake per message. With
  * no server configured the message is written to the log instead and reported as not sent.
  */
 export function createMailer(smtpUrl: string | undefined, from: string, log: Logger): Mailer {
@@ -27,7 +29,7 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: Log
       close: () => undefined,
     };
   }
-  const transport = nodemailer.createTransport(smtpUrl);
+  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true });
   return {
     async send(message) {
       await transport.sendMail({ from, ...message });

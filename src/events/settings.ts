@@ -15,8 +15,21 @@ export interface EventSettings {
   disableAfterMs: number;
   /** After a secret rotation, deliveries are signed with the old secret too for this long. */
   secretGraceMs: number;
-  /** A delivery in flight is taken over by another worker this long after its request's timeout. */
-  leaseMarginMs: number;
+  /**
+   * How long a claim holds a delivery without its process renewing it: a process that dies
+   * mid-attempt leaves its deliveries to other workers after this long.
+   */
+  leaseMs: number;
+  /**
+   * Deliveries of one endpoint in flight at once, over all processes: the oldest this many
+   * undelivered deliveries of an endpoint are the only ones that may be sent (1: strictly one at
+   * a time, in order).
+   */
+  endpointConcurrency: number;
+  /** Deliveries (webhooks and e-mail) one process makes at once. */
+  concurrency: number;
+  /** Failed attempts in a row after which an endpoint's circuit opens (nothing sent to it for a while). */
+  circuitFailures: number;
   /** How long an idle worker waits before looking for work again. */
   pollIntervalMs: number;
   /** SMTP server for notification e-mail (nodemailer URL); unset: e-mail is written to the log. */
@@ -35,7 +48,13 @@ export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettin
     retryMaxMs: intFrom(env.WEBHOOK_RETRY_MAX_MS, 6 * 3600_000, 'WEBHOOK_RETRY_MAX_MS'),
     disableAfterMs: intFrom(env.WEBHOOK_DISABLE_AFTER_MS, 24 * 3600_000, 'WEBHOOK_DISABLE_AFTER_MS'),
     secretGraceMs: intFrom(env.WEBHOOK_SECRET_GRACE_MS, 24 * 3600_000, 'WEBHOOK_SECRET_GRACE_MS'),
-    leaseMarginMs: intFrom(env.WEBHOOK_LEASE_MARGIN_MS, 30_000, 'WEBHOOK_LEASE_MARGIN_MS'),
+    leaseMs: Math.max(500, intFrom(env.EVENT_LEASE_MS, 5000, 'EVENT_LEASE_MS')),
+    endpointConcurrency: Math.max(
+      1,
+      intFrom(env.WEBHOOK_ENDPOINT_CONCURRENCY, 16, 'WEBHOOK_ENDPOINT_CONCURRENCY'),
+    ),
+    concurrency: Math.max(1, intFrom(env.EVENT_DELIVERY_CONCURRENCY, 64, 'EVENT_DELIVERY_CONCURRENCY')),
+    circuitFailures: Math.max(1, intFrom(env.WEBHOOK_CIRCUIT_FAILURES, 5, 'WEBHOOK_CIRCUIT_FAILURES')),
     pollIntervalMs: intFrom(env.EVENT_POLL_INTERVAL_MS, 1000, 'EVENT_POLL_INTERVAL_MS'),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'notifications@localhost',

@@ -1,11 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../logger';
-import { envelopeOf, type OutboxRecord } from './envelope';
-import { postWebhook, type PostOutcome } from './http-post';
-import { retryDelay, type EventSettings } from './settings';
+import {
+  claimEmails,
+  claimWebhooks,
+  recordAttempts,
+  renewLeases,
+  type Attempt,
+  type Claim,
+} from './deliveries';
+import { envelopeOf } from './envelope';
+import { postWebhook, sizeAgents } from './http-post';
+import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
-import { asEventWorker, type Query } from './store';
+import { asEventWorker } from './store';
 import { createMailer, type Mailer } from './mail';
 
 /**
@@ -16,13 +25,18 @@ import { createMailer, type Mailer } from './mail';
  * - dispatch: claims a batch of undispatched outbox rows, inserts a PENDING delivery for every
  *   active endpoint of the row's tenant whose `events` match, and marks the rows dispatched, all
  *   in one transaction;
- * - delivery: claims one due delivery that is the oldest undelivered one of its endpoint (so an
- *   endpoint receives its events in order, one at a time), leases it for the request's timeout
- *   plus a margin and commits; then posts it outside any transaction and records the attempt. A
- *   worker that dies mid-request leaves the lease to run out, and the delivery is tried again.
+ * - delivery: claims a batch of due deliveries (webhooks within their endpoint's window, see
+ *   deliveries.ts; e-mail by due time), each under a short lease, and commits; then makes the
+ *   attempts at once, outside any transaction, up to `concurrency` in flight, renewing the leases
+ *   while they run; attempts are recorded in batches. A worker that dies mid-attempt stops
+ *   renewing, its leases run out within `leaseMs`, and the deliveries are tried again.
  */
 
-const DISPATCH_BATCH = 100;
+const DISPATCH_BATCH = 500;
+/** Claims and records are batched up to this many deliveries a statement. */
+const BATCH = 100;
+/** How long a finished attempt waits for others to end before it is recorded (see record()). */
+const GATHER_MS = 5;
 const NOTIFICATION_CREATED = 'notification.created';
 
 export interface EventWorker {
@@ -77,212 +91,39 @@ export async function dispatchOutbox(orm: MikroORM): Promise<number> {
   });
 }
 
-interface ClaimedDelivery {
-  tenant_id: string;
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  attempts: number;
-  target: { notificationId: string; userId: string } | null;
-  /** The lease as PostgreSQL's text, microseconds included, so that comparing it back is exact. */
-  lease: string;
+/** What the worker tells about each attempt (the metrics count them). */
+export interface AttemptObserver {
+  (attempt: { channel: 'WEBHOOK' | 'EMAIL'; endpointId: string | null; ok: boolean; seconds: number }): void;
 }
 
-/** Claims the next due delivery of `channel` (see above), or null. */
-async function claimDelivery(
-  orm: MikroORM,
-  leaseMs: number,
-  channel: 'WEBHOOK' | 'EMAIL',
-): Promise<ClaimedDelivery | null> {
-  // Webhooks go out in order, one at a time per endpoint, and only to active endpoints.
-  const webhookOnly = `
-           and exists (
-             select 1 from webhook_endpoint e where e.tenant_id = c.tenant_id and e.id = c.endpoint_id
-               and (e.active or c.event_type = 'webhook.test'))
-           and not exists (
-             select 1 from event_delivery p
-             where p.tenant_id = c.tenant_id and p.endpoint_id = c.endpoint_id and p.status = 'PENDING'
-               and (p.occurred_at, p.id) < (c.occurred_at, c.id))`;
-  return asEventWorker(orm, async (q) => {
-    const [claimed] = await q<ClaimedDelivery>(
-      `update event_delivery d
-         set locked_until = now() + make_interval(secs => ?::float8 / 1000), attempts = d.attempts + 1
-       from (
-         select c.tenant_id, c.id from event_delivery c
-         where c.channel = ? and c.status = 'PENDING' and c.next_attempt_at <= now()
-           and (c.locked_until is null or c.locked_until < now())
-           ${channel === 'WEBHOOK' ? webhookOnly : ''}
-         order by c.next_attempt_at, c.occurred_at
-         limit 1 for update skip locked
-       ) next
-       where d.tenant_id = next.tenant_id and d.id = next.id
-       returning d.tenant_id, d.id, d.endpoint_id, d.event_id, d.attempts, d.locked_until::text as lease, d.target`,
-      [leaseMs, channel],
-    );
-    return claimed ?? null;
-  });
-}
-
-interface Target {
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires: Date | null;
-  active: boolean;
-}
-
-/** What the attempt needs: the endpoint and the event (read after the claim, outside its transaction). */
-async function loadAttempt(orm: MikroORM, d: ClaimedDelivery) {
-  return asEventWorker(orm, async (q) => {
-    const [target] = await q<Target>(
-      `select url, secret, previous_secret, previous_secret_expires, active from webhook_endpoint
-       where tenant_id = ? and id = ?`,
-      [d.tenant_id, d.endpoint_id],
-    );
-    const [event] = await q<OutboxRecord>(
-      `select tenant_id, id, type, resource_type, resource_id, occurred_at, actor, data from outbox_event
-       where tenant_id = ? and id = ?`,
-      [d.tenant_id, d.event_id],
-    );
-    return { target, event };
-  });
-}
-
-/**
- * Records an attempt: DELIVERED on a 2xx; otherwise PENDING again after a backoff, or FAILED once
- * the attempts are used up. Only the holder of the lease writes (a worker that lost its lease to
- * another leaves the record to that one). The endpoint's failing streak is kept, and an endpoint
- * failing for longer than `disableAfterMs` is turned off.
- */
-async function recordAttempt(
-  orm: MikroORM,
-  settings: EventSettings,
-  d: ClaimedDelivery,
-  outcome: PostOutcome & { ok: boolean },
-  log: Logger,
-  onSuccess?: (q: Query) => Promise<unknown>,
-): Promise<void> {
-  const ok = outcome.ok;
-  const last = d.attempts >= settings.maxAttempts;
-  const attempt = JSON.stringify([
-    {
-      at: new Date().toISOString(),
-      statusCode: outcome.statusCode,
-      error: outcome.error?.slice(0, 1000) ?? null,
-      durationMs: outcome.durationMs,
-    },
-  ]);
-  const status = ok ? 'DELIVERED' : last ? 'FAILED' : 'PENDING';
-  const delayMs = ok || last ? null : retryDelay(settings, d.attempts);
-  await asEventWorker(orm, async (q) => {
-    const updated = await q(
-      `update event_delivery set status = ?, last_status_code = ?, last_error = ?,
-         attempt_log = attempt_log || ?::jsonb, locked_until = null, updated = now(), version = version + 1,
-         delivered_at = case when ? then now() else null end,
-         next_attempt_at = case when ?::float8 is null then null else now() + make_interval(secs => ?::float8 / 1000) end
-       where tenant_id = ? and id = ? and locked_until = ?::timestamptz and status = 'PENDING'
-       returning id`,
-      [
-        status,
-        outcome.statusCode,
-        ok ? null : (outcome.error?.slice(0, 1000) ?? null),
-        attempt,
-        ok,
-        delayMs,
-        delayMs,
-        d.tenant_id,
-        d.id,
-        d.lease,
-      ],
-    );
-    if (updated.length === 0) return;
-    if (ok) await onSuccess?.(q);
-    if (!d.endpoint_id) return;
-    if (ok) {
-      await q(
-        `update webhook_endpoint set failing_since = null where tenant_id = ? and id = ? and failing_since is not null`,
-        [d.tenant_id, d.endpoint_id],
-      );
-      return;
-    }
-    const [endpoint] = await q<{ active: boolean; failing_since: Date }>(
-      `update webhook_endpoint set failing_since = coalesce(failing_since, now()),
-         active = active and coalesce(failing_since, now()) > now() - make_interval(secs => ?::float8 / 1000)
-       where tenant_id = ? and id = ? returning active, failing_since`,
-      [settings.disableAfterMs, d.tenant_id, d.endpoint_id],
-    );
-    if (endpoint && !endpoint.active) {
-      await q(
-        `update webhook_endpoint set disabled_reason = coalesce(disabled_reason, ?) where tenant_id = ? and id = ?`,
-        [
-          `every delivery failed since ${new Date(endpoint.failing_since).toISOString()}`,
-          d.tenant_id,
-          d.endpoint_id,
-        ],
-      );
-      log.warn({ tenantId: d.tenant_id, endpointId: d.endpoint_id }, 'webhook endpoint disabled');
-    }
-  });
-}
-
-/** Claims and makes one due webhook delivery; false when none is due. */
-export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Logger): Promise<boolean> {
-  const leaseMs = settings.timeoutMs + settings.leaseMarginMs;
-  const claimed = await claimDelivery(orm, leaseMs, 'WEBHOOK');
-  if (!claimed) return false;
-  const { target, event } = await loadAttempt(orm, claimed);
-  let outcome: PostOutcome;
-  if (!target || !event) {
-    outcome = { statusCode: null, error: 'the endpoint or the event no longer exists', durationMs: 0 };
-  } else {
-    const body = JSON.stringify(envelopeOf(event));
-    const secrets = [target.secret];
-    if (
-      target.previous_secret &&
-      target.previous_secret_expires &&
-      new Date(target.previous_secret_expires) > new Date()
-    )
-      secrets.push(target.previous_secret);
-    outcome = await postWebhook(target.url, signedHeaders(secrets, event.id, new Date(), body), body, {
-      timeoutMs: settings.timeoutMs,
-      allowPrivate: settings.allowPrivateTargets,
-    });
-  }
-  const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-  await recordAttempt(orm, settings, claimed, { ...outcome, ok }, log);
-  log.debug(
-    {
-      deliveryId: claimed.id,
-      endpointId: claimed.endpoint_id,
-      status: outcome.statusCode,
-      attempt: claimed.attempts,
-    },
-    'webhook attempt',
-  );
-  return true;
-}
-
-interface NotificationMail {
-  title: string | null;
-  body: string | null;
-  action_url: string | null;
-  email: string;
-}
-
-/**
- * Claims and sends one due notification e-mail; false when none is due. Once the SMTP server has
- * accepted it, the notification's `emailSent`/`emailSentAt` are set; without a server it is
- * written to the log and `emailSent` stays false.
- */
-export async function sendOneEmail(
+/** Makes one attempt of a claimed delivery: the POST of a webhook, or the e-mail. */
+async function attempt(
   orm: MikroORM,
   settings: EventSettings,
   mailer: Mailer,
-  log: Logger,
-): Promise<boolean> {
-  const claimed = await claimDelivery(orm, settings.timeoutMs + settings.leaseMarginMs, 'EMAIL');
-  if (!claimed) return false;
-  const notificationId = claimed.target?.notificationId ?? '';
+  claim: Claim,
+  signal: AbortSignal,
+): Promise<Attempt> {
+  const at = new Date();
+  if (claim.channel === 'WEBHOOK') {
+    const event = claim.event!;
+    const body = JSON.stringify(envelopeOf(event));
+    const secrets = [claim.secret!];
+    if (
+      claim.previous_secret &&
+      claim.previous_secret_expires &&
+      new Date(claim.previous_secret_expires) > at
+    )
+      secrets.push(claim.previous_secret);
+    const outcome = await postWebhook(claim.url!, signedHeaders(secrets, event.id, at, body), body, {
+      timeoutMs: settings.timeoutMs,
+      allowPrivate: settings.allowPrivateTargets,
+      signal,
+    });
+    const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    return { claim, ok, ...outcome, at };
+  }
+  const notificationId = claim.target?.notificationId ?? '';
   const [mail] = await asEventWorker(
     orm,
     (q) =>
@@ -290,11 +131,10 @@ export async function sendOneEmail(
         `select n.title, n.body, n.action_url, u.email from notification n
          join app_user u on u.tenant_id = n.tenant_id and u.id = n.user_id
          where n.tenant_id = ? and n.id = ?`,
-        [claimed.tenant_id, notificationId],
+        [claim.tenant_id, notificationId],
       ),
-    claimed.tenant_id,
+    claim.tenant_id,
   );
-  const started = Date.now();
   let sent = false;
   let error: string | null = null;
   if (!mail) error = 'the notification no longer exists';
@@ -309,68 +149,306 @@ export async function sendOneEmail(
       error = err instanceof Error ? err.message : String(err);
     }
   }
-  const outcome = { ok: error === null, statusCode: null, error, durationMs: Date.now() - started };
-  await recordAttempt(orm, settings, claimed, outcome, log, (q) =>
-    sent
-      ? q(
-          `update notification set email_sent = true, email_sent_at = now(), version = version + 1
-           where tenant_id = ? and id = ?`,
-          [claimed.tenant_id, notificationId],
-        )
-      : Promise.resolve(),
-  );
+  return {
+    claim,
+    ok: error === null,
+    statusCode: null,
+    error,
+    durationMs: Date.now() - at.getTime(),
+    at,
+    sent,
+  };
+}
+
+interface NotificationMail {
+  title: string | null;
+  body: string | null;
+  action_url: string | null;
+  email: string;
+}
+
+interface Flight {
+  claim: Claim;
+  abort: AbortController;
+}
+
+/**
+ * The deliveries of one worker: claims as many as it has room for, makes them concurrently, renews
+ * their leases while they run and records them in batches. A slot is free again once its attempt
+ * is recorded, so an endpoint's window moves on only after the database knows.
+ */
+class DeliveryPool {
+  readonly id = randomUUID();
+  private readonly flights = new Map<string, Flight>();
+  private finished: Attempt[] = [];
+  private recording: Promise<void> | undefined;
+  private renewal: NodeJS.Timeout;
+  private emailFirst = false;
+  private gathering: NodeJS.Timeout | undefined;
+  /** Changes whenever claiming may find something new (an attempt recorded, a nudge, a poll). */
+  private generation = 0;
+  /** The generation in which each channel's claim last came back short: no use asking again. */
+  private readonly exhausted = new Map<unknown, number>();
+  private readonly waiting = new Set<() => void>();
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly settings: EventSettings,
+    private readonly mailer: Mailer,
+    private readonly log: Logger,
+    private readonly observe?: AttemptObserver,
+  ) {
+    this.renewal = setInterval(() => void this.renew(), Math.max(100, Math.floor(settings.leaseMs / 4)));
+    this.renewal.unref();
+  }
+
+  get inFlight(): number {
+    return this.flights.size;
+  }
+
+  /** Resolves when an attempt has been recorded (a slot is free), or after `ms`. */
+  settle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const waiting = this.waiting;
+      function done() {
+        clearTimeout(timer);
+        waiting.delete(done);
+        resolve();
+      }
+      waiting.add(done);
+    });
+  }
+
+  private signal(): void {
+    this.poke();
+    for (const done of [...this.waiting]) done();
+  }
+
+  /** Something may be due now (new deliveries, retries come due, leases run out). */
+  poke(): void {
+    this.generation++;
+  }
+
+  /** Claims and starts what there is room for; returns how many it started. */
+  async fill(): Promise<number> {
+    const room = Math.min(BATCH, this.settings.concurrency - this.flights.size);
+    if (room <= 0) return 0;
+    // E-mail and webhooks take turns at claiming first, so neither can keep the other out.
+    this.emailFirst = !this.emailFirst;
+    const order = this.emailFirst ? [claimEmails, claimWebhooks] : [claimWebhooks, claimEmails];
+    let started = 0;
+    for (const claim of order) {
+      if (this.exhausted.get(claim) === this.generation) continue;
+      const generation = this.generation;
+      const claims = await claim(this.orm, this.settings, this.id, room - started);
+      for (const c of claims) this.start(c);
+      if (claims.length < room - started) this.exhausted.set(claim, generation);
+      started += claims.length;
+      if (started >= room) break;
+    }
+    return started;
+  }
+
+  private start(claim: Claim): void {
+    const key = `${claim.tenant_id}:${claim.id}`;
+    const running = this.flights.get(key);
+    if (running) {
+      // Its lease ran out while this worker still makes the attempt (a stall longer than the
+      // lease), and this worker claimed it again: the claim carries on the attempt under way
+      // rather than sending the event a second time.
+      running.claim.attempts = claim.attempts;
+      return;
+    }
+    const flight: Flight = { claim, abort: new AbortController() };
+    this.flights.set(key, flight);
+    attempt(this.orm, this.settings, this.mailer, claim, flight.abort.signal)
+      .catch((err: unknown) => ({
+        claim,
+        ok: false,
+        statusCode: null,
+        error: err instanceof Error ? err.message : String(err),
+        durationMs: 0,
+        at: new Date(),
+      }))
+      .then((done) => {
+        this.observe?.({
+          channel: claim.channel,
+          endpointId: claim.endpoint_id,
+          ok: done.ok,
+          seconds: done.durationMs / 1000,
+        });
+        this.finished.push(done);
+        this.record();
+      });
+  }
+
+  /**
+   * Records what has finished, one batch at a time; what finishes meanwhile goes in the next.
+   * Attempts started together end close together: while some are still running, the first to
+   * end waits a few milliseconds for the others, so they are recorded in one statement.
+   */
+  private record(): void {
+    if (this.recording || this.finished.length === 0 || this.gathering) return;
+    const running = this.flights.size - this.finished.length;
+    if (running > 0 && this.finished.length < BATCH) {
+      this.gathering = setTimeout(() => {
+        this.gathering = undefined;
+        this.flush();
+      }, GATHER_MS);
+      return;
+    }
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.recording || this.finished.length === 0) return;
+    const batch = this.finished.splice(0, BATCH);
+    this.recording = recordAttempts(this.orm, this.settings, this.id, batch)
+      .then(({ attempts, disabled }) => {
+        for (const d of disabled) this.log.warn(d, 'webhook endpoint disabled');
+        this.log.debug({ recorded: attempts.length, of: batch.length }, 'delivery attempts recorded');
+        for (const a of batch) this.flights.delete(`${a.claim.tenant_id}:${a.claim.id}`);
+      })
+      .catch(async (err: unknown) => {
+        // The database is away: keep them and try again (their leases may run out meanwhile, and
+        // then the record is another worker's to make).
+        this.log.error({ err }, 'event worker failed to record delivery attempts');
+        this.finished.unshift(...batch);
+        await new Promise((r) => setTimeout(r, this.settings.pollIntervalMs));
+      })
+      .finally(() => {
+        this.recording = undefined;
+        this.signal();
+        this.record();
+      });
+  }
+
+  /** Renews the leases of the attempts in flight; stops those whose delivery was taken away. */
+  private async renew(): Promise<void> {
+    const running = [...this.flights.values()].filter((f) => !f.abort.signal.aborted);
+    if (running.length === 0) return;
+    try {
+      const lost = await renewLeases(
+        this.orm,
+        this.settings,
+        this.id,
+        running.map((f) => f.claim),
+      );
+      for (const claim of lost) this.flights.get(`${claim.tenant_id}:${claim.id}`)?.abort.abort();
+    } catch (err) {
+      this.log.warn({ err }, 'event worker could not renew its leases');
+    }
+  }
+
+  /** Waits for the attempts in flight to end and be recorded (at most `ms`). */
+  async drain(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while ((this.flights.size > 0 || this.recording) && Date.now() < until) await this.settle(50);
+    clearInterval(this.renewal);
+  }
+}
+
+/** Claims and makes one due webhook delivery, start to end; false when none was due. */
+export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Logger): Promise<boolean> {
+  const worker = randomUUID();
+  const [claim] = await claimWebhooks(orm, settings, worker, 1);
+  if (!claim) return false;
+  const mailer = createMailer(undefined, settings.mailFrom, log);
+  const made = await attempt(orm, settings, mailer, claim, new AbortController().signal);
+  await recordAttempts(orm, settings, worker, [made]);
   return true;
 }
 
 /**
- * Starts the worker loop: dispatch, then deliver until nothing is due, then sleep for the poll
- * interval (or until nudged). Errors (database unavailable) are logged and retried after the
- * interval; whatever they interrupted is taken up again from the database.
+ * Starts the worker: a dispatch loop (the outbox into deliveries) and a delivery loop (claims
+ * while it has room, waits for a slot, a nudge or the poll interval otherwise). Errors (database
+ * unavailable) are logged and retried after the interval; whatever they interrupted is taken up
+ * again from the database.
  */
-export function startEventWorker(orm: MikroORM, logger: Logger, settings: EventSettings): EventWorker {
+export function startEventWorker(
+  orm: MikroORM,
+  logger: Logger,
+  settings: EventSettings,
+  observe?: AttemptObserver,
+): EventWorker {
   const log = logger.child({ worker: `event-worker@${hostname()}:${process.pid}` });
   const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log);
+  sizeAgents(settings.concurrency);
+  const pool = new DeliveryPool(orm, settings, mailer, log, observe);
   let stopped = false;
-  let wake: (() => void) | undefined;
+  const wakers = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of [...wakers]) wake();
+  };
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakers.delete(done);
+        resolve();
+      }
+      wakers.add(done);
+    });
 
-  const runOnce = async () => {
+  const dispatchAll = async () => {
     let made = 0;
-    while ((await dispatchOutbox(orm)) > 0 && !stopped);
-    while (!stopped && (await deliverOne(orm, settings, log))) made++;
-    while (!stopped && (await sendOneEmail(orm, settings, mailer, log))) made++;
+    for (let n; !stopped && (n = await dispatchOutbox(orm)) > 0;) {
+      made += n;
+      wakeAll();
+    }
     return made;
   };
 
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, settings.pollIntervalMs);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
+  const guarded = (what: string, step: () => Promise<unknown>) =>
+    (async () => {
+      while (!stopped) {
+        try {
+          await step();
+        } catch (err) {
+          log.error({ err }, `event worker failed to ${what}`);
+          await idle(settings.pollIntervalMs);
+        }
       }
-      wake = done;
-    });
+    })();
 
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        await runOnce();
-      } catch (err) {
-        log.error({ err }, 'event worker failed to dispatch or deliver');
-      }
-      if (!stopped) await idle();
+  const dispatching = guarded('dispatch', async () => {
+    await dispatchAll();
+    if (!stopped) await idle(settings.pollIntervalMs);
+  });
+  const delivering = guarded('deliver', async () => {
+    const started = await pool.fill();
+    if (stopped) return;
+    // Room left and nothing claimed: wait for work. Full: wait for a slot.
+    if (started === 0 || pool.inFlight >= settings.concurrency) {
+      await Promise.race([pool.settle(settings.pollIntervalMs), idle(settings.pollIntervalMs)]);
+      pool.poke();
     }
-  })();
+  });
   log.info('event worker started');
 
   return {
-    runOnce,
-    nudge: () => wake?.(),
+    async runOnce() {
+      await dispatchAll();
+      pool.poke();
+      let made = 0;
+      for (;;) {
+        const started = await pool.fill();
+        made += started;
+        if (started === 0 && pool.inFlight === 0) break;
+        if (started === 0) await pool.settle(settings.pollIntervalMs);
+        pool.poke();
+      }
+      return made;
+    },
+    nudge: wakeAll,
     async stop() {
       stopped = true;
-      wake?.();
-      await loop;
+      wakeAll();
+      await Promise.all([dispatching, delivering]);
+      // What is in flight finishes (each attempt is bounded by its timeout) and is recorded.
+      await pool.drain(settings.timeoutMs + 5000);
       mailer.close();
       log.info('event worker stopped');
     },

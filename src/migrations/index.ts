@@ -11,6 +11,7 @@ import { Migration20261123130100_search } from './Migration20261123130100_search
 import { Migration20261123140000_caller_cache } from './Migration20261123140000_caller_cache';
 import { Migration20261123140100_outbox_notify } from './Migration20261123140100_outbox_notify';
 import { Migration20261123150000_live_tenants } from './Migration20261123150000_live_tenants';
+import { Migration20261126110000_delivery_window } from './Migration20261126110000_delivery_window';
 import { Migration20261126130000_stored_files } from './Migration20261126130000_stored_files';
 
 export const migrationsList: { name: string; class: any }[] = [
@@ -26,5 +27,6 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261123140000_caller_cache', class: Migration20261123140000_caller_cache },
   { name: 'Migration20261123140100_outbox_notify', class: Migration20261123140100_outbox_notify },
   { name: 'Migration20261123150000_live_tenants', class: Migration20261123150000_live_tenants },
+  { name: 'Migration20261126110000_delivery_window', class: Migration20261126110000_delivery_window },
   { name: 'Migration20261126130000_stored_files', class: Migration20261126130000_stored_files },
 ];

@@ -6,6 +6,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Logger } from '../logger';
 import type { CompileOutcome } from '../graphql/compiled-execution';
 import { unmappedRefusals } from '../db/refusals';
+import { deliveryLag } from '../events/deliveries';
+import type { AttemptObserver } from '../events/worker';
 import { joinClusterMetrics } from './cluster-metrics';
 
 /**
@@ -28,6 +30,8 @@ export interface Metrics {
   countCompile(outcome: CompileOutcome): void;
   /** Counts a request not received in full in time (its headers, or its body), answered 408. */
   countReceiveTimeout(phase: 'headers' | 'body'): void;
+  /** Counts one attempt of the event worker (webhook or e-mail), per endpoint. */
+  observeAttempt: AttemptObserver;
   /** GET /metrics in the Prometheus text format: this process's, or the whole cluster's. */
   handler: RequestHandler;
 }
@@ -174,6 +178,49 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     },
   });
 
+  // Endpoints are the tenants' to create: past this many, new ones are counted as `other`.
+  const endpoints = new Set<string>();
+  const endpointLabel = (id: string | null) => {
+    if (!id) return 'email';
+    if (!endpoints.has(id) && endpoints.size >= 1000) return 'other';
+    endpoints.add(id);
+    return id;
+  };
+  const deliveries = new Counter({
+    name: 'event_deliveries_total',
+    help: 'Delivery attempts by channel (webhook or email), endpoint (the webhook endpoint id; email for e-mail) and outcome (ok or failed). rate() gives deliveries per second.',
+    labelNames: ['channel', 'endpoint', 'outcome'],
+    registers: [registry],
+  });
+  const attemptDurations = new Histogram({
+    name: 'event_delivery_duration_seconds',
+    help: 'How long one delivery attempt took (the webhook request, or handing the e-mail to SMTP), by channel.',
+    labelNames: ['channel'],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'event_delivery_lag_seconds',
+    help: 'Age of the oldest event still waiting: stage dispatch (in the outbox, not yet fanned out), email, or webhook per active endpoint (label endpoint).',
+    labelNames: ['stage', 'endpoint'],
+    registers: [registry],
+    // Every process reads the same tables: summing would count the lag once per process.
+    aggregator: 'max',
+    async collect() {
+      try {
+        const lag = await withTimeout(deliveryLag(orm), SCRAPE_QUERY_TIMEOUT_MS);
+        // Endpoints that caught up leave the gauge rather than linger at their last age.
+        this.reset();
+        this.set({ stage: 'dispatch', endpoint: '' }, lag.undispatched ?? 0);
+        this.set({ stage: 'email', endpoint: 'email' }, lag.email ?? 0);
+        for (const w of lag.webhooks)
+          this.set({ stage: 'webhook', endpoint: endpointLabel(w.endpointId) }, w.seconds);
+      } catch (err) {
+        logger.warn({ err }, 'event delivery lag could not be read');
+      }
+    },
+  });
+
   const operations = new LabelBudget(200);
   const observeOperation = (
     name: string | null | undefined,
@@ -224,6 +271,11 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     },
     countCompile: (outcome) => compiles.inc({ outcome }),
     countReceiveTimeout: (phase) => receiveTimeouts.inc({ phase }),
+    observeAttempt({ channel, endpointId, ok, seconds }) {
+      const label = channel === 'WEBHOOK' ? 'webhook' : 'email';
+      deliveries.inc({ channel: label, endpoint: endpointLabel(endpointId), outcome: ok ? 'ok' : 'failed' });
+      attemptDurations.observe({ channel: label }, seconds);
+    },
     async handler(_req, res, next) {
       res.locals.routePattern = '/metrics';
       try {

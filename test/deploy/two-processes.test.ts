@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, expectErrorBody } from '../support/http';
 import { errorLines, type Running } from '../support/process';
 import { sampleType } from '../configurator/fixtures';
+import { startReceiver } from '../events/receiver';
 import { deployment, eventually, startPair, type Deployment, type ProcessPair } from './deployment';
 
 /**
@@ -21,6 +22,7 @@ onServer('two service processes on one database', () => {
   let processes: ProcessPair | undefined;
   let services: Running[] = [];
   let bases: string[] = [];
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
   /** A client of each process, sharing one credential. */
   const pair = () => {
     const token = tenant.token();
@@ -29,10 +31,19 @@ onServer('two service processes on one database', () => {
 
   beforeAll(async () => {
     d = await deployment('deploy');
+    // Answers take a moment, so that deliveries are in flight (and their claims visible) at once.
+    receiver = await startReceiver(() => ({ status: 200, afterMs: 300 }));
     processes = await startPair(d, {
       RATE_LIMIT_PER_CREDENTIAL: String(LIMIT),
       RATE_LIMIT_PER_TENANT: '0',
       DB_POOL_SIZE: '4',
+      // Webhooks to the local receiver; a process's claims outlive it by one second.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      EVENT_LEASE_MS: '1000',
+      EVENT_POLL_INTERVAL_MS: '100',
+      // One process alone makes fewer deliveries a second than the writes make events: both must.
+      EVENT_DELIVERY_CONCURRENCY: '8',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '64',
     });
     ({ services, bases } = processes);
     tenant = await d.tenant('Deploy');
@@ -41,7 +52,12 @@ onServer('two service processes on one database', () => {
   afterAll(async () => {
     await processes?.stop();
     await d?.close();
+    await receiver?.close();
   });
+
+  /** The names of the concepts whose `concept.created` webhook arrived, once per arrival. */
+  const conceptsDelivered = () =>
+    receiver.at('/concepts').map((r) => (JSON.parse(r.body) as { data: { name: string } }).data.name);
 
   it('migrated the empty database once, though both started on it at the same time', async () => {
     const { rows } = await d.sql.query(
@@ -224,6 +240,49 @@ onServer('two service processes on one database', () => {
     }
   });
 
+  it('delivers the webhooks of writes made through both processes once each, both processes claiming', async () => {
+    const [one, two] = pair();
+    const hook = await one.post('/webhooks', {
+      url: `${receiver.url}/concepts`,
+      events: ['concept.created'],
+    });
+    expect(hook.status).toBe(201);
+    const names = Array.from({ length: 120 }, (_, i) => `Hooked ${i}`);
+    // Four writers at once, two on each process.
+    for (let i = 0; i < names.length; i += 4)
+      await Promise.all(
+        names.slice(i, i + 4).map(async (name, j) => {
+          const res = await (j % 2 ? two : one).withToken(tenant.token()).post('/concepts', { name });
+          expect(res.status).toBe(201);
+        }),
+      );
+    // Which workers hold claims, seen while the deliveries run.
+    const claimants = new Set<string>();
+    await eventually('every webhook to arrive', async () => {
+      const held = await d.sql.query(
+        `select distinct locked_by::text as worker from event_delivery where locked_by is not null`,
+      );
+      for (const r of held.rows) claimants.add(r.worker as string);
+      return names.every((n) => conceptsDelivered().includes(n)) ? true : undefined;
+    });
+    expect(claimants.size).toBe(2);
+    // Nothing failed, so nothing arrived twice.
+    const arrived = conceptsDelivered();
+    expect(arrived.filter((n) => n.startsWith('Hooked '))).toHaveLength(names.length);
+    const ids = receiver.at('/concepts').map((r) => r.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Each delivery was recorded once, made at the first attempt.
+    const recorded = await eventually('every attempt to be recorded', async () => {
+      const { rows } = await d.sql.query(
+        `select status, attempts, count(*)::int as n from event_delivery where tenant_id = $1 and endpoint_id = $2
+         group by status, attempts`,
+        [tenant.tenantId, hook.body.id],
+      );
+      return rows.length === 1 && rows[0].status === 'DELIVERED' ? rows : undefined;
+    });
+    expect(recorded).toEqual([{ status: 'DELIVERED', attempts: 1, n: names.length }]);
+  });
+
   it('a process killed (SIGKILL) mid-request loses no acknowledged write, and its job is taken over after its lease', async () => {
     const [one, two] = pair();
     const clients = [one, two];
@@ -300,5 +359,16 @@ onServer('two service processes on one database', () => {
     expect(done.worker_name.endsWith(`:${services[1 - victim].child.pid}`)).toBe(true);
     expect(await coverageCount(typeId)).toEqual({ n: 3003, variants: 3003 });
     expect((await survivor.get('/notifications/unread-count')).status).toBe(200);
+
+    // Every acknowledged write's webhook arrives: what the killed process had claimed is taken
+    // over once its leases run out, and the survivor drains the rest.
+    await eventually(
+      'the webhooks of every acknowledged write',
+      async () => {
+        const arrived = new Set(conceptsDelivered());
+        return acknowledged.every((name) => arrived.has(name)) ? true : undefined;
+      },
+      30_000,
+    );
   });
 });

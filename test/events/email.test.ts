@@ -130,4 +130,31 @@ describe('notification e-mail', () => {
     expect((await mine(wants, id)).emailSent).toBe(false);
     expect(smtp.mails).toHaveLength(before);
   });
+
+  it('sends many at once, through the same leased delivery as webhooks: each once, each marked sent', async () => {
+    const wants = await a.userWith([]);
+    await wants.client.put('/notifications/settings/me', { emailNotificationsEnabled: true });
+    const titles = Array.from({ length: 8 }, (_, i) => `Batch mail ${i}`);
+    const ids: string[] = [];
+    for (const title of titles) ids.push(await notify(wants.email, title));
+    const before = smtp.mails.length;
+    worker = startEventWorker(server.orm, createLogger('silent'), {
+      ...settingsWith(smtp.url),
+      concurrency: 8,
+    });
+    await waitFor(async () => {
+      const mine_ = await Promise.all(ids.map((id) => mine(wants, id)));
+      return mine_.every((n) => n?.emailSent);
+    });
+    const sent = smtp.mails.slice(before).map((m) => /Subject: (.*)/.exec(m.raw)?.[1]);
+    expect(sent.sort()).toEqual([...titles].sort());
+    const rows = (await server.orm.em.getConnection().execute(
+      `select d.status, d.attempts, d.locked_by from event_delivery d
+         join outbox_event o on o.tenant_id = d.tenant_id and o.id = d.event_id
+       where d.channel = 'EMAIL' and o.resource_id in (${ids.map(() => '?').join(', ')})`,
+      ids,
+      'all',
+    )) as { status: string; attempts: number; locked_by: string | null }[];
+    expect(rows).toEqual(ids.map(() => ({ status: 'DELIVERED', attempts: 1, locked_by: null })));
+  });
 });

@@ -18,7 +18,7 @@ const settings: EventSettings = {
   timeoutMs: 2000,
   retryBaseMs: 100,
   retryMaxMs: 300,
-  leaseMarginMs: 500,
+  leaseMs: 1000,
   pollIntervalMs: 50,
 };
 
@@ -176,7 +176,7 @@ describe('webhooks', () => {
     expect(second.headers['webhook-id']).toBe(receiver.at('/rotate')[0].headers['webhook-id']);
   });
 
-  it('still delivers when the process delivering is killed mid-request', async () => {
+  it('takes over within the lease what a process killed mid-request held, and holds nothing else behind it', async () => {
     await worker.stop();
     const hook = await register(a, '/hang', ['feature.created']);
     const child = spawn(
@@ -191,14 +191,16 @@ describe('webhooks', () => {
         env: {
           ...process.env,
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-          WEBHOOK_TIMEOUT_MS: '1000',
-          WEBHOOK_LEASE_MARGIN_MS: '1000',
+          // The request would wait this long; the lease (renewed while it waits) is much shorter.
+          WEBHOOK_TIMEOUT_MS: '60000',
+          EVENT_LEASE_MS: '1000',
           EVENT_POLL_INTERVAL_MS: '50',
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    let killedAt: number;
     try {
       await waitFor(
         () => new Promise<boolean>((resolve) => child.stdout!.once('data', () => resolve(true))),
@@ -207,18 +209,27 @@ describe('webhooks', () => {
       );
       await createFeature(a, 'Survives a crash');
       await waitFor(() => receiver.at('/hang').length === 1, 20_000, 'the first attempt');
+      // The endpoint's next event goes out while the first still hangs: it is not held behind it.
+      const next = await createFeature(a, 'Not held behind it');
+      await waitFor(() => receiver.at('/hang').some((r) => r.body.includes(next)), 20_000, 'the next event');
+      // Past several lease lengths the hanging attempt is still the killed process's (renewed).
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(receiver.at('/hang')).toHaveLength(2);
     } finally {
       child.kill('SIGKILL');
+      killedAt = Date.now();
       await exited;
     }
     worker = startEventWorker(server.orm, createLogger('silent'), settings);
     const log = await waitFor(async () => {
       const res = await a.client.get(`/webhooks/${hook.id}/deliveries`);
-      return res.body.content[0]?.status === 'DELIVERED' && res.body;
+      return res.body.content.every((d: { status: string }) => d.status === 'DELIVERED') && res.body;
     }, 20_000);
-    expect(log.content[0].attempts).toBe(2);
+    expect(log.content.map((d: { attempts: number }) => d.attempts).sort()).toEqual([1, 2]);
     const hits = receiver.at('/hang');
-    expect(hits).toHaveLength(2);
-    expect(hits[0].headers['webhook-id']).toBe(hits[1].headers['webhook-id']);
+    expect(hits).toHaveLength(3);
+    expect(hits[2].headers['webhook-id']).toBe(hits[0].headers['webhook-id']);
+    // Taken over once the lease (1 s) ran out, not after a request timeout and a margin.
+    expect(hits[2].at - killedAt).toBeLessThan(4000);
   }, 120_000);
 });

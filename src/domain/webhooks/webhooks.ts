@@ -72,6 +72,8 @@ export async function updateWebhook(
     if (input.active && !endpoint.active) {
       endpoint.failingSince = null;
       endpoint.disabledReason = null;
+      endpoint.consecutiveFailures = 0;
+      endpoint.circuitOpenUntil = null;
     }
     endpoint.active = input.active;
   }

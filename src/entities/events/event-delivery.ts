@@ -57,10 +57,23 @@ export class DeliveryAttempt {
 /**
  * One event to hand to one receiver: a webhook endpoint, or a notification's recipient by
  * e-mail. The event worker claims due rows (FOR UPDATE SKIP LOCKED), tries them and records
- * every attempt; a webhook endpoint receives its deliveries one at a time in event order.
+ * every attempt; a webhook endpoint receives its deliveries in event order, a few at a time
+ * (docs/events.md). The partial indexes hold only undelivered rows, so claiming reads what it
+ * claims and not the backlog behind it.
  */
 @Entity({ tableName: 'event_delivery' })
-@Index({ name: 'event_delivery_due_idx', properties: ['status', 'nextAttemptAt'] })
+@Index({
+  name: 'event_delivery_window_idx',
+  expression: `create index "event_delivery_window_idx" on "event_delivery" ("tenant_id", "endpoint_id", "occurred_at", "id") where "status" = 'PENDING' and "channel" = 'WEBHOOK'`,
+})
+@Index({
+  name: 'event_delivery_email_due_idx',
+  expression: `create index "event_delivery_email_due_idx" on "event_delivery" ("next_attempt_at") where "status" = 'PENDING' and "channel" = 'EMAIL'`,
+})
+@Index({
+  name: 'event_delivery_email_age_idx',
+  expression: `create index "event_delivery_email_age_idx" on "event_delivery" ("occurred_at") where "status" = 'PENDING' and "channel" = 'EMAIL'`,
+})
 @Index({ name: 'event_delivery_endpoint_idx', properties: ['tenantId', 'endpointId', 'occurredAt'] })
 @TenantIndexes('event_delivery', 'eventId')
 @ObjectType({ description: 'The delivery of one event to one receiver, with its attempts.' })
@@ -92,9 +105,16 @@ export class EventDelivery extends TenantScoped {
   @DateTimeColumn({ description: 'When the next attempt is due.' })
   nextAttemptAt?: Date | null;
 
-  /** While an attempt is under way: a worker that dies leaves this to expire, and another retries. */
+  /**
+   * While an attempt is under way: the lease, renewed by its process as long as the attempt runs;
+   * a process that dies leaves it to expire within seconds, and another takes the delivery up.
+   */
   @Property({ type: 'timestamptz', nullable: true })
   lockedUntil?: Date | null;
+
+  /** The event worker holding the lease (its own id, new at every start). */
+  @Property({ type: 'uuid', nullable: true })
+  lockedBy?: string | null;
 
   @IntColumn({ description: 'HTTP status of the last attempt.' })
   lastStatusCode?: number | null;

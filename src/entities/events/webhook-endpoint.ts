@@ -40,4 +40,12 @@ export class WebhookEndpoint extends TenantScoped {
 
   @TextColumn({ description: 'Why the service turned the endpoint off.' })
   disabledReason?: string | null;
+
+  /** Failed attempts since the last success: past the circuit breaker's threshold the circuit opens. */
+  @Property({ type: 'int', default: 0 })
+  consecutiveFailures: number = 0;
+
+  /** While the circuit is open nothing is sent to the endpoint; then one attempt probes it. */
+  @Property({ type: 'timestamptz', nullable: true })
+  circuitOpenUntil?: Date | null;
 }

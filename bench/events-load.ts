@@ -1,0 +1,145 @@
+/**
+ * The events scenario of `npm run bench` (BENCH_EVENTS_SCENARIO=1): the service as deployed
+ * creates concepts as fast as it can for BENCH_EVENTS_SECONDS (60) with webhooks registered through
+ * its API, once with one endpoint and once with ten (the tenth answering after BENCH_SLOW_MS, 1000),
+ * all to receivers in a process of their own on 127.0.0.1 (BENCH_EVENTS_ENDPOINTS: 1,10). Reports the creates per second, the
+ * delivery lag (arrival minus the event's occurredAt) during the load at p50 and p99 per endpoint,
+ * and how long the backlog left at the end of the load took to drain.
+ */
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { signToken } from '../src/auth/jwt';
+import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
+import { createTenant } from '../src/services/provisioning';
+import { createBenchDatabase } from './database';
+import { drive } from './drive';
+import { percentile, startReceiver, type Stats } from './events-drain';
+import { startService } from './processes';
+
+const SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 60);
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 1000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const SLOW_PATH = '/hook9';
+
+interface Phase {
+  endpoints: number;
+  creates: number;
+  createsPerSecond: number;
+  loadAverage: number[];
+  /** Per endpoint path: delivered during the load, and the lag then (ms). */
+  duringLoad: { path: string; delivered: number; p50: number; p99: number }[];
+  /** Seconds after the load until every endpoint but the slow one had every event. */
+  drainSeconds: number;
+  drainedPerSecond: number;
+}
+
+export async function eventsScenario(log: (line: string) => void = console.log): Promise<Phase[]> {
+  const db = await createBenchDatabase(
+    process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  );
+  const orm = await openOrm({ clientUrl: db.url, poolMax: 2 });
+  process.env.BENCH_SLOW_MS = String(SLOW_MS);
+  const receiver = await startReceiver(SLOW_PATH);
+  const stops: (() => Promise<unknown>)[] = [];
+  try {
+    await migrate(orm);
+    await enableRowLevelSecurity(orm);
+    const { tenant, admin } = await createTenant(orm.em.fork(), {
+      name: 'Events',
+      adminEmail: 'admin@events.test',
+    });
+    const secret = randomBytes(32).toString('hex');
+    const token = signToken(
+      { secret },
+      { sub: admin.id, email: admin.email, tenantId: tenant.id },
+      24 * 3600,
+    );
+    // The receivers are on 127.0.0.1, which only this setting lets a webhook reach.
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+    const service = await startService({
+      databaseUrl: db.url,
+      jwtSecret: secret,
+      poolSize: 10,
+      logLevel: 'warn',
+    });
+    stops.push(() => service.stop());
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${service.base}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.status === 204 ? undefined : ((await res.json()) as { id: string });
+    };
+    const total = (s: Stats, paths: string[]) => paths.reduce((n, p) => n + (s.hits[p] ?? 0), 0);
+    const phases: Phase[] = [];
+    const rounds = (process.env.BENCH_EVENTS_ENDPOINTS ?? '1,10').split(',').map(Number);
+    for (const endpoints of rounds) {
+      const paths = Array.from({ length: endpoints }, (_, i) => `/hook${i}`);
+      const timed = paths.filter((p) => !(endpoints > 1 && p === SLOW_PATH));
+      const hooks: string[] = [];
+      for (const p of paths)
+        hooks.push(
+          (await api('POST', '/webhooks', { url: receiver.url + p, events: ['concept.created'] }))!.id,
+        );
+      const before = await receiver.stats();
+      receiver.reset();
+      let n = 0;
+      const load = await drive({
+        base: service.base,
+        token,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        request: () => ({
+          method: 'POST',
+          path: '/api/v1/concepts',
+          body: JSON.stringify({ name: `Load ${n++}` }),
+        }),
+      });
+      const loadEnded = Date.now();
+      const during = await receiver.stats();
+      const creates = load.requests - load.failures;
+      if (creates === 0) throw new Error(`no create succeeded (${load.failures} failures)`);
+      const expected = (p: string) => (before.hits[p] ?? 0) + creates;
+      for (;;) {
+        const now = await receiver.stats();
+        if (timed.every((p) => (now.hits[p] ?? 0) >= expected(p)) || Date.now() - loadEnded > 600_000) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const drainSeconds = (Date.now() - loadEnded) / 1000;
+      const after = await receiver.stats();
+      const phase: Phase = {
+        endpoints,
+        creates,
+        createsPerSecond: Math.round(creates / load.seconds),
+        loadAverage: loadavg().map((x) => Math.round(x * 10) / 10),
+        duringLoad: paths.map((p) => ({
+          path: p,
+          delivered: (during.hits[p] ?? 0) - (before.hits[p] ?? 0),
+          p50: percentile(during.lags[p] ?? [], 50),
+          p99: percentile(during.lags[p] ?? [], 99),
+        })),
+        drainSeconds,
+        drainedPerSecond: Math.round(
+          (total(after, timed) - total(during, timed)) / Math.max(drainSeconds, 0.001),
+        ),
+      };
+      phases.push(phase);
+      log(JSON.stringify(phase));
+      for (const id of hooks) await api('DELETE', `/webhooks/${id}`);
+    }
+    return phases;
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+    await receiver.close();
+    await orm.close(true);
+    if (process.env.BENCH_KEEP !== '1') await db.drop();
+  }
+}
+
+if (require.main === module)
+  eventsScenario().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

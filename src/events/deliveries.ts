@@ -1,0 +1,393 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EventActor } from '../entities/events/outbox-event';
+import type { OutboxRecord } from './envelope';
+import { retryDelay, type EventSettings } from './settings';
+import { asEventWorker, inOneTrip, type Query } from './store';
+import { TEST_EVENT } from './catalog';
+
+/**
+ * The statements of delivery: claiming due deliveries, renewing the leases of those in flight,
+ * and recording attempts, each a batch in one short transaction. None reads more rows than it
+ * claims, renews or records, however long the backlog (bench/README.md has the plans).
+ */
+
+/** A claimed delivery with what its attempt needs, read by the claiming statement itself. */
+export interface Claim {
+  tenant_id: string;
+  id: string;
+  channel: 'WEBHOOK' | 'EMAIL';
+  endpoint_id: string | null;
+  event_id: string;
+  /** The attempt this claim makes (the first is 1); with `locked_by` it names the claim. */
+  attempts: number;
+  /** E-mail: the notification and its recipient. */
+  target: { notificationId: string; userId: string } | null;
+  /** Webhooks: the endpoint and the event. */
+  url?: string;
+  secret?: string;
+  previous_secret?: string | null;
+  previous_secret_expires?: Date | null;
+  /** The endpoint had a failing streak or an open circuit when claimed: a success must end them. */
+  troubled?: boolean;
+  event?: OutboxRecord;
+}
+
+interface ClaimRow extends Claim {
+  type: string;
+  resource_type: string;
+  resource_id: string | null;
+  occurred_at: Date;
+  actor: EventActor | null;
+  data: unknown;
+}
+
+/**
+ * `endpoints`: each endpoint that has undelivered webhook deliveries, once, found by a loose index
+ * scan of `event_delivery_window_idx` (the first entry, then the first entry past the previous
+ * endpoint, and so on): one index probe per such endpoint, however many deliveries each has.
+ * Needs `with recursive`.
+ */
+const ENDPOINTS_WITH_UNDELIVERED = `endpoints as (
+  (select tenant_id, endpoint_id from event_delivery
+   where status = 'PENDING' and channel = 'WEBHOOK'
+   order by tenant_id, endpoint_id limit 1)
+  union all
+  select n.tenant_id, n.endpoint_id from endpoints p, lateral (
+    select d.tenant_id, d.endpoint_id from event_delivery d
+    where d.status = 'PENDING' and d.channel = 'WEBHOOK'
+      and (d.tenant_id, d.endpoint_id) > (p.tenant_id, p.endpoint_id)
+    order by d.tenant_id, d.endpoint_id limit 1) n
+)`;
+
+const leaseSql = (settings: EventSettings) =>
+  `now() + make_interval(secs => ${Math.round(settings.leaseMs)}::float8 / 1000)`;
+
+/**
+ * Claims up to `limit` due webhook deliveries. An endpoint's window is its `endpointConcurrency`
+ * oldest undelivered deliveries (in occurrence order); only those may be sent, so an event goes
+ * out only once every event more than a window older has been delivered or given up. The
+ * statement skips from endpoint to endpoint over `event_delivery_window_idx` (a loose index
+ * scan: one probe per endpoint with undelivered deliveries) and reads each one's window only;
+ * the backlog behind the windows is never read. Endpoints whose circuit is open are passed over;
+ * once it closes again (half-open) the window is one delivery, the probe. Deliveries are taken
+ * by place in their window first, so every endpoint gets its turn before any gets a second.
+ */
+export async function claimWebhooks(
+  orm: MikroORM,
+  settings: EventSettings,
+  worker: string,
+  limit: number,
+): Promise<Claim[]> {
+  const rows = await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker]);
+  return rows.map(({ type, resource_type, resource_id, occurred_at, actor, data, ...claim }) => ({
+    ...claim,
+    event: {
+      tenant_id: claim.tenant_id,
+      id: claim.event_id,
+      type,
+      resource_type,
+      resource_id,
+      occurred_at,
+      actor,
+      data,
+    },
+  }));
+}
+
+/** The statement of claimWebhooks; its one parameter is the worker's id (bench/ explains it). */
+export function claimWebhooksSql(settings: EventSettings, limit: number): string {
+  const window = settings.endpointConcurrency;
+  return `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, candidates as (
+         select w.tenant_id, w.id, w.place, w.next_attempt_at
+         from endpoints h
+         join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
+         cross join lateral (
+           select d.tenant_id, d.id, d.event_type, d.next_attempt_at, d.locked_until,
+             row_number() over (order by d.occurred_at, d.id) as place
+           from event_delivery d
+           where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
+             and d.status = 'PENDING' and d.channel = 'WEBHOOK'
+           order by d.occurred_at, d.id
+           limit ${window}
+         ) w
+         where w.place <= case when e.consecutive_failures >= ${settings.circuitFailures} then 1 else ${window} end
+           and (e.circuit_open_until is null or e.circuit_open_until <= now())
+           and (e.active or w.event_type = '${TEST_EVENT}')
+           and w.next_attempt_at <= now() and (w.locked_until is null or w.locked_until < now())
+       ), picked as (
+         select d.tenant_id, d.id from event_delivery d
+         join candidates c on c.tenant_id = d.tenant_id and c.id = d.id
+         where d.status = 'PENDING' and d.next_attempt_at <= now()
+           and (d.locked_until is null or d.locked_until < now())
+         order by c.place, c.next_attempt_at
+         limit ${Math.max(1, Math.floor(limit))}
+         for update of d skip locked
+       )
+       update event_delivery d
+         set locked_until = ${leaseSql(settings)}, locked_by = ?, attempts = d.attempts + 1
+       from picked p, outbox_event o, webhook_endpoint e
+       where d.tenant_id = p.tenant_id and d.id = p.id
+         and o.tenant_id = d.tenant_id and o.id = d.event_id
+         and e.tenant_id = d.tenant_id and e.id = d.endpoint_id
+       returning d.tenant_id, d.id, d.channel, d.endpoint_id, d.event_id, d.attempts, d.target,
+         e.url, e.secret, e.previous_secret, e.previous_secret_expires,
+         (e.failing_since is not null or e.consecutive_failures > 0 or e.circuit_open_until is not null) as troubled,
+         o.type, o.resource_type, o.resource_id, o.occurred_at, o.actor, o.data`;
+}
+
+/** Claims up to `limit` due e-mail deliveries, oldest due first (over `event_delivery_email_due_idx`). */
+export async function claimEmails(
+  orm: MikroORM,
+  settings: EventSettings,
+  worker: string,
+  limit: number,
+): Promise<Claim[]> {
+  return inOneTrip<Claim>(orm, claimEmailsSql(settings, limit), [worker]);
+}
+
+/** The statement of claimEmails; its one parameter is the worker's id. */
+export function claimEmailsSql(settings: EventSettings, limit: number): string {
+  return `update event_delivery d
+         set locked_until = ${leaseSql(settings)}, locked_by = ?, attempts = d.attempts + 1
+       from (
+         select c.tenant_id, c.id from event_delivery c
+         where c.channel = 'EMAIL' and c.status = 'PENDING' and c.next_attempt_at <= now()
+           and (c.locked_until is null or c.locked_until < now())
+         order by c.next_attempt_at
+         limit ${Math.max(1, Math.floor(limit))} for update skip locked
+       ) next
+       where d.tenant_id = next.tenant_id and d.id = next.id
+       returning d.tenant_id, d.id, d.channel, d.endpoint_id, d.event_id, d.attempts, d.target`;
+}
+
+const claimKeys = (claims: readonly Claim[]) =>
+  JSON.stringify(claims.map((c) => ({ tenant_id: c.tenant_id, id: c.id, attempts: c.attempts })));
+
+/**
+ * Renews the leases of the claims still in flight; returns those this worker no longer holds
+ * (deleted with their endpoint, or, after a stall longer than the lease, taken over).
+ */
+export async function renewLeases(
+  orm: MikroORM,
+  settings: EventSettings,
+  worker: string,
+  claims: readonly Claim[],
+): Promise<Claim[]> {
+  if (claims.length === 0) return [];
+  const held = await inOneTrip<{ tenant_id: string; id: string }>(
+    orm,
+    `update event_delivery d set locked_until = ${leaseSql(settings)}
+     from jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid, attempts int)
+     where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
+       and d.locked_by = ?::uuid and d.status = 'PENDING'
+     returning d.tenant_id, d.id`,
+    [claimKeys(claims), worker],
+  );
+  const kept = new Set(held.map((r) => `${r.tenant_id}:${r.id}`));
+  return claims.filter((c) => !kept.has(`${c.tenant_id}:${c.id}`));
+}
+
+/** The outcome of one attempt. */
+export interface Attempt {
+  claim: Claim;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  at: Date;
+  /** E-mail: the SMTP server accepted the message (not only logged). */
+  sent?: boolean;
+}
+
+export interface Recorded {
+  /** The attempts recorded (those whose claim this worker still held). */
+  attempts: Attempt[];
+  /** Endpoints turned off by these attempts. */
+  disabled: { tenantId: string; endpointId: string }[];
+}
+
+/**
+ * Records a batch of attempts in one transaction: DELIVERED on success; otherwise PENDING again
+ * after the delivery's backoff, or FAILED once the attempts are used up. Only the holder of the
+ * claim writes (a worker that lost it leaves the record to the one that took it over). Then the
+ * endpoints: a success closes the circuit and ends the failing streak; failures lengthen the
+ * streak, open the circuit past `circuitFailures` in a row (for a backoff that grows with each
+ * further failure), and turn off an endpoint failing for longer than `disableAfterMs`.
+ */
+export async function recordAttempts(
+  orm: MikroORM,
+  settings: EventSettings,
+  worker: string,
+  attempts: readonly Attempt[],
+): Promise<Recorded> {
+  if (attempts.length === 0) return { attempts: [], disabled: [] };
+  const rows = attempts.map((a) => {
+    const last = a.claim.attempts >= settings.maxAttempts;
+    const error = a.ok ? null : (a.error?.slice(0, 1000) ?? null);
+    return {
+      tenant_id: a.claim.tenant_id,
+      id: a.claim.id,
+      attempts: a.claim.attempts,
+      status: a.ok ? 'DELIVERED' : last ? 'FAILED' : 'PENDING',
+      code: a.statusCode,
+      error,
+      entry: { at: a.at.toISOString(), statusCode: a.statusCode, error, durationMs: a.durationMs },
+      delay_ms: a.ok || last ? null : retryDelay(settings, a.claim.attempts),
+    };
+  });
+  const statement = `update event_delivery d set status = x.status, last_status_code = x.code, last_error = x.error,
+       attempt_log = d.attempt_log || jsonb_build_array(x.entry), locked_until = null, locked_by = null,
+       updated = now(), version = d.version + 1,
+       delivered_at = case when x.status = 'DELIVERED' then now() end,
+       next_attempt_at = case when x.delay_ms is null then null
+                              else now() + make_interval(secs => x.delay_ms / 1000) end
+     from jsonb_to_recordset(?::jsonb)
+       as x(tenant_id uuid, id uuid, attempts int, status text, code int, error text, entry jsonb, delay_ms float8)
+     where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
+       and d.locked_by = ?::uuid and d.status = 'PENDING'
+     returning d.tenant_id, d.id`;
+  const params = [JSON.stringify(rows), worker];
+  const recordedOf = (updated: { tenant_id: string; id: string }[]) => {
+    const held = new Set(updated.map((r) => `${r.tenant_id}:${r.id}`));
+    return attempts.filter((a) => held.has(`${a.claim.tenant_id}:${a.claim.id}`));
+  };
+  // The common case, every attempt a success to an endpoint in good standing and no e-mail to
+  // mark: one statement, in one round trip.
+  if (attempts.every((a) => a.ok && !a.claim.troubled && !a.sent))
+    return { attempts: recordedOf(await inOneTrip(orm, statement, params)), disabled: [] };
+  return asEventWorker(orm, async (q) => {
+    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(statement, params));
+    const disabled = await recordEndpoints(q, settings, recorded);
+    await markMailed(
+      q,
+      recorded.filter((a) => a.sent),
+    );
+    return { attempts: recorded, disabled };
+  });
+}
+
+/** The endpoints' side of a batch: circuit, failing streak, and turning off. */
+async function recordEndpoints(
+  q: Query,
+  settings: EventSettings,
+  recorded: readonly Attempt[],
+): Promise<{ tenantId: string; endpointId: string }[]> {
+  // Per endpoint, in the order the attempts ended: failures since its last success in the batch.
+  const streaks = new Map<string, { tenantId: string; endpointId: string; ok: boolean; failures: number }>();
+  for (const a of [...recorded].sort(
+    (x, y) => x.at.getTime() + x.durationMs - (y.at.getTime() + y.durationMs),
+  )) {
+    if (!a.claim.endpoint_id) continue;
+    const key = `${a.claim.tenant_id}:${a.claim.endpoint_id}`;
+    const streak = streaks.get(key) ?? {
+      tenantId: a.claim.tenant_id,
+      endpointId: a.claim.endpoint_id,
+      ok: false,
+      failures: 0,
+    };
+    if (a.ok) Object.assign(streak, { ok: true, failures: 0 });
+    else streak.failures++;
+    streaks.set(key, streak);
+  }
+  // Healthy again: only those that were not (as claimed) need writing; most never were.
+  const troubled = new Set(
+    recorded.filter((a) => a.claim.troubled).map((a) => `${a.claim.tenant_id}:${a.claim.endpoint_id}`),
+  );
+  const healthy = [...streaks.entries()]
+    .filter(([key, s]) => s.failures === 0 && troubled.has(key))
+    .map(([, s]) => s);
+  if (healthy.length > 0)
+    await q(
+      `update webhook_endpoint e set failing_since = null, consecutive_failures = 0, circuit_open_until = null
+       from jsonb_to_recordset(?::jsonb) as x("tenantId" uuid, "endpointId" uuid)
+       where e.tenant_id = x."tenantId" and e.id = x."endpointId"
+         and (e.failing_since is not null or e.consecutive_failures > 0 or e.circuit_open_until is not null)`,
+      [JSON.stringify(healthy.map(({ tenantId, endpointId }) => ({ tenantId, endpointId })))],
+    );
+  const disabled: { tenantId: string; endpointId: string }[] = [];
+  for (const s of streaks.values()) {
+    if (s.failures === 0) continue;
+    const [endpoint] = await q<{ active: boolean; failing_since: Date; consecutive_failures: number }>(
+      `update webhook_endpoint set failing_since = case when ? then now() else coalesce(failing_since, now()) end,
+         consecutive_failures = case when ? then ? else consecutive_failures + ? end,
+         active = active and (? or coalesce(failing_since, now()) > now() - make_interval(secs => ?::float8 / 1000))
+       where tenant_id = ? and id = ? returning active, failing_since, consecutive_failures`,
+      [s.ok, s.ok, s.failures, s.failures, s.ok, settings.disableAfterMs, s.tenantId, s.endpointId],
+    );
+    if (!endpoint) continue;
+    if (endpoint.consecutive_failures >= settings.circuitFailures) {
+      // Open for a backoff that doubles with every failed probe beyond the threshold.
+      const openMs = retryDelay(settings, endpoint.consecutive_failures - settings.circuitFailures + 1);
+      await q(
+        `update webhook_endpoint set circuit_open_until = now() + make_interval(secs => ?::float8 / 1000)
+         where tenant_id = ? and id = ?`,
+        [openMs, s.tenantId, s.endpointId],
+      );
+    }
+    if (!endpoint.active) {
+      const reason = `every delivery failed since ${new Date(endpoint.failing_since).toISOString()}`;
+      const [turnedOff] = await q(
+        `update webhook_endpoint set disabled_reason = ? where tenant_id = ? and id = ? and disabled_reason is null
+         returning id`,
+        [reason, s.tenantId, s.endpointId],
+      );
+      if (turnedOff) disabled.push({ tenantId: s.tenantId, endpointId: s.endpointId });
+    }
+  }
+  return disabled;
+}
+
+/** Notifications whose e-mail the SMTP server accepted: marked sent, each within its tenant. */
+async function markMailed(q: Query, mailed: readonly Attempt[]): Promise<void> {
+  const byTenant = new Map<string, string[]>();
+  for (const a of mailed) {
+    const id = a.claim.target?.notificationId;
+    if (id) byTenant.set(a.claim.tenant_id, [...(byTenant.get(a.claim.tenant_id) ?? []), id]);
+  }
+  for (const [tenantId, ids] of byTenant) {
+    await q(`select set_config('app.tenant_id', ?, true)`, [tenantId]);
+    await q(
+      `update notification set email_sent = true, email_sent_at = now(), version = version + 1
+       where tenant_id = ? and id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+      [tenantId, JSON.stringify(ids)],
+    );
+  }
+}
+
+/** How far behind delivery is, in seconds (null: nothing waiting). */
+export interface DeliveryLag {
+  /** The oldest outbox event not yet fanned out to deliveries. */
+  undispatched: number | null;
+  /** The oldest undelivered e-mail. */
+  email: number | null;
+  /** Per active endpoint with undelivered deliveries: the oldest one's age. */
+  webhooks: { tenantId: string; endpointId: string; seconds: number }[];
+}
+
+/**
+ * The age of the oldest undelivered event, per receiver: each read is the head of an index of the
+ * undelivered only (one probe per endpoint), so it costs the same whatever the backlog.
+ */
+export async function deliveryLag(orm: MikroORM): Promise<DeliveryLag> {
+  return asEventWorker(orm, async (q) => {
+    const [heads] = await q<{ undispatched: number | null; email: number | null }>(
+      `select extract(epoch from now() - (select occurred_at from outbox_event where dispatched_at is null
+                                          order by occurred_at, id limit 1))::float8 as undispatched,
+              extract(epoch from now() - (select occurred_at from event_delivery
+                                          where status = 'PENDING' and channel = 'EMAIL'
+                                          order by occurred_at limit 1))::float8 as email`,
+    );
+    const webhooks = await q<{ tenantId: string; endpointId: string; seconds: number }>(
+      `with recursive ${ENDPOINTS_WITH_UNDELIVERED}
+       select h.tenant_id as "tenantId", h.endpoint_id as "endpointId",
+         extract(epoch from now() - (
+           select d.occurred_at from event_delivery d
+           where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
+             and d.status = 'PENDING' and d.channel = 'WEBHOOK'
+           order by d.occurred_at, d.id limit 1))::float8 as seconds
+       from endpoints h join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
+       where e.active`,
+    );
+    return { undispatched: heads?.undispatched ?? null, email: heads?.email ?? null, webhooks };
+  });
+}
