@@ -37,6 +37,7 @@ import { observeRequests } from './observability/request-log';
 import { graphqlIdempotency } from './graphql/idempotency';
 import { LiveHub } from './events/live';
 import { CallerCache } from './auth/caller-cache';
+import { useIssuerSettings } from './auth/issuers';
 import { serveSubscriptions } from './graphql/subscriptions';
 import {
   apiContentSecurityPolicy,
@@ -128,6 +129,7 @@ export async function createApp({
 }: AppOptions): Promise<App> {
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
+  useIssuerSettings({ production });
   const schema = await buildAppSchema(resources.groups);
   const routes = compileRoutes(schema, resources.restTable);
   const lookup = routeLookup(routes);

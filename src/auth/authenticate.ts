@@ -13,12 +13,17 @@ import { unauthorized } from '../errors';
 import type { Caller } from '../context';
 import { queryRows } from '../db/statements';
 import { hydrateDetached } from '../family/detached';
-import { verifyToken, type JwtSettings } from './jwt';
+import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
+import { PROVIDER_ALGORITHMS } from './key-sets';
+import { trustedIssuers } from './issuers';
+import { userOfIssuerToken } from './issuer-users';
 
 export interface Authenticated {
   caller: Caller;
   em: EntityManager;
+  /** When the credential expires (ms since the epoch). */
+  expiresAt: number;
 }
 
 /**
@@ -132,6 +137,38 @@ export function bearerToken(header: string | undefined): string {
   return match[1];
 }
 
+/** The `alg` of a compact JWS's header; 401 when the header is not one. */
+function algorithmOf(token: string): string {
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8'));
+    if (typeof header?.alg === 'string') return header.alg;
+  } catch {
+    // refused below
+  }
+  throw unauthorized('the credential is invalid');
+}
+
+/**
+ * Whom the token names: the service's own HS256 tokens synchronously (a token seen before costs
+ * a map lookup, as it always did), a trusted identity provider's through its issuer
+ * (src/auth/issuers.ts). Any other algorithm, `none` included, is refused.
+ */
+function claimsOf(rootEm: EntityManager, jwt: JwtSettings, token: string): Claims | Promise<Claims> {
+  const known = knownToken(jwt, token);
+  if (known) return known;
+  const alg = algorithmOf(token);
+  if (alg === 'HS256') return verifyToken(jwt, token);
+  if (PROVIDER_ALGORITHMS.includes(alg))
+    return trustedIssuers.verify(rootEm, token).then((verified) => userOfIssuerToken(rootEm, verified));
+  throw unauthorized(`the credential's algorithm ${alg} is not accepted`);
+}
+
+/** When the credential was issued before its user last signed out everywhere. */
+function withdrawn(caller: Readonly<Caller>, claims: Claims): boolean {
+  const signedOutAt = caller.user.signedOutAt;
+  return !!signedOutAt && (claims.iat ?? 0) * 1000 < Math.floor(signedOutAt.getTime() / 1000) * 1000 + 1000;
+}
+
 /**
  * Verifies the credential and loads its user (so role, access and status changes apply to the
  * very next request): afresh, or from `callers` when the tenant's version says nothing changed
@@ -144,16 +181,19 @@ export async function authenticate(
   callers?: CallerCache,
   optimistic = false,
 ): Promise<Authenticated> {
-  const claims = verifyToken(jwt, bearerToken(header));
+  const found = claimsOf(rootEm, jwt, bearerToken(header));
+  const claims = found instanceof Promise ? await found : found;
   const em = forkFor(rootEm, { tenantId: claims.tenantId, userId: claims.sub, email: claims.email });
   // The request's work, authentication included, runs in one transaction under row-level
   // security for the token's tenant: a user of another tenant is simply not found.
   // The transaction's settings and the user go to the database in one round trip.
   try {
     const caller = await loadCaller(em, claims.tenantId, claims.sub, callers, optimistic);
+    if (withdrawn(caller, claims))
+      throw unauthorized('the credential was withdrawn: its user signed out everywhere');
     // The actor recorded on writes is the user as stored now, not as the token remembers it.
     setActor(em, { tenantId: caller.tenantId, userId: caller.userId, email: caller.email });
-    return { em, caller };
+    return { em, caller, expiresAt: (claims.exp ?? 0) * 1000 };
   } catch (err) {
     await endTenantTransaction(em, false);
     throw err;

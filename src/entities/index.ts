@@ -2,6 +2,7 @@ import { AuditLog } from './audit-log';
 import { Tenant } from './tenant';
 import { TenantRole } from './tenant-role';
 import { User } from './user';
+import { TrustedIssuer } from './trusted-issuer';
 import { TenantSequence } from './tenant-sequence';
 import { IdempotencyKey } from './idempotency-key';
 import { configuratorEntities } from './configurator';
@@ -21,6 +22,7 @@ export const entities: Function[] = [
   AuditLog,
   TenantSequence,
   IdempotencyKey,
+  TrustedIssuer,
   ...referenceEntities,
   ...configuratorEntities,
   ...financeEntities,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { authenticate, bearerToken } from '../auth/authenticate';
+import { authenticate } from '../auth/authenticate';
 import { CALLER_CHANNEL, type CallerCache } from '../auth/caller-cache';
-import { tokenExpiresAt, type JwtSettings } from '../auth/jwt';
+import type { JwtSettings } from '../auth/jwt';
+import { trustedIssuers } from '../auth/issuers';
+import { forgetIssuerUsers } from '../auth/issuer-users';
 import { Loaders, type Caller, type Context } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { startListener, type Listener } from '../db/listener';
@@ -210,8 +212,12 @@ export class LiveHub {
       url,
       channels: this.callers ? [OUTBOX_CHANNEL, CALLER_CHANNEL] : [OUTBOX_CHANNEL],
       log: this.log,
-      onNotification: (channel, payload) =>
-        channel === CALLER_CHANNEL ? this.callers?.notified(payload) : this.notified(payload),
+      onNotification: (channel, payload) => {
+        if (channel !== CALLER_CHANNEL) return this.notified(payload);
+        this.callers?.notified(payload);
+        trustedIssuers.notified();
+        forgetIssuerUsers();
+      },
       // Changes made while the connection was down were not heard of.
       onConnected: (reconnected) => {
         if (reconnected) this.callers?.clear();
@@ -233,8 +239,7 @@ export class LiveHub {
   /** A session for a `connection_init`'s credential; a bad one throws a 401. */
   async open(header: unknown, close: (code: number, reason: string) => void): Promise<LiveSession> {
     const authorization = typeof header === 'string' ? header : undefined;
-    const expiresAt = tokenExpiresAt(this.jwt, bearerToken(authorization));
-    const { em, caller } = await authenticate(this.orm.em, this.jwt, authorization, this.callers);
+    const { em, caller, expiresAt } = await authenticate(this.orm.em, this.jwt, authorization, this.callers);
     await endTenantTransaction(em, false);
     // Committed before the connection is acknowledged: every change committed after the client's
     // subscription is notified.

@@ -4050,6 +4050,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/trusted-issuers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's trusted OpenID Connect issuers
+     * @description The tenant's trusted OpenID Connect issuers.
+     *
+     *     GraphQL: `query { trustedIssuers }`.
+     *
+     *     Needs the READ_USERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTrustedIssuers'];
+    put?: never;
+    /**
+     * Trust an OpenID Connect issuer (its discovery document and keys are checked first)
+     * @description Trusts an OpenID Connect issuer: its discovery document and keys are fetched first, and a problem with them is a 400.
+     *
+     *     GraphQL: `mutation { addTrustedIssuer }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTrustedIssuers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/trusted-issuers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One trusted issuer
+     * @description One trusted issuer, or null when there is none.
+     *
+     *     GraphQL: `query { trustedIssuer }`.
+     *
+     *     Needs the READ_USERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTrustedIssuersById'];
+    put?: never;
+    post?: never;
+    /**
+     * Stop trusting an issuer
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { removeTrustedIssuer }`, which returns more: stops trusting an issuer (its tokens are refused at once); false if there is none.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteTrustedIssuersById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/type-product-coverages/calculate/{typeId}': {
     parameters: {
       query?: never;
@@ -5658,6 +5730,19 @@ export interface components {
       stockSiteId: string;
       /** @description Id of the subsidiary of the inventories. */
       subsidiaryId?: string | null;
+    };
+    /** @description An OpenID Connect provider to trust for signing in to the tenant. */
+    AddTrustedIssuerInput: {
+      /** @description E-mail domains whose users may sign in (any when absent). */
+      allowedDomains?: string[] | null;
+      /** @description Accepted `aud` values (at least one): a token must name one of them. */
+      audiences: string[];
+      /** @description A tenant role: unknown users are created on first sign-in holding it (off when absent). */
+      createUsersWithRole?: string | null;
+      /** @description The issuer URL, exactly as its tokens' `iss` says (https; http only on a loopback address outside production). */
+      issuer: string;
+      /** @description The claim that names the user: `email` (default) or `sub`. */
+      userClaim?: string | null;
     };
     /** @description A stock count: the quantity (and price) a product has at a site. */
     AdjustStockInput: {
@@ -10656,6 +10741,41 @@ export interface components {
       | 'PARTIALLY_DELIVERED'
       | 'DELIVERED'
       | 'CANCELLED';
+    /** @description An OpenID Connect provider trusted to sign the tenant's people in. */
+    TrustedIssuer: {
+      /** @description E-mail domains whose users may sign in (any when empty), e.g. `acme.com`. */
+      allowedDomains: string[];
+      /** @description Accepted `aud` values: a token must name one of them. */
+      audiences: string[];
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description E-mail of the user who created the record. */
+      createdBy: string | null;
+      /** @description The tenant role a user created on first sign-in holds. */
+      createRole: string | null;
+      /** @description Whether an unknown user is created on first sign-in (with `createRole`). */
+      createUsers: boolean;
+      /** @description The unique id of the record (a UUID). */
+      id: string;
+      /** @description The issuer URL, exactly as the tokens' `iss` claim and the discovery document say it. */
+      issuer: string;
+      /** @description Where the issuer publishes its keys (from its discovery document). */
+      jwksUri: string;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
+      tenantId: string;
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
+      updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
+      updatedBy: string | null;
+      /** @description The claim that names the user: `email` (matched to the e-mail address) or `sub` (matched to the subject the user was created with). */
+      userClaim: string;
+    };
     /** @description A mass-model block of a type, decided by a tree. */
     TypeMassModel: {
       /** @description Id of the mass model. */
@@ -10929,6 +11049,11 @@ export interface components {
       projectAccess: string[];
       /** @description Names of the tenant roles the user holds; the user's permissions are their union. */
       roles: string[];
+      /**
+       * Format: date-time
+       * @description When the user was last signed out everywhere: credentials issued before then are refused.
+       */
+      signedOutAt: string | null;
       /** @description Whether the user may use the service: any status but ACTIVE is refused (401) from the next request. */
       status: components['schemas']['UserStatus'];
       /** @description Ids of the subsidiaries the user may see (without full access). */
@@ -18391,6 +18516,153 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTrustedIssuers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrustedIssuer'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postTrustedIssuers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddTrustedIssuerInput'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrustedIssuer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTrustedIssuersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrustedIssuer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteTrustedIssuersById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];

@@ -1,6 +1,7 @@
 import type { GroupDef } from '../../family/group';
 import { AccessControlResolver } from './access-control';
 import { TenantResolver } from './tenant';
+import { TrustedIssuerResolver } from './issuers';
 import { TenantRoleResolver } from './tenant-roles';
 import { UserResolver, users } from './users';
 
@@ -11,4 +12,5 @@ export const accessResolvers: Function[] = [
   TenantResolver,
   TenantRoleResolver,
   AccessControlResolver,
+  TrustedIssuerResolver,
 ];
