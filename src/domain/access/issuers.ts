@@ -3,7 +3,7 @@
  * provider's discovery document and key set first, so an issuer whose keys cannot be used is
  * refused with the reason and nothing is stored.
  */
-import { callerOf, type Context } from '../../context';
+import type { EntityManager } from '@mikro-orm/core';
 import { TrustedIssuer } from '../../entities/trusted-issuer';
 import { TenantRole } from '../../entities/tenant-role';
 import { badRequest, conflict } from '../../errors';
@@ -13,19 +13,24 @@ import { isUuid } from '../../family/limits';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import type { AddTrustedIssuerInput } from '../../resolvers/access/issuer-inputs';
 
-export function listIssuers(ctx: Context): Promise<TrustedIssuer[]> {
-  return ctx.em.find(TrustedIssuer, {}, { orderBy: { created: 'asc', id: 'asc' } });
+/** Each takes the tenant's entity manager: a request's, or the CLI's fork for the tenant. */
+export function listIssuers(em: EntityManager): Promise<TrustedIssuer[]> {
+  return em.find(TrustedIssuer, {}, { orderBy: { created: 'asc', id: 'asc' } });
 }
 
-async function checkRole(ctx: Context, role: string): Promise<void> {
+async function checkRole(em: EntityManager, role: string): Promise<void> {
   if (role === SUPER_ADMIN) throw badRequest(`users created on first sign-in may not hold ${SUPER_ADMIN}`);
-  if (!(await ctx.em.count(TenantRole, { name: role }))) throw badRequest(`the tenant has no role "${role}"`);
+  if (!(await em.count(TenantRole, { name: role }))) throw badRequest(`the tenant has no role "${role}"`);
 }
 
-export async function addIssuer(ctx: Context, input: AddTrustedIssuerInput): Promise<TrustedIssuer> {
+export async function addIssuer(
+  em: EntityManager,
+  tenantId: string,
+  input: AddTrustedIssuerInput,
+): Promise<TrustedIssuer> {
   const role = input.createUsersWithRole;
-  if (role !== undefined && role !== null) await checkRole(ctx, role);
-  if (await ctx.em.count(TrustedIssuer, { issuer: input.issuer }))
+  if (role !== undefined && role !== null) await checkRole(em, role);
+  if (await em.count(TrustedIssuer, { issuer: input.issuer }))
     throw conflict(`the issuer ${input.issuer} is already trusted by this tenant`);
   let discovered;
   try {
@@ -34,8 +39,8 @@ export async function addIssuer(ctx: Context, input: AddTrustedIssuerInput): Pro
     if (err instanceof ProviderProblem) throw badRequest(err.message);
     throw err;
   }
-  const issuer = ctx.em.create(TrustedIssuer, {
-    tenantId: callerOf(ctx).tenantId,
+  const issuer = em.create(TrustedIssuer, {
+    tenantId,
     issuer: input.issuer,
     jwksUri: discovered.jwksUri,
     audiences: [...new Set(input.audiences)],
@@ -46,7 +51,7 @@ export async function addIssuer(ctx: Context, input: AddTrustedIssuerInput): Pro
     keyTypes: [...new Set(discovered.keys.keys.map((k) => k.kty))].join(','),
   } as never);
   try {
-    await ctx.em.flush();
+    await em.flush();
   } catch (err) {
     // The issuer is unique across tenants: a token's `iss` names one tenant.
     if ((err as { code?: string }).code === '23505' || /unique/i.test((err as Error).message ?? ''))
@@ -56,14 +61,14 @@ export async function addIssuer(ctx: Context, input: AddTrustedIssuerInput): Pro
   return issuer;
 }
 
-export async function findIssuer(ctx: Context, id: string): Promise<TrustedIssuer | null> {
-  return isUuid(id) ? ctx.em.findOne(TrustedIssuer, { id }) : null;
+export async function findIssuer(em: EntityManager, id: string): Promise<TrustedIssuer | null> {
+  return isUuid(id) ? em.findOne(TrustedIssuer, { id }) : null;
 }
 
-export async function removeIssuer(ctx: Context, id: string): Promise<boolean> {
-  const found = await findIssuer(ctx, id);
+export async function removeIssuer(em: EntityManager, id: string): Promise<boolean> {
+  const found = await findIssuer(em, id);
   if (!found) return false;
-  ctx.em.remove(found);
-  await ctx.em.flush();
+  em.remove(found);
+  await em.flush();
   return true;
 }

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { Context } from '../../context';
+import { callerOf, type Context } from '../../context';
 import { TrustedIssuer } from '../../entities/trusted-issuer';
 import { can, Requires, superAdminOnly } from '../../permissions/rules';
 import { ARG_DOCS } from '../../schema/descriptions';
@@ -15,7 +15,7 @@ export class TrustedIssuerResolver {
   @Requires(can('READ', 'USERS'))
   @Query(() => [TrustedIssuer], { description: "The tenant's trusted OpenID Connect issuers." })
   trustedIssuers(@Ctx() ctx: Context): Promise<TrustedIssuer[]> {
-    return listIssuers(ctx);
+    return listIssuers(ctx.em);
   }
 
   @Requires(can('READ', 'USERS'))
@@ -27,7 +27,7 @@ export class TrustedIssuerResolver {
     @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
     @Ctx() ctx: Context,
   ): Promise<TrustedIssuer | null> {
-    return findIssuer(ctx, id);
+    return findIssuer(ctx.em, id);
   }
 
   @Requires(superAdminOnly)
@@ -39,7 +39,7 @@ export class TrustedIssuerResolver {
     @Arg('input', { description: 'The issuer.' }) input: AddTrustedIssuerInput,
     @Ctx() ctx: Context,
   ): Promise<TrustedIssuer> {
-    return addIssuer(ctx, input);
+    return addIssuer(ctx.em, callerOf(ctx).tenantId, input);
   }
 
   @Requires(superAdminOnly)
@@ -50,6 +50,6 @@ export class TrustedIssuerResolver {
     @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
     @Ctx() ctx: Context,
   ): Promise<boolean> {
-    return removeIssuer(ctx, id);
+    return removeIssuer(ctx.em, id);
   }
 }
