@@ -3,6 +3,7 @@ import { Tenant } from './tenant';
 import { TenantRole } from './tenant-role';
 import { User } from './user';
 import { TrustedIssuer } from './trusted-issuer';
+import { ApiKey } from './api-key';
 import { TenantSequence } from './tenant-sequence';
 import { IdempotencyKey } from './idempotency-key';
 import { configuratorEntities } from './configurator';
@@ -23,6 +24,7 @@ export const entities: Function[] = [
   TenantSequence,
   IdempotencyKey,
   TrustedIssuer,
+  ApiKey,
   ...referenceEntities,
   ...configuratorEntities,
   ...financeEntities,

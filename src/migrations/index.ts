@@ -12,6 +12,7 @@ import { Migration20261123140000_caller_cache } from './Migration20261123140000_
 import { Migration20261123140100_outbox_notify } from './Migration20261123140100_outbox_notify';
 import { Migration20261123150000_live_tenants } from './Migration20261123150000_live_tenants';
 import { Migration20261126120000_trusted_issuers } from './Migration20261126120000_trusted_issuers';
+import { Migration20261126120100_api_keys } from './Migration20261126120100_api_keys';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000', class: Migration20261122035545_initial },
@@ -27,4 +28,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261123140100_outbox_notify', class: Migration20261123140100_outbox_notify },
   { name: 'Migration20261123150000_live_tenants', class: Migration20261123150000_live_tenants },
   { name: 'Migration20261126120000_trusted_issuers', class: Migration20261126120000_trusted_issuers },
+  { name: 'Migration20261126120100_api_keys', class: Migration20261126120100_api_keys },
 ];

@@ -362,6 +362,120 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's API keys (never their secrets)
+     * @description The tenant's API keys (never their secrets).
+     *
+     *     GraphQL: `query { apiKeys }`.
+     *
+     *     Needs the READ_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getApiKeys'];
+    put?: never;
+    /**
+     * Create an API key (the answer carries the key, once)
+     * @description Creates an API key holding permissions its creator holds (403 otherwise); the answer holds the key, once.
+     *
+     *     GraphQL: `mutation { createApiKey }`.
+     *
+     *     Needs the CREATE_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApiKeys'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One API key (never its secret)
+     * @description One API key, or null when there is none.
+     *
+     *     GraphQL: `query { apiKey }`.
+     *
+     *     Needs the READ_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getApiKeysById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys/{id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke the key
+     * @description Revokes the key: it is refused from the next request, on every process.
+     *
+     *     GraphQL: `mutation { revokeApiKey }`.
+     *
+     *     Needs the DELETE_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApiKeysByIdRevoke'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the key's secret (the answer carries the new key, once)
+     * @description A new secret for the key; the old one is refused at once.
+     *
+     *     GraphQL: `mutation { rotateApiKey }`.
+     *
+     *     Needs the UPDATE_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApiKeysByIdRotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/communications/inbox/{id}': {
     parameters: {
       query?: never;
@@ -5798,6 +5912,104 @@ export interface components {
      * @enum {string}
      */
     ApClassificationMethod: 'MANUAL' | 'RULE' | 'AI';
+    /** @description An API key of an integration (its secret is never shown again). */
+    ApiKey: {
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description E-mail of the user who created the record. */
+      createdBy: string | null;
+      /** @description The user who created the key; it acts within their permissions. */
+      creatorId: string;
+      /**
+       * Format: date-time
+       * @description When the key stops working (never when null).
+       */
+      expiresAt: string | null;
+      /** @description The start of the key (`bms_` and its ids), to recognise it; not a secret. */
+      hint: string;
+      /** @description The unique id of the record (a UUID). */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the key was last used (kept to the minute).
+       */
+      lastUsedAt: string | null;
+      /** @description What the key is for. */
+      name: string;
+      /** @description The permissions the key may use (within its creator's at each use). */
+      permissions: components['schemas']['Permission'][];
+      /** @description When set, the key reaches only this project. */
+      projectId: string | null;
+      /**
+       * Format: date-time
+       * @description When the key was revoked; a revoked key is refused.
+       */
+      revokedAt: string | null;
+      /** @description When set, the key reaches only this subsidiary. */
+      subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
+      tenantId: string;
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
+      updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
+      updatedBy: string | null;
+    };
+    /** @description An API key with its whole secret (shown once). */
+    ApiKeyWithSecret: {
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description E-mail of the user who created the record. */
+      createdBy: string | null;
+      /** @description The user who created the key; it acts within their permissions. */
+      creatorId: string;
+      /**
+       * Format: date-time
+       * @description When the key stops working (never when null).
+       */
+      expiresAt: string | null;
+      /** @description The start of the key (`bms_` and its ids), to recognise it; not a secret. */
+      hint: string;
+      /** @description The unique id of the record (a UUID). */
+      id: string;
+      /** @description The key, sent as `Authorization: Bearer <key>`; it is not shown again. Keep it secret. */
+      key: string;
+      /**
+       * Format: date-time
+       * @description When the key was last used (kept to the minute).
+       */
+      lastUsedAt: string | null;
+      /** @description What the key is for. */
+      name: string;
+      /** @description The permissions the key may use (within its creator's at each use). */
+      permissions: components['schemas']['Permission'][];
+      /** @description When set, the key reaches only this project. */
+      projectId: string | null;
+      /**
+       * Format: date-time
+       * @description When the key was revoked; a revoked key is refused.
+       */
+      revokedAt: string | null;
+      /** @description When set, the key reaches only this subsidiary. */
+      subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
+      tenantId: string;
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
+      updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
+      updatedBy: string | null;
+    };
     /** @description A purchase (accounts-payable) invoice received from a supplier. */
     ApInvoice: {
       /** @description Files attached to the invoice. */
@@ -6874,6 +7086,28 @@ export interface components {
       subject: string;
       /** @description What kind of contact it is. */
       type: components['schemas']['ActivityType'];
+    };
+    /** @description A new API key for an integration. */
+    CreateApiKeyInput: {
+      /**
+       * Format: date-time
+       * @description When the key stops working (never when absent).
+       */
+      expiresAt?: string | null;
+      /** @description What the key is for. */
+      name: string;
+      /** @description What the key may do: permissions its creator holds. */
+      permissions: components['schemas']['Permission'][];
+      /**
+       * Format: uuid
+       * @description Limits the key to this project.
+       */
+      projectId?: string | null;
+      /**
+       * Format: uuid
+       * @description Limits the key to this subsidiary.
+       */
+      subsidiaryId?: string | null;
     };
     /** @description A new concept. */
     CreateConceptInput: {
@@ -12193,6 +12427,195 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postApiKeys: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyInput'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getApiKeysById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postApiKeysByIdRevoke: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postApiKeysByIdRotate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];

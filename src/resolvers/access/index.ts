@@ -2,6 +2,7 @@ import type { GroupDef } from '../../family/group';
 import { AccessControlResolver } from './access-control';
 import { TenantResolver } from './tenant';
 import { TrustedIssuerResolver } from './issuers';
+import { ApiKeyResolver } from './api-keys';
 import { TenantRoleResolver } from './tenant-roles';
 import { UserResolver, users } from './users';
 
@@ -13,4 +14,5 @@ export const accessResolvers: Function[] = [
   TenantRoleResolver,
   AccessControlResolver,
   TrustedIssuerResolver,
+  ApiKeyResolver,
 ];

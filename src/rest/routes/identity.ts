@@ -1,6 +1,6 @@
 import { body, type RestRoute } from '../route';
 
-/** Trusted identity providers of the tenant (docs/security.md); not in the specification. */
+/** Trusted identity providers and API keys of the tenant (docs/security.md); not in the specification. */
 export const identityRoutes: RestRoute[] = [
   {
     method: 'GET',
@@ -39,5 +39,50 @@ export const identityRoutes: RestRoute[] = [
     code: 'custom',
     extension: true,
     summary: 'Stop trusting an issuer',
+  },
+
+  {
+    method: 'GET',
+    path: '/api-keys',
+    field: 'apiKeys',
+    code: 'custom',
+    extension: true,
+    summary: "The tenant's API keys (never their secrets)",
+  },
+  {
+    method: 'POST',
+    path: '/api-keys',
+    field: 'createApiKey',
+    args: { input: body() },
+    status: 201,
+    location: (k: { id: string }) => `/api-keys/${k.id}`,
+    code: 'custom',
+    extension: true,
+    summary: 'Create an API key (the answer carries the key, once)',
+  },
+  {
+    method: 'GET',
+    path: '/api-keys/{id}',
+    field: 'apiKey',
+    nullIs404: true,
+    code: 'custom',
+    extension: true,
+    summary: 'One API key (never its secret)',
+  },
+  {
+    method: 'POST',
+    path: '/api-keys/{id}/rotate',
+    field: 'rotateApiKey',
+    code: 'custom',
+    extension: true,
+    summary: "Replace the key's secret (the answer carries the new key, once)",
+  },
+  {
+    method: 'POST',
+    path: '/api-keys/{id}/revoke',
+    field: 'revokeApiKey',
+    code: 'custom',
+    extension: true,
+    summary: 'Revoke the key',
   },
 ];
