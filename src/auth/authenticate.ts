@@ -12,6 +12,7 @@ import {
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
 import { queryRows } from '../db/statements';
+import { withTenant } from '../db/tenant-transaction';
 import { hydrateDetached } from '../family/detached';
 import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
@@ -251,4 +252,16 @@ export async function authenticate(
     await endTenantTransaction(em, false);
     throw err;
   }
+}
+
+/** A user's caller as authentication would derive it, outside a request (the CLI acting for them). */
+export function userCaller(
+  rootEm: EntityManager,
+  tenantId: string,
+  userId: string,
+): Promise<Readonly<Caller>> {
+  const { text, values } = userStatement(tenantId, userId);
+  return withTenant(rootEm, { tenantId, userId, email: 'cli' }, async (em) =>
+    callerFrom(em, callerOf(await queryRows(em, text, values))),
+  );
 }

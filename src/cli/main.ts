@@ -71,6 +71,22 @@ const issuerView = (i: import('../entities/trusted-issuer').TrustedIssuer) => ({
   created: i.created,
 });
 
+/** What the CLI prints of an API key: its published fields, never its hash. */
+const keyView = (k: import('../entities/api-key').ApiKey) => ({
+  id: k.id,
+  tenantId: k.tenantId,
+  name: k.name,
+  hint: k.hint,
+  permissions: k.permissions,
+  subsidiaryId: k.subsidiaryId ?? null,
+  projectId: k.projectId ?? null,
+  expiresAt: k.expiresAt ?? null,
+  revokedAt: k.revokedAt ?? null,
+  lastUsedAt: k.lastUsedAt ?? null,
+  creatorId: k.creatorId,
+  created: k.created,
+});
+
 const list = (values: Values, key: string) => (values[key] as string[] | undefined) ?? [];
 
 const COMMANDS: Record<string, Command> = {
@@ -210,6 +226,71 @@ const COMMANDS: Record<string, Command> = {
       if (!(await services.issuers.removeIssuer(services.tenantEm(tenant.id), id)))
         throw new Error(`tenant "${tenant.name}" has no trusted issuer ${id}`);
       return { removed: id };
+    },
+  },
+  'apikey:create': {
+    args: '--tenant TENANT --creator EMAIL --name NAME --permission PERMISSION... [--subsidiary ID] [--project ID] [--expires-at ISO-8601]',
+    summary: "an API key acting within the creator's permissions; the answer holds the key, shown once",
+    options: {
+      tenant: { type: 'string' },
+      creator: { type: 'string' },
+      name: { type: 'string' },
+      permission: { type: 'string', multiple: true },
+      subsidiary: { type: 'string' },
+      project: { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const permissions = list(values, 'permission');
+      if (permissions.length === 0) throw new UsageError('--permission is required (once per permission)');
+      const expiresAt = values['expires-at'] as string | undefined;
+      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt)))
+        throw new UsageError('--expires-at must be a date and time (ISO 8601)');
+      const user = await services.directory.userByEmail(services.em, need(values, 'creator'), tenant.id);
+      const { userCaller } = await import('../auth/authenticate');
+      const { createKey } = await import('../domain/access/api-keys');
+      const creator = await userCaller(services.em, tenant.id, user.id);
+      const created = await createKey(services.tenantEm(tenant.id), creator, {
+        name: need(values, 'name'),
+        permissions,
+        subsidiaryId: values.subsidiary as string | undefined,
+        projectId: values.project as string | undefined,
+        expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
+      });
+      return { ...keyView(created), key: created.key };
+    },
+  },
+  'apikey:list': {
+    args: '--tenant TENANT',
+    summary: "the tenant's API keys, never their secrets (a JSON array)",
+    options: { tenant: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { listKeys } = await import('../domain/access/api-keys');
+      return (await listKeys(services.tenantEm(tenant.id))).map(keyView);
+    },
+  },
+  'apikey:revoke': {
+    args: '--tenant TENANT --id KEY_ID',
+    summary: 'revokes an API key: refused from the next request, on every process',
+    options: { tenant: { type: 'string' }, id: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { revokeKey } = await import('../domain/access/api-keys');
+      return keyView(await revokeKey(services.tenantEm(tenant.id), need(values, 'id')));
+    },
+  },
+  'user:signout': {
+    args: '--tenant TENANT --email EMAIL',
+    summary: 'signs a user out everywhere: every credential issued to them until now is refused',
+    options: { tenant: { type: 'string' }, email: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const user = await services.directory.userByEmail(services.em, need(values, 'email'), tenant.id);
+      const { signOutEverywhere } = await import('../domain/access/sign-out');
+      const at = await signOutEverywhere(services.tenantEm(tenant.id), user.id);
+      return { userId: user.id, email: user.email, signedOutAt: at.toISOString() };
     },
   },
   token: {

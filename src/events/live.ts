@@ -138,16 +138,36 @@ export class LiveSession {
       .catch((err) => this.hub.log.error({ err, eventId: event.id }, 'live event not delivered'));
   }
 
-  private async handle(event: EventEnvelope): Promise<void> {
+  /**
+   * Checks the credential again after a change to the tenant's users, roles, issuers or keys
+   * (bms_caller), events or not: a signed-out user, a revoked key or a disabled user is closed
+   * out within the notification's delay.
+   */
+  recheck(): void {
     if (this.ended) return;
-    let auth;
+    this.chain = this.chain
+      .then(async () => {
+        const auth = await this.authenticated();
+        if (auth) await endTenantTransaction(auth.em, false);
+      })
+      .catch((err) => this.hub.log.error({ err }, 'live credential not checked'));
+  }
+
+  /** The credential checked afresh; undefined (and the socket closed) when it no longer holds. */
+  private async authenticated() {
+    if (this.ended) return undefined;
     try {
-      auth = await authenticate(this.hub.orm.em, this.hub.jwt, this.header, this.hub.callers);
+      return await authenticate(this.hub.orm.em, this.hub.jwt, this.header, this.hub.callers);
     } catch (err) {
       const { status, detail } = classify(err);
-      if (status === 401) return this.end(CLOSE_UNAUTHORIZED, detail);
+      if (status === 401) return void this.end(CLOSE_UNAUTHORIZED, detail);
       throw err;
     }
+  }
+
+  private async handle(event: EventEnvelope): Promise<void> {
+    const auth = await this.authenticated();
+    if (!auth) return;
     const ctx: Context = {
       em: auth.em,
       caller: auth.caller,
@@ -217,6 +237,8 @@ export class LiveHub {
         this.callers?.notified(payload);
         trustedIssuers.notified();
         forgetIssuerUsers();
+        for (const [tenantId, sessions] of this.byTenant)
+          if (payload === '*' || payload === tenantId) for (const session of sessions) session.recheck();
       },
       // Changes made while the connection was down were not heard of.
       onConnected: (reconnected) => {

@@ -73,4 +73,57 @@ describe('credential commands', () => {
     expect(await ok('issuer:remove', '--tenant', name, '--id', added.id)).toEqual({ removed: added.id });
     expect(await ok('issuer:list', '--tenant', name)).toEqual([]);
   });
+
+  it('apikey:create, apikey:list, apikey:revoke and user:signout', async () => {
+    const name = `CLI keys ${randomUUID().slice(0, 8)}`;
+    const { token } = await ok('tenant:create', '--name', name, '--admin-email', 'boss@keys.test');
+    const created = await ok(
+      'apikey:create',
+      '--tenant',
+      name,
+      '--creator',
+      'boss@keys.test',
+      '--name',
+      'erp',
+      '--permission',
+      'READ_CONCEPTS',
+      '--expires-at',
+      new Date(Date.now() + 86_400_000).toISOString(),
+    );
+    expect(created).toMatchObject({ name: 'erp', permissions: ['READ_CONCEPTS'], revokedAt: null });
+    expect(created.key).toMatch(/^bms_[0-9a-f]{64}_/);
+    const { key, ...shown } = created;
+    void key;
+    const listed = await ok('apikey:list', '--tenant', name);
+    expect(listed).toEqual([shown]);
+    expect(JSON.stringify(listed)).not.toContain(created.key.split('_').pop());
+    const revoked = await ok('apikey:revoke', '--tenant', name, '--id', created.id);
+    expect(revoked.revokedAt).toEqual(expect.any(String));
+    const lacking = await cli(
+      'apikey:create',
+      '--tenant',
+      name,
+      '--creator',
+      'boss@keys.test',
+      '--name',
+      'past',
+      '--permission',
+      'READ_CONCEPTS',
+      '--expires-at',
+      '2000-01-01T00:00:00Z',
+    );
+    expect(lacking).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/expiresAt is in the past/),
+    });
+    const out = await ok('user:signout', '--tenant', name, '--email', 'boss@keys.test');
+    expect(out).toEqual({
+      userId: expect.any(String),
+      email: 'boss@keys.test',
+      signedOutAt: expect.any(String),
+    });
+    expect(Date.parse(out.signedOutAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(token).toEqual(expect.any(String));
+  });
 });

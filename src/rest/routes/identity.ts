@@ -85,4 +85,21 @@ export const identityRoutes: RestRoute[] = [
     extension: true,
     summary: 'Revoke the key',
   },
+
+  {
+    method: 'POST',
+    path: '/access-control/sign-out',
+    field: 'signOutEverywhere',
+    code: 'custom',
+    extension: true,
+    summary: 'Sign the caller out everywhere: every credential issued to them until now is refused',
+  },
+  {
+    method: 'POST',
+    path: '/access-control/users/{id}/sign-out',
+    field: 'signOutUser',
+    code: 'custom',
+    extension: true,
+    summary: 'Sign a user of the tenant out everywhere',
+  },
 ];
