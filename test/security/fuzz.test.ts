@@ -1,6 +1,6 @@
 import { getNamedType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
-import { sampleRequests, type SampleRequest } from '../support/sample-requests';
+import { sampleRequests, WITHDRAWS_CALLER, type SampleRequest } from '../support/sample-requests';
 
 /**
  * Bad input never breaks anything: every REST operation gets mutated paths, query strings and
@@ -136,7 +136,8 @@ describe('fuzzing every REST operation', () => {
   it('never answers 5xx, always answers errors in the documented body, and leaves data alone', async () => {
     const failures: string[] = [];
     let sent = 0;
-    for (const req of sampleRequests(server.app.schema)) {
+    // Signing the fuzzing admin out would refuse the control's read below (test/auth covers it).
+    for (const req of sampleRequests(server.app.schema).filter((r) => !WITHDRAWS_CALLER.has(r.route.field))) {
       for (const m of mutations(req)) {
         sent++;
         const res = m.raw
