@@ -10,12 +10,12 @@ import { deployment, startPair, type Deployment, type ProcessPair } from './depl
  * a second, and the other's live subscriptions of that credential are closed (4401).
  */
 const onServer = process.env.DATABASE_URL ? describe : describe.skip;
-jest.setTimeout(300_000);
+jest.setTimeout(120_000);
 
 const NOTIFICATIONS = 'subscription { notificationAdded { id } }';
 
 /** A live subscription of the credential on a process; resolves with the close code. */
-async function subscribed(base: string, credential: string): Promise<Promise<number>> {
+async function subscribed(base: string, credential: string): Promise<{ closed: Promise<number> }> {
   let closedWith: (code: number) => void = () => undefined;
   const closed = new Promise<number>((resolve) => (closedWith = resolve));
   const client = createClient({
@@ -27,13 +27,24 @@ async function subscribed(base: string, credential: string): Promise<Promise<num
     on: { closed: (e) => closedWith((e as { code: number }).code) },
     onNonLazyError: () => undefined,
   });
-  const acknowledged = new Promise<void>((resolve) => client.on('connected', () => resolve()));
+  const acknowledged = new Promise<void>((resolve, reject) => {
+    client.on('connected', () => resolve());
+    setTimeout(() => reject(new Error('the connection was not acknowledged')), 10_000).unref();
+  });
   client.subscribe(
     { query: NOTIFICATIONS },
     { next: () => undefined, error: () => undefined, complete: () => undefined },
   );
   await acknowledged;
-  return closed;
+  // Wrapped: an async function's answer that is itself a promise would be waited for.
+  return {
+    closed: Promise.race([
+      closed,
+      new Promise<number>((_, reject) =>
+        setTimeout(() => reject(new Error('the socket was not closed')), 15_000).unref(),
+      ),
+    ]),
+  };
 }
 
 /** How long until `probe` holds, polling every 20 ms (fails after 5 s). */
@@ -77,7 +88,7 @@ onServer('withdrawing credentials across two processes', () => {
     expect(created.status).toBe(201);
     const key = created.body.key as string;
     expect((await new Client(two, key).get('/concepts/find-all')).status).toBe(200);
-    const closed = await subscribed(two, key);
+    const { closed } = await subscribed(two, key);
     expect((await admin.post(`/api-keys/${created.body.id}/revoke`)).status).toBe(200);
     expect(await within(refused(two, key))).toBeLessThan(1000);
     expect(await closed).toBe(4401);
@@ -87,7 +98,7 @@ onServer('withdrawing credentials across two processes', () => {
   it('sign out everywhere: older tokens refused by the other process within a second, subscriptions closed', async () => {
     const token = tenant.token();
     expect((await new Client(two, token).get('/concepts/find-all')).status).toBe(200);
-    const closed = await subscribed(two, token);
+    const { closed } = await subscribed(two, token);
     const out = await new Client(one, token).post('/access-control/sign-out');
     expect(out.status).toBe(200);
     expect(await within(refused(two, token))).toBeLessThan(1000);
@@ -111,7 +122,7 @@ onServer('withdrawing credentials across two processes', () => {
       { sub: user.id, email: user.email, tenantId: tenant.tenantId },
     );
     expect((await new Client(two, token).get('/notifications/unread-count')).status).toBe(200);
-    const closed = await subscribed(two, token);
+    const { closed } = await subscribed(two, token);
     expect((await admin.post(`/access-control/users/${user.id}/sign-out`)).status).toBe(200);
     expect(
       await within(
@@ -125,7 +136,7 @@ onServer('withdrawing credentials across two processes', () => {
       { secret: d.secret },
       { sub: user.id, email: user.email, tenantId: tenant.tenantId },
     );
-    const closedAgain = await subscribed(two, fresh);
+    const { closed: closedAgain } = await subscribed(two, fresh);
     const disabled = await admin.graphql(
       `mutation { updateUser(id: "${user.id}", input: { status: DISABLED }) { status } }`,
     );
