@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createPublicKey } from 'node:crypto';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import jwt from 'jsonwebtoken';
-import { createPublicKey } from 'node:crypto';
 import { importJWK, SignJWT, UnsecuredJWT, type JWK } from 'jose';
 import { issuerSettings, useIssuerSettings } from '../../src/auth/issuers';
 import { DEFAULT_KEY_SET_OPTIONS } from '../../src/auth/key-sets';
