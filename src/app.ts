@@ -48,6 +48,7 @@ import { observeRequests } from './observability/request-log';
 import { graphqlIdempotency } from './graphql/idempotency';
 import { LiveHub } from './events/live';
 import { CallerCache } from './auth/caller-cache';
+import { useIssuerSettings } from './auth/issuers';
 import { serveSubscriptions } from './graphql/subscriptions';
 import {
   apiContentSecurityPolicy,
@@ -165,6 +166,7 @@ export async function createApp({
   const files = new FileStore(openBackend(settings), settings, jwt.secret);
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
+  useIssuerSettings({ production });
   const schema = await buildAppSchema(resources.groups);
   const routes = compileRoutes(schema, resources.restTable);
   const lookup = routeLookup(routes);

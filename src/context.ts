@@ -16,6 +16,8 @@ export interface Caller {
   hasFullAccess: boolean;
   projectAccess: readonly string[];
   subsidiaryAccess: readonly string[];
+  /** Set when the credential is an API key: the caller is the key, within its creator's rights. */
+  apiKey?: Readonly<{ id: string; name: string; secretHash: Buffer; expiresAt: Date | null }>;
 }
 
 /** Per-request DataLoaders, made on first use and dropped with the request. */

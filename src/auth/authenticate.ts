@@ -12,13 +12,29 @@ import {
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
 import { queryRows } from '../db/statements';
+import { withTenant } from '../db/tenant-transaction';
 import { hydrateDetached } from '../family/detached';
-import { verifyToken, type JwtSettings } from './jwt';
+import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
+import { PROVIDER_ALGORITHMS } from './key-sets';
+import { trustedIssuers } from './issuers';
+import { userOfIssuerToken } from './issuer-users';
+import {
+  API_KEY_PREFIX,
+  checkKey,
+  KEY_COLUMNS,
+  keyActor,
+  keyCaller,
+  keyUsed,
+  loadedKey,
+  parseApiKey,
+} from './api-keys';
 
 export interface Authenticated {
   caller: Caller;
   em: EntityManager;
+  /** When the credential expires (ms since the epoch). */
+  expiresAt: number;
 }
 
 /**
@@ -26,14 +42,46 @@ export interface Authenticated {
  * authentication runs on every request, and two queries with entity hydration were a quarter of a
  * simple read (see bench/). Reading the tenant's state here rather than remembering it means a
  * deactivated tenant is shut out on the next request on every process.
- * It shares a round trip with the transaction's settings.
+ * It shares a round trip with the transaction's settings. An API key's statement reads the key
+ * and its creator the same way.
  */
-const userStatement = (tenantId: string, userId: string) => ({
-  text: `select u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
+const CALLER_COLUMNS = `u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
                          where r.tenant_id = u.tenant_id and r.name = any(u.roles)), '[]'::jsonb) as role_permissions,
-          coalesce((select t.active from tenant t where t.id = u.tenant_id), false) as tenant_active
+          coalesce((select t.active from tenant t where t.id = u.tenant_id), false) as tenant_active`;
+
+const userStatement = (tenantId: string, userId: string) => ({
+  text: `select ${CALLER_COLUMNS}
    from app_user u where u.tenant_id = $1 and u.id = $2`,
   values: [tenantId, userId],
+});
+
+const keyStatement = (tenantId: string, keyId: string) => ({
+  text: `select ${CALLER_COLUMNS}, ${KEY_COLUMNS}
+   from api_key k left join app_user u on u.tenant_id = k.tenant_id and u.id = k.creator_id
+   where k.tenant_id = $1 and k.id = $2`,
+  values: [tenantId, keyId],
+});
+
+/** Where a caller comes from: its cache entry's id, the statement that reads it, and the reading. */
+interface CallerSource {
+  cacheId: string;
+  statement: { text: string; values: unknown[] };
+  derive(em: EntityManager, rows: Record<string, unknown>[]): Readonly<Caller>;
+}
+
+const userSource = (tenantId: string, userId: string): CallerSource => ({
+  cacheId: userId,
+  statement: userStatement(tenantId, userId),
+  derive: (em, rows) => callerFrom(em, callerOf(rows)),
+});
+
+const keySource = (tenantId: string, keyId: string): CallerSource => ({
+  cacheId: `key:${keyId}`,
+  statement: keyStatement(tenantId, keyId),
+  derive(em, rows) {
+    const { key, rows: creator } = loadedKey(rows);
+    return keyCaller(callerFrom(em, callerOf(creator)), key);
+  },
 });
 
 interface LoadedCaller {
@@ -93,12 +141,12 @@ function callerFrom(em: EntityManager, loaded: LoadedCaller): Readonly<Caller> {
 async function loadCaller(
   em: EntityManager,
   tenantId: string,
-  userId: string,
+  source: CallerSource,
   callers: CallerCache | undefined,
   optimistic: boolean,
 ): Promise<Readonly<Caller>> {
-  const statement = userStatement(tenantId, userId);
-  if (!callers) return callerFrom(em, callerOf(await beginTenantTransaction(em, tenantId, statement)));
+  const { statement, cacheId: userId } = source;
+  if (!callers) return source.derive(em, await beginTenantTransaction(em, tenantId, statement));
   const cached = callers.peek(tenantId, userId);
   if (cached && optimistic) {
     await openCallerTransaction(em, tenantId, async (version) => {
@@ -115,21 +163,52 @@ async function loadCaller(
     return cached.caller;
   }
   if (cached) callers.delete(tenantId, userId);
-  const caller = callerFrom(
-    em,
-    callerOf(cached ? await queryRows(em, statement.text, statement.values) : rows),
-  );
+  const caller = source.derive(em, cached ? await queryRows(em, statement.text, statement.values) : rows);
   // Only an active caller of an active tenant gets this far (callerFrom).
   if (callerVersion !== null) callers.set(tenantId, userId, { version: callerVersion, caller });
   return caller;
 }
 
-/** Reads `Authorization: Bearer <jwt>`; throws 401 for anything but a well-formed header. */
+/** Reads `Authorization: Bearer <jwt or API key>`; throws 401 for anything but a well-formed header. */
 export function bearerToken(header: string | undefined): string {
   if (!header) throw unauthorized('the Authorization header is missing');
-  const match = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*\.[A-Za-z0-9\-_]*)\s*$/.exec(header);
+  const match = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*\.[A-Za-z0-9\-_]*|bms_[A-Za-z0-9\-_]+)\s*$/.exec(
+    header,
+  );
   if (!match) throw unauthorized('the Authorization header is not "Bearer <token>"');
   return match[1];
+}
+
+/** The `alg` of a compact JWS's header; 401 when the header is not one. */
+function algorithmOf(token: string): string {
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8'));
+    if (typeof header?.alg === 'string') return header.alg;
+  } catch {
+    // refused below
+  }
+  throw unauthorized('the credential is invalid');
+}
+
+/**
+ * Whom the token names: the service's own HS256 tokens synchronously (a token seen before costs
+ * a map lookup, as it always did), a trusted identity provider's through its issuer
+ * (src/auth/issuers.ts). Any other algorithm, `none` included, is refused.
+ */
+function claimsOf(rootEm: EntityManager, jwt: JwtSettings, token: string): Claims | Promise<Claims> {
+  const known = knownToken(jwt, token);
+  if (known) return known;
+  const alg = algorithmOf(token);
+  if (alg === 'HS256') return verifyToken(jwt, token);
+  if (PROVIDER_ALGORITHMS.includes(alg))
+    return trustedIssuers.verify(rootEm, token).then((verified) => userOfIssuerToken(rootEm, verified));
+  throw unauthorized(`the credential's algorithm ${alg} is not accepted`);
+}
+
+/** When the credential was issued before its user last signed out everywhere. */
+function withdrawn(caller: Readonly<Caller>, claims: Claims): boolean {
+  const signedOutAt = caller.user.signedOutAt;
+  return !!signedOutAt && (claims.iat ?? 0) * 1000 < Math.floor(signedOutAt.getTime() / 1000) * 1000 + 1000;
 }
 
 /**
@@ -144,18 +223,45 @@ export async function authenticate(
   callers?: CallerCache,
   optimistic = false,
 ): Promise<Authenticated> {
-  const claims = verifyToken(jwt, bearerToken(header));
-  const em = forkFor(rootEm, { tenantId: claims.tenantId, userId: claims.sub, email: claims.email });
+  const token = bearerToken(header);
+  const key = token.startsWith(API_KEY_PREFIX) ? parseApiKey(token) : undefined;
+  if (!key && token.startsWith(API_KEY_PREFIX)) throw unauthorized('the API key is malformed');
+  const found = key ? undefined : claimsOf(rootEm, jwt, token);
+  const claims = found instanceof Promise ? await found : found;
+  const tenantId = key ? key.tenantId : claims!.tenantId;
+  const em = forkFor(rootEm, { tenantId, userId: claims?.sub ?? null, email: claims?.email ?? 'api-key' });
   // The request's work, authentication included, runs in one transaction under row-level
   // security for the token's tenant: a user of another tenant is simply not found.
   // The transaction's settings and the user go to the database in one round trip.
   try {
-    const caller = await loadCaller(em, claims.tenantId, claims.sub, callers, optimistic);
+    const source = key ? keySource(tenantId, key.keyId) : userSource(tenantId, claims!.sub);
+    const caller = await loadCaller(em, tenantId, source, callers, optimistic);
+    if (key) {
+      checkKey(caller, key);
+      keyUsed(rootEm, tenantId, key.keyId, () => undefined);
+      // Writes name the key, not its creator.
+      setActor(em, { tenantId, userId: caller.userId, email: keyActor(caller.apiKey!) });
+      return { em, caller, expiresAt: caller.apiKey!.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER };
+    }
+    if (withdrawn(caller, claims!))
+      throw unauthorized('the credential was withdrawn: its user signed out everywhere');
     // The actor recorded on writes is the user as stored now, not as the token remembers it.
     setActor(em, { tenantId: caller.tenantId, userId: caller.userId, email: caller.email });
-    return { em, caller };
+    return { em, caller, expiresAt: (claims!.exp ?? 0) * 1000 };
   } catch (err) {
     await endTenantTransaction(em, false);
     throw err;
   }
+}
+
+/** A user's caller as authentication would derive it, outside a request (the CLI acting for them). */
+export function userCaller(
+  rootEm: EntityManager,
+  tenantId: string,
+  userId: string,
+): Promise<Readonly<Caller>> {
+  const { text, values } = userStatement(tenantId, userId);
+  return withTenant(rootEm, { tenantId, userId, email: 'cli' }, async (em) =>
+    callerFrom(em, callerOf(await queryRows(em, text, values))),
+  );
 }

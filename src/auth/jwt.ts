@@ -7,6 +7,10 @@ export interface Claims {
   sub: string;
   email: string;
   tenantId: string;
+  /** When the credential was issued (s since the epoch): "sign out everywhere" refuses older ones. */
+  iat?: number;
+  /** When it expires (s since the epoch). */
+  exp?: number;
 }
 
 export interface JwtSettings {
@@ -53,19 +57,20 @@ export function signToken(settings: JwtSettings, claims: Claims, expiresIn: stri
 const VERIFIED_MAX = 10_000;
 const verified = new Map<string, { settings: JwtSettings; claims: Claims; expiresAt: number }>();
 
-export function verifyToken(settings: JwtSettings, token: string): Claims {
+/** The claims of a token already verified with these settings and not expired, if it is one. */
+export function knownToken(settings: JwtSettings, token: string): Claims | undefined {
   const known = verified.get(token);
   if (known && known.settings === settings && Date.now() < known.expiresAt) return known.claims;
+  return undefined;
+}
+
+export function verifyToken(settings: JwtSettings, token: string): Claims {
+  const known = knownToken(settings, token);
+  if (known) return known;
   const claims = verifySignature(settings, token);
   if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
   verified.set(token, { settings, claims: claims.claims, expiresAt: claims.exp * 1000 });
   return claims.claims;
-}
-
-/** When a valid token expires (ms since the epoch): a live subscription ends then. */
-export function tokenExpiresAt(settings: JwtSettings, token: string): number {
-  verifyToken(settings, token);
-  return verified.get(token)?.expiresAt ?? verifySignature(settings, token).exp * 1000;
 }
 
 function verifySignature(settings: JwtSettings, token: string): { claims: Claims; exp: number } {
@@ -84,10 +89,12 @@ function verifySignature(settings: JwtSettings, token: string): { claims: Claims
   if (typeof payload === 'string' || typeof payload.exp !== 'number') {
     throw unauthorized('the credential has no expiry');
   }
-  const { sub, email, tenantId } = payload as Record<string, unknown>;
+  const { sub, email, tenantId, iat } = payload as Record<string, unknown>;
   if (typeof sub !== 'string' || !UUID.test(sub) || typeof tenantId !== 'string' || !UUID.test(tenantId)) {
     throw unauthorized('the credential lacks its subject or tenant');
   }
   if (typeof email !== 'string' || email.length === 0) throw unauthorized('the credential lacks its email');
-  return { claims: Object.freeze({ sub, email, tenantId }), exp: payload.exp };
+  const claims: Claims = { sub, email, tenantId, exp: payload.exp };
+  if (typeof iat === 'number') claims.iat = iat;
+  return { claims: Object.freeze(claims), exp: payload.exp };
 }

@@ -23,6 +23,9 @@ interface Services {
   sign: typeof import('../auth/jwt').signToken;
   provisioning: typeof import('../services/provisioning');
   directory: typeof import('../services/directory');
+  issuers: typeof import('../domain/access/issuers');
+  /** The entity manager of one tenant, acting as the CLI. */
+  tenantEm(tenantId: string): EntityManager;
 }
 
 interface Command {
@@ -53,6 +56,38 @@ const tokenFor = (
     { sub: user.id, email: user.email, tenantId: user.tenantId },
     (values['expires-in'] as string | undefined) ?? DEFAULT_EXPIRY,
   );
+
+/** What the CLI prints of a trusted issuer: its published fields. */
+const issuerView = (i: import('../entities/trusted-issuer').TrustedIssuer) => ({
+  id: i.id,
+  tenantId: i.tenantId,
+  issuer: i.issuer,
+  jwksUri: i.jwksUri,
+  audiences: i.audiences,
+  userClaim: i.userClaim,
+  allowedDomains: i.allowedDomains,
+  createUsers: i.createUsers,
+  createRole: i.createRole ?? null,
+  created: i.created,
+});
+
+/** What the CLI prints of an API key: its published fields, never its hash. */
+const keyView = (k: import('../entities/api-key').ApiKey) => ({
+  id: k.id,
+  tenantId: k.tenantId,
+  name: k.name,
+  hint: k.hint,
+  permissions: k.permissions,
+  subsidiaryId: k.subsidiaryId ?? null,
+  projectId: k.projectId ?? null,
+  expiresAt: k.expiresAt ?? null,
+  revokedAt: k.revokedAt ?? null,
+  lastUsedAt: k.lastUsedAt ?? null,
+  creatorId: k.creatorId,
+  created: k.created,
+});
+
+const list = (values: Values, key: string) => (values[key] as string[] | undefined) ?? [];
 
 const COMMANDS: Record<string, Command> = {
   tenants: {
@@ -143,6 +178,121 @@ const COMMANDS: Record<string, Command> = {
       return { userId: user.id, email: user.email, token: tokenFor(services, user, values) };
     },
   },
+  'issuer:add': {
+    args: '--tenant TENANT --issuer URL --audience AUD... [--user-claim email|sub] [--allowed-domain DOMAIN]... [--create-users-with-role ROLE]',
+    summary:
+      "trusts an OpenID Connect issuer for the tenant's sign-in (its discovery document and keys are checked)",
+    options: {
+      tenant: { type: 'string' },
+      issuer: { type: 'string' },
+      audience: { type: 'string', multiple: true },
+      'user-claim': { type: 'string' },
+      'allowed-domain': { type: 'string', multiple: true },
+      'create-users-with-role': { type: 'string' },
+    },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const audiences = list(values, 'audience');
+      if (audiences.length === 0) throw new UsageError('--audience is required (once per accepted audience)');
+      const userClaim = values['user-claim'] as string | undefined;
+      if (userClaim !== undefined && userClaim !== 'email' && userClaim !== 'sub')
+        throw new UsageError('--user-claim must be email or sub');
+      const added = await services.issuers.addIssuer(services.tenantEm(tenant.id), tenant.id, {
+        issuer: need(values, 'issuer'),
+        audiences,
+        userClaim,
+        allowedDomains: list(values, 'allowed-domain'),
+        createUsersWithRole: values['create-users-with-role'] as string | undefined,
+      });
+      return issuerView(added);
+    },
+  },
+  'issuer:list': {
+    args: '--tenant TENANT',
+    summary: "the tenant's trusted issuers (a JSON array)",
+    options: { tenant: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      return (await services.issuers.listIssuers(services.tenantEm(tenant.id))).map(issuerView);
+    },
+  },
+  'issuer:remove': {
+    args: '--tenant TENANT --id ISSUER_ID',
+    summary: 'stops trusting an issuer: its tokens are refused from the next request',
+    options: { tenant: { type: 'string' }, id: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const id = need(values, 'id');
+      if (!(await services.issuers.removeIssuer(services.tenantEm(tenant.id), id)))
+        throw new Error(`tenant "${tenant.name}" has no trusted issuer ${id}`);
+      return { removed: id };
+    },
+  },
+  'apikey:create': {
+    args: '--tenant TENANT --creator EMAIL --name NAME --permission PERMISSION... [--subsidiary ID] [--project ID] [--expires-at ISO-8601]',
+    summary: "an API key acting within the creator's permissions; the answer holds the key, shown once",
+    options: {
+      tenant: { type: 'string' },
+      creator: { type: 'string' },
+      name: { type: 'string' },
+      permission: { type: 'string', multiple: true },
+      subsidiary: { type: 'string' },
+      project: { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const permissions = list(values, 'permission');
+      if (permissions.length === 0) throw new UsageError('--permission is required (once per permission)');
+      const expiresAt = values['expires-at'] as string | undefined;
+      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt)))
+        throw new UsageError('--expires-at must be a date and time (ISO 8601)');
+      const user = await services.directory.userByEmail(services.em, need(values, 'creator'), tenant.id);
+      const { userCaller } = await import('../auth/authenticate');
+      const { createKey } = await import('../domain/access/api-keys');
+      const creator = await userCaller(services.em, tenant.id, user.id);
+      const created = await createKey(services.tenantEm(tenant.id), creator, {
+        name: need(values, 'name'),
+        permissions,
+        subsidiaryId: values.subsidiary as string | undefined,
+        projectId: values.project as string | undefined,
+        expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
+      });
+      return { ...keyView(created), key: created.key };
+    },
+  },
+  'apikey:list': {
+    args: '--tenant TENANT',
+    summary: "the tenant's API keys, never their secrets (a JSON array)",
+    options: { tenant: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { listKeys } = await import('../domain/access/api-keys');
+      return (await listKeys(services.tenantEm(tenant.id))).map(keyView);
+    },
+  },
+  'apikey:revoke': {
+    args: '--tenant TENANT --id KEY_ID',
+    summary: 'revokes an API key: refused from the next request, on every process',
+    options: { tenant: { type: 'string' }, id: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { revokeKey } = await import('../domain/access/api-keys');
+      return keyView(await revokeKey(services.tenantEm(tenant.id), need(values, 'id')));
+    },
+  },
+  'user:signout': {
+    args: '--tenant TENANT --email EMAIL',
+    summary: 'signs a user out everywhere: every credential issued to them until now is refused',
+    options: { tenant: { type: 'string' }, email: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const user = await services.directory.userByEmail(services.em, need(values, 'email'), tenant.id);
+      const { signOutEverywhere } = await import('../domain/access/sign-out');
+      const at = await signOutEverywhere(services.tenantEm(tenant.id), user.id);
+      return { userId: user.id, email: user.email, signedOutAt: at.toISOString() };
+    },
+  },
   token: {
     args: '--email EMAIL [--tenant TENANT] [--expires-in 12h]',
     summary: 'a token for an existing user; --tenant only when the e-mail is in several tenants',
@@ -208,6 +358,8 @@ async function run(argv: string[]): Promise<string> {
   const config = loadConfig();
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
   const db = await openDatabase(config);
+  (await import('../auth/issuers')).useIssuerSettings({ production: config.production });
+  const { forkFor } = await import('../db/tenancy');
   try {
     const services: Services = {
       em: db.orm.em,
@@ -215,6 +367,8 @@ async function run(argv: string[]): Promise<string> {
       sign: (await import('../auth/jwt')).signToken,
       provisioning: await import('../services/provisioning'),
       directory: await import('../services/directory'),
+      issuers: await import('../domain/access/issuers'),
+      tenantEm: (tenantId) => forkFor(db.orm.em, { tenantId, userId: null, email: 'cli' }),
     };
     return JSON.stringify(await parsed.command.run(parsed.values, services));
   } finally {

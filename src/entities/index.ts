@@ -2,6 +2,8 @@ import { AuditLog } from './audit-log';
 import { Tenant } from './tenant';
 import { TenantRole } from './tenant-role';
 import { User } from './user';
+import { TrustedIssuer } from './trusted-issuer';
+import { ApiKey } from './api-key';
 import { TenantSequence } from './tenant-sequence';
 import { IdempotencyKey } from './idempotency-key';
 import { configuratorEntities } from './configurator';
@@ -21,6 +23,8 @@ export const entities: Function[] = [
   AuditLog,
   TenantSequence,
   IdempotencyKey,
+  TrustedIssuer,
+  ApiKey,
   ...referenceEntities,
   ...configuratorEntities,
   ...financeEntities,

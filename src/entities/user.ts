@@ -51,6 +51,7 @@ export const USER_DOCS = {
  */
 @Entity({ tableName: 'app_user' })
 @Unique({ name: 'app_user_tenant_email_uq', properties: ['tenantId', 'email'] })
+@Unique({ name: 'app_user_tenant_external_subject_uq', properties: ['tenantId', 'externalSubject'] })
 @TenantIndexes(
   'app_user',
   'firstName',
@@ -112,4 +113,13 @@ export class User extends Audited {
 
   @JsonColumn(() => UserProfile, { description: USER_DOCS.profile })
   profile?: UserProfile | null;
+
+  @DateTimeColumn({
+    description: 'When the user was last signed out everywhere: credentials issued before then are refused.',
+  })
+  signedOutAt?: Date | null;
+
+  /** `<issuer> <subject>` of a user created on first sign-in through an issuer naming users by `sub`. */
+  @Property({ type: 'text', nullable: true })
+  externalSubject?: string | null;
 }

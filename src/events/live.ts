@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { authenticate, bearerToken } from '../auth/authenticate';
+import { authenticate } from '../auth/authenticate';
 import { CALLER_CHANNEL, type CallerCache } from '../auth/caller-cache';
-import { tokenExpiresAt, type JwtSettings } from '../auth/jwt';
+import type { JwtSettings } from '../auth/jwt';
+import { trustedIssuers } from '../auth/issuers';
+import { forgetIssuerUsers } from '../auth/issuer-users';
 import { Loaders, type Caller, type Context } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { startListener, type Listener } from '../db/listener';
@@ -136,16 +138,36 @@ export class LiveSession {
       .catch((err) => this.hub.log.error({ err, eventId: event.id }, 'live event not delivered'));
   }
 
-  private async handle(event: EventEnvelope): Promise<void> {
+  /**
+   * Checks the credential again after a change to the tenant's users, roles, issuers or keys
+   * (bms_caller), events or not: a signed-out user, a revoked key or a disabled user is closed
+   * out within the notification's delay.
+   */
+  recheck(): void {
     if (this.ended) return;
-    let auth;
+    this.chain = this.chain
+      .then(async () => {
+        const auth = await this.authenticated();
+        if (auth) await endTenantTransaction(auth.em, false);
+      })
+      .catch((err) => this.hub.log.error({ err }, 'live credential not checked'));
+  }
+
+  /** The credential checked afresh; undefined (and the socket closed) when it no longer holds. */
+  private async authenticated() {
+    if (this.ended) return undefined;
     try {
-      auth = await authenticate(this.hub.orm.em, this.hub.jwt, this.header, this.hub.callers);
+      return await authenticate(this.hub.orm.em, this.hub.jwt, this.header, this.hub.callers);
     } catch (err) {
       const { status, detail } = classify(err);
-      if (status === 401) return this.end(CLOSE_UNAUTHORIZED, detail);
+      if (status === 401) return void this.end(CLOSE_UNAUTHORIZED, detail);
       throw err;
     }
+  }
+
+  private async handle(event: EventEnvelope): Promise<void> {
+    const auth = await this.authenticated();
+    if (!auth) return;
     const ctx: Context = {
       em: auth.em,
       caller: auth.caller,
@@ -210,8 +232,14 @@ export class LiveHub {
       url,
       channels: this.callers ? [OUTBOX_CHANNEL, CALLER_CHANNEL] : [OUTBOX_CHANNEL],
       log: this.log,
-      onNotification: (channel, payload) =>
-        channel === CALLER_CHANNEL ? this.callers?.notified(payload) : this.notified(payload),
+      onNotification: (channel, payload) => {
+        if (channel !== CALLER_CHANNEL) return this.notified(payload);
+        this.callers?.notified(payload);
+        trustedIssuers.notified();
+        forgetIssuerUsers();
+        for (const [tenantId, sessions] of this.byTenant)
+          if (payload === '*' || payload === tenantId) for (const session of sessions) session.recheck();
+      },
       // Changes made while the connection was down were not heard of.
       onConnected: (reconnected) => {
         if (reconnected) this.callers?.clear();
@@ -233,8 +261,7 @@ export class LiveHub {
   /** A session for a `connection_init`'s credential; a bad one throws a 401. */
   async open(header: unknown, close: (code: number, reason: string) => void): Promise<LiveSession> {
     const authorization = typeof header === 'string' ? header : undefined;
-    const expiresAt = tokenExpiresAt(this.jwt, bearerToken(authorization));
-    const { em, caller } = await authenticate(this.orm.em, this.jwt, authorization, this.callers);
+    const { em, caller, expiresAt } = await authenticate(this.orm.em, this.jwt, authorization, this.callers);
     await endTenantTransaction(em, false);
     // Committed before the connection is acknowledged: every change committed after the client's
     // subscription is notified.

@@ -12,6 +12,8 @@ import { Migration20261123140000_caller_cache } from './Migration20261123140000_
 import { Migration20261123140100_outbox_notify } from './Migration20261123140100_outbox_notify';
 import { Migration20261123150000_live_tenants } from './Migration20261123150000_live_tenants';
 import { Migration20261126110000_delivery_window } from './Migration20261126110000_delivery_window';
+import { Migration20261126120000_trusted_issuers } from './Migration20261126120000_trusted_issuers';
+import { Migration20261126120100_api_keys } from './Migration20261126120100_api_keys';
 import { Migration20261126130000_stored_files } from './Migration20261126130000_stored_files';
 
 export const migrationsList: { name: string; class: any }[] = [
@@ -28,5 +30,7 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261123140100_outbox_notify', class: Migration20261123140100_outbox_notify },
   { name: 'Migration20261123150000_live_tenants', class: Migration20261123150000_live_tenants },
   { name: 'Migration20261126110000_delivery_window', class: Migration20261126110000_delivery_window },
+  { name: 'Migration20261126120000_trusted_issuers', class: Migration20261126120000_trusted_issuers },
+  { name: 'Migration20261126120100_api_keys', class: Migration20261126120100_api_keys },
   { name: 'Migration20261126130000_stored_files', class: Migration20261126130000_stored_files },
 ];

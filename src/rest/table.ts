@@ -7,6 +7,7 @@ import { hrRoutes } from './routes/hr';
 import { inventoryRoutes } from './routes/inventory';
 import { notificationsRoutes } from './routes/notifications';
 import { webhookRoutes } from './routes/webhooks';
+import { identityRoutes } from './routes/identity';
 
 /** Every REST operation of the service, one row each (paths below /api/v1). */
 export const restTable: RestRoute[] = [
@@ -18,4 +19,5 @@ export const restTable: RestRoute[] = [
   ...inventoryRoutes,
   ...notificationsRoutes,
   ...webhookRoutes,
+  ...identityRoutes,
 ];

@@ -29,6 +29,8 @@ export interface NewUser {
   /** Who creates it, for the audit fields. */
   actorEmail: string;
   actorId?: string | null;
+  /** `<issuer> <sub>` of a user created on first sign-in through an issuer naming users by `sub`. */
+  externalSubject?: string;
 }
 
 export async function createUser(rootEm: EntityManager, input: NewUser): Promise<User> {
@@ -59,6 +61,7 @@ export async function createUser(rootEm: EntityManager, input: NewUser): Promise
     hasFullAccess: input.hasFullAccess ?? false,
     status: UserStatus.ACTIVE,
     verified: true,
+    externalSubject: input.externalSubject ?? null,
   } as never);
   await em.persistAndFlush(user);
   return user;

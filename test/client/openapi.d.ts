@@ -56,6 +56,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/access-control/sign-out': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign the caller out everywhere: every credential issued to them until now is refused
+     * @description Signs the caller out everywhere: every credential issued to them until now is refused; answers the moment.
+     *
+     *     GraphQL: `mutation { signOutEverywhere }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postAccessControlSignOut'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/access-control/subsidiaries/{id}/users': {
     parameters: {
       query?: never;
@@ -154,6 +180,32 @@ export interface paths {
      */
     put: operations['putAccessControlUsersByEmailSubsidiaryAccess'];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/access-control/users/{id}/sign-out': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign a user of the tenant out everywhere
+     * @description Signs a user of the tenant out everywhere: every credential issued to them until now is refused; answers the moment.
+     *
+     *     GraphQL: `mutation { signOutUser }`.
+     *
+     *     Needs the UPDATE_USERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postAccessControlUsersByIdSignOut'];
     delete?: never;
     options?: never;
     head?: never;
@@ -356,6 +408,120 @@ export interface paths {
     get: operations['getApInvoicesFindById'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's API keys (never their secrets)
+     * @description The tenant's API keys (never their secrets).
+     *
+     *     GraphQL: `query { apiKeys }`.
+     *
+     *     Needs the READ_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getApiKeys'];
+    put?: never;
+    /**
+     * Create an API key (the answer carries the key, once)
+     * @description Creates an API key holding permissions its creator holds (403 otherwise); the answer holds the key, once.
+     *
+     *     GraphQL: `mutation { createApiKey }`.
+     *
+     *     Needs the CREATE_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApiKeys'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One API key (never its secret)
+     * @description One API key, or null when there is none.
+     *
+     *     GraphQL: `query { apiKey }`.
+     *
+     *     Needs the READ_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getApiKeysById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys/{id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke the key
+     * @description Revokes the key: it is refused from the next request, on every process.
+     *
+     *     GraphQL: `mutation { revokeApiKey }`.
+     *
+     *     Needs the DELETE_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApiKeysByIdRevoke'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the key's secret (the answer carries the new key, once)
+     * @description A new secret for the key; the old one is refused at once.
+     *
+     *     GraphQL: `mutation { rotateApiKey }`.
+     *
+     *     Needs the UPDATE_APIKEYS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApiKeysByIdRotate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4050,6 +4216,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/trusted-issuers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's trusted OpenID Connect issuers
+     * @description The tenant's trusted OpenID Connect issuers.
+     *
+     *     GraphQL: `query { trustedIssuers }`.
+     *
+     *     Needs the READ_USERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTrustedIssuers'];
+    put?: never;
+    /**
+     * Trust an OpenID Connect issuer (its discovery document and keys are checked first)
+     * @description Trusts an OpenID Connect issuer: its discovery document and keys are fetched first, and a problem with them is a 400.
+     *
+     *     GraphQL: `mutation { addTrustedIssuer }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTrustedIssuers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/trusted-issuers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One trusted issuer
+     * @description One trusted issuer, or null when there is none.
+     *
+     *     GraphQL: `query { trustedIssuer }`.
+     *
+     *     Needs the READ_USERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTrustedIssuersById'];
+    put?: never;
+    post?: never;
+    /**
+     * Stop trusting an issuer
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { removeTrustedIssuer }`, which returns more: stops trusting an issuer (its tokens are refused at once); false if there is none.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteTrustedIssuersById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/type-product-coverages/calculate/{typeId}': {
     parameters: {
       query?: never;
@@ -5659,6 +5897,19 @@ export interface components {
       /** @description Id of the subsidiary of the inventories. */
       subsidiaryId?: string | null;
     };
+    /** @description An OpenID Connect provider to trust for signing in to the tenant. */
+    AddTrustedIssuerInput: {
+      /** @description E-mail domains whose users may sign in (any when absent). */
+      allowedDomains?: string[] | null;
+      /** @description Accepted `aud` values (at least one): a token must name one of them. */
+      audiences: string[];
+      /** @description A tenant role: unknown users are created on first sign-in holding it (off when absent). */
+      createUsersWithRole?: string | null;
+      /** @description The issuer URL, exactly as its tokens' `iss` says (https; http only on a loopback address outside production). */
+      issuer: string;
+      /** @description The claim that names the user: `email` (default) or `sub`. */
+      userClaim?: string | null;
+    };
     /** @description A stock count: the quantity (and price) a product has at a site. */
     AdjustStockInput: {
       /**
@@ -5713,6 +5964,104 @@ export interface components {
      * @enum {string}
      */
     ApClassificationMethod: 'MANUAL' | 'RULE' | 'AI';
+    /** @description An API key of an integration (its secret is never shown again). */
+    ApiKey: {
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description E-mail of the user who created the record. */
+      createdBy: string | null;
+      /** @description The user who created the key; it acts within their permissions. */
+      creatorId: string;
+      /**
+       * Format: date-time
+       * @description When the key stops working (never when null).
+       */
+      expiresAt: string | null;
+      /** @description The start of the key (`bms_` and its ids), to recognise it; not a secret. */
+      hint: string;
+      /** @description The unique id of the record (a UUID). */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the key was last used (kept to the minute).
+       */
+      lastUsedAt: string | null;
+      /** @description What the key is for. */
+      name: string;
+      /** @description The permissions the key may use (within its creator's at each use). */
+      permissions: components['schemas']['Permission'][];
+      /** @description When set, the key reaches only this project. */
+      projectId: string | null;
+      /**
+       * Format: date-time
+       * @description When the key was revoked; a revoked key is refused.
+       */
+      revokedAt: string | null;
+      /** @description When set, the key reaches only this subsidiary. */
+      subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
+      tenantId: string;
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
+      updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
+      updatedBy: string | null;
+    };
+    /** @description An API key with its whole secret (shown once). */
+    ApiKeyWithSecret: {
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description E-mail of the user who created the record. */
+      createdBy: string | null;
+      /** @description The user who created the key; it acts within their permissions. */
+      creatorId: string;
+      /**
+       * Format: date-time
+       * @description When the key stops working (never when null).
+       */
+      expiresAt: string | null;
+      /** @description The start of the key (`bms_` and its ids), to recognise it; not a secret. */
+      hint: string;
+      /** @description The unique id of the record (a UUID). */
+      id: string;
+      /** @description The key, sent as `Authorization: Bearer <key>`; it is not shown again. Keep it secret. */
+      key: string;
+      /**
+       * Format: date-time
+       * @description When the key was last used (kept to the minute).
+       */
+      lastUsedAt: string | null;
+      /** @description What the key is for. */
+      name: string;
+      /** @description The permissions the key may use (within its creator's at each use). */
+      permissions: components['schemas']['Permission'][];
+      /** @description When set, the key reaches only this project. */
+      projectId: string | null;
+      /**
+       * Format: date-time
+       * @description When the key was revoked; a revoked key is refused.
+       */
+      revokedAt: string | null;
+      /** @description When set, the key reaches only this subsidiary. */
+      subsidiaryId: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
+      tenantId: string;
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
+      updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
+      updatedBy: string | null;
+    };
     /** @description A purchase (accounts-payable) invoice received from a supplier. */
     ApInvoice: {
       /** @description Files attached to the invoice. */
@@ -6789,6 +7138,28 @@ export interface components {
       subject: string;
       /** @description What kind of contact it is. */
       type: components['schemas']['ActivityType'];
+    };
+    /** @description A new API key for an integration. */
+    CreateApiKeyInput: {
+      /**
+       * Format: date-time
+       * @description When the key stops working (never when absent).
+       */
+      expiresAt?: string | null;
+      /** @description What the key is for. */
+      name: string;
+      /** @description What the key may do: permissions its creator holds. */
+      permissions: components['schemas']['Permission'][];
+      /**
+       * Format: uuid
+       * @description Limits the key to this project.
+       */
+      projectId?: string | null;
+      /**
+       * Format: uuid
+       * @description Limits the key to this subsidiary.
+       */
+      subsidiaryId?: string | null;
     };
     /** @description A new concept. */
     CreateConceptInput: {
@@ -10656,6 +11027,41 @@ export interface components {
       | 'PARTIALLY_DELIVERED'
       | 'DELIVERED'
       | 'CANCELLED';
+    /** @description An OpenID Connect provider trusted to sign the tenant's people in. */
+    TrustedIssuer: {
+      /** @description E-mail domains whose users may sign in (any when empty), e.g. `acme.com`. */
+      allowedDomains: string[];
+      /** @description Accepted `aud` values: a token must name one of them. */
+      audiences: string[];
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description E-mail of the user who created the record. */
+      createdBy: string | null;
+      /** @description The tenant role a user created on first sign-in holds. */
+      createRole: string | null;
+      /** @description Whether an unknown user is created on first sign-in (with `createRole`). */
+      createUsers: boolean;
+      /** @description The unique id of the record (a UUID). */
+      id: string;
+      /** @description The issuer URL, exactly as the tokens' `iss` claim and the discovery document say it. */
+      issuer: string;
+      /** @description Where the issuer publishes its keys (from its discovery document). */
+      jwksUri: string;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
+      tenantId: string;
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
+      updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
+      updatedBy: string | null;
+      /** @description The claim that names the user: `email` (matched to the e-mail address) or `sub` (matched to the subject the user was created with). */
+      userClaim: string;
+    };
     /** @description A mass-model block of a type, decided by a tree. */
     TypeMassModel: {
       /** @description Id of the mass model. */
@@ -10929,6 +11335,11 @@ export interface components {
       projectAccess: string[];
       /** @description Names of the tenant roles the user holds; the user's permissions are their union. */
       roles: string[];
+      /**
+       * Format: date-time
+       * @description When the user was last signed out everywhere: credentials issued before then are refused.
+       */
+      signedOutAt: string | null;
       /** @description Whether the user may use the service: any status but ACTIVE is refused (401) from the next request. */
       status: components['schemas']['UserStatus'];
       /** @description Ids of the subsidiaries the user may see (without full access). */
@@ -11502,6 +11913,43 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postAccessControlSignOut: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getAccessControlSubsidiariesByIdUsers: {
     parameters: {
       query?: never;
@@ -11712,6 +12160,46 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postAccessControlUsersByIdSignOut: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -12068,6 +12556,195 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postApiKeys: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyInput'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getApiKeysById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postApiKeysByIdRevoke: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postApiKeysByIdRotate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyWithSecret'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -18391,6 +19068,153 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTrustedIssuers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrustedIssuer'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postTrustedIssuers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddTrustedIssuerInput'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrustedIssuer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTrustedIssuersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrustedIssuer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteTrustedIssuersById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];

@@ -1,6 +1,6 @@
 import { getNamedType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
-import { sampleRequests, type SampleRequest } from '../support/sample-requests';
+import { sampleRequests, WITHDRAWS_CALLER, type SampleRequest } from '../support/sample-requests';
 
 /**
  * Bad input never breaks anything: every REST operation gets mutated paths, query strings and
@@ -135,7 +135,10 @@ describe('fuzzing every REST operation', () => {
 
   it('never answers 5xx, always answers errors in the documented body, and leaves data alone', async () => {
     const failures: string[] = [];
-    const all = sampleRequests(server.app.schema).flatMap(mutations);
+    // Signing the fuzzing admin out would refuse the control's read below (test/auth covers it).
+    const all = sampleRequests(server.app.schema)
+      .filter((r) => !WITHDRAWS_CALLER.has(r.route.field))
+      .flatMap(mutations);
     const sent = all.length;
     // A few requests in flight at once, as clients send them: the service's answers are checked
     // one by one all the same, and the run no longer waits on each round trip in turn.

@@ -63,11 +63,21 @@ export function sampleValue(type: GraphQLInputType, name = ''): unknown {
 
 const text = (v: unknown) => (Array.isArray(v) ? v.map(String).join(',') : String(v));
 
+/**
+ * Operations that withdraw the credential that calls them ("sign out everywhere"): a sweep makes
+ * them last, since every request after them with the same credential is refused (401).
+ */
+export const WITHDRAWS_CALLER = new Set(['signOutEverywhere']);
+
 export function sampleRequests(
   schema: GraphQLSchema,
   routes: readonly RestRoute[] = restTable,
 ): SampleRequest[] {
-  return routes.map((route) => {
+  const ordered = [
+    ...routes.filter((r) => !WITHDRAWS_CALLER.has(r.field)),
+    ...routes.filter((r) => WITHDRAWS_CALLER.has(r.field)),
+  ];
+  return ordered.map((route) => {
     const args = argsOf(schema, route);
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     let path = route.path;

@@ -1,7 +1,11 @@
 import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { ArrayMaxSize } from 'class-validator';
 import { User } from '../../entities/user';
-import type { Context } from '../../context';
+import { callerOf, type Context } from '../../context';
+import { forbidden } from '../../errors';
+import { ARG_DOCS } from '../../schema/descriptions';
+import { signOutEverywhere } from '../../domain/access/sign-out';
+import { DateTimeISOResolver } from '../../graphql/date-time';
 import { authenticated, can, Requires } from '../../permissions/rules';
 import { MAX_IDS } from '../../family/limits';
 import {
@@ -74,6 +78,29 @@ export class SubsidiaryAccessInput {
 
 @Resolver()
 export class AccessControlResolver {
+  @Requires(authenticated)
+  @Mutation(() => DateTimeISOResolver, {
+    description:
+      'Signs the caller out everywhere: every credential issued to them until now is refused; answers the moment.',
+  })
+  signOutEverywhere(@Ctx() ctx: Context): Promise<Date> {
+    const caller = callerOf(ctx);
+    if (caller.apiKey) throw forbidden('an API key is withdrawn by revoking it, not by signing out');
+    return signOutEverywhere(ctx.em, caller.userId);
+  }
+
+  @Requires(can('UPDATE', 'USERS'))
+  @Mutation(() => DateTimeISOResolver, {
+    description:
+      'Signs a user of the tenant out everywhere: every credential issued to them until now is refused; answers the moment.',
+  })
+  signOutUser(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<Date> {
+    return signOutEverywhere(ctx.em, id);
+  }
+
   @Requires(authenticated)
   @Query(() => MyAccess, { description: "The caller's accessible projects and subsidiaries." })
   myAccess(@Ctx() ctx: Context): Promise<MyAccess> {

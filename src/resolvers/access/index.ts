@@ -1,6 +1,8 @@
 import type { GroupDef } from '../../family/group';
 import { AccessControlResolver } from './access-control';
 import { TenantResolver } from './tenant';
+import { TrustedIssuerResolver } from './issuers';
+import { ApiKeyResolver } from './api-keys';
 import { TenantRoleResolver } from './tenant-roles';
 import { UserResolver, users } from './users';
 
@@ -11,4 +13,6 @@ export const accessResolvers: Function[] = [
   TenantResolver,
   TenantRoleResolver,
   AccessControlResolver,
+  TrustedIssuerResolver,
+  ApiKeyResolver,
 ];

@@ -1,0 +1,373 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPublicKey } from 'node:crypto';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import jwt from 'jsonwebtoken';
+import { importJWK, SignJWT, UnsecuredJWT, type JWK } from 'jose';
+import { issuerSettings, useIssuerSettings } from '../../src/auth/issuers';
+import { DEFAULT_KEY_SET_OPTIONS } from '../../src/auth/key-sets';
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { Client, expectErrorBody } from '../support/http';
+import { freePort } from '../support/process';
+import { AUDIENCE, OidcProvider, privateKey, publicOf } from '../support/oidc';
+
+/**
+ * Sign-in with a tenant's own OpenID provider (docs/security.md): a real oidc-provider issues
+ * JWT access tokens through client credentials; the service verifies them with the keys found
+ * through the provider's discovery document.
+ */
+describe('tokens from a trusted OpenID provider', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  let b: TestTenant;
+  let c: TestTenant;
+  let provider: OidcProvider;
+  let other: OidcProvider;
+  let rsa1: JWK;
+  const ec = privateKey('EC');
+  const okp = privateKey('OKP');
+  let alice: { userId: string; email: string };
+  let carol: { userId: string; email: string; token: string };
+  let docs: http.Server;
+  let docsUrl: string;
+
+  const bearer = (token: string) => new Client(server.baseUrl, token);
+  const now = () => Math.floor(Date.now() / 1000);
+
+  async function expect401(token: string, detail: RegExp) {
+    const res = await bearer(token).get('/concepts/find-all');
+    expectErrorBody(res, 401);
+    expect(res.body.detail).toMatch(detail);
+    return res;
+  }
+
+  /** A token signed here with a key of the provider's (as the provider would, or worse). */
+  async function signed(key: JWK, claims: Record<string, unknown>, alg = 'RS256') {
+    return new SignJWT({ email: alice.email, ...claims })
+      .setProtectedHeader({ alg, kid: key.kid })
+      .setIssuer((claims.iss as string) ?? provider.issuer)
+      .setAudience((claims.aud as string) ?? AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime((claims.exp as number) ?? now() + 600)
+      .sign(await importJWK(key, alg));
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    // Refetches may follow each other at once here, and keys age in half a second.
+    useIssuerSettings({ cooldownMs: 0, maxAgeMs: 500 });
+    [a, b, c] = await Promise.all([
+      server.tenant('OIDC A'),
+      server.tenant('OIDC B'),
+      server.tenant('OIDC C'),
+    ]);
+    alice = await a.userWith(['READ_CONCEPTS', 'CREATE_CONCEPTS']);
+    carol = await a.userWith(['READ_CONCEPTS']);
+    rsa1 = privateKey('RSA');
+    provider = await OidcProvider.start(
+      [rsa1, ec, okp],
+      [
+        { id: 'alice', secret: 'a'.repeat(32), email: alice.email },
+        { id: 'alice-es', secret: 'b'.repeat(32), email: alice.email, alg: 'ES256' },
+        { id: 'alice-ed', secret: 'c'.repeat(32), email: alice.email, alg: 'EdDSA' },
+        { id: 'carol', secret: 'd'.repeat(32), email: carol.email },
+        { id: 'stranger', secret: 'e'.repeat(32), email: 'stranger@example.test' },
+      ],
+    );
+    other = await OidcProvider.start(
+      [privateKey('RSA')],
+      [
+        // Names tenant A's user: it must still never act in tenant A.
+        { id: 'alice', secret: 'f'.repeat(32), email: alice.email },
+        { id: 'newcomer', secret: 'g'.repeat(32), email: 'newcomer@example.test' },
+        { id: 'outsider', secret: 'h'.repeat(32), email: 'outsider@elsewhere.test' },
+      ],
+    );
+    // Providers that publish something unusable, each under a path of its own.
+    docs = http.createServer((req, res) => {
+      const base = `${docsUrl}/${req.url!.split('/')[1]}`;
+      const send = (body: unknown) =>
+        res.setHeader('content-type', 'application/json').end(JSON.stringify(body));
+      if (req.url!.endsWith('/.well-known/openid-configuration')) {
+        if (req.url!.startsWith('/nojwks')) return send({ issuer: base });
+        if (req.url!.startsWith('/wrongissuer'))
+          return send({ issuer: 'https://else.test', jwks_uri: `${base}/jwks` });
+        return send({ issuer: base, jwks_uri: `${base}/jwks` });
+      }
+      if (req.url!.startsWith('/big/'))
+        return send({
+          keys: Array.from({ length: 40 }, () => publicOf(rsa1)).concat([
+            { kty: 'RSA', n: 'x'.repeat(70_000), e: 'AQAB' } as JWK,
+          ]),
+        });
+      if (req.url!.startsWith('/malformed/'))
+        return res.setHeader('content-type', 'application/json').end('{"keys": [');
+      if (req.url!.startsWith('/symmetric/'))
+        return send({ keys: [{ kty: 'oct', k: 'c2VjcmV0', kid: 's' }] });
+      if (req.url!.startsWith('/p384/'))
+        return send({ keys: [{ ...publicOf(privateKey('EC')), crv: 'P-384' }] });
+      if (req.url!.startsWith('/private/')) return send({ keys: [rsa1] });
+      res.statusCode = 404;
+      res.end();
+    });
+    await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
+    docsUrl = `http://127.0.0.1:${(docs.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    useIssuerSettings({
+      cooldownMs: DEFAULT_KEY_SET_OPTIONS.cooldownMs,
+      maxAgeMs: DEFAULT_KEY_SET_OPTIONS.maxAgeMs,
+    });
+    await Promise.all([provider?.stop(), other?.stop()]);
+    docs?.close();
+    await server.close();
+  });
+
+  const register = (t: TestTenant, issuer: string, extra: Record<string, unknown> = {}) =>
+    t.client.post('/trusted-issuers', { issuer, audiences: [AUDIENCE], ...extra });
+
+  it('refuses an issuer it cannot use, naming the problem, and stores nothing', async () => {
+    const unreachable = `http://127.0.0.1:${await freePort()}`;
+    const cases: [string, RegExp][] = [
+      ['https://', /absolute URL/],
+      ['http://idp.example.com', /must use https/],
+      [unreachable, /could not be fetched/],
+      [`${docsUrl}/nojwks`, /has no jwks_uri/],
+      [`${docsUrl}/wrongissuer`, /names the issuer "https:\/\/else.test"/],
+      [`${docsUrl}/big`, /larger than 65536 bytes/],
+      [`${docsUrl}/malformed`, /is not JSON/],
+      [`${docsUrl}/symmetric`, /symmetric key/],
+      [`${docsUrl}/p384`, /type the service does not accept \(EC P-384\)/],
+      [`${docsUrl}/private`, /private key/],
+    ];
+    for (const [issuer, detail] of cases) {
+      const res = await register(a, issuer);
+      expectErrorBody(res, 400);
+      expect(res.body.detail).toMatch(detail);
+    }
+    expectErrorBody(await register(a, provider.issuer, { audiences: [] }), 400);
+    expectErrorBody(await register(a, provider.issuer, { userClaim: 'name' }), 400);
+    expectErrorBody(await register(a, provider.issuer, { createUsersWithRole: 'no-such-role' }), 400);
+    expect((await a.client.get('/trusted-issuers')).body).toEqual([]);
+  });
+
+  it('only a super-admin registers an issuer; READ_USERS lists them', async () => {
+    const reader = await a.userWith(['READ_USERS']);
+    expectErrorBody(await register(reader as unknown as TestTenant, provider.issuer), 403);
+  });
+
+  it('registers the provider from its discovery document; another tenant cannot register it too', async () => {
+    const res = await register(a, provider.issuer, { allowedDomains: ['example.test'] });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      issuer: provider.issuer,
+      jwksUri: `${provider.issuer}/jwks`,
+      audiences: [AUDIENCE],
+      userClaim: 'email',
+      createUsers: false,
+    });
+    expect(res.headers.get('location')).toBe(`/api/v1/trusted-issuers/${res.body.id}`);
+    expect((await a.client.get(`/trusted-issuers/${res.body.id}`)).body.issuer).toBe(provider.issuer);
+    expectErrorBody(await register(a, provider.issuer), 409);
+    const again = await register(b, provider.issuer);
+    expectErrorBody(again, 409);
+    expect(again.body.detail).toMatch(/another tenant/);
+    expect((await b.client.get('/trusted-issuers')).body).toEqual([]);
+    expect(
+      (await register(b, other.issuer, { allowedDomains: ['example.test'], createUsersWithRole: undefined }))
+        .status,
+    ).toBe(201);
+    await server.callersHeard();
+  });
+
+  it('accepts RS256, ES256 and EdDSA access tokens from the provider, acting as the user they name', async () => {
+    for (const client of ['alice', 'alice-es', 'alice-ed']) {
+      const token = await provider.token(client);
+      const res = await bearer(token).post('/concepts', { name: `by ${client}`, buildingType: 'ROW' });
+      expect(res.status).toBe(201);
+      expect(res.body.createdBy).toBe(alice.email);
+    }
+    const gql = await bearer(await provider.token('alice')).graphql('{ allConcepts { name } }');
+    expect(gql.status).toBe(200);
+    expect(gql.body.data!.allConcepts.map((x: { name: string }) => x.name)).toContain('by alice-ed');
+  });
+
+  it("never lets a token act in another tenant: B's provider naming A's user, or a forged tenant claim", async () => {
+    // Tenant B trusts `other`; its token names A's user, who is not a user of B.
+    await expect401(await other.token('alice'), /names no user of the tenant/);
+    // Signed with a key of B's provider but claiming A's issuer: A's keys do not verify it.
+    const forged = await new SignJWT({ email: alice.email, tenantId: a.tenantId })
+      .setProtectedHeader({ alg: 'RS256', kid: 'not-in-a' })
+      .setIssuer(provider.issuer)
+      .setAudience(AUDIENCE)
+      .setExpirationTime(now() + 600)
+      .sign(await importJWK(privateKey('RSA', 'not-in-a'), 'RS256'));
+    await expect401(forged, /key its issuer does not publish/);
+  });
+
+  it('refuses every bad token with one 401 body', async () => {
+    const publicPem = createPublicKey({ key: rsa1 as never, format: 'jwk' }).export({
+      type: 'spki',
+      format: 'pem',
+    });
+    const cases: [string, RegExp][] = [
+      [
+        new UnsecuredJWT({ email: alice.email })
+          .setIssuer(provider.issuer)
+          .setAudience(AUDIENCE)
+          .setExpirationTime(now() + 600)
+          .encode(),
+        /algorithm none is not accepted/,
+      ],
+      // The provider's public key used as an HMAC secret: HS256 is only ever the service's own.
+      [
+        jwt.sign({ email: alice.email, iss: provider.issuer, aud: AUDIENCE }, publicPem as string, {
+          expiresIn: 600,
+        }),
+        /invalid/,
+      ],
+      [await signed(rsa1, { aud: 'https://someone-else.test' }), /not meant for this service/],
+      [await signed(rsa1, { iss: 'https://unknown-issuer.test' }), /not trusted here/],
+      [await signed(rsa1, { exp: now() - 60 }), /has expired/],
+      [
+        await new SignJWT({ email: alice.email, nbf: now() + 3600 })
+          .setProtectedHeader({ alg: 'RS256', kid: rsa1.kid })
+          .setIssuer(provider.issuer)
+          .setAudience(AUDIENCE)
+          .setExpirationTime(now() + 7200)
+          .sign(await importJWK(rsa1, 'RS256')),
+        /not valid yet/,
+      ],
+      [await signed(privateKey('RSA', 'unknown-kid'), {}), /key its issuer does not publish/],
+      [await signed(rsa1, { email: 'nobody@example.test' }), /names no user/],
+      [await signed(rsa1, { email: 'someone@elsewhere.test' }), /names no user/],
+    ];
+    for (const [token, detail] of cases) await expect401(token, detail);
+
+    // GraphQL over HTTP and a WebSocket's connection_init refuse it alike.
+    const gql = await bearer(cases[2][0]).graphql('{ allConcepts { name } }');
+    expect(gql.status).toBe(401);
+    expect(gql.body.errors).toHaveLength(1);
+    expect(gql.body.errors![0].extensions!.code).toBe('UNAUTHENTICATED');
+    expect(await wsClose(cases[4][0])).toBe(4401);
+  });
+
+  it('refuses a disabled user, from the next request', async () => {
+    const token = await provider.token('carol');
+    expect((await bearer(token).get('/concepts/find-all')).status).toBe(200);
+    const res = await a.client.graphql(
+      `mutation { updateUser(id: "${carol.userId}", input: { status: DISABLED }) { status } }`,
+    );
+    expect(res.body.errors).toBeUndefined();
+    await expect401(token, /not active/);
+  });
+
+  it('follows key rotation: both keys during the overlap, the old one refused once removed', async () => {
+    const oldToken = await provider.token('alice');
+    expect((await bearer(oldToken).get('/concepts/find-all')).status).toBe(200);
+    const rsa2 = privateKey('RSA');
+    await provider.run([rsa2, rsa1, ec, okp]);
+    const newToken = await provider.token('alice');
+    expect(newToken).not.toBe(oldToken);
+    // An unknown kid makes the service fetch the key set again.
+    expect((await bearer(newToken).get('/concepts/find-all')).status).toBe(200);
+    expect((await bearer(oldToken).get('/concepts/find-all')).status).toBe(200);
+    await provider.run([rsa2, ec, okp]);
+    await new Promise((r) => setTimeout(r, 600));
+    // The aged set is refreshed in the background of this request...
+    expect((await bearer(newToken).get('/concepts/find-all')).status).toBe(200);
+    await waitFor(async () => (await bearer(oldToken).get('/concepts/find-all')).status === 401);
+    await expect401(oldToken, /key its issuer does not publish/);
+    rotated = newToken;
+  });
+
+  let rotated: string;
+
+  it('keeps serving with the keys it holds while the provider is down, and never hangs', async () => {
+    await provider.stop();
+    await new Promise((r) => setTimeout(r, 600));
+    for (let i = 0; i < 3; i++) expect((await bearer(rotated).get('/concepts/find-all')).status).toBe(200);
+    const started = Date.now();
+    await expect401(await signed(privateKey('RSA', 'later-key'), {}), /key its issuer does not publish/);
+    expect(Date.now() - started).toBeLessThan(issuerSettings().timeoutMs + 1000);
+    await provider.run([privateKey('RSA'), ec, okp]);
+  });
+
+  it('creates an unknown user on first sign-in when the issuer says so, within its domains', async () => {
+    const role = await c.client.post('/roles/tenant', {
+      name: 'idp-reader',
+      permissions: { configuratorPermissions: ['READ_CONCEPTS'] },
+    });
+    expect(role.status).toBeLessThan(300);
+    // Creation is off for tenant A's issuer: an unknown e-mail is refused and nobody is created.
+    await expect401(await provider.token('stranger'), /names no user/);
+    const strangers = await a.client.graphql('{ allUsers { email } }');
+    expect(strangers.body.data!.allUsers.map((u: { email: string }) => u.email)).not.toContain(
+      'stranger@example.test',
+    );
+
+    // Tenant C trusts a third provider with creation on.
+    const third = await OidcProvider.start(
+      [privateKey('EC'), privateKey('RSA')],
+      [
+        { id: 'newcomer', secret: 'i'.repeat(32), email: 'newcomer@example.test', alg: 'ES256' },
+        { id: 'outsider', secret: 'j'.repeat(32), email: 'outsider@elsewhere.test', alg: 'ES256' },
+      ],
+    );
+    try {
+      const reg = await register(c, third.issuer, {
+        allowedDomains: ['example.test'],
+        createUsersWithRole: 'idp-reader',
+      });
+      expect(reg.status).toBe(201);
+      expect(reg.body).toMatchObject({ createUsers: true, createRole: 'idp-reader' });
+      await server.callersHeard();
+      const token = await third.token('newcomer');
+      expect((await bearer(token).get('/concepts/find-all')).status).toBe(200);
+      // Holds the role's permissions and no more.
+      expectErrorBody(await bearer(token).post('/concepts', { name: 'x', buildingType: 'ROW' }), 403);
+      const users = (await c.client.graphql('{ allUsers { email roles } }')).body.data!.allUsers;
+      expect(users).toContainEqual({ email: 'newcomer@example.test', roles: ['idp-reader'] });
+      await expect401(await third.token('outsider'), /e-mail domain elsewhere.test may not sign in/);
+      const after = (await c.client.graphql('{ allUsers { email } }')).body.data!.allUsers;
+      expect(after.map((u: { email: string }) => u.email)).not.toContain('outsider@elsewhere.test');
+    } finally {
+      await third.stop();
+    }
+  });
+
+  it('stops trusting a removed issuer at once', async () => {
+    const token = await provider.token('alice');
+    expect((await bearer(token).get('/concepts/find-all')).status).toBe(200);
+    const [issuer] = (await a.client.get('/trusted-issuers')).body;
+    expect((await a.client.delete(`/trusted-issuers/${issuer.id}`)).status).toBe(204);
+    expectErrorBody(await a.client.delete(`/trusted-issuers/${issuer.id}`), 404);
+    await server.callersHeard();
+    await expect401(token, /not trusted here/);
+  });
+
+  function wsClose(token: string): Promise<number> {
+    return new Promise((resolve) => {
+      const client = createClient({
+        url: `${server.baseUrl.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        lazy: false,
+        retryAttempts: 0,
+        connectionParams: { Authorization: `Bearer ${token}` },
+        on: { closed: (e) => resolve((e as { code: number }).code) },
+        onNonLazyError: () => undefined,
+      });
+      void client;
+    });
+  }
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('the condition did not hold in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
