@@ -222,7 +222,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Create a ApInvoice
+     * Create an ApInvoice
      * @description Creates a ApInvoice; returns it as stored.
      *
      *     GraphQL: `mutation { createApInvoice }`.
@@ -970,7 +970,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Create a Activity
+     * Create an Activity
      * @description Creates a Activity; returns it as stored.
      *
      *     GraphQL: `mutation { createActivity }`.
@@ -1740,7 +1740,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Create a Epic
+     * Create an Epic
      * @description Creates a Epic; returns it as stored.
      *
      *     GraphQL: `mutation { createEpic }`.
@@ -3076,7 +3076,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Create a Invoice
+     * Create an Invoice
      * @description Creates a Invoice; returns it as stored.
      *
      *     GraphQL: `mutation { createInvoice }`.
