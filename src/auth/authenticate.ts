@@ -175,7 +175,15 @@ export function bearerToken(header: string | undefined): string {
   const match = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*\.[A-Za-z0-9\-_]*|bms_[A-Za-z0-9\-_]+)\s*$/.exec(
     header,
   );
-  if (!match) throw unauthorized('the Authorization header is not "Bearer <token>"');
+  if (!match) {
+    // Name what is wrong: a header of the right form whose credential is neither kind is the
+    // commoner mistake (a placeholder pasted as the token) than a header of another form.
+    throw unauthorized(
+      /^Bearer\s+\S+\s*$/.test(header)
+        ? 'the bearer credential is neither a JWT (three dot-separated parts) nor an API key (bms_...)'
+        : 'the Authorization header is not "Bearer <token>"',
+    );
+  }
   return match[1];
 }
 

@@ -40,6 +40,12 @@ describe('authentication', () => {
     await expect401(`Bearer ${a.token}x`);
   });
 
+  it('says which part of the header is wrong', async () => {
+    expect((await call('Bearer garbage')).body.detail).toMatch(/neither a JWT .* nor an API key/);
+    expect((await call('Bearer eyJ...')).body.detail).toMatch(/neither a JWT .* nor an API key/);
+    expect((await call('Token abc')).body.detail).toMatch(/not "Bearer <token>"/);
+  });
+
   it('rejects a wrong signature, an expired token and a token without exp', async () => {
     await expect401(
       `Bearer ${jwt.sign(claims(), 'another-secret-that-is-long-enough-0123456789', { expiresIn: '1h' })}`,
