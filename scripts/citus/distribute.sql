@@ -32,6 +32,17 @@ select create_distributed_table('live_tenant', 'id', colocate_with => 'tenant');
 
 -- Tenant data.
 select create_distributed_table('app_user', 'tenant_id', colocate_with => 'tenant');
+select create_distributed_table('api_key', 'tenant_id', colocate_with => 'tenant');
+-- An issuer URL names one tenant of the deployment, a unique key Citus cannot keep across
+-- shards (its key lacks the distribution column). Without it the service still acts safely: a
+-- token whose issuer more than one tenant registered is refused in every tenant
+-- (src/auth/issuers.ts), so two tenants racing to add one issuer lock each other out rather than
+-- share it; one removes it and the other's sign-ins work.
+alter table trusted_issuer drop constraint trusted_issuer_issuer_uq;
+select create_distributed_table('trusted_issuer', 'tenant_id', colocate_with => 'tenant');
+-- Stored files and each tenant's limits on them.
+select create_distributed_table('stored_file', 'tenant_id', colocate_with => 'tenant');
+select create_distributed_table('file_settings', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('customer', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('opportunity', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('activity', 'tenant_id', colocate_with => 'tenant');

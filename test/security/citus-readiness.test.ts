@@ -85,8 +85,10 @@ describe('ready for a distributed PostgreSQL (Citus, multi-tenant)', () => {
       join pg_namespace n on n.oid = c.relnamespace
       where x.indisunique and n.nspname = current_schema()`);
     expect(keys.length).toBeGreaterThan(30);
+    // A key the script drops, saying why, before it distributes the table.
+    const dropped = [...fs.readFileSync(SCRIPT, 'utf8').matchAll(/drop constraint (\w+)/g)].map((m) => m[1]);
     const without = keys
-      .filter((k) => !COORDINATOR_LOCAL.includes(k.table))
+      .filter((k) => !COORDINATOR_LOCAL.includes(k.table) && !dropped.includes(k.index))
       .filter((k) => !k.columns.includes(k.scoped ? 'tenant_id' : 'id'));
     expect(without.map((k) => k.index)).toEqual([]);
   });
