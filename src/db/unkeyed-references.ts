@@ -35,4 +35,22 @@ export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
     "an entry of the type's static models (JSON), not a table row",
   'type_product_coverage.variant_id': "a variant computed from the type's decision tree, not a table row",
   'waste_record.shift_id': 'a shift of another domain (scheduling), not stored by this service',
+  'api_key.creator_id':
+    'a key acts within its creator’s rights, read at each use: a creator who is gone leaves a key that is refused',
+  'api_key.subsidiary_id':
+    'a key’s reach, as a user’s subsidiary access (a list, unkeyed) is: one removed leaves the key reaching none of it',
+  'api_key.project_id':
+    'a key’s reach, as a user’s project access (a list, unkeyed) is: one removed leaves the key reaching none of it',
+  'stored_file.thumbnail_id':
+    'the thumbnail a job makes after the upload, under the id the upload answered: it is stored later, and cleaned up with its file',
+};
+
+/**
+ * Unique keys of tenant tables without `tenant_id`, with the reason; every other unique key of a
+ * tenant table leads with it (test/security/integrity.test.ts checks both). The Citus script drops
+ * them (scripts/citus/distribute.sql says what holds instead).
+ */
+export const UNIQUE_ACROSS_TENANTS: Readonly<Record<string, string>> = {
+  trusted_issuer_issuer_uq:
+    "an issuer URL names one tenant of the deployment: a token's `iss` leads to one tenant",
 };

@@ -1,5 +1,5 @@
 import { Entity, Index, Property, Unique } from '@mikro-orm/core';
-import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { ImageRef } from './shared';
 import { Audited } from './tenant-scoped';
 import {
@@ -114,6 +114,8 @@ export class User extends Audited {
   @JsonColumn(() => UserProfile, { description: USER_DOCS.profile })
   profile?: UserProfile | null;
 
+  // GraphQL only: the specification's User has no such field, and REST answers keep its shape.
+  @Extensions({ rest: false })
   @DateTimeColumn({
     description: 'When the user was last signed out everywhere: credentials issued before then are refused.',
   })

@@ -11,7 +11,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261126130000_stored_files extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "stored_file" (
-  "tenant_id" uuid not null references "tenant" ("id") on delete cascade,
+  "tenant_id" uuid not null,
   "id" uuid not null,
   "name" text not null,
   "type" text not null,
@@ -33,7 +33,7 @@ export class Migration20261126130000_stored_files extends Migration {
       `create index "stored_file_thumbnail_due_idx" on "stored_file" ("created") where "thumbnail_state" = 'PENDING';`,
     );
     this.addSql(`create table "file_settings" (
-  "tenant_id" uuid not null references "tenant" ("id") on delete cascade,
+  "tenant_id" uuid not null,
   "max_file_size" bigint null,
   "allowed_types" text[] null,
   "quota_bytes" bigint null,

@@ -11335,11 +11335,6 @@ export interface components {
       projectAccess: string[];
       /** @description Names of the tenant roles the user holds; the user's permissions are their union. */
       roles: string[];
-      /**
-       * Format: date-time
-       * @description When the user was last signed out everywhere: credentials issued before then are refused.
-       */
-      signedOutAt: string | null;
       /** @description Whether the user may use the service: any status but ACTIVE is refused (401) from the next request. */
       status: components['schemas']['UserStatus'];
       /** @description Ids of the subsidiaries the user may see (without full access). */

@@ -40,7 +40,10 @@ export class StoredFileResolver {
     description:
       "A stored file of the caller's tenant, or null: its FileAsset and, for an image, its ImageRef.",
   })
-  async storedFile(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<StoredFileAnswer | null> {
+  async storedFile(
+    @Arg('id', () => ID, { description: 'Id of the stored file (its blobId).' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<StoredFileAnswer | null> {
     const file = await findFile(ctx.em, ctx.caller!.tenantId, id);
     return file ? answerOf(file) : null;
   }
@@ -51,7 +54,10 @@ export class StoredFileResolver {
       'Starts a two-step upload: where to send the bytes (presigned, with size and type conditions), counted against the quota until completed or expired.',
   })
   async createFileUpload(
-    @Arg('input', () => CreateFileUploadInput) input: CreateFileUploadInput,
+    @Arg('input', () => CreateFileUploadInput, {
+      description: 'The file to be uploaded: name, type and size.',
+    })
+    input: CreateFileUploadInput,
     @Ctx() ctx: Context,
   ): Promise<FileUploadTicket> {
     const store = storeOf(ctx);
@@ -81,7 +87,10 @@ export class StoredFileResolver {
     description:
       'Completes a two-step upload: the stored object must exist with the declared size and type; then it is a file.',
   })
-  async completeFileUpload(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<StoredFileAnswer> {
+  async completeFileUpload(
+    @Arg('id', () => ID, { description: 'Id of the upload that createFileUpload answered.' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<StoredFileAnswer> {
     const store = storeOf(ctx);
     const caller = ctx.caller!;
     const pending = await store.pending(ctx.em, caller.tenantId, id);
@@ -96,7 +105,10 @@ export class StoredFileResolver {
     description:
       'Deletes a stored file: it is gone at once for every reader, records that name it keep the id (and their downloads answer 404), and its bytes are removed by the clean-up job.',
   })
-  async deleteFile(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
+  async deleteFile(
+    @Arg('id', () => ID, { description: 'Id of the stored file to delete.' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<boolean> {
     const caller = ctx.caller!;
     const file = await storeOf(ctx).remove(ctx.em, caller.tenantId, id);
     if (!file) throw notFound(`there is no file ${id}`);
@@ -119,7 +131,10 @@ export class StoredFileResolver {
   @Requires(can('UPDATE', 'ASSETS'))
   @Mutation(() => FileSettingsView, { description: "Sets the tenant's limits on stored files." })
   async updateFileSettings(
-    @Arg('input', () => FileSettingsInput) input: FileSettingsInput,
+    @Arg('input', () => FileSettingsInput, {
+      description: "The tenant's file limits; a null goes back to the default.",
+    })
+    input: FileSettingsInput,
     @Ctx() ctx: Context,
   ): Promise<FileSettingsView> {
     if (input.allowedTypes?.some((t) => !/^(\*|[\w.+-]+\/(\*|[\w.+-]+))$/.test(t.trim())))
