@@ -60,7 +60,10 @@ describe('AsyncLocalStorage', () => {
     expect(written.body.errors).toBeUndefined();
     expect((await a.client.get(`/concepts/find/${created.body.id}`)).status).toBe(200);
     expect((await a.client.graphql(`{ conceptPage { content { id } } }`)).body.errors).toBeUndefined();
-    // The job queue claims in a transaction of its own; no job is due, the claim still commits.
+    // The job queue claims in a transaction of its own. Jobs other files left due in this
+    // worker's database run first (entering no storage either); then none is, and the empty claim
+    // still commits.
+    for (let i = 0; i < 50 && (await runCoverageJobOnce(server.orm, logger)) !== null; i++);
     expect(await runCoverageJobOnce(server.orm, logger)).toBeNull();
     expect(Number.isInteger(await deleteExpiredKeys(server.orm))).toBe(true);
     expect(entered).toEqual([]);
