@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { childEnv, randomSecret, runSource } from '../support/process';
+import { childEnv, cliRunner, randomSecret } from '../support/process';
 import { workerDatabaseUrl } from '../support/database';
 import { AUDIENCE, OidcProvider, privateKey } from '../support/oidc';
 
@@ -18,18 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => provider?.stop());
 
-async function cli(...args: string[]) {
-  const run = runSource('src/cli/main.ts', args, env);
-  const { code } = await run.exited;
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
-}
-
-async function ok(...args: string[]): Promise<any> {
-  const r = await cli(...args);
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(r.stdout.indexOf('\n')).toBe(r.stdout.length - 1);
-  return JSON.parse(r.stdout);
-}
+const { run: cli, ok } = cliRunner(() => env);
 
 describe('credential commands', () => {
   it('issuer:add, issuer:list and issuer:remove', async () => {

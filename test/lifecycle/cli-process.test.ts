@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { verifyToken } from '../../src/auth/jwt';
-import { childEnv, randomSecret, runSource } from '../support/process';
+import { childEnv, cliRunner, randomSecret } from '../support/process';
 import { workerDatabaseUrl } from '../support/database';
 
 /**
@@ -18,27 +18,7 @@ beforeAll(async () => {
   env = childEnv({ DATABASE_URL: await workerDatabaseUrl(), JWT_SECRET: secret });
 });
 
-async function cli(...args: string[]) {
-  const run = runSource('src/cli/main.ts', args, env);
-  const { code } = await run.exited;
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
-}
-
-/** A successful run: one line of JSON on stdout, nothing else. */
-async function ok(...args: string[]): Promise<any> {
-  const r = await cli(...args);
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(r.stdout.endsWith('\n') && r.stdout.indexOf('\n') === r.stdout.length - 1).toBe(true);
-  return JSON.parse(r.stdout);
-}
-
-/** A failed run: the exit code and its single stderr line; nothing on stdout. */
-async function fails(...args: string[]): Promise<{ code: number | null; line: string }> {
-  const r = await cli(...args);
-  expect(r.stdout).toBe('');
-  expect(r.stderr).toMatch(/^bms: [^\n]+\n$/);
-  return { code: r.code, line: r.stderr.trim() };
-}
+const { run: cli, ok, fails } = cliRunner(() => env);
 
 const claimsOf = (token: string) => verifyToken({ secret }, token);
 

@@ -119,3 +119,32 @@ export async function freshServerDatabase(
 }
 
 export const randomSecret = () => randomBytes(32).toString('hex');
+
+/**
+ * The operators' CLI (src/cli/main.ts) as a pipe sees it, with `env()` read at each call (tests
+ * set it in beforeAll): `run` gives the exit code and both outputs; `ok` expects exactly one line
+ * of JSON on stdout and nothing on stderr, and parses it; `fails` expects nothing on stdout and
+ * one `bms: ...` line on stderr, and gives the exit code with that line.
+ */
+export function cliRunner(env: () => NodeJS.ProcessEnv) {
+  const run = async (...args: string[]) => {
+    const cli = runSource('src/cli/main.ts', args, env());
+    const { code } = await cli.exited;
+    return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+  };
+  return {
+    run,
+    async ok(...args: string[]): Promise<any> {
+      const r = await run(...args);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(r.stdout.endsWith('\n') && r.stdout.indexOf('\n') === r.stdout.length - 1).toBe(true);
+      return JSON.parse(r.stdout);
+    },
+    async fails(...args: string[]): Promise<{ code: number | null; line: string }> {
+      const r = await run(...args);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^bms: [^\n]+\n$/);
+      return { code: r.code, line: r.stderr.trim() };
+    },
+  };
+}
