@@ -37,6 +37,9 @@ async function serve(config: Config) {
   const shared = config.redisUrl
     ? await connectSharedState(config.redisUrl, config.redisKeyPrefix, logger)
     : undefined;
+  // A first start on the embedded database spends most of a minute here, creating it.
+  if (cluster.isPrimary)
+    logger.info({ embedded: !config.databaseUrl }, 'opening the database and applying its migrations');
   const db = await openDatabase(config, { migrate: cluster.isPrimary, logger }).catch(async (err) => {
     await shared?.close();
     throw err;
