@@ -17,7 +17,7 @@ import { actorOf } from '../db/tenancy';
  *
  * `em.find` registers every row in the identity map, wraps it, snapshots it for change tracking,
  * and the request's commit then compares every snapshot: on a page of 200 that was a third of
- * the service's CPU (bench/, issue 7). Rows read here go through MikroORM's own result mapper and
+ * the service's CPU (bench/README.md). Rows read here go through MikroORM's own result mapper and
  * hydrator (the same conversions as `em.find`: decimals, JSON, dates) onto the entity's prototype
  * (so getters and field resolvers work), and are then left alone: no identity map, no snapshot,
  * nothing for the commit to compare.

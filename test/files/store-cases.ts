@@ -122,7 +122,7 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
 
   test("tenant B gets a 404 for A's file on every path, and names cannot reach a path", async () => {
     const up = await upload(server, a.token, await png(20, 20), {
-      name: '../../../etc/passwd.png',
+      name: '../../etc/passwd.png',
       type: 'image/png',
     });
     expect(up.status).toBe(201);
