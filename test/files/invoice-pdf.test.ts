@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { describeWithTool } from '../support/debian-tools';
 import { storedFile } from '../support/files';
 import { createCustomer } from '../finance/helpers';
 import {
@@ -20,13 +21,17 @@ function pdfText(pdf: Buffer): string {
   const file = path.join(dir, `read-${Date.now()}.pdf`);
   fs.writeFileSync(file, pdf);
   try {
-    return execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    return execFileSync('/usr/bin/pdftotext', ['-layout', file, '-']).toString();
   } finally {
     fs.rmSync(file);
   }
 }
 
-describe("a sales invoice's PDF", () => {
+describeWithTool(
+  '/usr/bin/pdftotext',
+  'poppler-utils',
+  'invoice PDF test',
+)("a sales invoice's PDF", () => {
   let server: TestServer;
   let a: TestTenant;
 

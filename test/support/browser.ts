@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { describeWithTool } from './debian-tools';
 
 /**
  * Pages in a real browser: Debian's chromium driven by playwright-core, against the in-process
@@ -7,20 +7,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
  * shown to work offline.
  */
 const CHROMIUM = '/usr/bin/chromium';
-export const chromiumAvailable = existsSync(CHROMIUM);
 
 /** `describe`, or `describe.skip` with a warning where chromium is absent (never in CI). */
 export function describeInBrowser(what: string): jest.Describe {
-  if (!chromiumAvailable && process.env.CI) {
-    throw new Error(
-      `${CHROMIUM} is missing in CI: .ci/run installs Debian's chromium package before the tests`,
-    );
-  }
-  if (!chromiumAvailable) {
-    console.warn(`${what} skipped: ${CHROMIUM} is absent (apt-get install chromium to run it)`);
-    return describe.skip;
-  }
-  return describe;
+  return describeWithTool(CHROMIUM, 'chromium', what);
 }
 
 export function launchChromium(): Promise<Browser> {
