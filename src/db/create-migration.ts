@@ -41,7 +41,7 @@ async function main() {
       path: dir,
       pathTs: dir,
       emit: 'ts',
-      fileName: (ts) => (initial ? 'Migration20261122000000' : `Migration${ts}`),
+      fileName: (ts) => (initial ? 'Migration20261122000000_initial' : `Migration${ts}`),
     };
     const orm = await MikroORM.init<PostgreSqlDriver>(options);
     await orm.getMigrator().up();

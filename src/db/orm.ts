@@ -5,6 +5,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities as appEntities } from '../entities';
 import { Tenant } from '../entities/tenant';
 import { migrationsList } from '../migrations';
+import { RENAMED_MIGRATIONS } from '../migrations/renamed';
 import { OutboxSubscriber } from '../events/outbox';
 import { createLogger, type Logger } from '../logger';
 import { ServiceEntityManager } from './entity-manager';
@@ -78,9 +79,26 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM<PostgreSqlD
 }
 
 export async function migrate(orm: MikroORM): Promise<void> {
+  await recordRenamedMigrations(orm);
   await orm.getMigrator().up();
   // Tables added by any migration get their row-level security policy (idempotent).
   await enableRowLevelSecurity(orm);
+}
+
+/** A migration applied under a name it no longer has is recorded under its new name too. */
+async function recordRenamedMigrations(orm: MikroORM): Promise<void> {
+  const connection = orm.em.getConnection();
+  const [{ exists }] = await connection.execute<{ exists: boolean }[]>(
+    `select to_regclass('mikro_orm_migrations') is not null as exists`,
+  );
+  if (!exists) return;
+  for (const [before, after] of Object.entries(RENAMED_MIGRATIONS))
+    await connection.execute(
+      `insert into mikro_orm_migrations (name, executed_at)
+       select ?, executed_at from mikro_orm_migrations
+       where name = ? and not exists (select 1 from mikro_orm_migrations where name = ?)`,
+      [after, before, after],
+    );
 }
 
 export async function enableRowLevelSecurity(orm: MikroORM): Promise<void> {

@@ -1,7 +1,7 @@
 /** Every migration, in order: listed here so the same list runs from sources, builds and tests. */
-import { Migration20261122035545_initial } from './Migration20261122000000';
+import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261122000001_rls } from './Migration20261122000001_rls';
-import { Migration20261123100000_integrity } from './Migration20261123100000_integrity';
+import { Migration20261123095959_integrity } from './Migration20261123095959_integrity';
 import { Migration20261123100000_events } from './Migration20261123100000_events';
 import { Migration20261123100001_notification_email } from './Migration20261123100001_notification_email';
 import { Migration20261123110000_event_keys } from './Migration20261123110000_event_keys';
@@ -17,9 +17,9 @@ import { Migration20261126120100_api_keys } from './Migration20261126120100_api_
 import { Migration20261126130000_stored_files } from './Migration20261126130000_stored_files';
 
 export const migrationsList: { name: string; class: any }[] = [
-  { name: 'Migration20261122000000', class: Migration20261122035545_initial },
+  { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261122000001_rls', class: Migration20261122000001_rls },
-  { name: 'Migration20261123100000_integrity', class: Migration20261123100000_integrity },
+  { name: 'Migration20261123095959_integrity', class: Migration20261123095959_integrity },
   { name: 'Migration20261123100000_events', class: Migration20261123100000_events },
   { name: 'Migration20261123100001_notification_email', class: Migration20261123100001_notification_email },
   { name: 'Migration20261123110000_event_keys', class: Migration20261123110000_event_keys },

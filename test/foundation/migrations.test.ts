@@ -1,10 +1,38 @@
 import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
 import { startHost, stopHost } from '../../src/db/embedded';
 import { migrate, openOrm } from '../../src/db/orm';
 import { schemaDrift } from '../../src/db/schema-diff';
+import { migrationsList } from '../../src/migrations';
+import { RENAMED_MIGRATIONS } from '../../src/migrations/renamed';
+
+const DIR = path.join(__dirname, '..', '..', 'src', 'migrations');
 
 describe('migrations', () => {
-  it('build exactly the schema the entities describe (run `npm run migration:create` after changing an entity)', async () => {
+  it('are named alike everywhere: a timestamp of their own, the class named as the file, listed in file order', () => {
+    const files = fs
+      .readdirSync(DIR)
+      .filter((f) => /^Migration\d+.*\.ts$/.test(f))
+      .sort()
+      .map((f) => f.replace(/\.ts$/, ''));
+    const stamps = files.map((f) => /^Migration(\d{14})/.exec(f)?.[1]);
+    expect(stamps.every(Boolean)).toBe(true);
+    expect(new Set(stamps).size).toBe(files.length);
+    for (const file of files) {
+      const cls = /export class (\w+)/.exec(fs.readFileSync(path.join(DIR, `${file}.ts`), 'utf8'))?.[1];
+      expect(`${file}: ${cls}`).toBe(`${file}: ${file}`);
+    }
+    expect(migrationsList.map((m) => m.name)).toEqual(files);
+    expect(migrationsList.map((m) => m.class.name)).toEqual(files);
+    // A rename points at a migration that exists, from a name no migration has now.
+    for (const [before, after] of Object.entries(RENAMED_MIGRATIONS)) {
+      expect(files).toContain(after);
+      expect(files).not.toContain(before);
+    }
+  });
+
+  it('build exactly the schema the entities describe (run `npm run migration:create` after changing an entity); a database that applied a renamed one runs it not again', async () => {
     const { child, port } = await startHost('memory://');
     try {
       const orm = await openOrm({
@@ -16,6 +44,28 @@ describe('migrations', () => {
         // The tenant foreign keys live in migrations only (src/db/schema-diff.ts says why).
         const drift = await schemaDrift(orm);
         expect(drift.trim()).toBe('');
+
+        // As a deployment of the build before the renames recorded them.
+        const connection = orm.em.getConnection();
+        for (const [before, after] of Object.entries(RENAMED_MIGRATIONS))
+          await connection.execute(`update mikro_orm_migrations set name = ? where name = ?`, [
+            before,
+            after,
+          ]);
+        const applied = async () =>
+          (
+            await connection.execute<{ name: string }[]>(
+              `select name from mikro_orm_migrations order by name`,
+            )
+          ).map((r) => r.name);
+        const recordedBefore = await applied();
+        // Running the initial migration again would fail on its existing tables.
+        await migrate(orm);
+        expect(await orm.getMigrator().getPendingMigrations()).toEqual([]);
+        expect(await applied()).toEqual([...recordedBefore, ...Object.values(RENAMED_MIGRATIONS)].sort());
+        // Once recorded, a second start adds nothing.
+        await migrate(orm);
+        expect((await applied()).length).toBe(recordedBefore.length + Object.keys(RENAMED_MIGRATIONS).length);
       } finally {
         await orm.close(true);
       }

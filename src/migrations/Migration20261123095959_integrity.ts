@@ -74,7 +74,7 @@ const references: readonly [string, string, string, Rule][] = [
  * Restrict orphans are never cleared here: clearing a subsidiary or project would widen who sees
  * the row.
  */
-export class Migration20261123100000_integrity extends Migration {
+export class Migration20261123095959_integrity extends Migration {
   override async up(): Promise<void> {
     // Row-level security is forced on the owner too: the orphan search must see every tenant's
     // rows. bms_enable_rls() forces it again at the end (and after every migration).

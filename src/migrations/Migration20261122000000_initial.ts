@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122035545_initial extends Migration {
+export class Migration20261122000000_initial extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "activity" ("tenant_id" uuid not null, "id" uuid not null, "created" timestamptz null, "created_by" text null, "updated" timestamptz null, "updated_by" text null, "version" int not null default 1, "events" jsonb not null, "subject" text not null, "description" text null, "location" text null, "outcome" text null, "contact_email" text null, "contact_name" text null, "contact_phone" text null, "customer_id" uuid null, "opportunity_id" uuid null, "owner_id" uuid null, "type" text check ("type" in ('CALL', 'EMAIL', 'MEETING', 'NOTE', 'TASK')) not null, "priority" text check ("priority" in ('LOW', 'MEDIUM', 'HIGH', 'URGENT')) null, "attendees" text[] not null, "scheduled_at" timestamptz null, "due_date" timestamptz null, "completed_at" timestamptz null, "due_notified_at" timestamptz null, "duration_minutes" int null, "completed" boolean not null default false, constraint "activity_pkey" primary key ("tenant_id", "id"));`);
