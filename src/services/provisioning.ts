@@ -82,6 +82,10 @@ export async function createTenant(
   if (!name) throw badRequest('the tenant needs a name');
   const adminEmail = normalizeEmail(input.adminEmail);
   const em = rootEm.fork({ clear: true });
+  // Operators name tenants on the command line (--tenant NAME), so a second tenant of the same
+  // name would make every later command ambiguous; a rerun of a setup script is refused instead.
+  const same = await em.findOne(Tenant, { name }, { filters: false, fields: ['id'] });
+  if (same) throw conflict(`a tenant named "${name}" exists already (${same.id}); choose another name`);
   const tenant = em.create(Tenant, {
     name,
     domain: input.domain,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { verifyToken } from '../../src/auth/jwt';
 import { childEnv, cliRunner, randomSecret } from '../support/process';
 import { workerDatabaseUrl } from '../support/database';
@@ -144,8 +145,21 @@ describe('the CLI as a process', () => {
       tenantId: created.tenantId,
     });
 
-    // An e-mail or a name in two tenants needs the id.
-    const twin = await ok('tenant:create', '--name', name, '--admin-email', adminEmail);
+    // A second tenant of a name is refused (a setup script run twice), naming the first.
+    expect(await fails('tenant:create', '--name', name, '--admin-email', adminEmail)).toEqual({
+      code: 1,
+      line: expect.stringMatching(
+        new RegExp(`a tenant named "${name}" exists already \\(${created.tenantId}\\)`),
+      ),
+    });
+    // An e-mail or a name in two tenants needs the id. Names were not unique before, so a
+    // database may hold two tenants of one name: made here by renaming the twin.
+    const twin = await ok('tenant:create', '--name', `${name} twin`, '--admin-email', adminEmail);
+    const db = new pg.Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+    await db
+      .query('update tenant set name = $1 where id = $2', [name, twin.tenantId])
+      .finally(() => db.end());
     expect(await fails('token', '--email', adminEmail)).toEqual({
       code: 1,
       line: expect.stringMatching(/2 tenants.*--tenant/),
