@@ -2,6 +2,7 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { RENAMED_MIGRATIONS } from '../src/migrations/renamed';
 import { recommendedFlags } from '../src/runtime-flags';
 
 /**
@@ -114,6 +115,8 @@ export interface ServiceOptions {
   limitsOff?: boolean;
   /** The checkout whose build to start (BENCH_COMPARE_DIR); this one by default. */
   root?: string;
+  /** A certificate the service trusts besides the system's (NODE_EXTRA_CA_CERTS): the bench's issuer. */
+  caFile?: string;
 }
 
 const migrationsOf = (root: string) =>
@@ -123,12 +126,17 @@ const migrationsOf = (root: string) =>
     .sort();
 
 /**
- * Whether the service of `root` can share this checkout's database: its migrations must be a
- * prefix of these, all applied already, so that starting it migrates nothing.
+ * Whether the service of `root` can share this checkout's database: each of its migrations must
+ * be one of these, all applied already, so that starting it migrates nothing.
  */
-export function migrationsArePrefix(root: string): boolean {
+export function migrationsAreAmongOurs(root: string): boolean {
   const own = migrationsOf(ROOT);
-  return migrationsOf(root).every((m, i) => own[i] === m);
+  // A checkout from before a rename lists the old name, which the database records too.
+  const renamed = (file: string) => {
+    const name = file.replace(/\.js$/, '');
+    return `${RENAMED_MIGRATIONS[name] ?? name}.js`;
+  };
+  return migrationsOf(root).every((m) => own.includes(renamed(m)));
 }
 
 /** The service as deployed: the build output, `node dist/src/main.js`, configured by its environment. */
@@ -158,6 +166,7 @@ export async function startService(options: ServiceOptions): Promise<Server> {
       // Redis only where asked for: the bench's own environment may name one for the comparison.
       REDIS_URL: options.redisUrl ?? '',
       REDIS_KEY_PREFIX: `bms-bench:${process.pid}:${port}:`,
+      ...(options.caFile ? { NODE_EXTRA_CA_CERTS: options.caFile } : {}),
     },
     // Request logs go nowhere, as they would to a log shipper that keeps up; errors stay visible.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

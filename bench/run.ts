@@ -15,7 +15,14 @@ import { drive, type LoadResult } from './drive';
 import { explainAll, type Explained } from './explain';
 import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-data';
 import { eventsScenario } from './events-load';
-import { cpuOf, migrationsArePrefix, startBaseline, startPeer, startService, type Server } from './processes';
+import {
+  cpuOf,
+  migrationsAreAmongOurs,
+  startBaseline,
+  startPeer,
+  startService,
+  type Server,
+} from './processes';
 import { latestProfile, monotonicMicros, summarizeProfile } from './profile';
 import {
   latencyTable,
@@ -30,6 +37,7 @@ import {
 } from './report';
 import {
   COMPARED,
+  CREDENTIALED,
   scenarios,
   withCompared,
   type HttpRequest,
@@ -38,6 +46,7 @@ import {
   type Target,
 } from './scenarios';
 import { startCapture, type Capture, type Statement } from './sql-capture';
+import { startIssuer, type Credentials } from './credentials';
 
 /**
  * `npm run bench`: a fresh database, a realistic data set loaded through the service's own code,
@@ -79,6 +88,16 @@ interface Run {
   compare?: Server;
   capture: Capture;
   tenants: LoadedTenant[];
+  /** The issuer's token and the API key the credentialed targets use, once the main tenant is loaded. */
+  credentials?: Credentials;
+}
+
+/** The credential a target's requests carry: its own where it has one, else the HS256 token. */
+function credentialFor(run: Run, target: Target, token: string): string {
+  const kind = CREDENTIALED[target];
+  if (!kind) return token;
+  if (!run.credentials) throw new Error(`${target} needs credentials that were not created`);
+  return run.credentials[kind];
 }
 
 const tokenOf = (jwt: JwtSettings, t: LoadedTenant) =>
@@ -136,7 +155,11 @@ async function checkSameJson(run: Run, scenario: Scenario, token: string): Promi
   const sizes = [`rest ${reference.bytes}`];
   const page = scenario.key !== 'find';
   for (const target of scenario.targets.filter((t) => t !== 'rest')) {
-    const got = await fetchJson(serverFor(run, target).base, scenario.request(target, i), token);
+    const got = await fetchJson(
+      serverFor(run, target).base,
+      scenario.request(target, i),
+      credentialFor(run, target, token),
+    );
     const asked = COMPARED[target] ?? target;
     const graphql = asked === 'graphql' || asked === 'graphql-columns' || asked === 'postgraphile';
     const body = graphql ? (got.body?.errors ? undefined : got.body?.data?.result) : got.body;
@@ -236,7 +259,11 @@ async function measure(
   warmUp: boolean,
 ) {
   const server = serverFor(run, target);
-  const base = { base: server.base, token, connections: run.cfg.connections };
+  const base = {
+    base: server.base,
+    token: credentialFor(run, target, token),
+    connections: run.cfg.connections,
+  };
   // Warm-up: JIT, pool connections, plan caches; not counted. V8 needs thousands of calls of a
   // path to optimise it: with 200 requests, whichever target ran first measured a cold process
   // (its first seconds ran 30-40% slower than the rest of the run).
@@ -535,11 +562,14 @@ async function main() {
     };
     const small = await load(shape('Small', 10_000, 100), 1);
 
+    const issuer = await startIssuer();
+    stops.push(() => issuer.stop());
     const service = await startService({
       databaseUrl: db.url,
       jwtSecret: cfg.jwtSecret,
       poolSize: cfg.poolSize,
       logLevel: cfg.logLevel,
+      caFile: issuer.caFile,
     });
     stops.push(() => service.stop());
     const baseline = await startBaseline({
@@ -578,6 +608,12 @@ async function main() {
     latency.push(await searchLatency(run, small, 'Small tenant, after the main load', smallScenarios));
 
     const token = tokenOf(jwt, main);
+    const adminToken = signToken(jwt, {
+      sub: main.admin.id,
+      email: main.admin.email,
+      tenantId: main.tenantId,
+    });
+    run.credentials = await issuer.credentials(service.base, main, { admin: adminToken });
     const chosen = scenarios(schema, {
       tenantId: main.tenantId,
       featureIds: main.sampleFeatureIds,
@@ -630,6 +666,7 @@ async function main() {
           cpuMsPerRequest: m.cpuMsPerRequest,
           pgCpuMsPerRequest: m.pgCpuMsPerRequest,
           sameJson: same.get(s.key)?.get(target),
+          roundRps: samples.get(`${s.key} ${target}`)!.map((m) => m.result.rps),
         };
       }),
     );
@@ -703,13 +740,13 @@ async function main() {
 
 /**
  * The service of another checkout on the same database. It starts only when its migrations are
- * a prefix of these (all applied by now), so that it migrates nothing.
+ * among these (all applied by now), so that it migrates nothing.
  */
 async function startCompared(cfg: BenchConfig, databaseUrl: string): Promise<Server> {
   const root = path.resolve(cfg.compareDir!);
-  if (!migrationsArePrefix(root))
+  if (!migrationsAreAmongOurs(root))
     throw new Error(
-      `BENCH_COMPARE_DIR ${root}: its migrations are not a prefix of this checkout's, so it cannot share the database`,
+      `BENCH_COMPARE_DIR ${root}: it has migrations this checkout lacks, so it cannot share the database`,
     );
   return startService({
     root,

@@ -13,6 +13,8 @@ import { restTable } from '../src/rest/table';
 export type ScenarioKey = 'find' | 'search20' | 'search200' | 'create';
 export type Target =
   | 'rest'
+  | 'rest-issuer'
+  | 'rest-apikey'
   | 'graphql'
   | 'graphql-columns'
   | 'postgraphile'
@@ -21,6 +23,15 @@ export type Target =
   | 'rest-compare'
   | 'graphql-compare'
   | 'graphql-columns-compare';
+
+/**
+ * REST asked with another credential than the service's own HS256 token (bench/credentials.ts):
+ * the same request, so any difference is the credential's verification.
+ */
+export const CREDENTIALED: Partial<Record<Target, 'issuerToken' | 'apiKey'>> = {
+  'rest-issuer': 'issuerToken',
+  'rest-apikey': 'apiKey',
+};
 
 /** The service of another checkout (BENCH_COMPARE_DIR), asked exactly what this one is asked. */
 export const COMPARED: Partial<Record<Target, Target>> = {
@@ -172,7 +183,7 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
     {
       key: 'find',
       title: 'REST find/{id}',
-      targets: all,
+      targets: [...all, 'rest-issuer', 'rest-apikey'],
       request(target, i) {
         const id = ids[i % ids.length];
         if (target === 'graphql')
@@ -187,7 +198,8 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
         const path = `/hr/features/find/${id}`;
         return {
           method: 'GET',
-          path: target === 'rest' ? `/api/v1${path}` : `${baselinePrefix(target)}${path}`,
+          path:
+            target === 'rest' || CREDENTIALED[target] ? `/api/v1${path}` : `${baselinePrefix(target)}${path}`,
         };
       },
     },
