@@ -204,12 +204,15 @@ function algorithmOf(token: string): string {
  * (src/auth/issuers.ts). Any other algorithm, `none` included, is refused.
  */
 function claimsOf(rootEm: EntityManager, jwt: JwtSettings, token: string): Claims | Promise<Claims> {
-  const known = knownToken(jwt, token);
+  const known = knownToken(jwt, token) ?? trustedIssuers.knownClaims(token);
   if (known) return known;
   const alg = algorithmOf(token);
   if (alg === 'HS256') return verifyToken(jwt, token);
   if (PROVIDER_ALGORITHMS.includes(alg))
-    return trustedIssuers.verify(rootEm, token).then((verified) => userOfIssuerToken(rootEm, verified));
+    return trustedIssuers
+      .verify(rootEm, token)
+      .then((verified) => userOfIssuerToken(rootEm, verified))
+      .then((claims) => trustedIssuers.remember(token, claims));
   throw unauthorized(`the credential's algorithm ${alg} is not accepted`);
 }
 

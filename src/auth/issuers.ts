@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import ipaddr from 'ipaddr.js';
 import { unauthorized } from '../errors';
+import type { Claims } from './jwt';
 import {
   DEFAULT_KEY_SET_OPTIONS,
   fetchProviderJson,
@@ -128,8 +129,36 @@ const ISSUERS_MAX = 1000;
  */
 export class TrustedIssuers {
   private readonly byIssuer = new Map<string, Promise<IssuerConfig | null>>();
-  /** Tokens verified, with what they say, until they expire or their issuer's keys change. */
-  private readonly verified = new Map<string, { token: IssuerToken; keys: KeySet; generation: number }>();
+  /**
+   * Tokens verified, with what they say, until they expire or their issuer's keys change; and,
+   * once its user is found, the claims the request runs with, so that a token seen before costs
+   * a map lookup, as the service's own tokens do.
+   */
+  private readonly verified = new Map<
+    string,
+    { token: IssuerToken; keys: KeySet; generation: number; claims?: Claims }
+  >();
+
+  private stillValid(token: string) {
+    const known = this.verified.get(token);
+    if (!known) return undefined;
+    known.keys.freshen();
+    return known.generation === known.keys.generation && Date.now() < known.token.exp * 1000
+      ? known
+      : undefined;
+  }
+
+  /** The claims of a token verified and resolved to its user before, while that still holds. */
+  knownClaims(token: string): Claims | undefined {
+    return this.stillValid(token)?.claims;
+  }
+
+  /** Remembers the user a verified token resolved to (forgotten with the token). */
+  remember(token: string, claims: Claims): Claims {
+    const known = this.verified.get(token);
+    if (known) known.claims = claims;
+    return claims;
+  }
 
   lookup(rootEm: EntityManager, issuer: string): Promise<IssuerConfig | null> {
     let found = this.byIssuer.get(issuer);
@@ -153,12 +182,8 @@ export class TrustedIssuers {
 
   /** Verifies a provider's token: 401 naming the problem for anything but a good one. */
   async verify(rootEm: EntityManager, token: string): Promise<IssuerToken> {
-    const known = this.verified.get(token);
-    if (known) {
-      known.keys.freshen();
-      if (known.generation === known.keys.generation && Date.now() < known.token.exp * 1000)
-        return known.token;
-    }
+    const known = this.stillValid(token);
+    if (known) return known.token;
     let unverified: JWTPayload;
     try {
       unverified = decodeJwt(token);
