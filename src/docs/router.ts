@@ -94,7 +94,7 @@ function indexPage(document: OpenApiDocument, groups: DocsGroup[]): string {
   const sections = groups.map(
     (g) => `<section>
       <h2><a href="${API_BASE}/docs/${g.slug}">${escapeHtml(g.tag)}</a></h2>
-      <p>${escapeHtml(g.description)}</p>
+      <p>${prose(g.description)}</p>
       <ul>${g.operations
         .map(
           (o) =>

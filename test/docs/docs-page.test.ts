@@ -40,6 +40,9 @@ describeInBrowser('docs page test')('Docs pages at /api/v1/docs (headless chromi
     const absent = restTable.filter((r) => r.summary && !links.has(r.summary)).map((r) => r.summary);
     expect(absent).toEqual([]);
     expect(await page.locator('body').innerText()).toContain('/concepts/find/{id}');
+    // A group's description reads as prose: its code in <code>, no Markdown backticks left.
+    expect(await page.locator('main').innerText()).not.toContain('`');
+    expect(await page.locator('main p code').first().innerText()).toMatch(/^\/api\/v1\//);
     expect(foreign).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
