@@ -18,6 +18,7 @@ import { callerStillCurrent, endTenantTransaction } from './db/tenant-transactio
 import { authenticate } from './auth/authenticate';
 import type { JwtSettings } from './auth/jwt';
 import { Loaders, type Context } from './context';
+import type { ContextFor } from './http/context-for';
 import { classify } from './error-mapping';
 import { credentialError, requireCredential, withoutSuggestions } from './graphql/errors';
 import { ideRouter } from './graphql/ide';
@@ -192,17 +193,10 @@ export async function createApp({
 
   // Callers known to this process; the live hub's listener tells it of changes on any process.
   const callers = new CallerCache();
-  const authenticatedContext = contextOfCredential(
-    orm,
-    jwt,
-    logger,
-    tenantLimiter(rateLimits),
-    callers,
-    files,
-  );
+  const contextFor = contextForCredentials(orm, jwt, logger, tenantLimiter(rateLimits), callers, files);
   mountDocs(app, buildOpenApi(schema, routes));
-  const fileRoutes = filesRouter({ store: files, orm, contextFor: authenticatedContext, logger });
-  app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger, fileRoutes));
+  const fileRoutes = filesRouter({ store: files, orm, contextFor, logger });
+  app.use('/api/v1', restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
 
   const known = new KnownQueries();
   const apollo = await startApollo(schema, { introspection, production, logger, metrics, known });
@@ -210,7 +204,7 @@ export async function createApp({
   if (!production && introspection) app.use('/graphql', ideRouter(schema));
   app.use(
     '/graphql',
-    ...graphqlHandlers({ apollo, known, orm, authenticatedContext, rateLimits, logger, metrics, files }),
+    ...graphqlHandlers({ apollo, known, orm, contextFor, rateLimits, logger, metrics, files }),
   );
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
@@ -243,8 +237,6 @@ export async function createApp({
   };
 }
 
-type AuthenticatedContext = (req: Request, res: Response, optimistic?: boolean) => Promise<Context>;
-
 /** Liveness, readiness (the database answers) and the metrics scrape; none needs a credential. */
 function mountHealthRoutes(app: express.Express, orm: MikroORM, metrics: Metrics): void {
   app.get('/healthz', (_req, res) => {
@@ -263,15 +255,15 @@ function mountHealthRoutes(app: express.Express, orm: MikroORM, metrics: Metrics
 }
 
 /** The context of an authenticated request; a missing or bad credential is a 401. */
-function contextOfCredential(
+function contextForCredentials(
   orm: MikroORM,
   jwt: JwtSettings,
   logger: Logger,
   limitTenant: ReturnType<typeof tenantLimiter>,
   callers: CallerCache,
   files: FileStore,
-): AuthenticatedContext {
-  const contextFor: AuthenticatedContext = async (req, res, optimistic = false) => {
+): ContextFor {
+  const contextFor: ContextFor = async (req, res, optimistic = false) => {
     const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
     res.locals.caller = caller;
     // Requests refused before execution (batches, limits) never reach the code that ends the
@@ -315,7 +307,7 @@ function contextOfCredential(
 /** The REST facade: JSON bodies only, credential rate limits, then the route table. */
 function restApi(
   lookup: ReturnType<typeof routeLookup>,
-  authenticatedContext: AuthenticatedContext,
+  contextFor: ContextFor,
   rateLimits: RateLimits,
   logger: Logger,
   fileRoutes: express.Router,
@@ -333,7 +325,7 @@ function restApi(
   );
   api.use(bodyErrors(logger));
   api.use(rejectNulBytes);
-  api.use(restRouter(lookup, authenticatedContext, logger));
+  api.use(restRouter(lookup, contextFor, logger));
   api.use((req, res) => sendError(res, 404, `no operation ${req.method} ${req.baseUrl}${req.path}`));
   return api;
 }
@@ -396,7 +388,7 @@ function graphqlHandlers({
   apollo,
   known,
   orm,
-  authenticatedContext,
+  contextFor,
   rateLimits,
   logger,
   metrics,
@@ -405,21 +397,21 @@ function graphqlHandlers({
   apollo: ApolloServer<Context>;
   known: KnownQueries;
   orm: MikroORM;
-  authenticatedContext: AuthenticatedContext;
+  contextFor: ContextFor;
   rateLimits: RateLimits;
   logger: Logger;
   metrics: Metrics;
   files: FileStore;
 }): (express.RequestHandler | express.ErrorRequestHandler)[] {
-  const contextOf = graphqlContext(orm, authenticatedContext, logger, files);
+  const graphqlContext = graphqlContextFor(orm, contextFor, logger, files);
   return [
     credentialLimiter(rateLimits),
     refuseDeclaredOverLimit(BODY_LIMIT_BYTES),
     express.json({ limit: BODY_LIMIT }),
     bodyErrors(logger),
-    graphqlIdempotency(authenticatedContext, logger),
-    answerKnownQueries({ known, contextOf, metrics, logger }),
-    expressMiddleware(apollo, { context: ({ req, res }) => contextOf(req, res) }),
+    graphqlIdempotency(contextFor, logger),
+    answerKnownQueries({ known, contextFor: graphqlContext, metrics, logger }),
+    expressMiddleware(apollo, { context: ({ req, res }) => graphqlContext(req, res) }),
   ];
 }
 
@@ -427,9 +419,9 @@ function graphqlHandlers({
  * A GraphQL request's context, made once per request: the known-query path and Apollo may both
  * ask for it, and a failure (a bad credential, a rate limit) is the same failure to both.
  */
-function graphqlContext(
+function graphqlContextFor(
   orm: MikroORM,
-  authenticatedContext: AuthenticatedContext,
+  contextFor: ContextFor,
   logger: Logger,
   files: FileStore,
 ): (req: Request, res: Response) => Promise<Context> {
@@ -448,7 +440,7 @@ function graphqlContext(
       };
     }
     try {
-      return await authenticatedContext(req, res, true);
+      return await contextFor(req, res, true);
     } catch (err) {
       const { status, detail, expected } = classify(err);
       if (!expected) logger.error({ err }, 'authentication failed');

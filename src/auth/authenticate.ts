@@ -72,7 +72,7 @@ interface CallerSource {
 const userSource = (tenantId: string, userId: string): CallerSource => ({
   cacheId: userId,
   statement: userStatement(tenantId, userId),
-  derive: (em, rows) => callerFrom(em, callerOf(rows)),
+  derive: (em, rows) => callerFrom(em, loadedCallerOf(rows)),
 });
 
 const keySource = (tenantId: string, keyId: string): CallerSource => ({
@@ -80,7 +80,7 @@ const keySource = (tenantId: string, keyId: string): CallerSource => ({
   statement: keyStatement(tenantId, keyId),
   derive(em, rows) {
     const { key, rows: creator } = loadedKey(rows);
-    return keyCaller(callerFrom(em, callerOf(creator)), key);
+    return keyCaller(callerFrom(em, loadedCallerOf(creator)), key);
   },
 });
 
@@ -90,7 +90,7 @@ interface LoadedCaller {
   tenantActive: boolean;
 }
 
-function callerOf(rows: Record<string, unknown>[]): LoadedCaller {
+function loadedCallerOf(rows: Record<string, unknown>[]): LoadedCaller {
   if (rows.length === 0) return { columns: null, rolePermissions: [], tenantActive: false };
   const { role_permissions, tenant_active, ...columns } = rows[0];
   const rolePermissions = (
@@ -273,6 +273,6 @@ export function userCaller(
 ): Promise<Readonly<Caller>> {
   const { text, values } = userStatement(tenantId, userId);
   return withTenant(rootEm, { tenantId, userId, email: 'cli' }, async (em) =>
-    callerFrom(em, callerOf(await queryRows(em, text, values))),
+    callerFrom(em, loadedCallerOf(await queryRows(em, text, values))),
   );
 }

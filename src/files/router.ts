@@ -7,10 +7,11 @@ import express, { type Request, type Response } from 'express';
 import rangeParser from 'range-parser';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Context } from '../context';
+import type { ContextFor } from '../http/context-for';
 import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
 import { badRequest, notFound } from '../errors';
 import type { Logger } from '../logger';
-import { sendCaught, sendError, type ContextFor } from '../rest/router';
+import { sendCaught, sendError } from '../rest/router';
 import {
   assetOf,
   findFile,

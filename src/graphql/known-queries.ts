@@ -85,18 +85,18 @@ function plainQuery(req: Request, known: KnownQueries): PlainQuery | undefined {
  * status, headers and text, which test/foundation/known-queries.test.ts holds it to.
  *
  * Whatever else happens goes on to Apollo, which answers in its own words: a context that could
- * not be made (the same failure, kept with the request by `contextOf`), and a run that reported
+ * not be made (the same failure, kept with the request by `contextFor`), and a run that reported
  * or threw an error. A query only reads, so Apollo running it again changes nothing.
  */
 export function answerKnownQueries({
   known,
-  contextOf,
+  contextFor,
   metrics,
   logger,
 }: {
   known: KnownQueries;
   /** The request's GraphQL context, made once per request whoever asks first. */
-  contextOf: (req: Request, res: Response) => Promise<Context>;
+  contextFor: (req: Request, res: Response) => Promise<Context>;
   metrics: Metrics;
   logger: Logger;
 }): RequestHandler {
@@ -105,7 +105,7 @@ export function answerKnownQueries({
     if (!plain) return next();
     let context: Context;
     try {
-      context = await contextOf(req, res);
+      context = await contextFor(req, res);
     } catch {
       return next();
     }

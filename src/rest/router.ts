@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context';
+import type { ContextFor } from '../http/context-for';
 import { endTenantTransaction, onlyReads, StaleCaller } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
 import { errorBody, type Problem } from '../errors';
@@ -9,13 +10,6 @@ import { jsonBytes } from '../http/json-bytes';
 import type { CompiledRoute } from './compile';
 import type { Found, RouteLookup } from './lookup';
 import { takesIdempotencyKey } from './route';
-
-/**
- * The request's context, its transaction open. `optimistic`: a remembered caller may be used
- * before it is checked (auth/authenticate.ts); the transaction's end then throws StaleCaller if
- * it had changed.
- */
-export type ContextFor = (req: Request, res: Response, optimistic?: boolean) => Promise<Context>;
 
 /** Sends an error in the documented body; 401s also say how to authenticate. */
 export function sendError(res: Response, status: number, detail: string, errors?: Problem[]): void {
