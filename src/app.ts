@@ -19,6 +19,7 @@ import { authenticate } from './auth/authenticate';
 import type { JwtSettings } from './auth/jwt';
 import { Loaders, type Context } from './context';
 import type { ContextFor } from './http/context-for';
+import { API_BASE } from './http/api-base';
 import { classify } from './error-mapping';
 import { credentialError, requireCredential, withoutSuggestions } from './graphql/errors';
 import { ideRouter } from './graphql/ide';
@@ -27,19 +28,13 @@ import { answerKnownQueries, KnownQueries } from './graphql/known-queries';
 import { requestTransaction } from './graphql/request-transaction';
 import type { Logger } from './logger';
 import { compileRoutes } from './rest/compile';
-import { routeLookup } from './rest/lookup';
-import {
-  bodyErrors,
-  jsonBody,
-  refuseDeclaredOverLimit,
-  rejectNulBytes,
-  restRouter,
-  sendCaught,
-  sendError,
-} from './rest/router';
+import { restRowMatcher, routeLookup } from './rest/lookup';
+import { bodyErrors, jsonBody, refuseDeclaredOverLimit, rejectNulBytes, restRouter } from './rest/router';
+import { sendCaught, sendError } from './http/send-error';
 import { restTable } from './rest/table';
 import type { RestRoute } from './rest/route';
 import { groups } from './resolvers/groups';
+import { notifications } from './resolvers/notifications/notifications';
 import type { GroupDef } from './family/group';
 import { buildAppSchema } from './schema/build';
 import { buildOpenApi } from './docs/openapi';
@@ -188,7 +183,7 @@ export async function createApp({
   app.set('query parser', 'simple');
 
   // Request id, one log line and the HTTP metrics of every request.
-  app.use(observeRequests(logger, metrics, lookup));
+  app.use(observeRequests(logger, metrics, restRowMatcher(lookup)));
   mountHealthRoutes(app, orm, metrics);
 
   // Callers known to this process; the live hub's listener tells it of changes on any process.
@@ -196,7 +191,7 @@ export async function createApp({
   const contextFor = contextForCredentials(orm, jwt, logger, tenantLimiter(rateLimits), callers, files);
   mountDocs(app, buildOpenApi(schema, routes));
   const fileRoutes = filesRouter({ store: files, orm, contextFor, logger });
-  app.use('/api/v1', restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
+  app.use(API_BASE, restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
 
   const known = new KnownQueries();
   const apollo = await startApollo(schema, { introspection, production, logger, metrics, known });
@@ -209,7 +204,7 @@ export async function createApp({
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
   // committed event, whichever process committed it.
-  const live = new LiveHub(orm, jwt, logger, callers);
+  const live = new LiveHub(orm, jwt, logger, { all: groups, notifications }, callers);
   await live.start(orm.config.get('clientUrl') as string);
   const subscriptions = serveSubscriptions({
     server,

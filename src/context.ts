@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import type { User } from './entities/user';
-import type { HeldKey } from './http/idempotency';
-import type { LiveSession } from './events/live';
+import type { EventEnvelope } from './events/envelope';
+import type { Notification } from './entities/notifications/notification';
 import type { FileStore } from './domain/files/stored-files';
 
 /** The authenticated caller of one request. */
@@ -48,6 +48,29 @@ export class Loaders {
   }
 }
 
+/**
+ * An answer as it is sent and stored for an Idempotency-Key (http/idempotency.ts): its body is
+ * text, or the text's UTF-8 bytes (jsonBytes).
+ */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+/** A key this request holds: `record` stores its answer in the request's transaction. */
+export interface HeldKey {
+  record(reply: Reply): Promise<void>;
+}
+
+/** What a subscription reads from its WebSocket session (events/live.ts serves it). */
+export interface LiveStreams {
+  /** The changes to records the caller may read, of the named event types (all when none). */
+  records(ctx: Context, types: readonly string[] | null | undefined): AsyncIterable<EventEnvelope>;
+  /** The caller's notifications as they arrive. */
+  notifications(): AsyncIterable<Notification>;
+}
+
 /** What every resolver receives: the request's ORM fork, caller and loaders. */
 export interface Context {
   /** A fork of the ORM scoped to the caller's tenant; null-tenant forks fail closed. */
@@ -60,7 +83,7 @@ export interface Context {
   /** The Idempotency-Key a GraphQL mutation holds: its answer is stored before the commit. */
   idempotency?: HeldKey;
   /** The WebSocket session a subscription runs in (absent over HTTP). */
-  live?: LiveSession;
+  live?: LiveStreams;
   /**
    * Set when the context was opened on a remembered caller, not yet checked (auth/authenticate.ts):
    * checks it, and when it had changed rolls the work back and replaces everything in `context`

@@ -2,22 +2,13 @@ import { ConnectionException, DriverException, OptimisticLockError } from '@mikr
 import { GraphQLError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import type { ValidationError } from 'class-validator';
-import { AppError, REQUEST, type Problem } from './errors';
+import { AppError, REQUEST, type ClientError, type Problem } from './errors';
 import { countUnmappedRefusal, refusalOf, sqlStateOf } from './db/refusals';
 
 /**
  * One place that decides what an error means to a client: its HTTP status and a detail safe to
  * show. Used by the REST facade and by Apollo's formatError, so both say the same.
  */
-export interface ClientError {
-  status: number;
-  detail: string;
-  /** True when the detail is ours to show; false for unexpected errors (logged, shown generically). */
-  expected: boolean;
-  /** Each culprit, when the error names them one by one. */
-  errors?: Problem[];
-}
-
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

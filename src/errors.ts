@@ -124,3 +124,13 @@ export function errorBody(
     ...(errors?.length ? { errors } : {}),
   };
 }
+
+/** What an error means to a client (error-mapping.ts decides it): its status and a detail safe to show. */
+export interface ClientError {
+  status: number;
+  detail: string;
+  /** True when the detail is ours to show; false for unexpected errors (logged, shown generically). */
+  expected: boolean;
+  /** Each culprit, when the error names them one by one. */
+  errors?: Problem[];
+}

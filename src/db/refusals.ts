@@ -1,7 +1,6 @@
 import { ValidationError as OrmValidationError } from '@mikro-orm/core';
 import { Counter } from 'prom-client';
-import type { Problem } from '../errors';
-import type { ClientError } from '../error-mapping';
+import type { ClientError, Problem } from '../errors';
 
 /**
  * What a client is told when the database refuses what its request would store: each refusal,

@@ -2,7 +2,7 @@ import { getNamedType, isListType, isNonNullType, type GraphQLInputType } from '
 import { getMetadataStorage as validationStorage, type MetadataStorage } from 'class-validator';
 import { getMetadataStorage as graphqlStorage } from 'type-graphql';
 import { ARGUMENT_LIMITS, LENIENT_ID_LISTS, PAGED_INPUTS, type NumberLimits } from '../family/limits';
-import type { JsonSchema } from './json-schema';
+import type { JsonSchema } from './json-schema-type';
 
 /**
  * The limits the service enforces on an input, as JSON Schema keywords, read from where they are

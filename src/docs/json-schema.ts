@@ -18,9 +18,9 @@ import {
 } from 'graphql';
 import { notNullFieldsOf } from '../family/required-fields';
 import { fieldLimits, withLimits } from './input-limits';
+import type { JsonSchema } from './json-schema-type';
 
-/** A JSON Schema (OpenAPI 3.1 dialect) as plain data. */
-export type JsonSchema = { [key: string]: unknown };
+export type { JsonSchema } from './json-schema-type';
 
 /**
  * JSON forms of the GraphQL scalars this schema uses. An unknown scalar is documented as "any

@@ -5,19 +5,19 @@ import { CALLER_CHANNEL, type CallerCache } from '../auth/caller-cache';
 import type { JwtSettings } from '../auth/jwt';
 import { trustedIssuers } from '../auth/issuers';
 import { forgetIssuerUsers } from '../auth/issuer-users';
-import { Loaders, type Caller, type Context } from '../context';
+import { Loaders, type Caller, type Context, type LiveStreams } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { startListener, type Listener } from '../db/listener';
 import type { Notification } from '../entities/notifications/notification';
 import { classify } from '../error-mapping';
 import { badRequest, forbidden } from '../errors';
 import { FamilyService } from '../family/service';
+import type { GroupDef } from '../family/group';
 import type { Logger } from '../logger';
-import { notifications } from '../resolvers/notifications/notifications';
 import { EVENT_RESOURCES } from './catalog';
 import { envelopeOf, type EventEnvelope, type OutboxRecord } from './envelope';
 import { PushQueue } from './push-queue';
-import { mayReadEvent, mayReadResource } from './readable';
+import { EventReadability } from './readable';
 import { asEventWorker } from './store';
 
 /**
@@ -38,7 +38,6 @@ const CLOSE_GOING_AWAY = 1001;
 const NOTIFICATION_CREATED = 'notification.created';
 /** Event names a subscription may ask for: those of records with a history. */
 const RECORD_EVENT_NAMES = new Set(EVENT_RESOURCES.flatMap((r) => r.events));
-const notificationService = new FamilyService(notifications);
 
 interface LiveSubscription {
   wants(event: EventEnvelope): boolean;
@@ -47,7 +46,7 @@ interface LiveSubscription {
 }
 
 /** One WebSocket's subscriptions, for one credential. */
-export class LiveSession {
+export class LiveSession implements LiveStreams {
   private readonly subscriptions = new Set<LiveSubscription>();
   private chain: Promise<void> = Promise.resolve();
   private readonly expiry: NodeJS.Timeout;
@@ -93,12 +92,13 @@ export class LiveSession {
     for (const type of wanted ?? []) {
       if (!RECORD_EVENT_NAMES.has(type)) throw badRequest(`types: ${type} is not an event name`);
       const resource = type.slice(0, type.lastIndexOf('.'));
-      if (!mayReadResource(ctx, resource)) throw forbidden(`types: you may not read ${resource} records`);
+      if (!this.hub.readable.mayReadResource(ctx, resource))
+        throw forbidden(`types: you may not read ${resource} records`);
     }
     const sub = this.add({
       wants: (event) => RECORD_EVENT_NAMES.has(event.type) && (!wanted || wanted.has(event.type)),
       offer: async (eventCtx, event) => {
-        if (mayReadEvent(eventCtx, event)) sub.queue.push(event);
+        if (this.hub.readable.mayReadEvent(eventCtx, event)) sub.queue.push(event);
       },
     });
     return sub.queue as PushQueue<EventEnvelope>;
@@ -110,7 +110,7 @@ export class LiveSession {
       wants: (event) => event.type === NOTIFICATION_CREATED,
       offer: async (ctx, event) => {
         if (!event.resource.id) return;
-        const [found] = await notificationService.byIds(ctx, [event.resource.id], { detached: true });
+        const [found] = await this.hub.notifications.byIds(ctx, [event.resource.id], { detached: true });
         if (found) sub.queue.push(found);
       },
     });
@@ -219,12 +219,21 @@ export class LiveHub {
   private chain: Promise<void> = Promise.resolve();
   private renewal?: NodeJS.Timeout;
 
+  /** Who may read which event: the rules of the records' queries. */
+  readonly readable: EventReadability;
+  /** The notifications group's service: a notification event is answered as queries show it. */
+  readonly notifications: FamilyService<Notification>;
+
   constructor(
     readonly orm: MikroORM,
     readonly jwt: JwtSettings,
     readonly log: Logger,
+    groups: { all: readonly GroupDef[]; notifications: GroupDef<Notification> },
     readonly callers?: CallerCache,
-  ) {}
+  ) {
+    this.readable = new EventReadability(groups.all);
+    this.notifications = new FamilyService(groups.notifications);
+  }
 
   /** Starts listening; waits up to `waitMs` for the first LISTEN (later failures are retried). */
   async start(url: string, waitMs = 10_000): Promise<void> {

@@ -2,7 +2,6 @@ import type { IRule } from 'graphql-shield';
 import type { Context } from '../context';
 import type { GroupDef } from '../family/group';
 import { FamilyService } from '../family/service';
-import { groups } from '../resolvers/groups';
 import { can, checkOf } from '../permissions/rules';
 import { resourceName } from './outbox';
 import type { EventEnvelope } from './envelope';
@@ -12,30 +11,37 @@ import type { EventEnvelope } from './envelope';
  * of the record's group (READ_<RESOURCE>, or the group's own, such as "a credential" for one's own
  * notifications), then the group's limits, data scope and visibility (`FamilyService.where`: the
  * condition every query adds), held against the record as the event carries it. Any condition
- * this cannot decide counts as not readable.
+ * this cannot decide counts as not readable. The groups are the app's (src/resolvers/groups.ts),
+ * handed in by whoever composes it.
  */
-const groupOf = new Map<string, GroupDef>(groups.map((g) => [resourceName(g.entity.name), g]));
-const services = new Map<string, FamilyService<any>>();
+export class EventReadability {
+  private readonly groupOf: Map<string, GroupDef>;
+  private readonly services = new Map<string, FamilyService<any>>();
 
-/** The rule a query of this resource's records needs, or undefined for a resource without queries. */
-export function readRuleOf(resource: string): IRule | undefined {
-  const group = groupOf.get(resource);
-  return group ? (group.rules?.READ ?? can('READ', group.resource)) : undefined;
-}
+  constructor(groups: readonly GroupDef[]) {
+    this.groupOf = new Map(groups.map((g) => [resourceName(g.entity.name), g]));
+  }
 
-/** The caller holds the permission to read this resource's records (data scope aside). */
-export function mayReadResource(ctx: Context, resource: string): boolean {
-  const rule = readRuleOf(resource);
-  const check = rule && checkOf(rule);
-  return Boolean(check && check(ctx) === true);
-}
+  /** The rule a query of this resource's records needs, or undefined for a resource without queries. */
+  readRuleOf(resource: string): IRule | undefined {
+    const group = this.groupOf.get(resource);
+    return group ? (group.rules?.READ ?? can('READ', group.resource)) : undefined;
+  }
 
-export function mayReadEvent(ctx: Context, event: EventEnvelope): boolean {
-  const group = groupOf.get(event.resource.type);
-  if (!group || !mayReadResource(ctx, event.resource.type)) return false;
-  let service = services.get(event.resource.type);
-  if (!service) services.set(event.resource.type, (service = new FamilyService(group)));
-  return matchesWhere(event.data, service.where(ctx));
+  /** The caller holds the permission to read this resource's records (data scope aside). */
+  mayReadResource(ctx: Context, resource: string): boolean {
+    const rule = this.readRuleOf(resource);
+    const check = rule && checkOf(rule);
+    return Boolean(check && check(ctx) === true);
+  }
+
+  mayReadEvent(ctx: Context, event: EventEnvelope): boolean {
+    const group = this.groupOf.get(event.resource.type);
+    if (!group || !this.mayReadResource(ctx, event.resource.type)) return false;
+    let service = this.services.get(event.resource.type);
+    if (!service) this.services.set(event.resource.type, (service = new FamilyService(group)));
+    return matchesWhere(event.data, service.where(ctx));
+  }
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

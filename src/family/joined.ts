@@ -1,6 +1,5 @@
 import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { DerivedSql } from './fields';
-import type { GroupDef } from './group';
 
 /**
  * A value some field resolvers of a record need beyond its columns (a feature's epic, its task
@@ -27,7 +26,7 @@ const selections = new WeakMap<FieldNode, readonly string[]>();
  * `content`). Directives are not evaluated: a value selected for nothing costs a subquery.
  */
 export function joinedSelection(
-  group: GroupDef<any>,
+  group: { readonly joined?: Readonly<Record<string, JoinedSql>> },
   info: GraphQLResolveInfo,
   under?: string,
 ): readonly string[] {

@@ -11,7 +11,7 @@ import type { ContextFor } from '../http/context-for';
 import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
 import { badRequest, notFound } from '../errors';
 import type { Logger } from '../logger';
-import { sendCaught, sendError } from '../rest/router';
+import { sendCaught, sendError } from '../http/send-error';
 import {
   assetOf,
   findFile,

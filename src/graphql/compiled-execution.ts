@@ -11,16 +11,24 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../context';
 import { onlyReads } from '../db/tenant-transaction';
+import type { CompileOutcome } from '../observability/metrics';
 import { rootFieldsOf } from './errors';
-import type { KnownQueries } from './known-queries';
 
 type Gateway = NonNullable<ApolloServerOptionsWithGateway<Context>['gateway']>;
 type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
 
-/** What became of a document and operation when it came again: see `compiledExecution`. */
-export type CompileOutcome = 'compiled' | 'fallback';
-
 export type Run = (contextValue: Context, variables: Record<string, unknown> | undefined) => unknown;
+
+/** A query operation ready to run compiled, and the name its metrics go under. */
+export interface KnownQuery {
+  run: Run;
+  name: string | undefined;
+}
+
+/** Where compiled queries are remembered for the requests that skip Apollo (graphql/known-queries.ts). */
+export interface QueryMemory {
+  remember(source: string, operationName: string | undefined, query: KnownQuery): void;
+}
 
 /**
  * GraphQL requests executed as graphql-jit functions, through Apollo Server's `gateway` option:
@@ -40,7 +48,7 @@ export type Run = (contextValue: Context, variables: Record<string, unknown> | u
 export function compiledExecution(
   schema: GraphQLSchema,
   onCompile: (outcome: CompileOutcome) => void = () => {},
-  knownQueries?: KnownQueries,
+  knownQueries?: QueryMemory,
 ): Gateway {
   const prepared = new WeakMap<DocumentNode, Map<string, Run | 'seen once'>>();
 

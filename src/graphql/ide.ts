@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express, { type Request, type Router } from 'express';
 import { introspectionFromSchema, type GraphQLSchema } from 'graphql';
-import { sendError } from '../rest/router';
+import { sendError } from '../http/send-error';
 
 /**
  * The GraphQL IDE a browser gets at /graphql: GraphiQL, with every script and stylesheet served

@@ -5,14 +5,8 @@ import type { Context } from '../context';
 import { sendReply } from '../http/idempotency';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
-import { runOperation, type Run } from './compiled-execution';
+import { runOperation, type KnownQuery, type QueryMemory } from './compiled-execution';
 import { answerBody, endOperation, type GraphQLAnswer } from './request-transaction';
-
-/** A query operation ready to run compiled, and the name its metrics go under. */
-export interface KnownQuery {
-  run: Run;
-  name: string | undefined;
-}
 
 /**
  * At most this many documents are remembered, each with its compiled operations; the least
@@ -26,7 +20,7 @@ const KNOWN_DOCUMENTS = 1_000;
  * the document's text and the operation's name. Whether a text parses and validates depends on
  * nothing but the text and the schema, so a request with the same text needs neither again.
  */
-export class KnownQueries {
+export class KnownQueries implements QueryMemory {
   private readonly documents = new LRUCache<string, Map<string, KnownQuery>>({ max: KNOWN_DOCUMENTS });
 
   remember(source: string, operationName: string | undefined, query: KnownQuery): void {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Caller } from '../context';
+import type { Caller, HeldKey, Reply } from '../context';
 import { queryRows } from '../db/statements';
 import { AppError, badRequest, titleFor } from '../errors';
 
@@ -28,18 +28,6 @@ export const KEEP_MS = 24 * 60 * 60 * 1000;
 const KEPT_HEADERS = ['content-type', 'location', 'content-disposition'];
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** An answer as it is sent and stored: its body is text, or the text's UTF-8 bytes (jsonBytes). */
-export interface Reply {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
-}
-
-/** A key this request holds: `record` stores its answer in the request's transaction. */
-export interface HeldKey {
-  record(reply: Reply): Promise<void>;
-}
 
 export type Claim = { replay: Reply } | { held: HeldKey };
 

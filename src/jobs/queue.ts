@@ -3,7 +3,7 @@ import { CoverageJob, CoverageJobStatus } from '../entities/configurator/coverag
 import { APP_ROLE, withTenant } from '../db/tenant-transaction';
 import { forkFor, type Actor } from '../db/tenancy';
 import { inTransaction } from '../db/transaction';
-import { PRIORITY_ORDER } from '../resolvers/configurator/coverage-jobs';
+import { PRIORITY_ORDER } from '../domain/configurator/coverage-priority';
 
 /**
  * The coverage job queue is the `coverage_job` table itself: a job is due when it is PENDING and

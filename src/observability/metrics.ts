@@ -4,11 +4,13 @@ import type { RequestHandler } from 'express';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger';
-import type { CompileOutcome } from '../graphql/compiled-execution';
 import { unmappedRefusals } from '../db/refusals';
 import { deliveryLag } from '../events/deliveries';
 import type { AttemptObserver } from '../events/worker';
 import { joinClusterMetrics } from './cluster-metrics';
+
+/** What became of a known GraphQL document when it came again (graphql/compiled-execution.ts). */
+export type CompileOutcome = 'compiled' | 'fallback';
 
 /**
  * Prometheus metrics of one app. Each app has a registry of its own rather than prom-client's

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context';
 import type { Logger } from '../logger';
-import { API_BASE } from '../docs/openapi';
-import type { RouteLookup } from '../rest/lookup';
+import { API_BASE } from '../http/api-base';
 import type { Metrics } from './metrics';
 import { scrubText } from './log-safety';
 
@@ -38,18 +37,8 @@ export function routeLabel(req: Request, res: Response, rows: RowMatcher = () =>
   return 'unmatched';
 }
 
+/** The REST row's path (under API_BASE) a request path belongs to, if any (src/rest/lookup.ts). */
 export type RowMatcher = (method: string, path: string) => string | undefined;
-
-/** The REST row a path belongs to, found as the REST router finds it; malformed paths have none. */
-export function restRowMatcher(lookup: RouteLookup): RowMatcher {
-  return (method, path) => {
-    try {
-      return lookup.find(method, path)?.compiled.route.path;
-    } catch {
-      return undefined;
-    }
-  };
-}
 
 /**
  * What each of scrubText's patterns needs to match at all (an `@` or `%40`, "Bearer", "eyJ", a
@@ -64,8 +53,7 @@ export function loggablePath(req: Request): string {
   return MAY_NEED_SCRUBBING.test(cut) ? scrubText(cut) : cut;
 }
 
-export function observeRequests(logger: Logger, metrics: Metrics, lookup?: RouteLookup): RequestHandler {
-  const rows = lookup ? restRowMatcher(lookup) : undefined;
+export function observeRequests(logger: Logger, metrics: Metrics, rows?: RowMatcher): RequestHandler {
   // The line's keys are the fixed ones below and its values are strings and numbers, so the
   // logger's redaction (of keys such as authorization or *.token) never finds anything in it;
   // pino still walks its paths over every line, which cost more than the rest of the line.

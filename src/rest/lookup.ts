@@ -1,5 +1,6 @@
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { invalidField } from '../errors';
+import type { RowMatcher } from '../observability/request-log';
 import type { CompiledRoute } from './compile';
 import { pathParamsOf } from './route';
 
@@ -87,5 +88,16 @@ export function routeLookup(routes: readonly CompiledRoute[]): RouteLookup {
       const found = METHODS.filter((m) => find(m, path) !== undefined);
       return found.includes('GET') ? [...found, 'HEAD'].sort() : found;
     },
+  };
+}
+
+/** The REST row a path belongs to, found as the REST router finds it; malformed paths have none. */
+export function restRowMatcher(lookup: RouteLookup): RowMatcher {
+  return (method, path) => {
+    try {
+      return lookup.find(method, path)?.compiled.route.path;
+    } catch {
+      return undefined;
+    }
   };
 }

@@ -1,31 +1,14 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Context } from '../context';
+import type { Context, Reply } from '../context';
 import type { ContextFor } from '../http/context-for';
 import { endTenantTransaction, onlyReads, StaleCaller } from '../db/tenant-transaction';
-import { classify } from '../error-mapping';
-import { errorBody, type Problem } from '../errors';
 import type { Logger } from '../logger';
-import { claimKey, idempotencyKeyOf, sendReply, type Reply } from '../http/idempotency';
+import { sendCaught, sendError } from '../http/send-error';
+import { claimKey, idempotencyKeyOf, sendReply } from '../http/idempotency';
 import { jsonBytes } from '../http/json-bytes';
 import type { CompiledRoute } from './compile';
 import type { Found, RouteLookup } from './lookup';
 import { takesIdempotencyKey } from './route';
-
-/** Sends an error in the documented body; 401s also say how to authenticate. */
-export function sendError(res: Response, status: number, detail: string, errors?: Problem[]): void {
-  if (res.headersSent) return;
-  if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-  if (status === 503 || status === 429) res.setHeader('Retry-After', res.getHeader('Retry-After') ?? '5');
-  res
-    .status(status)
-    .json(errorBody(status, detail, res.locals.requestId as string | undefined, undefined, errors));
-}
-
-export function sendCaught(res: Response, err: unknown, logger: Logger): void {
-  const { status, detail, expected, errors } = classify(err);
-  if (!expected) logger.error({ err, requestId: res.locals.requestId }, 'unexpected error');
-  sendError(res, status, detail, errors);
-}
 
 /** JSON stays the default: CSV only when the client ranks `text/csv` above JSON. */
 const prefersCsv = (req: Request) => req.accepts(['application/json', 'text/csv']) === 'text/csv';

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/core';
-import { classify, type ClientError } from '../../src/error-mapping';
+import { classify } from '../../src/error-mapping';
 import { DATABASE_REFUSALS, unmappedRefusalCount } from '../../src/db/refusals';
 import { openOrm } from '../../src/db/orm';
-import { REQUEST } from '../../src/errors';
+import { REQUEST, type ClientError } from '../../src/errors';
 import { workerDatabaseUrl } from '../support/database';
 import { startServer } from '../support/server';
 

@@ -33,4 +33,4 @@ export type OpenApiOperation = {
   'x-extension'?: true;
 };
 
-export const API_BASE = '/api/v1';
+export { API_BASE } from '../../http/api-base';

@@ -11,17 +11,6 @@ import { defineGroup } from '../../family/group';
 import { requireRef } from '../../family/references';
 import { CreateCoverageJobInput, UpdateCoverageJobInput } from './coverage-job-inputs';
 
-/** Claim order of the priorities, highest first (the worker's claim query uses the same order). */
-export const PRIORITY_ORDER: readonly CoverageJobPriority[] = [
-  CoverageJobPriority.URGENT,
-  CoverageJobPriority.HIGH,
-  CoverageJobPriority.NORMAL,
-  CoverageJobPriority.LOW,
-];
-
-export const isHigherPriority = (a: CoverageJobPriority, b: CoverageJobPriority) =>
-  PRIORITY_ORDER.indexOf(a) < PRIORITY_ORDER.indexOf(b);
-
 export function describeJob(job: CoverageJob, type: ConfiguratorType, model: StaticModel): void {
   job.name ??= `Coverage of ${type.name} / ${model.modelNamePrefix || model.id}`;
   job.description ??= `Creates or updates the product coverage of every variant of static model ${model.id} of type ${type.name}.`;

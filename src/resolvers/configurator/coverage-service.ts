@@ -12,7 +12,8 @@ import { MAX_IDS } from '../../family/limits';
 import type { SearchInput } from '../../family/search-input';
 import { inTransaction } from '../../db/transaction';
 import { FamilyService } from '../../family/service';
-import { coverageJobs, describeJob, isHigherPriority } from './coverage-jobs';
+import { isHigherPriority } from '../../domain/configurator/coverage-priority';
+import { coverageJobs, describeJob } from './coverage-jobs';
 import { typeProductCoverages } from './type-product-coverages';
 import { configuratorTypes } from './types';
 

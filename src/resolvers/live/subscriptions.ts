@@ -1,10 +1,9 @@
 import { Arg, Field, ID, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../graphql/date-time';
-import type { Context } from '../../context';
+import type { Context, LiveStreams } from '../../context';
 import { Notification } from '../../entities/notifications/notification';
 import type { EventEnvelope } from '../../events/envelope';
-import type { LiveSession } from '../../events/live';
 import { badRequest } from '../../errors';
 import { authenticated, Requires } from '../../permissions/rules';
 
@@ -51,7 +50,7 @@ export class RecordEventObject {
   data!: Record<string, unknown> | null;
 }
 
-function liveOf(ctx: Context): LiveSession {
+function liveOf(ctx: Context): LiveStreams {
   if (!ctx.live)
     throw badRequest('subscriptions are served over WebSocket (graphql-transport-ws) at /graphql');
   return ctx.live;

@@ -1,0 +1,2 @@
+/** A JSON Schema (OpenAPI 3.1 dialect) as plain data. */
+export type JsonSchema = { [key: string]: unknown };
