@@ -204,7 +204,7 @@ export async function createApp({
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
   // committed event, whichever process committed it.
-  const live = new LiveHub(orm, jwt, logger, { all: groups, notifications }, callers);
+  const live = new LiveHub(orm, jwt, logger, { all: resources.groups, notifications }, callers);
   await live.start(orm.config.get('clientUrl') as string);
   const subscriptions = serveSubscriptions({
     server,
