@@ -4,7 +4,7 @@ import express from 'express';
 import { rateLimit, type Store } from 'express-rate-limit';
 import { credentialKey } from '../../src/http/hardening';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
-import { expectErrorBody } from '../support/http';
+import { Client, expectErrorBody } from '../support/http';
 
 /**
  * The rate limiters (src/http/hardening.ts) count on express-rate-limit's stores but not through
@@ -97,6 +97,23 @@ describe('rate limits', () => {
     for (let i = 0; i <= LIMIT; i++)
       statuses.push((await other.client.graphql('{ allConcepts { id } }')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('counts each API key on its own, apart from its creator and the other keys', async () => {
+    const creator = await a.userWith(['READ_CONCEPTS', 'CREATE_APIKEYS']);
+    const newKey = async () =>
+      (await creator.client.post('/api-keys', { name: 'limited', permissions: ['READ_CONCEPTS'] })).body
+        .key as string;
+    const [first, second] = [await newKey(), await newKey()];
+    const statuses = async (client: Client, times: number) => {
+      const out = [];
+      for (let i = 0; i < times; i++) out.push((await client.get('/concepts/find-all')).status);
+      return out;
+    };
+    expect(await statuses(new Client(server.baseUrl, first), LIMIT + 1)).toEqual([200, 200, 200, 429]);
+    expect(await statuses(new Client(server.baseUrl, second), 1)).toEqual([200]);
+    // The creator spent two of its own requests on the keys: one left.
+    expect(await statuses(creator.client, 2)).toEqual([200, 429]);
   });
 
   it('lets requests through when a shared store fails, rather than refusing them', async () => {
