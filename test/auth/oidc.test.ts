@@ -338,6 +338,50 @@ describe('tokens from a trusted OpenID provider', () => {
     }
   });
 
+  it('with the sub claim, matches the subject a user was created with, never an e-mail address', async () => {
+    const bySubject = await OidcProvider.start(
+      [privateKey('RSA')],
+      [
+        { id: 'subject-1', secret: 'k'.repeat(32), email: 'subject-one@example.test' },
+        // Names the tenant's administrator by e-mail: under the sub claim that is no one.
+        { id: 'takeover', secret: 'l'.repeat(32), email: c.adminEmail },
+      ],
+    );
+    try {
+      const reg = await register(c, bySubject.issuer, {
+        userClaim: 'sub',
+        allowedDomains: ['example.test'],
+        createUsersWithRole: 'idp-reader',
+      });
+      expect(reg.status).toBe(201);
+      expect(reg.body).toMatchObject({ userClaim: 'sub' });
+      await server.callersHeard();
+      const users = async () =>
+        (
+          (await c.client.graphql('{ allUsers { id email } }')).body.data!.allUsers as {
+            id: string;
+            email: string;
+          }[]
+        )
+          .filter((u) => u.email === 'subject-one@example.test')
+          .map((u) => u.id);
+      // The first sign-in creates the user with its subject; the next ones find that user.
+      expect((await bearer(await bySubject.token('subject-1')).get('/concepts/find-all')).status).toBe(200);
+      const [created] = await users();
+      expect(created).toBeDefined();
+      const again = await bearer(await bySubject.token('subject-1')).post('/concepts', {
+        name: 'by subject',
+        buildingType: 'ROW',
+      });
+      expectErrorBody(again, 403); // the role reads only: the same user, with its role
+      expect(await users()).toEqual([created]);
+      // An e-mail claim naming an existing user does not sign in as them under the sub claim.
+      await expect401(await bySubject.token('takeover'), /could not be created/);
+    } finally {
+      await bySubject.stop();
+    }
+  });
+
   it('stops trusting a removed issuer at once', async () => {
     const token = await provider.token('alice');
     expect((await bearer(token).get('/concepts/find-all')).status).toBe(200);
