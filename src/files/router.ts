@@ -180,11 +180,11 @@ export function filesRouter({
   });
 
   // The local backend's presigned upload: the token in the URL stands for the credential.
-  router.post('/files/uploads/:id', async (req, res) => {
-    res.locals.route = 'POST /files/uploads/{id}';
+  router.post('/file-uploads/:id', async (req, res) => {
+    res.locals.route = 'POST /file-uploads/{id}';
     try {
       const id = String(req.params.id);
-      const tenantId = tokenTenant(store.uploadSecret, id, String(req.query.token ?? ''));
+      const tenantId = tokenTenant(store.uploadSecret, id, String(req.query.signature ?? ''));
       if (!tenantId) throw notFound(`there is no file upload ${id}`);
       const actor = { tenantId, userId: null, email: 'file-upload' };
       const { file, limits } = await withTenant(orm.em, actor, async (em) => ({

@@ -1730,6 +1730,210 @@ export interface paths {
     patch: operations['patchCrmLeadsByIdSubsidiary'];
     trace?: never;
   };
+  '/file-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's limits on stored files, and what it uses
+     * @description The tenant's limits on stored files, and what it uses.
+     *
+     *     GraphQL: `query { fileSettings }`.
+     *
+     *     Needs the READ_ASSETS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getFileSettings'];
+    /**
+     * Set the tenant's limits on stored files
+     * @description Sets the tenant's limits on stored files.
+     *
+     *     GraphQL: `mutation { updateFileSettings }`.
+     *
+     *     Needs the UPDATE_ASSETS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    put: operations['putFileSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/file-uploads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a two-step upload: where to send the bytes, with size and type conditions
+     * @description Starts a two-step upload: where to send the bytes (presigned, with size and type conditions), counted against the quota until completed or expired.
+     *
+     *     GraphQL: `mutation { createFileUpload }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postFileUploads'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/file-uploads/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a two-step upload's bytes (local backend)
+     * @description Where `POST /file-uploads` sends the bytes when files are kept on local disk: the `signature` of its URL (an HMAC of the tenant, the file and the expiry) stands for the credential, as an object store's presigned URL does. Then complete the upload.
+     */
+    post: operations['sendFileUpload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/file-uploads/{id}/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Complete a two-step upload: the stored bytes must have the declared size and type
+     * @description Completes a two-step upload: the stored object must exist with the declared size and type; then it is a file.
+     *
+     *     GraphQL: `mutation { completeFileUpload }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postFileUploadsByIdComplete'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a file (multipart)
+     * @description One part named `file`, streamed to the store; checked against the tenant's largest file, allowed types and quota (docs/files.md). The answer is the FileAsset and, for an image, its ImageRef, as `GET /files/{id}/info` gives them.
+     */
+    post: operations['uploadFile'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a stored file
+     * @description A stored file, streamed with its type, length, `ETag` and a safe `Content-Disposition` (SVG, HTML and unknown types only as attachments); a `Range` of bytes answers 206.
+     */
+    get: operations['downloadFile'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a stored file (records that name it keep the id; its downloads answer 404)
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteFile }`, which returns more: deletes a stored file: it is gone at once for every reader, records that name it keep the id (and their downloads answer 404), and its bytes are removed by the clean-up job.
+     *
+     *     Needs the DELETE_ASSETS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteFilesById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files/{id}/info': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A stored file: its FileAsset and, for an image, its ImageRef
+     * @description A stored file of the caller's tenant, or null: its FileAsset and, for an image, its ImageRef.
+     *
+     *     GraphQL: `query { storedFile }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getFilesByIdInfo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files/{id}/thumbnail': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an image's thumbnail
+     * @description An image's thumbnail, streamed with its type, length, `ETag` and a safe `Content-Disposition` (SVG, HTML and unknown types only as attachments); a `Range` of bytes answers 206.
+     */
+    get: operations['downloadFileThumbnail'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/epics': {
     parameters: {
       query?: never;
@@ -7251,6 +7455,18 @@ export interface components {
       /** @description Free labels. */
       tags?: string[];
     };
+    /** @description A file a browser is about to upload, as declared. */
+    CreateFileUploadInput: {
+      /** @description File name (shown and offered on download; never a path). */
+      name: string;
+      /**
+       * Format: double
+       * @description Exact size in bytes; the completion call checks it.
+       */
+      size: number;
+      /** @description Media type, which the stored content must have (`image/png`). */
+      type: string;
+    };
     /** @description A new HR project. */
     CreateHrProjectInput: {
       /**
@@ -8169,6 +8385,57 @@ export interface components {
      * @enum {string}
      */
     FileAssetType: 'IMAGE' | 'DOCUMENT' | 'MODEL' | 'VIDEO' | 'OTHER';
+    /** @description The tenant's limits on stored files, and what it uses. */
+    FileSettings: {
+      /** @description Media types that may be stored (`image/*` prefixes, `*` for any). */
+      allowedTypes: string[];
+      /**
+       * Format: double
+       * @description Largest file in bytes.
+       */
+      maxFileSize: number;
+      /**
+       * Format: double
+       * @description Bytes all files of the tenant may take together.
+       */
+      quotaBytes: number;
+      /**
+       * Format: double
+       * @description Bytes the tenant stores now.
+       */
+      usedBytes: number;
+    };
+    /** @description The tenant's limits on stored files, all at once: a null or omitted limit goes back to the default. */
+    FileSettingsInput: {
+      /** @description Media types that may be stored. */
+      allowedTypes?: string[] | null;
+      /**
+       * Format: double
+       * @description Largest file in bytes.
+       */
+      maxFileSize?: number | null;
+      /**
+       * Format: double
+       * @description Bytes all files of the tenant may take together.
+       */
+      quotaBytes?: number | null;
+    };
+    /** @description Where to send the bytes of a two-step upload: a multipart/form-data POST to `url` holding `fields`, then a part named `file`, before `expires`; then call `completeFileUpload`. */
+    FileUploadTicket: {
+      /**
+       * Format: date-time
+       * @description The upload must be sent before this time.
+       */
+      expires: string;
+      /** @description Form fields to send before the file, as given. */
+      fields: unknown;
+      /** @description Id of the file once completed (its blobId). */
+      fileId: string;
+      /** @description Always POST. */
+      method: string;
+      /** @description Where to send the form: the object store, or the service (local backend). */
+      url: string;
+    };
     /** @description A value given as a formula, or a constant. */
     Formula: {
       /** @description The formula, or the constant's value as text. */
@@ -10564,6 +10831,13 @@ export interface components {
        * @description Pages at this size.
        */
       totalPages: number;
+    };
+    /** @description A stored file: its FileAsset and, for an image, its ImageRef. */
+    StoredFileAnswer: {
+      /** @description The file, as records hold it. */
+      file: components['schemas']['FileAsset'];
+      /** @description For an image: its dimensions and thumbnail. */
+      image: components['schemas']['ImageRef'] | null;
     };
     /** @description The subsidiaries a user may see. */
     SubsidiaryAccessInput: {
@@ -14793,6 +15067,468 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getFileSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileSettings'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  putFileSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FileSettingsInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileSettings'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postFileUploads: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateFileUploadInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileUploadTicket'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  sendFileUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the stored file (its blobId). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The file, streamed; its type is read from its content, and a declared type that disagrees is refused. */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Received. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postFileUploadsByIdComplete: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the upload that createFileUpload answered. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StoredFileAnswer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  uploadFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The file, streamed; its type is read from its content, and a declared type that disagrees is refused. */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Stored. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StoredFileAnswer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  downloadFile: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description One range of bytes (`bytes=0-1023`). */
+        Range?: string;
+      };
+      path: {
+        /** @description Id of the stored file (its blobId). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bytes. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          /** @description `inline` or `attachment`, with the file name. */
+          'Content-Disposition'?: string;
+          /** @description The content's SHA-256. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description The range asked for. */
+      206: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          /** @description Which bytes. */
+          'Content-Range'?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description With the object store and `FILES_REDIRECT_DOWNLOADS`: to a short-lived signed URL. */
+      302: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      /** @description A range that cannot be satisfied. */
+      416: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteFilesById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the stored file to delete. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getFilesByIdInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the stored file (its blobId). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StoredFileAnswer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  downloadFileThumbnail: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description One range of bytes (`bytes=0-1023`). */
+        Range?: string;
+      };
+      path: {
+        /** @description Id of the stored file (its blobId). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bytes. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          /** @description `inline` or `attachment`, with the file name. */
+          'Content-Disposition'?: string;
+          /** @description The content's SHA-256. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description The range asked for. */
+      206: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          /** @description Which bytes. */
+          'Content-Range'?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description With the object store and `FILES_REDIRECT_DOWNLOADS`: to a short-lived signed URL. */
+      302: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      /** @description A range that cannot be satisfied. */
+      416: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];

@@ -44,7 +44,7 @@ describe('OpenAPI document at /api/v1/openapi.json', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/api/v1' })]);
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.components.securitySchemes.bearerAuth).toEqual(
-      expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     );
     expect(doc.components.schemas.Error).toEqual(
       expect.objectContaining({
@@ -90,8 +90,20 @@ describe('OpenAPI document at /api/v1/openapi.json', () => {
       }
     }
     expect(ids.size).toBe(restTable.length);
-    const described = Object.values(doc.paths).reduce((n: number, p: any) => n + Object.keys(p).length, 0);
-    expect(described).toBe(restTable.length);
+    // Every operation is a row, but the stored files' own HTTP routes (src/docs/openapi/file-routes.ts).
+    const described = Object.entries(doc.paths).flatMap(([p, item]: [string, any]) =>
+      Object.entries(item)
+        .filter(([, op]: [string, any]) => !op['x-graphql-field'])
+        .map(([method]) => `${method.toUpperCase()} ${p}`),
+    );
+    expect(described.sort()).toEqual([
+      'GET /files/{id}',
+      'GET /files/{id}/thumbnail',
+      'POST /file-uploads/{id}',
+      'POST /files',
+    ]);
+    const total = Object.values(doc.paths).reduce((n: number, p: any) => n + Object.keys(p).length, 0);
+    expect(total).toBe(restTable.length + described.length);
   });
 
   it('describes every operation of the specification that the REST table serves', async () => {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import sharp from 'sharp';
 import type { FileSettings } from '../../src/files/settings';
 import { fileSettings } from '../../src/files/settings';
+import { checkExchange } from '../support/openapi-exchange';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
 /** A PNG of the given size, made by sharp. */
@@ -31,7 +32,19 @@ export async function upload(
     body: form,
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+  const body = text ? JSON.parse(text) : undefined;
+  // The answer as the OpenAPI document describes it (the request's bytes stand in as text).
+  await checkExchange(server.baseUrl, {
+    method: 'POST',
+    path: '/api/v1/files',
+    query: '',
+    requestHeaders: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=x' },
+    requestBody: { file: String(content).slice(0, 100) },
+    status: res.status,
+    headers: res.headers,
+    body,
+  });
+  return { status: res.status, body, headers: res.headers };
 }
 
 export async function download(

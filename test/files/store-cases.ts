@@ -316,5 +316,39 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
     expect((await download(server, a.token, `/api/v1/files/${wrong.fileId}`)).status).toBe(404);
   });
 
+  test('the same over REST, as the OpenAPI document describes it: two steps, info, settings, delete', async () => {
+    const image = await png(32, 16);
+    const ticket = await a.client.post('/file-uploads', {
+      name: 'rest.png',
+      type: 'image/png',
+      size: image.length,
+    });
+    expect(ticket.status).toBe(200);
+    const id = ticket.body.fileId as string;
+    expect((await a.client.get(`/files/${id}/info`)).status).toBe(404);
+    expect([200, 201, 204]).toContain(await sendTicket(server, ticket.body, image, 'image/png'));
+    expect((await b.client.post(`/file-uploads/${id}/complete`)).status).toBe(404);
+    const done = await a.client.post(`/file-uploads/${id}/complete`);
+    expect(done.status).toBe(201);
+    expect(done.headers.get('location')).toBe(`/api/v1/files/${id}`);
+    expect(done.body).toMatchObject({
+      file: { blobId: id, fileSize: image.length },
+      image: { width: 32, height: 16 },
+    });
+    expect((await a.client.get(`/files/${id}/info`)).body).toEqual(done.body);
+    expect((await b.client.get(`/files/${id}/info`)).status).toBe(404);
+
+    const settings = (await a.client.get('/file-settings')).body;
+    expect(settings.usedBytes).toBeGreaterThanOrEqual(image.length);
+    const changed = await a.client.put('/file-settings', { maxFileSize: 4096 });
+    expect(changed.body).toMatchObject({ maxFileSize: 4096, usedBytes: settings.usedBytes });
+    await a.client.put('/file-settings', { maxFileSize: null });
+
+    expect((await b.client.delete(`/files/${id}`)).status).toBe(404);
+    expect((await a.client.delete(`/files/${id}`)).status).toBe(204);
+    expect((await a.client.get(`/files/${id}/info`)).status).toBe(404);
+    expect((await a.client.delete(`/files/${id}`)).status).toBe(404);
+  });
+
   return { server: () => server, a: () => a, b: () => b };
 }

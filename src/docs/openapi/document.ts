@@ -2,10 +2,11 @@ import type { GraphQLSchema } from 'graphql';
 import type { CompiledRoute } from '../../rest/compile';
 import { ruleTree } from '../../permissions/rules';
 import { EVENT_ENVELOPE, eventWebhooks } from '../event-webhooks';
-import { SchemaComponents, withInt32Bounds } from '../json-schema';
+import { SchemaComponents, withInt32Bounds, type JsonSchema } from '../json-schema';
 import { info, security, securitySchemes, servers } from './info';
 import { buildOperation, operationIdOf, rootField } from './operation';
 import { parameterComponents } from './parameters';
+import { filePaths } from './file-routes';
 import { defineErrorSchema, errorResponses, headers } from './responses';
 import { TagDescriptions, tagger } from './tags';
 import type { OpenApiDocument } from './types';
@@ -40,6 +41,15 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
     tagDescriptions.see(tag, route, rootField(schema, route.field));
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
+
+  // The files' own HTTP routes answer an upload as the table's `GET /files/{id}/info` does.
+  const fileInfo = paths['/files/{id}/info']?.get?.responses['200'] as
+    { content: { 'application/json': { schema: JsonSchema } } } | undefined;
+  if (fileInfo)
+    for (const [path, item] of Object.entries(
+      filePaths(fileInfo.content['application/json'].schema, tagOf('/files/{id}')),
+    ))
+      paths[path] = { ...paths[path], ...item };
 
   return withInt32Bounds({
     openapi: '3.1.0' as const,

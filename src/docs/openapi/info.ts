@@ -45,8 +45,14 @@ export const securitySchemes = {
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',
-    bearerFormat: 'JWT',
     description:
-      'HS256 JWT with the claims sub, email, tenantId and exp, handled as RFC8725 (JSON Web Token Best Current Practices) asks: the algorithm is fixed to HS256 (never taken from the token, `none` refused), the secret is at least 32 bytes, `exp` is required, and `iss`/`aud` are checked when configured.',
+      "One of three credentials (docs/security.md): the service's own HS256 JWT (claims sub, email, tenantId and exp; the algorithm fixed, `none` refused, the secret at least 32 bytes, `exp` required, as RFC 8725 asks); an access token of an OpenID provider the tenant trusts (RS256, ES256 or EdDSA, verified against the provider's published keys, its issuer and audience checked); or an API key (`bms_…`), stored only as a hash.",
+  },
+  uploadSignature: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'signature',
+    description:
+      "The signature in the URL that `POST /file-uploads` answers when files are kept on local disk: an HMAC of the tenant, the file and the expiry, good for one upload until it expires, as an object store's presigned URL is.",
   },
 };

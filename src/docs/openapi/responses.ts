@@ -70,7 +70,7 @@ export const headers: Record<string, unknown> = {
 };
 
 /** The headers every answer under /api/v1 may carry. */
-const common = () => ({
+export const common = () => ({
   'X-Request-Id': headerRef('X-Request-Id'),
   RateLimit: headerRef('RateLimit'),
   'RateLimit-Policy': headerRef('RateLimit-Policy'),

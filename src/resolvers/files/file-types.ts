@@ -1,6 +1,6 @@
 import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { IsInt, Length, Min } from 'class-validator';
+import { IsInt, IsOptional, Length, Min } from 'class-validator';
 import { FileAsset, ImageRef } from '../../entities/shared';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 
@@ -57,14 +57,17 @@ export class FileSettingsView {
 }
 
 @InputType('FileSettingsInput', {
-  description: "The tenant's limits on stored files; a null goes back to the default.",
+  description:
+    "The tenant's limits on stored files, all at once: a null or omitted limit goes back to the default.",
 })
 export class FileSettingsInput {
   @Field(() => Float, { nullable: true, description: 'Largest file in bytes.' })
+  @IsOptional()
   @IsInt()
   @Min(0)
   maxFileSize?: number | null;
   @Field(() => Float, { nullable: true, description: 'Bytes all files of the tenant may take together.' })
+  @IsOptional()
   @IsInt()
   @Min(0)
   quotaBytes?: number | null;

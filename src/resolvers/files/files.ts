@@ -76,7 +76,7 @@ export class StoredFileResolver {
     return {
       fileId: file.id,
       method: 'POST',
-      url: `/api/v1/files/uploads/${file.id}?token=${encodeURIComponent(token)}`,
+      url: `/api/v1/file-uploads/${file.id}?signature=${encodeURIComponent(token)}`,
       fields: {},
       expires,
     };
