@@ -11,9 +11,9 @@ import {
 } from '../db/tenant-transaction';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
-import { queryRows } from '../db/statements';
+import { queryRows } from '../db/orm-bypass/statements';
 import { withTenant } from '../db/tenant-transaction';
-import { hydrateDetached } from '../family/detached';
+import { hydrateDetached } from '../db/orm-bypass/detached';
 import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
 import { PROVIDER_ALGORITHMS } from './key-sets';

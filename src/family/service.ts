@@ -19,7 +19,7 @@ import {
   selectDetached,
   takeDerived,
   type DerivedColumn,
-} from './detached';
+} from '../db/orm-bypass/detached';
 import { checkIds, checkPaging, isUuid } from './limits';
 import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';

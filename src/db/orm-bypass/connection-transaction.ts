@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import type { QueryResult } from 'pg';
 import { Pipeline, refusedAsReadOnly, type PipelineOutcome } from './pipeline';
-import type { Rows } from './rows';
+import type { Rows } from '../rows';
 
 /** A pooled pg connection as knex hands it out. */
 interface PgConnection {
@@ -131,7 +131,7 @@ export class ConnectionTransaction {
    * Takes a connection from the ORM's pool for a transaction that begins with `begin` (BEGIN and
    * the statements that must run before any other: the role, the tenant, what authentication
    * reads). Nothing is sent yet: `begin` goes out with the transaction's first statement, in one
-   * write and one round trip (src/db/pipeline.ts), or alone when `began()` asks for its rows first.
+   * write and one round trip (pipeline.ts), or alone when `began()` asks for its rows first.
    * A transaction that never sends a statement never reaches the database.
    */
   static async open(

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
 import { ConnectionTransaction } from './connection-transaction';
-import type { Rows } from './rows';
+import type { Rows } from '../rows';
 
-export type { Rows } from './rows';
+export type { Rows } from '../rows';
 
 interface PgConnection {
   query(text: string, values: readonly unknown[]): Promise<{ rows: Rows }>;
