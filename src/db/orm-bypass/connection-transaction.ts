@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import type { QueryResult } from 'pg';
-import { Pipeline, refusedAsReadOnly, type PipelineOutcome } from './pipeline';
 import type { Rows } from '../rows';
+import { Pipeline, refusedAsReadOnly, type PipelineOutcome } from './pipeline';
 
 /** A pooled pg connection as knex hands it out. */
 interface PgConnection {

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { ormOptions } from '../orm';
-import { databaseSchema } from './schema-diff';
 import { startHost, stopHost } from '../embedded';
+import { databaseSchema } from './schema-diff';
 
 const root = path.resolve(
   __dirname,

@@ -9,8 +9,8 @@ import {
   type QueryOrderMap,
 } from '@mikro-orm/core';
 import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/postgresql';
-import { knexRows, queryRows } from './statements';
 import { actorOf } from '../tenancy';
+import { knexRows, queryRows } from './statements';
 
 /**
  * Reads for answering queries, kept out of the unit of work.

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
-import { ConnectionTransaction } from './connection-transaction';
 import type { Rows } from '../rows';
+import { ConnectionTransaction } from './connection-transaction';
 
 export type { Rows } from '../rows';
 
