@@ -39,8 +39,8 @@ export interface Authenticated {
 
 /**
  * The user, the permission lists of its roles and whether its tenant is active, in one statement:
- * authentication runs on every request, and two queries with entity hydration were a quarter of a
- * simple read (see bench/). Reading the tenant's state here rather than remembering it means a
+ * authentication runs on every request, and two queries with entity hydration were a large share of
+ * a simple read (bench/README.md). Reading the tenant's state here rather than remembering it means a
  * deactivated tenant is shut out on the next request on every process.
  * It shares a round trip with the transaction's settings. An API key's statement reads the key
  * and its creator the same way.

@@ -43,9 +43,9 @@ export interface ReadOnlyBegin {
  * and knex take as their transaction context (`em.setTransactionContext`).
  *
  * Why not `em.begin()`: a knex transaction builds a whole knex instance for itself and sends
- * BEGIN and COMMIT through knex's query runner. Every request opens one, and that cost 0.3 ms of
- * CPU against 0.1 ms for the same two statements sent on the connection, a seventh of a
- * find/{id} (bench/README.md). Here BEGIN also shares its round trip with what the request
+ * BEGIN and COMMIT through knex's query runner. Every request opens one, and that cost several
+ * times the CPU of the same two statements sent on the connection, a large share of a find/{id}
+ * (bench/README.md, "Earlier rounds"). Here BEGIN also shares its round trip with what the request
  * sends first (the tenant's settings and the user).
  *
  * What MikroORM and knex need of a transaction context, and nothing more: `client`, the pool's
