@@ -52,7 +52,7 @@ export default tseslint.config(
   {
     // MikroORM runs em.transactional's callback and em.findAndCount's two queries inside an
     // AsyncLocalStorage, which on Node 20 turns on promise hooks for the rest of the process
-    // (src/db/entity-manager.ts).
+    // (src/db/orm-bypass/entity-manager.ts).
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-syntax': [

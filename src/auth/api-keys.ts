@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { withTenant } from '../db/tenant-transaction';
-import { queryRows } from '../db/statements';
+import { queryRows } from '../db/orm-bypass/statements';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
 

@@ -11,9 +11,9 @@ import {
 } from '../db/tenant-transaction';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
-import { queryRows } from '../db/statements';
+import { queryRows } from '../db/orm-bypass/statements';
 import { withTenant } from '../db/tenant-transaction';
-import { hydrateDetached } from '../family/detached';
+import { hydrateDetached } from '../db/orm-bypass/detached';
 import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
 import { PROVIDER_ALGORITHMS } from './key-sets';
@@ -39,8 +39,8 @@ export interface Authenticated {
 
 /**
  * The user, the permission lists of its roles and whether its tenant is active, in one statement:
- * authentication runs on every request, and two queries with entity hydration were a quarter of a
- * simple read (see bench/). Reading the tenant's state here rather than remembering it means a
+ * authentication runs on every request, and two queries with entity hydration were a large share of
+ * a simple read (bench/README.md). Reading the tenant's state here rather than remembering it means a
  * deactivated tenant is shut out on the next request on every process.
  * It shares a round trip with the transaction's settings. An API key's statement reads the key
  * and its creator the same way.

@@ -21,7 +21,7 @@ export interface JwtSettings {
 
 /**
  * The secret as a KeyObject, made once: given a string, jsonwebtoken first tries to parse it as a
- * public key on every verification, which cost about 0.5 ms of CPU per request (see bench/).
+ * public key on every verification, which was a large share of a request's CPU (bench/README.md).
  */
 const keys = new Map<string, KeyObject>();
 function secretKey(secret: string): KeyObject {
@@ -50,7 +50,7 @@ export function signToken(settings: JwtSettings, claims: Claims, expiresIn: stri
 /**
  * Tokens already verified, with their claims, until they expire: a client sends the same token
  * with every request, and jsonwebtoken's verification (decoding, the HMAC, the claim checks) was
- * a twentieth of a find/{id}'s CPU (bench/). Keyed by the whole token, whose every byte the
+ * a measurable share of a find/{id}'s CPU (bench/README.md). Keyed by the whole token, whose every byte the
  * signature covers, and by the settings it was verified with; expiry is checked on every use.
  * Only tokens that passed are kept; the user behind one is still read afresh on every request.
  */

@@ -8,7 +8,7 @@ import { migrationsList } from '../migrations';
 import { RENAMED_MIGRATIONS } from '../migrations/renamed';
 import { OutboxSubscriber } from '../events/outbox';
 import { createLogger, type Logger } from '../logger';
-import { ServiceEntityManager } from './entity-manager';
+import { ServiceEntityManager } from './orm-bypass/entity-manager';
 import { TenancySubscriber, tenantFilter } from './tenancy';
 
 export interface OrmOptions {

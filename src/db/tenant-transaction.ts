@@ -1,5 +1,5 @@
 import { EventType, TransactionEventBroadcaster, type EntityManager } from '@mikro-orm/core';
-import { BEGIN, ConnectionTransaction, type QueryConfig } from './connection-transaction';
+import { BEGIN, ConnectionTransaction, type QueryConfig } from './orm-bypass/connection-transaction';
 import { forkFor, type Actor } from './tenancy';
 
 /**

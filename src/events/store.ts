@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { escapeLiteral } from 'pg';
-import type { Rows } from '../db/statements';
+import type { Rows } from '../db/rows';
 
 /** Runs one statement with `?` placeholders in the worker's transaction. */
 export type Query = <R = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<R[]>;

@@ -4,7 +4,7 @@ import { toPage, type Page } from './page';
 /**
  * A page of the records of `entity` that match `where`, sorted, with the total: the page and the
  * count go to the request's connection together. What em.findAndCount does, outside the
- * AsyncLocalStorage it runs them in (src/db/entity-manager.ts says why the service keeps out).
+ * AsyncLocalStorage it runs them in (src/db/orm-bypass/entity-manager.ts says why the service keeps out).
  */
 export async function findPage<T extends object>(
   em: EntityManager,

@@ -3,8 +3,8 @@ import type DataLoader from 'dataloader';
 import type { ClassType } from 'type-graphql';
 import type { Context } from '../context';
 import type { TenantScoped } from '../entities/tenant-scoped';
-import { knexRows, queryRows } from '../db/statements';
-import { amongIds, idsValue, selectByIds, selectDetached, tenantStatement } from './detached';
+import { knexRows, queryRows } from '../db/orm-bypass/statements';
+import { amongIds, idsValue, selectByIds, selectDetached, tenantStatement } from '../db/orm-bypass/detached';
 import { isUuid } from './limits';
 
 /**

@@ -6,9 +6,6 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
 import { inTransaction } from '../db/transaction';
 import { checkFileRefs } from '../domain/files/references';
-import { filterableFields, searchFields, type FieldInfo } from './fields';
-import { recordType } from './record-types';
-import type { GroupDef } from './group';
 import {
   derivedOf,
   hydrateDetached,
@@ -19,7 +16,10 @@ import {
   selectDetached,
   takeDerived,
   type DerivedColumn,
-} from './detached';
+} from '../db/orm-bypass/detached';
+import { filterableFields, searchFields, type FieldInfo } from './fields';
+import { recordType } from './record-types';
+import type { GroupDef } from './group';
 import { checkIds, checkPaging, isUuid } from './limits';
 import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';

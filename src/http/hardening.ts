@@ -103,7 +103,7 @@ interface WindowCount {
  * Counts requests per key in fixed windows on an express-rate-limit `Store`: the shared one when
  * there is one (src/http/shared-store.ts), otherwise the library's MemoryStore in this process.
  * The library's middleware is not used: in A/B runs under load its two instances (per credential,
- * per tenant) cost a tenth of a find's throughput (bench/README.md, "The rate limiters"), for
+ * per tenant) cost a measurable share of a find's throughput (bench/README.md, "The rate limiters"), for
  * work that is one increment and two headers; its stores and key generator are kept.
  *
  * Should a shared store fail (Redis unreachable), requests pass rather than fail: the limits

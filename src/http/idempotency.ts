@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Caller, HeldKey, Reply } from '../context';
-import { queryRows } from '../db/statements';
+import { queryRows } from '../db/orm-bypass/statements';
 import { AppError, badRequest, titleFor } from '../errors';
 
 /**

@@ -4,7 +4,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import sharp from 'sharp';
 import { inTransaction } from '../db/transaction';
 import { forkFor } from '../db/tenancy';
-import { queryRows } from '../db/statements';
+import { queryRows } from '../db/orm-bypass/statements';
 import { Audited } from '../entities/tenant-scoped';
 import { fileEvent } from '../domain/files/file-events';
 import type { FileStore, StoredFile } from '../domain/files/stored-files';

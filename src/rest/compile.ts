@@ -326,7 +326,7 @@ export function compileRoute(
   const queryNames = queryNamesOf(route, field.args);
   const variableDefinitions = (document.definitions[0] as OperationDefinitionNode).variableDefinitions ?? [];
   // graphql-jit turns the document into a function once; executing it then skips graphql's
-  // per-request walk of the document (about a third of a page of 200's CPU, bench/). The
+  // per-request walk of the document, a large share of a page's CPU (bench/README.md). The
   // schema, its resolvers and its permission rules are the same ones Apollo runs. It compiles on
   // a row's first request rather than here: compiling all of them was the largest part of a
   // start, and most processes serve a fraction of the rows. Every row's document is valid (checked

@@ -16,7 +16,7 @@ const logger = createLogger('silent');
 /**
  * The service enters no AsyncLocalStorage: on Node 20 (and 22 without its flag) the first one
  * entered turns on promise hooks that every later promise of the process pays
- * (src/db/entity-manager.ts). MikroORM enters one in each flush and in em.transactional; the
+ * (src/db/orm-bypass/entity-manager.ts). MikroORM enters one in each flush and in em.transactional; the
  * service flushes without it and opens its transactions with inTransaction.
  */
 describe('AsyncLocalStorage', () => {

@@ -63,7 +63,7 @@ describe('the caller cache', () => {
 
   /**
    * The statements sent, BEGIN aside, and the pool's one question whether the database takes
-   * pipelines (src/db/connection-transaction.ts), asked by whichever request comes first.
+   * pipelines (src/db/orm-bypass/connection-transaction.ts), asked by whichever request comes first.
    */
   const statementsOf = (texts: string[]) =>
     texts.filter((s) => !/^\s*begin\s*$/i.test(s) && !/^select version\(\)/.test(s));

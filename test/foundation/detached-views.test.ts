@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/core';
 import { withTenant } from '../../src/db/tenant-transaction';
 import { Feature } from '../../src/entities/hr/feature';
 import { Invoice } from '../../src/entities/finance/invoice';
-import { hydrateDetached, selectByIds } from '../../src/family/detached';
+import { hydrateDetached, selectByIds } from '../../src/db/orm-bypass/detached';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
 /**
- * Queries answer with views read outside the unit of work (src/family/detached.ts). A view must
+ * Queries answer with views read outside the unit of work (src/db/orm-bypass/detached.ts). A view must
  * hold exactly what `em.find` gives for the same row (decimals, JSON, dates, arrays), keep the
  * entity's class, and leave nothing in the identity map for the commit to compare.
  */

@@ -5,7 +5,7 @@ import { recordStatements } from '../support/statements';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
 /**
- * The service's statements are prepared once per connection (src/db/connection-transaction.ts),
+ * The service's statements are prepared once per connection (src/db/orm-bypass/connection-transaction.ts),
  * but PostgreSQL still plans a prepared statement for its values on each of its first five
  * executions and afterwards only when its generic plan is estimated dearer than those. An
  * unknown array length (`id = any($2)`) or page size (`limit $5`) made it so, and the commonest

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startHost, stopHost } from '../../src/db/embedded';
 import { migrate, openOrm } from '../../src/db/orm';
-import { schemaDrift } from '../../src/db/schema-diff';
+import { schemaDrift } from '../../src/db/orm-bypass/schema-diff';
 import { migrationsList } from '../../src/migrations';
 import { RENAMED_MIGRATIONS } from '../../src/migrations/renamed';
 
@@ -41,7 +41,7 @@ describe('migrations', () => {
       });
       try {
         await migrate(orm);
-        // The tenant foreign keys live in migrations only (src/db/schema-diff.ts says why).
+        // The tenant foreign keys live in migrations only (src/db/orm-bypass/schema-diff.ts says why).
         const drift = await schemaDrift(orm);
         expect(drift.trim()).toBe('');
 

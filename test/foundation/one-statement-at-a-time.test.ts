@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { queryRows } from '../../src/db/statements';
+import { queryRows } from '../../src/db/orm-bypass/statements';
 import { withTenant } from '../../src/db/tenant-transaction';
 import { createTask } from '../hr/helpers';
 import { startServer, type TestServer, type TestTenant } from '../support/server';

@@ -5,7 +5,7 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
 /**
  * A page's statement is made by MikroORM's query builders once per shape of the search (its
  * filters' fields and operators, its sort, its page size, the presence of an offset) and later
- * requests bind their own values to it (src/family/detached.ts, pageRows). What must hold: every
+ * requests bind their own values to it (src/db/orm-bypass/detached.ts, pageRows). What must hold: every
  * request gets its own values, tenant and page, whatever request made the statement; a search
  * whose values cannot be placed for certainty is built afresh and still right; nothing piles up.
  */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ConnectionTransaction } from '../../src/db/connection-transaction';
-import { queryRows } from '../../src/db/statements';
+import { ConnectionTransaction } from '../../src/db/orm-bypass/connection-transaction';
+import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import {
   beginTenantTransaction,
@@ -13,7 +13,7 @@ import { Concept } from '../../src/entities/configurator/concept';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
 /**
- * Requests run in a ConnectionTransaction (src/db/connection-transaction.ts): begun and ended
+ * Requests run in a ConnectionTransaction (src/db/orm-bypass/connection-transaction.ts): begun and ended
  * with plain statements, taken by MikroORM and knex as their transaction context. It must keep
  * what a transaction promises: writes through the ORM stored on commit and gone on rollback, a
  * failed commit reported, every connection back in the pool whatever failed, and nothing run

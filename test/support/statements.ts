@@ -4,7 +4,7 @@ import { Client } from 'pg';
  * The SQL statements a test's requests send, seen at the pg driver: whatever path a statement
  * takes (the ORM, a query builder's compiled form, a raw statement on the transaction's
  * connection), it passes here. A bare BEGIN, COMMIT or ROLLBACK is left out: every request has
- * them. A pipeline's statements (src/db/pipeline.ts: BEGIN, the tenant's settings and the
+ * them. A pipeline's statements (src/db/orm-bypass/pipeline.ts: BEGIN, the tenant's settings and the
  * request's first statement, sent together) are seen one by one.
  */
 export interface StatementLog {

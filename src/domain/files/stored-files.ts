@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import sharp from 'sharp';
-import { queryRows } from '../../db/statements';
+import { queryRows } from '../../db/orm-bypass/statements';
 import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
 import { FileAssetType } from '../../entities/shared';
 import type { FileBackend } from '../../files/backends';

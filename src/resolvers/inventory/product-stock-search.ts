@@ -2,7 +2,7 @@ import { type Context } from '../../context';
 import type { StockSite } from '../../entities/reference/stock-site';
 import type { DerivedSql, FieldInfo } from '../../family/fields';
 import { isUuid } from '../../family/limits';
-import { derivedOf } from '../../family/detached';
+import { derivedOf } from '../../db/orm-bypass/detached';
 import { type Page } from '../../family/page';
 import { scopeSql } from '../../family/scope-sql';
 import { type SearchInput } from '../../family/search-input';

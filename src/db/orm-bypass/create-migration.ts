@@ -8,12 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { ormOptions } from './orm';
+import { ormOptions } from '../orm';
+import { startHost, stopHost } from '../embedded';
 import { databaseSchema } from './schema-diff';
-import { startHost, stopHost } from './embedded';
 
 const root = path.resolve(
   __dirname,
+  '..',
   '..',
   '..',
   __dirname.includes(`${path.sep}dist${path.sep}`) ? '..' : '',

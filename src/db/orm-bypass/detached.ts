@@ -9,15 +9,15 @@ import {
   type QueryOrderMap,
 } from '@mikro-orm/core';
 import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/postgresql';
-import { knexRows, queryRows } from '../db/statements';
-import { actorOf } from '../db/tenancy';
+import { actorOf } from '../tenancy';
+import { knexRows, queryRows } from './statements';
 
 /**
  * Reads for answering queries, kept out of the unit of work.
  *
  * `em.find` registers every row in the identity map, wraps it, snapshots it for change tracking,
- * and the request's commit then compares every snapshot: on a page of 200 that was a third of
- * the service's CPU (bench/README.md). Rows read here go through MikroORM's own result mapper and
+ * and the request's commit then compares every snapshot: on a large page that was a large share
+ * of the service's CPU (bench/README.md, "Earlier rounds" and "Pages of 200"). Rows read here go through MikroORM's own result mapper and
  * hydrator (the same conversions as `em.find`: decimals, JSON, dates) onto the entity's prototype
  * (so getters and field resolvers work), and are then left alone: no identity map, no snapshot,
  * nothing for the commit to compare.
@@ -40,7 +40,7 @@ const DERIVED_PREFIX = '__derived_';
 /**
  * Where a record keeps the values read with it beside its columns (derived and joined fields).
  * A symbol key: JSON, `Object.keys`, MikroORM's snapshots and serialisers never see it. It was a
- * WeakMap; a page of 200 made 200 insertions into it, and every collection walked its ephemerons.
+ * WeakMap; a page made one insertion per row, and every collection walked its ephemerons.
  */
 const READ_WITH = Symbol('readWith');
 
@@ -107,8 +107,8 @@ const viewPrototypes = new Map<string, object>();
  * The prototype of `entityName`'s views: the entity class's own (getters, methods, instanceof),
  * with MikroORM's change-tracking setters shadowed by plain fields. MikroORM puts a setter on the
  * class prototype for each tracked property; on first assignment it creates the entity's
- * wrapper and redefines the property on the instance, which for a page of 200 was thousands
- * of defineProperty calls and 200 wrappers that nothing would ever read.
+ * wrapper and redefines the property on the instance: for a page, a defineProperty call per
+ * field of every row and a wrapper per row that nothing would ever read.
  */
 function viewPrototype(em: EntityManager, entityName: string): object {
   let proto = viewPrototypes.get(entityName);
@@ -212,7 +212,7 @@ const tenantStatements = new Map<string, string>();
 /**
  * A statement about the request tenant's records of `entityName`, made once per `shape` from the
  * metadata (`build`) instead of by a query builder on every call: by-id reads and tallies run on
- * every find/{id}, and their query builders were a sixth and a seventh of its CPU (bench/). The
+ * every find/{id}, and their query builders were a large share of its CPU (bench/README.md). The
  * tenant condition is the tenant filter's, written out as `$1` with the tenant returned beside
  * the statement; row-level security holds underneath as for every statement.
  */

@@ -1,5 +1,5 @@
 import { Query, type QueryResult } from 'pg';
-import type { Rows } from './rows';
+import type { Rows } from '../rows';
 
 /** What of a pg Client and its Connection a pipeline uses (pg's Submittable protocol). */
 interface PgConnection {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import type { QueryResult } from 'pg';
+import type { Rows } from '../rows';
 import { Pipeline, refusedAsReadOnly, type PipelineOutcome } from './pipeline';
-import type { Rows } from './rows';
 
 /** A pooled pg connection as knex hands it out. */
 interface PgConnection {
@@ -43,9 +43,9 @@ export interface ReadOnlyBegin {
  * and knex take as their transaction context (`em.setTransactionContext`).
  *
  * Why not `em.begin()`: a knex transaction builds a whole knex instance for itself and sends
- * BEGIN and COMMIT through knex's query runner. Every request opens one, and that cost 0.3 ms of
- * CPU against 0.1 ms for the same two statements sent on the connection, a seventh of a
- * find/{id} (bench/README.md). Here BEGIN also shares its round trip with what the request
+ * BEGIN and COMMIT through knex's query runner. Every request opens one, and that cost several
+ * times the CPU of the same two statements sent on the connection, a large share of a find/{id}
+ * (bench/README.md, "Earlier rounds"). Here BEGIN also shares its round trip with what the request
  * sends first (the tenant's settings and the user).
  *
  * What MikroORM and knex need of a transaction context, and nothing more: `client`, the pool's
@@ -131,7 +131,7 @@ export class ConnectionTransaction {
    * Takes a connection from the ORM's pool for a transaction that begins with `begin` (BEGIN and
    * the statements that must run before any other: the role, the tenant, what authentication
    * reads). Nothing is sent yet: `begin` goes out with the transaction's first statement, in one
-   * write and one round trip (src/db/pipeline.ts), or alone when `began()` asks for its rows first.
+   * write and one round trip (pipeline.ts), or alone when `began()` asks for its rows first.
    * A transaction that never sends a statement never reaches the database.
    */
   static async open(

@@ -1,0 +1,608 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DecimalType,
+  raw,
+  RawQueryFragment,
+  UnitOfWork,
+  type EntityManager,
+  type EntityProperty,
+  type MikroORM,
+} from '@mikro-orm/core';
+import {
+  DatabaseSchema,
+  type AbstractSqlConnection,
+  type Knex,
+  type PostgreSqlDriver,
+  type SqlEntityManager,
+} from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { openOrm } from '../../src/db/orm';
+import { BEGIN, ConnectionTransaction } from '../../src/db/orm-bypass/connection-transaction';
+import { ServiceEntityManager } from '../../src/db/orm-bypass/entity-manager';
+import { Pipeline, refusedAsReadOnly } from '../../src/db/orm-bypass/pipeline';
+import { databaseSchema, MIGRATION_OWNED_FOREIGN_KEY } from '../../src/db/orm-bypass/schema-diff';
+import { queryRows } from '../../src/db/orm-bypass/statements';
+import { forkFor } from '../../src/db/tenancy';
+import { Invoice } from '../../src/entities/finance/invoice';
+import { Feature } from '../../src/entities/hr/feature';
+import { workerDatabaseUrl } from '../support/database';
+
+/**
+ * What src/db/orm-bypass/ relies on of MikroORM, knex and pg beyond their documented APIs (its
+ * README lists them): one test each, named after the module that relies on it. After an upgrade
+ * of MikroORM, knex or pg, a failure here says which module to revisit and what it assumed.
+ */
+
+/** A pooled pg connection, as knex hands it out. */
+type PooledClient = pg.Client & {
+  processID: number;
+  __knex__disposed?: unknown;
+  connection: {
+    parsedStatements: Record<string, string>;
+    stream: { cork?: unknown; uncork?: unknown };
+    sync: unknown;
+  };
+};
+
+interface KnexClient {
+  acquireConnection(): Promise<PooledClient>;
+  releaseConnection(connection: unknown): Promise<void>;
+  pool: { numUsed(): number };
+}
+
+describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
+  let orm: MikroORM<PostgreSqlDriver>;
+  const pool = () =>
+    (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as unknown as KnexClient;
+  const fork = () => orm.em.fork() as SqlEntityManager;
+  const pidOf = (rows: Record<string, unknown>[]) => Number(rows[0].pid);
+
+  beforeAll(async () => {
+    // Two connections: a statement that missed its transaction's connection shows as another pid.
+    orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 2 });
+  });
+  afterAll(() => orm?.close(true));
+
+  /**
+   * A test of what `module` relies on: a failure names the module and the internal before the
+   * assertion's own message.
+   */
+  function relies(module: string, internal: string, check: () => Promise<void> | void): void {
+    it(`${module}: ${internal}`, async () => {
+      try {
+        await check();
+      } catch (err) {
+        if (err instanceof Error)
+          err.message = `src/db/${module} relies on this: ${internal} (see src/db/orm-bypass/README.md)\n\n${err.message}`;
+        throw err;
+      }
+    });
+  }
+
+  // connection-transaction.ts
+
+  relies(
+    'orm-bypass/connection-transaction.ts',
+    "knex's client hands out the pool's pg connections (acquireConnection) and takes them back (releaseConnection)",
+    async () => {
+      const client = pool();
+      expect(typeof client.acquireConnection).toBe('function');
+      expect(typeof client.releaseConnection).toBe('function');
+      const before = client.pool.numUsed();
+      const connection = await client.acquireConnection();
+      try {
+        expect(connection).toBeInstanceOf(pg.Client);
+        expect(client.pool.numUsed()).toBe(before + 1);
+      } finally {
+        await client.releaseConnection(connection);
+      }
+      expect(client.pool.numUsed()).toBe(before);
+    },
+  );
+
+  relies(
+    'orm-bypass/connection-transaction.ts',
+    "knex's pool discards a connection marked __knex__disposed instead of handing it out again",
+    async () => {
+      const client = pool();
+      const marked = await client.acquireConnection();
+      marked.__knex__disposed = new Error('marked by orm-internals.test.ts');
+      await client.releaseConnection(marked);
+      const next = await client.acquireConnection();
+      try {
+        expect(next).not.toBe(marked);
+      } finally {
+        await client.releaseConnection(next);
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/connection-transaction.ts',
+    "MikroORM's execute with a transaction context runs on ctx.client.acquireConnection()'s connection (knex's .transacting takes a client marked `transacting`)",
+    async () => {
+      const em = fork();
+      const transaction = await ConnectionTransaction.open(em, [BEGIN]);
+      try {
+        const own = pidOf((await transaction.query({ text: 'select pg_backend_pid() as pid' })).rows);
+        const throughKnex = await em
+          .getConnection()
+          .execute('select pg_backend_pid() as pid', [], 'all', transaction as never);
+        expect(pidOf(throughKnex)).toBe(own);
+      } finally {
+        await transaction.rollback();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/connection-transaction.ts',
+    "MikroORM's connection commits a transaction context by calling ctx.commit() and awaiting ctx.executionPromise, and rolls back with ctx.rollback()",
+    async () => {
+      const connection = orm.em.getConnection('write');
+      const calls: string[] = [];
+      let fail!: (err: Error) => void;
+      const executionPromise = new Promise<void>((_resolve, reject) => (fail = reject));
+      executionPromise.catch(() => undefined);
+      const failing = {
+        commit: () => {
+          calls.push('commit');
+          fail(new Error('the commit failed'));
+        },
+        executionPromise,
+        rollback: () => {
+          calls.push('rollback');
+          return Promise.resolve();
+        },
+      };
+      await expect(connection.commit(failing as never)).rejects.toThrow('the commit failed');
+      await connection.rollback(failing as never);
+      expect(calls).toEqual(['commit', 'rollback']);
+    },
+  );
+
+  relies(
+    'orm-bypass/connection-transaction.ts',
+    "em.setTransactionContext takes a ConnectionTransaction, and em.commit() ends it through the context's commit",
+    async () => {
+      const em = fork();
+      const transaction = await ConnectionTransaction.open(em, [BEGIN]);
+      em.setTransactionContext(transaction as never);
+      expect(em.isInTransaction()).toBe(true);
+      expect(em.getTransactionContext()).toBe(transaction);
+      await em.commit();
+      expect(em.isInTransaction()).toBe(false);
+      await expect(transaction.query({ text: 'select 1' })).rejects.toThrow('the transaction has ended');
+    },
+  );
+
+  relies(
+    'orm-bypass/connection-transaction.ts',
+    "pg gives an error PostgreSQL answered with the server's severity ERROR (such a connection goes back to the pool)",
+    async () => {
+      const em = fork();
+      const transaction = await ConnectionTransaction.open(em, [BEGIN]);
+      try {
+        const failed = await transaction.query({ text: 'select 1 / 0' }).catch((err: unknown) => err);
+        expect(failed).toMatchObject({ severity: 'ERROR', code: '22012' });
+      } finally {
+        await transaction.rollback();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/connection-transaction.ts',
+    'the embedded database names itself PGlite in version(), which keeps pipelines off it',
+    async () => {
+      const [{ version }] = await orm.em.getConnection().execute('select version() as version');
+      expect(/\bPGlite\b/.test(String(version))).toBe(!process.env.DATABASE_URL);
+    },
+  );
+
+  // pipeline.ts
+
+  relies(
+    'orm-bypass/pipeline.ts',
+    "pg's Query implements the Submittable handlers a pipeline forwards to (prepare, handleRowDescription, handleDataRow, handleCommandComplete, handleReadyForQuery, handleError)",
+    () => {
+      const query = new pg.Query({ text: 'select $1::int', values: [1], name: 'probe' }) as unknown as Record<
+        string,
+        unknown
+      >;
+      for (const handler of [
+        'prepare',
+        'handleRowDescription',
+        'handleDataRow',
+        'handleCommandComplete',
+        'handleReadyForQuery',
+        'handleError',
+      ])
+        expect([handler, typeof query[handler]]).toEqual([handler, 'function']);
+      expect(query).toMatchObject({ text: 'select $1::int', name: 'probe' });
+    },
+  );
+
+  relies(
+    'orm-bypass/pipeline.ts',
+    "a pg Client's connection keeps parsedStatements, its socket (stream.cork/uncork) and sync(); the Client has getTypeParser",
+    async () => {
+      const client = pool();
+      const connection = await client.acquireConnection();
+      try {
+        expect(typeof connection.getTypeParser).toBe('function');
+        expect(typeof connection.connection.parsedStatements).toBe('object');
+        expect(connection.connection.parsedStatements).not.toBeNull();
+        expect(typeof connection.connection.stream.cork).toBe('function');
+        expect(typeof connection.connection.stream.uncork).toBe('function');
+        expect(typeof connection.connection.sync).toBe('function');
+      } finally {
+        await client.releaseConnection(connection);
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/pipeline.ts',
+    "pg's Client.query(submittable) calls submit(connection) and routes the answers to it until ReadyForQuery",
+    async () => {
+      const client = pool();
+      const connection = await client.acquireConnection();
+      const name = `orm_internals_${randomUUID().replace(/-/g, '')}`;
+      try {
+        const pipeline = new Pipeline(
+          [{ text: 'select 1 as one' }, { text: 'select $1::int as two', values: [2], name }],
+          connection as never,
+        );
+        void connection.query(pipeline as never);
+        const outcomes = await pipeline.done;
+        expect(outcomes.map((o) => ('rows' in o ? o.rows : o.error.message))).toEqual([
+          [{ one: 1 }],
+          [{ two: 2 }],
+        ]);
+        expect(connection.connection.parsedStatements[name]).toBe('select $1::int as two');
+        expect(pipeline.preparedUnknown).toBe(false);
+      } finally {
+        await client.releaseConnection(connection);
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/pipeline.ts',
+    "pg gives PostgreSQL's SQLSTATE as `code`: a write refused by a read-only transaction is 25006",
+    async () => {
+      const client = pool();
+      const connection = await client.acquireConnection();
+      try {
+        await connection.query('begin read only');
+        const refused = await connection
+          .query('create temporary table refused (a int)')
+          .catch((err: unknown) => err);
+        expect(refusedAsReadOnly(refused)).toBe(true);
+      } finally {
+        await connection.query('rollback');
+        await client.releaseConnection(connection);
+      }
+    },
+  );
+
+  // statements.ts
+
+  relies(
+    'orm-bypass/statements.ts',
+    "a knex transaction's client.acquireConnection() resolves to the transaction's own connection",
+    async () => {
+      const em = fork();
+      await em.begin();
+      try {
+        const trx = em.getTransactionContext<Knex.Transaction>()!;
+        expect(trx).not.toBeInstanceOf(ConnectionTransaction);
+        const throughKnex = await em
+          .getConnection()
+          .execute('select pg_backend_pid() as pid', [], 'all', trx);
+        expect(pidOf(await queryRows(em, 'select pg_backend_pid() as pid', []))).toBe(pidOf(throughKnex));
+      } finally {
+        await em.rollback();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/statements.ts',
+    "a query builder's getKnexQuery().toSQL().toNative() gives the statement with $n placeholders and its bindings",
+    () => {
+      const qb = fork().createQueryBuilder(Feature, 'e0').select('*').where({ name: 'probe' });
+      expect(typeof qb.getKnexQuery).toBe('function');
+      const native = qb.getKnexQuery().toSQL().toNative();
+      expect(native.sql).toMatch(/"e0"\."name" = \$1/);
+      expect(native.bindings).toEqual(['probe']);
+    },
+  );
+
+  // entity-manager.ts
+
+  relies(
+    'orm-bypass/entity-manager.ts',
+    "the entityManager option makes the ORM's managers, and their forks, ServiceEntityManagers",
+    () => {
+      expect(orm.em).toBeInstanceOf(ServiceEntityManager);
+      expect(orm.em.fork()).toBeInstanceOf(ServiceEntityManager);
+    },
+  );
+
+  relies(
+    'orm-bypass/entity-manager.ts',
+    "the UnitOfWork's private working flag, flushQueue, doCommit() and postCommitCleanup()",
+    () => {
+      const uow = fork().getUnitOfWork() as unknown as Record<string, unknown>;
+      expect(uow.working).toBe(false);
+      expect(Array.isArray(uow.flushQueue)).toBe(true);
+      expect(typeof uow.doCommit).toBe('function');
+      expect(typeof uow.postCommitCleanup).toBe('function');
+    },
+  );
+
+  /**
+   * ServiceEntityManager.flush is UnitOfWork.commit without its AsyncLocalStorage (insideFlush).
+   * Should MikroORM's commit change, the copy must follow it; should it no longer enter an
+   * AsyncLocalStorage, the copy may be dropped.
+   */
+  relies(
+    'orm-bypass/entity-manager.ts',
+    'UnitOfWork.commit is still the sequence its flush copies (working, the flush queue, doCommit in insideFlush, postCommitCleanup)',
+    () => {
+      const source = UnitOfWork.prototype.commit.toString().replace(/\s+/g, ' ');
+      expect(source).toBe(
+        'async commit() { if (this.working) { if (insideFlush.getStore()) { throw errors_1.ValidationError.cannotCommit(); } ' +
+          'return new Promise((resolve, reject) => { this.flushQueue.push(() => { return insideFlush.run(true, () => { ' +
+          'return this.doCommit().then(resolve, reject); }); }); }); } try { this.working = true; ' +
+          'await insideFlush.run(true, () => this.doCommit()); while (this.flushQueue.length) { await this.flushQueue.shift()(); } } ' +
+          'finally { this.postCommitCleanup(); this.working = false; } }',
+      );
+    },
+  );
+
+  // detached.ts
+
+  const decimalOf = (em: EntityManager): EntityProperty => {
+    const prop = em
+      .getMetadata()
+      .get(Invoice.name)
+      .props.find((p) => p.customType instanceof DecimalType);
+    expect(prop).toBeDefined();
+    return prop!;
+  };
+
+  relies(
+    'orm-bypass/detached.ts',
+    "the hydrator's hydrate(entity, meta, data, factory, 'full', newEntity, convertCustomTypes) sets properties and converts custom types only when asked",
+    () => {
+      const em = fork();
+      const meta = em.getMetadata().get(Invoice.name);
+      const hydrator = em.config.getHydrator(em.getMetadata());
+      const prop = decimalOf(em);
+      const hydrated = (convert: boolean) => {
+        const entity = Object.create(Invoice.prototype as object) as Record<string, unknown>;
+        hydrator.hydrate(
+          entity,
+          meta,
+          { [prop.name]: '12.50' } as never,
+          em.getEntityFactory(),
+          'full',
+          false,
+          convert,
+        );
+        return entity[prop.name];
+      };
+      expect(hydrated(true)).toBe(12.5);
+      expect(hydrated(false)).toBe('12.50');
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
+    "a custom type's convertToJSValue(value, platform, { mode: 'serialization' }) gives the entity's value",
+    () => {
+      const em = fork();
+      const prop = decimalOf(em);
+      expect(prop.customType!.convertToJSValue('12.50', em.getPlatform(), { mode: 'serialization' })).toBe(
+        12.5,
+      );
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
+    "the driver's mapResult(row, meta) names a row's columns by property",
+    () => {
+      const em = fork();
+      const meta = em.getMetadata().get(Feature.name);
+      const renamed = meta.props.find(
+        (p) => p.fieldNames?.length === 1 && p.fieldNames[0] !== p.name && !p.customType,
+      );
+      expect(renamed).toBeDefined();
+      const data = em.getDriver().mapResult({ [renamed!.fieldNames[0]]: 'value' } as never, meta) as Record<
+        string,
+        unknown
+      >;
+      expect(data[renamed!.name]).toBe('value');
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
+    "MikroORM puts a setter without a getter on the entity class's prototype for each tracked property (views shadow them)",
+    () => {
+      let descriptor: PropertyDescriptor | undefined;
+      for (
+        let p: object | null = Feature.prototype;
+        p && !descriptor;
+        p = Object.getPrototypeOf(p) as object | null
+      )
+        descriptor = Object.getOwnPropertyDescriptor(p, 'name');
+      expect(typeof descriptor?.set).toBe('function');
+      expect(descriptor?.get).toBeUndefined();
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
+    'a raw fragment used as a key stays known (RawQueryFragment.isKnownFragment) until getKnownFragment(key) releases it; getKnownFragment(key, false) only reads it',
+    () => {
+      const fragment = raw('lower(name)');
+      const key = String(fragment);
+      expect(RawQueryFragment.isRaw(fragment)).toBe(true);
+      expect(RawQueryFragment.isKnownFragment(key)).toBe(true);
+      expect(RawQueryFragment.getKnownFragment(key, false)).toMatchObject({ sql: 'lower(name)', params: [] });
+      expect(RawQueryFragment.isKnownFragment(key)).toBe(true);
+      RawQueryFragment.getKnownFragment(key);
+      expect(RawQueryFragment.isKnownFragment(key)).toBe(false);
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
+    "qb.applyFilters() applies the tenant filter to a query builder's statement",
+    async () => {
+      const tenantId = randomUUID();
+      const em = forkFor(orm.em, {
+        tenantId,
+        userId: randomUUID(),
+        email: 'probe@example.com',
+      }) as SqlEntityManager;
+      const qb = em.createQueryBuilder(Feature, 'e0').select('*');
+      const before = qb.getKnexQuery().toSQL().toNative();
+      expect(before.bindings).not.toContain(tenantId);
+      const filtered = em.createQueryBuilder(Feature, 'e0').select('*');
+      await filtered.applyFilters();
+      const after = filtered.getKnexQuery().toSQL().toNative();
+      expect(after.sql).toMatch(/"e0"\."tenant_id" = \$1/);
+      expect(after.bindings).toContain(tenantId);
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
+    "knex's limit(n, { skipBinding: true }) writes the size into the text; a count builder selects `count`; select('*') is \"e0\".*",
+    () => {
+      const em = fork();
+      const page = em
+        .createQueryBuilder(Feature, 'e0')
+        .select('*')
+        .where({ name: 'probe' })
+        .getKnexQuery()
+        .limit(20, { skipBinding: true })
+        .toSQL()
+        .toNative();
+      expect(page.sql).toMatch(/^select "e0"\.\* from "feature" as "e0" where .* limit 20$/);
+      expect(page.bindings).toEqual(['probe']);
+      const count = em.createQueryBuilder(Feature, 'e0').count().getKnexQuery().toSQL().toNative();
+      expect(count.sql).toMatch(/^select count\(.*\) as "count" from "feature" as "e0"/);
+    },
+  );
+
+  // schema-diff.ts and create-migration.ts
+
+  const tableNames = (schema: DatabaseSchema) => schema.getTables().map((t) => t.name);
+
+  relies(
+    'orm-bypass/schema-diff.ts',
+    'DatabaseSchema.create(connection, platform, config, schemaName, schemas, takeTables, skipTables) skips the tables given seventh',
+    async () => {
+      const driver = orm.em.getDriver();
+      const read = (skip?: string[]) =>
+        DatabaseSchema.create(
+          driver.getConnection(),
+          driver.getPlatform(),
+          orm.config,
+          undefined,
+          undefined,
+          undefined,
+          skip,
+        );
+      expect(tableNames(await read())).toContain('feature');
+      expect(tableNames(await read(['feature']))).not.toContain('feature');
+    },
+  );
+
+  relies(
+    'orm-bypass/schema-diff.ts',
+    "MikroORM reads the migrations' tenant foreign keys under their names, and a table's getForeignKeys() is its own record (deleting from it drops them from the schema)",
+    async () => {
+      const owned = (schema: DatabaseSchema) =>
+        schema
+          .getTables()
+          .flatMap((t) => Object.keys(t.getForeignKeys()))
+          .filter((name) => MIGRATION_OWNED_FOREIGN_KEY.test(name));
+      const driver = orm.em.getDriver();
+      const read = await DatabaseSchema.create(driver.getConnection(), driver.getPlatform(), orm.config);
+      expect(owned(read).length).toBeGreaterThan(0);
+      expect(owned(await databaseSchema(orm))).toEqual([]);
+    },
+  );
+
+  relies(
+    'orm-bypass/schema-diff.ts',
+    "the schema generator's getUpdateSchemaSQL({ fromSchema }) diffs from the schema given",
+    async () => {
+      const from = await databaseSchema(orm);
+      const without = schemaWithout(from, 'feature');
+      const sql = await orm
+        .getSchemaGenerator()
+        .getUpdateSchemaSQL({ wrap: false, safe: true, fromSchema: without });
+      expect(sql).toMatch(/create table "feature"/);
+    },
+  );
+
+  relies(
+    'orm-bypass/create-migration.ts',
+    "the Migrator diffs from what its private getSchemaFromSnapshot() returns (the generator's override)",
+    async () => {
+      const migrator = orm.getMigrator() as unknown as {
+        getSchemaFromSnapshot: () => unknown;
+        checkMigrationNeeded(): Promise<boolean>;
+      };
+      expect(typeof migrator.getSchemaFromSnapshot).toBe('function');
+      const without = schemaWithout(await databaseSchema(orm), 'feature');
+      let asked = 0;
+      const original = migrator.getSchemaFromSnapshot;
+      migrator.getSchemaFromSnapshot = () => {
+        asked++;
+        return without;
+      };
+      try {
+        expect(await migrator.checkMigrationNeeded()).toBe(true);
+        expect(asked).toBe(1);
+      } finally {
+        migrator.getSchemaFromSnapshot = original;
+      }
+    },
+  );
+
+  // tenant-transaction.ts, beside the folder: commits a read without MikroORM's flush.
+
+  relies(
+    'tenant-transaction.ts',
+    "the UnitOfWork's stacks say whether a flush would write (persist, remove, orphan-remove, collection and extra updates, identity map)",
+    () => {
+      const uow = fork().getUnitOfWork(false);
+      expect(uow.getPersistStack()).toBeInstanceOf(Set);
+      expect(uow.getRemoveStack()).toBeInstanceOf(Set);
+      expect(uow.getOrphanRemoveStack()).toBeInstanceOf(Set);
+      expect(Array.isArray(uow.getCollectionUpdates())).toBe(true);
+      expect(uow.getExtraUpdates()).toBeInstanceOf(Set);
+      expect([...uow.getIdentityMap()]).toEqual([]);
+    },
+  );
+});
+
+/** `schema` without its table `name` (a diff from it wants to create that table). */
+function schemaWithout(schema: DatabaseSchema, name: string): DatabaseSchema {
+  const tables = schema.getTables();
+  const index = tables.findIndex((t) => t.name === name);
+  expect(index).toBeGreaterThan(-1);
+  tables.splice(index, 1);
+  expect(schema.hasTable(name)).toBe(false);
+  return schema;
+}
