@@ -8,6 +8,7 @@ import { inventoryRoutes } from './routes/inventory';
 import { notificationsRoutes } from './routes/notifications';
 import { webhookRoutes } from './routes/webhooks';
 import { identityRoutes } from './routes/identity';
+import { historyRoutes } from './routes/history';
 
 /** Every REST operation of the service, one row each (paths below /api/v1). */
 export const restTable: RestRoute[] = [
@@ -20,4 +21,5 @@ export const restTable: RestRoute[] = [
   ...notificationsRoutes,
   ...webhookRoutes,
   ...identityRoutes,
+  ...historyRoutes,
 ];

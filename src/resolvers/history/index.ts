@@ -1,0 +1,4 @@
+import { AuditLogResolver } from './audit-log';
+import { recordHistoryResolvers } from './record-history';
+
+export const historyResolvers: Function[] = [AuditLogResolver, ...recordHistoryResolvers];
