@@ -1,4 +1,4 @@
-import { BigIntType, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/core';
 
 /** What happened to a record, as its history and the audit log name it. */
 export enum HistoryType {
@@ -46,7 +46,7 @@ export class HistoryEntry {
   @Property({ type: 'uuid' })
   recordId!: string;
 
-  @Property({ type: 'text' })
+  @Enum({ items: () => HistoryType })
   type!: HistoryType;
 
   @Property({ type: new BigIntType('number') })

@@ -1,6 +1,8 @@
 import { Ctx, Extensions, FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
 import type { Context } from '../../context';
 import { entities } from '../../entities';
+import { StockTransfer } from '../../entities/inventory/stock-transfer';
+import { EnrichedStockTransfer } from '../inventory/enriched-stock-transfer-types';
 import { Event } from '../../entities/event';
 import { Audited } from '../../entities/tenant-scoped';
 import { joinedOf } from '../../family/service';
@@ -16,12 +18,12 @@ import { HistoryPage } from './history-types';
  * selected it (the groups' joined value, history/events.ts), else from one statement for every
  * record of the request; `history` pages through all of it, newest first.
  */
-function recordHistoryResolver(entity: ClassType<Audited>): Function {
-  @Resolver(() => entity)
+function recordHistoryResolver(type: ClassType<Audited>, recordType = type.name): Function {
+  @Resolver(() => type)
   class RecordHistoryResolver {
     @FieldResolver(() => [Event], { description: AUDIT_DOCS.events })
     events(@Root() record: Audited, @Ctx() ctx: Context): Event[] | Promise<Event[]> {
-      return joinedOf<Event[]>(record, 'events') ?? loadEvents(ctx, entity.name, record.id);
+      return joinedOf<Event[]>(record, 'events') ?? loadEvents(ctx, recordType, record.id);
     }
 
     // GraphQL only: a REST answer's record stays as the specification shows it (GET .../{id}/history pages it).
@@ -36,14 +38,17 @@ function recordHistoryResolver(entity: ClassType<Audited>): Function {
       @PageArg.number() pageNumber?: number,
       @PageArg.size() pageSize?: number,
     ): Promise<Page<HistoryRow>> {
-      return historyPage(ctx.em, { recordType: entity.name, recordId: record.id }, pageNumber, pageSize);
+      return historyPage(ctx.em, { recordType, recordId: record.id }, pageNumber, pageSize);
     }
   }
-  Object.defineProperty(RecordHistoryResolver, 'name', { value: `${entity.name}HistoryResolver` });
+  Object.defineProperty(RecordHistoryResolver, 'name', { value: `${type.name}HistoryResolver` });
   return RecordHistoryResolver;
 }
 
-/** One per record type with `events`. */
-export const recordHistoryResolvers: Function[] = (entities as ClassType<Audited>[])
-  .filter((e) => e.prototype instanceof Audited)
-  .map(recordHistoryResolver);
+/** One per record type with `events`, and per other form a record type is shown in. */
+export const recordHistoryResolvers: Function[] = [
+  ...(entities as ClassType<Audited>[])
+    .filter((e) => e.prototype instanceof Audited)
+    .map((e) => recordHistoryResolver(e)),
+  recordHistoryResolver(EnrichedStockTransfer, StockTransfer.name),
+];
