@@ -4,6 +4,7 @@ import { AuditLog, deletionEntry } from '../entities/audit-log';
 import { historyPage, type HistoryRow } from '../history/query';
 import { markRestore } from '../history/recorder';
 import { retainedSince } from '../history/retention';
+import { checkRestoredReferences } from '../history/restore-references';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
@@ -425,8 +426,8 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   /**
    * Brings back a record deleted within the retention period, as it was when deleted, under its
    * own id, through the same checks as a creation: the caller's data scope, the files it names,
-   * and the database's references (a record it refers to that is gone too is a 409 naming the
-   * field: restore that one first). Its history gets a RESTORE entry and its event
+   * and the references its table's keys declare (a record it refers to that is gone too is a 409
+   * naming the field: restore that one first). Its history gets a RESTORE entry and its event
    * `<resource>.restored`. An id never deleted, or deleted before the retention period, is a 404.
    */
   async restore(ctx: Context, id: string): Promise<T> {
@@ -445,6 +446,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
         throw notFound(`${this.group.name} ${id} was not deleted within the retention period`);
       const data = this.storedFields(ctx, logged);
       await checkFileRefs(ctx, data);
+      await checkRestoredReferences(ctx.em, this.entityName, data);
       const entity = ctx.em.create(this.group.entity, { ...data, id, tenantId: caller.tenantId } as never);
       markRestore(entity);
       await ctx.em.persistAndFlush(entity);

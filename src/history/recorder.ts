@@ -243,12 +243,15 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
       }
       const others = changed.filter((k) => k !== 'status');
       if (others.length > 0) {
+        // A secret's name is not shown either: that one changed is all the history says.
+        const named = others.filter((k) => !isSecretField(cs.name, k));
+        const secret = named.length < others.length ? ['a secret'] : [];
         own.push(
           historyEntry(actor, {
             recordType: cs.name,
             recordId: id,
             type: HistoryType.UPDATE,
-            description: `Updated ${others.join(', ')}`,
+            description: `Updated ${[...named, ...secret].join(', ')}`,
             changes: fieldChanges(meta, before, after, platform, others),
           }),
         );

@@ -1,4 +1,3 @@
 import { AuditLogResolver } from './audit-log';
-import { recordHistoryResolvers } from './record-history';
 
-export const historyResolvers: Function[] = [AuditLogResolver, ...recordHistoryResolvers];
+export const historyResolvers: Function[] = [AuditLogResolver];

@@ -1,12 +1,12 @@
 import { Ctx, Extensions, FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
 import type { Context } from '../../context';
-import { entities } from '../../entities';
 import { StockTransfer } from '../../entities/inventory/stock-transfer';
 import { EnrichedStockTransfer } from '../inventory/enriched-stock-transfer-types';
 import { Event } from '../../entities/event';
 import { Audited } from '../../entities/tenant-scoped';
 import { joinedOf } from '../../family/service';
 import type { Page } from '../../family/page';
+import type { GroupDef } from '../../family/group';
 import { loadEvents } from '../../history/events';
 import { historyPage, type HistoryRow } from '../../history/query';
 import { PageArg } from '../../schema/args';
@@ -45,10 +45,22 @@ function recordHistoryResolver(type: ClassType<Audited>, recordType = type.name)
   return RecordHistoryResolver;
 }
 
-/** One per record type with `events`, and per other form a record type is shown in. */
-export const recordHistoryResolvers: Function[] = [
-  ...(entities as ClassType<Audited>[])
-    .filter((e) => e.prototype instanceof Audited)
-    .map((e) => recordHistoryResolver(e)),
-  recordHistoryResolver(EnrichedStockTransfer, StockTransfer.name),
-];
+// Made once per type and process: type-graphql keeps decorator metadata globally, so a second
+// resolver class for a type would declare its fields twice.
+const made = new Map<Function, Function>();
+
+function resolverOf(type: ClassType<Audited>, recordType = type.name): Function {
+  let resolver = made.get(type);
+  if (!resolver) made.set(type, (resolver = recordHistoryResolver(type, recordType)));
+  return resolver;
+}
+
+/**
+ * The `events` and `history` resolvers of the groups' record types (one per type, however many
+ * groups show it), and of the other forms a record type is shown in.
+ */
+export function recordHistoryResolvers(groups: readonly GroupDef<any, any, any>[]): Function[] {
+  return [...new Set(groups.map((g) => g.entity as ClassType<Audited>))]
+    .map((entity) => resolverOf(entity))
+    .concat(resolverOf(EnrichedStockTransfer, StockTransfer.name));
+}
