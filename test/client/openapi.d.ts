@@ -236,6 +236,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ap-invoices/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one ApInvoice, newest first (docs/history.md)
+     * @description The history of one ApInvoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ApInvoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { apInvoiceHistory }`.
+     *
+     *     Needs the READ_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getApInvoicesByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ap-invoices/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted ApInvoice (docs/history.md)
+     * @description Brings back a ApInvoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreApInvoice }`.
+     *
+     *     Needs the CREATE_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApInvoicesByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ap-invoices/aging-report': {
     parameters: {
       query?: never;
@@ -528,6 +580,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log: every change of every record, newest first, filtered and paged
+     * @description The tenant's audit log: every change of every record (values before and after, actor, request, time), newest first, paged and filtered.
+     *
+     *     GraphQL: `query { auditLog }`.
+     *
+     *     Needs the READ_AUDIT_LOG permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audit-log/csv-export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log as CSV
+     * @description The audit log as RFC 4180 CSV, newest first, at most 10000 rows (narrow the filter for more).
+     *
+     *     GraphQL: `query { exportAuditLogCsv }`.
+     *
+     *     Needs the READ_AUDIT_LOG permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getAuditLogCsvExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audit-log/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's history retention
+     * @description The tenant's history settings (retention).
+     *
+     *     GraphQL: `query { historySettings }`.
+     *
+     *     Needs the READ_AUDIT_LOG permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getAuditLogSettings'];
+    /**
+     * Change the tenant's history retention (days)
+     * @description Changes the tenant's history retention.
+     *
+     *     GraphQL: `mutation { updateHistorySettings }`.
+     *
+     *     Needs the UPDATE_AUDIT_LOG permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    put: operations['putAuditLogSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/communications/inbox/{id}': {
     parameters: {
       query?: never;
@@ -547,6 +687,58 @@ export interface paths {
      *     Needs the DELETE_INBOX permission.
      */
     delete: operations['deleteCommunicationsInboxById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/communications/inbox/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one InboundEmail, newest first (docs/history.md)
+     * @description The history of one InboundEmail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a InboundEmail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { inboundEmailHistory }`.
+     *
+     *     Needs the READ_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCommunicationsInboxByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/communications/inbox/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted InboundEmail (docs/history.md)
+     * @description Brings back a InboundEmail deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreInboundEmail }`.
+     *
+     *     Needs the CREATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCommunicationsInboxByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -840,6 +1032,58 @@ export interface paths {
     patch: operations['patchConceptsById'];
     trace?: never;
   };
+  '/concepts/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Concept, newest first (docs/history.md)
+     * @description The history of one Concept, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Concept deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { conceptHistory }`.
+     *
+     *     Needs the READ_CONCEPTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getConceptsByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/concepts/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Concept (docs/history.md)
+     * @description Brings back a Concept deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreConcept }`.
+     *
+     *     Needs the CREATE_CONCEPTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postConceptsByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/concepts/find': {
     parameters: {
       query?: never;
@@ -978,6 +1222,58 @@ export interface paths {
      *     Needs the CREATE_ACTIVITIES permission.
      */
     post: operations['postCrmActivities'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/activities/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Activity, newest first (docs/history.md)
+     * @description The history of one Activity, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Activity deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { activityHistory }`.
+     *
+     *     Needs the READ_ACTIVITIES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCrmActivitiesByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/activities/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Activity (docs/history.md)
+     * @description Brings back a Activity deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreActivity }`.
+     *
+     *     Needs the CREATE_ACTIVITIES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmActivitiesByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1204,6 +1500,58 @@ export interface paths {
     get: operations['getCrmActivitiesFindById'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/bookings/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Booking, newest first (docs/history.md)
+     * @description The history of one Booking, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Booking deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { bookingHistory }`.
+     *
+     *     Needs the READ_BOOKINGS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCrmBookingsByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/bookings/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Booking (docs/history.md)
+     * @description Brings back a Booking deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreBooking }`.
+     *
+     *     Needs the CREATE_BOOKINGS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmBookingsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1452,6 +1800,58 @@ export interface paths {
      *     Needs the CREATE_CONTACT_FORMS permission.
      */
     post: operations['postCrmContactFormWidgets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/contact-form-widgets/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one ContactFormWidget, newest first (docs/history.md)
+     * @description The history of one ContactFormWidget, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ContactFormWidget deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { contactFormWidgetHistory }`.
+     *
+     *     Needs the READ_CONTACT_FORMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCrmContactFormWidgetsByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/contact-form-widgets/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted ContactFormWidget (docs/history.md)
+     * @description Brings back a ContactFormWidget deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreContactFormWidget }`.
+     *
+     *     Needs the CREATE_CONTACT_FORMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmContactFormWidgetsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1748,6 +2148,58 @@ export interface paths {
      *     Needs the CREATE_EPICS permission.
      */
     post: operations['postHrEpics'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/epics/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Epic, newest first (docs/history.md)
+     * @description The history of one Epic, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Epic deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { epicHistory }`.
+     *
+     *     Needs the READ_EPICS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrEpicsByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/epics/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Epic (docs/history.md)
+     * @description Brings back a Epic deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreEpic }`.
+     *
+     *     Needs the CREATE_EPICS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrEpicsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2052,6 +2504,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/features/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Feature, newest first (docs/history.md)
+     * @description The history of one Feature, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Feature deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { featureHistory }`.
+     *
+     *     Needs the READ_FEATURES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrFeaturesByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/features/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Feature (docs/history.md)
+     * @description Brings back a Feature deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreFeature }`.
+     *
+     *     Needs the CREATE_FEATURES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrFeaturesByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/features/by-epic/{epicId}': {
     parameters: {
       query?: never;
@@ -2324,6 +2828,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/projects/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one HrProject, newest first (docs/history.md)
+     * @description The history of one HrProject, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a HrProject deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { hrProjectHistory }`.
+     *
+     *     Needs the READ_PROJECTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrProjectsByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/projects/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted HrProject (docs/history.md)
+     * @description Brings back a HrProject deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreHrProject }`.
+     *
+     *     Needs the CREATE_PROJECTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrProjectsByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/projects/active': {
     parameters: {
       query?: never;
@@ -2568,6 +3124,58 @@ export interface paths {
      *     Needs the CREATE_TEAMS permission.
      */
     post: operations['postHrTeams'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/teams/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Team, newest first (docs/history.md)
+     * @description The history of one Team, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Team deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { teamHistory }`.
+     *
+     *     Needs the READ_TEAMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrTeamsByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/teams/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Team (docs/history.md)
+     * @description Brings back a Team deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreTeam }`.
+     *
+     *     Needs the CREATE_TEAMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrTeamsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2872,6 +3480,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one StockInventory, newest first (docs/history.md)
+     * @description The history of one StockInventory, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a StockInventory deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { stockInventoryHistory }`.
+     *
+     *     Needs the READ_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInventoryByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted StockInventory (docs/history.md)
+     * @description Brings back a StockInventory deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreStockInventory }`.
+     *
+     *     Needs the CREATE_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postInventoryByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/inventory/adjust': {
     parameters: {
       query?: never;
@@ -3084,6 +3744,58 @@ export interface paths {
      *     Needs the CREATE_INVOICES permission.
      */
     post: operations['postInvoices'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Invoice, newest first (docs/history.md)
+     * @description The history of one Invoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Invoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { invoiceHistory }`.
+     *
+     *     Needs the READ_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInvoicesByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Invoice (docs/history.md)
+     * @description Brings back a Invoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreInvoice }`.
+     *
+     *     Needs the CREATE_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postInvoicesByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3319,6 +4031,58 @@ export interface paths {
      *     Needs only a valid credential (the caller’s own records).
      */
     delete: operations['deleteNotificationsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Notification, newest first (docs/history.md)
+     * @description The history of one Notification, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Notification deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { notificationHistory }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getNotificationsByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Notification (docs/history.md)
+     * @description Brings back a Notification deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreNotification }`.
+     *
+     *     Needs the CREATE_NOTIFICATIONS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postNotificationsByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -3806,6 +4570,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sent-mails/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one SentMail, newest first (docs/history.md)
+     * @description The history of one SentMail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a SentMail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { sentMailHistory }`.
+     *
+     *     Needs the READ_SENT_MAILS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getSentMailsByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sent-mails/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted SentMail (docs/history.md)
+     * @description Brings back a SentMail deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreSentMail }`.
+     *
+     *     Needs the CREATE_SENT_MAILS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postSentMailsByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sent-mails/find': {
     parameters: {
       query?: never;
@@ -3896,6 +4712,58 @@ export interface paths {
     get: operations['getSentMailsPage'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stock-transfers/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one StockTransfer, newest first (docs/history.md)
+     * @description The history of one StockTransfer, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a StockTransfer deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { stockTransferHistory }`.
+     *
+     *     Needs the READ_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getStockTransfersByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stock-transfers/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted StockTransfer (docs/history.md)
+     * @description Brings back a StockTransfer deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreStockTransfer }`.
+     *
+     *     Needs the CREATE_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postStockTransfersByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4120,6 +4988,58 @@ export interface paths {
     patch: operations['patchTaxPercentagesById'];
     trace?: never;
   };
+  '/tax-percentages/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one TaxPercentage, newest first (docs/history.md)
+     * @description The history of one TaxPercentage, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a TaxPercentage deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { taxPercentageHistory }`.
+     *
+     *     Needs the READ_TAX_PERCENTAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTaxPercentagesByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/tax-percentages/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted TaxPercentage (docs/history.md)
+     * @description Brings back a TaxPercentage deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreTaxPercentage }`.
+     *
+     *     Needs the CREATE_TAX_PERCENTAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTaxPercentagesByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/tax-percentages/find': {
     parameters: {
       query?: never;
@@ -4283,6 +5203,58 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     delete: operations['deleteTrustedIssuersById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/type-product-coverages/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one TypeProductCoverage, newest first (docs/history.md)
+     * @description The history of one TypeProductCoverage, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a TypeProductCoverage deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { typeProductCoverageHistory }`.
+     *
+     *     Needs the READ_COVERAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTypeProductCoveragesByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/type-product-coverages/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted TypeProductCoverage (docs/history.md)
+     * @description Brings back a TypeProductCoverage deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreTypeProductCoverage }`.
+     *
+     *     Needs the CREATE_COVERAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTypeProductCoveragesByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -4644,6 +5616,58 @@ export interface paths {
      *     Needs the CREATE_WASTE permission.
      */
     post: operations['postWasteManagement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/waste-management/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one WasteRecord, newest first (docs/history.md)
+     * @description The history of one WasteRecord, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a WasteRecord deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { wasteRecordHistory }`.
+     *
+     *     Needs the READ_WASTE permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWasteManagementByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/waste-management/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted WasteRecord (docs/history.md)
+     * @description Brings back a WasteRecord deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreWasteRecord }`.
+     *
+     *     Needs the CREATE_WASTE permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWasteManagementByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5774,7 +6798,7 @@ export interface components {
        * @description How long it takes, in minutes.
        */
       durationMinutes: number | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -6089,7 +7113,7 @@ export interface components {
        * @description When it must be paid; `daysOverdue` counts from it.
        */
       dueDate: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -6631,7 +7655,7 @@ export interface components {
        * @description When it ends; derived from `startTime` and `duration` when absent (and the other way round).
        */
       endTime: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The visitor's first name. */
       firstName: string | null;
@@ -6740,7 +7764,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -6817,7 +7841,7 @@ export interface components {
       elementNamePrefix: string | null;
       /** @description Option categories a configuration must choose in. */
       enforcedCategories: string[];
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description Leave each option's first (base) code out of variant names. */
       hideBaseOptionInName: boolean;
@@ -6934,7 +7958,7 @@ export interface components {
       createdBy: string | null;
       /** @description What the widget is for. */
       description: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The inputs of the form, in `sortOrder`. */
       fields: components['schemas']['ContactFormField'][];
@@ -7016,7 +8040,7 @@ export interface components {
       currentAgentId: string | null;
       /** @description What the job is for. */
       description: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -7540,7 +8564,7 @@ export interface components {
       deliveryMethod: components['schemas']['DeliveryMethod'] | null;
       /** @description The destination stock site. */
       destinationSiteId: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -7732,7 +8756,7 @@ export interface components {
       createdBy: string | null;
       /** @description What the epic is about. */
       description: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /**
        * Format: int32
@@ -8014,7 +9038,7 @@ export interface components {
      * @description What happened to a record.
      * @enum {string}
      */
-    EventType: 'CREATE' | 'UPDATE' | 'STATUS_CHANGE' | 'DELETE';
+    EventType: 'CREATE' | 'UPDATE' | 'STATUS_CHANGE' | 'DELETE' | 'RESTORE';
     /** @description A deliverable part of an epic, broken down into tasks (HR planning). */
     Feature: {
       /**
@@ -8040,7 +9064,7 @@ export interface components {
        * @description Estimated effort in story points.
        */
       estimatedPoints: number | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -8122,6 +9146,15 @@ export interface components {
      * @enum {string}
      */
     FeatureStatus: 'BACKLOG' | 'READY' | 'IN_PROGRESS' | 'DONE';
+    /** @description One field's value before and after a change. */
+    FieldChange: {
+      /** @description The field, as the record names it. */
+      field: string;
+      /** @description The value after (null for a deletion). */
+      new: unknown;
+      /** @description The value before (null for a creation or restore). */
+      old: unknown;
+    };
     /** @description A stored file. */
     FileAsset: {
       /** @description Id of the stored file. */
@@ -8181,6 +9214,90 @@ export interface components {
       /** @description True to let the user see every subsidiary and project. */
       hasFullAccess: boolean;
     };
+    /** @description One change of a record: what happened, to which fields (values before and after; secrets never shown), who made it, in which request, and when. */
+    HistoryEntry: {
+      /** @description Who made it, as written: the user's e-mail, `api-key:<id>`, or the job's name. */
+      actor: string | null;
+      /** @description The API key the change was made with, if any. */
+      apiKeyId: string | null;
+      /** @description The changed fields with their values before and after; empty where none were kept. */
+      changes: components['schemas']['FieldChange'][];
+      /** @description For an UPDATE the changed fields, for a STATUS_CHANGE `OLD -> NEW`. */
+      description: string | null;
+      /** @description Id of the entry; the same as the id of the matching `events` entry. */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When it happened (ISO 8601, UTC).
+       */
+      occurredAt: string;
+      /** @description Id of the record changed. */
+      recordId: string;
+      /** @description The record type (`Feature`, `Invoice`, `WebhookEndpoint`...). */
+      recordType: string;
+      /** @description The X-Request-Id of the request that made it. */
+      requestId: string | null;
+      /** @description What happened. */
+      type: components['schemas']['EventType'];
+      /** @description The user who made the change (an API key's creator); null for the service's own jobs. */
+      userId: string | null;
+    };
+    /** @description A page of HistoryEntry. */
+    HistoryEntryPage: {
+      /** @description The records of this page, in order. */
+      content: components['schemas']['HistoryEntry'][];
+      /** @description True when the page holds no records. */
+      empty: boolean;
+      /** @description True for page 0. */
+      first: boolean;
+      /** @description True when no page follows. */
+      last: boolean;
+      /**
+       * Format: int32
+       * @description 0-based number of this page.
+       */
+      number: number;
+      /**
+       * Format: int32
+       * @description Records on this page.
+       */
+      numberOfElements: number;
+      /** @description The page that was asked for. */
+      pageable: components['schemas']['Pageable'];
+      /**
+       * Format: int32
+       * @description The page size asked for.
+       */
+      size: number;
+      /** @description The sort applied. */
+      sort: components['schemas']['Sort'];
+      /**
+       * Format: int32
+       * @description Records matching, over all pages.
+       */
+      totalElements: number;
+      /**
+       * Format: int32
+       * @description Pages at this size.
+       */
+      totalPages: number;
+    };
+    /** @description The tenant's history settings. */
+    HistorySettings: {
+      /**
+       * Format: int32
+       * @description Days history entries (and deleted records, for restoring) are kept; older ones are deleted by the retention job.
+       */
+      retentionDays: number;
+    };
+    /** @description The tenant's history settings, as sent. */
+    HistorySettingsInput: {
+      /**
+       * Format: int32
+       * @description Days to keep history entries and deleted records, 1 to 36500.
+       */
+      retentionDays: number;
+    };
     /** @description A planned project: epics, features and tasks, and the people on it. */
     HrProject: {
       /** @description Id of the client the project is for. */
@@ -8218,7 +9335,7 @@ export interface components {
        * @description Epics of the project the caller may see.
        */
       epicCount: number;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /**
        * Format: double
@@ -8364,7 +9481,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description Sender's e-mail address. */
       fromEmail: string | null;
@@ -8539,7 +9656,7 @@ export interface components {
        * @description invoiceDate + paymentTermDays.
        */
       dueDate: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -8985,7 +10102,7 @@ export interface components {
       customerId: string | null;
       /** @description E-mail address of the person. */
       email: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description First name of the person. */
       firstName: string | null;
@@ -9302,7 +10419,7 @@ export interface components {
        * @description When it was e-mailed.
        */
       emailSentAt: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -9527,6 +10644,10 @@ export interface components {
       | 'CREATE_WEBHOOKS'
       | 'UPDATE_WEBHOOKS'
       | 'DELETE_WEBHOOKS'
+      | 'READ_AUDIT_LOG'
+      | 'CREATE_AUDIT_LOG'
+      | 'UPDATE_AUDIT_LOG'
+      | 'DELETE_AUDIT_LOG'
       | 'READ_ASSETS'
       | 'CREATE_ASSETS'
       | 'UPDATE_ASSETS'
@@ -10031,7 +11152,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -10288,7 +11409,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -10489,7 +11610,7 @@ export interface components {
       deliveryMethod: components['schemas']['DeliveryMethod'] | null;
       /** @description Id of the stock site the goods go to. */
       destinationStockSiteId: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -10588,7 +11709,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -10665,7 +11786,7 @@ export interface components {
       dailyCapacity: number | null;
       /** @description What the team does. */
       description: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -11110,7 +12231,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description A GLB file is among the assets. */
       glbComplete: boolean;
@@ -11312,7 +12433,7 @@ export interface components {
       createdBy: string | null;
       /** @description The user's e-mail address, unique in the tenant; used to name the user in roles and access lists. */
       email: string;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The user's first name. */
       firstName: string | null;
@@ -11463,7 +12584,7 @@ export interface components {
       createdBy: string | null;
       /** @description True to take the quantity from the site's available stock (first-expiring-first) in the same transaction; not enough stock is a 409. */
       deductRawMaterials: boolean;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -12245,6 +13366,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getApInvoicesByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postApInvoicesByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApInvoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getApInvoicesAgingReport: {
     parameters: {
       query?: {
@@ -12440,7 +13640,7 @@ export interface operations {
   getApInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `classification` (JSON), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `linkedPurchaseOrders` (list of objects), `linkedPurchaseOrders.allocatedAmount` (number), `linkedPurchaseOrders.costType` (enum: PRODUCT, SERVICE, FREIGHT, OTHER), `linkedPurchaseOrders.purchaseOrderId` (text), `linkedPurchaseOrders.purchaseOrderNumber` (text), `linkedPurchaseOrders.purchaseOrderStatus` (text), `linkedPurchaseOrders.purchaseOrderTotal` (number), `linkedPurchaseOrders.stockAdjustmentApplied` (boolean), `linkedPurchaseOrders.created` (date-time), `linkedPurchaseOrders.createdBy` (text), `payments` (list of objects), `payments.id` (text), `payments.bankTransactionId` (text), `payments.note` (text), `payments.reference` (text), `payments.amount` (number), `payments.date` (date-time), `payments.paymentMethod` (enum: BANK_TRANSFER, DIRECT_DEBIT, CREDIT_CARD, CASH, OTHER), `payments.created` (date-time), `payments.createdBy` (text), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.glAccountId` (text), `rows.productId` (text), `rows.quantity` (number), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean), `supplier.tenantId` (text), `supplier.id` (text), `supplier.created` (date-time), `supplier.createdBy` (text), `supplier.updated` (date-time), `supplier.updatedBy` (text), `supplier.version` (integer), `supplier.name` (text), `supplier.email` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `classification` (JSON), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `linkedPurchaseOrders` (list of objects), `linkedPurchaseOrders.allocatedAmount` (number), `linkedPurchaseOrders.costType` (enum: PRODUCT, SERVICE, FREIGHT, OTHER), `linkedPurchaseOrders.purchaseOrderId` (text), `linkedPurchaseOrders.purchaseOrderNumber` (text), `linkedPurchaseOrders.purchaseOrderStatus` (text), `linkedPurchaseOrders.purchaseOrderTotal` (number), `linkedPurchaseOrders.stockAdjustmentApplied` (boolean), `linkedPurchaseOrders.created` (date-time), `linkedPurchaseOrders.createdBy` (text), `payments` (list of objects), `payments.id` (text), `payments.bankTransactionId` (text), `payments.note` (text), `payments.reference` (text), `payments.amount` (number), `payments.date` (date-time), `payments.paymentMethod` (enum: BANK_TRANSFER, DIRECT_DEBIT, CREDIT_CARD, CASH, OTHER), `payments.created` (date-time), `payments.createdBy` (text), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.glAccountId` (text), `rows.productId` (text), `rows.quantity` (number), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean), `supplier.tenantId` (text), `supplier.id` (text), `supplier.created` (date-time), `supplier.createdBy` (text), `supplier.updated` (date-time), `supplier.updatedBy` (text), `supplier.version` (integer), `supplier.name` (text), `supplier.email` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -12745,6 +13945,169 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Only changes made by this user or API key. */
+        actorId?: string;
+        /** @description Only entries at or after this time. */
+        from?: string;
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+        /** @description Only entries of this record; a malformed id is a 400. */
+        recordId?: string;
+        /** @description Only entries of this record type (`Feature`, `Invoice`...); an unknown one is a 400. */
+        recordType?: string;
+        /** @description Only entries at or before this time; before `from` is a 400. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAuditLogCsvExport: {
+    parameters: {
+      query?: {
+        /** @description Only changes made by this user or API key. */
+        actorId?: string;
+        /** @description Only entries at or after this time. */
+        from?: string;
+        /** @description Only entries of this record; a malformed id is a 400. */
+        recordId?: string;
+        /** @description Only entries of this record type (`Feature`, `Invoice`...); an unknown one is a 400. */
+        recordType?: string;
+        /** @description Only entries at or before this time; before `from` is a 400. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+          'text/csv': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAuditLogSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistorySettings'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  putAuditLogSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HistorySettingsInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistorySettings'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   deleteCommunicationsInboxById: {
     parameters: {
       query?: never;
@@ -12771,6 +14134,85 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCommunicationsInboxByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCommunicationsInboxByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboundEmail'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -12867,7 +14309,7 @@ export interface operations {
   getCommunicationsInboxDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `status` (enum: NEW, READ, ARCHIVED, REPLIED), `receivedAt` (date-time), `subject` (text), `bodyHtml` (text), `bodyText` (text), `fromEmail` (text), `fromName` (text), `recipients` (list), `cc` (list), `conversationId` (text), `graphMessageId` (text), `inReplyTo` (text), `internetMessageId` (text), `parentCommunicationId` (text), `relatedEntityId` (text), `relatedEntityType` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `status` (enum: NEW, READ, ARCHIVED, REPLIED), `receivedAt` (date-time), `subject` (text), `bodyHtml` (text), `bodyText` (text), `fromEmail` (text), `fromName` (text), `recipients` (list), `cc` (list), `conversationId` (text), `graphMessageId` (text), `inReplyTo` (text), `internetMessageId` (text), `parentCommunicationId` (text), `relatedEntityId` (text), `relatedEntityType` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -13327,6 +14769,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getConceptsByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postConceptsByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Concept'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getConceptsFind: {
     parameters: {
       query: {
@@ -13537,6 +15058,85 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCrmActivitiesByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCrmActivitiesByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Activity'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -13794,7 +15394,7 @@ export interface operations {
   getCrmActivitiesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `subject` (text), `description` (text), `location` (text), `outcome` (text), `contactEmail` (text), `contactName` (text), `contactPhone` (text), `customerId` (text), `opportunityId` (text), `ownerId` (text), `type` (enum: CALL, EMAIL, MEETING, NOTE, TASK), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `attendees` (list), `scheduledAt` (date-time), `dueDate` (date-time), `completedAt` (date-time), `dueNotifiedAt` (date-time), `durationMinutes` (integer), `completed` (boolean), `isCompleted` (boolean), `customer.email` (text), `customer.id` (text), `customer.name` (text), `customer.phone` (text), `opportunity.id` (text), `opportunity.name` (text), `opportunity.value` (number), `owner.displayName` (text), `owner.id` (text), `owner.username` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `subject` (text), `description` (text), `location` (text), `outcome` (text), `contactEmail` (text), `contactName` (text), `contactPhone` (text), `customerId` (text), `opportunityId` (text), `ownerId` (text), `type` (enum: CALL, EMAIL, MEETING, NOTE, TASK), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `attendees` (list), `scheduledAt` (date-time), `dueDate` (date-time), `completedAt` (date-time), `dueNotifiedAt` (date-time), `durationMinutes` (integer), `completed` (boolean), `isCompleted` (boolean), `customer.email` (text), `customer.id` (text), `customer.name` (text), `customer.phone` (text), `opportunity.id` (text), `opportunity.name` (text), `opportunity.value` (number), `owner.displayName` (text), `owner.id` (text), `owner.username` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -13905,6 +15505,85 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCrmBookingsByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCrmBookingsByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Booking'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -14033,7 +15712,7 @@ export interface operations {
   getCrmBookingsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -14334,6 +16013,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getCrmContactFormWidgetsByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCrmContactFormWidgetsByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContactFormWidgetConfig'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmContactFormWidgetsActive: {
     parameters: {
       query?: never;
@@ -14449,7 +16207,7 @@ export interface operations {
   getCrmContactFormWidgetsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean), `fields` (list of objects), `fields.label` (text), `fields.name` (text), `fields.required` (boolean), `fields.sortOrder` (integer), `fields.type` (enum: TEXT, EMAIL, PHONE, TEXTAREA, SELECT, CHECKBOX, DATE, NUMBER). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean), `fields` (list of objects), `fields.label` (text), `fields.name` (text), `fields.required` (boolean), `fields.sortOrder` (integer), `fields.type` (enum: TEXT, EMAIL, PHONE, TEXTAREA, SELECT, CHECKBOX, DATE, NUMBER). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -14842,6 +16600,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getHrEpicsByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postHrEpicsByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Epic'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrEpicsActive: {
     parameters: {
       query?: never;
@@ -15059,7 +16896,7 @@ export interface operations {
   getHrEpicsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `ownerId` (text), `projectId` (text), `priority` (integer), `status` (enum: PLANNING, IN_PROGRESS, ON_HOLD, COMPLETED, CANCELLED), `tags` (list), `targetStartDate` (date), `targetEndDate` (date), `owner.avatar` (text), `owner.department` (text), `owner.email` (text), `owner.fullName` (text), `owner.id` (text), `owner.jobTitle` (text), `featureCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `ownerId` (text), `projectId` (text), `priority` (integer), `status` (enum: PLANNING, IN_PROGRESS, ON_HOLD, COMPLETED, CANCELLED), `tags` (list), `targetStartDate` (date), `targetEndDate` (date), `owner.avatar` (text), `owner.department` (text), `owner.email` (text), `owner.fullName` (text), `owner.id` (text), `owner.jobTitle` (text), `featureCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -15318,6 +17155,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getHrFeaturesByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postHrFeaturesByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Feature'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrFeaturesByEpicByEpicId: {
     parameters: {
       query?: never;
@@ -15470,7 +17386,7 @@ export interface operations {
   getHrFeaturesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `epicId` (text), `priority` (enum: LOW, MEDIUM, HIGH, CRITICAL), `status` (enum: BACKLOG, READY, IN_PROGRESS, DONE), `tags` (list), `estimatedPoints` (integer), `epic.color` (text), `epic.id` (text), `epic.name` (text), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `epicId` (text), `priority` (enum: LOW, MEDIUM, HIGH, CRITICAL), `status` (enum: BACKLOG, READY, IN_PROGRESS, DONE), `tags` (list), `estimatedPoints` (integer), `epic.color` (text), `epic.id` (text), `epic.name` (text), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -15771,6 +17687,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getHrProjectsByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postHrProjectsByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HrProject'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrProjectsActive: {
     parameters: {
       query?: never;
@@ -15954,7 +17949,7 @@ export interface operations {
   getHrProjectsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `code` (text), `description` (text), `color` (text), `clientId` (text), `leadId` (text), `status` (enum: PLANNING, ACTIVE, ON_HOLD, COMPLETED, ARCHIVED), `tags` (list), `teamMemberIds` (list), `startDate` (date), `endDate` (date), `defaultSprintDurationDays` (integer), `hourlyRate` (number), `picture` (JSON), `lead.avatar` (text), `lead.department` (text), `lead.email` (text), `lead.fullName` (text), `lead.id` (text), `lead.jobTitle` (text), `teamMembers` (list of objects), `teamMembers.avatar` (text), `teamMembers.department` (text), `teamMembers.email` (text), `teamMembers.fullName` (text), `teamMembers.id` (text), `teamMembers.jobTitle` (text), `epicCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `code` (text), `description` (text), `color` (text), `clientId` (text), `leadId` (text), `status` (enum: PLANNING, ACTIVE, ON_HOLD, COMPLETED, ARCHIVED), `tags` (list), `teamMemberIds` (list), `startDate` (date), `endDate` (date), `defaultSprintDurationDays` (integer), `hourlyRate` (number), `picture` (JSON), `lead.avatar` (text), `lead.department` (text), `lead.email` (text), `lead.fullName` (text), `lead.id` (text), `lead.jobTitle` (text), `teamMembers` (list of objects), `teamMembers.avatar` (text), `teamMembers.department` (text), `teamMembers.email` (text), `teamMembers.fullName` (text), `teamMembers.id` (text), `teamMembers.jobTitle` (text), `epicCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16179,6 +18174,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getHrTeamsByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postHrTeamsByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrTeamsActive: {
     parameters: {
       query?: never;
@@ -16362,7 +18436,7 @@ export interface operations {
   getHrTeamsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED), `members` (list of objects), `members.email` (text), `members.firstName` (text), `members.id` (text), `members.jobTitle` (text), `members.lastName` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED), `members` (list of objects), `members.email` (text), `members.firstName` (text), `members.id` (text), `members.jobTitle` (text), `members.lastName` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16447,7 +18521,7 @@ export interface operations {
   getHrTeamsDynamicSearchEnriched: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED), `members` (list of objects), `members.email` (text), `members.firstName` (text), `members.id` (text), `members.jobTitle` (text), `members.lastName` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED), `members` (list of objects), `members.email` (text), `members.firstName` (text), `members.id` (text), `members.jobTitle` (text), `members.lastName` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16657,6 +18731,85 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getInventoryByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postInventoryByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StockInventory'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -16954,7 +19107,7 @@ export interface operations {
   getInventoryDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `productId` (text), `siteId` (text), `subsidiaryId` (text), `status` (enum: IN_STOCK, LOW_STOCK, OUT_OF_STOCK), `totalQuantity` (number), `reservedQuantity` (number), `inTransitQuantity` (number), `availableQuantity` (number), `minimum` (number), `maximum` (number), `unitPrice` (number), `inTransitStock` (list of objects), `inTransitStock.quantity` (number), `inTransitStock.transferId` (text), `inTransitStock.created` (date-time), `inTransitStock.createdBy` (text), `inTransitStock.updated` (date-time), `inTransitStock.updatedBy` (text), `reservations` (list of objects), `reservations.quantity` (number), `reservations.reservationSourceId` (text), `reservations.reservationType` (enum: ORDER, TRANSFER, PRODUCTION, OTHER), `reservations.created` (date-time), `reservations.createdBy` (text), `reservations.updated` (date-time), `reservations.updatedBy` (text), `locations` (list of objects), `locations.id` (text), `locations.totalQuantity` (number), `locations.lastStockDate` (date-time), `locations.earliestExpirationDate` (date-time). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `productId` (text), `siteId` (text), `subsidiaryId` (text), `status` (enum: IN_STOCK, LOW_STOCK, OUT_OF_STOCK), `totalQuantity` (number), `reservedQuantity` (number), `inTransitQuantity` (number), `availableQuantity` (number), `minimum` (number), `maximum` (number), `unitPrice` (number), `inTransitStock` (list of objects), `inTransitStock.quantity` (number), `inTransitStock.transferId` (text), `inTransitStock.created` (date-time), `inTransitStock.createdBy` (text), `inTransitStock.updated` (date-time), `inTransitStock.updatedBy` (text), `reservations` (list of objects), `reservations.quantity` (number), `reservations.reservationSourceId` (text), `reservations.reservationType` (enum: ORDER, TRANSFER, PRODUCTION, OTHER), `reservations.created` (date-time), `reservations.createdBy` (text), `reservations.updated` (date-time), `reservations.updatedBy` (text), `locations` (list of objects), `locations.id` (text), `locations.totalQuantity` (number), `locations.lastStockDate` (date-time), `locations.earliestExpirationDate` (date-time). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -17065,6 +19218,85 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getInvoicesByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postInvoicesByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -17251,7 +19483,7 @@ export interface operations {
   getInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `recurringAgreement` (JSON), `reminders` (list of objects), `reminders.createdBy` (text), `reminders.sentOn` (date-time), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.productId` (text), `rows.quantity` (number), `rows.quantityType` (enum: AMOUNT, HOURS, DAYS, PERCENTAGE), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `rows.type` (enum: ITEM, TEXT, DISCOUNT), `transactions` (list of objects), `transactions.id` (text), `transactions.accountId` (text), `transactions.description` (text), `transactions.amount` (number), `transactions.date` (date-time), `transactions.paymentMethod` (enum: CREDIT_CARD, BANK_TRANSFER, DIRECT_DEBIT, CASH, PAYPAL, IDEAL, OTHER), `transactions.tenantId` (text), `transactions.created` (date-time), `transactions.createdBy` (text), `transactions.updated` (date-time), `transactions.updatedBy` (text), `client.tenantId` (text), `client.id` (text), `client.created` (date-time), `client.createdBy` (text), `client.updated` (date-time), `client.updatedBy` (text), `client.version` (integer), `client.name` (text), `client.email` (text), `client.phone` (text), `opportunity.tenantId` (text), `opportunity.id` (text), `opportunity.created` (date-time), `opportunity.createdBy` (text), `opportunity.updated` (date-time), `opportunity.updatedBy` (text), `opportunity.version` (integer), `opportunity.name` (text), `opportunity.value` (number), `opportunity.customerId` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `recurringAgreement` (JSON), `reminders` (list of objects), `reminders.createdBy` (text), `reminders.sentOn` (date-time), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.productId` (text), `rows.quantity` (number), `rows.quantityType` (enum: AMOUNT, HOURS, DAYS, PERCENTAGE), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `rows.type` (enum: ITEM, TEXT, DISCOUNT), `transactions` (list of objects), `transactions.id` (text), `transactions.accountId` (text), `transactions.description` (text), `transactions.amount` (number), `transactions.date` (date-time), `transactions.paymentMethod` (enum: CREDIT_CARD, BANK_TRANSFER, DIRECT_DEBIT, CASH, PAYPAL, IDEAL, OTHER), `transactions.tenantId` (text), `transactions.created` (date-time), `transactions.createdBy` (text), `transactions.updated` (date-time), `transactions.updatedBy` (text), `client.tenantId` (text), `client.id` (text), `client.created` (date-time), `client.createdBy` (text), `client.updated` (date-time), `client.updatedBy` (text), `client.version` (integer), `client.name` (text), `client.email` (text), `client.phone` (text), `opportunity.tenantId` (text), `opportunity.id` (text), `opportunity.created` (date-time), `opportunity.createdBy` (text), `opportunity.updated` (date-time), `opportunity.updatedBy` (text), `opportunity.version` (integer), `opportunity.name` (text), `opportunity.value` (number), `opportunity.customerId` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -17478,6 +19710,85 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getNotificationsByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postNotificationsByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Notification'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -18333,6 +20644,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getSentMailsByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postSentMailsByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SentMail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getSentMailsFind: {
     parameters: {
       query: {
@@ -18474,6 +20864,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getStockTransfersByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postStockTransfersByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StockTransfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getStockTransfersCsvExport: {
     parameters: {
       query?: {
@@ -18558,7 +21027,7 @@ export interface operations {
   getStockTransfersDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `batchAllocations` (list of objects), `batchAllocations.batchNumber` (text), `batchAllocations.expirationDate` (date-time), `batchAllocations.locationId` (text), `batchAllocations.productId` (text), `batchAllocations.quantity` (number), `products` (list of objects), `products.baseUnitConversion` (number), `products.baseUnitQuantity` (number), `products.pricePerBaseUnit` (number), `products.pricePerUnit` (number), `products.quantity` (number), `products.totalPrice` (number), `products.productId` (text), `products.unit` (text), `reservedProducts` (list of objects), `reservedProducts.productId` (text), `reservedProducts.quantity` (number), `reservedProducts.siteId` (text), `isFullyCancelled` (boolean), `cancelledProducts` (JSON), `deliveredProducts` (list of objects), `deliveredProducts.productId` (text), `deliveredProducts.quantity` (number), `deliveredProducts.unit` (text), `returnedProducts` (list of objects), `returnedProducts.productId` (text), `returnedProducts.quantity` (number), `returnedProducts.unit` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `batchAllocations` (list of objects), `batchAllocations.batchNumber` (text), `batchAllocations.expirationDate` (date-time), `batchAllocations.locationId` (text), `batchAllocations.productId` (text), `batchAllocations.quantity` (number), `products` (list of objects), `products.baseUnitConversion` (number), `products.baseUnitQuantity` (number), `products.pricePerBaseUnit` (number), `products.pricePerUnit` (number), `products.quantity` (number), `products.totalPrice` (number), `products.productId` (text), `products.unit` (text), `reservedProducts` (list of objects), `reservedProducts.productId` (text), `reservedProducts.quantity` (number), `reservedProducts.siteId` (text), `isFullyCancelled` (boolean), `cancelledProducts` (JSON), `deliveredProducts` (list of objects), `deliveredProducts.productId` (text), `deliveredProducts.quantity` (number), `deliveredProducts.unit` (text), `returnedProducts` (list of objects), `returnedProducts.productId` (text), `returnedProducts.quantity` (number), `returnedProducts.unit` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -18927,6 +21396,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getTaxPercentagesByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postTaxPercentagesByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaxPercentage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getTaxPercentagesFind: {
     parameters: {
       query: {
@@ -19215,6 +21763,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getTypeProductCoveragesByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postTypeProductCoveragesByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TypeProductCoverage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postTypeProductCoveragesCalculateByTypeId: {
     parameters: {
       query?: {
@@ -19390,7 +22017,7 @@ export interface operations {
   getTypeProductCoveragesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `typeId` (text), `productName` (text), `linkedProductId` (text), `staticModelTreeId` (text), `variantId` (text), `complete` (boolean), `glbComplete` (boolean), `rvtComplete` (boolean), `modelType` (enum: CONCEPT, VARIANT, PROJECT), `parameters` (list of objects), `parameters.name` (text), `parameters.type` (text), `projectIds` (list), `assets` (list of objects), `assets.blobId` (text), `assets.created` (date-time), `assets.extension` (text), `assets.fileSize` (integer), `assets.name` (text), `assets.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `totalFileSize` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `typeId` (text), `productName` (text), `linkedProductId` (text), `staticModelTreeId` (text), `variantId` (text), `complete` (boolean), `glbComplete` (boolean), `rvtComplete` (boolean), `modelType` (enum: CONCEPT, VARIANT, PROJECT), `parameters` (list of objects), `parameters.name` (text), `parameters.type` (text), `projectIds` (list), `assets` (list of objects), `assets.blobId` (text), `assets.created` (date-time), `assets.extension` (text), `assets.fileSize` (integer), `assets.name` (text), `assets.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `totalFileSize` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -19904,6 +22531,85 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getWasteManagementByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWasteManagementByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WasteRecord'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getWasteManagementByShiftByShiftId: {
     parameters: {
       query?: never;
@@ -20022,7 +22728,7 @@ export interface operations {
   getWasteManagementDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `approvedBy` (text), `productId` (text), `reason` (text), `shiftId` (text), `stockSiteId` (text), `subsidiaryId` (text), `quantity` (number), `deductRawMaterials` (boolean), `image` (JSON). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `approvedBy` (text), `productId` (text), `reason` (text), `shiftId` (text), `stockSiteId` (text), `subsidiaryId` (text), `quantity` (number), `deductRawMaterials` (boolean), `image` (JSON). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -20688,7 +23394,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Activity'];
           /** @enum {string} */
-          type?: 'activity.created' | 'activity.updated' | 'activity.status_changed' | 'activity.deleted';
+          type?:
+            | 'activity.created'
+            | 'activity.updated'
+            | 'activity.status_changed'
+            | 'activity.deleted'
+            | 'activity.restored';
         };
       };
     };
@@ -20722,7 +23433,11 @@ export interface operations {
           data?: components['schemas']['ApInvoice'];
           /** @enum {string} */
           type?:
-            'ap_invoice.created' | 'ap_invoice.updated' | 'ap_invoice.status_changed' | 'ap_invoice.deleted';
+            | 'ap_invoice.created'
+            | 'ap_invoice.updated'
+            | 'ap_invoice.status_changed'
+            | 'ap_invoice.deleted'
+            | 'ap_invoice.restored';
         };
       };
     };
@@ -20755,7 +23470,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Booking'];
           /** @enum {string} */
-          type?: 'booking.created' | 'booking.updated' | 'booking.status_changed' | 'booking.deleted';
+          type?:
+            | 'booking.created'
+            | 'booking.updated'
+            | 'booking.status_changed'
+            | 'booking.deleted'
+            | 'booking.restored';
         };
       };
     };
@@ -20788,7 +23508,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Concept'];
           /** @enum {string} */
-          type?: 'concept.created' | 'concept.updated' | 'concept.status_changed' | 'concept.deleted';
+          type?:
+            | 'concept.created'
+            | 'concept.updated'
+            | 'concept.status_changed'
+            | 'concept.deleted'
+            | 'concept.restored';
         };
       };
     };
@@ -20825,7 +23550,8 @@ export interface operations {
             | 'configurator_type.created'
             | 'configurator_type.updated'
             | 'configurator_type.status_changed'
-            | 'configurator_type.deleted';
+            | 'configurator_type.deleted'
+            | 'configurator_type.restored';
         };
       };
     };
@@ -20862,7 +23588,8 @@ export interface operations {
             | 'contact_form_widget_config.created'
             | 'contact_form_widget_config.updated'
             | 'contact_form_widget_config.status_changed'
-            | 'contact_form_widget_config.deleted';
+            | 'contact_form_widget_config.deleted'
+            | 'contact_form_widget_config.restored';
         };
       };
     };
@@ -20899,7 +23626,8 @@ export interface operations {
             | 'coverage_job.created'
             | 'coverage_job.updated'
             | 'coverage_job.status_changed'
-            | 'coverage_job.deleted';
+            | 'coverage_job.deleted'
+            | 'coverage_job.restored';
         };
       };
     };
@@ -20932,7 +23660,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'customer.created' | 'customer.updated' | 'customer.status_changed' | 'customer.deleted';
+          type?:
+            | 'customer.created'
+            | 'customer.updated'
+            | 'customer.status_changed'
+            | 'customer.deleted'
+            | 'customer.restored';
         };
       };
     };
@@ -20965,7 +23698,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'employee.created' | 'employee.updated' | 'employee.status_changed' | 'employee.deleted';
+          type?:
+            | 'employee.created'
+            | 'employee.updated'
+            | 'employee.status_changed'
+            | 'employee.deleted'
+            | 'employee.restored';
         };
       };
     };
@@ -20998,7 +23736,7 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Epic'];
           /** @enum {string} */
-          type?: 'epic.created' | 'epic.updated' | 'epic.status_changed' | 'epic.deleted';
+          type?: 'epic.created' | 'epic.updated' | 'epic.status_changed' | 'epic.deleted' | 'epic.restored';
         };
       };
     };
@@ -21031,7 +23769,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Feature'];
           /** @enum {string} */
-          type?: 'feature.created' | 'feature.updated' | 'feature.status_changed' | 'feature.deleted';
+          type?:
+            | 'feature.created'
+            | 'feature.updated'
+            | 'feature.status_changed'
+            | 'feature.deleted'
+            | 'feature.restored';
         };
       };
     };
@@ -21065,7 +23808,11 @@ export interface operations {
           data?: components['schemas']['HrProject'];
           /** @enum {string} */
           type?:
-            'hr_project.created' | 'hr_project.updated' | 'hr_project.status_changed' | 'hr_project.deleted';
+            | 'hr_project.created'
+            | 'hr_project.updated'
+            | 'hr_project.status_changed'
+            | 'hr_project.deleted'
+            | 'hr_project.restored';
         };
       };
     };
@@ -21102,7 +23849,8 @@ export interface operations {
             | 'inbound_email.created'
             | 'inbound_email.updated'
             | 'inbound_email.status_changed'
-            | 'inbound_email.deleted';
+            | 'inbound_email.deleted'
+            | 'inbound_email.restored';
         };
       };
     };
@@ -21140,6 +23888,7 @@ export interface operations {
             | 'invoice.updated'
             | 'invoice.status_changed'
             | 'invoice.deleted'
+            | 'invoice.restored'
             | 'invoice.numbered';
         };
       };
@@ -21178,6 +23927,7 @@ export interface operations {
             | 'lead.updated'
             | 'lead.status_changed'
             | 'lead.deleted'
+            | 'lead.restored'
             | 'lead.qualified'
             | 'lead.won'
             | 'lead.lost';
@@ -21217,7 +23967,8 @@ export interface operations {
             | 'notification.created'
             | 'notification.updated'
             | 'notification.status_changed'
-            | 'notification.deleted';
+            | 'notification.deleted'
+            | 'notification.restored';
         };
       };
     };
@@ -21254,7 +24005,8 @@ export interface operations {
             | 'opportunity.created'
             | 'opportunity.updated'
             | 'opportunity.status_changed'
-            | 'opportunity.deleted';
+            | 'opportunity.deleted'
+            | 'opportunity.restored';
         };
       };
     };
@@ -21287,7 +24039,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'product.created' | 'product.updated' | 'product.status_changed' | 'product.deleted';
+          type?:
+            | 'product.created'
+            | 'product.updated'
+            | 'product.status_changed'
+            | 'product.deleted'
+            | 'product.restored';
         };
       };
     };
@@ -21320,7 +24077,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['SentMail'];
           /** @enum {string} */
-          type?: 'sent_mail.created' | 'sent_mail.updated' | 'sent_mail.status_changed' | 'sent_mail.deleted';
+          type?:
+            | 'sent_mail.created'
+            | 'sent_mail.updated'
+            | 'sent_mail.status_changed'
+            | 'sent_mail.deleted'
+            | 'sent_mail.restored';
         };
       };
     };
@@ -21358,6 +24120,7 @@ export interface operations {
             | 'stock_inventory.updated'
             | 'stock_inventory.status_changed'
             | 'stock_inventory.deleted'
+            | 'stock_inventory.restored'
             | 'stock_inventory.quantity_changed';
         };
       };
@@ -21392,7 +24155,11 @@ export interface operations {
           data?: Record<string, never>;
           /** @enum {string} */
           type?:
-            'stock_site.created' | 'stock_site.updated' | 'stock_site.status_changed' | 'stock_site.deleted';
+            | 'stock_site.created'
+            | 'stock_site.updated'
+            | 'stock_site.status_changed'
+            | 'stock_site.deleted'
+            | 'stock_site.restored';
         };
       };
     };
@@ -21429,7 +24196,8 @@ export interface operations {
             | 'stock_transfer.created'
             | 'stock_transfer.updated'
             | 'stock_transfer.status_changed'
-            | 'stock_transfer.deleted';
+            | 'stock_transfer.deleted'
+            | 'stock_transfer.restored';
         };
       };
     };
@@ -21463,7 +24231,11 @@ export interface operations {
           data?: Record<string, never>;
           /** @enum {string} */
           type?:
-            'subsidiary.created' | 'subsidiary.updated' | 'subsidiary.status_changed' | 'subsidiary.deleted';
+            | 'subsidiary.created'
+            | 'subsidiary.updated'
+            | 'subsidiary.status_changed'
+            | 'subsidiary.deleted'
+            | 'subsidiary.restored';
         };
       };
     };
@@ -21496,7 +24268,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'supplier.created' | 'supplier.updated' | 'supplier.status_changed' | 'supplier.deleted';
+          type?:
+            | 'supplier.created'
+            | 'supplier.updated'
+            | 'supplier.status_changed'
+            | 'supplier.deleted'
+            | 'supplier.restored';
         };
       };
     };
@@ -21529,7 +24306,7 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'task.created' | 'task.updated' | 'task.status_changed' | 'task.deleted';
+          type?: 'task.created' | 'task.updated' | 'task.status_changed' | 'task.deleted' | 'task.restored';
         };
       };
     };
@@ -21566,7 +24343,8 @@ export interface operations {
             | 'tax_percentage.created'
             | 'tax_percentage.updated'
             | 'tax_percentage.status_changed'
-            | 'tax_percentage.deleted';
+            | 'tax_percentage.deleted'
+            | 'tax_percentage.restored';
         };
       };
     };
@@ -21599,7 +24377,7 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Team'];
           /** @enum {string} */
-          type?: 'team.created' | 'team.updated' | 'team.status_changed' | 'team.deleted';
+          type?: 'team.created' | 'team.updated' | 'team.status_changed' | 'team.deleted' | 'team.restored';
         };
       };
     };
@@ -21636,7 +24414,8 @@ export interface operations {
             | 'type_product_coverage.created'
             | 'type_product_coverage.updated'
             | 'type_product_coverage.status_changed'
-            | 'type_product_coverage.deleted';
+            | 'type_product_coverage.deleted'
+            | 'type_product_coverage.restored';
         };
       };
     };
@@ -21669,7 +24448,7 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['User'];
           /** @enum {string} */
-          type?: 'user.created' | 'user.updated' | 'user.status_changed' | 'user.deleted';
+          type?: 'user.created' | 'user.updated' | 'user.status_changed' | 'user.deleted' | 'user.restored';
         };
       };
     };
@@ -21706,7 +24485,8 @@ export interface operations {
             | 'waste_record.created'
             | 'waste_record.updated'
             | 'waste_record.status_changed'
-            | 'waste_record.deleted';
+            | 'waste_record.deleted'
+            | 'waste_record.restored';
         };
       };
     };
