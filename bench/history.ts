@@ -25,6 +25,15 @@ export interface HistoryResult {
   firstUpdates: { p50: number; p90: number };
   lastUpdates: { p50: number; p90: number };
   updateRatio: number;
+  /** The first update of new features against the busy one's next, taken in turn. */
+  interleaved: {
+    firstOfNew: { p50: number; p90: number };
+    nextOfBusy: { p50: number; p90: number };
+    ratio: number;
+  };
+  /** A find of a feature with exactly as many entries as `events` shows (100). */
+  fullFind: { p50: number; p90: number };
+  longToFullRatio: number;
   freshFind: { p50: number; p90: number };
   longFind: { p50: number; p90: number };
   findRatio: number;
@@ -92,14 +101,46 @@ export async function historyScenario(log: (line: string) => void = console.log)
       else if (i > UPDATES - WINDOW) last.push(ms);
       if (i % 2000 === 0) log(`  ${i} updates`);
     }
+    // The same comparison interleaved, so that the box's load drifting over the run weighs on
+    // both alike: the first update of a new feature, then the next update of the busy one.
+    const firstOfNew: number[] = [];
+    const nextOfBusy: number[] = [];
+    for (let i = 0; i < WINDOW; i++) {
+      const other = await create(`New ${i}`);
+      firstOfNew.push(
+        (
+          await timed('/graphql', {
+            method: 'POST',
+            body: JSON.stringify({
+              query: `mutation($id: ID!) { updateFeature(id: $id, input: { estimatedPoints: 1 }) { id version } }`,
+              variables: { id: other },
+            }),
+          })
+        )[0],
+      );
+      nextOfBusy.push((await update(UPDATES + 1 + i))[0]);
+    }
     const fresh = await create('Fresh');
+    // A feature with as many entries as `events` shows: beyond it, more history should cost nothing.
+    const full = await create('Full');
+    for (let i = 1; i < 100; i++)
+      await timed('/graphql', {
+        method: 'POST',
+        body: JSON.stringify({
+          query: `mutation($id: ID!, $p: Int!) { updateFeature(id: $id, input: { estimatedPoints: $p }) { id } }`,
+          variables: { id: full, p: i },
+        }),
+      });
     const freshMs: number[] = [];
+    const fullMs: number[] = [];
     const longMs: number[] = [];
     let eventsShown = 0;
     for (let i = 0; i < FINDS; i++) {
       const [a] = await timed(`/api/v1/hr/features/find/${fresh}`);
+      const [c] = await timed(`/api/v1/hr/features/find/${full}`);
       const [b, body] = await timed(`/api/v1/hr/features/find/${busy}`);
       freshMs.push(a);
+      fullMs.push(c);
       longMs.push(b);
       eventsShown = body.events.length;
     }
@@ -108,6 +149,13 @@ export async function historyScenario(log: (line: string) => void = console.log)
       firstUpdates: summary(first),
       lastUpdates: summary(last),
       updateRatio: percentile(last, 50) / percentile(first, 50),
+      interleaved: {
+        firstOfNew: summary(firstOfNew),
+        nextOfBusy: summary(nextOfBusy),
+        ratio: percentile(nextOfBusy, 50) / percentile(firstOfNew, 50),
+      },
+      fullFind: summary(fullMs),
+      longToFullRatio: percentile(longMs, 50) / percentile(fullMs, 50),
       freshFind: summary(freshMs),
       longFind: summary(longMs),
       findRatio: percentile(longMs, 50) / percentile(freshMs, 50),
@@ -118,11 +166,16 @@ export async function historyScenario(log: (line: string) => void = console.log)
     log(`  first ${WINDOW} updates: ${f(result.firstUpdates)}`);
     log(`  last ${WINDOW} updates:  ${f(result.lastUpdates)}`);
     log(`  update ratio (last / first, p50): ${result.updateRatio.toFixed(3)}`);
+    log(`  in turn, first update of a new feature: ${f(result.interleaved.firstOfNew)}`);
+    log(`  in turn, next update of the busy one:   ${f(result.interleaved.nextOfBusy)}`);
+    log(`  update ratio in turn (busy / new, p50): ${result.interleaved.ratio.toFixed(3)}`);
     log(`  find of a fresh feature:            ${f(result.freshFind)}`);
+    log(`  find of a feature with 100 entries: ${f(result.fullFind)}`);
     log(
       `  find of the feature with ${UPDATES + 1} entries: ${f(result.longFind)} (${eventsShown} events shown)`,
     );
     log(`  find ratio (long / fresh, p50): ${result.findRatio.toFixed(3)}`);
+    log(`  find ratio (long / 100 entries, p50): ${result.longToFullRatio.toFixed(3)}`);
     log(`  load average: ${result.loadAverage.join(' / ')}${db.embedded ? ' (embedded database)' : ''}`);
     return result;
   } finally {
