@@ -22,7 +22,7 @@ const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** The latest entries of the record whose tenant and id the two SQL expressions give, as a JSON array. */
 export function eventsSql(recordType: string, tenantId: string, id: string): string {
-  return `select coalesce(jsonb_agg(${EVENT_JSON} order by h.seq), '[]'::jsonb) from (select * from record_history h where h.tenant_id = ${tenantId} and h.record_type = ${quoted(recordType)} and h.record_id = ${id} order by h.seq desc limit ${EVENTS_CAP}) h`;
+  return `select coalesce(jsonb_agg(${EVENT_JSON} order by h.seq), '[]'::jsonb) from (select h.id, h.type, h.occurred_at, h.actor_user_id, h.description, h.seq from record_history h where h.tenant_id = ${tenantId} and h.record_type = ${quoted(recordType)} and h.record_id = ${id} order by h.seq desc limit ${EVENTS_CAP}) h`;
 }
 
 /** `events` as a group's joined value: read in the record's own statement when asked for. */
