@@ -185,8 +185,9 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
   for (const cs of args.uow.getChangeSets()) {
     const entity = cs.entity as object;
     if (cs.type === 'create' && entity instanceof AuditLog && entity.action === 'DELETE') {
-      if (!actor) throw new Error(`deletion of ${entity.entity} without an actor`);
       const meta = metadata.find(entity.entity);
+      if (!meta || !keepsHistory(meta.class.prototype, entity.entity)) continue;
+      if (!actor) throw new Error(`deletion of ${entity.entity} without an actor`);
       const data = (entity.data ?? {}) as Record<string, unknown>;
       entries.push(
         historyEntry(actor, {
@@ -194,7 +195,7 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
           recordId: entity.entityId,
           type: HistoryType.DELETE,
           description: `Deleted ${entity.entity}`,
-          changes: meta ? fieldChanges(meta, data, undefined, platform) : null,
+          changes: fieldChanges(meta, data, undefined, platform),
         }),
       );
       continue;
