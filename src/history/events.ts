@@ -9,7 +9,7 @@ import { registerListSource } from '../family/links';
  * A record's `events`: its latest EVENTS_CAP history entries, oldest first, read from the
  * history table through its (tenant, record type, record id, seq) index, so a record with ten
  * thousand entries reads as fast as a fresh one. The rest is paged with the record's `history`
- * field or `GET .../{id}/history` (docs/history.md).
+ * field or `GET .../find/{id}/history` (docs/history.md).
  */
 export const EVENTS_CAP = 100;
 

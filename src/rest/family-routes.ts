@@ -112,7 +112,7 @@ export function familyRoutes(
   // The record's history, wherever it can be found by id; restore, wherever it can be deleted.
   routes.push({
     method: 'GET',
-    path: `${base}/{id}/history`,
+    path: `${base}/find/{id}/history`,
     field: `${one}History`,
     code: 'custom',
     extension: true,
@@ -121,7 +121,7 @@ export function familyRoutes(
   if (codes.some((c) => c === 'S9' || c === 'S10' || c === 'bulk-delete'))
     routes.push({
       method: 'POST',
-      path: `${base}/{id}/restore`,
+      path: `${base}/deleted/{id}/restore`,
       field: `restore${name}`,
       code: 'custom',
       extension: true,

@@ -236,58 +236,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/ap-invoices/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one ApInvoice, newest first (docs/history.md)
-     * @description The history of one ApInvoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ApInvoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { apInvoiceHistory }`.
-     *
-     *     Needs the READ_AP_INVOICES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getApInvoicesByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/ap-invoices/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted ApInvoice (docs/history.md)
-     * @description Brings back a ApInvoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreApInvoice }`.
-     *
-     *     Needs the CREATE_AP_INVOICES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postApInvoicesByIdRestore'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/ap-invoices/aging-report': {
     parameters: {
       query?: never;
@@ -408,6 +356,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ap-invoices/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted ApInvoice (docs/history.md)
+     * @description Brings back a ApInvoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreApInvoice }`.
+     *
+     *     Needs the CREATE_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApInvoicesDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ap-invoices/dynamic-search': {
     parameters: {
       query?: never;
@@ -458,6 +432,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     get: operations['getApInvoicesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ap-invoices/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one ApInvoice, newest first (docs/history.md)
+     * @description The history of one ApInvoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ApInvoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { apInvoiceHistory }`.
+     *
+     *     Needs the READ_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getApInvoicesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -692,58 +692,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/communications/inbox/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one InboundEmail, newest first (docs/history.md)
-     * @description The history of one InboundEmail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a InboundEmail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { inboundEmailHistory }`.
-     *
-     *     Needs the READ_INBOX permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getCommunicationsInboxByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/communications/inbox/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted InboundEmail (docs/history.md)
-     * @description Brings back a InboundEmail deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreInboundEmail }`.
-     *
-     *     Needs the CREATE_INBOX permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postCommunicationsInboxByIdRestore'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/communications/inbox/csv-export': {
     parameters: {
       query?: never;
@@ -787,6 +735,32 @@ export interface paths {
      *     Needs the DELETE_INBOX permission.
      */
     delete: operations['deleteCommunicationsInboxDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/communications/inbox/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted InboundEmail (docs/history.md)
+     * @description Brings back a InboundEmail deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreInboundEmail }`.
+     *
+     *     Needs the CREATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCommunicationsInboxDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -920,6 +894,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/communications/inbox/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one InboundEmail, newest first (docs/history.md)
+     * @description The history of one InboundEmail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a InboundEmail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { inboundEmailHistory }`.
+     *
+     *     Needs the READ_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCommunicationsInboxFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/communications/inbox/page': {
     parameters: {
       query?: never;
@@ -1032,33 +1032,7 @@ export interface paths {
     patch: operations['patchConceptsById'];
     trace?: never;
   };
-  '/concepts/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one Concept, newest first (docs/history.md)
-     * @description The history of one Concept, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Concept deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { conceptHistory }`.
-     *
-     *     Needs the READ_CONCEPTS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getConceptsByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/concepts/{id}/restore': {
+  '/concepts/deleted/{id}/restore': {
     parameters: {
       query?: never;
       header?: never;
@@ -1077,7 +1051,7 @@ export interface paths {
      *
      *     Not in the interface specification: an extension of this service.
      */
-    post: operations['postConceptsByIdRestore'];
+    post: operations['postConceptsDeletedByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1156,6 +1130,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/concepts/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Concept, newest first (docs/history.md)
+     * @description The history of one Concept, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Concept deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { conceptHistory }`.
+     *
+     *     Needs the READ_CONCEPTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getConceptsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/concepts/page': {
     parameters: {
       query?: never;
@@ -1222,58 +1222,6 @@ export interface paths {
      *     Needs the CREATE_ACTIVITIES permission.
      */
     post: operations['postCrmActivities'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/crm/activities/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one Activity, newest first (docs/history.md)
-     * @description The history of one Activity, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Activity deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { activityHistory }`.
-     *
-     *     Needs the READ_ACTIVITIES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getCrmActivitiesByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/crm/activities/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted Activity (docs/history.md)
-     * @description Brings back a Activity deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreActivity }`.
-     *
-     *     Needs the CREATE_ACTIVITIES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postCrmActivitiesByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1448,6 +1396,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/crm/activities/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Activity (docs/history.md)
+     * @description Brings back a Activity deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreActivity }`.
+     *
+     *     Needs the CREATE_ACTIVITIES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmActivitiesDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/crm/activities/dynamic-search': {
     parameters: {
       query?: never;
@@ -1506,7 +1480,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/crm/bookings/{id}/history': {
+  '/crm/activities/find/{id}/history': {
     parameters: {
       query?: never;
       header?: never;
@@ -1514,44 +1488,18 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The history of one Booking, newest first (docs/history.md)
-     * @description The history of one Booking, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Booking deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     * The history of one Activity, newest first (docs/history.md)
+     * @description The history of one Activity, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Activity deleted within the retention period. A malformed id is a 400, an unknown one a 404.
      *
-     *     GraphQL: `query { bookingHistory }`.
+     *     GraphQL: `query { activityHistory }`.
      *
-     *     Needs the READ_BOOKINGS permission.
+     *     Needs the READ_ACTIVITIES permission.
      *
      *     Not in the interface specification: an extension of this service.
      */
-    get: operations['getCrmBookingsByIdHistory'];
+    get: operations['getCrmActivitiesFindByIdHistory'];
     put?: never;
     post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/crm/bookings/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted Booking (docs/history.md)
-     * @description Brings back a Booking deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreBooking }`.
-     *
-     *     Needs the CREATE_BOOKINGS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postCrmBookingsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1625,6 +1573,32 @@ export interface paths {
      *     Needs the DELETE_BOOKINGS permission.
      */
     delete: operations['deleteCrmBookingsDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/bookings/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Booking (docs/history.md)
+     * @description Brings back a Booking deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreBooking }`.
+     *
+     *     Needs the CREATE_BOOKINGS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmBookingsDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1758,6 +1732,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/crm/bookings/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Booking, newest first (docs/history.md)
+     * @description The history of one Booking, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Booking deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { bookingHistory }`.
+     *
+     *     Needs the READ_BOOKINGS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCrmBookingsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/crm/bookings/page': {
     parameters: {
       query?: never;
@@ -1800,58 +1800,6 @@ export interface paths {
      *     Needs the CREATE_CONTACT_FORMS permission.
      */
     post: operations['postCrmContactFormWidgets'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/crm/contact-form-widgets/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one ContactFormWidget, newest first (docs/history.md)
-     * @description The history of one ContactFormWidget, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ContactFormWidget deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { contactFormWidgetHistory }`.
-     *
-     *     Needs the READ_CONTACT_FORMS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getCrmContactFormWidgetsByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/crm/contact-form-widgets/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted ContactFormWidget (docs/history.md)
-     * @description Brings back a ContactFormWidget deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreContactFormWidget }`.
-     *
-     *     Needs the CREATE_CONTACT_FORMS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postCrmContactFormWidgetsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1925,6 +1873,32 @@ export interface paths {
      *     Needs the DELETE_CONTACT_FORMS permission.
      */
     delete: operations['deleteCrmContactFormWidgetsDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/contact-form-widgets/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted ContactFormWidget (docs/history.md)
+     * @description Brings back a ContactFormWidget deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreContactFormWidget }`.
+     *
+     *     Needs the CREATE_CONTACT_FORMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmContactFormWidgetsDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2058,6 +2032,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/crm/contact-form-widgets/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one ContactFormWidget, newest first (docs/history.md)
+     * @description The history of one ContactFormWidget, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ContactFormWidget deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { contactFormWidgetHistory }`.
+     *
+     *     Needs the READ_CONTACT_FORMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCrmContactFormWidgetsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/crm/contact-form-widgets/page': {
     parameters: {
       query?: never;
@@ -2148,58 +2148,6 @@ export interface paths {
      *     Needs the CREATE_EPICS permission.
      */
     post: operations['postHrEpics'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/hr/epics/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one Epic, newest first (docs/history.md)
-     * @description The history of one Epic, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Epic deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { epicHistory }`.
-     *
-     *     Needs the READ_EPICS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getHrEpicsByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/hr/epics/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted Epic (docs/history.md)
-     * @description Brings back a Epic deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreEpic }`.
-     *
-     *     Needs the CREATE_EPICS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postHrEpicsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2350,6 +2298,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/epics/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Epic (docs/history.md)
+     * @description Brings back a Epic deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreEpic }`.
+     *
+     *     Needs the CREATE_EPICS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrEpicsDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/epics/dynamic-search': {
     parameters: {
       query?: never;
@@ -2480,6 +2454,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/epics/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Epic, newest first (docs/history.md)
+     * @description The history of one Epic, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Epic deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { epicHistory }`.
+     *
+     *     Needs the READ_EPICS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrEpicsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/features': {
     parameters: {
       query?: never;
@@ -2498,58 +2498,6 @@ export interface paths {
      *     Needs the CREATE_FEATURES permission.
      */
     post: operations['postHrFeatures'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/hr/features/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one Feature, newest first (docs/history.md)
-     * @description The history of one Feature, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Feature deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { featureHistory }`.
-     *
-     *     Needs the READ_FEATURES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getHrFeaturesByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/hr/features/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted Feature (docs/history.md)
-     * @description Brings back a Feature deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreFeature }`.
-     *
-     *     Needs the CREATE_FEATURES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postHrFeaturesByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2647,6 +2595,32 @@ export interface paths {
      *     Needs the DELETE_FEATURES permission.
      */
     delete: operations['deleteHrFeaturesDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/features/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Feature (docs/history.md)
+     * @description Brings back a Feature deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreFeature }`.
+     *
+     *     Needs the CREATE_FEATURES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrFeaturesDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2780,6 +2754,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/features/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Feature, newest first (docs/history.md)
+     * @description The history of one Feature, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Feature deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { featureHistory }`.
+     *
+     *     Needs the READ_FEATURES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrFeaturesFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/features/page': {
     parameters: {
       query?: never;
@@ -2822,58 +2822,6 @@ export interface paths {
      *     Needs the CREATE_PROJECTS permission.
      */
     post: operations['postHrProjects'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/hr/projects/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one HrProject, newest first (docs/history.md)
-     * @description The history of one HrProject, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a HrProject deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { hrProjectHistory }`.
-     *
-     *     Needs the READ_PROJECTS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getHrProjectsByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/hr/projects/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted HrProject (docs/history.md)
-     * @description Brings back a HrProject deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreHrProject }`.
-     *
-     *     Needs the CREATE_PROJECTS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postHrProjectsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3000,6 +2948,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/projects/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted HrProject (docs/history.md)
+     * @description Brings back a HrProject deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreHrProject }`.
+     *
+     *     Needs the CREATE_PROJECTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrProjectsDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/projects/dynamic-search': {
     parameters: {
       query?: never;
@@ -3106,6 +3080,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/projects/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one HrProject, newest first (docs/history.md)
+     * @description The history of one HrProject, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a HrProject deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { hrProjectHistory }`.
+     *
+     *     Needs the READ_PROJECTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrProjectsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/teams': {
     parameters: {
       query?: never;
@@ -3124,58 +3124,6 @@ export interface paths {
      *     Needs the CREATE_TEAMS permission.
      */
     post: operations['postHrTeams'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/hr/teams/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one Team, newest first (docs/history.md)
-     * @description The history of one Team, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Team deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { teamHistory }`.
-     *
-     *     Needs the READ_TEAMS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getHrTeamsByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/hr/teams/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted Team (docs/history.md)
-     * @description Brings back a Team deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreTeam }`.
-     *
-     *     Needs the CREATE_TEAMS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postHrTeamsByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3297,6 +3245,32 @@ export interface paths {
      *     Needs the DELETE_TEAMS permission.
      */
     delete: operations['deleteHrTeamsDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/teams/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Team (docs/history.md)
+     * @description Brings back a Team deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreTeam }`.
+     *
+     *     Needs the CREATE_TEAMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrTeamsDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -3456,6 +3430,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/teams/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Team, newest first (docs/history.md)
+     * @description The history of one Team, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Team deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { teamHistory }`.
+     *
+     *     Needs the READ_TEAMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrTeamsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/inventory': {
     parameters: {
       query?: never;
@@ -3474,58 +3474,6 @@ export interface paths {
      *     Needs the CREATE_INVENTORY permission.
      */
     post: operations['postInventory'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/inventory/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one StockInventory, newest first (docs/history.md)
-     * @description The history of one StockInventory, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a StockInventory deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { stockInventoryHistory }`.
-     *
-     *     Needs the READ_INVENTORY permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getInventoryByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/inventory/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted StockInventory (docs/history.md)
-     * @description Brings back a StockInventory deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreStockInventory }`.
-     *
-     *     Needs the CREATE_INVENTORY permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postInventoryByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3652,6 +3600,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted StockInventory (docs/history.md)
+     * @description Brings back a StockInventory deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreStockInventory }`.
+     *
+     *     Needs the CREATE_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postInventoryDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/inventory/dynamic-product-stock-inventory-search': {
     parameters: {
       query?: never;
@@ -3726,6 +3700,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one StockInventory, newest first (docs/history.md)
+     * @description The history of one StockInventory, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a StockInventory deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { stockInventoryHistory }`.
+     *
+     *     Needs the READ_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInventoryFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/invoices': {
     parameters: {
       query?: never;
@@ -3744,58 +3744,6 @@ export interface paths {
      *     Needs the CREATE_INVOICES permission.
      */
     post: operations['postInvoices'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/invoices/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one Invoice, newest first (docs/history.md)
-     * @description The history of one Invoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Invoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { invoiceHistory }`.
-     *
-     *     Needs the READ_INVOICES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getInvoicesByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/invoices/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted Invoice (docs/history.md)
-     * @description Brings back a Invoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreInvoice }`.
-     *
-     *     Needs the CREATE_INVOICES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postInvoicesByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3922,6 +3870,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/invoices/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Invoice (docs/history.md)
+     * @description Brings back a Invoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreInvoice }`.
+     *
+     *     Needs the CREATE_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postInvoicesDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/invoices/dynamic-search': {
     parameters: {
       query?: never;
@@ -3972,6 +3946,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     get: operations['getInvoicesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Invoice, newest first (docs/history.md)
+     * @description The history of one Invoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Invoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { invoiceHistory }`.
+     *
+     *     Needs the READ_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInvoicesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4036,33 +4036,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/notifications/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one Notification, newest first (docs/history.md)
-     * @description The history of one Notification, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Notification deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { notificationHistory }`.
-     *
-     *     Needs only a valid credential (the caller’s own records).
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getNotificationsByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/notifications/{id}/restore': {
+  '/notifications/deleted/{id}/restore': {
     parameters: {
       query?: never;
       header?: never;
@@ -4081,7 +4055,7 @@ export interface paths {
      *
      *     Not in the interface specification: an extension of this service.
      */
-    post: operations['postNotificationsByIdRestore'];
+    post: operations['postNotificationsDeletedByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4152,6 +4126,32 @@ export interface paths {
      *     Needs only a valid credential (the caller’s own records).
      */
     get: operations['getNotificationsFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Notification, newest first (docs/history.md)
+     * @description The history of one Notification, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Notification deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { notificationHistory }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getNotificationsFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4570,33 +4570,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/sent-mails/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one SentMail, newest first (docs/history.md)
-     * @description The history of one SentMail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a SentMail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { sentMailHistory }`.
-     *
-     *     Needs the READ_SENT_MAILS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getSentMailsByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/sent-mails/{id}/restore': {
+  '/sent-mails/deleted/{id}/restore': {
     parameters: {
       query?: never;
       header?: never;
@@ -4615,7 +4589,7 @@ export interface paths {
      *
      *     Not in the interface specification: an extension of this service.
      */
-    post: operations['postSentMailsByIdRestore'];
+    post: operations['postSentMailsDeletedByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4694,6 +4668,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sent-mails/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one SentMail, newest first (docs/history.md)
+     * @description The history of one SentMail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a SentMail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { sentMailHistory }`.
+     *
+     *     Needs the READ_SENT_MAILS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getSentMailsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sent-mails/page': {
     parameters: {
       query?: never;
@@ -4712,58 +4712,6 @@ export interface paths {
     get: operations['getSentMailsPage'];
     put?: never;
     post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/stock-transfers/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one StockTransfer, newest first (docs/history.md)
-     * @description The history of one StockTransfer, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a StockTransfer deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { stockTransferHistory }`.
-     *
-     *     Needs the READ_STOCK_TRANSFERS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getStockTransfersByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/stock-transfers/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted StockTransfer (docs/history.md)
-     * @description Brings back a StockTransfer deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreStockTransfer }`.
-     *
-     *     Needs the CREATE_STOCK_TRANSFERS permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postStockTransfersByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4813,6 +4761,32 @@ export interface paths {
      *     Needs the DELETE_STOCK_TRANSFERS permission.
      */
     delete: operations['deleteStockTransfersDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stock-transfers/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted StockTransfer (docs/history.md)
+     * @description Brings back a StockTransfer deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreStockTransfer }`.
+     *
+     *     Needs the CREATE_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postStockTransfersDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -4924,6 +4898,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stock-transfers/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one StockTransfer, newest first (docs/history.md)
+     * @description The history of one StockTransfer, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a StockTransfer deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { stockTransferHistory }`.
+     *
+     *     Needs the READ_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getStockTransfersFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/tax-percentages': {
     parameters: {
       query?: never;
@@ -4988,33 +4988,7 @@ export interface paths {
     patch: operations['patchTaxPercentagesById'];
     trace?: never;
   };
-  '/tax-percentages/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one TaxPercentage, newest first (docs/history.md)
-     * @description The history of one TaxPercentage, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a TaxPercentage deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { taxPercentageHistory }`.
-     *
-     *     Needs the READ_TAX_PERCENTAGES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getTaxPercentagesByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/tax-percentages/{id}/restore': {
+  '/tax-percentages/deleted/{id}/restore': {
     parameters: {
       query?: never;
       header?: never;
@@ -5033,7 +5007,7 @@ export interface paths {
      *
      *     Not in the interface specification: an extension of this service.
      */
-    post: operations['postTaxPercentagesByIdRestore'];
+    post: operations['postTaxPercentagesDeletedByIdRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5104,6 +5078,32 @@ export interface paths {
      *     Needs the READ_TAX_PERCENTAGES permission.
      */
     get: operations['getTaxPercentagesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/tax-percentages/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one TaxPercentage, newest first (docs/history.md)
+     * @description The history of one TaxPercentage, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a TaxPercentage deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { taxPercentageHistory }`.
+     *
+     *     Needs the READ_TAX_PERCENTAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTaxPercentagesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5208,58 +5208,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/type-product-coverages/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one TypeProductCoverage, newest first (docs/history.md)
-     * @description The history of one TypeProductCoverage, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a TypeProductCoverage deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { typeProductCoverageHistory }`.
-     *
-     *     Needs the READ_COVERAGES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getTypeProductCoveragesByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/type-product-coverages/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted TypeProductCoverage (docs/history.md)
-     * @description Brings back a TypeProductCoverage deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreTypeProductCoverage }`.
-     *
-     *     Needs the CREATE_COVERAGES permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postTypeProductCoveragesByIdRestore'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/type-product-coverages/calculate/{typeId}': {
     parameters: {
       query?: never;
@@ -5351,6 +5299,32 @@ export interface paths {
      *     Needs the DELETE_COVERAGES permission.
      */
     delete: operations['deleteTypeProductCoveragesDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/type-product-coverages/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted TypeProductCoverage (docs/history.md)
+     * @description Brings back a TypeProductCoverage deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreTypeProductCoverage }`.
+     *
+     *     Needs the CREATE_COVERAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTypeProductCoveragesDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -5510,6 +5484,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/type-product-coverages/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one TypeProductCoverage, newest first (docs/history.md)
+     * @description The history of one TypeProductCoverage, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a TypeProductCoverage deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { typeProductCoverageHistory }`.
+     *
+     *     Needs the READ_COVERAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTypeProductCoveragesFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/types/variables/{typeId}/{variableId}': {
     parameters: {
       query?: never;
@@ -5622,58 +5622,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/waste-management/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The history of one WasteRecord, newest first (docs/history.md)
-     * @description The history of one WasteRecord, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a WasteRecord deleted within the retention period. A malformed id is a 400, an unknown one a 404.
-     *
-     *     GraphQL: `query { wasteRecordHistory }`.
-     *
-     *     Needs the READ_WASTE permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    get: operations['getWasteManagementByIdHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/waste-management/{id}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a deleted WasteRecord (docs/history.md)
-     * @description Brings back a WasteRecord deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
-     *
-     *     GraphQL: `mutation { restoreWasteRecord }`.
-     *
-     *     Needs the CREATE_WASTE permission.
-     *
-     *     Not in the interface specification: an extension of this service.
-     */
-    post: operations['postWasteManagementByIdRestore'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/waste-management/by-shift/{shiftId}': {
     parameters: {
       query?: never;
@@ -5741,6 +5689,32 @@ export interface paths {
      *     Needs the DELETE_WASTE permission.
      */
     delete: operations['deleteWasteManagementDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/waste-management/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted WasteRecord (docs/history.md)
+     * @description Brings back a WasteRecord deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreWasteRecord }`.
+     *
+     *     Needs the CREATE_WASTE permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWasteManagementDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -5890,6 +5864,32 @@ export interface paths {
      *     Needs the READ_WASTE permission.
      */
     get: operations['getWasteManagementFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/waste-management/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one WasteRecord, newest first (docs/history.md)
+     * @description The history of one WasteRecord, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a WasteRecord deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { wasteRecordHistory }`.
+     *
+     *     Needs the READ_WASTE permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWasteManagementFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -13366,85 +13366,6 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getApInvoicesByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postApInvoicesByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApInvoice'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
   getApInvoicesAgingReport: {
     parameters: {
       query?: {
@@ -13637,6 +13558,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postApInvoicesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApInvoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getApInvoicesDynamicSearch: {
     parameters: {
       query?: {
@@ -13745,6 +13706,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ApInvoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getApInvoicesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -14146,85 +14146,6 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getCommunicationsInboxByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postCommunicationsInboxByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['InboundEmail'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
   getCommunicationsInboxCsvExport: {
     parameters: {
       query?: {
@@ -14294,6 +14215,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCommunicationsInboxDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboundEmail'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -14513,6 +14474,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['InboundEmail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCommunicationsInboxFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -14769,46 +14769,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getConceptsByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postConceptsByIdRestore: {
+  postConceptsDeletedByIdRestore: {
     parameters: {
       query?: never;
       header?: {
@@ -14947,6 +14908,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getConceptsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getConceptsPage: {
     parameters: {
       query?: {
@@ -15058,85 +15058,6 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getCrmActivitiesByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postCrmActivitiesByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Activity'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -15391,6 +15312,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postCrmActivitiesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Activity'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmActivitiesDynamicSearch: {
     parameters: {
       query?: {
@@ -15510,7 +15471,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getCrmBookingsByIdHistory: {
+  getCrmActivitiesFindByIdHistory: {
     parameters: {
       query?: {
         /** @description 0-based page number (default 0). */
@@ -15544,46 +15505,6 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postCrmBookingsByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Booking'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -15697,6 +15618,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCrmBookingsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Booking'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -15927,6 +15888,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getCrmBookingsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmBookingsPage: {
     parameters: {
       query?: {
@@ -16007,85 +16007,6 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getCrmContactFormWidgetsByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postCrmContactFormWidgetsByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ContactFormWidgetConfig'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -16192,6 +16113,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCrmContactFormWidgetsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContactFormWidgetConfig'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -16422,6 +16383,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getCrmContactFormWidgetsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmContactFormWidgetsPage: {
     parameters: {
       query?: {
@@ -16594,85 +16594,6 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getHrEpicsByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postHrEpicsByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Epic'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -16881,6 +16802,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postHrEpicsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Epic'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -17111,51 +17072,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postHrFeatures: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateFeatureInput'];
-      };
-    };
-    responses: {
-      /** @description Created. */
-      201: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          Location: components['headers']['Location'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Feature'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getHrFeaturesByIdHistory: {
+  getHrEpicsFindByIdHistory: {
     parameters: {
       query?: {
         /** @description 0-based page number (default 0). */
@@ -17194,26 +17111,28 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postHrFeaturesByIdRestore: {
+  postHrFeatures: {
     parameters: {
       query?: never;
       header?: {
         /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
+      path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateFeatureInput'];
+      };
+    };
     responses: {
-      /** @description OK. */
-      200: {
+      /** @description Created. */
+      201: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -17228,6 +17147,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -17371,6 +17292,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postHrFeaturesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Feature'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -17601,6 +17562,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getHrFeaturesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrFeaturesPage: {
     parameters: {
       query?: {
@@ -17681,85 +17681,6 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getHrProjectsByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postHrProjectsByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HrProject'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -17934,6 +17855,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postHrProjectsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HrProject'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -18130,51 +18091,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postHrTeams: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateTeamInput'];
-      };
-    };
-    responses: {
-      /** @description Created. */
-      201: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          Location: components['headers']['Location'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Team'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getHrTeamsByIdHistory: {
+  getHrProjectsFindByIdHistory: {
     parameters: {
       query?: {
         /** @description 0-based page number (default 0). */
@@ -18213,26 +18130,28 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postHrTeamsByIdRestore: {
+  postHrTeams: {
     parameters: {
       query?: never;
       header?: {
         /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
+      path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateTeamInput'];
+      };
+    };
     responses: {
-      /** @description OK. */
-      200: {
+      /** @description Created. */
+      201: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -18247,6 +18166,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -18421,6 +18342,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postHrTeamsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -18693,51 +18654,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postInventory: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AddStockInput'];
-      };
-    };
-    responses: {
-      /** @description Created. */
-      201: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          Location: components['headers']['Location'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['StockInventory'][];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getInventoryByIdHistory: {
+  getHrTeamsFindByIdHistory: {
     parameters: {
       query?: {
         /** @description 0-based page number (default 0). */
@@ -18776,33 +18693,35 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postInventoryByIdRestore: {
+  postInventory: {
     parameters: {
       query?: never;
       header?: {
         /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
+      path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddStockInput'];
+      };
+    };
     responses: {
-      /** @description OK. */
-      200: {
+      /** @description Created. */
+      201: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['StockInventory'];
+          'application/json': components['schemas']['StockInventory'][];
         };
       };
       400: components['responses']['BadRequest'];
@@ -18810,6 +18729,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -19058,6 +18979,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postInventoryDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StockInventory'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getInventoryDynamicProductStockInventorySearch: {
     parameters: {
       query?: {
@@ -19180,51 +19141,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postInvoices: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['InvoiceInput'];
-      };
-    };
-    responses: {
-      /** @description Created. */
-      201: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          Location: components['headers']['Location'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Invoice'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getInvoicesByIdHistory: {
+  getInventoryFindByIdHistory: {
     parameters: {
       query?: {
         /** @description 0-based page number (default 0). */
@@ -19263,26 +19180,28 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postInvoicesByIdRestore: {
+  postInvoices: {
     parameters: {
       query?: never;
       header?: {
         /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
+      path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceInput'];
+      };
+    };
     responses: {
-      /** @description OK. */
-      200: {
+      /** @description Created. */
+      201: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -19297,6 +19216,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -19480,6 +19401,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postInvoicesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getInvoicesDynamicSearch: {
     parameters: {
       query?: {
@@ -19588,6 +19549,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getInvoicesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -19722,46 +19722,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getNotificationsByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postNotificationsByIdRestore: {
+  postNotificationsDeletedByIdRestore: {
     parameters: {
       query?: never;
       header?: {
@@ -19889,6 +19850,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Notification'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getNotificationsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -20644,46 +20644,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getSentMailsByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postSentMailsByIdRestore: {
+  postSentMailsDeletedByIdRestore: {
     parameters: {
       query?: never;
       header?: {
@@ -20822,49 +20783,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getSentMailsPage: {
-    parameters: {
-      query?: {
-        /** @description Sort direction (default ASC). */
-        direction?: components['schemas']['Direction'];
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
-        search?: string;
-        /** @description A sortable field of the record to sort by (default: creation order). */
-        sortBy?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SentMailPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getStockTransfersByIdHistory: {
+  getSentMailsFindByIdHistory: {
     parameters: {
       query?: {
         /** @description 0-based page number (default 0). */
@@ -20903,17 +20822,22 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  postStockTransfersByIdRestore: {
+  getSentMailsPage: {
     parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      query?: {
+        /** @description Sort direction (default ASC). */
+        direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
+        search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
+        sortBy?: string;
       };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
+      header?: never;
+      path?: never;
       cookie?: never;
     };
     requestBody?: never;
@@ -20922,22 +20846,19 @@ export interface operations {
       200: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['StockTransfer'];
+          'application/json': components['schemas']['SentMailPage'];
         };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -21012,6 +20933,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postStockTransfersDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StockTransfer'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -21224,6 +21185,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getStockTransfersFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postTaxPercentages: {
     parameters: {
       query?: never;
@@ -21396,46 +21396,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getTaxPercentagesByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postTaxPercentagesByIdRestore: {
+  postTaxPercentagesDeletedByIdRestore: {
     parameters: {
       query?: never;
       header?: {
@@ -21563,6 +21524,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TaxPercentage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTaxPercentagesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -21763,85 +21763,6 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getTypeProductCoveragesByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postTypeProductCoveragesByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TypeProductCoverage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
   postTypeProductCoveragesCalculateByTypeId: {
     parameters: {
       query?: {
@@ -22002,6 +21923,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postTypeProductCoveragesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TypeProductCoverage'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -22278,6 +22239,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getTypeProductCoveragesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getTypesVariablesByTypeIdByVariableId: {
     parameters: {
       query?: never;
@@ -22531,85 +22531,6 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  getWasteManagementByIdHistory: {
-    parameters: {
-      query?: {
-        /** @description 0-based page number (default 0). */
-        pageNumber?: number;
-        /** @description Records per page (default 20, at most 1000). */
-        pageSize?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HistoryEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  postWasteManagementByIdRestore: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK. */
-      200: {
-        headers: {
-          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WasteRecord'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      422: components['responses']['UnprocessableContent'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
   getWasteManagementByShiftByShiftId: {
     parameters: {
       query?: never;
@@ -22713,6 +22634,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWasteManagementDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WasteRecord'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -22966,6 +22927,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WasteRecord'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWasteManagementFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];

@@ -98,7 +98,7 @@ describe('history, audit log and restore', () => {
     );
 
     // REST: the same page, and the record's answer keeps the shape it always had.
-    const rest = await a.client.get(`/hr/features/${id}/history?pageSize=2`);
+    const rest = await a.client.get(`/hr/features/find/${id}/history?pageSize=2`);
     expect(rest.status).toBe(200);
     expect(rest.body).toMatchObject({ totalElements: 3, totalPages: 2, size: 2 });
     expect(rest.body.content.map((e: any) => e.type)).toEqual(['UPDATE', 'STATUS_CHANGE']);
@@ -118,11 +118,11 @@ describe('history, audit log and restore', () => {
       { id, gone: UNKNOWN },
     );
     expect(res.body.errors?.[0].extensions?.status).toBe(404);
-    const after = await a.client.get(`/hr/features/${id}/history`);
+    const after = await a.client.get(`/hr/features/find/${id}/history`);
     expect(after.body.content.map((e: any) => e.type)).toEqual(['CREATE']);
     expect((await a.client.get(`/hr/features/find/${id}`)).body.name).toBe('Atomic');
     await gql(a.client, UPDATE_FEATURE, { id, input: { name: 'Atomic v2' } });
-    const kept = await a.client.get(`/hr/features/${id}/history`);
+    const kept = await a.client.get(`/hr/features/find/${id}/history`);
     expect(kept.body.content[0].changes).toEqual([{ field: 'name', old: 'Atomic', new: 'Atomic v2' }]);
   });
 
@@ -132,7 +132,7 @@ describe('history, audit log and restore', () => {
     const found = await a.client.get(`/hr/features/find/${id}`);
     expect(found.body.events).toHaveLength(100);
     expect(found.body.events.every((e: any) => e.type === 'UPDATE')).toBe(true);
-    const page = await a.client.get(`/hr/features/${id}/history?pageNumber=1&pageSize=100`);
+    const page = await a.client.get(`/hr/features/find/${id}/history?pageNumber=1&pageSize=100`);
     expect(page.body.totalElements).toBe(105);
     expect(page.body.content.map((e: any) => e.type)).toEqual([
       'UPDATE',
@@ -154,7 +154,7 @@ describe('history, audit log and restore', () => {
     const key = keyed.body.key as string;
     const byKey = await new Client(server.baseUrl, key).post('/hr/features', { name: 'By key' });
     expect(byKey.status).toBe(201);
-    const [entry] = (await a.client.get(`/hr/features/${byKey.body.id}/history`)).body.content;
+    const [entry] = (await a.client.get(`/hr/features/find/${byKey.body.id}/history`)).body.content;
     expect(entry).toMatchObject({
       type: 'CREATE',
       apiKeyId: keyed.body.id,
@@ -238,17 +238,17 @@ describe('history, audit log and restore', () => {
     const backwards = await a.client.get(`/audit-log?from=${end}&to=${start}`);
     expectErrorBody(backwards, 400);
     expect(backwards.body.detail).toMatch(/before/);
-    const badRecord = await a.client.get('/hr/features/not-a-uuid/history');
+    const badRecord = await a.client.get('/hr/features/find/not-a-uuid/history');
     expectErrorBody(badRecord, 400);
     expect(badRecord.body.detail).toMatch(/not-a-uuid/);
-    expectErrorBody(await a.client.get(`/hr/features/${UNKNOWN}/history`), 404);
+    expectErrorBody(await a.client.get(`/hr/features/find/${UNKNOWN}/history`), 404);
 
     // The audit log needs READ_AUDIT_LOG; a record's history needs the record's READ permission.
     expectErrorBody(await clerk.client.get('/audit-log'), 403);
-    expect((await clerk.client.get(`/hr/features/${mine.id}/history`)).status).toBe(200);
+    expect((await clerk.client.get(`/hr/features/find/${mine.id}/history`)).status).toBe(200);
     const auditor = await a.userWith(['READ_AUDIT_LOG']);
     expect((await auditor.client.get('/audit-log')).status).toBe(200);
-    expectErrorBody(await auditor.client.get(`/hr/features/${mine.id}/history`), 403);
+    expectErrorBody(await auditor.client.get(`/hr/features/find/${mine.id}/history`), 403);
   });
 
   it('restores a deleted record through the same checks as a write, with a RESTORE entry', async () => {
@@ -264,7 +264,7 @@ describe('history, audit log and restore', () => {
     expect((await a.client.delete(`/hr/features/delete-list?ids=${feature.id}`)).status).toBe(204);
     expectErrorBody(await a.client.get(`/hr/features/find/${feature.id}`), 404);
     // The history of a deleted record stays readable.
-    const afterDelete = await a.client.get(`/hr/features/${feature.id}/history`);
+    const afterDelete = await a.client.get(`/hr/features/find/${feature.id}/history`);
     expect(afterDelete.body.content[0]).toMatchObject({ type: 'DELETE' });
     expect(afterDelete.body.content[0].changes).toEqual(
       expect.arrayContaining([{ field: 'name', old: 'Doomed', new: null }]),
@@ -272,7 +272,7 @@ describe('history, audit log and restore', () => {
 
     // Its epic goes too: restoring the feature would break its reference.
     expect((await a.client.delete(`/hr/epics/delete-list?ids=${epic.body.id}`)).status).toBe(204);
-    const broken = await a.client.post(`/hr/features/${feature.id}/restore`);
+    const broken = await a.client.post(`/hr/features/deleted/${feature.id}/restore`);
     expectErrorBody(broken, 409);
     expect(broken.body.detail).toMatch(/epicId/);
     // The failed restore was rolled back with its history entry.
@@ -284,7 +284,7 @@ describe('history, audit log and restore', () => {
       id: epic.body.id,
     });
     expect(epicBack.restoreEpic).toEqual({ id: epic.body.id, name: 'Restore epic' });
-    const back = await a.client.post(`/hr/features/${feature.id}/restore`);
+    const back = await a.client.post(`/hr/features/deleted/${feature.id}/restore`);
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({
       id: feature.id,
@@ -301,12 +301,12 @@ describe('history, audit log and restore', () => {
     expect((await a.client.get(`/hr/features/find/${feature.id}`)).status).toBe(200);
 
     // A record that exists cannot be restored; one never deleted is a 404; a malformed id a 400.
-    expectErrorBody(await a.client.post(`/hr/features/${feature.id}/restore`), 409);
-    expectErrorBody(await a.client.post(`/hr/features/${UNKNOWN}/restore`), 404);
-    expectErrorBody(await a.client.post('/hr/features/nope/restore'), 400);
+    expectErrorBody(await a.client.post(`/hr/features/deleted/${feature.id}/restore`), 409);
+    expectErrorBody(await a.client.post(`/hr/features/deleted/${UNKNOWN}/restore`), 404);
+    expectErrorBody(await a.client.post('/hr/features/deleted/nope/restore'), 400);
     // Restoring needs the group's CREATE permission.
     const reader = await a.userWith(['READ_FEATURES']);
-    expectErrorBody(await reader.client.post(`/hr/features/${UNKNOWN}/restore`), 403);
+    expectErrorBody(await reader.client.post(`/hr/features/deleted/${UNKNOWN}/restore`), 403);
   });
 
   it('a record deleted before the retention period is gone for good (404); the job deletes old entries', async () => {
@@ -330,7 +330,7 @@ describe('history, audit log and restore', () => {
     ]);
 
     // Before the job runs, the deletion is already outside the period: not restorable.
-    expectErrorBody(await a.client.post(`/hr/features/${old.id}/restore`), 404);
+    expectErrorBody(await a.client.post(`/hr/features/deleted/${old.id}/restore`), 404);
     // Tenant B keeps the default period: its entries of the same age stay.
     const bOld = await newFeature(b.client, { name: 'B old' });
     await conn.execute(
@@ -343,15 +343,15 @@ describe('history, audit log and restore', () => {
     expect(purged.deletions).toBeGreaterThanOrEqual(1);
     expect((await a.client.get(`/audit-log?recordId=${old.id}`)).body.totalElements).toBe(0);
     expect((await a.client.get(`/audit-log?recordId=${recent.id}`)).body.totalElements).toBe(2);
-    expect((await b.client.get(`/hr/features/${bOld.id}/history`)).body.totalElements).toBe(1);
-    expectErrorBody(await a.client.post(`/hr/features/${old.id}/restore`), 404);
-    expect((await a.client.post(`/hr/features/${recent.id}/restore`)).status).toBe(200);
+    expect((await b.client.get(`/hr/features/find/${bOld.id}/history`)).body.totalElements).toBe(1);
+    expectErrorBody(await a.client.post(`/hr/features/deleted/${old.id}/restore`), 404);
+    expect((await a.client.post(`/hr/features/deleted/${recent.id}/restore`)).status).toBe(200);
   });
 
   it("another tenant can neither read A's history or audit log nor restore A's records", async () => {
     const f = await newFeature(a.client, { name: 'A secret plan' });
     await gql(a.client, UPDATE_FEATURE, { id: f.id, input: { name: 'A secret plan v2' } });
-    expectErrorBody(await b.client.get(`/hr/features/${f.id}/history`), 404);
+    expectErrorBody(await b.client.get(`/hr/features/find/${f.id}/history`), 404);
     const viaGraphql = await b.client.graphql(
       `query($id: ID!) { featureHistory(id: $id) { totalElements } }`,
       { id: f.id },
@@ -366,9 +366,9 @@ describe('history, audit log and restore', () => {
     expect(csv.text).not.toContain(f.id);
 
     await a.client.delete(`/hr/features/delete-list?ids=${f.id}`);
-    expectErrorBody(await b.client.post(`/hr/features/${f.id}/restore`), 404);
-    expectErrorBody(await b.client.get(`/hr/features/${f.id}/history`), 404);
+    expectErrorBody(await b.client.post(`/hr/features/deleted/${f.id}/restore`), 404);
+    expectErrorBody(await b.client.get(`/hr/features/find/${f.id}/history`), 404);
     // A's record is still deleted, and A can still restore it.
-    expect((await a.client.post(`/hr/features/${f.id}/restore`)).status).toBe(200);
+    expect((await a.client.post(`/hr/features/deleted/${f.id}/restore`)).status).toBe(200);
   });
 });

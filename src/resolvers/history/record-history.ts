@@ -26,7 +26,7 @@ function recordHistoryResolver(type: ClassType<Audited>, recordType = type.name)
       return joinedOf<Event[]>(record, 'events') ?? loadEvents(ctx, recordType, record.id);
     }
 
-    // GraphQL only: a REST answer's record stays as the specification shows it (GET .../{id}/history pages it).
+    // GraphQL only: a REST answer's record stays as the specification shows it (GET .../find/{id}/history pages it).
     @Extensions({ rest: false })
     @FieldResolver(() => HistoryPage, {
       description:
