@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { newEvent, type Actor } from '../src/db/tenancy';
+import type { Actor } from '../src/db/tenancy';
 import { withTenant } from '../src/db/tenant-transaction';
-import { EventType, type Event } from '../src/entities/event';
+import { HistoryEntry, HistoryType } from '../src/entities/history-entry';
 import { Epic, EpicStatus } from '../src/entities/hr/epic';
 import { Feature, FeaturePriority, FeatureStatus } from '../src/entities/hr/feature';
 import { Task, TaskStatus } from '../src/entities/hr/task';
@@ -13,7 +13,7 @@ import { createTenant, createUser } from '../src/services/provisioning';
  * The data set, written through the service's own code: tenants and users by the provisioning
  * service, records by the ORM's insertMany with the entities' own metadata, in tenant
  * transactions (row-level security applies, as for the service). insertMany bypasses the flush
- * subscriber, so the audit fields and events it would have written are set here the same way.
+ * subscriber, so the audit fields and history entries it would have written are set here the same way.
  */
 
 /** A user of a tenant that the scenarios act as. */
@@ -92,27 +92,51 @@ function weighted<T>(r: () => number, table: [T, number][]): T {
 const DAY = 86_400_000;
 const CHUNK = 2000;
 
-function history(r: () => number, actor: Actor, created: Date, status: FeatureStatus, kind: string): Event[] {
-  const at = (d: Date) => d.toISOString();
-  const events: Event[] = [
-    { ...newEvent(EventType.CREATE, actor.userId, `Created ${kind}`), date: at(created) },
-  ];
+/** A history entry as the flush would have written it, at `at` (the n-th of its record). */
+function entry(
+  actor: Actor,
+  recordType: string,
+  recordId: string,
+  type: HistoryType,
+  description: string,
+  at: Date,
+  n = 0,
+): Record<string, unknown> {
+  return {
+    tenantId: actor.tenantId,
+    id: randomUUID(),
+    recordType,
+    recordId,
+    type,
+    seq: at.getTime() * 1000 + n,
+    occurredAt: at,
+    actorUserId: actor.userId,
+    actorEmail: actor.email,
+    description,
+  };
+}
+
+function history(
+  r: () => number,
+  actor: Actor,
+  id: string,
+  created: Date,
+  status: FeatureStatus,
+  kind: string,
+): Record<string, unknown>[] {
+  const entries = [entry(actor, kind, id, HistoryType.CREATE, `Created ${kind}`, created)];
   let when = created.getTime();
   for (let i = Math.floor(r() * 3); i > 0; i--) {
     when += Math.floor(r() * 10 * DAY);
-    events.push({
-      ...newEvent(EventType.UPDATE, actor.userId, 'Updated description'),
-      date: at(new Date(when)),
-    });
+    entries.push(entry(actor, kind, id, HistoryType.UPDATE, 'Updated description', new Date(when), i));
   }
   if (status !== FeatureStatus.BACKLOG) {
     when += Math.floor(r() * 10 * DAY);
-    events.push({
-      ...newEvent(EventType.STATUS_CHANGE, actor.userId, `BACKLOG -> ${status}`),
-      date: at(new Date(when)),
-    });
+    entries.push(
+      entry(actor, kind, id, HistoryType.STATUS_CHANGE, `BACKLOG -> ${status}`, new Date(when), 9),
+    );
   }
-  return events;
+  return entries;
 }
 
 /** Runs `chunks` writers with at most `parallel` in flight. */
@@ -176,29 +200,33 @@ export async function loadTenant(orm: MikroORM, shape: TenantShape, seed: number
   });
 
   const epicIds = Array.from({ length: shape.epics }, () => randomUUID());
-  await withTenant(orm.em, actor, (em) =>
-    em.insertMany(
+  const epicCreated = (i: number) => new Date(now - 800 * DAY + i * 1000);
+  await withTenant(orm.em, actor, async (em) => {
+    await em.insertMany(
       Epic,
-      epicIds.map((id, i) => {
-        const created = new Date(now - 800 * DAY + i * 1000);
-        return {
-          ...audit(created),
-          id,
-          name: `Epic ${i} ${pick(r, NOUNS)}`,
-          color: pick(r, ['red', 'green', 'blue']),
-          status: pick(r, Object.values(EpicStatus)),
-          tags: [],
-          events: [{ ...newEvent(EventType.CREATE, admin.id, 'Created Epic'), date: created.toISOString() }],
-        };
-      }),
-    ),
-  );
+      epicIds.map((id, i) => ({
+        ...audit(epicCreated(i)),
+        id,
+        name: `Epic ${i} ${pick(r, NOUNS)}`,
+        color: pick(r, ['red', 'green', 'blue']),
+        status: pick(r, Object.values(EpicStatus)),
+        tags: [],
+      })),
+    );
+    await em.insertMany(
+      HistoryEntry,
+      epicIds.map((id, i) =>
+        entry(actor, 'Epic', id, HistoryType.CREATE, 'Created Epic', epicCreated(i)),
+      ) as never[],
+    );
+  });
 
   const sampleFeatureIds: string[] = [];
   const sampleEvery = Math.max(1, Math.floor(shape.features / 2000));
   await inChunks(shape.features, 2, async (from, to) => {
     const features: Record<string, unknown>[] = [];
     const tasks: Record<string, unknown>[] = [];
+    const entries: Record<string, unknown>[] = [];
     for (let i = from; i < to; i++) {
       const id = randomUUID();
       if (i % sampleEvery === 0) sampleFeatureIds.push(id);
@@ -215,24 +243,27 @@ export async function loadTenant(orm: MikroORM, shape: TenantShape, seed: number
         status,
         tags: TAGS.filter(() => r() < 0.2),
         estimatedPoints: pick(r, [1, 2, 3, 5, 8, 13]),
-        events: history(r, actor, created, status, 'Feature'),
       });
+      entries.push(...history(r, actor, id, created, status, 'Feature'));
       for (let t = Math.floor(r() * (shape.maxTasks + 1)); t > 0; t--) {
+        const taskId = randomUUID();
         tasks.push({
           ...audit(created),
-          id: randomUUID(),
+          id: taskId,
           title: `Task ${t} of feature ${i}`,
           status: pick(r, TASK_STATUSES),
           featureId: id,
           epicId,
-          events: [{ ...newEvent(EventType.CREATE, admin.id, 'Created Task'), date: created.toISOString() }],
         });
+        entries.push(entry(actor, 'Task', taskId, HistoryType.CREATE, 'Created Task', created));
       }
     }
     await withTenant(orm.em, actor, async (em) => {
       await em.insertMany(Feature, features as never[]);
       for (let t = 0; t < tasks.length; t += CHUNK)
         await em.insertMany(Task, tasks.slice(t, t + CHUNK) as never[]);
+      for (let e = 0; e < entries.length; e += CHUNK)
+        await em.insertMany(HistoryEntry, entries.slice(e, e + CHUNK) as never[]);
     });
   });
 

@@ -15,6 +15,7 @@ import { drive, type LoadResult } from './drive';
 import { explainAll, type Explained } from './explain';
 import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-data';
 import { eventsScenario } from './events-load';
+import { historyScenario } from './history';
 import {
   cpuOf,
   migrationsAreAmongOurs,
@@ -511,6 +512,11 @@ async function compareProcesses(run: Run, all: Scenario[], token: string): Promi
 async function main() {
   const cfg = benchConfig();
   // The events scenario stands alone (a database, a service and receivers of its own).
+  // So does the history scenario (docs/history.md, "What it costs").
+  if (process.env.BENCH_HISTORY_SCENARIO === '1') {
+    await historyScenario(log);
+    return;
+  }
   if (process.env.BENCH_EVENTS_SCENARIO === '1') {
     log(
       'Events: creates at the maximum rate with webhooks to 1 and to 10 endpoints (one slow), then the drain',

@@ -20,6 +20,7 @@ import type { JwtSettings } from './auth/jwt';
 import { Loaders, type Context } from './context';
 import type { ContextFor } from './http/context-for';
 import { API_BASE } from './http/api-base';
+import { actorOf, setActor } from './db/tenancy';
 import { classify } from './error-mapping';
 import { credentialError, requireCredential, withoutSuggestions } from './graphql/errors';
 import { ideRouter } from './graphql/ide';
@@ -261,6 +262,8 @@ function contextForCredentials(
   const contextFor: ContextFor = async (req, res, optimistic = false) => {
     const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
     res.locals.caller = caller;
+    // The history names the request each change came from.
+    setActor(em, { ...actorOf(em)!, requestId: (res.locals.requestId as string | undefined) ?? null });
     // Requests refused before execution (batches, limits) never reach the code that ends the
     // transaction; once the answer is out, whatever is still open is rolled back.
     res.once('finish', () => {

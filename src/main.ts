@@ -9,6 +9,7 @@ import { loadConfig, type Config } from './config';
 import { runCluster } from './cluster';
 import { printBanner } from './banner';
 import { startIdempotencyCleanup } from './jobs/idempotency-cleanup';
+import { startHistoryRetention } from './history/retention';
 import { startFileJobs } from './jobs/file-jobs';
 import { connectSharedState } from './http/shared-store';
 import { openDatabase } from './db/database';
@@ -74,6 +75,8 @@ async function serve(config: Config) {
   const events = startEventWorker(db.orm, logger, config.events, app.metrics.observeAttempt);
   // Idempotency keys past their 24 hours go, in every process (deleting twice costs nothing).
   const cleanup = startIdempotencyCleanup(db.orm, logger);
+  // History past each tenant's retention period goes, in every process too.
+  const retention = startHistoryRetention(db.orm, logger);
   // Thumbnails of uploaded images, and files no record names, in this process and any other.
   const fileJobs = startFileJobs(db.orm, app.files, logger);
   const base = `http://${config.host}:${config.port}`;
@@ -100,7 +103,14 @@ async function serve(config: Config) {
     try {
       // Requests in flight finish while new connections are refused, and the workers stop
       // claiming work (finishing what they hold); the pool closes only when all are done.
-      await Promise.all([app.close(), worker.stop(), events.stop(), cleanup.stop(), fileJobs.stop()]);
+      await Promise.all([
+        app.close(),
+        worker.stop(),
+        events.stop(),
+        cleanup.stop(),
+        retention.stop(),
+        fileJobs.stop(),
+      ]);
       await Promise.all([db.close(), shared?.close()]);
       logger.info('stopped');
       process.exit(0);

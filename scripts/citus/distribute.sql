@@ -50,6 +50,9 @@ select create_distributed_table('subsidiary', 'tenant_id', colocate_with => 'ten
 select create_distributed_table('supplier', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('ap_invoice', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('audit_log', 'tenant_id', colocate_with => 'tenant');
+-- Records' history and each tenant's retention of it.
+select create_distributed_table('record_history', 'tenant_id', colocate_with => 'tenant');
+select create_distributed_table('history_settings', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('employee', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('contact_form_widget_config', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('lead', 'tenant_id', colocate_with => 'tenant');

@@ -251,7 +251,12 @@ export async function authenticate(
       checkKey(caller, key);
       keyUsed(rootEm, tenantId, key.keyId, () => undefined);
       // Writes name the key, not its creator.
-      setActor(em, { tenantId, userId: caller.userId, email: keyActor(caller.apiKey!) });
+      setActor(em, {
+        tenantId,
+        userId: caller.userId,
+        email: keyActor(caller.apiKey!),
+        apiKeyId: caller.apiKey!.id,
+      });
       return { em, caller, expiresAt: caller.apiKey!.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER };
     }
     if (withdrawn(caller, claims!))

@@ -1,23 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
-import { EventType, type Event } from '../entities/event';
-import { Audited, TenantScoped } from '../entities/tenant-scoped';
+import { TenantScoped } from '../entities/tenant-scoped';
+import { BOOKKEEPING, isRestore, recordFlush } from '../history/recorder';
+import type { Actor } from './actor';
 
 /**
  * Tenancy and audit, enforced once for every entity rather than per resolver:
  * - the `tenant` filter adds `tenant_id = <caller's tenant>` to every find, count, update and
  *   delete; a fork without the parameter fails instead of reading across tenants;
  * - the subscriber stamps inserts with the caller's tenant (whatever a body said), sets the
- *   audit fields from the caller, and appends CREATE / UPDATE / STATUS_CHANGE events.
+ *   audit fields from the caller, and records the flush's history (history/recorder.ts).
  */
 export const TENANT_FILTER = 'tenant';
 
-/** Who is writing through an EntityManager fork (set per request, read by the subscriber). */
-export interface Actor {
-  tenantId: string;
-  userId: string | null;
-  email: string;
-}
+export type { Actor } from './actor';
 
 /**
  * The actor travels in the tenant filter's parameters: MikroORM copies them into every fork
@@ -58,13 +53,6 @@ export function tenantFilter(entityNames: string[]) {
   };
 }
 
-export function newEvent(type: EventType, authorId: string | null, description: string | null): Event {
-  return { id: randomUUID(), type, date: new Date().toISOString(), authorId, description };
-}
-
-/** Properties whose change is bookkeeping, not an edit a user made. */
-const BOOKKEEPING = new Set(['updated', 'updatedBy', 'version', 'events', 'created', 'createdBy']);
-
 export class TenancySubscriber implements EventSubscriber {
   onFlush(args: FlushEventArgs): void {
     const actor = actorOf(args.em);
@@ -76,13 +64,12 @@ export class TenancySubscriber implements EventSubscriber {
       if (cs.type === 'create') {
         if (!actor) throw new Error(`insert of ${cs.name} without an actor`);
         entity.tenantId = actor.tenantId;
-        entity.created = now;
-        entity.updated = now;
-        entity.createdBy = actor.email;
-        entity.updatedBy = actor.email;
-        if (entity instanceof Audited && entity.events.length === 0) {
-          entity.events = [newEvent(EventType.CREATE, actor.userId, `Created ${cs.name}`)];
+        if (!isRestore(entity) || !entity.created) {
+          entity.created = now;
+          entity.createdBy = actor.email;
         }
+        entity.updated = now;
+        entity.updatedBy = actor.email;
         uow.recomputeSingleChangeSet(entity);
       } else if (cs.type === 'update') {
         if (!actor) throw new Error(`update of ${cs.name} without an actor`);
@@ -90,26 +77,10 @@ export class TenancySubscriber implements EventSubscriber {
         if (changed.length === 0) continue;
         entity.updated = now;
         entity.updatedBy = actor.email;
-        if (entity instanceof Audited) {
-          const events = [...entity.events];
-          const before = cs.originalEntity as Record<string, unknown> | undefined;
-          if (changed.includes('status') && before) {
-            events.push(
-              newEvent(
-                EventType.STATUS_CHANGE,
-                actor.userId,
-                `${before.status ?? 'null'} -> ${(entity as any).status}`,
-              ),
-            );
-          }
-          const others = changed.filter((k) => k !== 'status');
-          if (others.length > 0) {
-            events.push(newEvent(EventType.UPDATE, actor.userId, `Updated ${others.join(', ')}`));
-          }
-          entity.events = events;
-        }
         uow.recomputeSingleChangeSet(entity);
       }
     }
+    // The history of every change of this flush, in the same transaction (history/recorder.ts).
+    recordFlush(args, actor);
   }
 }

@@ -5,6 +5,11 @@
  */
 export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
   'audit_log.entity_id': 'names a record of any table, and must outlive it: the log keeps deleted records',
+  'record_history.record_id':
+    'names a record of any table, and must outlive it: the history keeps deleted records',
+  'record_history.actor_user_id': 'who made a change; the history outlives a user who is gone',
+  'record_history.actor_api_key_id': 'the key that made a change; the history outlives the key',
+  'record_history.request_id': 'the X-Request-Id of the request that made a change (text), not a record',
   'outbox_event.resource_id':
     'the record an event is about, in any table, and it must outlive a deleted record',
   'booking.calendar_event_id': 'an id in an external calendar (text)',

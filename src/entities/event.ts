@@ -6,6 +6,7 @@ export enum EventType {
   UPDATE = 'UPDATE',
   STATUS_CHANGE = 'STATUS_CHANGE',
   DELETE = 'DELETE',
+  RESTORE = 'RESTORE',
 }
 registerEnumType(EventType, {
   name: 'EventType',
@@ -15,10 +16,11 @@ registerEnumType(EventType, {
     UPDATE: { description: 'Fields of the record changed; the event names them.' },
     STATUS_CHANGE: { description: 'The status changed; the event says `OLD -> NEW`.' },
     DELETE: { description: 'The record was deleted (its data is kept in the audit log).' },
+    RESTORE: { description: 'The record was restored after a deletion.' },
   },
 });
 
-/** One entry of a record's history; kept in the record's `events` JSON column. */
+/** One entry of a record's history as `events` show it (the history table holds it: history-entry.ts). */
 @ObjectType({ description: 'One entry of a record history.' })
 export class Event {
   @Field(() => ID, { description: 'Id of the event (a UUID).' })

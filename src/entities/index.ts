@@ -1,4 +1,5 @@
 import { AuditLog } from './audit-log';
+import { HistoryEntry } from './history-entry';
 import { Tenant } from './tenant';
 import { TenantRole } from './tenant-role';
 import { User } from './user';
@@ -21,6 +22,7 @@ export const entities: Function[] = [
   User,
   TenantRole,
   AuditLog,
+  HistoryEntry,
   TenantSequence,
   IdempotencyKey,
   TrustedIssuer,

@@ -3,7 +3,7 @@ import { PrimaryKey, Property } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { AUDIT_DOCS } from '../schema/descriptions';
 import { Event } from './event';
-import { DateTimeColumn, JsonColumn, TextColumn } from './columns';
+import { DateTimeColumn, TextColumn } from './columns';
 
 /**
  * The audit columns' declarations: TenantScoped's, and the tenant's, which cannot inherit them
@@ -45,9 +45,14 @@ export abstract class TenantScoped {
   version: number = 1;
 }
 
-/** A tenant record with a history (`events`). */
+/**
+ * A tenant record with a history (`events`). The history is kept in its own table
+ * (entities/history-entry.ts), not in the record's row: `events` is read with the record (its
+ * latest entries, history/events.ts) or loaded by its field resolver.
+ */
 @ObjectType({ description: 'The fields every record with a history carries.' })
 export abstract class Audited extends TenantScoped {
-  @JsonColumn(() => [Event], { nullable: false, description: AUDIT_DOCS.events })
-  events: Event[] = [];
+  @Property({ persist: false })
+  @Field(() => [Event], { description: AUDIT_DOCS.events })
+  events?: Event[];
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { wrap, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core';
 import { AuditLog } from '../entities/audit-log';
-import { EventType, type Event } from '../entities/event';
+import { EventType } from '../entities/event';
+import { entriesMadeFor } from '../history/recorder';
 import { OutboxEvent, type EventActor } from '../entities/events/outbox-event';
 import { Audited } from '../entities/tenant-scoped';
 import { actorOf } from '../db/tenancy';
@@ -13,6 +14,7 @@ const ACTIONS: Record<EventType, string> = {
   [EventType.UPDATE]: 'updated',
   [EventType.STATUS_CHANGE]: 'status_changed',
   [EventType.DELETE]: 'deleted',
+  [EventType.RESTORE]: 'restored',
 };
 
 /** `HrProject` -> `hr_project`: the resource part of an event name. */
@@ -22,17 +24,16 @@ export const resourceName = (entityName: string): string =>
 export const eventName = (entityName: string, type: EventType): string =>
   `${resourceName(entityName)}.${ACTIONS[type]}`;
 
-/** The record as REST shows it: its stored fields, without the GraphQL-only row version. */
+/**
+ * The record as REST shows it: its stored fields, without the GraphQL-only row version. Its
+ * history (`events`) is not sent: an event is one entry of it, and a receiver that keeps the
+ * history has it already.
+ */
 export function recordData(entity: object): Record<string, unknown> {
   const data = wrap(entity).toObject() as Record<string, unknown>;
   delete data.version;
+  delete data.events;
   return data;
-}
-
-/** A record's history as the change set's snapshot holds it (JSON columns are kept as text there). */
-function historyOf(value: unknown): Event[] {
-  if (typeof value === 'string') return JSON.parse(value) as Event[];
-  return Array.isArray(value) ? (value as Event[]) : [];
 }
 
 /** A new outbox row; `occurredAt` is the history entry's own time where there is one. */
@@ -61,11 +62,11 @@ export function outboxRow(fields: {
 }
 
 /**
- * Writes the outbox. Runs after the tenancy subscriber has appended this flush's history entries
- * (CREATE, UPDATE, STATUS_CHANGE) to each record, and turns every new entry, and every deletion
- * recorded in the audit log, into an outbox row inserted by the same flush: the change and its
- * event commit or roll back together. A change a domain event describes (domain-events.ts) adds
- * that event too.
+ * Writes the outbox. Runs after the tenancy subscriber has recorded this flush's history
+ * (history/recorder.ts), and turns every new history entry of a record with `events` (CREATE,
+ * UPDATE, STATUS_CHANGE, RESTORE), and every deletion recorded in the audit log, into an outbox
+ * row inserted by the same flush: the change and its event commit or roll back together. A change
+ * a domain event describes (domain-events.ts) adds that event too.
  */
 export class OutboxSubscriber implements EventSubscriber {
   onFlush(args: FlushEventArgs): void {
@@ -75,6 +76,8 @@ export class OutboxSubscriber implements EventSubscriber {
     for (const cs of args.uow.getChangeSets()) {
       const entity = cs.entity as unknown;
       if (cs.type === 'create' && entity instanceof AuditLog && entity.action === 'DELETE') {
+        const data = { ...((entity.data as Record<string, unknown> | null) ?? {}) };
+        delete data.events;
         rows.push(
           outboxRow({
             tenantId: entity.tenantId,
@@ -82,16 +85,13 @@ export class OutboxSubscriber implements EventSubscriber {
             resourceType: resourceName(entity.entity),
             resourceId: entity.entityId,
             actor: who,
-            data: entity.data ?? null,
+            data: entity.data == null ? null : data,
           }),
         );
         continue;
       }
       if (!(entity instanceof Audited) || (cs.type !== 'create' && cs.type !== 'update')) continue;
-      const before = new Set(
-        historyOf(cs.type === 'update' ? cs.originalEntity?.events : undefined).map((e) => e.id),
-      );
-      const added = entity.events.filter((e) => !before.has(e.id));
+      const added = entriesMadeFor(entity);
       if (added.length === 0) continue;
       const data = recordData(entity);
       const previous = cs.type === 'update' ? (cs.originalEntity as Record<string, unknown>) : undefined;
@@ -100,10 +100,10 @@ export class OutboxSubscriber implements EventSubscriber {
         rows.push(
           outboxRow({
             tenantId: entity.tenantId,
-            type: eventName(cs.name, e.type),
+            type: eventName(cs.name, e.type as unknown as EventType),
             resourceType: resourceName(cs.name),
             resourceId: entity.id,
-            occurredAt: new Date(e.date),
+            occurredAt: e.occurredAt,
             actor: who,
             data,
           }),
@@ -117,7 +117,7 @@ export class OutboxSubscriber implements EventSubscriber {
             type: d.name,
             resourceType: resourceName(cs.name),
             resourceId: entity.id,
-            occurredAt: new Date(added[added.length - 1].date),
+            occurredAt: added[added.length - 1].occurredAt,
             actor: who,
             data,
           }),

@@ -220,6 +220,8 @@ function scalarPaths(
  */
 export function filterableFields(type: GraphQLObjectType): DocumentedField[] {
   return Object.values(type.getFields()).flatMap((f): DocumentedField[] => {
+    // A field that takes arguments (a record's paged `history`) is a query of its own, not a value.
+    if (f.args.length > 0) return [];
     const kind = graphqlKind(f.type);
     if (kind) return [describe(f, kind, !isNonNullType(f.type))];
     const named = getNamedType(f.type);

@@ -4,6 +4,7 @@ import type { ClassType } from 'type-graphql';
 import type { Audited } from '../entities/tenant-scoped';
 import type { Resource, Verb } from '../permissions/catalog';
 import type { Context } from '../context';
+import { eventsJoined } from '../history/events';
 import type { DerivedSql } from './fields';
 import type { JoinedSql } from './joined';
 
@@ -55,8 +56,9 @@ export interface GroupDef<T extends Audited = Audited, C extends object = any, U
   beforeDelete?(ctx: Context, rows: T[]): Promise<void> | void;
 }
 
+/** A group, with its records' `events` read in their own statement when a query asks for them. */
 export function defineGroup<T extends Audited, C extends object, U extends object>(
   def: GroupDef<T, C, U>,
 ): GroupDef<T, C, U> {
-  return def;
+  return { ...def, joined: { ...def.joined, events: eventsJoined(def.entity.name) } };
 }

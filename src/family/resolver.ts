@@ -6,6 +6,8 @@ import { can, Requires } from '../permissions/rules';
 import type { Verb } from '../permissions/catalog';
 import { ARG_DOCS } from '../schema/descriptions';
 import { PageArg } from '../schema/args';
+import { HistoryPage } from '../history/history-types';
+import type { HistoryRow } from '../history/query';
 import { csvColumns, toCsv, type CsvColumn } from './csv';
 import type { GroupDef } from './group';
 import { PageOf, type Page } from './page';
@@ -177,6 +179,29 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
       @Ctx() ctx: Context,
     ): Promise<boolean> {
       return service.remove(ctx, id);
+    }
+
+    @Requires(rule('READ'))
+    @Query(() => HistoryPage, {
+      name: `${lowerFirst(name)}History`,
+      description: `The history of one ${name}, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ${name} deleted within the retention period. A malformed id is a 400, an unknown one a 404.`,
+    })
+    history(
+      @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+      @Ctx() ctx: Context,
+      @PageArg.number() pageNumber?: number,
+      @PageArg.size() pageSize?: number,
+    ): Promise<Page<HistoryRow>> {
+      return service.historyOf(ctx, id, pageNumber, pageSize);
+    }
+
+    @Requires(rule('CREATE'))
+    @Mutation(() => entity, {
+      name: `restore${name}`,
+      description: `Brings back a ${name} deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).`,
+    })
+    restore(@Arg('id', () => ID, { description: ARG_DOCS.id }) id: string, @Ctx() ctx: Context): Promise<T> {
+      return service.restore(ctx, id);
     }
 
     @Requires(rule('DELETE'))

@@ -1,6 +1,10 @@
 import { type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
-import { deletionEntry } from '../entities/audit-log';
+import { AuditLog, deletionEntry } from '../entities/audit-log';
+import { historyPage, type HistoryRow } from '../history/query';
+import { markRestore } from '../history/recorder';
+import { retainedSince } from '../history/retention';
+import { checkRestoredReferences } from '../history/restore-references';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
@@ -371,5 +375,96 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       await ctx.em.flush();
       return rows.length;
     });
+  }
+
+  /**
+   * The last deletion of record `id` the audit log keeps within the tenant's retention period
+   * (older ones are gone, or about to go, with the retention job).
+   */
+  private async deletionOf(ctx: Context, id: string): Promise<AuditLog | null> {
+    const since = await retainedSince(ctx.em);
+    return ctx.em.findOne(
+      AuditLog,
+      { entity: this.entityName, entityId: id, action: 'DELETE', created: { $gte: since } },
+      { orderBy: { created: 'desc' } },
+    );
+  }
+
+  /**
+   * Whether the caller could see a deleted record as it was: in their data scope. A group that
+   * limits visibility by its own rule (visibleWhere) shows no deleted record.
+   */
+  private deletedVisible(ctx: Context, data: Record<string, unknown>): boolean {
+    if (this.group.visibleWhere) return false;
+    const field = this.group.scope;
+    const caller = callerOf(ctx);
+    if (!field || caller.hasFullAccess) return true;
+    const value = data[field];
+    const allowed = field === 'subsidiaryId' ? caller.subsidiaryAccess : caller.projectAccess;
+    return value === null || value === undefined || allowed.includes(String(value));
+  }
+
+  /**
+   * A page of the history of record `id`, newest first: of a record the caller can see, or of
+   * one deleted within the retention period that they could see. A malformed id is a 400.
+   */
+  async historyOf(
+    ctx: Context,
+    id: string,
+    pageNumber?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<HistoryRow>> {
+    if (!isUuid(id)) throw badRequest(`id ${id} is not a UUID`);
+    if (!(await this.one(ctx, id, { detached: true }))) {
+      const deletion = await this.deletionOf(ctx, id);
+      if (!deletion || !this.deletedVisible(ctx, (deletion.data ?? {}) as Record<string, unknown>))
+        throw notFound(`${this.group.name} ${id} does not exist`);
+    }
+    return historyPage(ctx.em, { recordType: this.entityName, recordId: id }, pageNumber, pageSize);
+  }
+
+  /**
+   * Brings back a record deleted within the retention period, as it was when deleted, under its
+   * own id, through the same checks as a creation: the caller's data scope, the files it names,
+   * and the references its table's keys declare (a record it refers to that is gone too is a 409
+   * naming the field: restore that one first). Its history gets a RESTORE entry and its event
+   * `<resource>.restored`. An id never deleted, or deleted before the retention period, is a 404.
+   */
+  async restore(ctx: Context, id: string): Promise<T> {
+    if (!isUuid(id)) throw badRequest(`id ${id} is not a UUID`);
+    const caller = callerOf(ctx);
+    return inTransaction(ctx.em, async () => {
+      const existing = await ctx.em.findOne(this.group.entity, { id } as unknown as FilterQuery<T>);
+      if (existing) {
+        if (await this.one(ctx, id))
+          throw conflict(`${this.group.name} ${id} exists: only a deleted record can be restored`);
+        throw notFound(`${this.group.name} ${id} does not exist`);
+      }
+      const deletion = await this.deletionOf(ctx, id);
+      const logged = (deletion?.data ?? null) as Record<string, unknown> | null;
+      if (!deletion || !logged || !this.deletedVisible(ctx, logged))
+        throw notFound(`${this.group.name} ${id} was not deleted within the retention period`);
+      const data = this.storedFields(ctx, logged);
+      await checkFileRefs(ctx, data);
+      await checkRestoredReferences(ctx.em, this.entityName, data);
+      const entity = ctx.em.create(this.group.entity, { ...data, id, tenantId: caller.tenantId } as never);
+      markRestore(entity);
+      await ctx.em.persistAndFlush(entity);
+      return entity;
+    });
+  }
+
+  /** A logged record's stored fields, as the entity holds them (dates as dates). */
+  private storedFields(ctx: Context, logged: Record<string, unknown>): Record<string, unknown> {
+    const meta = ctx.em.getMetadata().get(this.entityName);
+    const data: Record<string, unknown> = {};
+    for (const prop of meta.props) {
+      if (prop.persist === false || ['tenantId', 'id', 'version', 'updated', 'updatedBy'].includes(prop.name))
+        continue;
+      if (!(prop.name in logged)) continue;
+      const value = logged[prop.name];
+      data[prop.name] = prop.runtimeType === 'Date' && typeof value === 'string' ? new Date(value) : value;
+    }
+    return data;
   }
 }

@@ -15,6 +15,7 @@ import { Migration20261126110000_delivery_window } from './Migration202611261100
 import { Migration20261126120000_trusted_issuers } from './Migration20261126120000_trusted_issuers';
 import { Migration20261126120100_api_keys } from './Migration20261126120100_api_keys';
 import { Migration20261126130000_stored_files } from './Migration20261126130000_stored_files';
+import { Migration20261126140000_record_history } from './Migration20261126140000_record_history';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
@@ -33,4 +34,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261126120000_trusted_issuers', class: Migration20261126120000_trusted_issuers },
   { name: 'Migration20261126120100_api_keys', class: Migration20261126120100_api_keys },
   { name: 'Migration20261126130000_stored_files', class: Migration20261126130000_stored_files },
+  { name: 'Migration20261126140000_record_history', class: Migration20261126140000_record_history },
 ];

@@ -10,7 +10,7 @@ export const VERBS = ['READ', 'CREATE', 'UPDATE', 'DELETE'] as const;
 export type Verb = (typeof VERBS)[number];
 
 export const PERMISSION_LISTS = {
-  appPermissions: ['USERS', 'ROLES', 'SUBSIDIARIES', 'APIKEYS', 'WEBHOOKS'],
+  appPermissions: ['USERS', 'ROLES', 'SUBSIDIARIES', 'APIKEYS', 'WEBHOOKS', 'AUDIT_LOG'],
   assetManagementPermissions: ['ASSETS'],
   calendarPermissions: ['CALENDAR_EVENTS'],
   communicationsPermissions: ['INBOX', 'SENT_MAILS', 'NOTIFICATIONS', 'TEMPLATES'],

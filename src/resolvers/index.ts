@@ -8,6 +8,7 @@ import { liveResolvers } from './live';
 import { notificationsResolvers } from './notifications';
 import { webhookResolvers } from './webhooks';
 import { fileResolvers } from './files/files';
+import { historyResolvers } from './history';
 
 /** Resolvers beyond the generated family ones. */
 export const extraResolvers: Function[] = [
@@ -21,4 +22,5 @@ export const extraResolvers: Function[] = [
   ...webhookResolvers,
   ...liveResolvers,
   ...fileResolvers,
+  ...historyResolvers,
 ];

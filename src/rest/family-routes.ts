@@ -107,7 +107,25 @@ export function familyRoutes(
       summary: `Delete ${plural} (body: ids)`,
     },
   };
-  const routes = codes.map((code) => ({ ...rows[code], code }));
+  const routes: RestRoute[] = codes.map((code) => ({ ...rows[code], code }));
   if (!codes.includes('S3')) routes.push({ ...rows.S3, code: 'S3', extension: true });
+  // The record's history, wherever it can be found by id; restore, wherever it can be deleted.
+  routes.push({
+    method: 'GET',
+    path: `${base}/find/{id}/history`,
+    field: `${one}History`,
+    code: 'custom',
+    extension: true,
+    summary: `The history of one ${name}, newest first (docs/history.md)`,
+  });
+  if (codes.some((c) => c === 'S9' || c === 'S10' || c === 'bulk-delete'))
+    routes.push({
+      method: 'POST',
+      path: `${base}/deleted/{id}/restore`,
+      field: `restore${name}`,
+      code: 'custom',
+      extension: true,
+      summary: `Restore a deleted ${name} (docs/history.md)`,
+    });
   return routes;
 }

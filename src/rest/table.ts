@@ -9,6 +9,7 @@ import { notificationsRoutes } from './routes/notifications';
 import { webhookRoutes } from './routes/webhooks';
 import { identityRoutes } from './routes/identity';
 import { fileRoutes } from './routes/files';
+import { historyRoutes } from './routes/history';
 
 /** Every REST operation of the service, one row each (paths below /api/v1). */
 export const restTable: RestRoute[] = [
@@ -22,4 +23,5 @@ export const restTable: RestRoute[] = [
   ...webhookRoutes,
   ...identityRoutes,
   ...fileRoutes,
+  ...historyRoutes,
 ];

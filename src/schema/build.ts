@@ -7,6 +7,7 @@ import { familyResolver } from '../family/resolver';
 import type { GroupDef } from '../family/group';
 import { groups as appGroups } from '../resolvers/groups';
 import { extraResolvers } from '../resolvers';
+import { recordHistoryResolvers } from '../resolvers/history/record-history';
 import { applyPermissions } from '../permissions/rules';
 import { registerRecordTypes } from '../family/record-types';
 import { ROOT_DOCS } from './descriptions';
@@ -105,7 +106,10 @@ export async function buildBareSchema(
   simpleWherePlain();
   for (const group of groups) registerWritingInputs(group);
   const schema = await buildSchema({
-    resolvers: [...groups.map(familyResolverOf), ...extraResolvers] as [Function, ...Function[]],
+    resolvers: [...groups.map(familyResolverOf), ...recordHistoryResolvers(groups), ...extraResolvers] as [
+      Function,
+      ...Function[],
+    ],
     validateFn: validateArgument,
     // Subscriptions bring their own streams (events/live.ts); type-graphql insists on a PubSub.
     pubSub: NO_PUBSUB,

@@ -14,7 +14,7 @@ export const AUDIT_DOCS = {
   updated: 'When the record was last changed (ISO 8601, UTC).',
   updatedBy: 'E-mail of the user who last changed the record.',
   events:
-    'The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE.',
+    'The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after.',
 } as const;
 
 /** Arguments of the standard family (family/resolver.ts) and of the lists shaped like it. */

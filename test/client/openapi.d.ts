@@ -356,6 +356,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ap-invoices/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted ApInvoice (docs/history.md)
+     * @description Brings back a ApInvoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreApInvoice }`.
+     *
+     *     Needs the CREATE_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApInvoicesDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ap-invoices/dynamic-search': {
     parameters: {
       query?: never;
@@ -406,6 +432,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     get: operations['getApInvoicesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ap-invoices/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one ApInvoice, newest first (docs/history.md)
+     * @description The history of one ApInvoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ApInvoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { apInvoiceHistory }`.
+     *
+     *     Needs the READ_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getApInvoicesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -528,6 +580,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log: every change of every record, newest first, filtered and paged
+     * @description The tenant's audit log: every change of every record (values before and after, actor, request, time), newest first, paged and filtered.
+     *
+     *     GraphQL: `query { auditLog }`.
+     *
+     *     Needs the READ_AUDIT_LOG permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audit-log/csv-export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log as CSV
+     * @description The audit log as RFC 4180 CSV, newest first, at most 10000 rows (narrow the filter for more).
+     *
+     *     GraphQL: `query { exportAuditLogCsv }`.
+     *
+     *     Needs the READ_AUDIT_LOG permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getAuditLogCsvExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audit-log/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's history retention
+     * @description The tenant's history settings (retention).
+     *
+     *     GraphQL: `query { historySettings }`.
+     *
+     *     Needs the READ_AUDIT_LOG permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getAuditLogSettings'];
+    /**
+     * Change the tenant's history retention (days)
+     * @description Changes the tenant's history retention.
+     *
+     *     GraphQL: `mutation { updateHistorySettings }`.
+     *
+     *     Needs the UPDATE_AUDIT_LOG permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    put: operations['putAuditLogSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/communications/inbox/{id}': {
     parameters: {
       query?: never;
@@ -595,6 +735,32 @@ export interface paths {
      *     Needs the DELETE_INBOX permission.
      */
     delete: operations['deleteCommunicationsInboxDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/communications/inbox/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted InboundEmail (docs/history.md)
+     * @description Brings back a InboundEmail deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreInboundEmail }`.
+     *
+     *     Needs the CREATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCommunicationsInboxDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -728,6 +894,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/communications/inbox/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one InboundEmail, newest first (docs/history.md)
+     * @description The history of one InboundEmail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a InboundEmail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { inboundEmailHistory }`.
+     *
+     *     Needs the READ_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCommunicationsInboxFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/communications/inbox/page': {
     parameters: {
       query?: never;
@@ -840,6 +1032,32 @@ export interface paths {
     patch: operations['patchConceptsById'];
     trace?: never;
   };
+  '/concepts/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Concept (docs/history.md)
+     * @description Brings back a Concept deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreConcept }`.
+     *
+     *     Needs the CREATE_CONCEPTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postConceptsDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/concepts/find': {
     parameters: {
       query?: never;
@@ -904,6 +1122,32 @@ export interface paths {
      *     Needs the READ_CONCEPTS permission.
      */
     get: operations['getConceptsFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/concepts/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Concept, newest first (docs/history.md)
+     * @description The history of one Concept, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Concept deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { conceptHistory }`.
+     *
+     *     Needs the READ_CONCEPTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getConceptsFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1152,6 +1396,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/crm/activities/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Activity (docs/history.md)
+     * @description Brings back a Activity deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreActivity }`.
+     *
+     *     Needs the CREATE_ACTIVITIES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmActivitiesDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/crm/activities/dynamic-search': {
     parameters: {
       query?: never;
@@ -1202,6 +1472,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     get: operations['getCrmActivitiesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/activities/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Activity, newest first (docs/history.md)
+     * @description The history of one Activity, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Activity deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { activityHistory }`.
+     *
+     *     Needs the READ_ACTIVITIES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCrmActivitiesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1277,6 +1573,32 @@ export interface paths {
      *     Needs the DELETE_BOOKINGS permission.
      */
     delete: operations['deleteCrmBookingsDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/bookings/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Booking (docs/history.md)
+     * @description Brings back a Booking deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreBooking }`.
+     *
+     *     Needs the CREATE_BOOKINGS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmBookingsDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1410,6 +1732,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/crm/bookings/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Booking, newest first (docs/history.md)
+     * @description The history of one Booking, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Booking deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { bookingHistory }`.
+     *
+     *     Needs the READ_BOOKINGS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCrmBookingsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/crm/bookings/page': {
     parameters: {
       query?: never;
@@ -1525,6 +1873,32 @@ export interface paths {
      *     Needs the DELETE_CONTACT_FORMS permission.
      */
     delete: operations['deleteCrmContactFormWidgetsDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/contact-form-widgets/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted ContactFormWidget (docs/history.md)
+     * @description Brings back a ContactFormWidget deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreContactFormWidget }`.
+     *
+     *     Needs the CREATE_CONTACT_FORMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCrmContactFormWidgetsDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1650,6 +2024,32 @@ export interface paths {
      *     Needs the READ_CONTACT_FORMS permission.
      */
     get: operations['getCrmContactFormWidgetsFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/crm/contact-form-widgets/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one ContactFormWidget, newest first (docs/history.md)
+     * @description The history of one ContactFormWidget, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ContactFormWidget deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { contactFormWidgetHistory }`.
+     *
+     *     Needs the READ_CONTACT_FORMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCrmContactFormWidgetsFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2102,6 +2502,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/epics/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Epic (docs/history.md)
+     * @description Brings back a Epic deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreEpic }`.
+     *
+     *     Needs the CREATE_EPICS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrEpicsDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/epics/dynamic-search': {
     parameters: {
       query?: never;
@@ -2232,6 +2658,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/epics/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Epic, newest first (docs/history.md)
+     * @description The history of one Epic, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Epic deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { epicHistory }`.
+     *
+     *     Needs the READ_EPICS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrEpicsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/features': {
     parameters: {
       query?: never;
@@ -2347,6 +2799,32 @@ export interface paths {
      *     Needs the DELETE_FEATURES permission.
      */
     delete: operations['deleteHrFeaturesDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/features/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Feature (docs/history.md)
+     * @description Brings back a Feature deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreFeature }`.
+     *
+     *     Needs the CREATE_FEATURES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrFeaturesDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2472,6 +2950,32 @@ export interface paths {
      *     Needs the READ_FEATURES permission.
      */
     get: operations['getHrFeaturesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/features/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Feature, newest first (docs/history.md)
+     * @description The history of one Feature, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Feature deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { featureHistory }`.
+     *
+     *     Needs the READ_FEATURES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrFeaturesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2648,6 +3152,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/projects/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted HrProject (docs/history.md)
+     * @description Brings back a HrProject deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreHrProject }`.
+     *
+     *     Needs the CREATE_PROJECTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrProjectsDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/hr/projects/dynamic-search': {
     parameters: {
       query?: never;
@@ -2746,6 +3276,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     get: operations['getHrProjectsFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/projects/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one HrProject, newest first (docs/history.md)
+     * @description The history of one HrProject, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a HrProject deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { hrProjectHistory }`.
+     *
+     *     Needs the READ_PROJECTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrProjectsFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2893,6 +3449,32 @@ export interface paths {
      *     Needs the DELETE_TEAMS permission.
      */
     delete: operations['deleteHrTeamsDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hr/teams/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Team (docs/history.md)
+     * @description Brings back a Team deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreTeam }`.
+     *
+     *     Needs the CREATE_TEAMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postHrTeamsDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -3052,6 +3634,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/teams/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Team, newest first (docs/history.md)
+     * @description The history of one Team, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Team deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { teamHistory }`.
+     *
+     *     Needs the READ_TEAMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getHrTeamsFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/inventory': {
     parameters: {
       query?: never;
@@ -3196,6 +3804,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted StockInventory (docs/history.md)
+     * @description Brings back a StockInventory deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreStockInventory }`.
+     *
+     *     Needs the CREATE_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postInventoryDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/inventory/dynamic-product-stock-inventory-search': {
     parameters: {
       query?: never;
@@ -3262,6 +3896,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     get: operations['getInventoryFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one StockInventory, newest first (docs/history.md)
+     * @description The history of one StockInventory, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a StockInventory deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { stockInventoryHistory }`.
+     *
+     *     Needs the READ_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInventoryFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3414,6 +4074,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/invoices/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Invoice (docs/history.md)
+     * @description Brings back a Invoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreInvoice }`.
+     *
+     *     Needs the CREATE_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postInvoicesDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/invoices/dynamic-search': {
     parameters: {
       query?: never;
@@ -3464,6 +4150,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     get: operations['getInvoicesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Invoice, newest first (docs/history.md)
+     * @description The history of one Invoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Invoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { invoiceHistory }`.
+     *
+     *     Needs the READ_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInvoicesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3523,6 +4235,32 @@ export interface paths {
      *     Needs only a valid credential (the caller’s own records).
      */
     delete: operations['deleteNotificationsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Notification (docs/history.md)
+     * @description Brings back a Notification deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreNotification }`.
+     *
+     *     Needs the CREATE_NOTIFICATIONS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postNotificationsDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -3592,6 +4330,32 @@ export interface paths {
      *     Needs only a valid credential (the caller’s own records).
      */
     get: operations['getNotificationsFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Notification, newest first (docs/history.md)
+     * @description The history of one Notification, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Notification deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { notificationHistory }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getNotificationsFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4010,6 +4774,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sent-mails/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted SentMail (docs/history.md)
+     * @description Brings back a SentMail deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreSentMail }`.
+     *
+     *     Needs the CREATE_SENT_MAILS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postSentMailsDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sent-mails/find': {
     parameters: {
       query?: never;
@@ -4074,6 +4864,32 @@ export interface paths {
      *     Needs the READ_SENT_MAILS permission.
      */
     get: operations['getSentMailsFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sent-mails/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one SentMail, newest first (docs/history.md)
+     * @description The history of one SentMail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a SentMail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { sentMailHistory }`.
+     *
+     *     Needs the READ_SENT_MAILS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getSentMailsFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4149,6 +4965,32 @@ export interface paths {
      *     Needs the DELETE_STOCK_TRANSFERS permission.
      */
     delete: operations['deleteStockTransfersDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stock-transfers/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted StockTransfer (docs/history.md)
+     * @description Brings back a StockTransfer deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreStockTransfer }`.
+     *
+     *     Needs the CREATE_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postStockTransfersDeletedByIdRestore'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -4260,6 +5102,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stock-transfers/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one StockTransfer, newest first (docs/history.md)
+     * @description The history of one StockTransfer, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a StockTransfer deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { stockTransferHistory }`.
+     *
+     *     Needs the READ_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getStockTransfersFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/tax-percentages': {
     parameters: {
       query?: never;
@@ -4322,6 +5190,32 @@ export interface paths {
      *     Needs the UPDATE_TAX_PERCENTAGES permission.
      */
     patch: operations['patchTaxPercentagesById'];
+    trace?: never;
+  };
+  '/tax-percentages/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted TaxPercentage (docs/history.md)
+     * @description Brings back a TaxPercentage deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreTaxPercentage }`.
+     *
+     *     Needs the CREATE_TAX_PERCENTAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTaxPercentagesDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/tax-percentages/find': {
@@ -4388,6 +5282,32 @@ export interface paths {
      *     Needs the READ_TAX_PERCENTAGES permission.
      */
     get: operations['getTaxPercentagesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/tax-percentages/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one TaxPercentage, newest first (docs/history.md)
+     * @description The history of one TaxPercentage, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a TaxPercentage deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { taxPercentageHistory }`.
+     *
+     *     Needs the READ_TAX_PERCENTAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTaxPercentagesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4588,6 +5508,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/type-product-coverages/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted TypeProductCoverage (docs/history.md)
+     * @description Brings back a TypeProductCoverage deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreTypeProductCoverage }`.
+     *
+     *     Needs the CREATE_COVERAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTypeProductCoveragesDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/type-product-coverages/dynamic-search': {
     parameters: {
       query?: never;
@@ -4734,6 +5680,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     get: operations['getTypeProductCoveragesFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/type-product-coverages/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one TypeProductCoverage, newest first (docs/history.md)
+     * @description The history of one TypeProductCoverage, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a TypeProductCoverage deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { typeProductCoverageHistory }`.
+     *
+     *     Needs the READ_COVERAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTypeProductCoveragesFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4926,6 +5898,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/waste-management/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted WasteRecord (docs/history.md)
+     * @description Brings back a WasteRecord deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreWasteRecord }`.
+     *
+     *     Needs the CREATE_WASTE permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postWasteManagementDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/waste-management/dynamic-search': {
     parameters: {
       query?: never;
@@ -5070,6 +6068,32 @@ export interface paths {
      *     Needs the READ_WASTE permission.
      */
     get: operations['getWasteManagementFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/waste-management/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one WasteRecord, newest first (docs/history.md)
+     * @description The history of one WasteRecord, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a WasteRecord deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { wasteRecordHistory }`.
+     *
+     *     Needs the READ_WASTE permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getWasteManagementFindByIdHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5978,7 +7002,7 @@ export interface components {
        * @description How long it takes, in minutes.
        */
       durationMinutes: number | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -6293,7 +7317,7 @@ export interface components {
        * @description When it must be paid; `daysOverdue` counts from it.
        */
       dueDate: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -6835,7 +7859,7 @@ export interface components {
        * @description When it ends; derived from `startTime` and `duration` when absent (and the other way round).
        */
       endTime: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The visitor's first name. */
       firstName: string | null;
@@ -6944,7 +7968,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -7021,7 +8045,7 @@ export interface components {
       elementNamePrefix: string | null;
       /** @description Option categories a configuration must choose in. */
       enforcedCategories: string[];
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description Leave each option's first (base) code out of variant names. */
       hideBaseOptionInName: boolean;
@@ -7138,7 +8162,7 @@ export interface components {
       createdBy: string | null;
       /** @description What the widget is for. */
       description: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The inputs of the form, in `sortOrder`. */
       fields: components['schemas']['ContactFormField'][];
@@ -7220,7 +8244,7 @@ export interface components {
       currentAgentId: string | null;
       /** @description What the job is for. */
       description: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -7756,7 +8780,7 @@ export interface components {
       deliveryMethod: components['schemas']['DeliveryMethod'] | null;
       /** @description The destination stock site. */
       destinationSiteId: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -7948,7 +8972,7 @@ export interface components {
       createdBy: string | null;
       /** @description What the epic is about. */
       description: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /**
        * Format: int32
@@ -8230,7 +9254,7 @@ export interface components {
      * @description What happened to a record.
      * @enum {string}
      */
-    EventType: 'CREATE' | 'UPDATE' | 'STATUS_CHANGE' | 'DELETE';
+    EventType: 'CREATE' | 'UPDATE' | 'STATUS_CHANGE' | 'DELETE' | 'RESTORE';
     /** @description A deliverable part of an epic, broken down into tasks (HR planning). */
     Feature: {
       /**
@@ -8256,7 +9280,7 @@ export interface components {
        * @description Estimated effort in story points.
        */
       estimatedPoints: number | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -8338,6 +9362,15 @@ export interface components {
      * @enum {string}
      */
     FeatureStatus: 'BACKLOG' | 'READY' | 'IN_PROGRESS' | 'DONE';
+    /** @description One field's value before and after a change. */
+    FieldChange: {
+      /** @description The field, as the record names it. */
+      field: string;
+      /** @description The value after (null for a deletion). */
+      new: unknown;
+      /** @description The value before (null for a creation or restore). */
+      old: unknown;
+    };
     /** @description A stored file. */
     FileAsset: {
       /** @description Id of the stored file. */
@@ -8448,6 +9481,90 @@ export interface components {
       /** @description True to let the user see every subsidiary and project. */
       hasFullAccess: boolean;
     };
+    /** @description One change of a record: what happened, to which fields (values before and after; secrets never shown), who made it, in which request, and when. */
+    HistoryEntry: {
+      /** @description Who made it, as written: the user's e-mail, `api-key:<id>`, or the job's name. */
+      actor: string | null;
+      /** @description The API key the change was made with, if any. */
+      apiKeyId: string | null;
+      /** @description The changed fields with their values before and after; empty where none were kept. */
+      changes: components['schemas']['FieldChange'][];
+      /** @description For an UPDATE the changed fields, for a STATUS_CHANGE `OLD -> NEW`. */
+      description: string | null;
+      /** @description Id of the entry; the same as the id of the matching `events` entry. */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When it happened (ISO 8601, UTC).
+       */
+      occurredAt: string;
+      /** @description Id of the record changed. */
+      recordId: string;
+      /** @description The record type (`Feature`, `Invoice`, `WebhookEndpoint`...). */
+      recordType: string;
+      /** @description The X-Request-Id of the request that made it. */
+      requestId: string | null;
+      /** @description What happened. */
+      type: components['schemas']['EventType'];
+      /** @description The user who made the change (an API key's creator); null for the service's own jobs. */
+      userId: string | null;
+    };
+    /** @description A page of HistoryEntry. */
+    HistoryEntryPage: {
+      /** @description The records of this page, in order. */
+      content: components['schemas']['HistoryEntry'][];
+      /** @description True when the page holds no records. */
+      empty: boolean;
+      /** @description True for page 0. */
+      first: boolean;
+      /** @description True when no page follows. */
+      last: boolean;
+      /**
+       * Format: int32
+       * @description 0-based number of this page.
+       */
+      number: number;
+      /**
+       * Format: int32
+       * @description Records on this page.
+       */
+      numberOfElements: number;
+      /** @description The page that was asked for. */
+      pageable: components['schemas']['Pageable'];
+      /**
+       * Format: int32
+       * @description The page size asked for.
+       */
+      size: number;
+      /** @description The sort applied. */
+      sort: components['schemas']['Sort'];
+      /**
+       * Format: int32
+       * @description Records matching, over all pages.
+       */
+      totalElements: number;
+      /**
+       * Format: int32
+       * @description Pages at this size.
+       */
+      totalPages: number;
+    };
+    /** @description The tenant's history settings. */
+    HistorySettings: {
+      /**
+       * Format: int32
+       * @description Days history entries (and deleted records, for restoring) are kept; older ones are deleted by the retention job.
+       */
+      retentionDays: number;
+    };
+    /** @description The tenant's history settings, as sent. */
+    HistorySettingsInput: {
+      /**
+       * Format: int32
+       * @description Days to keep history entries and deleted records, 1 to 36500.
+       */
+      retentionDays: number;
+    };
     /** @description A planned project: epics, features and tasks, and the people on it. */
     HrProject: {
       /** @description Id of the client the project is for. */
@@ -8485,7 +9602,7 @@ export interface components {
        * @description Epics of the project the caller may see.
        */
       epicCount: number;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /**
        * Format: double
@@ -8631,7 +9748,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description Sender's e-mail address. */
       fromEmail: string | null;
@@ -8806,7 +9923,7 @@ export interface components {
        * @description invoiceDate + paymentTermDays.
        */
       dueDate: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -9252,7 +10369,7 @@ export interface components {
       customerId: string | null;
       /** @description E-mail address of the person. */
       email: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description First name of the person. */
       firstName: string | null;
@@ -9569,7 +10686,7 @@ export interface components {
        * @description When it was e-mailed.
        */
       emailSentAt: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -9794,6 +10911,10 @@ export interface components {
       | 'CREATE_WEBHOOKS'
       | 'UPDATE_WEBHOOKS'
       | 'DELETE_WEBHOOKS'
+      | 'READ_AUDIT_LOG'
+      | 'CREATE_AUDIT_LOG'
+      | 'UPDATE_AUDIT_LOG'
+      | 'DELETE_AUDIT_LOG'
       | 'READ_ASSETS'
       | 'CREATE_ASSETS'
       | 'UPDATE_ASSETS'
@@ -10298,7 +11419,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -10555,7 +11676,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -10756,7 +11877,7 @@ export interface components {
       deliveryMethod: components['schemas']['DeliveryMethod'] | null;
       /** @description Id of the stock site the goods go to. */
       destinationStockSiteId: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -10862,7 +11983,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -10939,7 +12060,7 @@ export interface components {
       dailyCapacity: number | null;
       /** @description What the team does. */
       description: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -11384,7 +12505,7 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description A GLB file is among the assets. */
       glbComplete: boolean;
@@ -11586,7 +12707,7 @@ export interface components {
       createdBy: string | null;
       /** @description The user's e-mail address, unique in the tenant; used to name the user in roles and access lists. */
       email: string;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The user's first name. */
       firstName: string | null;
@@ -11737,7 +12858,7 @@ export interface components {
       createdBy: string | null;
       /** @description True to take the quantity from the site's available stock (first-expiring-first) in the same transaction; not enough stock is a 409. */
       deductRawMaterials: boolean;
-      /** @description The history of the record, oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE. */
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
@@ -12711,10 +13832,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postApInvoicesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApInvoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getApInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `classification` (JSON), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `linkedPurchaseOrders` (list of objects), `linkedPurchaseOrders.allocatedAmount` (number), `linkedPurchaseOrders.costType` (enum: PRODUCT, SERVICE, FREIGHT, OTHER), `linkedPurchaseOrders.purchaseOrderId` (text), `linkedPurchaseOrders.purchaseOrderNumber` (text), `linkedPurchaseOrders.purchaseOrderStatus` (text), `linkedPurchaseOrders.purchaseOrderTotal` (number), `linkedPurchaseOrders.stockAdjustmentApplied` (boolean), `linkedPurchaseOrders.created` (date-time), `linkedPurchaseOrders.createdBy` (text), `payments` (list of objects), `payments.id` (text), `payments.bankTransactionId` (text), `payments.note` (text), `payments.reference` (text), `payments.amount` (number), `payments.date` (date-time), `payments.paymentMethod` (enum: BANK_TRANSFER, DIRECT_DEBIT, CREDIT_CARD, CASH, OTHER), `payments.created` (date-time), `payments.createdBy` (text), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.glAccountId` (text), `rows.productId` (text), `rows.quantity` (number), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean), `supplier.tenantId` (text), `supplier.id` (text), `supplier.created` (date-time), `supplier.createdBy` (text), `supplier.updated` (date-time), `supplier.updatedBy` (text), `supplier.version` (integer), `supplier.name` (text), `supplier.email` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `classification` (JSON), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `linkedPurchaseOrders` (list of objects), `linkedPurchaseOrders.allocatedAmount` (number), `linkedPurchaseOrders.costType` (enum: PRODUCT, SERVICE, FREIGHT, OTHER), `linkedPurchaseOrders.purchaseOrderId` (text), `linkedPurchaseOrders.purchaseOrderNumber` (text), `linkedPurchaseOrders.purchaseOrderStatus` (text), `linkedPurchaseOrders.purchaseOrderTotal` (number), `linkedPurchaseOrders.stockAdjustmentApplied` (boolean), `linkedPurchaseOrders.created` (date-time), `linkedPurchaseOrders.createdBy` (text), `payments` (list of objects), `payments.id` (text), `payments.bankTransactionId` (text), `payments.note` (text), `payments.reference` (text), `payments.amount` (number), `payments.date` (date-time), `payments.paymentMethod` (enum: BANK_TRANSFER, DIRECT_DEBIT, CREDIT_CARD, CASH, OTHER), `payments.created` (date-time), `payments.createdBy` (text), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.glAccountId` (text), `rows.productId` (text), `rows.quantity` (number), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean), `supplier.tenantId` (text), `supplier.id` (text), `supplier.created` (date-time), `supplier.createdBy` (text), `supplier.updated` (date-time), `supplier.updatedBy` (text), `supplier.version` (integer), `supplier.name` (text), `supplier.email` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -12819,6 +13980,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ApInvoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getApInvoicesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -13019,6 +14219,169 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Only changes made by this user or API key. */
+        actorId?: string;
+        /** @description Only entries at or after this time. */
+        from?: string;
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+        /** @description Only entries of this record; a malformed id is a 400. */
+        recordId?: string;
+        /** @description Only entries of this record type (`Feature`, `Invoice`...); an unknown one is a 400. */
+        recordType?: string;
+        /** @description Only entries at or before this time; before `from` is a 400. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAuditLogCsvExport: {
+    parameters: {
+      query?: {
+        /** @description Only changes made by this user or API key. */
+        actorId?: string;
+        /** @description Only entries at or after this time. */
+        from?: string;
+        /** @description Only entries of this record; a malformed id is a 400. */
+        recordId?: string;
+        /** @description Only entries of this record type (`Feature`, `Invoice`...); an unknown one is a 400. */
+        recordType?: string;
+        /** @description Only entries at or before this time; before `from` is a 400. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+          'text/csv': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAuditLogSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistorySettings'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  putAuditLogSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HistorySettingsInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistorySettings'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   deleteCommunicationsInboxById: {
     parameters: {
       query?: never;
@@ -13138,10 +14501,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postCommunicationsInboxDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboundEmail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCommunicationsInboxDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `status` (enum: NEW, READ, ARCHIVED, REPLIED), `receivedAt` (date-time), `subject` (text), `bodyHtml` (text), `bodyText` (text), `fromEmail` (text), `fromName` (text), `recipients` (list), `cc` (list), `conversationId` (text), `graphMessageId` (text), `inReplyTo` (text), `internetMessageId` (text), `parentCommunicationId` (text), `relatedEntityId` (text), `relatedEntityType` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `status` (enum: NEW, READ, ARCHIVED, REPLIED), `receivedAt` (date-time), `subject` (text), `bodyHtml` (text), `bodyText` (text), `fromEmail` (text), `fromName` (text), `recipients` (list), `cc` (list), `conversationId` (text), `graphMessageId` (text), `inReplyTo` (text), `internetMessageId` (text), `parentCommunicationId` (text), `relatedEntityId` (text), `relatedEntityType` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -13345,6 +14748,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['InboundEmail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCommunicationsInboxFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -13601,6 +15043,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postConceptsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Concept'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getConceptsFind: {
     parameters: {
       query: {
@@ -13689,6 +15171,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Concept'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getConceptsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -14065,10 +15586,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postCrmActivitiesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Activity'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmActivitiesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `subject` (text), `description` (text), `location` (text), `outcome` (text), `contactEmail` (text), `contactName` (text), `contactPhone` (text), `customerId` (text), `opportunityId` (text), `ownerId` (text), `type` (enum: CALL, EMAIL, MEETING, NOTE, TASK), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `attendees` (list), `scheduledAt` (date-time), `dueDate` (date-time), `completedAt` (date-time), `dueNotifiedAt` (date-time), `durationMinutes` (integer), `completed` (boolean), `isCompleted` (boolean), `customer.email` (text), `customer.id` (text), `customer.name` (text), `customer.phone` (text), `opportunity.id` (text), `opportunity.name` (text), `opportunity.value` (number), `owner.displayName` (text), `owner.id` (text), `owner.username` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `subject` (text), `description` (text), `location` (text), `outcome` (text), `contactEmail` (text), `contactName` (text), `contactPhone` (text), `customerId` (text), `opportunityId` (text), `ownerId` (text), `type` (enum: CALL, EMAIL, MEETING, NOTE, TASK), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `attendees` (list), `scheduledAt` (date-time), `dueDate` (date-time), `completedAt` (date-time), `dueNotifiedAt` (date-time), `durationMinutes` (integer), `completed` (boolean), `isCompleted` (boolean), `customer.email` (text), `customer.id` (text), `customer.name` (text), `customer.phone` (text), `opportunity.id` (text), `opportunity.name` (text), `opportunity.value` (number), `owner.displayName` (text), `owner.id` (text), `owner.username` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -14173,6 +15734,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Activity'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCrmActivitiesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -14304,10 +15904,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postCrmBookingsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Booking'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmBookingsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -14522,6 +16162,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getCrmBookingsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmBookingsPage: {
     parameters: {
       query?: {
@@ -14720,10 +16399,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postCrmContactFormWidgetsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContactFormWidgetConfig'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmContactFormWidgetsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean), `fields` (list of objects), `fields.label` (text), `fields.name` (text), `fields.required` (boolean), `fields.sortOrder` (integer), `fields.type` (enum: TEXT, EMAIL, PHONE, TEXTAREA, SELECT, CHECKBOX, DATE, NUMBER). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean), `fields` (list of objects), `fields.label` (text), `fields.name` (text), `fields.required` (boolean), `fields.sortOrder` (integer), `fields.type` (enum: TEXT, EMAIL, PHONE, TEXTAREA, SELECT, CHECKBOX, DATE, NUMBER). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -14927,6 +16646,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ContactFormWidgetConfig'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCrmContactFormWidgetsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -15792,10 +17550,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postHrEpicsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Epic'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrEpicsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `ownerId` (text), `projectId` (text), `priority` (integer), `status` (enum: PLANNING, IN_PROGRESS, ON_HOLD, COMPLETED, CANCELLED), `tags` (list), `targetStartDate` (date), `targetEndDate` (date), `owner.avatar` (text), `owner.department` (text), `owner.email` (text), `owner.fullName` (text), `owner.id` (text), `owner.jobTitle` (text), `featureCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `ownerId` (text), `projectId` (text), `priority` (integer), `status` (enum: PLANNING, IN_PROGRESS, ON_HOLD, COMPLETED, CANCELLED), `tags` (list), `targetStartDate` (date), `targetEndDate` (date), `owner.avatar` (text), `owner.department` (text), `owner.email` (text), `owner.fullName` (text), `owner.id` (text), `owner.jobTitle` (text), `featureCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16010,6 +17808,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getHrEpicsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postHrFeatures: {
     parameters: {
       query?: never;
@@ -16203,10 +18040,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postHrFeaturesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Feature'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrFeaturesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `epicId` (text), `priority` (enum: LOW, MEDIUM, HIGH, CRITICAL), `status` (enum: BACKLOG, READY, IN_PROGRESS, DONE), `tags` (list), `estimatedPoints` (integer), `epic.color` (text), `epic.id` (text), `epic.name` (text), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `epicId` (text), `priority` (enum: LOW, MEDIUM, HIGH, CRITICAL), `status` (enum: BACKLOG, READY, IN_PROGRESS, DONE), `tags` (list), `estimatedPoints` (integer), `epic.color` (text), `epic.id` (text), `epic.name` (text), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16410,6 +18287,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Feature'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getHrFeaturesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -16687,10 +18603,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postHrProjectsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HrProject'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrProjectsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `code` (text), `description` (text), `color` (text), `clientId` (text), `leadId` (text), `status` (enum: PLANNING, ACTIVE, ON_HOLD, COMPLETED, ARCHIVED), `tags` (list), `teamMemberIds` (list), `startDate` (date), `endDate` (date), `defaultSprintDurationDays` (integer), `hourlyRate` (number), `picture` (JSON), `lead.avatar` (text), `lead.department` (text), `lead.email` (text), `lead.fullName` (text), `lead.id` (text), `lead.jobTitle` (text), `teamMembers` (list of objects), `teamMembers.avatar` (text), `teamMembers.department` (text), `teamMembers.email` (text), `teamMembers.fullName` (text), `teamMembers.id` (text), `teamMembers.jobTitle` (text), `epicCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `code` (text), `description` (text), `color` (text), `clientId` (text), `leadId` (text), `status` (enum: PLANNING, ACTIVE, ON_HOLD, COMPLETED, ARCHIVED), `tags` (list), `teamMemberIds` (list), `startDate` (date), `endDate` (date), `defaultSprintDurationDays` (integer), `hourlyRate` (number), `picture` (JSON), `lead.avatar` (text), `lead.department` (text), `lead.email` (text), `lead.fullName` (text), `lead.id` (text), `lead.jobTitle` (text), `teamMembers` (list of objects), `teamMembers.avatar` (text), `teamMembers.department` (text), `teamMembers.email` (text), `teamMembers.fullName` (text), `teamMembers.id` (text), `teamMembers.jobTitle` (text), `epicCount` (integer), `taskCount` (integer), `completedTaskCount` (integer), `progress` (number). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16860,6 +18816,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['HrProject'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getHrProjectsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -17095,10 +19090,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postHrTeamsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrTeamsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED), `members` (list of objects), `members.email` (text), `members.firstName` (text), `members.id` (text), `members.jobTitle` (text), `members.lastName` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED), `members` (list of objects), `members.email` (text), `members.firstName` (text), `members.id` (text), `members.jobTitle` (text), `members.lastName` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -17183,7 +19218,7 @@ export interface operations {
   getHrTeamsDynamicSearchEnriched: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED), `members` (list of objects), `members.email` (text), `members.firstName` (text), `members.id` (text), `members.jobTitle` (text), `members.lastName` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `description` (text), `color` (text), `dailyCapacity` (integer), `memberIds` (list), `status` (enum: ACTIVE, ARCHIVED), `members` (list of objects), `members.email` (text), `members.firstName` (text), `members.id` (text), `members.jobTitle` (text), `members.lastName` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -17344,6 +19379,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Team'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getHrTeamsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -17641,6 +19715,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postInventoryDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StockInventory'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getInventoryDynamicProductStockInventorySearch: {
     parameters: {
       query?: {
@@ -17690,7 +19804,7 @@ export interface operations {
   getInventoryDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `productId` (text), `siteId` (text), `subsidiaryId` (text), `status` (enum: IN_STOCK, LOW_STOCK, OUT_OF_STOCK), `totalQuantity` (number), `reservedQuantity` (number), `inTransitQuantity` (number), `availableQuantity` (number), `minimum` (number), `maximum` (number), `unitPrice` (number), `inTransitStock` (list of objects), `inTransitStock.quantity` (number), `inTransitStock.transferId` (text), `inTransitStock.created` (date-time), `inTransitStock.createdBy` (text), `inTransitStock.updated` (date-time), `inTransitStock.updatedBy` (text), `reservations` (list of objects), `reservations.quantity` (number), `reservations.reservationSourceId` (text), `reservations.reservationType` (enum: ORDER, TRANSFER, PRODUCTION, OTHER), `reservations.created` (date-time), `reservations.createdBy` (text), `reservations.updated` (date-time), `reservations.updatedBy` (text), `locations` (list of objects), `locations.id` (text), `locations.totalQuantity` (number), `locations.lastStockDate` (date-time), `locations.earliestExpirationDate` (date-time). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `productId` (text), `siteId` (text), `subsidiaryId` (text), `status` (enum: IN_STOCK, LOW_STOCK, OUT_OF_STOCK), `totalQuantity` (number), `reservedQuantity` (number), `inTransitQuantity` (number), `availableQuantity` (number), `minimum` (number), `maximum` (number), `unitPrice` (number), `inTransitStock` (list of objects), `inTransitStock.quantity` (number), `inTransitStock.transferId` (text), `inTransitStock.created` (date-time), `inTransitStock.createdBy` (text), `inTransitStock.updated` (date-time), `inTransitStock.updatedBy` (text), `reservations` (list of objects), `reservations.quantity` (number), `reservations.reservationSourceId` (text), `reservations.reservationType` (enum: ORDER, TRANSFER, PRODUCTION, OTHER), `reservations.created` (date-time), `reservations.createdBy` (text), `reservations.updated` (date-time), `reservations.updatedBy` (text), `locations` (list of objects), `locations.id` (text), `locations.totalQuantity` (number), `locations.lastStockDate` (date-time), `locations.earliestExpirationDate` (date-time). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -17752,6 +19866,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['StockInventory'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getInventoryFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -17984,10 +20137,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postInvoicesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `recurringAgreement` (JSON), `reminders` (list of objects), `reminders.createdBy` (text), `reminders.sentOn` (date-time), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.productId` (text), `rows.quantity` (number), `rows.quantityType` (enum: AMOUNT, HOURS, DAYS, PERCENTAGE), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `rows.type` (enum: ITEM, TEXT, DISCOUNT), `transactions` (list of objects), `transactions.id` (text), `transactions.accountId` (text), `transactions.description` (text), `transactions.amount` (number), `transactions.date` (date-time), `transactions.paymentMethod` (enum: CREDIT_CARD, BANK_TRANSFER, DIRECT_DEBIT, CASH, PAYPAL, IDEAL, OTHER), `transactions.tenantId` (text), `transactions.created` (date-time), `transactions.createdBy` (text), `transactions.updated` (date-time), `transactions.updatedBy` (text), `client.tenantId` (text), `client.id` (text), `client.created` (date-time), `client.createdBy` (text), `client.updated` (date-time), `client.updatedBy` (text), `client.version` (integer), `client.name` (text), `client.email` (text), `client.phone` (text), `opportunity.tenantId` (text), `opportunity.id` (text), `opportunity.created` (date-time), `opportunity.createdBy` (text), `opportunity.updated` (date-time), `opportunity.updatedBy` (text), `opportunity.version` (integer), `opportunity.name` (text), `opportunity.value` (number), `opportunity.customerId` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `recurringAgreement` (JSON), `reminders` (list of objects), `reminders.createdBy` (text), `reminders.sentOn` (date-time), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.productId` (text), `rows.quantity` (number), `rows.quantityType` (enum: AMOUNT, HOURS, DAYS, PERCENTAGE), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `rows.type` (enum: ITEM, TEXT, DISCOUNT), `transactions` (list of objects), `transactions.id` (text), `transactions.accountId` (text), `transactions.description` (text), `transactions.amount` (number), `transactions.date` (date-time), `transactions.paymentMethod` (enum: CREDIT_CARD, BANK_TRANSFER, DIRECT_DEBIT, CASH, PAYPAL, IDEAL, OTHER), `transactions.tenantId` (text), `transactions.created` (date-time), `transactions.createdBy` (text), `transactions.updated` (date-time), `transactions.updatedBy` (text), `client.tenantId` (text), `client.id` (text), `client.created` (date-time), `client.createdBy` (text), `client.updated` (date-time), `client.updatedBy` (text), `client.version` (integer), `client.name` (text), `client.email` (text), `client.phone` (text), `opportunity.tenantId` (text), `opportunity.id` (text), `opportunity.created` (date-time), `opportunity.createdBy` (text), `opportunity.updated` (date-time), `opportunity.updatedBy` (text), `opportunity.version` (integer), `opportunity.name` (text), `opportunity.value` (number), `opportunity.customerId` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -18092,6 +20285,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getInvoicesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -18226,6 +20458,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postNotificationsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Notification'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getNotificationsFind: {
     parameters: {
       query: {
@@ -18314,6 +20586,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Notification'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getNotificationsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -19069,6 +21380,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postSentMailsDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SentMail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getSentMailsFind: {
     parameters: {
       query: {
@@ -19157,6 +21508,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SentMail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getSentMailsFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -19291,10 +21681,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postStockTransfersDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StockTransfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getStockTransfersDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `batchAllocations` (list of objects), `batchAllocations.batchNumber` (text), `batchAllocations.expirationDate` (date-time), `batchAllocations.locationId` (text), `batchAllocations.productId` (text), `batchAllocations.quantity` (number), `products` (list of objects), `products.baseUnitConversion` (number), `products.baseUnitQuantity` (number), `products.pricePerBaseUnit` (number), `products.pricePerUnit` (number), `products.quantity` (number), `products.totalPrice` (number), `products.productId` (text), `products.unit` (text), `reservedProducts` (list of objects), `reservedProducts.productId` (text), `reservedProducts.quantity` (number), `reservedProducts.siteId` (text), `isFullyCancelled` (boolean), `cancelledProducts` (JSON), `deliveredProducts` (list of objects), `deliveredProducts.productId` (text), `deliveredProducts.quantity` (number), `deliveredProducts.unit` (text), `returnedProducts` (list of objects), `returnedProducts.productId` (text), `returnedProducts.quantity` (number), `returnedProducts.unit` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `batchAllocations` (list of objects), `batchAllocations.batchNumber` (text), `batchAllocations.expirationDate` (date-time), `batchAllocations.locationId` (text), `batchAllocations.productId` (text), `batchAllocations.quantity` (number), `products` (list of objects), `products.baseUnitConversion` (number), `products.baseUnitQuantity` (number), `products.pricePerBaseUnit` (number), `products.pricePerUnit` (number), `products.quantity` (number), `products.totalPrice` (number), `products.productId` (text), `products.unit` (text), `reservedProducts` (list of objects), `reservedProducts.productId` (text), `reservedProducts.quantity` (number), `reservedProducts.siteId` (text), `isFullyCancelled` (boolean), `cancelledProducts` (JSON), `deliveredProducts` (list of objects), `deliveredProducts.productId` (text), `deliveredProducts.quantity` (number), `deliveredProducts.unit` (text), `returnedProducts` (list of objects), `returnedProducts.productId` (text), `returnedProducts.quantity` (number), `returnedProducts.unit` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -19491,6 +21921,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getStockTransfersFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postTaxPercentages: {
     parameters: {
       query?: never;
@@ -19663,6 +22132,46 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postTaxPercentagesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaxPercentage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getTaxPercentagesFind: {
     parameters: {
       query: {
@@ -19751,6 +22260,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TaxPercentage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTaxPercentagesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -20123,10 +22671,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postTypeProductCoveragesDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TypeProductCoverage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getTypeProductCoveragesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `typeId` (text), `productName` (text), `linkedProductId` (text), `staticModelTreeId` (text), `variantId` (text), `complete` (boolean), `glbComplete` (boolean), `rvtComplete` (boolean), `modelType` (enum: CONCEPT, VARIANT, PROJECT), `parameters` (list of objects), `parameters.name` (text), `parameters.type` (text), `projectIds` (list), `assets` (list of objects), `assets.blobId` (text), `assets.created` (date-time), `assets.extension` (text), `assets.fileSize` (integer), `assets.name` (text), `assets.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `totalFileSize` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `typeId` (text), `productName` (text), `linkedProductId` (text), `staticModelTreeId` (text), `variantId` (text), `complete` (boolean), `glbComplete` (boolean), `rvtComplete` (boolean), `modelType` (enum: CONCEPT, VARIANT, PROJECT), `parameters` (list of objects), `parameters.name` (text), `parameters.type` (text), `projectIds` (list), `assets` (list of objects), `assets.blobId` (text), `assets.created` (date-time), `assets.extension` (text), `assets.fileSize` (integer), `assets.name` (text), `assets.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `totalFileSize` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -20376,6 +22964,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TypeProductCoverage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTypeProductCoveragesFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -20755,10 +23382,50 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postWasteManagementDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WasteRecord'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getWasteManagementDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `approvedBy` (text), `productId` (text), `reason` (text), `shiftId` (text), `stockSiteId` (text), `subsidiaryId` (text), `quantity` (number), `deductRawMaterials` (boolean), `image` (JSON). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `approvedBy` (text), `productId` (text), `reason` (text), `shiftId` (text), `stockSiteId` (text), `subsidiaryId` (text), `quantity` (number), `deductRawMaterials` (boolean), `image` (JSON). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -20996,6 +23663,45 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WasteRecord'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWasteManagementFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -21424,7 +24130,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Activity'];
           /** @enum {string} */
-          type?: 'activity.created' | 'activity.updated' | 'activity.status_changed' | 'activity.deleted';
+          type?:
+            | 'activity.created'
+            | 'activity.updated'
+            | 'activity.status_changed'
+            | 'activity.deleted'
+            | 'activity.restored';
         };
       };
     };
@@ -21458,7 +24169,11 @@ export interface operations {
           data?: components['schemas']['ApInvoice'];
           /** @enum {string} */
           type?:
-            'ap_invoice.created' | 'ap_invoice.updated' | 'ap_invoice.status_changed' | 'ap_invoice.deleted';
+            | 'ap_invoice.created'
+            | 'ap_invoice.updated'
+            | 'ap_invoice.status_changed'
+            | 'ap_invoice.deleted'
+            | 'ap_invoice.restored';
         };
       };
     };
@@ -21491,7 +24206,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Booking'];
           /** @enum {string} */
-          type?: 'booking.created' | 'booking.updated' | 'booking.status_changed' | 'booking.deleted';
+          type?:
+            | 'booking.created'
+            | 'booking.updated'
+            | 'booking.status_changed'
+            | 'booking.deleted'
+            | 'booking.restored';
         };
       };
     };
@@ -21524,7 +24244,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Concept'];
           /** @enum {string} */
-          type?: 'concept.created' | 'concept.updated' | 'concept.status_changed' | 'concept.deleted';
+          type?:
+            | 'concept.created'
+            | 'concept.updated'
+            | 'concept.status_changed'
+            | 'concept.deleted'
+            | 'concept.restored';
         };
       };
     };
@@ -21561,7 +24286,8 @@ export interface operations {
             | 'configurator_type.created'
             | 'configurator_type.updated'
             | 'configurator_type.status_changed'
-            | 'configurator_type.deleted';
+            | 'configurator_type.deleted'
+            | 'configurator_type.restored';
         };
       };
     };
@@ -21598,7 +24324,8 @@ export interface operations {
             | 'contact_form_widget_config.created'
             | 'contact_form_widget_config.updated'
             | 'contact_form_widget_config.status_changed'
-            | 'contact_form_widget_config.deleted';
+            | 'contact_form_widget_config.deleted'
+            | 'contact_form_widget_config.restored';
         };
       };
     };
@@ -21635,7 +24362,8 @@ export interface operations {
             | 'coverage_job.created'
             | 'coverage_job.updated'
             | 'coverage_job.status_changed'
-            | 'coverage_job.deleted';
+            | 'coverage_job.deleted'
+            | 'coverage_job.restored';
         };
       };
     };
@@ -21668,7 +24396,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'customer.created' | 'customer.updated' | 'customer.status_changed' | 'customer.deleted';
+          type?:
+            | 'customer.created'
+            | 'customer.updated'
+            | 'customer.status_changed'
+            | 'customer.deleted'
+            | 'customer.restored';
         };
       };
     };
@@ -21701,7 +24434,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'employee.created' | 'employee.updated' | 'employee.status_changed' | 'employee.deleted';
+          type?:
+            | 'employee.created'
+            | 'employee.updated'
+            | 'employee.status_changed'
+            | 'employee.deleted'
+            | 'employee.restored';
         };
       };
     };
@@ -21734,7 +24472,7 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Epic'];
           /** @enum {string} */
-          type?: 'epic.created' | 'epic.updated' | 'epic.status_changed' | 'epic.deleted';
+          type?: 'epic.created' | 'epic.updated' | 'epic.status_changed' | 'epic.deleted' | 'epic.restored';
         };
       };
     };
@@ -21767,7 +24505,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Feature'];
           /** @enum {string} */
-          type?: 'feature.created' | 'feature.updated' | 'feature.status_changed' | 'feature.deleted';
+          type?:
+            | 'feature.created'
+            | 'feature.updated'
+            | 'feature.status_changed'
+            | 'feature.deleted'
+            | 'feature.restored';
         };
       };
     };
@@ -21801,7 +24544,11 @@ export interface operations {
           data?: components['schemas']['HrProject'];
           /** @enum {string} */
           type?:
-            'hr_project.created' | 'hr_project.updated' | 'hr_project.status_changed' | 'hr_project.deleted';
+            | 'hr_project.created'
+            | 'hr_project.updated'
+            | 'hr_project.status_changed'
+            | 'hr_project.deleted'
+            | 'hr_project.restored';
         };
       };
     };
@@ -21838,7 +24585,8 @@ export interface operations {
             | 'inbound_email.created'
             | 'inbound_email.updated'
             | 'inbound_email.status_changed'
-            | 'inbound_email.deleted';
+            | 'inbound_email.deleted'
+            | 'inbound_email.restored';
         };
       };
     };
@@ -21876,6 +24624,7 @@ export interface operations {
             | 'invoice.updated'
             | 'invoice.status_changed'
             | 'invoice.deleted'
+            | 'invoice.restored'
             | 'invoice.numbered';
         };
       };
@@ -21914,6 +24663,7 @@ export interface operations {
             | 'lead.updated'
             | 'lead.status_changed'
             | 'lead.deleted'
+            | 'lead.restored'
             | 'lead.qualified'
             | 'lead.won'
             | 'lead.lost';
@@ -21953,7 +24703,8 @@ export interface operations {
             | 'notification.created'
             | 'notification.updated'
             | 'notification.status_changed'
-            | 'notification.deleted';
+            | 'notification.deleted'
+            | 'notification.restored';
         };
       };
     };
@@ -21990,7 +24741,8 @@ export interface operations {
             | 'opportunity.created'
             | 'opportunity.updated'
             | 'opportunity.status_changed'
-            | 'opportunity.deleted';
+            | 'opportunity.deleted'
+            | 'opportunity.restored';
         };
       };
     };
@@ -22023,7 +24775,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'product.created' | 'product.updated' | 'product.status_changed' | 'product.deleted';
+          type?:
+            | 'product.created'
+            | 'product.updated'
+            | 'product.status_changed'
+            | 'product.deleted'
+            | 'product.restored';
         };
       };
     };
@@ -22056,7 +24813,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['SentMail'];
           /** @enum {string} */
-          type?: 'sent_mail.created' | 'sent_mail.updated' | 'sent_mail.status_changed' | 'sent_mail.deleted';
+          type?:
+            | 'sent_mail.created'
+            | 'sent_mail.updated'
+            | 'sent_mail.status_changed'
+            | 'sent_mail.deleted'
+            | 'sent_mail.restored';
         };
       };
     };
@@ -22094,6 +24856,7 @@ export interface operations {
             | 'stock_inventory.updated'
             | 'stock_inventory.status_changed'
             | 'stock_inventory.deleted'
+            | 'stock_inventory.restored'
             | 'stock_inventory.quantity_changed';
         };
       };
@@ -22128,7 +24891,11 @@ export interface operations {
           data?: Record<string, never>;
           /** @enum {string} */
           type?:
-            'stock_site.created' | 'stock_site.updated' | 'stock_site.status_changed' | 'stock_site.deleted';
+            | 'stock_site.created'
+            | 'stock_site.updated'
+            | 'stock_site.status_changed'
+            | 'stock_site.deleted'
+            | 'stock_site.restored';
         };
       };
     };
@@ -22165,7 +24932,8 @@ export interface operations {
             | 'stock_transfer.created'
             | 'stock_transfer.updated'
             | 'stock_transfer.status_changed'
-            | 'stock_transfer.deleted';
+            | 'stock_transfer.deleted'
+            | 'stock_transfer.restored';
         };
       };
     };
@@ -22199,7 +24967,11 @@ export interface operations {
           data?: Record<string, never>;
           /** @enum {string} */
           type?:
-            'subsidiary.created' | 'subsidiary.updated' | 'subsidiary.status_changed' | 'subsidiary.deleted';
+            | 'subsidiary.created'
+            | 'subsidiary.updated'
+            | 'subsidiary.status_changed'
+            | 'subsidiary.deleted'
+            | 'subsidiary.restored';
         };
       };
     };
@@ -22232,7 +25004,12 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'supplier.created' | 'supplier.updated' | 'supplier.status_changed' | 'supplier.deleted';
+          type?:
+            | 'supplier.created'
+            | 'supplier.updated'
+            | 'supplier.status_changed'
+            | 'supplier.deleted'
+            | 'supplier.restored';
         };
       };
     };
@@ -22265,7 +25042,7 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: Record<string, never>;
           /** @enum {string} */
-          type?: 'task.created' | 'task.updated' | 'task.status_changed' | 'task.deleted';
+          type?: 'task.created' | 'task.updated' | 'task.status_changed' | 'task.deleted' | 'task.restored';
         };
       };
     };
@@ -22302,7 +25079,8 @@ export interface operations {
             | 'tax_percentage.created'
             | 'tax_percentage.updated'
             | 'tax_percentage.status_changed'
-            | 'tax_percentage.deleted';
+            | 'tax_percentage.deleted'
+            | 'tax_percentage.restored';
         };
       };
     };
@@ -22335,7 +25113,7 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['Team'];
           /** @enum {string} */
-          type?: 'team.created' | 'team.updated' | 'team.status_changed' | 'team.deleted';
+          type?: 'team.created' | 'team.updated' | 'team.status_changed' | 'team.deleted' | 'team.restored';
         };
       };
     };
@@ -22372,7 +25150,8 @@ export interface operations {
             | 'type_product_coverage.created'
             | 'type_product_coverage.updated'
             | 'type_product_coverage.status_changed'
-            | 'type_product_coverage.deleted';
+            | 'type_product_coverage.deleted'
+            | 'type_product_coverage.restored';
         };
       };
     };
@@ -22405,7 +25184,7 @@ export interface operations {
         'application/json': components['schemas']['EventEnvelope'] & {
           data?: components['schemas']['User'];
           /** @enum {string} */
-          type?: 'user.created' | 'user.updated' | 'user.status_changed' | 'user.deleted';
+          type?: 'user.created' | 'user.updated' | 'user.status_changed' | 'user.deleted' | 'user.restored';
         };
       };
     };
@@ -22442,7 +25221,8 @@ export interface operations {
             | 'waste_record.created'
             | 'waste_record.updated'
             | 'waste_record.status_changed'
-            | 'waste_record.deleted';
+            | 'waste_record.deleted'
+            | 'waste_record.restored';
         };
       };
     };

@@ -201,7 +201,11 @@ onServer('two service processes on one database', () => {
   const jobRow = async (id: string) =>
     (
       await d.sql.query(
-        `select status, retries, worker_name, message, events from coverage_job where tenant_id = $1 and id = $2`,
+        // The job's history is kept in record_history (docs/history.md), oldest first as `events` shows it.
+        `select status, retries, worker_name, message,
+           (select coalesce(json_agg(json_build_object('type', h.type, 'description', h.description) order by h.seq), '[]')
+              from record_history h where h.tenant_id = c.tenant_id and h.record_id = c.id) as events
+         from coverage_job c where tenant_id = $1 and id = $2`,
         [tenant.tenantId, id],
       )
     ).rows[0];

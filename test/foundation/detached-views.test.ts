@@ -37,7 +37,7 @@ describe('detached views', () => {
     return view;
   }
 
-  it('hold what em.find gives, for text, arrays, enums, JSON events and dates', async () => {
+  it('hold what em.find gives, for text, arrays, enums and dates', async () => {
     const res = await a.client.post('/hr/features', {
       name: 'Viewed',
       tags: ['x', 'y'],
@@ -48,7 +48,8 @@ describe('detached views', () => {
     await withTenant(server.orm.em, actor(a), async (em) => {
       const view = (await compare(em, Feature, res.body.id)) as Feature;
       expect(view.tags).toEqual(['x', 'y']);
-      expect(view.events[0]).toMatchObject({ type: 'CREATE' });
+      // The history is kept apart (record_history): neither a view nor a managed entity holds it.
+      expect(view.events).toBeUndefined();
       expect(view.created).toBeInstanceOf(Date);
     });
   });

@@ -85,7 +85,7 @@ describe('request transactions', () => {
       // A write (PostgreSQL refuses it, read-only) turns the rest into a block: BEGIN, the
       // settings, writable, and the write again; the COMMIT keeps it.
       const name = `written by a query ${randomUUID()}`;
-      await queryRows(em, `insert into concept (id, tenant_id, name, events) values ($1, $2, $3, '[]')`, [
+      await queryRows(em, `insert into concept (id, tenant_id, name) values ($1, $2, $3)`, [
         randomUUID(),
         a.tenantId,
         name,

@@ -131,7 +131,7 @@ describe('integrity in the database', () => {
       );
       await expect(
         sql(
-          `insert into feature (tenant_id, id, name, events, tags) values (?, gen_random_uuid(), 'planted', '[]', '{}')
+          `insert into feature (tenant_id, id, name, tags) values (?, gen_random_uuid(), 'planted', '{}')
            returning id`,
           [a.tenantId],
         ).then(() => sql(`update feature set epic_id = ? where name = 'planted'`, [epicOfB])),

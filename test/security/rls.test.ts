@@ -71,7 +71,7 @@ describe('row-level security', () => {
         em
           .getConnection()
           .execute(
-            `insert into concept (tenant_id, id, name, events) values (?, gen_random_uuid(), 'planted', '[]')`,
+            `insert into concept (tenant_id, id, name) values (?, gen_random_uuid(), 'planted')`,
             [b.tenantId],
             'all',
             em.getTransactionContext(),

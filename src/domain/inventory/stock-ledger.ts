@@ -1,8 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { callerOf, type Caller, type Context } from '../../context';
-import { actorOf, newEvent } from '../../db/tenancy';
+import { actorOf } from '../../db/tenancy';
 import { EventType } from '../../entities/event';
+import { HistoryType } from '../../entities/history-entry';
+import { fieldChanges, historyEntry, noteChange, takeNotes } from '../../history/recorder';
 import { StockBatch, StockSource } from '../../entities/inventory/stock-batch';
 import { StockInventory, StockStatus } from '../../entities/inventory/stock-inventory';
 import { conflict, notFound } from '../../errors';
@@ -200,11 +202,8 @@ export class StockLedger {
   }
 
   /** Appends an UPDATE event with a description of what changed (the values, not just the names). */
-  note(ctx: Context, description: string): void {
-    this.inventory.events = [
-      ...this.inventory.events,
-      newEvent(EventType.UPDATE, callerOf(ctx).userId, description),
-    ];
+  note(description: string): void {
+    noteChange(this.inventory, description);
   }
 }
 
@@ -234,7 +233,6 @@ async function insertIfAbsent(ctx: Context, inv: StockInventory): Promise<boolea
     createdBy: actor.email,
     updatedBy: actor.email,
     version: 1,
-    events: [newEvent(EventType.CREATE, actor.userId, 'Created StockInventory'), ...inv.events],
   });
   const meta = ctx.em.getMetadata().get(StockInventory.name);
   const data: Record<string, unknown> = {};
@@ -250,14 +248,14 @@ async function insertIfAbsent(ctx: Context, inv: StockInventory): Promise<boolea
 }
 
 /** The outbox row of an inventory made by insertIfAbsent (stamped as the tenancy subscriber would). */
-function createdEvent(ctx: Context, inv: StockInventory): OutboxEvent {
+function createdEvent(ctx: Context, inv: StockInventory, at: Date): OutboxEvent {
   const actor = actorOf(ctx.em)!;
   return outboxRow({
     tenantId: inv.tenantId,
     type: eventName(StockInventory.name, EventType.CREATE),
     resourceType: resourceName(StockInventory.name),
     resourceId: inv.id,
-    occurredAt: new Date(inv.events[0].date),
+    occurredAt: at,
     actor: { userId: actor.userId, email: actor.email },
     data: recordData(inv),
   });
@@ -300,8 +298,33 @@ export async function changeStock(
     change(ledger);
     ledger.recompute();
     if (await insertIfAbsent(ctx, fresh)) {
-      // The insert bypassed the unit of work, and with it the outbox: its event goes in here.
-      ctx.em.persist(createdEvent(ctx, fresh));
+      // The insert bypassed the unit of work, and with it the history and the outbox: its
+      // entries and its event go in here.
+      const actor = actorOf(ctx.em)!;
+      const created = historyEntry(actor, {
+        recordType: StockInventory.name,
+        recordId: fresh.id,
+        type: HistoryType.CREATE,
+        description: 'Created StockInventory',
+        changes: fieldChanges(
+          ctx.em.getMetadata().get(StockInventory.name),
+          undefined,
+          fresh as unknown as Record<string, unknown>,
+          ctx.em.getPlatform(),
+        ),
+      });
+      ctx.em.persist(created);
+      for (const note of takeNotes(fresh))
+        ctx.em.persist(
+          historyEntry(actor, {
+            recordType: StockInventory.name,
+            recordId: fresh.id,
+            type: HistoryType.UPDATE,
+            description: note,
+            changes: null,
+          }),
+        );
+      ctx.em.persist(createdEvent(ctx, fresh, created.occurredAt));
       for (const b of ledger.added) ctx.em.persist(b);
       await ctx.em.flush();
       return (await lockRow(ctx, place.siteId, place.productId))!;

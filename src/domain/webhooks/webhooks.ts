@@ -3,6 +3,8 @@
  * events and redelivery. The deliveries themselves are the event worker's (src/events/worker.ts).
  */
 import { callerOf, type Context } from '../../context';
+import { actorOf } from '../../db/tenancy';
+import { deletionHistory } from '../../history/recorder';
 import { DeliveryChannel, DeliveryStatus, EventDelivery } from '../../entities/events/event-delivery';
 import { WebhookEndpoint } from '../../entities/events/webhook-endpoint';
 import { badRequest, notFound } from '../../errors';
@@ -86,6 +88,8 @@ export async function deleteWebhook(ctx: Context, id: string): Promise<boolean> 
   if (!endpoint) return false;
   await ctx.em.nativeDelete(EventDelivery, { endpointId: endpoint.id });
   await ctx.em.nativeDelete(WebhookEndpoint, { id: endpoint.id });
+  // The statements bypass the flush's history: the deletion's entry goes in here.
+  await ctx.em.persistAndFlush(deletionHistory(ctx.em, actorOf(ctx.em)!, WebhookEndpoint.name, endpoint));
   return true;
 }
 

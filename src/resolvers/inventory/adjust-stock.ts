@@ -37,7 +37,7 @@ export async function adjustStock(
         if (input.newUnitPrice != null && input.newUnitPrice !== before.price) {
           parts.push(`unitPrice ${fmt(before.price)} -> ${fmt(input.newUnitPrice)}`);
         }
-        ledger.note(ctx, `Adjusted ${parts.join(', ')}`);
+        ledger.note(`Adjusted ${parts.join(', ')}`);
       },
     ),
   );
@@ -84,7 +84,7 @@ export async function updateBatch(ctx: Context, dto: BatchChange): Promise<Stock
           changes.push(`quantity ${fmt(batch.quantity)} -> ${fmt(dto.quantity)}`);
           ledger.setBatchQuantity(batch, round4(dto.quantity));
         }
-        if (changes.length > 0) ledger.note(ctx, `Changed ${label}: ${changes.join(', ')}`);
+        if (changes.length > 0) ledger.note(`Changed ${label}: ${changes.join(', ')}`);
       },
     ),
   );

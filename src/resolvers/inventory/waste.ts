@@ -57,7 +57,7 @@ async function beforeSave(ctx: Context, w: WasteRecord, input: WasteInput, isNew
         },
         (ledger) => {
           ledger.take(quantity);
-          ledger.note(ctx, `Deducted ${quantity} as waste (waste record ${w.id})`);
+          ledger.note(`Deducted ${quantity} as waste (waste record ${w.id})`);
         },
       ),
     );

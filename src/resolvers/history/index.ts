@@ -1,0 +1,3 @@
+import { AuditLogResolver } from './audit-log';
+
+export const historyResolvers: Function[] = [AuditLogResolver];
