@@ -1,0 +1,131 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
+import type { FileBackend } from '../files/backends';
+import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables } from './tenant-tables';
+
+/**
+ * A tenant's end (docs/operations.md, "Tenant life cycle"): deleted, it is disabled at once (its
+ * users are refused, its webhooks and e-mails wait) and kept for a grace period during which it
+ * can be brought back; once the period is over, every row of every tenant table and every stored
+ * file of the tenant is removed.
+ */
+const knexOf = (orm: MikroORM): Knex => (orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
+
+export const DEFAULT_GRACE_DAYS = 30;
+
+export interface TenantState {
+  tenantId: string;
+  name: string;
+  active: boolean;
+  deleteAfter: string | null;
+}
+
+const stateOf = (r: {
+  id: string;
+  name: string;
+  active: boolean;
+  delete_after: Date | string | null;
+}): TenantState => ({
+  tenantId: r.id,
+  name: r.name,
+  active: r.active,
+  deleteAfter: r.delete_after === null ? null : new Date(r.delete_after).toISOString(),
+});
+
+/** Disables the tenant and schedules its removal `graceMs` from now. */
+export async function requestDeletion(
+  orm: MikroORM,
+  tenantId: string,
+  graceMs: number,
+): Promise<TenantState> {
+  return knexOf(orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const [row] = await rows<{ id: string; name: string; active: boolean; delete_after: Date | null }>(
+      trx,
+      `update tenant set active = false, delete_after = now() + make_interval(secs => ?::float8 / 1000),
+         updated = now(), updated_by = 'cli'
+       where id = ? returning id, name, active, delete_after`,
+      [graceMs, tenantId],
+    );
+    if (!row) throw new Error(`no tenant ${tenantId}`);
+    return stateOf(row);
+  });
+}
+
+/** Brings back a tenant deleted but still in its grace period: active again, nothing lost. */
+export async function cancelDeletion(orm: MikroORM, tenantId: string): Promise<TenantState> {
+  return knexOf(orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const [row] = await rows<{ id: string; name: string; active: boolean; delete_after: Date | null }>(
+      trx,
+      `update tenant set active = true, delete_after = null, updated = now(), updated_by = 'cli'
+       where id = ? and delete_after is not null returning id, name, active, delete_after`,
+      [tenantId],
+    );
+    if (!row) throw new Error(`tenant ${tenantId} is not waiting for its deletion: nothing to bring back`);
+    return stateOf(row);
+  });
+}
+
+export interface Removed {
+  tenantId: string;
+  rows: number;
+  files: number;
+}
+
+/**
+ * Removes every row and stored file of one tenant, its own row last. The files go first: a
+ * removal that fails halfway leaves rows that a second run removes, never rows naming bytes that
+ * are gone without a way to find the rest.
+ */
+export async function removeTenant(orm: MikroORM, backend: FileBackend, tenantId: string): Promise<Removed> {
+  const knex = knexOf(orm);
+  const keys = await knex.transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const tables = await tenantTables(trx);
+    if (!tables.some((t) => t.name === 'stored_file')) return [];
+    return (
+      await rows<{ key: string }>(trx, 'select storage_key as key from stored_file where tenant_id = ?', [
+        tenantId,
+      ])
+    ).map((r) => r.key);
+  });
+  for (const key of keys) await backend.remove(key);
+  const removed = await knex.transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    let count = 0;
+    for (const table of (await tenantTables(trx)).reverse()) {
+      const result = (await trx.raw(`delete from ${quoteIdent(table.name)} where tenant_id = ?`, [
+        tenantId,
+      ])) as {
+        rowCount: number;
+      };
+      count += result.rowCount;
+    }
+    // The tenant's own row first: deleting it bumps the tenant's caller version (a trigger), which
+    // must then go too.
+    const keyed = (await tablesKeyedByTenant(trx)).sort(
+      (a, b) => Number(b === 'tenant') - Number(a === 'tenant'),
+    );
+    for (const table of keyed) {
+      const result = (await trx.raw(`delete from ${quoteIdent(table)} where id = ?`, [tenantId])) as {
+        rowCount: number;
+      };
+      count += result.rowCount;
+    }
+    return count;
+  });
+  return { tenantId, rows: removed, files: keys.length };
+}
+
+/** Removes every tenant whose grace period has ended (all of them, or the one named). */
+export async function removeDue(orm: MikroORM, backend: FileBackend, tenantId?: string): Promise<Removed[]> {
+  const due = await rows<{ id: string }>(
+    knexOf(orm),
+    `select id from tenant where delete_after is not null and delete_after <= now() ${tenantId ? 'and id = ?' : ''} order by delete_after`,
+    tenantId ? [tenantId] : [],
+  );
+  const done: Removed[] = [];
+  for (const { id } of due) done.push(await removeTenant(orm, backend, id));
+  return done;
+}
