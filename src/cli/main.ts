@@ -32,12 +32,15 @@ interface Services {
   tenantEm(tenantId: string): EntityManager;
 }
 
-interface Command {
+type Command = {
   args: string;
   summary: string;
   options: Options;
-  run(values: Values, services: Services): Promise<unknown>;
-}
+} & (
+  | { run(values: Values, services: Services): Promise<unknown> }
+  /** A command that must not open the database the usual way (a backup asks its host; a restore replaces it). */
+  | { alone(values: Values, config: import('../config').Config): Promise<unknown> }
+);
 
 const DEFAULT_EXPIRY = '12h';
 const expiry: Options = { 'expires-in': { type: 'string' } };
@@ -210,6 +213,33 @@ const COMMANDS: Record<string, Command> = {
         ref === undefined ? undefined : (await services.directory.resolveTenant(services.em, ref)).id;
       const { removeDue } = await import('../services/tenant-lifecycle');
       return removeDue(services.orm, services.files, tenantId);
+    },
+  },
+  backup: {
+    args: '--out FILE',
+    summary:
+      'a backup of the embedded database (DATA_DIR) as one file, consistent while the service runs; on a server, see docs/operations.md',
+    options: { out: { type: 'string' } },
+    async alone(values, config) {
+      if (config.databaseUrl)
+        throw new Error(
+          'DATABASE_URL names a PostgreSQL server: back it up with pg_dump or pgBackRest (docs/operations.md, "Backups")',
+        );
+      const { backupEmbedded } = await import('../db/backup');
+      return backupEmbedded(config.dataDir, need(values, 'out'));
+    },
+  },
+  restore: {
+    args: '--from FILE',
+    summary: 'replaces the embedded database (DATA_DIR) with a backup; the service must be stopped',
+    options: { from: { type: 'string' } },
+    async alone(values, config) {
+      if (config.databaseUrl)
+        throw new Error(
+          'DATABASE_URL names a PostgreSQL server: restore it with pg_restore or pgBackRest (docs/operations.md, "Backups")',
+        );
+      const { restoreEmbedded } = await import('../db/backup');
+      return restoreEmbedded(config.dataDir, need(values, 'from'));
     },
   },
   'role:create': {
@@ -442,6 +472,8 @@ async function run(argv: string[]): Promise<string> {
   const { resolveJwtSecret } = await import('../auth/secret');
   const { openDatabase } = await import('../db/database');
   const config = loadConfig();
+  const { command } = parsed;
+  if ('alone' in command) return JSON.stringify(await command.alone(parsed.values, config));
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
   const db = await openDatabase(config);
   (await import('../auth/issuers')).useIssuerSettings({ production: config.production });
@@ -458,7 +490,7 @@ async function run(argv: string[]): Promise<string> {
       issuers: await import('../domain/access/issuers'),
       tenantEm: (tenantId) => forkFor(db.orm.em, { tenantId, userId: null, email: 'cli' }),
     };
-    return JSON.stringify(await parsed.command.run(parsed.values, services));
+    return JSON.stringify(await command.run(parsed.values, services));
   } finally {
     await db.close();
   }

@@ -300,7 +300,7 @@ export async function importTenant(
   if ('delete_after' in tenantRow) tenantRow.delete_after = null;
 
   const knex = knexOf(orm);
-  const tables = await tenantTables(knex);
+  const tables = await knex.transaction((trx) => tenantTables(trx));
   const byName = new Map(tables.map((t) => [t.name, t]));
   const loads: { table: TenantTable; columns: string[]; lines: string[] }[] = [];
   for (const [tableName, record] of Object.entries(manifest.records ?? {})) {

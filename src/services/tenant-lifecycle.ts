@@ -120,10 +120,14 @@ export async function removeTenant(orm: MikroORM, backend: FileBackend, tenantId
 
 /** Removes every tenant whose grace period has ended (all of them, or the one named). */
 export async function removeDue(orm: MikroORM, backend: FileBackend, tenantId?: string): Promise<Removed[]> {
-  const due = await rows<{ id: string }>(
-    knexOf(orm),
-    `select id from tenant where delete_after is not null and delete_after <= now() ${tenantId ? 'and id = ?' : ''} order by delete_after`,
-    tenantId ? [tenantId] : [],
+  // In a transaction, as every statement here: the embedded database's socket keeps a
+  // transaction's statements together, never those of separate statements of several clients.
+  const due = await knexOf(orm).transaction((trx) =>
+    rows<{ id: string }>(
+      trx,
+      `select id from tenant where delete_after is not null and delete_after <= now() ${tenantId ? 'and id = ?' : ''} order by delete_after`,
+      tenantId ? [tenantId] : [],
+    ),
   );
   const done: Removed[] = [];
   for (const { id } of due) done.push(await removeTenant(orm, backend, id));
