@@ -15,13 +15,18 @@ export class BackupError extends Error {}
 function writableTarget(file: string): string {
   const target = path.resolve(file);
   const dir = path.dirname(target);
+  let reason: string | undefined;
   try {
-    fs.accessSync(dir, fs.constants.W_OK);
+    if (!fs.statSync(dir).isDirectory()) reason = 'its folder is not writable (not a folder)';
+    else fs.accessSync(dir, fs.constants.W_OK);
   } catch (err) {
-    throw new BackupError(
-      `cannot write the backup to ${target}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : 'its folder is not writable'}`,
-    );
+    const code = (err as NodeJS.ErrnoException).code;
+    reason =
+      code === 'ENOENT'
+        ? 'its folder does not exist'
+        : `its folder is not writable (${code === 'ENOTDIR' ? 'not a folder' : code})`;
   }
+  if (reason) throw new BackupError(`cannot write the backup to ${target}: ${reason}`);
   if (fs.existsSync(target))
     throw new BackupError(`${target} already exists: name a new file for the backup`);
   return target;
@@ -65,7 +70,11 @@ export async function backupEmbedded(
     fs.writeFileSync(partial, bytes, { flag: 'wx' });
     fs.renameSync(partial, target);
   } catch (err) {
-    fs.rmSync(partial, { force: true });
+    try {
+      fs.rmSync(partial, { force: true });
+    } catch {
+      // Nothing was written there.
+    }
     throw new BackupError(`cannot write the backup to ${target}: ${(err as Error).message}`);
   }
   return { file: target, bytes: bytes.length };

@@ -58,8 +58,9 @@ async function main() {
  * a gzipped tarball (PGlite's dumpDataDir, which PGlite's loadDataDir reads back). PGlite runs one
  * statement at a time and the dump waits for the statement running, so the tarball is the
  * directory between two statements: a transaction committed before it is in it, one still open is
- * not (PostgreSQL's recovery rolls it back when the copy is opened), exactly as after a crash. A
- * checkpoint first keeps that recovery short.
+ * not (PostgreSQL's recovery rolls it back when the copy is opened), exactly as after a crash. No
+ * statement runs here: every client shares PGlite's one session, so a statement sent from here
+ * (a CHECKPOINT, say) would run inside whichever client's transaction is open, under its role.
  */
 async function startControl(db) {
   const token = randomBytes(24).toString('hex');
@@ -85,7 +86,6 @@ async function startControl(db) {
 }
 
 async function backup(db) {
-  await db.exec('checkpoint');
   const dump = await db.dumpDataDir('gzip');
   return Buffer.from(await dump.arrayBuffer());
 }
