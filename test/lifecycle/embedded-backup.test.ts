@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { childEnv, cliRunner, freePort, startService, type Running } from '../support/process';
+import { presentLeads, writeLoad } from '../support/write-load';
 
 /**
  * `bms backup` and `bms restore` on the embedded database, as an operator runs them next to the
@@ -35,34 +36,13 @@ const stop = async (service: Running) => {
   expect((await service.exited).code).toBe(0);
 };
 
-async function graphql(token: string, query: string, variables: object = {}) {
-  const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await res.json()) as { data?: any; errors?: unknown[] };
-}
-
 it('a backup under write load restores every write acknowledged before it began', async () => {
   port = await freePort();
   let service = await start();
   const { token } = await ok('tenant:create', '--name', 'Backed up', '--admin-email', 'ops@backup.test');
 
-  // Two writers, each creating leads one after the other, noting when each was acknowledged.
-  const acked: { id: string; at: number }[] = [];
-  let writing = true;
-  const writer = async (name: string) => {
-    for (let i = 0; writing; i++) {
-      const res = await graphql(token, 'mutation($i: LeadInput!) { createLead(input: $i) { id } }', {
-        i: { lastName: `${name}-${i}` },
-      });
-      if (res.errors) throw new Error(JSON.stringify(res.errors));
-      acked.push({ id: res.data.createLead.id, at: Date.now() });
-    }
-  };
-  const writers = [writer('a'), writer('b')];
-  while (acked.length < 20) await new Promise((r) => setTimeout(r, 50));
+  const load = writeLoad(port, token);
+  await load.more(20);
 
   const file = path.join(outside, 'embedded.tgz');
   const began = Date.now();
@@ -71,7 +51,6 @@ it('a backup under write load restores every write acknowledged before it began'
   expect(backup).toEqual({ file, bytes: expect.any(Number) });
 
   // A target that cannot be written: a clear error, and the service goes on taking writes.
-  const before = acked.length;
   expect(await fails('backup', '--out', path.join(outside, 'no-such-folder', 'x.tgz'))).toEqual({
     code: 1,
     line: expect.stringMatching(/cannot write the backup to .*x\.tgz: its folder does not exist/),
@@ -89,9 +68,8 @@ it('a backup under write load restores every write acknowledged before it began'
     code: 1,
     line: expect.stringMatching(/is in use \(the service is running\): stop it, then restore/),
   });
-  while (acked.length < before + 10) await new Promise((r) => setTimeout(r, 50));
-  writing = false;
-  await Promise.all(writers);
+  await load.more(10);
+  await load.stop();
   await stop(service);
 
   const garbage = path.join(outside, 'garbage.tgz');
@@ -108,26 +86,12 @@ it('a backup under write load restores every write acknowledged before it began'
   });
 
   service = await start();
-  /** The ids among `ids` whose lead exists, asked 20 at a time (the service's alias limit). */
-  const present = async (ids: string[]) => {
-    const found: string[] = [];
-    for (let at = 0; at < ids.length; at += 20) {
-      const chunk = ids.slice(at, at + 20);
-      const res = await graphql(
-        token,
-        `{ ${chunk.map((id, n) => `l${n}: lead(id: "${id}") { id }`).join(' ')} }`,
-      );
-      expect(res.errors).toBeUndefined();
-      found.push(...chunk.filter((_id, n) => res.data[`l${n}`] !== null));
-    }
-    return found;
-  };
-  const beforeBackup = acked.filter((w) => w.at < began).map((w) => w.id);
-  const afterBackup = acked.filter((w) => w.at > ended).map((w) => w.id);
+  const beforeBackup = load.acked.filter((w) => w.at < began).map((w) => w.id);
+  const afterBackup = load.acked.filter((w) => w.at > ended).map((w) => w.id);
   expect(beforeBackup.length).toBeGreaterThanOrEqual(20);
   expect(afterBackup.length).toBeGreaterThanOrEqual(10);
-  expect(await present(beforeBackup)).toEqual(beforeBackup);
+  expect(await presentLeads(port, token, beforeBackup)).toEqual(beforeBackup);
   // The restore went back in time: what was written after the backup is gone.
-  expect(await present(afterBackup)).toEqual([]);
+  expect(await presentLeads(port, token, afterBackup)).toEqual([]);
   await stop(service);
 });
