@@ -215,6 +215,41 @@ const COMMANDS: Record<string, Command> = {
       return removeDue(services.orm, services.files, tenantId);
     },
   },
+  'person:export': {
+    args: '--tenant TENANT --email EMAIL [--out FILE]',
+    summary:
+      "everything the tenant holds about one person (a user, a lead's or booking's contact...) as one JSON document",
+    options: { tenant: { type: 'string' }, email: { type: 'string' }, out: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { exportPerson } = await import('../services/personal-data');
+      const document = await exportPerson(services.orm, tenant.id, need(values, 'email'));
+      const out = values.out as string | undefined;
+      if (out === undefined) return document;
+      const fs = await import('node:fs/promises');
+      await fs.writeFile(out, `${JSON.stringify(document, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+      return {
+        file: out,
+        records: Object.values(document.about).flat().length + Object.values(document.mentions).flat().length,
+      };
+    },
+  },
+  'person:erase': {
+    args: '--tenant TENANT --email EMAIL --confirm EMAIL',
+    summary:
+      "replaces one person's e-mail address, names and phone numbers everywhere in the tenant; amounts and dates stay (docs/security.md)",
+    options: { tenant: { type: 'string' }, email: { type: 'string' }, confirm: { type: 'string' } },
+    async run(values, services) {
+      const email = need(values, 'email');
+      if (values.confirm === undefined)
+        throw new UsageError('--confirm is required: repeat the e-mail address');
+      if (String(values.confirm).trim().toLowerCase() !== email.trim().toLowerCase())
+        throw new UsageError('--confirm must repeat the e-mail address: nothing was erased');
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { erasePerson } = await import('../services/personal-data');
+      return erasePerson(services.orm, tenant.id, email);
+    },
+  },
   backup: {
     args: '--out FILE',
     summary:

@@ -9,6 +9,8 @@ export interface TenantTable {
   name: string;
   /** Stored columns in table order (generated columns are left out: they cannot be inserted). */
   columns: string[];
+  /** Each column's type, as PostgreSQL writes it (`text`, `jsonb`, `uuid`, `text[]`...). */
+  types: Record<string, string>;
   /** The primary key's columns: rows are exported in that order, so two exports compare. */
   key: string[];
   /** Tables this one references through a foreign key checked at each statement (not deferred). */
@@ -30,12 +32,15 @@ export async function rows<R>(sql: Sql, text: string, bindings: readonly unknown
  * statement, and deferred keys at commit, so neither orders anything.
  */
 export async function tenantTables(sql: Sql): Promise<TenantTable[]> {
-  const found = await rows<{ name: string; columns: string[]; key: string[] | null }>(
+  const found = await rows<{ name: string; columns: string[]; types: string[]; key: string[] | null }>(
     sql,
     `select c.relname as name,
        array(select a.attname::text from pg_attribute a
              where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
              order by a.attnum) as columns,
+       array(select format_type(a.atttypid, a.atttypmod) from pg_attribute a
+             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+             order by a.attnum) as types,
        array(select a.attname::text from pg_index i
              cross join lateral unnest(i.indkey) with ordinality k(attnum, n)
              join pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum
@@ -62,6 +67,7 @@ export async function tenantTables(sql: Sql): Promise<TenantTable[]> {
       {
         name: t.name,
         columns: t.columns,
+        types: Object.fromEntries(t.columns.map((c, i) => [c, t.types[i]])),
         key: t.key && t.key.length > 0 ? t.key : t.columns,
         parents: keys.filter((k) => k.child === t.name && names.has(k.parent)).map((k) => k.parent),
       },

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
+import { PERSONAL_DATA, type PersonalKind } from '../db/personal-data';
+import { notFound } from '../errors';
+import { actAsTenant, quoteIdent, rows, tenantTables, type Sql } from './tenant-tables';
+
+/**
+ * One person's data in one tenant (docs/security.md, "Personal data"): everything the service
+ * holds about the person found by e-mail address (a user, a lead's or a booking's contact, a
+ * mail's sender...), exported as one JSON document (GDPR art. 15) or erased (art. 17): the
+ * columns PERSONAL_DATA declares are replaced in every record, history, event, outbox entry,
+ * inbox and sent mail, while everything else (amounts, dates, statuses) stays.
+ */
+const knexOf = (orm: MikroORM): Knex => (orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
+
+/** The types each kind of personal column can have: a `*.` declaration covers those columns only. */
+const TYPES: Record<PersonalKind, readonly string[]> = {
+  email: ['text'],
+  'email-list': ['text[]'],
+  name: ['text'],
+  phone: ['text'],
+  text: ['text'],
+  json: ['jsonb'],
+};
+
+/** The declared personal columns of each tenant table, as the catalog has them. */
+async function personalColumns(sql: Sql): Promise<Map<string, Map<string, PersonalKind>>> {
+  const out = new Map<string, Map<string, PersonalKind>>();
+  for (const table of await tenantTables(sql)) {
+    const columns = new Map<string, PersonalKind>();
+    for (const column of table.columns) {
+      const own = PERSONAL_DATA[`${table.name}.${column}`];
+      const shared = PERSONAL_DATA[`*.${column}`];
+      if (own) columns.set(column, own);
+      else if (shared && TYPES[shared].includes(table.types[column])) columns.set(column, shared);
+    }
+    if (columns.size > 0) out.set(table.name, columns);
+  }
+  return out;
+}
+
+const byKind = (columns: Map<string, PersonalKind>, kind: PersonalKind) =>
+  [...columns].filter(([, k]) => k === kind).map(([c]) => quoteIdent(c));
+
+/** SQL true for a row about the person: one of its e-mail columns is the address ($email). */
+function aboutSql(columns: Map<string, PersonalKind>, email: string, bindings: unknown[]): string {
+  const parts = [
+    ...byKind(columns, 'email').map((c) => {
+      bindings.push(email);
+      return `lower(${c}) = ?`;
+    }),
+    ...byKind(columns, 'email-list').map((c) => {
+      bindings.push(email);
+      return `? = any(array(select lower(x) from unnest(${c}) x))`;
+    }),
+  ];
+  return parts.length ? `(${parts.join(' or ')})` : 'false';
+}
+
+/** SQL true for a row whose free text or JSON mentions one of the identifiers. */
+function mentionsSql(columns: Map<string, PersonalKind>, identifiers: string[], bindings: unknown[]): string {
+  const parts: string[] = [];
+  for (const c of [...byKind(columns, 'text'), ...byKind(columns, 'json')])
+    for (const id of identifiers) {
+      bindings.push(`%${id.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      parts.push(`${c}::text ilike ?`);
+    }
+  return parts.length ? `(${parts.join(' or ')})` : 'false';
+}
+
+interface Person {
+  email: string;
+  /** Full names and phone numbers found in the rows about the person. */
+  identifiers: string[];
+}
+
+/** The person's identifiers: the address, and the names and numbers of the rows about them. */
+async function identify(
+  trx: Knex.Transaction,
+  tables: Map<string, Map<string, PersonalKind>>,
+  email: string,
+): Promise<Person | null> {
+  let found = false;
+  const identifiers = new Set<string>([email]);
+  for (const [table, columns] of tables) {
+    const bindings: unknown[] = [];
+    const where = aboutSql(columns, email, bindings);
+    if (where === 'false') continue;
+    const names = byKind(columns, 'name');
+    const phones = byKind(columns, 'phone');
+    const select = [
+      names.length >= 2 ? `concat_ws(' ', ${names.slice(0, 2).join(', ')})` : (names[0] ?? 'null'),
+      phones[0] ?? 'null',
+    ];
+    const hits = await rows<{ name: string | null; phone: string | null }>(
+      trx,
+      `select ${select[0]} as name, ${select[1]} as phone from ${quoteIdent(table)} where tenant_id = current_setting('app.tenant_id')::uuid and ${where}`,
+      bindings,
+    );
+    if (hits.length > 0) found = true;
+    for (const h of hits) {
+      if (h.name && h.name.trim().length > 2 && h.name.includes(' ')) identifiers.add(h.name.trim());
+      if (h.phone && h.phone.replace(/\D/g, '').length >= 6) identifiers.add(h.phone.trim());
+    }
+  }
+  return found ? { email, identifiers: [...identifiers] } : null;
+}
+
+const normalise = (email: string) => email.trim().toLowerCase();
+
+export interface PersonalExport {
+  person: { email: string; tenantId: string; identifiers: string[] };
+  exportedAt: string;
+  /** Records about the person (an e-mail column is theirs), whole, by table. */
+  about: Record<string, unknown[]>;
+  /** Records that mention the person in free text or history, whole, by table. */
+  mentions: Record<string, unknown[]>;
+}
+
+/** Everything held about the person in the tenant, as one document; 404 when nothing is. */
+export async function exportPerson(
+  orm: MikroORM,
+  tenantId: string,
+  address: string,
+): Promise<PersonalExport> {
+  const email = normalise(address);
+  return knexOf(orm).transaction(
+    async (trx) => {
+      await actAsTenant(trx, tenantId);
+      const tables = await personalColumns(trx);
+      const person = await identify(trx, tables, email);
+      if (!person) throw notFound(`no personal data of ${email} in this tenant`);
+      const about: Record<string, unknown[]> = {};
+      const mentions: Record<string, unknown[]> = {};
+      for (const [table, columns] of tables) {
+        const b1: unknown[] = [];
+        const isAbout = aboutSql(columns, email, b1);
+        const b2: unknown[] = [];
+        const mentioned = mentionsSql(columns, person.identifiers, b2);
+        const found = await rows<{ r: Record<string, unknown>; about: boolean }>(
+          trx,
+          `select row_to_json(t) as r, ${isAbout} as about from ${quoteIdent(table)} t
+           where tenant_id = current_setting('app.tenant_id')::uuid and (${isAbout} or ${mentioned})`,
+          [...b1, ...b1, ...b2],
+        );
+        const a = found.filter((f) => f.about).map((f) => f.r);
+        const m = found.filter((f) => !f.about).map((f) => f.r);
+        if (a.length) about[table] = a;
+        if (m.length) mentions[table] = m;
+      }
+      return {
+        person: { email, tenantId, identifiers: person.identifiers },
+        exportedAt: new Date().toISOString(),
+        about,
+        mentions,
+      };
+    },
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
+}
+
+export interface Erasure {
+  email: string;
+  /** The address that stands in for the person's from now on. */
+  replacedBy: string;
+  /** Rows changed, by table. */
+  rows: Record<string, number>;
+}
+
+export const ERASED = '[erased]';
+
+/** JSON's escaping of a string, without the quotes: how it appears inside a JSON document. */
+const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
+
+/**
+ * Erases the person in one transaction: in the rows about them, every declared e-mail, name and
+ * phone column is replaced; in every declared free-text and JSON column of the tenant, each
+ * occurrence of their address, full name or phone number. 404 when nothing is held about them.
+ */
+export async function erasePerson(orm: MikroORM, tenantId: string, address: string): Promise<Erasure> {
+  const email = normalise(address);
+  const replacedBy = `erased-${randomUUID().slice(0, 8)}@erased.invalid`;
+  return knexOf(orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const tables = await personalColumns(trx);
+    const person = await identify(trx, tables, email);
+    if (!person) throw notFound(`no personal data of ${email} in this tenant`);
+    const replacements = person.identifiers.map((id) => [id, id === email ? replacedBy : ERASED] as const);
+    const changed: Record<string, number> = {};
+    for (const [table, columns] of tables) {
+      const sets: string[] = [];
+      const setBindings: unknown[] = [];
+      const about: unknown[] = [];
+      const isAbout = aboutSql(columns, email, about);
+      for (const [column, kind] of columns) {
+        const c = quoteIdent(column);
+        if (kind === 'email') {
+          sets.push(`${c} = case when lower(${c}) = ? then ? else ${c} end`);
+          setBindings.push(email, replacedBy);
+        } else if (kind === 'email-list') {
+          sets.push(`${c} = array(select case when lower(x) = ? then ? else x end from unnest(${c}) x)`);
+          setBindings.push(email, replacedBy);
+        } else if (kind === 'name' || kind === 'phone') {
+          sets.push(`${c} = case when ${isAbout} and ${c} is not null then ? else ${c} end`);
+          setBindings.push(...about, ERASED);
+        } else {
+          // Longest first, so a full name is replaced before a part of it could be.
+          let expr = `${c}::text`;
+          for (const [id, by] of [...replacements].sort((x, y) => y[0].length - x[0].length)) {
+            expr = `regexp_replace(${expr}, ?, ?, 'gi')`;
+            const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+            setBindings.push(escape(kind === 'json' ? inJson(id) : id), kind === 'json' ? inJson(by) : by);
+          }
+          sets.push(`${c} = (${expr})::${kind === 'json' ? 'jsonb' : 'text'}`);
+        }
+      }
+      const b: unknown[] = [];
+      const mentioned = mentionsSql(columns, person.identifiers, b);
+      const result = (await trx.raw(
+        `update ${quoteIdent(table)} set ${sets.join(', ')}
+         where tenant_id = current_setting('app.tenant_id')::uuid and (${isAbout} or ${mentioned})`,
+        [...setBindings, ...about, ...b] as Knex.RawBinding[],
+      )) as { rowCount: number };
+      if (result.rowCount > 0) changed[table] = result.rowCount;
+    }
+    return { email, replacedBy, rows: changed };
+  });
+}
