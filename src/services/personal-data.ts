@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/postgresql';
 import { PERSONAL_DATA, type PersonalKind } from '../db/personal-data';
 import { notFound } from '../errors';
-import { actAsTenant, quoteIdent, rows, tenantTables, type Sql } from './tenant-tables';
+import { actAsTenant, quoteIdent, rows, tenantTables, type Sql, knexOf } from './tenant-tables';
 
 /**
  * One person's data in one tenant (docs/security.md, "Personal data"): everything the service
@@ -12,8 +12,6 @@ import { actAsTenant, quoteIdent, rows, tenantTables, type Sql } from './tenant-
  * columns PERSONAL_DATA declares are replaced in every record, history, event, outbox entry,
  * inbox and sent mail, while everything else (amounts, dates, statuses) stays.
  */
-const knexOf = (orm: MikroORM): Knex => (orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
-
 /** The types each kind of personal column can have: a `*.` declaration covers those columns only. */
 const TYPES: Record<PersonalKind, readonly string[]> = {
   email: ['text'],
@@ -118,19 +116,39 @@ export interface PersonalExport {
   mentions: Record<string, unknown[]>;
 }
 
+/**
+ * Runs `work` in one transaction of the tenant with the person found (their identifiers, and the
+ * declared columns of each table); 404 when the tenant holds nothing about them.
+ */
+function withPerson<R>(
+  orm: MikroORM,
+  tenantId: string,
+  address: string,
+  work: (trx: Knex.Transaction, person: Person, tables: Map<string, Map<string, PersonalKind>>) => Promise<R>,
+  config?: Knex.TransactionConfig,
+): Promise<R> {
+  const email = normalise(address);
+  return knexOf(orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const tables = await personalColumns(trx);
+    const person = await identify(trx, tables, email);
+    if (!person) throw notFound(`no personal data of ${email} in this tenant`);
+    return work(trx, person, tables);
+  }, config);
+}
+
 /** Everything held about the person in the tenant, as one document; 404 when nothing is. */
 export async function exportPerson(
   orm: MikroORM,
   tenantId: string,
   address: string,
 ): Promise<PersonalExport> {
-  const email = normalise(address);
-  return knexOf(orm).transaction(
-    async (trx) => {
-      await actAsTenant(trx, tenantId);
-      const tables = await personalColumns(trx);
-      const person = await identify(trx, tables, email);
-      if (!person) throw notFound(`no personal data of ${email} in this tenant`);
+  return withPerson(
+    orm,
+    tenantId,
+    address,
+    async (trx, person, tables) => {
+      const { email } = person;
       const about: Record<string, unknown[]> = {};
       const mentions: Record<string, unknown[]> = {};
       for (const [table, columns] of tables) {
@@ -179,13 +197,9 @@ const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
  * occurrence of their address, full name or phone number. 404 when nothing is held about them.
  */
 export async function erasePerson(orm: MikroORM, tenantId: string, address: string): Promise<Erasure> {
-  const email = normalise(address);
   const replacedBy = `erased-${randomUUID().slice(0, 8)}@erased.invalid`;
-  return knexOf(orm).transaction(async (trx) => {
-    await actAsTenant(trx, tenantId);
-    const tables = await personalColumns(trx);
-    const person = await identify(trx, tables, email);
-    if (!person) throw notFound(`no personal data of ${email} in this tenant`);
+  return withPerson(orm, tenantId, address, async (trx, person, tables) => {
+    const { email } = person;
     const replacements = person.identifiers.map((id) => [id, id === email ? replacedBy : ERASED] as const);
     const changed: Record<string, number> = {};
     for (const [table, columns] of tables) {

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/core';
-import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/postgresql';
 import type { FileBackend } from '../files/backends';
 import { migrationsList } from '../migrations';
-import { actAsTenant, quoteIdent, rows, tenantTables, type TenantTable } from './tenant-tables';
+import { actAsTenant, quoteIdent, rows, tenantTables, type TenantTable, knexOf } from './tenant-tables';
 
 /**
  * A tenant's portable bundle (docs/operations.md, "Tenant life cycle"): a folder holding
@@ -50,8 +50,6 @@ export class BundleError extends Error {}
 
 /** How far an export or import has come, for a caller that shows progress. */
 export type Progress = (step: { done: number; total: number; what: string }) => void;
-
-const knexOf = (orm: MikroORM): Knex => (orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
 
 export const schemaVersion = () => migrationsList[migrationsList.length - 1].name;
 

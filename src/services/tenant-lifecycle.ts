@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import type { FileBackend } from '../files/backends';
-import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables } from './tenant-tables';
+import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables, knexOf } from './tenant-tables';
 
 /**
  * A tenant's end (docs/operations.md, "Tenant life cycle"): deleted, it is disabled at once (its
@@ -9,8 +8,6 @@ import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables } from
  * can be brought back; once the period is over, every row of every tenant table and every stored
  * file of the tenant is removed.
  */
-const knexOf = (orm: MikroORM): Knex => (orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
-
 export const DEFAULT_GRACE_DAYS = 30;
 
 export interface TenantState {
@@ -32,40 +29,46 @@ const stateOf = (r: {
   deleteAfter: r.delete_after === null ? null : new Date(r.delete_after).toISOString(),
 });
 
-/** Disables the tenant and schedules its removal `graceMs` from now. */
-export async function requestDeletion(
+/** Updates the tenant's row as `set` says, where `where` holds; `missing` when no row did. */
+function updateTenant(
   orm: MikroORM,
   tenantId: string,
-  graceMs: number,
+  change: { set: string; where?: string; bindings?: unknown[] },
+  missing: string,
 ): Promise<TenantState> {
   return knexOf(orm).transaction(async (trx) => {
     await actAsTenant(trx, tenantId);
     const [row] = await rows<{ id: string; name: string; active: boolean; delete_after: Date | null }>(
       trx,
-      `update tenant set active = false, delete_after = now() + make_interval(secs => ?::float8 / 1000),
-         updated = now(), updated_by = 'cli'
-       where id = ? returning id, name, active, delete_after`,
-      [graceMs, tenantId],
+      `update tenant set ${change.set}, updated = now(), updated_by = 'cli'
+       where id = ? ${change.where ?? ''} returning id, name, active, delete_after`,
+      [...(change.bindings ?? []), tenantId],
     );
-    if (!row) throw new Error(`no tenant ${tenantId}`);
+    if (!row) throw new Error(missing);
     return stateOf(row);
   });
 }
 
+/** Disables the tenant and schedules its removal `graceMs` from now. */
+export const requestDeletion = (orm: MikroORM, tenantId: string, graceMs: number) =>
+  updateTenant(
+    orm,
+    tenantId,
+    {
+      set: 'active = false, delete_after = now() + make_interval(secs => ?::float8 / 1000)',
+      bindings: [graceMs],
+    },
+    `no tenant ${tenantId}`,
+  );
+
 /** Brings back a tenant deleted but still in its grace period: active again, nothing lost. */
-export async function cancelDeletion(orm: MikroORM, tenantId: string): Promise<TenantState> {
-  return knexOf(orm).transaction(async (trx) => {
-    await actAsTenant(trx, tenantId);
-    const [row] = await rows<{ id: string; name: string; active: boolean; delete_after: Date | null }>(
-      trx,
-      `update tenant set active = true, delete_after = null, updated = now(), updated_by = 'cli'
-       where id = ? and delete_after is not null returning id, name, active, delete_after`,
-      [tenantId],
-    );
-    if (!row) throw new Error(`tenant ${tenantId} is not waiting for its deletion: nothing to bring back`);
-    return stateOf(row);
-  });
-}
+export const cancelDeletion = (orm: MikroORM, tenantId: string) =>
+  updateTenant(
+    orm,
+    tenantId,
+    { set: 'active = true, delete_after = null', where: 'and delete_after is not null' },
+    `tenant ${tenantId} is not waiting for its deletion: nothing to bring back`,
+  );
 
 export interface Removed {
   tenantId: string;

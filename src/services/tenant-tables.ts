@@ -1,4 +1,5 @@
-import type { Knex } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/core';
+import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 
 /**
  * A tenant's tables as the database catalog describes them: every table of the schema with a
@@ -16,6 +17,10 @@ export interface TenantTable {
   /** Tables this one references through a foreign key checked at each statement (not deferred). */
   parents: string[];
 }
+
+/** The ORM's knex: these statements are the database's, not any entity's. */
+export const knexOf = (orm: MikroORM): Knex =>
+  (orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
 
 /** A transaction or a connection of knex: what these statements run on. */
 export type Sql = Knex | Knex.Transaction;
