@@ -112,14 +112,30 @@ export async function exportTenant(
   dir: string,
   progress: Progress = () => undefined,
 ): Promise<Manifest> {
-  await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
   try {
+    await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
     await fs.mkdir(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new BundleError(`${dir} already exists: name a new folder for the bundle`);
     throw new BundleError(`cannot write the bundle to ${dir}: ${(err as Error).message}`);
   }
+  try {
+    return await writeBundle(orm, backend, tenantId, dir, progress);
+  } catch (err) {
+    // A bundle without its manifest is no bundle: leave no half-written folder to be mistaken for one.
+    await fs.rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function writeBundle(
+  orm: MikroORM,
+  backend: FileBackend,
+  tenantId: string,
+  dir: string,
+  progress: Progress,
+): Promise<Manifest> {
   await fs.mkdir(path.join(dir, 'records'));
   await fs.mkdir(path.join(dir, 'files'));
   const knex = knexOf(orm);
