@@ -23,6 +23,7 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalKind>> = {
   '*.updated_by': 'email',
   '*.events': 'json',
 
+  'tenant.owner': 'email',
   'app_user.email': 'email',
   'app_user.first_name': 'name',
   'app_user.last_name': 'name',
@@ -120,6 +121,7 @@ export const NOT_PERSONAL: Readonly<Record<string, string>> = {
   'tenant_role.name': 'a role',
   'tenant_sequence.name': 'a numbering sequence',
   'type_product_coverage.product_name': 'a product',
+  'tenant.name': 'the organisation',
   'lead.company_name': 'an organisation',
   'booking.company_name': 'an organisation',
   'push_token.device_name': "a device's label",

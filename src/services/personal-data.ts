@@ -25,7 +25,19 @@ const TYPES: Record<PersonalKind, readonly string[]> = {
 /** The declared personal columns of each tenant table, as the catalog has them. */
 async function personalColumns(sql: Sql): Promise<Map<string, Map<string, PersonalKind>>> {
   const out = new Map<string, Map<string, PersonalKind>>();
-  for (const table of await tenantTables(sql)) {
+  // The tenant's own row (its owner's address) is the tenant's too, keyed by `id`.
+  const [own] = await rows<{ columns: string[]; types: string[] }>(
+    sql,
+    `select array_agg(attname::text order by attnum) as columns,
+       array_agg(format_type(atttypid, atttypmod) order by attnum) as types
+     from pg_attribute where attrelid = 'tenant'::regclass and attnum > 0 and not attisdropped`,
+  );
+  const tenantRow = {
+    name: 'tenant',
+    columns: own.columns,
+    types: Object.fromEntries(own.columns.map((c, i) => [c, own.types[i]])),
+  };
+  for (const table of [tenantRow, ...(await tenantTables(sql))]) {
     const columns = new Map<string, PersonalKind>();
     for (const column of table.columns) {
       const own = PERSONAL_DATA[`${table.name}.${column}`];
@@ -40,6 +52,10 @@ async function personalColumns(sql: Sql): Promise<Map<string, Map<string, Person
 
 const byKind = (columns: Map<string, PersonalKind>, kind: PersonalKind) =>
   [...columns].filter(([, k]) => k === kind).map(([c]) => quoteIdent(c));
+
+/** SQL true for the rows of the tenant in `table`: the tenant's own row is keyed by its id. */
+const ofTenant = (table: string) =>
+  `${table === 'tenant' ? 'id' : 'tenant_id'} = current_setting('app.tenant_id')::uuid`;
 
 /** SQL true for a row about the person: one of its e-mail columns is the address ($email). */
 function aboutSql(columns: Map<string, PersonalKind>, email: string, bindings: unknown[]): string {
@@ -93,7 +109,7 @@ async function identify(
     ];
     const hits = await rows<{ name: string | null; phone: string | null }>(
       trx,
-      `select ${select[0]} as name, ${select[1]} as phone from ${quoteIdent(table)} where tenant_id = current_setting('app.tenant_id')::uuid and ${where}`,
+      `select ${select[0]} as name, ${select[1]} as phone from ${quoteIdent(table)} where ${ofTenant(table)} and ${where}`,
       bindings,
     );
     if (hits.length > 0) found = true;
@@ -159,7 +175,7 @@ export async function exportPerson(
         const found = await rows<{ r: Record<string, unknown>; about: boolean }>(
           trx,
           `select row_to_json(t) as r, ${isAbout} as about from ${quoteIdent(table)} t
-           where tenant_id = current_setting('app.tenant_id')::uuid and (${isAbout} or ${mentioned})`,
+           where ${ofTenant(table)} and (${isAbout} or ${mentioned})`,
           [...b1, ...b1, ...b2],
         );
         const a = found.filter((f) => f.about).map((f) => f.r);
@@ -233,7 +249,7 @@ export async function erasePerson(orm: MikroORM, tenantId: string, address: stri
       const mentioned = mentionsSql(columns, person.identifiers, b);
       const result = (await trx.raw(
         `update ${quoteIdent(table)} set ${sets.join(', ')}
-         where tenant_id = current_setting('app.tenant_id')::uuid and (${isAbout} or ${mentioned})`,
+         where ${ofTenant(table)} and (${isAbout} or ${mentioned})`,
         [...setBindings, ...about, ...b] as Knex.RawBinding[],
       )) as { rowCount: number };
       if (result.rowCount > 0) changed[table] = result.rowCount;

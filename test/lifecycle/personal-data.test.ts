@@ -60,6 +60,8 @@ afterAll(() => server?.close());
 it('every column of a tenant table named like personal data is declared, or said not to be; every declaration names a column', async () => {
   const tables = await sql((trx) => tenantTables(trx));
   const columns = new Set(tables.flatMap((t) => t.columns.map((c) => `${t.name}.${c}`)));
+  // The tenant's own row, which holds its owner's address.
+  for (const c of ['owner', 'name', 'domain']) columns.add(`tenant.${c}`);
   const undeclared = [...columns].filter((tc) => {
     const [table, column] = tc.split('.');
     return (
@@ -160,4 +162,23 @@ it("erases her everywhere in the tenant, keeps the bookkeeping, and leaves other
   // Once erased, she is unknown.
   const again = await exportPerson(server.orm, tenant.tenantId, JANE.email).catch((e: unknown) => e);
   expect((again as AppError).status).toBe(404);
+});
+
+it("erasing a user who owns the tenant: the user, the tenant's owner and every record they wrote lose the address", async () => {
+  const owner = other.adminEmail;
+  const ownerRow = async () =>
+    sql(
+      async (trx) => (await trx.raw('select owner from tenant where id = ?', [other.tenantId])).rows[0].owner,
+    );
+  expect(await ownerRow()).toBe(owner);
+  const document = await exportPerson(server.orm, other.tenantId, owner);
+  expect(Object.keys(document.about)).toEqual(
+    expect.arrayContaining(['tenant', 'app_user', 'lead', 'invoice']),
+  );
+  const erased = await erasePerson(server.orm, other.tenantId, owner);
+  expect(await ownerRow()).toBe(erased.replacedBy);
+  const left = Object.entries(await everything(other.tenantId)).flatMap(([table, lines]) =>
+    lines.filter((l) => l.includes(owner)).map((l) => `${table}: ${l.slice(0, 200)}`),
+  );
+  expect(left).toEqual([]);
 });
