@@ -25,6 +25,8 @@ import { actAsTenant, quoteIdent, rows, tenantTables, type TenantTable, knexOf }
 export const BUNDLE_FORMAT = 'bms-tenant-bundle';
 export const BUNDLE_FORMAT_VERSION = 1;
 const MANIFEST = 'manifest.json';
+/** Rows inserted per statement on import. */
+const IMPORT_SLICE = 2000;
 const TENANT_FILE = 'tenant.ndjson';
 
 export interface RecordFile {
@@ -370,11 +372,19 @@ export async function importTenant(
       ]);
       let done = 0;
       for (const { table, columns, lines } of loads) {
-        if (lines.length > 0) {
-          const list = columns.map(quoteIdent).join(', ');
+        const list = columns.map(quoteIdent).join(', ');
+        // A table whose rows reference each other goes in one statement, which checks those
+        // references at its end whatever the rows' order; others go in slices of bounded size.
+        const slice = table.selfReferencing ? Math.max(1, lines.length) : IMPORT_SLICE;
+        for (let at = 0; at < lines.length; at += slice) {
           await trx.raw(
             `insert into ${quoteIdent(table.name)} (${list}) select ${list} from json_populate_recordset(null::${quoteIdent(table.name)}, ?::json)`,
-            [`[${lines.map(remap).join(',')}]`],
+            [
+              `[${lines
+                .slice(at, at + slice)
+                .map(remap)
+                .join(',')}]`,
+            ],
           );
         }
         counts[table.name] = lines.length;

@@ -16,6 +16,8 @@ export interface TenantTable {
   key: string[];
   /** Tables this one references through a foreign key checked at each statement (not deferred). */
   parents: string[];
+  /** Whether a row may reference another row of the same table (checked at the end of a statement). */
+  selfReferencing: boolean;
 }
 
 /** The ORM's knex: these statements are the database's, not any entity's. */
@@ -62,7 +64,7 @@ export async function tenantTables(sql: Sql): Promise<TenantTable[]> {
      from pg_constraint k
      join pg_class ch on ch.oid = k.conrelid
      join pg_class pa on pa.oid = k.confrelid
-     where k.contype = 'f' and not k.condeferred and k.conrelid <> k.confrelid
+     where k.contype = 'f' and not k.condeferred
        and ch.relnamespace = (select oid from pg_namespace where nspname = current_schema())`,
   );
   const names = new Set(found.map((t) => t.name));
@@ -74,7 +76,10 @@ export async function tenantTables(sql: Sql): Promise<TenantTable[]> {
         columns: t.columns,
         types: Object.fromEntries(t.columns.map((c, i) => [c, t.types[i]])),
         key: t.key && t.key.length > 0 ? t.key : t.columns,
-        parents: keys.filter((k) => k.child === t.name && names.has(k.parent)).map((k) => k.parent),
+        parents: keys
+          .filter((k) => k.child === t.name && k.parent !== t.name && names.has(k.parent))
+          .map((k) => k.parent),
+        selfReferencing: keys.some((k) => k.child === t.name && k.parent === t.name),
       },
     ]),
   );
