@@ -10,6 +10,7 @@ import { runCluster } from './cluster';
 import { printBanner } from './banner';
 import { startIdempotencyCleanup } from './jobs/idempotency-cleanup';
 import { startFileJobs } from './jobs/file-jobs';
+import { startTenantPurge } from './jobs/tenant-purge';
 import { connectSharedState } from './http/shared-store';
 import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
@@ -76,6 +77,8 @@ async function serve(config: Config) {
   const cleanup = startIdempotencyCleanup(db.orm, logger);
   // Thumbnails of uploaded images, and files no record names, in this process and any other.
   const fileJobs = startFileJobs(db.orm, app.files, logger);
+  // Deleted tenants whose grace period is over lose their rows and files, checked hourly.
+  const purge = startTenantPurge(db.orm, app.files.backend, logger);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
   const missing = missingFlags();
@@ -100,7 +103,14 @@ async function serve(config: Config) {
     try {
       // Requests in flight finish while new connections are refused, and the workers stop
       // claiming work (finishing what they hold); the pool closes only when all are done.
-      await Promise.all([app.close(), worker.stop(), events.stop(), cleanup.stop(), fileJobs.stop()]);
+      await Promise.all([
+        app.close(),
+        worker.stop(),
+        events.stop(),
+        cleanup.stop(),
+        fileJobs.stop(),
+        purge.stop(),
+      ]);
       await Promise.all([db.close(), shared?.close()]);
       logger.info('stopped');
       process.exit(0);

@@ -81,10 +81,19 @@ export interface Removed {
  * removal that fails halfway leaves rows that a second run removes, never rows naming bytes that
  * are gone without a way to find the rest.
  */
-export async function removeTenant(orm: MikroORM, backend: FileBackend, tenantId: string): Promise<Removed> {
+export async function removeTenant(
+  orm: MikroORM,
+  backend: FileBackend,
+  tenantId: string,
+): Promise<Removed | null> {
   const knex = knexOf(orm);
   const keys = await knex.transaction(async (trx) => {
     await actAsTenant(trx, tenantId);
+    // Brought back since it was found due (tenant:undelete): it stays.
+    const due = await rows(trx, 'select 1 from tenant where id = ? and delete_after <= now() for update', [
+      tenantId,
+    ]);
+    if (due.length === 0) return null;
     const tables = await tenantTables(trx);
     if (!tables.some((t) => t.name === 'stored_file')) return [];
     return (
@@ -93,6 +102,7 @@ export async function removeTenant(orm: MikroORM, backend: FileBackend, tenantId
       ])
     ).map((r) => r.key);
   });
+  if (keys === null) return null;
   for (const key of keys) await backend.remove(key);
   const removed = await knex.transaction(async (trx) => {
     await actAsTenant(trx, tenantId);
@@ -125,14 +135,20 @@ export async function removeTenant(orm: MikroORM, backend: FileBackend, tenantId
 export async function removeDue(orm: MikroORM, backend: FileBackend, tenantId?: string): Promise<Removed[]> {
   // In a transaction, as every statement here: the embedded database's socket keeps a
   // transaction's statements together, never those of separate statements of several clients.
-  const due = await knexOf(orm).transaction((trx) =>
-    rows<{ id: string }>(
+  const due = await knexOf(orm).transaction(async (trx) => {
+    // Across tenants, as the purge job: its policy on `tenant` admits this transaction (never the
+    // application role's).
+    await trx.raw(`select set_config('app.worker', 'tenant-purge', true)`);
+    return rows<{ id: string }>(
       trx,
       `select id from tenant where delete_after is not null and delete_after <= now() ${tenantId ? 'and id = ?' : ''} order by delete_after`,
       tenantId ? [tenantId] : [],
-    ),
-  );
+    );
+  });
   const done: Removed[] = [];
-  for (const { id } of due) done.push(await removeTenant(orm, backend, id));
+  for (const { id } of due) {
+    const removed = await removeTenant(orm, backend, id);
+    if (removed) done.push(removed);
+  }
   return done;
 }

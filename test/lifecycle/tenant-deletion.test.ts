@@ -7,6 +7,8 @@ import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
 import { fileSettings } from '../../src/files/settings';
 import { tenantTables } from '../../src/services/tenant-tables';
+import { requestDeletion } from '../../src/services/tenant-lifecycle';
+import { startTenantPurge } from '../../src/jobs/tenant-purge';
 import { workerDatabaseUrl } from '../support/database';
 import { childEnv, cliRunner, randomSecret } from '../support/process';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
@@ -196,5 +198,23 @@ describe('tenant deletion', () => {
       code: 1,
       line: expect.stringMatching(/no tenant/i),
     });
+  });
+
+  it("the service's purge job removes a deleted tenant once its grace period is over, not before", async () => {
+    const late = await server.tenant('Late');
+    expect(await createLead(late, 'Soon gone')).toBeUndefined();
+    await requestDeletion(server.orm, late.tenantId, 1500);
+    const purge = startTenantPurge(server.orm, server.app.files.backend, createLogger('silent'), 100);
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await rowCounts(late.tenantId)).toEqual(expect.objectContaining({ lead: 1 }));
+      await waitFor(async () => Object.keys(await rowCounts(late.tenantId)).length === 0);
+      const gone = await sql((trx) =>
+        trx.raw('select count(*)::int as n from tenant where id = ?', [late.tenantId]),
+      );
+      expect(gone.rows[0].n).toBe(0);
+    } finally {
+      await purge.stop();
+    }
   });
 });
