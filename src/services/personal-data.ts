@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
 import { PERSONAL_DATA, type PersonalKind } from '../db/personal-data';
+import { queryRows } from '../db/statements';
 import { notFound } from '../errors';
 import { actAsTenant, quoteIdent, rows, tenantTables, type Sql, knexOf } from './tenant-tables';
 
@@ -91,7 +92,7 @@ interface Person {
 
 /** The person's identifiers: the address, and the names and numbers of the rows about them. */
 async function identify(
-  trx: Knex.Transaction,
+  sql: Sql,
   tables: Map<string, Map<string, PersonalKind>>,
   email: string,
 ): Promise<Person | null> {
@@ -108,7 +109,7 @@ async function identify(
       phones[0] ?? 'null',
     ];
     const hits = await rows<{ name: string | null; phone: string | null }>(
-      trx,
+      sql,
       `select ${select[0]} as name, ${select[1]} as phone from ${quoteIdent(table)} where ${ofTenant(table)} and ${where}`,
       bindings,
     );
@@ -132,38 +133,78 @@ export interface PersonalExport {
   mentions: Record<string, unknown[]>;
 }
 
+/** Runs `work` in one transaction of the tenant, on whatever runs its statements. */
+type Runner = <R>(work: (sql: Sql) => Promise<R>, config?: Knex.TransactionConfig) => Promise<R>;
+
+/** A transaction of its own, as the database's owner bound to the tenant (the CLI). */
+const ownTransaction =
+  (orm: MikroORM, tenantId: string): Runner =>
+  (work, config) =>
+    knexOf(orm).transaction(async (trx) => {
+      await actAsTenant(trx, tenantId);
+      return work(trx);
+    }, config);
+
 /**
- * Runs `work` in one transaction of the tenant with the person found (their identifiers, and the
- * declared columns of each table); 404 when the tenant holds nothing about them.
+ * The request's own transaction (as the application role, bound to the caller's tenant): the
+ * statements go through it, `?` placeholders numbered as PostgreSQL's.
+ */
+const requestTransaction =
+  (em: EntityManager): Runner =>
+  (work) =>
+    work({
+      raw: async (text: string, bindings: Knex.RawBinding[]) => {
+        let n = 0;
+        return {
+          rows: await queryRows(
+            em,
+            text.replace(/\?/g, () => `$${++n}`),
+            bindings,
+          ),
+        };
+      },
+    });
+
+/**
+ * Runs `work` with the person found (their identifiers, and the declared columns of each table);
+ * 404 when the tenant holds nothing about them.
  */
 function withPerson<R>(
-  orm: MikroORM,
-  tenantId: string,
+  run: Runner,
   address: string,
-  work: (trx: Knex.Transaction, person: Person, tables: Map<string, Map<string, PersonalKind>>) => Promise<R>,
+  work: (sql: Sql, person: Person, tables: Map<string, Map<string, PersonalKind>>) => Promise<R>,
   config?: Knex.TransactionConfig,
 ): Promise<R> {
   const email = normalise(address);
-  return knexOf(orm).transaction(async (trx) => {
-    await actAsTenant(trx, tenantId);
-    const tables = await personalColumns(trx);
-    const person = await identify(trx, tables, email);
+  return run(async (sql) => {
+    const tables = await personalColumns(sql);
+    const person = await identify(sql, tables, email);
     if (!person) throw notFound(`no personal data of ${email} in this tenant`);
-    return work(trx, person, tables);
+    return work(sql, person, tables);
   }, config);
 }
 
 /** Everything held about the person in the tenant, as one document; 404 when nothing is. */
-export async function exportPerson(
-  orm: MikroORM,
-  tenantId: string,
-  address: string,
-): Promise<PersonalExport> {
+export const exportPerson = (orm: MikroORM, tenantId: string, address: string) =>
+  exportWith(ownTransaction(orm, tenantId), tenantId, address);
+
+/** exportPerson in a request's transaction (the caller's tenant). */
+export const exportPersonIn = (em: EntityManager, tenantId: string, address: string) =>
+  exportWith(requestTransaction(em), tenantId, address);
+
+/** Erases the person (erasePerson, below); the CLI's own transaction. */
+export const erasePerson = (orm: MikroORM, tenantId: string, address: string) =>
+  eraseWith(ownTransaction(orm, tenantId), address);
+
+/** erasePerson in a request's transaction (the caller's tenant). */
+export const erasePersonIn = (em: EntityManager, address: string) =>
+  eraseWith(requestTransaction(em), address);
+
+function exportWith(run: Runner, tenantId: string, address: string): Promise<PersonalExport> {
   return withPerson(
-    orm,
-    tenantId,
+    run,
     address,
-    async (trx, person, tables) => {
+    async (sql, person, tables) => {
       const { email } = person;
       const about: Record<string, unknown[]> = {};
       const mentions: Record<string, unknown[]> = {};
@@ -173,7 +214,7 @@ export async function exportPerson(
         const b2: unknown[] = [];
         const mentioned = mentionsSql(columns, person.identifiers, b2);
         const found = await rows<{ r: Record<string, unknown>; about: boolean }>(
-          trx,
+          sql,
           `select row_to_json(t) as r, ${isAbout} as about from ${quoteIdent(table)} t
            where ${ofTenant(table)} and (${isAbout} or ${mentioned})`,
           [...b1, ...b1, ...b2],
@@ -212,9 +253,9 @@ const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
  * phone column is replaced; in every declared free-text and JSON column of the tenant, each
  * occurrence of their address, full name or phone number. 404 when nothing is held about them.
  */
-export async function erasePerson(orm: MikroORM, tenantId: string, address: string): Promise<Erasure> {
+function eraseWith(run: Runner, address: string): Promise<Erasure> {
   const replacedBy = `erased-${randomUUID().slice(0, 8)}@erased.invalid`;
-  return withPerson(orm, tenantId, address, async (trx, person, tables) => {
+  return withPerson(run, address, async (sql, person, tables) => {
     const { email } = person;
     const replacements = person.identifiers.map((id) => [id, id === email ? replacedBy : ERASED] as const);
     const changed: Record<string, number> = {};
@@ -247,12 +288,15 @@ export async function erasePerson(orm: MikroORM, tenantId: string, address: stri
       }
       const b: unknown[] = [];
       const mentioned = mentionsSql(columns, person.identifiers, b);
-      const result = (await trx.raw(
-        `update ${quoteIdent(table)} set ${sets.join(', ')}
-         where ${ofTenant(table)} and (${isAbout} or ${mentioned})`,
-        [...setBindings, ...about, ...b] as Knex.RawBinding[],
-      )) as { rowCount: number };
-      if (result.rowCount > 0) changed[table] = result.rowCount;
+      const [{ n }] = await rows<{ n: number }>(
+        sql,
+        `with changed as (
+           update ${quoteIdent(table)} set ${sets.join(', ')}
+           where ${ofTenant(table)} and (${isAbout} or ${mentioned}) returning 1)
+         select count(*)::int as n from changed`,
+        [...setBindings, ...about, ...b],
+      );
+      if (n > 0) changed[table] = n;
     }
     return { email, replacedBy, rows: changed };
   });

@@ -24,8 +24,13 @@ export interface TenantTable {
 export const knexOf = (orm: MikroORM): Knex =>
   (orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
 
-/** A transaction or a connection of knex: what these statements run on. */
-export type Sql = Knex | Knex.Transaction;
+/**
+ * What these statements run on: a knex transaction or connection, or anything that runs a
+ * statement with `?` placeholders the same way (a request's transaction: personal-data.ts).
+ */
+export interface Sql {
+  raw(text: string, bindings: Knex.RawBinding[]): PromiseLike<unknown>;
+}
 
 export async function rows<R>(sql: Sql, text: string, bindings: readonly unknown[] = []): Promise<R[]> {
   const result = (await sql.raw(text, bindings as Knex.RawBinding[])) as { rows: R[] };

@@ -3630,6 +3630,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/personal-data/{email}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Everything the tenant holds about one person, by e-mail address (GDPR art. 15)
+     * @description Everything the tenant holds about one person, as one document: `person`, `about` (records, by table, in which an e-mail column is theirs) and `mentions` (records whose text or history mentions them). 404 when the tenant holds nothing about the address.
+     *
+     *     GraphQL: `query { personalData }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getPersonalDataByEmail'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/personal-data/{email}/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase one person's e-mail address, names and phone numbers everywhere in the tenant (GDPR art. 17)
+     * @description Erases one person in the tenant: their e-mail address, names and phone numbers are replaced in every record, history entry, event, inbox and sent mail; amounts, dates and statuses stay. 404 when the tenant holds nothing about the address.
+     *
+     *     GraphQL: `mutation { erasePersonalData }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postPersonalDataByEmailErase'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/roles/tenant': {
     parameters: {
       query?: never;
@@ -9716,6 +9768,15 @@ export interface components {
       projectsPermissions?: components['schemas']['Permission'][] | null;
       /** @description Sales reports (absent: none). */
       reportingPermissions?: components['schemas']['Permission'][] | null;
+    };
+    /** @description What erasing one person changed (docs/security.md, "Personal data"). */
+    PersonalDataErasure: {
+      /** @description The address erased, as matched (lower case). */
+      email: string;
+      /** @description The address that stands in for the person's wherever it was. */
+      replacedBy: string;
+      /** @description Rows changed, by table. */
+      rows: Record<string, never>;
     };
     /** @description A person as other records show them (derived from an employee). */
     PersonSummary: {
@@ -17999,6 +18060,80 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPersonalDataByEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The person's e-mail address (any case): a user, a lead's or a booking's contact, a mail's sender. */
+        email: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postPersonalDataByEmailErase: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The person's e-mail address (any case): a user, a lead's or a booking's contact, a mail's sender. */
+        email: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PersonalDataErasure'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];

@@ -5,6 +5,7 @@ import { erasePerson, exportPerson } from '../../src/services/personal-data';
 import { tenantTables } from '../../src/services/tenant-tables';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { fillTenant, JANE } from '../support/tenant-fixture';
+import { expectErrorBody } from '../support/http';
 
 /**
  * One person's data in a tenant: exported as one document with every record about them and every
@@ -111,6 +112,44 @@ it('an unknown person: 404, for the export and for the erasure', async () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(404);
   }
+});
+
+it('over the API: the super-admin exports and erases; others are refused (403); an unknown person is a 404', async () => {
+  const third = await server.tenant('Third');
+  await fillTenant(server, third, {
+    person: { ...JANE, email: 'sam@example.test', firstName: 'Sam', lastName: 'Smith' },
+  });
+  const clerk = await third.userWith(['READ_LEADS']);
+  expectErrorBody(await clerk.client.get('/personal-data/sam%40example.test'), 403);
+  expectErrorBody(await clerk.client.post('/personal-data/sam%40example.test/erase'), 403);
+  expectErrorBody(await third.client.get('/personal-data/nobody%40example.test'), 404);
+  expectErrorBody(await third.client.post('/personal-data/nobody%40example.test/erase'), 404);
+  const unknown = await third.client.graphql(
+    'mutation { erasePersonalData(email: "nobody@example.test") { email } }',
+  );
+  expect(unknown.body.errors?.[0].extensions?.status).toBe(404);
+
+  const exported = await third.client.get('/personal-data/Sam%40Example.test');
+  expect(exported.status).toBe(200);
+  expect(exported.body.person).toEqual(
+    expect.objectContaining({ email: 'sam@example.test', tenantId: third.tenantId }),
+  );
+  expect(exported.body.about.lead).toEqual([expect.objectContaining({ email: 'sam@example.test' })]);
+  // The caller's tenant only: the same address elsewhere is another tenant's.
+  expectErrorBody(await tenant.client.get('/personal-data/sam%40example.test'), 404);
+
+  const erased = await third.client.post('/personal-data/sam%40example.test/erase');
+  expect(erased.status).toBe(200);
+  expect(erased.body).toEqual({
+    email: 'sam@example.test',
+    replacedBy: expect.stringMatching(/@erased\.invalid$/),
+    rows: expect.objectContaining({ lead: 1, booking: 1 }),
+  });
+  const left = Object.values(await everything(third.tenantId))
+    .flat()
+    .filter((l) => l.toLowerCase().includes('sam@example.test') || l.includes('Sam Smith'));
+  expect(left).toEqual([]);
+  expectErrorBody(await third.client.get('/personal-data/sam%40example.test'), 404);
 });
 
 it("erases her everywhere in the tenant, keeps the bookkeeping, and leaves other tenants' records alone", async () => {

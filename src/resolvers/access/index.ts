@@ -3,6 +3,7 @@ import { AccessControlResolver } from './access-control';
 import { TenantResolver } from './tenant';
 import { TrustedIssuerResolver } from './issuers';
 import { ApiKeyResolver } from './api-keys';
+import { PersonalDataResolver } from './personal-data';
 import { TenantRoleResolver } from './tenant-roles';
 import { UserResolver, users } from './users';
 
@@ -15,4 +16,5 @@ export const accessResolvers: Function[] = [
   AccessControlResolver,
   TrustedIssuerResolver,
   ApiKeyResolver,
+  PersonalDataResolver,
 ];

@@ -102,4 +102,22 @@ export const identityRoutes: RestRoute[] = [
     extension: true,
     summary: 'Sign a user of the tenant out everywhere',
   },
+
+  {
+    method: 'GET',
+    path: '/personal-data/{email}',
+    field: 'personalData',
+    code: 'custom',
+    extension: true,
+    summary: 'Everything the tenant holds about one person, by e-mail address (GDPR art. 15)',
+  },
+  {
+    method: 'POST',
+    path: '/personal-data/{email}/erase',
+    field: 'erasePersonalData',
+    code: 'custom',
+    extension: true,
+    summary:
+      "Erase one person's e-mail address, names and phone numbers everywhere in the tenant (GDPR art. 17)",
+  },
 ];
