@@ -62,8 +62,11 @@ export function ormOptions({
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
     extensions: [Migrator],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
-    // events/live.ts) or by the file store's own statements (domain/files/stored-files.ts).
-    schemaGenerator: { skipTables: ['caller_version', 'live_tenant', 'stored_file', 'file_settings'] },
+    // events/live.ts) or by the file store's and the export jobs' own statements
+    // (domain/files/stored-files.ts, jobs/tenant-exports.ts).
+    schemaGenerator: {
+      skipTables: ['caller_version', 'live_tenant', 'stored_file', 'file_settings', 'tenant_export'],
+    },
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Each request works on its own fork; the global manager must never hold request state.
     allowGlobalContext: false,

@@ -95,6 +95,7 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalKind>> = {
   'event_delivery.attempt_log': 'json',
   'audit_log.data': 'json',
   'idempotency_key.body': 'text',
+  'tenant_export.requested_by': 'email',
 };
 
 /**

@@ -4268,6 +4268,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/tenant-exports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start an export of the whole tenant (a job; its progress is read below)
+     * @description Starts an export of the whole tenant (records, history, settings, stored files) as a job; read its progress with tenantExport.
+     *
+     *     GraphQL: `mutation { startTenantExport }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTenantExports'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/tenant-exports/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One export of the tenant: its status and progress
+     * @description One export of the tenant, or null when there is none.
+     *
+     *     GraphQL: `query { tenantExport }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTenantExportsById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/trusted-issuers': {
     parameters: {
       query?: never;
@@ -10855,6 +10907,34 @@ export interface components {
       updated: string | null;
       /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+    };
+    /** @description An export of the whole tenant (docs/operations.md, "Tenant life cycle"): a job the service runs, reporting its progress; the bundle is written on the service's machine for an operator to import elsewhere. */
+    TenantExportJob: {
+      /** @description Where the bundle is, on the service's machine (DONE): the folder `bms tenant:import --bundle` takes. */
+      bundle: string | null;
+      /**
+       * Format: date-time
+       * @description When it ended (DONE or FAILED).
+       */
+      completed: string | null;
+      /**
+       * Format: date-time
+       * @description When the export was asked for.
+       */
+      created: string;
+      /** @description Id of the export. */
+      id: string;
+      /** @description What was exported (DONE), or why it failed (FAILED). */
+      message: string | null;
+      /**
+       * Format: int32
+       * @description How far the export has come, 0 to 100.
+       */
+      progress: number;
+      /** @description Who asked for the export (an e-mail address). */
+      requestedBy: string;
+      /** @description PENDING, RUNNING, DONE or FAILED. */
+      status: string;
     };
     /** @description A named set of permissions that users of a tenant can hold. */
     TenantRole: {
@@ -19192,6 +19272,78 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TaxPercentagePage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postTenantExports: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantExportJob'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTenantExportsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantExportJob'];
         };
       };
       400: components['responses']['BadRequest'];

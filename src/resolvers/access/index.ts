@@ -4,6 +4,7 @@ import { TenantResolver } from './tenant';
 import { TrustedIssuerResolver } from './issuers';
 import { ApiKeyResolver } from './api-keys';
 import { PersonalDataResolver } from './personal-data';
+import { TenantExportResolver } from './tenant-exports';
 import { TenantRoleResolver } from './tenant-roles';
 import { UserResolver, users } from './users';
 
@@ -17,4 +18,5 @@ export const accessResolvers: Function[] = [
   TrustedIssuerResolver,
   ApiKeyResolver,
   PersonalDataResolver,
+  TenantExportResolver,
 ];

@@ -120,4 +120,24 @@ export const identityRoutes: RestRoute[] = [
     summary:
       "Erase one person's e-mail address, names and phone numbers everywhere in the tenant (GDPR art. 17)",
   },
+
+  {
+    method: 'POST',
+    path: '/tenant-exports',
+    field: 'startTenantExport',
+    status: 201,
+    location: (e: { id: string }) => `/tenant-exports/${e.id}`,
+    code: 'custom',
+    extension: true,
+    summary: 'Start an export of the whole tenant (a job; its progress is read below)',
+  },
+  {
+    method: 'GET',
+    path: '/tenant-exports/{id}',
+    field: 'tenantExport',
+    nullIs404: true,
+    code: 'custom',
+    extension: true,
+    summary: 'One export of the tenant: its status and progress',
+  },
 ];
