@@ -4,6 +4,7 @@ import type { Knex } from '@mikro-orm/postgresql';
 import { PERSONAL_DATA, type PersonalKind } from '../db/personal-data';
 import { queryRows } from '../db/statements';
 import { notFound } from '../errors';
+import { isUuid } from '../family/limits';
 import { actAsTenant, quoteIdent, rows, tenantTables, type Sql, knexOf } from './tenant-tables';
 
 /**
@@ -55,8 +56,12 @@ const byKind = (columns: Map<string, PersonalKind>, kind: PersonalKind) =>
   [...columns].filter(([, k]) => k === kind).map(([c]) => quoteIdent(c));
 
 /** SQL true for the rows of the tenant in `table`: the tenant's own row is keyed by its id. */
-const ofTenant = (table: string) =>
-  `${table === 'tenant' ? 'id' : 'tenant_id'} = current_setting('app.tenant_id')::uuid`;
+const ofTenant = (table: string, tenantId: string) => {
+  // Named in the statement (a checked UUID), so each statement says which tenant it reads, as
+  // a distributed database routes by it.
+  if (!isUuid(tenantId)) throw new Error(`not a tenant id: ${tenantId}`);
+  return `${table === 'tenant' ? 'id' : 'tenant_id'} = '${tenantId}'::uuid`;
+};
 
 /** SQL true for a row about the person: one of its e-mail columns is the address ($email). */
 function aboutSql(columns: Map<string, PersonalKind>, email: string, bindings: unknown[]): string {
@@ -94,6 +99,7 @@ interface Person {
 async function identify(
   sql: Sql,
   tables: Map<string, Map<string, PersonalKind>>,
+  tenantId: string,
   email: string,
 ): Promise<Person | null> {
   let found = false;
@@ -110,7 +116,7 @@ async function identify(
     ];
     const hits = await rows<{ name: string | null; phone: string | null }>(
       sql,
-      `select ${select[0]} as name, ${select[1]} as phone from ${quoteIdent(table)} where ${ofTenant(table)} and ${where}`,
+      `select ${select[0]} as name, ${select[1]} as phone from ${quoteIdent(table)} where ${ofTenant(table, tenantId)} and ${where}`,
       bindings,
     );
     if (hits.length > 0) found = true;
@@ -171,6 +177,7 @@ const requestTransaction =
  */
 function withPerson<R>(
   run: Runner,
+  tenantId: string,
   address: string,
   work: (sql: Sql, person: Person, tables: Map<string, Map<string, PersonalKind>>) => Promise<R>,
   config?: Knex.TransactionConfig,
@@ -178,7 +185,7 @@ function withPerson<R>(
   const email = normalise(address);
   return run(async (sql) => {
     const tables = await personalColumns(sql);
-    const person = await identify(sql, tables, email);
+    const person = await identify(sql, tables, tenantId, email);
     if (!person) throw notFound(`no personal data of ${email} in this tenant`);
     return work(sql, person, tables);
   }, config);
@@ -194,15 +201,16 @@ export const exportPersonIn = (em: EntityManager, tenantId: string, address: str
 
 /** Erases the person (erasePerson, below); the CLI's own transaction. */
 export const erasePerson = (orm: MikroORM, tenantId: string, address: string) =>
-  eraseWith(ownTransaction(orm, tenantId), address);
+  eraseWith(ownTransaction(orm, tenantId), tenantId, address);
 
 /** erasePerson in a request's transaction (the caller's tenant). */
-export const erasePersonIn = (em: EntityManager, address: string) =>
-  eraseWith(requestTransaction(em), address);
+export const erasePersonIn = (em: EntityManager, tenantId: string, address: string) =>
+  eraseWith(requestTransaction(em), tenantId, address);
 
 function exportWith(run: Runner, tenantId: string, address: string): Promise<PersonalExport> {
   return withPerson(
     run,
+    tenantId,
     address,
     async (sql, person, tables) => {
       const { email } = person;
@@ -216,7 +224,7 @@ function exportWith(run: Runner, tenantId: string, address: string): Promise<Per
         const found = await rows<{ r: Record<string, unknown>; about: boolean }>(
           sql,
           `select row_to_json(t) as r, ${isAbout} as about from ${quoteIdent(table)} t
-           where ${ofTenant(table)} and (${isAbout} or ${mentioned})`,
+           where ${ofTenant(table, tenantId)} and (${isAbout} or ${mentioned})`,
           [...b1, ...b1, ...b2],
         );
         const a = found.filter((f) => f.about).map((f) => f.r);
@@ -253,9 +261,9 @@ const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
  * phone column is replaced; in every declared free-text and JSON column of the tenant, each
  * occurrence of their address, full name or phone number. 404 when nothing is held about them.
  */
-function eraseWith(run: Runner, address: string): Promise<Erasure> {
+function eraseWith(run: Runner, tenantId: string, address: string): Promise<Erasure> {
   const replacedBy = `erased-${randomUUID().slice(0, 8)}@erased.invalid`;
-  return withPerson(run, address, async (sql, person, tables) => {
+  return withPerson(run, tenantId, address, async (sql, person, tables) => {
     const { email } = person;
     const replacements = person.identifiers.map((id) => [id, id === email ? replacedBy : ERASED] as const);
     const changed: Record<string, number> = {};
@@ -292,7 +300,7 @@ function eraseWith(run: Runner, address: string): Promise<Erasure> {
         sql,
         `with changed as (
            update ${quoteIdent(table)} set ${sets.join(', ')}
-           where ${ofTenant(table)} and (${isAbout} or ${mentioned}) returning 1)
+           where ${ofTenant(table, tenantId)} and (${isAbout} or ${mentioned}) returning 1)
          select count(*)::int as n from changed`,
         [...setBindings, ...about, ...b],
       );

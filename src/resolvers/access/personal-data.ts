@@ -47,6 +47,6 @@ export class PersonalDataResolver {
     @Arg('email', () => String, { description: EMAIL_DOC }) email: string,
     @Ctx() ctx: Context,
   ): Promise<PersonalDataErasure> {
-    return erasePersonIn(ctx.em, email);
+    return erasePersonIn(ctx.em, callerOf(ctx).tenantId, email);
   }
 }

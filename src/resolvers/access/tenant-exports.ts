@@ -83,7 +83,10 @@ export class TenantExportResolver {
     @Ctx() ctx: Context,
   ): Promise<TenantExportJob | null> {
     if (!isUuid(id)) return null;
-    const [row] = await queryRows(ctx.em, `select * from tenant_export where id = $1`, [id]);
+    const [row] = await queryRows(ctx.em, `select * from tenant_export where tenant_id = $1 and id = $2`, [
+      callerOf(ctx).tenantId,
+      id,
+    ]);
     return row ? view(row) : null;
   }
 }
