@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
 import { createApp } from './app';
 import { resolveJwtSecret } from './auth/secret';
@@ -11,6 +12,8 @@ import { printBanner } from './banner';
 import { startIdempotencyCleanup } from './jobs/idempotency-cleanup';
 import { startHistoryRetention } from './history/retention';
 import { startFileJobs } from './jobs/file-jobs';
+import { startTenantPurge } from './jobs/tenant-purge';
+import { startExportJobs } from './jobs/tenant-exports';
 import { connectSharedState } from './http/shared-store';
 import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
@@ -79,6 +82,10 @@ async function serve(config: Config) {
   const retention = startHistoryRetention(db.orm, logger);
   // Thumbnails of uploaded images, and files no record names, in this process and any other.
   const fileJobs = startFileJobs(db.orm, app.files, logger);
+  // Deleted tenants whose grace period is over lose their rows and files, checked hourly.
+  const purge = startTenantPurge(db.orm, app.files.backend, logger);
+  // Tenant exports asked for over the API, written under DATA_DIR/exports.
+  const exportJobs = startExportJobs(db.orm, app.files.backend, path.join(config.dataDir, 'exports'), logger);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
   const missing = missingFlags();
@@ -110,6 +117,8 @@ async function serve(config: Config) {
         cleanup.stop(),
         retention.stop(),
         fileJobs.stop(),
+        purge.stop(),
+        exportJobs.stop(),
       ]);
       await Promise.all([db.close(), shared?.close()]);
       logger.info('stopped');

@@ -43,6 +43,8 @@ select create_distributed_table('trusted_issuer', 'tenant_id', colocate_with => 
 -- Stored files and each tenant's limits on them.
 select create_distributed_table('stored_file', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('file_settings', 'tenant_id', colocate_with => 'tenant');
+-- Tenant exports an administrator asked for (jobs).
+select create_distributed_table('tenant_export', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('customer', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('opportunity', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('activity', 'tenant_id', colocate_with => 'tenant');

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { JwtSettings } from '../auth/jwt';
+import type { FileBackend } from '../files/backends';
 
 /**
  * The operators' tool (docs/conventions.md "Credentials" and docs/operations.md): same configuration as
@@ -19,6 +20,9 @@ type Values = Record<string, string | boolean | string[] | undefined>;
  */
 interface Services {
   em: EntityManager;
+  orm: MikroORM;
+  /** Where stored files live (the service's FILES_* settings). */
+  files: FileBackend;
   jwt: JwtSettings;
   sign: typeof import('../auth/jwt').signToken;
   provisioning: typeof import('../services/provisioning');
@@ -28,12 +32,15 @@ interface Services {
   tenantEm(tenantId: string): EntityManager;
 }
 
-interface Command {
+type Command = {
   args: string;
   summary: string;
   options: Options;
-  run(values: Values, services: Services): Promise<unknown>;
-}
+} & (
+  | { run(values: Values, services: Services): Promise<unknown> }
+  /** A command that must not open the database the usual way (a backup asks its host; a restore replaces it). */
+  | { alone(values: Values, config: import('../config').Config): Promise<unknown> }
+);
 
 const DEFAULT_EXPIRY = '12h';
 const expiry: Options = { 'expires-in': { type: 'string' } };
@@ -89,6 +96,16 @@ const keyView = (k: import('../entities/api-key').ApiKey) => ({
 
 const list = (values: Values, key: string) => (values[key] as string[] | undefined) ?? [];
 
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration written like 30d, 12h or 0 (then now), in milliseconds. */
+function duration(values: Values, key: string, fallback: string): number {
+  const text = (values[key] as string | undefined) ?? fallback;
+  const match = /^(\d+)([smhd]?)$/.exec(text);
+  if (!match) throw new UsageError(`--${key} must look like 30d, 12h, 45m or 0, got "${text}"`);
+  return Number(match[1]) * DURATION_UNITS[match[2] || 'd'];
+}
+
 const COMMANDS: Record<string, Command> = {
   tenants: {
     args: '',
@@ -124,6 +141,140 @@ const COMMANDS: Record<string, Command> = {
         userId: admin.id,
         token: tokenFor(services, admin, values),
       };
+    },
+  },
+  'tenant:export': {
+    args: '--tenant TENANT --out FOLDER',
+    summary:
+      "writes the tenant's records, settings and stored files as a bundle in a new folder (docs/operations.md)",
+    options: { tenant: { type: 'string' }, out: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { exportTenant } = await import('../services/tenant-bundle');
+      const out = need(values, 'out');
+      const manifest = await exportTenant(services.orm, services.files, tenant.id, out);
+      return {
+        tenantId: tenant.id,
+        bundle: out,
+        schemaVersion: manifest.schemaVersion,
+        records: Object.fromEntries(Object.entries(manifest.records).map(([t, r]) => [t, r.count])),
+        files: Object.keys(manifest.files).length,
+      };
+    },
+  },
+  'tenant:import': {
+    args: '--bundle FOLDER [--name NAME]',
+    summary: "loads a bundle as a new tenant (under the bundle's tenant name unless --name says another)",
+    options: { bundle: { type: 'string' }, name: { type: 'string' } },
+    async run(values, services) {
+      const { importTenant } = await import('../services/tenant-bundle');
+      return importTenant(services.orm, services.files, need(values, 'bundle'), {
+        name: values.name as string | undefined,
+      });
+    },
+  },
+  'tenant:delete': {
+    args: '--tenant TENANT --confirm NAME [--grace 30d]',
+    summary:
+      'disables the tenant at once and removes all its data once the grace period ends (--confirm repeats its exact name)',
+    options: { tenant: { type: 'string' }, confirm: { type: 'string' }, grace: { type: 'string' } },
+    async run(values, services) {
+      const graceMs = duration(values, 'grace', '30d');
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const confirm = values.confirm as string | undefined;
+      if (confirm === undefined)
+        throw new UsageError(`--confirm is required: repeat the tenant's exact name ("${tenant.name}")`);
+      if (confirm !== tenant.name)
+        throw new Error(
+          `--confirm "${confirm}" is not the tenant's exact name ("${tenant.name}"): nothing was deleted`,
+        );
+      const { requestDeletion } = await import('../services/tenant-lifecycle');
+      return requestDeletion(services.orm, tenant.id, graceMs);
+    },
+  },
+  'tenant:undelete': {
+    args: '--tenant TENANT',
+    summary: 'brings back a deleted tenant whose grace period has not ended: active again, nothing lost',
+    options: { tenant: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { cancelDeletion } = await import('../services/tenant-lifecycle');
+      return cancelDeletion(services.orm, tenant.id);
+    },
+  },
+  'tenant:purge': {
+    args: '[--tenant TENANT]',
+    summary:
+      'removes every row and stored file of the deleted tenants whose grace period has ended (a JSON array)',
+    options: { tenant: { type: 'string' } },
+    async run(values, services) {
+      const ref = values.tenant as string | undefined;
+      const tenantId =
+        ref === undefined ? undefined : (await services.directory.resolveTenant(services.em, ref)).id;
+      const { removeDue } = await import('../services/tenant-lifecycle');
+      return removeDue(services.orm, services.files, tenantId);
+    },
+  },
+  'person:export': {
+    args: '--tenant TENANT --email EMAIL [--out FILE]',
+    summary:
+      "everything the tenant holds about one person (a user, a lead's or booking's contact...) as one JSON document",
+    options: { tenant: { type: 'string' }, email: { type: 'string' }, out: { type: 'string' } },
+    async run(values, services) {
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { exportPerson } = await import('../services/personal-data');
+      const document = await exportPerson(services.orm, tenant.id, need(values, 'email'));
+      const out = values.out as string | undefined;
+      if (out === undefined) return document;
+      const fs = await import('node:fs/promises');
+      await fs.writeFile(out, `${JSON.stringify(document, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+      return {
+        file: out,
+        records: Object.values(document.about).flat().length + Object.values(document.mentions).flat().length,
+      };
+    },
+  },
+  'person:erase': {
+    args: '--tenant TENANT --email EMAIL --confirm EMAIL',
+    summary:
+      "replaces one person's e-mail address, names and phone numbers everywhere in the tenant; amounts and dates stay (docs/security.md)",
+    options: { tenant: { type: 'string' }, email: { type: 'string' }, confirm: { type: 'string' } },
+    async run(values, services) {
+      const email = need(values, 'email');
+      if (values.confirm === undefined)
+        throw new UsageError('--confirm is required: repeat the e-mail address');
+      if (String(values.confirm).trim().toLowerCase() !== email.trim().toLowerCase())
+        throw new UsageError('--confirm must repeat the e-mail address: nothing was erased');
+      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const { erasePerson } = await import('../services/personal-data');
+      return erasePerson(services.orm, tenant.id, email);
+    },
+  },
+  backup: {
+    args: '--out FILE',
+    summary:
+      'a backup of the embedded database (DATA_DIR) as one file, consistent while the service runs; on a server, see docs/operations.md',
+    options: { out: { type: 'string' } },
+    async alone(values, config) {
+      if (config.databaseUrl)
+        throw new Error(
+          'DATABASE_URL names a PostgreSQL server: back it up with pg_dump or pgBackRest (docs/operations.md, "Backups")',
+        );
+      const { backupEmbedded } = await import('../db/backup');
+      return backupEmbedded(config.dataDir, need(values, 'out'));
+    },
+  },
+  restore: {
+    args: '--from FILE',
+    summary: 'replaces the embedded database (DATA_DIR) with a backup; the service must be stopped',
+    options: { from: { type: 'string' } },
+    async alone(values, config) {
+      if (config.databaseUrl)
+        throw new Error(
+          'DATABASE_URL names a PostgreSQL server: restore it with pg_restore or pgBackRest (docs/operations.md, "Backups")',
+        );
+      const { restoreEmbedded } = await import('../db/backup');
+      return restoreEmbedded(config.dataDir, need(values, 'from'));
     },
   },
   'role:create': {
@@ -356,6 +507,8 @@ async function run(argv: string[]): Promise<string> {
   const { resolveJwtSecret } = await import('../auth/secret');
   const { openDatabase } = await import('../db/database');
   const config = loadConfig();
+  const { command } = parsed;
+  if ('alone' in command) return JSON.stringify(await command.alone(parsed.values, config));
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
   const db = await openDatabase(config);
   (await import('../auth/issuers')).useIssuerSettings({ production: config.production });
@@ -363,6 +516,8 @@ async function run(argv: string[]): Promise<string> {
   try {
     const services: Services = {
       em: db.orm.em,
+      orm: db.orm,
+      files: (await import('../files/backends')).openBackend(config.files),
       jwt,
       sign: (await import('../auth/jwt')).signToken,
       provisioning: await import('../services/provisioning'),
@@ -370,7 +525,7 @@ async function run(argv: string[]): Promise<string> {
       issuers: await import('../domain/access/issuers'),
       tenantEm: (tenantId) => forkFor(db.orm.em, { tenantId, userId: null, email: 'cli' }),
     };
-    return JSON.stringify(await parsed.command.run(parsed.values, services));
+    return JSON.stringify(await command.run(parsed.values, services));
   } finally {
     await db.close();
   }

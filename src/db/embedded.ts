@@ -10,14 +10,22 @@ import path from 'node:path';
  */
 export interface EmbeddedDatabase {
   url: string;
+  control?: Control;
   /** True when this process started the host and must stop it. */
   owned: boolean;
   stop(): Promise<void>;
 }
 
+/** The host's control port (pglite-host.js): what the wire protocol cannot carry, a backup. */
+export interface Control {
+  port: number;
+  token: string;
+}
+
 interface LockInfo {
   pid: number;
   port: number;
+  control?: Control;
 }
 
 const lockFile = (dataDir: string) => path.join(dataDir, 'embedded-db.lock');
@@ -43,13 +51,16 @@ function readLock(file: string): LockInfo | undefined {
 const urlFor = (port: number) => `postgresql://postgres@127.0.0.1:${port}/postgres`;
 
 /** Starts a PGlite host for `dataDir` ("memory://" for a throw-away database) and waits for it. */
-export function startHost(dataDir: string, port = 0): Promise<{ child: ChildProcess; port: number }> {
+export function startHost(
+  dataDir: string,
+  port = 0,
+): Promise<{ child: ChildProcess; port: number; control: Control }> {
   const child = fork(path.join(__dirname, 'pglite-host.js'), [dataDir, String(port)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (msg: { ready: boolean; port?: number; error?: string }) => {
-      if (msg.ready && msg.port) resolve({ child, port: msg.port });
+    child.once('message', (msg: { ready: boolean; port?: number; control?: Control; error?: string }) => {
+      if (msg.ready && msg.port && msg.control) resolve({ child, port: msg.port, control: msg.control });
       else reject(new Error(`embedded database failed to start: ${msg.error ?? 'unknown error'}`));
     });
     child.once('exit', (code) => reject(new Error(`embedded database exited with code ${code}`)));
@@ -70,7 +81,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const held = readLock(file);
     if (held && alive(held.pid)) {
-      return { url: urlFor(held.port), owned: false, stop: async () => undefined };
+      return { url: urlFor(held.port), control: held.control, owned: false, stop: async () => undefined };
     }
     let fd: number;
     try {
@@ -88,11 +99,12 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
       throw err;
     }
     try {
-      const { child, port } = await startHost(path.join(dataDir, 'pgdata'));
-      fs.writeSync(fd, JSON.stringify({ pid: child.pid, port }));
+      const { child, port, control } = await startHost(path.join(dataDir, 'pgdata'));
+      fs.writeSync(fd, JSON.stringify({ pid: child.pid, port, control }));
       fs.closeSync(fd);
       return {
         url: urlFor(port),
+        control,
         owned: true,
         stop: async () => {
           await stopHost(child);
@@ -106,4 +118,10 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
     }
   }
   throw new Error(`could not lock the embedded database in ${dataDir}`);
+}
+
+/** The host running for `dataDir` right now (a service, or a CLI command), if any. */
+export function runningHost(dataDir: string): LockInfo | undefined {
+  const held = readLock(lockFile(dataDir));
+  return held && alive(held.pid) ? held : undefined;
 }

@@ -63,10 +63,18 @@ export function ormOptions({
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
     extensions: [Migrator],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
-    // events/live.ts), by the file store's own statements (domain/files/stored-files.ts) or by
-    // the history's retention settings (history/retention.ts).
+    // events/live.ts), by the file store's and the export jobs' own statements
+    // (domain/files/stored-files.ts, jobs/tenant-exports.ts) or by the history's retention
+    // settings (history/retention.ts).
     schemaGenerator: {
-      skipTables: ['caller_version', 'live_tenant', 'stored_file', 'file_settings', 'history_settings'],
+      skipTables: [
+        'caller_version',
+        'live_tenant',
+        'stored_file',
+        'file_settings',
+        'tenant_export',
+        'history_settings',
+      ],
     },
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Each request works on its own fork; the global manager must never hold request state.

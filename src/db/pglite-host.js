@@ -8,9 +8,12 @@
  * transaction's statements on the connection that opened it, so several clients can share it.
  *
  * Started with fork(); argv: dataDir ("memory://" for an in-memory database) and an optional
- * port (default: any free one). Sends
- * {ready, port} to the parent once listening; stops on SIGTERM or when the parent goes.
+ * port (default: any free one). Sends {ready, port, control} to the parent once listening; stops
+ * on SIGTERM or when the parent goes. `control` is a second loopback port and a token for the
+ * operations the wire protocol cannot carry (a backup: see backup()).
  */
+const http = require('node:http');
+const { randomBytes, timingSafeEqual } = require('node:crypto');
 const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
 
@@ -27,12 +30,14 @@ async function main() {
   routeNotifications(server);
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
+  const control = await startControl(db);
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     try {
+      control.server.close();
       await server.stop();
       await db.close();
     } finally {
@@ -45,7 +50,44 @@ async function main() {
   // host itself (SIGTERM), or the host stops when the parent goes away.
   process.on('SIGINT', () => undefined);
   process.on('disconnect', stop);
-  process.send?.({ ready: true, port });
+  process.send?.({ ready: true, port, control: { port: control.port, token: control.token } });
+}
+
+/**
+ * The control port: `POST /backup` with the token in `x-bms-token` answers the data directory as
+ * a gzipped tarball (PGlite's dumpDataDir, which PGlite's loadDataDir reads back). PGlite runs one
+ * statement at a time and the dump waits for the statement running, so the tarball is the
+ * directory between two statements: a transaction committed before it is in it, one still open is
+ * not (PostgreSQL's recovery rolls it back when the copy is opened), exactly as after a crash. No
+ * statement runs here: every client shares PGlite's one session, so a statement sent from here
+ * (a CHECKPOINT, say) would run inside whichever client's transaction is open, under its role.
+ */
+async function startControl(db) {
+  const token = randomBytes(24).toString('hex');
+  const expected = Buffer.from(token);
+  const server = http.createServer((req, res) => {
+    const given = Buffer.from(String(req.headers['x-bms-token'] || ''));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (req.method !== 'POST' || req.url !== '/backup') {
+      res.writeHead(404).end();
+      return;
+    }
+    backup(db).then(
+      (bytes) =>
+        res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': bytes.length }).end(bytes),
+      (err) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String((err && err.message) || err)),
+    );
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: server.address().port, token };
+}
+
+async function backup(db) {
+  const dump = await db.dumpDataDir('gzip');
+  return Buffer.from(await dump.arrayBuffer());
 }
 
 /**

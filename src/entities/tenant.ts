@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, OptionalProps, PrimaryKey } from '@mikro-orm/core';
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { ImageRef } from './shared';
 import { BooleanColumn, DateTimeColumn, EnumColumn, JsonColumn, TextColumn } from './columns';
@@ -52,7 +52,8 @@ export const TENANT_DOCS = {
 @Entity({ tableName: 'tenant' })
 @ObjectType({ description: 'A tenant: one customer organisation.' })
 export class Tenant {
-  [OptionalProps]?: 'active' | 'subscription' | 'scopes' | 'settings' | 'packageNameFromDomain';
+  [OptionalProps]?:
+    'active' | 'subscription' | 'scopes' | 'settings' | 'packageNameFromDomain' | 'deleteAfter';
 
   @PrimaryKey({ type: 'uuid' })
   @Field(() => ID, {
@@ -71,6 +72,13 @@ export class Tenant {
     description: 'False for a deactivated tenant, whose users are refused (401).',
   })
   active: boolean = true;
+
+  /**
+   * When a deleted tenant's rows and files are removed (its grace period ends); null for a tenant
+   * nobody deleted. An operator's matter (the CLI), not part of the API.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  deleteAfter?: Date | null;
 
   /** E-mail of the person responsible for the tenant (its first administrator). */
   @TextColumn({ description: TENANT_DOCS.owner })

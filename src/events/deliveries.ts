@@ -71,6 +71,7 @@ const leaseSql = (settings: EventSettings) =>
  * the backlog behind the windows is never read. Endpoints whose circuit is open are passed over;
  * once it closes again (half-open) the window is one delivery, the probe. Deliveries are taken
  * by place in their window first, so every endpoint gets its turn before any gets a second.
+ * A disabled tenant's deliveries wait (a deleted tenant in its grace period: docs/operations.md).
  */
 export async function claimWebhooks(
   orm: MikroORM,
@@ -113,6 +114,7 @@ export function claimWebhooksSql(settings: EventSettings, limit: number): string
          where w.place <= case when e.consecutive_failures >= ${settings.circuitFailures} then 1 else ${window} end
            and (e.circuit_open_until is null or e.circuit_open_until <= now())
            and (e.active or w.event_type = '${TEST_EVENT}')
+           and exists (select 1 from tenant t where t.id = h.tenant_id and t.active)
            and w.next_attempt_at <= now() and (w.locked_until is null or w.locked_until < now())
        ), picked as (
          select d.tenant_id, d.id from event_delivery d
@@ -135,7 +137,10 @@ export function claimWebhooksSql(settings: EventSettings, limit: number): string
          o.type, o.resource_type, o.resource_id, o.occurred_at, o.actor, o.data`;
 }
 
-/** Claims up to `limit` due e-mail deliveries, oldest due first (over `event_delivery_email_due_idx`). */
+/**
+ * Claims up to `limit` due e-mail deliveries, oldest due first (over `event_delivery_email_due_idx`);
+ * a disabled tenant's wait until it is brought back.
+ */
 export async function claimEmails(
   orm: MikroORM,
   settings: EventSettings,
@@ -153,6 +158,7 @@ export function claimEmailsSql(settings: EventSettings, limit: number): string {
          select c.tenant_id, c.id from event_delivery c
          where c.channel = 'EMAIL' and c.status = 'PENDING' and c.next_attempt_at <= now()
            and (c.locked_until is null or c.locked_until < now())
+           and exists (select 1 from tenant t where t.id = c.tenant_id and t.active)
          order by c.next_attempt_at
          limit ${Math.max(1, Math.floor(limit))} for update skip locked
        ) next

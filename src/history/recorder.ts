@@ -204,6 +204,9 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
     if (!actor) throw new Error(`${cs.type} of ${cs.name} without an actor`);
     const meta = cs.meta;
     const id = (entity as { id: string }).id;
+    // The time the tenancy subscriber stamped on the record, so an entry and its record agree.
+    const stamped = (entity as { updated?: unknown }).updated;
+    const at = stamped instanceof Date ? stamped : undefined;
     const own: HistoryEntry[] = [];
     if (cs.type === 'create') {
       const restored = restoring.has(entity);
@@ -215,6 +218,7 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
           type: restored ? HistoryType.RESTORE : HistoryType.CREATE,
           description: `${restored ? 'Restored' : 'Created'} ${cs.name}`,
           changes: fieldChanges(meta, undefined, entity as Record<string, unknown>, platform),
+          at,
         }),
       );
     } else {
@@ -228,6 +232,7 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
             type: HistoryType.UPDATE,
             description: note,
             changes: null,
+            at,
           }),
         );
       const after = entity as Record<string, unknown>;
@@ -239,6 +244,7 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
             type: HistoryType.STATUS_CHANGE,
             description: `${(before.status as string | null) ?? 'null'} -> ${after.status as string}`,
             changes: fieldChanges(meta, before, after, platform, ['status']),
+            at,
           }),
         );
       }
@@ -254,6 +260,7 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
             type: HistoryType.UPDATE,
             description: `Updated ${[...named, ...secret].join(', ')}`,
             changes: fieldChanges(meta, before, after, platform, others),
+            at,
           }),
         );
       }

@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { queryRows } from '../db/orm-bypass/statements';
 import { actorOf } from '../db/tenancy';
-import { inTransaction } from '../db/transaction';
+import { affectedRows, asWorker } from '../db/worker-transaction';
 import { badRequest } from '../errors';
 import type { Logger } from '../logger';
 
@@ -45,31 +45,19 @@ export async function retainedSince(em: EntityManager, now = new Date()): Promis
 
 /**
  * Deletes, in every tenant, the history entries and the audit log's deleted records older than
- * the tenant's retention period. Runs as the connection's own user with `app.worker` set for its
- * transaction, which the tables' retention policies admit (the application role never can).
+ * the tenant's retention period, as the `history-retention` worker, which the tables' retention
+ * policies admit.
  */
 export async function purgeExpiredHistory(orm: MikroORM): Promise<{ entries: number; deletions: number }> {
-  const em = orm.em.fork({ clear: true, useContext: false });
-  return inTransaction(em, async () => {
-    const trx = em.getTransactionContext();
-    const connection = em.getConnection();
-    await connection.execute(`select set_config('app.worker', 'history-retention', true)`, [], 'all', trx);
-    const keep = (table: string) =>
-      `make_interval(days => coalesce((select s.retention_days from history_settings s where s.tenant_id = ${table}.tenant_id), ${DEFAULT_RETENTION_DAYS}))`;
-    const entries = await connection.execute<{ affectedRows: number }>(
+  const keep = (table: string) =>
+    `make_interval(days => coalesce((select s.retention_days from history_settings s where s.tenant_id = ${table}.tenant_id), ${DEFAULT_RETENTION_DAYS}))`;
+  return asWorker(orm, 'history-retention', async (em) => ({
+    entries: await affectedRows(
+      em,
       `delete from record_history where occurred_at < now() - ${keep('record_history')}`,
-      [],
-      'run',
-      trx,
-    );
-    const deletions = await connection.execute<{ affectedRows: number }>(
-      `delete from audit_log where created < now() - ${keep('audit_log')}`,
-      [],
-      'run',
-      trx,
-    );
-    return { entries: entries.affectedRows, deletions: deletions.affectedRows };
-  });
+    ),
+    deletions: await affectedRows(em, `delete from audit_log where created < now() - ${keep('audit_log')}`),
+  }));
 }
 
 export interface Retention {

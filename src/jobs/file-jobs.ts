@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import sharp from 'sharp';
-import { inTransaction } from '../db/transaction';
+import { asWorker } from '../db/worker-transaction';
 import { forkFor } from '../db/tenancy';
 import { queryRows } from '../db/orm-bypass/statements';
 import { Audited } from '../entities/tenant-scoped';
@@ -17,13 +17,8 @@ import type { Logger } from '../logger';
  * with `app.worker` = 'files' for its transaction, which the table's worker policy admits (the
  * application role never can).
  */
-async function asFilesWorker<R>(orm: MikroORM, work: (em: EntityManager) => Promise<R>): Promise<R> {
-  const em = orm.em.fork({ clear: true, useContext: false });
-  return inTransaction(em, async () => {
-    await queryRows(em, `select set_config('app.worker', 'files', true)`, []);
-    return work(em);
-  });
-}
+const asFilesWorker = <R>(orm: MikroORM, work: (em: EntityManager) => Promise<R>): Promise<R> =>
+  asWorker(orm, 'files', work);
 
 const thumbnailName = (name: string) => `${name.replace(/\.[^.]*$/, '')}.thumbnail.webp`;
 

@@ -1,27 +1,16 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { inTransaction } from '../db/transaction';
+import { affectedRows, asWorker } from '../db/worker-transaction';
 import type { Logger } from '../logger';
 
 /**
  * Deletes idempotency keys past their 24 hours, of every tenant, once at start and then every
  * `intervalMs`. Every process runs it; deleting what another process already deleted costs
- * nothing. The delete runs as the connection's own user with `app.worker` set for its transaction,
- * which the table's clean-up policy admits (the application role never can).
+ * nothing. It runs as the `idempotency-cleanup` worker, which the table's clean-up policy admits.
  */
 export async function deleteExpiredKeys(orm: MikroORM): Promise<number> {
-  const em = orm.em.fork({ clear: true, useContext: false });
-  return inTransaction(em, async () => {
-    const trx = em.getTransactionContext();
-    const connection = em.getConnection();
-    await connection.execute(`select set_config('app.worker', 'idempotency-cleanup', true)`, [], 'all', trx);
-    const result = await connection.execute<{ affectedRows: number }>(
-      'delete from idempotency_key where expires_at <= now()',
-      [],
-      'run',
-      trx,
-    );
-    return result.affectedRows;
-  });
+  return asWorker(orm, 'idempotency-cleanup', (em) =>
+    affectedRows(em, 'delete from idempotency_key where expires_at <= now()'),
+  );
 }
 
 export interface Cleanup {

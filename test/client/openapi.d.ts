@@ -4598,6 +4598,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/personal-data/{email}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Everything the tenant holds about one person, by e-mail address (GDPR art. 15)
+     * @description Everything the tenant holds about one person, as one document: `person`, `about` (records, by table, in which an e-mail column is theirs) and `mentions` (records whose text or history mentions them). 404 when the tenant holds nothing about the address.
+     *
+     *     GraphQL: `query { personalData }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getPersonalDataByEmail'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/personal-data/{email}/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase one person's e-mail address, names and phone numbers everywhere in the tenant (GDPR art. 17)
+     * @description Erases one person in the tenant: their e-mail address, names and phone numbers are replaced in every record, history entry, event, inbox and sent mail; amounts, dates and statuses stay. 404 when the tenant holds nothing about the address.
+     *
+     *     GraphQL: `mutation { erasePersonalData }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postPersonalDataByEmailErase'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/roles/tenant': {
     parameters: {
       query?: never;
@@ -5332,6 +5384,58 @@ export interface paths {
      *     Needs the READ_TAX_PERCENTAGES permission.
      */
     get: operations['getTaxPercentagesPage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/tenant-exports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start an export of the whole tenant (a job; its progress is read below)
+     * @description Starts an export of the whole tenant (records, history, settings, stored files) as a job; read its progress with tenantExport.
+     *
+     *     GraphQL: `mutation { startTenantExport }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postTenantExports'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/tenant-exports/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One export of the tenant: its status and progress
+     * @description One export of the tenant, or null when there is none.
+     *
+     *     GraphQL: `query { tenantExport }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTenantExportsById'];
     put?: never;
     post?: never;
     delete?: never;
@@ -11105,6 +11209,15 @@ export interface components {
       /** @description Sales reports (absent: none). */
       reportingPermissions?: components['schemas']['Permission'][] | null;
     };
+    /** @description What erasing one person changed (docs/security.md, "Personal data"). */
+    PersonalDataErasure: {
+      /** @description The address erased, as matched (lower case). */
+      email: string;
+      /** @description The address that stands in for the person's wherever it was. */
+      replacedBy: string;
+      /** @description Rows changed, by table. */
+      rows: Record<string, never>;
+    };
     /** @description A person as other records show them (derived from an employee). */
     PersonSummary: {
       /** @description Id of the person's avatar image. */
@@ -12189,6 +12302,34 @@ export interface components {
       updated: string | null;
       /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+    };
+    /** @description An export of the whole tenant (docs/operations.md, "Tenant life cycle"): a job the service runs, reporting its progress; the bundle is written on the service's machine for an operator to import elsewhere. */
+    TenantExportJob: {
+      /** @description Where the bundle is, on the service's machine (DONE): the folder `bms tenant:import --bundle` takes. */
+      bundle: string | null;
+      /**
+       * Format: date-time
+       * @description When it ended (DONE or FAILED).
+       */
+      completed: string | null;
+      /**
+       * Format: date-time
+       * @description When the export was asked for.
+       */
+      created: string;
+      /** @description Id of the export. */
+      id: string;
+      /** @description What was exported (DONE), or why it failed (FAILED). */
+      message: string | null;
+      /**
+       * Format: int32
+       * @description How far the export has come, 0 to 100.
+       */
+      progress: number;
+      /** @description Who asked for the export (an e-mail address). */
+      requestedBy: string;
+      /** @description PENDING, RUNNING, DONE or FAILED. */
+      status: string;
     };
     /** @description A named set of permissions that users of a tenant can hold. */
     TenantRole: {
@@ -21051,6 +21192,80 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getPersonalDataByEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The person's e-mail address (any case): a user, a lead's or a booking's contact, a mail's sender. */
+        email: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postPersonalDataByEmailErase: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The person's e-mail address (any case): a user, a lead's or a booking's contact, a mail's sender. */
+        email: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PersonalDataErasure'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   putRolesTenant: {
     parameters: {
       query?: never;
@@ -22341,6 +22556,78 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TaxPercentagePage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postTenantExports: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantExportJob'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTenantExportsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantExportJob'];
         };
       };
       400: components['responses']['BadRequest'];

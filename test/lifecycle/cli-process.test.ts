@@ -40,9 +40,9 @@ describe('the CLI as a process', () => {
   });
 
   it('usage mistakes exit 2 with one line on stderr', async () => {
-    expect(await fails('tenant:delete')).toEqual({
+    expect(await fails('tenant:rename')).toEqual({
       code: 2,
-      line: expect.stringMatching(/unknown command "tenant:delete"/),
+      line: expect.stringMatching(/unknown command "tenant:rename"/),
     });
     expect(await fails('tenants', '--all')).toEqual({
       code: 2,

@@ -3,6 +3,8 @@ import { AccessControlResolver } from './access-control';
 import { TenantResolver } from './tenant';
 import { TrustedIssuerResolver } from './issuers';
 import { ApiKeyResolver } from './api-keys';
+import { PersonalDataResolver } from './personal-data';
+import { TenantExportResolver } from './tenant-exports';
 import { TenantRoleResolver } from './tenant-roles';
 import { UserResolver, users } from './users';
 
@@ -15,4 +17,6 @@ export const accessResolvers: Function[] = [
   AccessControlResolver,
   TrustedIssuerResolver,
   ApiKeyResolver,
+  PersonalDataResolver,
+  TenantExportResolver,
 ];

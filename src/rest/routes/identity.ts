@@ -102,4 +102,42 @@ export const identityRoutes: RestRoute[] = [
     extension: true,
     summary: 'Sign a user of the tenant out everywhere',
   },
+
+  {
+    method: 'GET',
+    path: '/personal-data/{email}',
+    field: 'personalData',
+    code: 'custom',
+    extension: true,
+    summary: 'Everything the tenant holds about one person, by e-mail address (GDPR art. 15)',
+  },
+  {
+    method: 'POST',
+    path: '/personal-data/{email}/erase',
+    field: 'erasePersonalData',
+    code: 'custom',
+    extension: true,
+    summary:
+      "Erase one person's e-mail address, names and phone numbers everywhere in the tenant (GDPR art. 17)",
+  },
+
+  {
+    method: 'POST',
+    path: '/tenant-exports',
+    field: 'startTenantExport',
+    status: 201,
+    location: (e: { id: string }) => `/tenant-exports/${e.id}`,
+    code: 'custom',
+    extension: true,
+    summary: 'Start an export of the whole tenant (a job; its progress is read below)',
+  },
+  {
+    method: 'GET',
+    path: '/tenant-exports/{id}',
+    field: 'tenantExport',
+    nullIs404: true,
+    code: 'custom',
+    extension: true,
+    summary: 'One export of the tenant: its status and progress',
+  },
 ];

@@ -1,0 +1,28 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { queryRows } from './orm-bypass/statements';
+import { inTransaction } from './transaction';
+
+/**
+ * Runs `work` in a transaction of the connection's own user with `app.worker` set to `worker`
+ * for it: the background jobs' way across tenants, which a table's worker policy admits for the
+ * named worker (the application role never can).
+ */
+export async function asWorker<R>(
+  orm: MikroORM,
+  worker: string,
+  work: (em: EntityManager) => Promise<R>,
+): Promise<R> {
+  const em = orm.em.fork({ clear: true, useContext: false });
+  return inTransaction(em, async () => {
+    await queryRows(em, `select set_config('app.worker', $1, true)`, [worker]);
+    return work(em);
+  });
+}
+
+/** Runs a statement (a delete, an update) in `em`'s transaction; answers how many rows it touched. */
+export async function affectedRows(em: EntityManager, sql: string): Promise<number> {
+  const result = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>(sql, [], 'run', em.getTransactionContext());
+  return result.affectedRows;
+}

@@ -1,0 +1,154 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { FileBackend } from '../files/backends';
+import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables, knexOf } from './tenant-tables';
+
+/**
+ * A tenant's end (docs/operations.md, "Tenant life cycle"): deleted, it is disabled at once (its
+ * users are refused, its webhooks and e-mails wait) and kept for a grace period during which it
+ * can be brought back; once the period is over, every row of every tenant table and every stored
+ * file of the tenant is removed.
+ */
+export const DEFAULT_GRACE_DAYS = 30;
+
+export interface TenantState {
+  tenantId: string;
+  name: string;
+  active: boolean;
+  deleteAfter: string | null;
+}
+
+const stateOf = (r: {
+  id: string;
+  name: string;
+  active: boolean;
+  delete_after: Date | string | null;
+}): TenantState => ({
+  tenantId: r.id,
+  name: r.name,
+  active: r.active,
+  deleteAfter: r.delete_after === null ? null : new Date(r.delete_after).toISOString(),
+});
+
+/** Updates the tenant's row as `set` says, where `where` holds; `missing` when no row did. */
+function updateTenant(
+  orm: MikroORM,
+  tenantId: string,
+  change: { set: string; where?: string; bindings?: unknown[] },
+  missing: string,
+): Promise<TenantState> {
+  return knexOf(orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const [row] = await rows<{ id: string; name: string; active: boolean; delete_after: Date | null }>(
+      trx,
+      `update tenant set ${change.set}, updated = now(), updated_by = 'cli'
+       where id = ? ${change.where ?? ''} returning id, name, active, delete_after`,
+      [...(change.bindings ?? []), tenantId],
+    );
+    if (!row) throw new Error(missing);
+    return stateOf(row);
+  });
+}
+
+/** Disables the tenant and schedules its removal `graceMs` from now. */
+export const requestDeletion = (orm: MikroORM, tenantId: string, graceMs: number) =>
+  updateTenant(
+    orm,
+    tenantId,
+    {
+      set: 'active = false, delete_after = now() + make_interval(secs => ?::float8 / 1000)',
+      bindings: [graceMs],
+    },
+    `no tenant ${tenantId}`,
+  );
+
+/** Brings back a tenant deleted but still in its grace period: active again, nothing lost. */
+export const cancelDeletion = (orm: MikroORM, tenantId: string) =>
+  updateTenant(
+    orm,
+    tenantId,
+    { set: 'active = true, delete_after = null', where: 'and delete_after is not null' },
+    `tenant ${tenantId} is not waiting for its deletion: nothing to bring back`,
+  );
+
+export interface Removed {
+  tenantId: string;
+  rows: number;
+  files: number;
+}
+
+/**
+ * Removes every row and stored file of one tenant, its own row last. The files go first: a
+ * removal that fails halfway leaves rows that a second run removes, never rows naming bytes that
+ * are gone without a way to find the rest.
+ */
+export async function removeTenant(
+  orm: MikroORM,
+  backend: FileBackend,
+  tenantId: string,
+): Promise<Removed | null> {
+  const knex = knexOf(orm);
+  const keys = await knex.transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    // Brought back since it was found due (tenant:undelete): it stays.
+    const due = await rows(trx, 'select 1 from tenant where id = ? and delete_after <= now() for update', [
+      tenantId,
+    ]);
+    if (due.length === 0) return null;
+    const tables = await tenantTables(trx);
+    if (!tables.some((t) => t.name === 'stored_file')) return [];
+    return (
+      await rows<{ key: string }>(trx, 'select storage_key as key from stored_file where tenant_id = ?', [
+        tenantId,
+      ])
+    ).map((r) => r.key);
+  });
+  if (keys === null) return null;
+  for (const key of keys) await backend.remove(key);
+  const removed = await knex.transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    let count = 0;
+    for (const table of (await tenantTables(trx)).reverse()) {
+      const result = (await trx.raw(`delete from ${quoteIdent(table.name)} where tenant_id = ?`, [
+        tenantId,
+      ])) as {
+        rowCount: number;
+      };
+      count += result.rowCount;
+    }
+    // The tenant's own row first: deleting it bumps the tenant's caller version (a trigger), which
+    // must then go too.
+    const keyed = (await tablesKeyedByTenant(trx)).sort(
+      (a, b) => Number(b === 'tenant') - Number(a === 'tenant'),
+    );
+    for (const table of keyed) {
+      const result = (await trx.raw(`delete from ${quoteIdent(table)} where id = ?`, [tenantId])) as {
+        rowCount: number;
+      };
+      count += result.rowCount;
+    }
+    return count;
+  });
+  return { tenantId, rows: removed, files: keys.length };
+}
+
+/** Removes every tenant whose grace period has ended (all of them, or the one named). */
+export async function removeDue(orm: MikroORM, backend: FileBackend, tenantId?: string): Promise<Removed[]> {
+  // In a transaction, as every statement here: the embedded database's socket keeps a
+  // transaction's statements together, never those of separate statements of several clients.
+  const due = await knexOf(orm).transaction(async (trx) => {
+    // Across tenants, as the purge job: its policy on `tenant` admits this transaction (never the
+    // application role's).
+    await trx.raw(`select set_config('app.worker', 'tenant-purge', true)`);
+    return rows<{ id: string }>(
+      trx,
+      `select id from tenant where delete_after is not null and delete_after <= now() ${tenantId ? 'and id = ?' : ''} order by delete_after`,
+      tenantId ? [tenantId] : [],
+    );
+  });
+  const done: Removed[] = [];
+  for (const { id } of due) {
+    const removed = await removeTenant(orm, backend, id);
+    if (removed) done.push(removed);
+  }
+  return done;
+}

@@ -1,0 +1,60 @@
+/**
+ * A steady write load on a running service, for the backup tests: writers creating leads one
+ * after the other through GraphQL, each acknowledged write noted with the time its answer came.
+ */
+export interface Acked {
+  id: string;
+  at: number;
+}
+
+export async function graphqlAt(port: number, token: string, query: string, variables: object = {}) {
+  const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as { data?: any; errors?: unknown[] };
+}
+
+export function writeLoad(port: number, token: string, writers = 2) {
+  const acked: Acked[] = [];
+  let writing = true;
+  const writer = async (name: string) => {
+    for (let i = 0; writing; i++) {
+      const res = await graphqlAt(port, token, 'mutation($i: LeadInput!) { createLead(input: $i) { id } }', {
+        i: { lastName: `${name}-${i}` },
+      });
+      if (res.errors) throw new Error(JSON.stringify(res.errors));
+      acked.push({ id: res.data.createLead.id, at: Date.now() });
+    }
+  };
+  const running = Array.from({ length: writers }, (_, n) => writer(`w${n}`));
+  return {
+    acked,
+    /** Resolves once `count` writes more than now have been acknowledged. */
+    async more(count: number) {
+      const target = acked.length + count;
+      while (acked.length < target) await new Promise((r) => setTimeout(r, 50));
+    },
+    async stop() {
+      writing = false;
+      await Promise.all(running);
+    },
+  };
+}
+
+/** The ids among `ids` whose lead exists, asked 20 at a time (the service's alias limit). */
+export async function presentLeads(port: number, token: string, ids: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (let at = 0; at < ids.length; at += 20) {
+    const chunk = ids.slice(at, at + 20);
+    const res = await graphqlAt(
+      port,
+      token,
+      `{ ${chunk.map((id, n) => `l${n}: lead(id: "${id}") { id }`).join(' ')} }`,
+    );
+    if (res.errors) throw new Error(JSON.stringify(res.errors));
+    found.push(...chunk.filter((_id, n) => res.data[`l${n}`] !== null));
+  }
+  return found;
+}
