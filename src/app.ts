@@ -63,6 +63,7 @@ import { openBackend } from './files/backends';
 import { filesRouter } from './files/router';
 import { fileSettings, type FileSettings } from './files/settings';
 import { FileStore } from './domain/files/stored-files';
+import { unsubscribeRouter } from './http/unsubscribe';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -201,6 +202,8 @@ export async function createApp({
     files,
   );
   mountDocs(app, buildOpenApi(schema, routes));
+  // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
+  app.use(unsubscribeRouter(orm, jwt.secret, logger));
   const fileRoutes = filesRouter({ store: files, orm, contextFor: authenticatedContext, logger });
   app.use('/api/v1', restApi(lookup, authenticatedContext, rateLimits, logger, fileRoutes));
 

@@ -15,6 +15,7 @@ import { Migration20261126110000_delivery_window } from './Migration202611261100
 import { Migration20261126120000_trusted_issuers } from './Migration20261126120000_trusted_issuers';
 import { Migration20261126120100_api_keys } from './Migration20261126120100_api_keys';
 import { Migration20261126130000_stored_files } from './Migration20261126130000_stored_files';
+import { Migration20261126150000_push_and_digests } from './Migration20261126150000_push_and_digests';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000', class: Migration20261122035545_initial },
@@ -33,4 +34,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261126120000_trusted_issuers', class: Migration20261126120000_trusted_issuers },
   { name: 'Migration20261126120100_api_keys', class: Migration20261126120100_api_keys },
   { name: 'Migration20261126130000_stored_files', class: Migration20261126130000_stored_files },
+  { name: 'Migration20261126150000_push_and_digests', class: Migration20261126150000_push_and_digests },
 ];

@@ -25,6 +25,7 @@ import {
   unregisterPushToken,
 } from './push-tokens';
 import { NotificationScope } from './scope-types';
+import { activeEventSettings } from '../../events/settings';
 import { NotificationSettingsInput, updateSettings } from './settings';
 
 @ObjectType({ description: "How many of the caller's notifications are unread." })
@@ -97,8 +98,27 @@ export class NotificationResolver {
   }
 }
 
+@ObjectType({ description: "The service's Web Push (VAPID) public key, for subscribing a browser." })
+export class WebPushKey {
+  @Field(() => String, {
+    description:
+      "The uncompressed P-256 public key, base64url: pass it as `applicationServerKey` to the browser's `pushManager.subscribe`.",
+  })
+  publicKey!: string;
+}
+
 @Resolver(() => PushToken)
 export class PushTokenResolver {
+  @Requires(authenticated)
+  @Query(() => WebPushKey, {
+    nullable: true,
+    description: 'The Web Push public key browsers subscribe with; null when Web Push is not configured.',
+  })
+  webPushKey(): WebPushKey | null {
+    const web = activeEventSettings().push.web;
+    return web ? { publicKey: web.publicKey } : null;
+  }
+
   @Requires(authenticated)
   @Mutation(() => PushToken, { description: 'Registers a device (an upsert by token).' })
   registerPushToken(
