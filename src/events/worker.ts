@@ -364,6 +364,8 @@ class DeliveryPool {
   settle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
+      // A wait is never what keeps the process alive (a stopped worker leaves none behind).
+      timer.unref();
       const waiting = this.waiting;
       function done() {
         clearTimeout(timer);
@@ -542,6 +544,8 @@ export function startEventWorker(
   const idle = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
+      // A wait is never what keeps the process alive (a stopped worker leaves none behind).
+      timer.unref();
       function done() {
         clearTimeout(timer);
         wakers.delete(done);
