@@ -201,13 +201,18 @@ const LINK_LIFETIME = '90d';
 const linkKey = (secret: string) => createHmac('sha256', secret).update(AUDIENCE).digest();
 
 /** The signed token of an unsubscribe link: who (tenant, user), for what, until when. */
-export function unsubscribeToken(secret: string, tenantId: string, userId: string): Promise<string> {
+export function unsubscribeToken(
+  secret: string,
+  tenantId: string,
+  userId: string,
+  expires: string | Date = LINK_LIFETIME,
+): Promise<string> {
   return new SignJWT({ tid: tenantId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setAudience(AUDIENCE)
     .setIssuedAt()
-    .setExpirationTime(LINK_LIFETIME)
+    .setExpirationTime(expires)
     .sign(linkKey(secret));
 }
 
