@@ -49,7 +49,14 @@ export async function scheduleDigests(orm: MikroORM, now = new Date()): Promise<
            and exists (${includedNotifications('s', '?::timestamptz', '?::timestamptz')})
          on conflict do nothing
          returning 1`,
-        [to.toISOString(), from.toISOString(), to.toISOString(), frequency, from.toISOString(), to.toISOString()],
+        [
+          to.toISOString(),
+          from.toISOString(),
+          to.toISOString(),
+          frequency,
+          from.toISOString(),
+          to.toISOString(),
+        ],
       );
       made += rows.length;
     }
@@ -71,7 +78,13 @@ export interface DigestContent {
   language: string;
   frequency: DigestFrequency;
   total: number;
-  items: { title: string | null; body: string | null; actionUrl: string | null; created: Date; category: string }[];
+  items: {
+    title: string | null;
+    body: string | null;
+    actionUrl: string | null;
+    created: Date;
+    category: string;
+  }[];
 }
 
 /** Most a digest lists; the rest are counted ("and 12 more"). */
@@ -123,8 +136,7 @@ const TEXTS = {
   en: {
     subject: (f: DigestFrequency, n: number) =>
       `Your ${f === 'DAILY' ? 'daily' : 'weekly'} summary: ${n} notification${n === 1 ? '' : 's'}`,
-    intro: (f: DigestFrequency) =>
-      `Here is what happened ${f === 'DAILY' ? 'yesterday' : 'last week'}.`,
+    intro: (f: DigestFrequency) => `Here is what happened ${f === 'DAILY' ? 'yesterday' : 'last week'}.`,
     more: (n: number) => `… and ${n} more.`,
     unsubscribe: 'Stop these summaries',
     open: 'Open',
@@ -154,7 +166,10 @@ export function digestLanguage(language: string): keyof typeof TEXTS {
 }
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** The digest as an e-mail: subject, plain text and HTML, with the unsubscribe link when there is one. */
 export function composeDigest(
@@ -224,20 +239,29 @@ export async function verifyUnsubscribeToken(
   token: string,
 ): Promise<{ tenantId: string; userId: string }> {
   try {
-    const { payload } = await jwtVerify(token, linkKey(secret), { audience: AUDIENCE, algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, linkKey(secret), {
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+    });
     if (typeof payload.tid !== 'string' || typeof payload.sub !== 'string')
       throw new UnsubscribeTokenError('the unsubscribe link is not valid');
     return { tenantId: payload.tid, userId: payload.sub };
   } catch (err) {
     if (err instanceof UnsubscribeTokenError) throw err;
     if (err instanceof joseErrors.JWTExpired)
-      throw new UnsubscribeTokenError('the unsubscribe link has expired: change the digest in your notification settings');
+      throw new UnsubscribeTokenError(
+        'the unsubscribe link has expired: change the digest in your notification settings',
+      );
     throw new UnsubscribeTokenError('the unsubscribe link is not valid (altered or not ours)');
   }
 }
 
 /** Turns the digest off for the token's user, within its tenant; false when the user has no settings. */
-export async function unsubscribeFromDigests(orm: MikroORM, tenantId: string, userId: string): Promise<boolean> {
+export async function unsubscribeFromDigests(
+  orm: MikroORM,
+  tenantId: string,
+  userId: string,
+): Promise<boolean> {
   return asEventWorker(
     orm,
     async (q) =>

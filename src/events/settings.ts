@@ -72,7 +72,10 @@ export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettin
     mailFrom: env.MAIL_FROM || 'notifications@localhost',
     push: pushSettings(env),
     digestIntervalMs: Math.max(1000, intFrom(env.DIGEST_INTERVAL_MS, 15 * 60_000, 'DIGEST_INTERVAL_MS')),
-    publicUrl: (env.PUBLIC_URL || `http://${env.HOST || '127.0.0.1'}:${env.PORT || '4000'}`).replace(/\/+$/, ''),
+    publicUrl: (env.PUBLIC_URL || `http://${env.HOST || '127.0.0.1'}:${env.PORT || '4000'}`).replace(
+      /\/+$/,
+      '',
+    ),
   };
 }
 

@@ -213,7 +213,12 @@ const nothingToSend = (claim: Claim, at: Date): Attempt => ({
  * sent through the platform's service. A 404 or 410 (the device is gone) removes the token and
  * ends the delivery FAILED; any other failure is retried.
  */
-async function attemptPush(orm: MikroORM, senders: Senders, claim: Claim, signal: AbortSignal): Promise<Attempt> {
+async function attemptPush(
+  orm: MikroORM,
+  senders: Senders,
+  claim: Claim,
+  signal: AbortSignal,
+): Promise<Attempt> {
   const at = new Date();
   const target = claim.target!;
   const [row] = await asEventWorker(
@@ -302,7 +307,9 @@ async function attemptDigest(orm: MikroORM, senders: Senders, claim: Claim): Pro
       to: content.email,
       ...mail,
       // RFC 2369 and RFC 8058: mail programs offer "unsubscribe" and may POST to it in one click.
-      headers: link ? { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : undefined,
+      headers: link
+        ? { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+        : undefined,
     });
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);

@@ -5,7 +5,10 @@ import type { Logger } from '../logger';
 import { sendError } from '../rest/router';
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
@@ -60,20 +63,27 @@ export function unsubscribeRouter(orm: MikroORM, secret: string, logger: Logger)
     }
   });
 
-  router.post('/unsubscribe', express.urlencoded({ extended: false, limit: '1kb' }), async (req, res, next) => {
-    try {
-      const who = await checked(req, res);
-      if (!who) return;
-      const changed = await unsubscribeFromDigests(orm, who.tenantId, who.userId);
-      logger.info({ tenantId: who.tenantId, userId: who.userId, changed }, 'digests turned off by unsubscribe link');
-      res.setHeader('Content-Security-Policy', "default-src 'none'");
-      res.format({
-        html: () => res.send(page('Done', '<p>You will receive no more notification summaries.</p>')),
-        default: () => res.json({ unsubscribed: true }),
-      });
-    } catch (err) {
-      next(err);
-    }
-  });
+  router.post(
+    '/unsubscribe',
+    express.urlencoded({ extended: false, limit: '1kb' }),
+    async (req, res, next) => {
+      try {
+        const who = await checked(req, res);
+        if (!who) return;
+        const changed = await unsubscribeFromDigests(orm, who.tenantId, who.userId);
+        logger.info(
+          { tenantId: who.tenantId, userId: who.userId, changed },
+          'digests turned off by unsubscribe link',
+        );
+        res.setHeader('Content-Security-Policy', "default-src 'none'");
+        res.format({
+          html: () => res.send(page('Done', '<p>You will receive no more notification summaries.</p>')),
+          default: () => res.json({ unsubscribed: true }),
+        });
+      } catch (err) {
+        next(err);
+      }
+    },
+  );
   return router;
 }

@@ -48,7 +48,9 @@ describe('notification settings, on every channel', () => {
   async function reach(name: string, put: Record<string, unknown> | null) {
     const u = await a.userWith([]);
     const device = service.device(name);
-    expect((await u.client.post('/notifications/push-tokens', { platform: 'WEB', token: device })).status).toBe(201);
+    expect(
+      (await u.client.post('/notifications/push-tokens', { platform: 'WEB', token: device })).status,
+    ).toBe(201);
     if (put) expect((await u.client.put('/notifications/settings/me', put)).status).toBe(200);
     const created = await a.client.post('/notifications', {
       title: `For ${name}`,
@@ -73,12 +75,19 @@ describe('notification settings, on every channel', () => {
   });
 
   it('e-mail on: every channel', async () => {
-    expect(await reach('all-on', { emailNotificationsEnabled: true })).toEqual({ inApp: true, push: 1, email: 1 });
+    expect(await reach('all-on', { emailNotificationsEnabled: true })).toEqual({
+      inApp: true,
+      push: 1,
+      email: 1,
+    });
   });
 
   it('the category turned off: no channel at all', async () => {
     expect(
-      await reach('category-off', { emailNotificationsEnabled: true, enabledCategories: ['CRM', 'HR', 'SYSTEM'] }),
+      await reach('category-off', {
+        emailNotificationsEnabled: true,
+        enabledCategories: ['CRM', 'HR', 'SYSTEM'],
+      }),
     ).toEqual({ inApp: false, push: 0, email: 0 });
   });
 
@@ -118,9 +127,11 @@ describe('notification settings, on every channel', () => {
     await send();
     await u.client.put('/notifications/settings/me', { pushNotificationsEnabled: false });
     await send();
-    expect(service.received.filter((r) => r.device.startsWith('many-')).map((r) => r.device).sort()).toEqual([
-      'many-1',
-      'many-2',
-    ]);
+    expect(
+      service.received
+        .filter((r) => r.device.startsWith('many-'))
+        .map((r) => r.device)
+        .sort(),
+    ).toEqual(['many-1', 'many-2']);
   });
 });

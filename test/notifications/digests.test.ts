@@ -59,17 +59,29 @@ describe('e-mail digests', () => {
     return u;
   };
   const notify = async (email: string, title: string, fields: Record<string, unknown> = {}) => {
-    const res = await a.client.post('/notifications', { title, body: `About ${title}`, username: email, ...fields });
+    const res = await a.client.post('/notifications', {
+      title,
+      body: `About ${title}`,
+      username: email,
+      ...fields,
+    });
     expect(res.status).toBe(201);
   };
 
   it('two processes racing send each digest once, with the period’s notifications in HTML and text', async () => {
     const u = await userWithDigest('DAILY', { enabledCategories: ['ERP', 'SYSTEM'] });
-    await notify(u.email, 'Invoice <42> overdue', { category: 'ERP', actionUrl: 'https://app.example.test/i/42' });
+    await notify(u.email, 'Invoice <42> overdue', {
+      category: 'ERP',
+      actionUrl: 'https://app.example.test/i/42',
+    });
     await notify(u.email, 'Stock is low', { category: 'ERP' });
     await notify(u.email, 'A lead for you', { category: 'CRM' });
     // A second process's view of the database: its own pool, its own worker.
-    const other = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 4, logger: createLogger('silent') });
+    const other = await openOrm({
+      clientUrl: await workerDatabaseUrl(),
+      poolMax: 4,
+      logger: createLogger('silent'),
+    });
     try {
       const [w1, w2] = [worker(), worker(other)];
       const at = tomorrow();
@@ -103,7 +115,9 @@ describe('e-mail digests', () => {
     await notify(off.email, 'Not summarised');
     await scheduleDigests(server.orm, nextWeek());
     await worker().runOnce();
-    expect(smtp.to(weekly.email).map((m) => m.parsed.subject)).toEqual(['Your weekly summary: 1 notification']);
+    expect(smtp.to(weekly.email).map((m) => m.parsed.subject)).toEqual([
+      'Your weekly summary: 1 notification',
+    ]);
     expect(smtp.to(quiet.email)).toHaveLength(0);
     expect(smtp.to(off.email)).toHaveLength(0);
   });
@@ -140,7 +154,12 @@ describe('e-mail digests', () => {
 
     const token = new URL(link).searchParams.get('token')!;
     const forged = `${token.slice(0, -4)}${token.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
-    const expired = await unsubscribeToken(server.jwt.secret, a.tenantId, u.userId, new Date(Date.now() - 1000));
+    const expired = await unsubscribeToken(
+      server.jwt.secret,
+      a.tenantId,
+      u.userId,
+      new Date(Date.now() - 1000),
+    );
     const otherKey = await unsubscribeToken('another service secret of enough length', a.tenantId, u.userId);
     for (const [bad, why] of [
       [forged, /not valid/],

@@ -44,7 +44,12 @@ describe('mobile push (FCM and APNs)', () => {
     useEventSettings(settings);
     server = await startServer();
     a = await server.tenant('MobilePush');
-    worker = startEventWorker(server.orm, createLogger('silent'), settings, server.app.metrics.observeAttempt);
+    worker = startEventWorker(
+      server.orm,
+      createLogger('silent'),
+      settings,
+      server.app.metrics.observeAttempt,
+    );
   }, 120_000);
   afterAll(async () => {
     await worker?.stop();
@@ -123,7 +128,8 @@ describe('mobile push (FCM and APNs)', () => {
     await waitFor(() => fcm.received.some((r) => r.token === 'fine-android'));
     await waitFor(
       () =>
-        fcm.received.some((r) => r.token === 'flaky-android') && apns.received.some((r) => r.token === 'flaky0000'),
+        fcm.received.some((r) => r.token === 'flaky-android') &&
+        apns.received.some((r) => r.token === 'flaky0000'),
       15_000,
       'the retried devices',
     );
@@ -154,19 +160,25 @@ describe('mobile push (FCM and APNs)', () => {
     for (const service of ['fcm', 'apns'])
       for (const outcome of ['ok', 'failed'])
         expect(metrics).toMatch(
-          new RegExp(`event_deliveries_total\\{channel="push",endpoint="${service}",outcome="${outcome}"\\} [1-9]`),
+          new RegExp(
+            `event_deliveries_total\\{channel="push",endpoint="${service}",outcome="${outcome}"\\} [1-9]`,
+          ),
         );
   });
 
   it('without a sender for a platform, its devices get nothing and nothing waits for them', async () => {
     const u = await a.userWith([]);
-    await register(u, 'WEB', JSON.stringify({
-      endpoint: 'https://push.example.test/x',
-      keys: {
-        p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
-        auth: 'tBHItJI5svbpez7KI4CCXg',
-      },
-    }));
+    await register(
+      u,
+      'WEB',
+      JSON.stringify({
+        endpoint: 'https://push.example.test/x',
+        keys: {
+          p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+          auth: 'tBHItJI5svbpez7KI4CCXg',
+        },
+      }),
+    );
     const id = await notify(u.email);
     await worker.runOnce();
     const rows = (await server.orm.em.getConnection().execute(

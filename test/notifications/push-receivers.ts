@@ -27,7 +27,11 @@ export function browserSubscription(endpoint: string) {
   return {
     ecdh,
     auth,
-    json: { endpoint, expirationTime: null, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth } },
+    json: {
+      endpoint,
+      expirationTime: null,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth },
+    },
   };
 }
 
@@ -46,7 +50,10 @@ export interface WebPushReceived {
  * private key and auth secret. A push failing any check is answered 400 and kept in `refused`.
  * `answer(device, nth)` chooses the status of a good one (201 by default).
  */
-export async function startWebPushService(expectKey: string, answer: (device: string, nth: number) => number = () => 201) {
+export async function startWebPushService(
+  expectKey: string,
+  answer: (device: string, nth: number) => number = () => 201,
+) {
   const devices = new Map<string, ReturnType<typeof browserSubscription>>();
   const received: WebPushReceived[] = [];
   const refused: { device: string; why: string }[] = [];
@@ -133,7 +140,8 @@ export interface FcmReceived {
  * a message name by default; 404 answers FCM's UNREGISTERED error).
  */
 export async function startFcm(answer: (token: string, nth: number) => number = () => 200) {
-  let account: ReturnType<typeof serviceAccount> | undefined;
+  // Made once the port (and so the token URL) is known.
+  const made: { account?: ReturnType<typeof serviceAccount> } = {};
   const issued = new Set<string>();
   const exchanges: Record<string, unknown>[] = [];
   const received: FcmReceived[] = [];
@@ -147,12 +155,17 @@ export async function startFcm(answer: (token: string, nth: number) => number = 
         if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
           throw new Error('token request is not a form');
         const form = new URLSearchParams(body);
-        if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') throw new Error('grant_type');
-        const { payload } = await jwtVerify(form.get('assertion') ?? '', account!.publicKey as KeyObject, {
-          issuer: account!.json.client_email,
-          audience: tokenUrl,
-          algorithms: ['RS256'],
-        });
+        if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+          throw new Error('grant_type');
+        const { payload } = await jwtVerify(
+          form.get('assertion') ?? '',
+          made.account!.publicKey as KeyObject,
+          {
+            issuer: made.account!.json.client_email,
+            audience: tokenUrl,
+            algorithms: ['RS256'],
+          },
+        );
         if (payload.scope !== 'https://www.googleapis.com/auth/firebase.messaging') throw new Error('scope');
         exchanges.push(payload);
         const access = randomBytes(16).toString('hex');
@@ -182,14 +195,20 @@ export async function startFcm(answer: (token: string, nth: number) => number = 
               code: 404,
               status: 'NOT_FOUND',
               message: 'Requested entity was not found.',
-              details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }],
+              details: [
+                { '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' },
+              ],
             },
           }),
         );
       }
       if (status < 300) received.push({ token: message.token, message });
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(status < 300 ? { name: `projects/demo-project/messages/${nth}` } : { error: { code: status } }));
+      res.end(
+        JSON.stringify(
+          status < 300 ? { name: `projects/demo-project/messages/${nth}` } : { error: { code: status } },
+        ),
+      );
     } catch (err) {
       refused.push((err as Error).message);
       res.writeHead(400).end((err as Error).message);
@@ -197,7 +216,7 @@ export async function startFcm(answer: (token: string, nth: number) => number = 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${portOf(server)}`;
-  account = serviceAccount(`${base}/token`);
+  const account = (made.account = serviceAccount(`${base}/token`));
   return {
     base,
     account: account.json,
@@ -243,13 +262,17 @@ export async function startApns(answer: (token: string, nth: number) => number =
       };
       try {
         const path = /^\/3\/device\/([^/]+)$/.exec(String(headers[':path']));
-        if (headers[':method'] !== 'POST' || !path) throw new Error(`unexpected ${headers[':method']} ${headers[':path']}`);
+        if (headers[':method'] !== 'POST' || !path)
+          throw new Error(`unexpected ${headers[':method']} ${headers[':path']}`);
         const token = decodeURIComponent(path[1]);
         const bearer = /^bearer (.+)$/.exec(String(headers.authorization));
         if (!bearer) throw new Error('no bearer token');
         const { kid, alg } = decodeProtectedHeader(bearer[1]);
         if (alg !== 'ES256' || kid !== settings.keyId) throw new Error('bad JWT header');
-        const { payload } = await jwtVerify(bearer[1], publicKey, { issuer: settings.teamId, algorithms: ['ES256'] });
+        const { payload } = await jwtVerify(bearer[1], publicKey, {
+          issuer: settings.teamId,
+          algorithms: ['ES256'],
+        });
         if (!payload.iat || Math.abs(payload.iat - Date.now() / 1000) > 3600) throw new Error('iat');
         if (headers['apns-topic'] !== settings.topic) throw new Error('apns-topic');
         if (headers['apns-push-type'] !== 'alert') throw new Error('apns-push-type');
@@ -263,7 +286,10 @@ export async function startApns(answer: (token: string, nth: number) => number =
           received.push({ token, headers, body });
           return reply(200);
         }
-        reply(status, { reason: status === 410 ? 'Unregistered' : 'InternalServerError', timestamp: Date.now() });
+        reply(status, {
+          reason: status === 410 ? 'Unregistered' : 'InternalServerError',
+          timestamp: Date.now(),
+        });
       } catch (err) {
         refused.push((err as Error).message);
         reply(403, { reason: (err as Error).message });

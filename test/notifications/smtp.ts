@@ -22,7 +22,11 @@ export async function startSmtp() {
         const raw = Buffer.concat(chunks);
         simpleParser(raw).then(
           (parsed) => {
-            mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: raw.toString('utf8'), parsed });
+            mails.push({
+              to: session.envelope.rcptTo.map((r) => r.address),
+              raw: raw.toString('utf8'),
+              parsed,
+            });
             callback();
           },
           (err: Error) => callback(err),

@@ -35,7 +35,12 @@ describe('Web Push', () => {
     server = await startServer();
     a = await server.tenant('WebPush');
     service = await startWebPushService(keys.publicKey, answer);
-    worker = startEventWorker(server.orm, createLogger('silent'), settings(), server.app.metrics.observeAttempt);
+    worker = startEventWorker(
+      server.orm,
+      createLogger('silent'),
+      settings(),
+      server.app.metrics.observeAttempt,
+    );
   }, 120_000);
   afterAll(async () => {
     await worker?.stop();
@@ -93,7 +98,13 @@ describe('Web Push', () => {
       [JSON.stringify({ ...good, endpoint: 'ftp://example.com/x' }), /endpoint: must use https/],
       [JSON.stringify({ endpoint: good.endpoint }), /keys is missing/],
       [JSON.stringify({ ...good, keys: { auth: good.keys.auth } }), /keys.p256dh/],
-      [JSON.stringify({ ...good, keys: { ...good.keys, p256dh: Buffer.alloc(65, 4).toString('base64url') } }), /not a point of P-256/],
+      [
+        JSON.stringify({
+          ...good,
+          keys: { ...good.keys, p256dh: Buffer.alloc(65, 4).toString('base64url') },
+        }),
+        /not a point of P-256/,
+      ],
       [JSON.stringify({ ...good, keys: { ...good.keys, p256dh: 'AAAA' } }), /65 bytes/],
       [JSON.stringify({ ...good, keys: { ...good.keys, auth: 'AAAA' } }), /keys.auth must be 16 bytes/],
       [JSON.stringify({ ...good, expirationTime: 'soon' }), /expirationTime/],
@@ -103,10 +114,16 @@ describe('Web Push', () => {
       expectErrorBody(res, 400);
       expect(res.body.detail).toMatch(why);
     }
-    expectErrorBody(await u.client.post('/notifications/push-tokens', { platform: 'PAGER', token: 'x' }), 400);
+    expectErrorBody(
+      await u.client.post('/notifications/push-tokens', { platform: 'PAGER', token: 'x' }),
+      400,
+    );
     // The same subscription, its fields in another order, is the same device.
     const first = await register(u, JSON.stringify(good));
-    const reordered = JSON.stringify({ keys: { auth: good.keys.auth, p256dh: good.keys.p256dh }, endpoint: good.endpoint });
+    const reordered = JSON.stringify({
+      keys: { auth: good.keys.auth, p256dh: good.keys.p256dh },
+      endpoint: good.endpoint,
+    });
     expect((await register(u, reordered)).id).toBe(first.id);
     expect((await u.client.delete('/notifications/push-tokens', { token: reordered })).status).toBe(204);
   });
@@ -117,8 +134,15 @@ describe('Web Push', () => {
     const phone = service.device('phone');
     const t1 = await register(u, laptop);
     await register(u, phone);
-    const n = await notify(a, u.email, { actionUrl: 'https://app.example.test/invoices/42', scope: 'invoice.overdue' });
-    await waitFor(() => pushesFor('laptop').length === 1 && pushesFor('phone').length === 1, 15_000, 'two pushes');
+    const n = await notify(a, u.email, {
+      actionUrl: 'https://app.example.test/invoices/42',
+      scope: 'invoice.overdue',
+    });
+    await waitFor(
+      () => pushesFor('laptop').length === 1 && pushesFor('phone').length === 1,
+      15_000,
+      'two pushes',
+    );
     for (const push of [...pushesFor('laptop'), ...pushesFor('phone')]) {
       expect(push.payload).toEqual({
         notificationId: n.id,
@@ -163,7 +187,9 @@ describe('Web Push', () => {
     });
     expect(rows.map((r) => r.attempts).sort()).toEqual([1, 2]);
     const metrics = await server.app.metrics.registry.metrics();
-    expect(metrics).toMatch(/event_deliveries_total\{channel="push",endpoint="webpush",outcome="failed"\} [1-9]/);
+    expect(metrics).toMatch(
+      /event_deliveries_total\{channel="push",endpoint="webpush",outcome="failed"\} [1-9]/,
+    );
   });
 
   it('a 410 from the push service removes that device and is not retried; the other device still gets it', async () => {

@@ -45,7 +45,12 @@ export class ApnsSender {
     return session;
   }
 
-  async send(deviceToken: string, notice: PushNotice, ttlSeconds: number, options: SendOptions): Promise<PushOutcome> {
+  async send(
+    deviceToken: string,
+    notice: PushNotice,
+    ttlSeconds: number,
+    options: SendOptions,
+  ): Promise<PushOutcome> {
     const started = Date.now();
     let jwt: string;
     try {
@@ -54,7 +59,11 @@ export class ApnsSender {
       return failure(started, err);
     }
     const { notificationId, title, body, ...rest } = notice;
-    const payload = JSON.stringify({ aps: { alert: { title, body }, sound: 'default' }, notificationId, ...rest });
+    const payload = JSON.stringify({
+      aps: { alert: { title, body }, sound: 'default' },
+      notificationId,
+      ...rest,
+    });
     return new Promise<PushOutcome>((resolve) => {
       let settled = false;
       const finish = (outcome: PushOutcome) => {
@@ -80,10 +89,7 @@ export class ApnsSender {
       } catch (err) {
         return finish(failure(started, err));
       }
-      const timer = setTimeout(
-        () => req.close(http2.constants.NGHTTP2_CANCEL),
-        options.timeoutMs,
-      );
+      const timer = setTimeout(() => req.close(http2.constants.NGHTTP2_CANCEL), options.timeoutMs);
       const abort = () => req.close(http2.constants.NGHTTP2_CANCEL);
       if (options.signal.aborted) abort();
       else options.signal.addEventListener('abort', abort, { once: true });
@@ -113,7 +119,17 @@ export class ApnsSender {
         });
       });
       req.on('close', () =>
-        finish(failure(started, new Error(status === null ? `no answer (${options.signal.aborted ? 'withdrawn' : `closed or timed out after ${options.timeoutMs} ms`})` : `stream closed`), status)),
+        finish(
+          failure(
+            started,
+            new Error(
+              status === null
+                ? `no answer (${options.signal.aborted ? 'withdrawn' : `closed or timed out after ${options.timeoutMs} ms`})`
+                : `stream closed`,
+            ),
+            status,
+          ),
+        ),
       );
       req.on('error', (err) => finish(failure(started, err, status)));
       req.end(payload);

@@ -53,7 +53,12 @@ export class FcmSender {
     return this.access.token;
   }
 
-  async send(deviceToken: string, notice: PushNotice, ttlSeconds: number, options: SendOptions): Promise<PushOutcome> {
+  async send(
+    deviceToken: string,
+    notice: PushNotice,
+    ttlSeconds: number,
+    options: SendOptions,
+  ): Promise<PushOutcome> {
     const started = Date.now();
     try {
       const token = await this.accessToken(options);

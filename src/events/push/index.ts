@@ -17,7 +17,12 @@ export class PushSenders {
     if (settings.apns) this.apns = new ApnsSender(settings.apns);
   }
 
-  async send(platform: string, token: string, notice: PushNotice, options: SendOptions): Promise<PushOutcome> {
+  async send(
+    platform: string,
+    token: string,
+    notice: PushNotice,
+    options: SendOptions,
+  ): Promise<PushOutcome> {
     const fitted = fitNotice(notice);
     const ttl = this.settings.ttlSeconds;
     if (platform === 'WEB' && this.settings.web)

@@ -47,11 +47,7 @@ export interface PushSettings {
 
 /** Platforms of push tokens that have a configured sender. */
 export function configuredPlatforms(push: PushSettings): string[] {
-  return [
-    ...(push.web ? ['WEB'] : []),
-    ...(push.fcm ? ['ANDROID'] : []),
-    ...(push.apns ? ['IOS'] : []),
-  ];
+  return [...(push.web ? ['WEB'] : []), ...(push.fcm ? ['ANDROID'] : []), ...(push.apns ? ['IOS'] : [])];
 }
 
 /** A value that is either the text itself or the path of a file holding it. */

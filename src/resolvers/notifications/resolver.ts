@@ -9,6 +9,7 @@ import { settingsOf } from '../../domain/notifications/delivery';
 import { NOTIFICATION_SCOPES } from '../../domain/notifications/scopes';
 import { ARG_DOCS } from '../../schema/descriptions';
 import { PageArg } from '../../schema/args';
+import { activeEventSettings } from '../../events/settings';
 import {
   markAllRead,
   markRead,
@@ -25,7 +26,6 @@ import {
   unregisterPushToken,
 } from './push-tokens';
 import { NotificationScope } from './scope-types';
-import { activeEventSettings } from '../../events/settings';
 import { NotificationSettingsInput, updateSettings } from './settings';
 
 @ObjectType({ description: "How many of the caller's notifications are unread." })

@@ -60,7 +60,8 @@ export const notificationsRoutes: RestRoute[] = [
     nullIs404: true,
     code: 'custom',
     extension: true,
-    summary: 'The Web Push (VAPID) public key a browser subscribes with (404 when Web Push is not configured)',
+    summary:
+      'The Web Push (VAPID) public key a browser subscribes with (404 when Web Push is not configured)',
   },
   {
     method: 'DELETE',
