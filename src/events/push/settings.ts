@@ -106,7 +106,7 @@ function webFrom(env: NodeJS.ProcessEnv): WebPushKeys | undefined {
   if (!publicKey || !privateKey) throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together');
   const keys = { publicKey, privateKey, subject: vapidSubject(env) };
   // web-push checks the lengths and the subject; a bad key is a start-up error, not a failed push.
-  webpush.setVapidDetails(keys.subject, keys.publicKey, keys.privateKey);
+  webpush.getVapidHeaders('https://push.example', keys.subject, keys.publicKey, keys.privateKey, 'aes128gcm');
   return keys;
 }
 
