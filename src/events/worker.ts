@@ -20,7 +20,7 @@ import { envelopeOf } from './envelope';
 import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
-import { asEventWorker } from './store';
+import { asEventWorker, inOneTrip } from './store';
 import { createMailer, type Mailer } from './mail';
 
 /**
@@ -221,27 +221,25 @@ async function attemptPush(
 ): Promise<Attempt> {
   const at = new Date();
   const target = claim.target!;
-  const [row] = await asEventWorker(
+  // One round trip: a push's read is on the hot path of every device's delivery.
+  const [row] = await inOneTrip<{
+    token: string;
+    platform: string;
+    id: string;
+    title: string | null;
+    body: string | null;
+    action_url: string | null;
+    category: string;
+    notification_type: string;
+    scope: string | null;
+    created: Date;
+  }>(
     orm,
-    (q) =>
-      q<{
-        token: string;
-        platform: string;
-        id: string;
-        title: string | null;
-        body: string | null;
-        action_url: string | null;
-        category: string;
-        notification_type: string;
-        scope: string | null;
-        created: Date;
-      }>(
-        `select t.token, t.platform, n.id, n.title, n.body, n.action_url, n.category, n.notification_type, n.scope,
-           n.created
-         from notification n join push_token t on t.tenant_id = n.tenant_id and t.user_id = n.user_id
-         where n.tenant_id = ? and n.id = ? and t.id = ?`,
-        [claim.tenant_id, target.notificationId ?? '', target.tokenId ?? ''],
-      ),
+    `select t.token, t.platform, n.id, n.title, n.body, n.action_url, n.category, n.notification_type, n.scope,
+       n.created
+     from notification n join push_token t on t.tenant_id = n.tenant_id and t.user_id = n.user_id
+     where n.tenant_id = ? and n.id = ? and t.id = ?`,
+    [claim.tenant_id, target.notificationId ?? '', target.tokenId ?? ''],
     claim.tenant_id,
   );
   if (!row) return nothingToSend(claim, at);
