@@ -84,23 +84,27 @@ export async function dispatchOutbox(orm: MikroORM, platforms: readonly string[]
        )
        select m.tenant_id, m.id, m.type from marked m`,
     );
-    for (const row of rows.filter((r) => r.type === NOTIFICATION_CREATED)) {
-      // Within the notification's tenant: its recipient's settings are read under that tenant's policy.
-      await q(`select set_config('app.tenant_id', ?, true)`, [row.tenant_id]);
-      await q(
-        `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
-           event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
-         select o.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'EMAIL',
-           o.id, o.type, o.occurred_at, 'PENDING', 0, now(), '[]'::jsonb,
-           jsonb_build_object('notificationId', o.resource_id, 'userId', s.user_id)
-         from outbox_event o join notification_settings s
-           on s.tenant_id = o.tenant_id and s.user_id = (o.data->>'userId')::uuid
-         where o.tenant_id = ? and o.id = ? and s.email_notifications_enabled
-           and (o.data->>'category') = any(s.enabled_categories)
-           and not coalesce((o.data->>'scope') = any(s.disabled_scopes), false)`,
-        [row.tenant_id, row.id],
-      );
-      if (platforms.length === 0) continue;
+    const created = rows.filter((r) => r.type === NOTIFICATION_CREATED);
+    if (created.length === 0) return rows.length;
+    // The batch's created notifications, each within its own tenant (the joins keep to it); the
+    // worker reads the recipients' settings and devices of every tenant through its read policies.
+    const batch = JSON.stringify(created.map(({ tenant_id, id }) => ({ tenant_id, id })));
+    const notifications = `jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid)
+         join outbox_event o on o.tenant_id = x.tenant_id and o.id = x.id`;
+    await q(
+      `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
+         event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
+       select o.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'EMAIL',
+         o.id, o.type, o.occurred_at, 'PENDING', 0, now(), '[]'::jsonb,
+         jsonb_build_object('notificationId', o.resource_id, 'userId', s.user_id)
+       from ${notifications}
+       join notification_settings s on s.tenant_id = o.tenant_id and s.user_id = (o.data->>'userId')::uuid
+       where s.email_notifications_enabled
+         and (o.data->>'category') = any(s.enabled_categories)
+         and not coalesce((o.data->>'scope') = any(s.disabled_scopes), false)`,
+      [batch],
+    );
+    if (platforms.length > 0)
       // No settings row yet means the defaults: push on, every category, no scope off.
       await q(
         `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
@@ -109,16 +113,15 @@ export async function dispatchOutbox(orm: MikroORM, platforms: readonly string[]
            o.id, o.type, o.occurred_at, 'PENDING', 0, now(), '[]'::jsonb,
            jsonb_build_object('notificationId', o.resource_id, 'userId', t.user_id, 'tokenId', t.id,
              'platform', t.platform)
-         from outbox_event o
+         from ${notifications}
          join push_token t on t.tenant_id = o.tenant_id and t.user_id = (o.data->>'userId')::uuid
          left join notification_settings s on s.tenant_id = o.tenant_id and s.user_id = t.user_id
-         where o.tenant_id = ? and o.id = ? and t.platform in (select jsonb_array_elements_text(?::jsonb))
+         where t.platform in (select jsonb_array_elements_text(?::jsonb))
            and coalesce(s.push_notifications_enabled, true)
            and (s.user_id is null or (o.data->>'category') = any(s.enabled_categories))
            and not coalesce((o.data->>'scope') = any(s.disabled_scopes), false)`,
-        [row.tenant_id, row.id, JSON.stringify(platforms)],
+        [batch, JSON.stringify(platforms)],
       );
-    }
     return rows.length;
   });
 }

@@ -12,9 +12,10 @@ import { Migration } from '@mikro-orm/migrations';
  *   lag metric), as e-mail has;
  * - at most one digest per user and period end, whichever process schedules it first: a unique
  *   index the scheduler's insert relies on (`on conflict do nothing`);
- * - the digest scheduler finds who is due in every tenant at once: the event worker may read
- *   (read only) notification settings and notifications of every tenant, as it reads the outbox;
- *   the application role can never use these policies.
+ * - the digest scheduler finds who is due in every tenant at once, and the dispatch fans a batch
+ *   of notifications of many tenants out to e-mail and devices in one statement each: the event
+ *   worker may read (read only) notification settings, notifications and push tokens of every
+ *   tenant, as it reads the outbox; the application role can never use these policies.
  */
 export class Migration20261126150000_push_and_digests extends Migration {
   override async up(): Promise<void> {
@@ -35,7 +36,7 @@ export class Migration20261126150000_push_and_digests extends Migration {
         `create index "event_delivery_${name}_age_idx" on "event_delivery" ("occurred_at") where "status" = 'PENDING' and "channel" = '${channel}';`,
       );
     }
-    for (const table of ['notification_settings', 'notification'])
+    for (const table of ['notification_settings', 'notification', 'push_token'])
       this.addSql(
         `create policy ${table}_event_worker_read on "${table}" for select using (current_user <> 'bms_app' and current_setting('app.worker', true) = 'events');`,
       );
@@ -47,7 +48,7 @@ export class Migration20261126150000_push_and_digests extends Migration {
   override async down(): Promise<void> {
     this.addSql(`delete from "event_delivery" where "channel" in ('PUSH', 'DIGEST');`);
     this.addSql(`drop index if exists "event_delivery_digest_uq";`);
-    for (const table of ['notification_settings', 'notification'])
+    for (const table of ['notification_settings', 'notification', 'push_token'])
       this.addSql(`drop policy if exists ${table}_event_worker_read on "${table}";`);
     for (const name of ['push', 'digest']) {
       this.addSql(`drop index if exists "event_delivery_${name}_due_idx";`);
