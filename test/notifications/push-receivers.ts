@@ -48,11 +48,13 @@ export interface WebPushReceived {
  * whose ES256 JWT verifies with k (the service's public key, `expectKey`), names this origin as
  * its audience and expires within 24 hours; its body must decrypt (http_ece) with the device's
  * private key and auth secret. A push failing any check is answered 400 and kept in `refused`.
- * `answer(device, nth)` chooses the status of a good one (201 by default).
+ * `answer(device, nth)` chooses the answer to a good one: a status (201 by default), a status
+ * after a delay, or `garbage` (bytes that are no HTTP response).
  */
 export async function startWebPushService(
   expectKey: string,
-  answer: (device: string, nth: number) => number = () => 201,
+  answer: (device: string, nth: number) => number | { status: number; afterMs: number } | 'garbage' = () =>
+    201,
 ) {
   const devices = new Map<string, ReturnType<typeof browserSubscription>>();
   const received: WebPushReceived[] = [];
@@ -88,7 +90,15 @@ export async function startWebPushService(
       const payload = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
       const nth = (counts.get(device) ?? 0) + 1;
       counts.set(device, nth);
-      const status = answer(device, nth);
+      const how = answer(device, nth);
+      if (how === 'garbage') {
+        // Not HTTP at all: the sender must take it as a failed attempt.
+        res.socket?.end('\u0000\u0001garbage\r\n\r\n');
+        return;
+      }
+      const { status, afterMs } = typeof how === 'number' ? { status: how, afterMs: 0 } : how;
+      await new Promise((r) => setTimeout(r, afterMs).unref());
+      if (res.destroyed) return;
       if (status < 300) received.push({ device, payload, claims, headers: req.headers });
       res.writeHead(status).end();
     } catch (err) {

@@ -18,15 +18,25 @@ describe('Web Push', () => {
   let a: TestTenant;
   let service: Awaited<ReturnType<typeof startWebPushService>>;
   let worker: EventWorker;
-  // Device `flaky` fails its first push with a 500; `gone` answers 410 (the browser unsubscribed).
+  // Device `flaky` fails its first push with a 500, `slow` answers its first after the timeout,
+  // `garbage` answers its first with bytes that are no HTTP; `gone` answers 410 (unsubscribed).
   const answer = (device: string, nth: number) =>
-    device.startsWith('flaky') && nth === 1 ? 500 : device.startsWith('gone') ? 410 : 201;
+    device.startsWith('flaky') && nth === 1
+      ? 500
+      : device.startsWith('slow') && nth === 1
+        ? { status: 201, afterMs: 3000 }
+        : device.startsWith('garbage') && nth === 1
+          ? ('garbage' as const)
+          : device.startsWith('gone')
+            ? 410
+            : 201;
   const settings = (): EventSettings => ({
     ...eventSettings({}),
     allowPrivateTargets: true,
     retryBaseMs: 200,
     retryMaxMs: 400,
     pollIntervalMs: 50,
+    timeoutMs: 1500,
     push: { web: keys, ttlSeconds: 120 },
   });
 
@@ -190,6 +200,37 @@ describe('Web Push', () => {
     expect(metrics).toMatch(
       /event_deliveries_total\{channel="push",endpoint="webpush",outcome="failed"\} [1-9]/,
     );
+  });
+
+  it('a push service that answers too late or with garbage is a failed attempt, retried; the other device is not held', async () => {
+    const u = await a.userWith([]);
+    await register(u, service.device('slow-1'));
+    await register(u, service.device('garbage-1'));
+    await register(u, service.device('prompt-1'));
+    const n = await notify(a, u.email);
+    await waitFor(
+      () => pushesFor('prompt-1').length === 1,
+      1000,
+      'the prompt device, while the slow one hangs',
+    );
+    await waitFor(
+      () => pushesFor('slow-1').length === 1 && pushesFor('garbage-1').length === 1,
+      15_000,
+      'the retried devices',
+    );
+    const rows = (await server.orm.em.getConnection().execute(
+      `select d.status, d.attempts, d.attempt_log from event_delivery d
+       join outbox_event o on o.tenant_id = d.tenant_id and o.id = d.event_id
+       where d.channel = 'PUSH' and o.resource_id = ?`,
+      [n.id],
+      'all',
+    )) as { status: string; attempts: number; attempt_log: { error: string | null }[] }[];
+    const logs = rows.map((r) => `${r.status} ${r.attempts} ${r.attempt_log[0].error ?? 'ok'}`).sort();
+    expect(logs).toEqual([
+      expect.stringMatching(/^DELIVERED 1 ok$/),
+      expect.stringMatching(/^DELIVERED 2 .*(parse|Parse|HPE|Expected HTTP)/),
+      expect.stringMatching(/^DELIVERED 2 timed out after 1500 ms$/),
+    ]);
   });
 
   it('a 410 from the push service removes that device and is not retried; the other device still gets it', async () => {
