@@ -29,10 +29,13 @@ import { createMailer, type Mailer } from './mail';
  * FOR UPDATE SKIP LOCKED, as the coverage job queue does (jobs/queue.ts):
  *
  * - dispatch: claims a batch of undispatched outbox rows, inserts a PENDING delivery for every
- *   active endpoint of the row's tenant whose `events` match, and marks the rows dispatched, all
- *   in one transaction;
+ *   active endpoint of the row's tenant whose `events` match (and, for created notifications, an
+ *   e-mail and a push per device as the recipient's settings allow), and marks the rows
+ *   dispatched, all in one transaction;
+ * - digests: every `digestIntervalMs`, a DIGEST delivery per user and period that is due
+ *   (digest.ts), once whatever the number of processes;
  * - delivery: claims a batch of due deliveries (webhooks within their endpoint's window, see
- *   deliveries.ts; e-mail by due time), each under a short lease, and commits; then makes the
+ *   deliveries.ts; e-mail, push and digests by due time), each under a short lease, and commits; then makes the
  *   attempts at once, outside any transaction, up to `concurrency` in flight, renewing the leases
  *   while they run; attempts are recorded in batches. A worker that dies mid-attempt stops
  *   renewing, its leases run out within `leaseMs`, and the deliveries are tried again.
