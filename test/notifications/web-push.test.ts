@@ -218,13 +218,17 @@ describe('Web Push', () => {
       15_000,
       'the retried devices',
     );
-    const rows = (await server.orm.em.getConnection().execute(
-      `select d.status, d.attempts, d.attempt_log from event_delivery d
-       join outbox_event o on o.tenant_id = d.tenant_id and o.id = d.event_id
-       where d.channel = 'PUSH' and o.resource_id = ?`,
-      [n.id],
-      'all',
-    )) as { status: string; attempts: number; attempt_log: { error: string | null }[] }[];
+    // The push arrived; its record follows.
+    const rows = await waitFor(async () => {
+      const found = (await server.orm.em.getConnection().execute(
+        `select d.status, d.attempts, d.attempt_log from event_delivery d
+         join outbox_event o on o.tenant_id = d.tenant_id and o.id = d.event_id
+         where d.channel = 'PUSH' and o.resource_id = ?`,
+        [n.id],
+        'all',
+      )) as { status: string; attempts: number; attempt_log: { error: string | null }[] }[];
+      return found.every((r) => r.status === 'DELIVERED') && found;
+    });
     const logs = rows.map((r) => `${r.status} ${r.attempts} ${r.attempt_log[0].error ?? 'ok'}`).sort();
     expect(logs).toEqual([
       expect.stringMatching(/^DELIVERED 1 ok$/),
