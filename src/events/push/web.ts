@@ -19,7 +19,7 @@ const vapidCache = new Map<string, { authorization: string; until: number }>();
 
 /**
  * The VAPID `Authorization` header for the push service at `audience` (its origin). Signing it is
- * most of a push's CPU (five times the encryption), and the JWT names only the origin, so one is
+ * most of a push's CPU (far more than the encryption), and the JWT names only the origin, so one is
  * made per origin and used for an hour.
  */
 function vapidAuthorization(keys: WebPushKeys, audience: string): string {
