@@ -15,6 +15,7 @@ import { drive, type LoadResult } from './drive';
 import { explainAll, type Explained } from './explain';
 import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-data';
 import { eventsScenario } from './events-load';
+import { pushScenario } from './push';
 import { historyScenario } from './history';
 import {
   cpuOf,
@@ -522,6 +523,11 @@ async function main() {
       'Events: creates at the maximum rate with webhooks to 1 and to 10 endpoints (one slow), then the drain',
     );
     await eventsScenario(log);
+    return;
+  }
+  if (process.env.BENCH_PUSH_SCENARIO === '1') {
+    log('Push: notifications created with Web Push off, then on (to a local push service), and the pushes/s');
+    await pushScenario(log);
     return;
   }
   fs.mkdirSync(OUT, { recursive: true });

@@ -60,6 +60,7 @@ import { openBackend } from './files/backends';
 import { filesRouter } from './files/router';
 import { fileSettings, type FileSettings } from './files/settings';
 import { FileStore } from './domain/files/stored-files';
+import { unsubscribeRouter } from './http/unsubscribe';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -191,6 +192,8 @@ export async function createApp({
   const callers = new CallerCache();
   const contextFor = contextForCredentials(orm, jwt, logger, tenantLimiter(rateLimits), callers, files);
   mountDocs(app, buildOpenApi(schema, routes));
+  // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
+  app.use(unsubscribeRouter(orm, jwt.secret, logger));
   const fileRoutes = filesRouter({ store: files, orm, contextFor, logger });
   app.use(API_BASE, restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
 

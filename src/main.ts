@@ -22,6 +22,7 @@ import { bufferedStdout, createLogger } from './logger';
 import { startCoverageWorker } from './jobs/worker';
 import { startEventWorker } from './events/worker';
 import { useEventSettings } from './events/settings';
+import { embeddedVapidKeys } from './events/push/settings';
 import { createTenant, findUserByEmail } from './services/provisioning';
 import { missingFlags } from './runtime-flags';
 
@@ -34,6 +35,12 @@ async function main() {
 
 /** Serves in this process: alone, or as one worker of a cluster (whose primary migrated). */
 async function serve(config: Config) {
+  // Web Push on the embedded database works from the first start: its keys are made once, under
+  // DATA_DIR (with a database server they come from VAPID_* or Web Push is off).
+  if (!config.events.push.web && !config.databaseUrl)
+    config.events.push.web = embeddedVapidKeys(config.dataDir, process.env);
+  // Digests' unsubscribe links are signed with a key derived from the service's secret.
+  config.events.linkSecret ??= resolveJwtSecret(config);
   useEventSettings(config.events);
   const logger = createLogger(config.logLevel, bufferedStdout()).child(
     cluster.isWorker ? { workerProcess: cluster.worker!.id } : {},

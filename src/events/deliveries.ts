@@ -11,17 +11,33 @@ import { TEST_EVENT } from './catalog';
  * claims, renews or records, however long the backlog (bench/README.md has the plans).
  */
 
+export type Channel = 'WEBHOOK' | 'EMAIL' | 'PUSH' | 'DIGEST';
+
+export interface DeliveryTarget {
+  userId: string;
+  notificationId?: string;
+  tokenId?: string;
+  platform?: string;
+  frequency?: string;
+  from?: string;
+  to?: string;
+}
+
 /** A claimed delivery with what its attempt needs, read by the claiming statement itself. */
 export interface Claim {
   tenant_id: string;
   id: string;
-  channel: 'WEBHOOK' | 'EMAIL';
+  channel: Channel;
   endpoint_id: string | null;
+  /** Null on digests (which carry no event). */
   event_id: string;
   /** The attempt this claim makes (the first is 1); with `locked_by` it names the claim. */
   attempts: number;
-  /** E-mail: the notification and its recipient. */
-  target: { notificationId: string; userId: string } | null;
+  /**
+   * E-mail: the notification and its recipient; push: and the device (`tokenId`, `platform`);
+   * digests: the recipient and the period (`frequency`, `from`, `to`).
+   */
+  target: DeliveryTarget | null;
   /** Webhooks: the endpoint and the event. */
   url?: string;
   secret?: string;
@@ -138,25 +154,29 @@ export function claimWebhooksSql(settings: EventSettings, limit: number): string
 }
 
 /**
- * Claims up to `limit` due e-mail deliveries, oldest due first (over `event_delivery_email_due_idx`);
+ * Claims up to `limit` due deliveries of a channel without order (e-mail, push, digests), oldest
+ * due first, over the channel's index of undelivered rows by due time (`event_delivery_<channel>_due_idx`);
  * a disabled tenant's wait until it is brought back.
  */
-export async function claimEmails(
-  orm: MikroORM,
-  settings: EventSettings,
-  worker: string,
-  limit: number,
-): Promise<Claim[]> {
-  return inOneTrip<Claim>(orm, claimEmailsSql(settings, limit), [worker]);
+export function claimerOf(channel: Exclude<Channel, 'WEBHOOK'>) {
+  return (orm: MikroORM, settings: EventSettings, worker: string, limit: number): Promise<Claim[]> =>
+    inOneTrip<Claim>(orm, claimDueSql(channel, settings, limit), [worker]);
 }
+
+/** Claims up to `limit` due e-mail deliveries, oldest due first (over `event_delivery_email_due_idx`). */
+export const claimEmails = claimerOf('EMAIL');
 
 /** The statement of claimEmails; its one parameter is the worker's id. */
 export function claimEmailsSql(settings: EventSettings, limit: number): string {
+  return claimDueSql('EMAIL', settings, limit);
+}
+
+function claimDueSql(channel: Exclude<Channel, 'WEBHOOK'>, settings: EventSettings, limit: number): string {
   return `update event_delivery d
          set locked_until = ${leaseSql(settings)}, locked_by = ?, attempts = d.attempts + 1
        from (
          select c.tenant_id, c.id from event_delivery c
-         where c.channel = 'EMAIL' and c.status = 'PENDING' and c.next_attempt_at <= now()
+         where c.channel = '${channel}' and c.status = 'PENDING' and c.next_attempt_at <= now()
            and (c.locked_until is null or c.locked_until < now())
            and exists (select 1 from tenant t where t.id = c.tenant_id and t.active)
          order by c.next_attempt_at
@@ -201,8 +221,10 @@ export interface Attempt {
   error: string | null;
   durationMs: number;
   at: Date;
-  /** E-mail: the SMTP server accepted the message (not only logged). */
+  /** E-mail: the SMTP server accepted the message (not only logged); push: the service took it. */
   sent?: boolean;
+  /** Failed for good, whatever attempts are left (the push service says the device is gone). */
+  final?: boolean;
 }
 
 export interface Recorded {
@@ -234,11 +256,11 @@ export async function recordAttempts(
       tenant_id: a.claim.tenant_id,
       id: a.claim.id,
       attempts: a.claim.attempts,
-      status: a.ok ? 'DELIVERED' : last ? 'FAILED' : 'PENDING',
+      status: a.ok ? 'DELIVERED' : last || a.final ? 'FAILED' : 'PENDING',
       code: a.statusCode,
       error,
       entry: { at: a.at.toISOString(), statusCode: a.statusCode, error, durationMs: a.durationMs },
-      delay_ms: a.ok || last ? null : retryDelay(settings, a.claim.attempts),
+      delay_ms: a.ok || last || a.final ? null : retryDelay(settings, a.claim.attempts),
     };
   });
   const statement = `update event_delivery d set status = x.status, last_status_code = x.code, last_error = x.error,
@@ -264,9 +286,14 @@ export async function recordAttempts(
   return asEventWorker(orm, async (q) => {
     const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(statement, params));
     const disabled = await recordEndpoints(q, settings, recorded);
+    const sent = recorded.filter((a) => a.sent);
     await markMailed(
       q,
-      recorded.filter((a) => a.sent),
+      sent.filter((a) => a.claim.channel === 'EMAIL'),
+    );
+    await markPushed(
+      q,
+      sent.filter((a) => a.claim.channel === 'PUSH'),
     );
     return { attempts: recorded, disabled };
   });
@@ -360,12 +387,33 @@ async function markMailed(q: Query, mailed: readonly Attempt[]): Promise<void> {
   }
 }
 
+/** Devices a push reached: `lastUsed` is when a push was last sent to them. */
+async function markPushed(q: Query, pushed: readonly Attempt[]): Promise<void> {
+  const byTenant = new Map<string, string[]>();
+  for (const a of pushed) {
+    const id = a.claim.target?.tokenId;
+    if (id) byTenant.set(a.claim.tenant_id, [...(byTenant.get(a.claim.tenant_id) ?? []), id]);
+  }
+  for (const [tenantId, ids] of byTenant) {
+    await q(`select set_config('app.tenant_id', ?, true)`, [tenantId]);
+    await q(
+      `update push_token set last_used = now()
+       where tenant_id = ? and id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+      [tenantId, JSON.stringify(ids)],
+    );
+  }
+}
+
 /** How far behind delivery is, in seconds (null: nothing waiting). */
 export interface DeliveryLag {
   /** The oldest outbox event not yet fanned out to deliveries. */
   undispatched: number | null;
   /** The oldest undelivered e-mail. */
   email: number | null;
+  /** The oldest undelivered push. */
+  push: number | null;
+  /** The oldest unsent digest (its age counts from the end of its period). */
+  digest: number | null;
   /** Per active endpoint with undelivered deliveries: the oldest one's age. */
   webhooks: { tenantId: string; endpointId: string; seconds: number }[];
 }
@@ -376,12 +424,23 @@ export interface DeliveryLag {
  */
 export async function deliveryLag(orm: MikroORM): Promise<DeliveryLag> {
   return asEventWorker(orm, async (q) => {
-    const [heads] = await q<{ undispatched: number | null; email: number | null }>(
+    const [heads] = await q<{
+      undispatched: number | null;
+      email: number | null;
+      push: number | null;
+      digest: number | null;
+    }>(
       `select extract(epoch from now() - (select occurred_at from outbox_event where dispatched_at is null
                                           order by occurred_at, id limit 1))::float8 as undispatched,
               extract(epoch from now() - (select occurred_at from event_delivery
                                           where status = 'PENDING' and channel = 'EMAIL'
-                                          order by occurred_at limit 1))::float8 as email`,
+                                          order by occurred_at limit 1))::float8 as email,
+              extract(epoch from now() - (select occurred_at from event_delivery
+                                          where status = 'PENDING' and channel = 'PUSH'
+                                          order by occurred_at limit 1))::float8 as push,
+              extract(epoch from now() - (select occurred_at from event_delivery
+                                          where status = 'PENDING' and channel = 'DIGEST'
+                                          order by occurred_at limit 1))::float8 as digest`,
     );
     const webhooks = await q<{ tenantId: string; endpointId: string; seconds: number }>(
       `with recursive ${ENDPOINTS_WITH_UNDELIVERED}
@@ -394,6 +453,12 @@ export async function deliveryLag(orm: MikroORM): Promise<DeliveryLag> {
        from endpoints h join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
        where e.active`,
     );
-    return { undispatched: heads?.undispatched ?? null, email: heads?.email ?? null, webhooks };
+    return {
+      undispatched: heads?.undispatched ?? null,
+      email: heads?.email ?? null,
+      push: heads?.push ?? null,
+      digest: heads?.digest ?? null,
+      webhooks,
+    };
   });
 }

@@ -39,10 +39,23 @@ export interface PostOptions {
  * closed just as it was reused is not the receiver's failure: the request is sent once more on a
  * new one (as Node's documentation advises).
  */
-export async function postWebhook(
+export function postWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
+  options: PostOptions,
+): Promise<PostOutcome> {
+  return postBytes(url, { ...headers, 'content-type': 'application/json' }, body, options);
+}
+
+/**
+ * POSTs `body` with `headers` as they are (postWebhook's rules: no redirects, bounded time and
+ * answer, the target's address checked); Web Push sends its encrypted payloads so.
+ */
+export async function postBytes(
+  url: string,
+  headers: Record<string, string>,
+  body: string | Buffer,
   options: PostOptions,
 ): Promise<PostOutcome> {
   const first = await postOnce(url, headers, body, options);
@@ -52,7 +65,7 @@ export async function postWebhook(
 function postOnce(
   url: string,
   headers: Record<string, string>,
-  body: string,
+  body: string | Buffer,
   options: PostOptions,
 ): Promise<{ outcome: PostOutcome; retry: boolean }> {
   const started = Date.now();
@@ -80,10 +93,9 @@ function postOnce(
       {
         method: 'POST',
         headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
           'user-agent': 'business-management-service-webhooks/1',
+          ...headers,
+          'content-length': Buffer.byteLength(body),
         },
         lookup: guardedLookup(options.allowPrivate),
         agent: secure ? agents.https : agents.http,

@@ -5,6 +5,9 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same message as HTML (digests); the text stays as its plain alternative. */
+  html?: string;
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

@@ -1,4 +1,5 @@
 import { intFrom } from '../env-values';
+import { pushSettings, type PushSettings } from './push/settings';
 
 /** How events leave the service: read from the environment once (config.ts), passed to the worker and app. */
 export interface EventSettings {
@@ -35,6 +36,17 @@ export interface EventSettings {
   /** SMTP server for notification e-mail (nodemailer URL); unset: e-mail is written to the log. */
   smtpUrl?: string;
   mailFrom: string;
+  /** Web Push, FCM and APNs senders (push/settings.ts). */
+  push: PushSettings;
+  /** How often each process looks for digests that are due (inserting one twice is a no-op). */
+  digestIntervalMs: number;
+  /** The service's address as people reach it: digests link to `{publicUrl}/unsubscribe`. */
+  publicUrl: string;
+  /**
+   * Signs the unsubscribe links of digests (a key derived from it, not the secret itself); the
+   * service's JWT secret (main.ts). Unset: digests are sent without a link.
+   */
+  linkSecret?: string;
 }
 
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -58,6 +70,12 @@ export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettin
     pollIntervalMs: intFrom(env.EVENT_POLL_INTERVAL_MS, 1000, 'EVENT_POLL_INTERVAL_MS'),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'notifications@localhost',
+    push: pushSettings(env),
+    digestIntervalMs: Math.max(1000, intFrom(env.DIGEST_INTERVAL_MS, 15 * 60_000, 'DIGEST_INTERVAL_MS')),
+    publicUrl: (env.PUBLIC_URL || `http://${env.HOST || '127.0.0.1'}:${env.PORT || '4000'}`).replace(
+      /\/+$/,
+      '',
+    ),
   };
 }
 

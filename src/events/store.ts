@@ -46,12 +46,14 @@ function literal(value: Literal): string {
  * Runs one statement as the event worker in a single round trip: the transaction, its settings,
  * the statement and the commit go to the server as one simple query (the values escaped into it
  * as literals), where asEventWorker takes four. The worker's hot statements (claiming, renewing,
- * recording) run so, many times a second. A failure rolls the transaction back.
+ * recording) run so, many times a second, and so do reads within one tenant (`tenantId`: that
+ * tenant's records, as asEventWorker gives). A failure rolls the transaction back.
  */
 export async function inOneTrip<R = Record<string, unknown>>(
   orm: MikroORM,
   sql: string,
   params: readonly Literal[] = [],
+  tenantId = '',
 ): Promise<R[]> {
   const pieces = sql.split('?');
   if (pieces.length !== params.length + 1) throw new Error('inOneTrip: one value per ? placeholder');
@@ -63,7 +65,7 @@ export async function inOneTrip<R = Record<string, unknown>>(
   const connection = await client.acquireConnection();
   try {
     const results = await connection.query(
-      `begin; select set_config('app.worker', 'events', true), set_config('app.tenant_id', '', true);
+      `begin; select set_config('app.worker', 'events', true), set_config('app.tenant_id', ${literal(tenantId)}, true);
        ${statement};
        commit;`,
     );

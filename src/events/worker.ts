@@ -4,17 +4,23 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../logger';
 import {
   claimEmails,
+  claimerOf,
   claimWebhooks,
   recordAttempts,
   renewLeases,
   type Attempt,
+  type Channel,
   type Claim,
 } from './deliveries';
+import { composeDigest, digestContent, scheduleDigests, unsubscribeToken } from './digest';
+import { PushSenders, SERVICE_OF } from './push';
+import type { PushNotice } from './push/payload';
+import { configuredPlatforms } from './push/settings';
 import { envelopeOf } from './envelope';
 import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
-import { asEventWorker } from './store';
+import { asEventWorker, inOneTrip } from './store';
 import { createMailer, type Mailer } from './mail';
 
 /**
@@ -23,10 +29,13 @@ import { createMailer, type Mailer } from './mail';
  * FOR UPDATE SKIP LOCKED, as the coverage job queue does (jobs/queue.ts):
  *
  * - dispatch: claims a batch of undispatched outbox rows, inserts a PENDING delivery for every
- *   active endpoint of the row's tenant whose `events` match, and marks the rows dispatched, all
- *   in one transaction;
+ *   active endpoint of the row's tenant whose `events` match (and, for created notifications, an
+ *   e-mail and a push per device as the recipient's settings allow), and marks the rows
+ *   dispatched, all in one transaction;
+ * - digests: every `digestIntervalMs`, a DIGEST delivery per user and period that is due
+ *   (digest.ts), once whatever the number of processes;
  * - delivery: claims a batch of due deliveries (webhooks within their endpoint's window, see
- *   deliveries.ts; e-mail by due time), each under a short lease, and commits; then makes the
+ *   deliveries.ts; e-mail, push and digests by due time), each under a short lease, and commits; then makes the
  *   attempts at once, outside any transaction, up to `concurrency` in flight, renewing the leases
  *   while they run; attempts are recorded in batches. A worker that dies mid-attempt stops
  *   renewing, its leases run out within `leaseMs`, and the deliveries are tried again.
@@ -38,6 +47,8 @@ const BATCH = 100;
 /** How long a finished attempt waits for others to end before it is recorded (see record()). */
 const GATHER_MS = 5;
 const NOTIFICATION_CREATED = 'notification.created';
+/** Every channel's claim, in the order they take turns at claiming first. */
+const CLAIMERS = [claimWebhooks, claimEmails, claimerOf('PUSH'), claimerOf('DIGEST')];
 
 export interface EventWorker {
   /** Dispatches what is undispatched and makes every due delivery once; returns how many were made. */
@@ -47,8 +58,14 @@ export interface EventWorker {
   stop(): Promise<void>;
 }
 
-/** Fans out one batch of committed outbox rows; returns how many rows it took. */
-export async function dispatchOutbox(orm: MikroORM): Promise<number> {
+/**
+ * Fans out one batch of committed outbox rows; returns how many rows it took. A created
+ * notification becomes an e-mail when its recipient asked for e-mail, and a push to each of the
+ * recipient's devices of `platforms` (those with a configured sender) unless push is off; both
+ * only in a category the recipient enabled and a scope not switched off (docs/events.md has the
+ * table). Settings are read here, once, at the notification's dispatch.
+ */
+export async function dispatchOutbox(orm: MikroORM, platforms: readonly string[] = []): Promise<number> {
   return asEventWorker(orm, async (q) => {
     const rows = await q<{ tenant_id: string; id: string; type: string }>(
       `with batch as (
@@ -70,41 +87,67 @@ export async function dispatchOutbox(orm: MikroORM): Promise<number> {
        )
        select m.tenant_id, m.id, m.type from marked m`,
     );
-    for (const row of rows.filter((r) => r.type === NOTIFICATION_CREATED)) {
-      // Within the notification's tenant: its recipient's settings are read under that tenant's policy.
-      await q(`select set_config('app.tenant_id', ?, true)`, [row.tenant_id]);
+    const created = rows.filter((r) => r.type === NOTIFICATION_CREATED);
+    if (created.length === 0) return rows.length;
+    // The batch's created notifications, each within its own tenant (the joins keep to it); the
+    // worker reads the recipients' settings and devices of every tenant through its read policies.
+    const batch = JSON.stringify(created.map(({ tenant_id, id }) => ({ tenant_id, id })));
+    const notifications = `jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid)
+         join outbox_event o on o.tenant_id = x.tenant_id and o.id = x.id`;
+    await q(
+      `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
+         event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
+       select o.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'EMAIL',
+         o.id, o.type, o.occurred_at, 'PENDING', 0, now(), '[]'::jsonb,
+         jsonb_build_object('notificationId', o.resource_id, 'userId', s.user_id)
+       from ${notifications}
+       join notification_settings s on s.tenant_id = o.tenant_id and s.user_id = (o.data->>'userId')::uuid
+       where s.email_notifications_enabled
+         and (o.data->>'category') = any(s.enabled_categories)
+         and not coalesce((o.data->>'scope') = any(s.disabled_scopes), false)`,
+      [batch],
+    );
+    if (platforms.length > 0)
+      // No settings row yet means the defaults: push on, every category, no scope off.
       await q(
         `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
            event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
-         select o.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'EMAIL',
+         select o.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'PUSH',
            o.id, o.type, o.occurred_at, 'PENDING', 0, now(), '[]'::jsonb,
-           jsonb_build_object('notificationId', o.resource_id, 'userId', s.user_id)
-         from outbox_event o join notification_settings s
-           on s.tenant_id = o.tenant_id and s.user_id = (o.data->>'userId')::uuid
-         where o.tenant_id = ? and o.id = ? and s.email_notifications_enabled
-           and (o.data->>'category') = any(s.enabled_categories)
+           jsonb_build_object('notificationId', o.resource_id, 'userId', t.user_id, 'tokenId', t.id,
+             'platform', t.platform)
+         from ${notifications}
+         join push_token t on t.tenant_id = o.tenant_id and t.user_id = (o.data->>'userId')::uuid
+         left join notification_settings s on s.tenant_id = o.tenant_id and s.user_id = t.user_id
+         where t.platform in (select jsonb_array_elements_text(?::jsonb))
+           and coalesce(s.push_notifications_enabled, true)
+           and (s.user_id is null or (o.data->>'category') = any(s.enabled_categories))
            and not coalesce((o.data->>'scope') = any(s.disabled_scopes), false)`,
-        [row.tenant_id, row.id],
+        [batch, JSON.stringify(platforms)],
       );
-    }
     return rows.length;
   });
 }
 
 /** What the worker tells about each attempt (the metrics count them). */
 export interface AttemptObserver {
-  (attempt: { channel: 'WEBHOOK' | 'EMAIL'; endpointId: string | null; ok: boolean; seconds: number }): void;
+  /** `endpointId`: the webhook endpoint; for push, the push service (`webpush`, `fcm`, `apns`). */
+  (attempt: { channel: Channel; endpointId: string | null; ok: boolean; seconds: number }): void;
+}
+
+/** What an attempt needs besides its claim: the settings and the senders. */
+interface Senders {
+  settings: EventSettings;
+  mailer: Mailer;
+  push: PushSenders;
 }
 
 /** Makes one attempt of a claimed delivery: the POST of a webhook, or the e-mail. */
-async function attempt(
-  orm: MikroORM,
-  settings: EventSettings,
-  mailer: Mailer,
-  claim: Claim,
-  signal: AbortSignal,
-): Promise<Attempt> {
+async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: AbortSignal): Promise<Attempt> {
+  const { settings, mailer } = senders;
   const at = new Date();
+  if (claim.channel === 'PUSH') return attemptPush(orm, senders, claim, signal);
+  if (claim.channel === 'DIGEST') return attemptDigest(orm, senders, claim);
   if (claim.channel === 'WEBHOOK') {
     const event = claim.event!;
     const body = JSON.stringify(envelopeOf(event));
@@ -160,6 +203,124 @@ async function attempt(
   };
 }
 
+/** Nothing to send (the notification, the device or the digest is gone): done, without a request. */
+const nothingToSend = (claim: Claim, at: Date): Attempt => ({
+  claim,
+  ok: true,
+  statusCode: null,
+  error: null,
+  durationMs: Date.now() - at.getTime(),
+  at,
+});
+
+/**
+ * One push: the notification and the device read within the claim's tenant (the device must
+ * still be the recipient's: a token that moved to another user, or was removed, gets nothing),
+ * sent through the platform's service. A 404 or 410 (the device is gone) removes the token and
+ * ends the delivery FAILED; any other failure is retried.
+ */
+async function attemptPush(
+  orm: MikroORM,
+  senders: Senders,
+  claim: Claim,
+  signal: AbortSignal,
+): Promise<Attempt> {
+  const at = new Date();
+  const target = claim.target!;
+  // One round trip: a push's read is on the hot path of every device's delivery.
+  const [row] = await inOneTrip<{
+    token: string;
+    platform: string;
+    id: string;
+    title: string | null;
+    body: string | null;
+    action_url: string | null;
+    category: string;
+    notification_type: string;
+    scope: string | null;
+    created: Date;
+  }>(
+    orm,
+    `select t.token, t.platform, n.id, n.title, n.body, n.action_url, n.category, n.notification_type, n.scope,
+       n.created
+     from notification n join push_token t on t.tenant_id = n.tenant_id and t.user_id = n.user_id
+     where n.tenant_id = ? and n.id = ? and t.id = ?`,
+    [claim.tenant_id, target.notificationId ?? '', target.tokenId ?? ''],
+    claim.tenant_id,
+  );
+  if (!row) return nothingToSend(claim, at);
+  const notice: PushNotice = {
+    notificationId: row.id,
+    title: row.title ?? '',
+    body: row.body ?? '',
+    actionUrl: row.action_url,
+    category: row.category,
+    type: row.notification_type,
+    scope: row.scope,
+    createdAt: new Date(row.created).toISOString(),
+  };
+  const outcome = await senders.push.send(row.platform, row.token, notice, {
+    timeoutMs: senders.settings.timeoutMs,
+    allowPrivate: senders.settings.allowPrivateTargets,
+    signal,
+    deliveryId: claim.id,
+  });
+  if (outcome.gone)
+    await asEventWorker(
+      orm,
+      (q) =>
+        q(`delete from push_token where tenant_id = ? and id = ? and token = ?`, [
+          claim.tenant_id,
+          target.tokenId,
+          row.token,
+        ]),
+      claim.tenant_id,
+    );
+  const ok = outcome.error === null;
+  return {
+    claim,
+    ok,
+    statusCode: outcome.statusCode,
+    error: outcome.gone ? `the device is gone (token removed): ${outcome.error ?? ''}` : outcome.error,
+    durationMs: outcome.durationMs,
+    at,
+    sent: ok,
+    final: outcome.gone,
+  };
+}
+
+/** One digest: its content read within the tenant, composed in the user's language, mailed. */
+async function attemptDigest(orm: MikroORM, senders: Senders, claim: Claim): Promise<Attempt> {
+  const at = new Date();
+  const target = claim.target!;
+  const content = await digestContent(orm, claim.tenant_id, {
+    userId: target.userId,
+    frequency: target.frequency ?? 'DAILY',
+    from: target.from ?? at.toISOString(),
+    to: target.to ?? at.toISOString(),
+  });
+  if (!content) return nothingToSend(claim, at);
+  const { linkSecret, publicUrl } = senders.settings;
+  const link = linkSecret
+    ? `${publicUrl}/unsubscribe?token=${await unsubscribeToken(linkSecret, claim.tenant_id, target.userId)}`
+    : undefined;
+  const mail = composeDigest(content, link);
+  let error: string | null = null;
+  try {
+    await senders.mailer.send({
+      to: content.email,
+      ...mail,
+      // RFC 2369 and RFC 8058: mail programs offer "unsubscribe" and may POST to it in one click.
+      headers: link
+        ? { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+        : undefined,
+    });
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+  }
+  return { claim, ok: error === null, statusCode: null, error, durationMs: Date.now() - at.getTime(), at };
+}
+
 interface NotificationMail {
   title: string | null;
   body: string | null;
@@ -183,7 +344,8 @@ class DeliveryPool {
   private finished: Attempt[] = [];
   private recording: Promise<void> | undefined;
   private renewal: NodeJS.Timeout;
-  private emailFirst = false;
+  /** Which channel claims first this time: each in turn, so none can keep the others out. */
+  private turn = 0;
   private gathering: NodeJS.Timeout | undefined;
   /** Changes whenever claiming may find something new (an attempt recorded, a nudge, a poll). */
   private generation = 0;
@@ -191,13 +353,16 @@ class DeliveryPool {
   private readonly exhausted = new Map<unknown, number>();
   private readonly waiting = new Set<() => void>();
 
+  private readonly settings: EventSettings;
+
   constructor(
     private readonly orm: MikroORM,
-    private readonly settings: EventSettings,
-    private readonly mailer: Mailer,
+    private readonly senders: Senders,
     private readonly log: Logger,
     private readonly observe?: AttemptObserver,
   ) {
+    const settings = senders.settings;
+    this.settings = settings;
     this.renewal = setInterval(() => void this.renew(), Math.max(100, Math.floor(settings.leaseMs / 4)));
     this.renewal.unref();
   }
@@ -210,6 +375,8 @@ class DeliveryPool {
   settle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
+      // A wait is never what keeps the process alive (a stopped worker leaves none behind).
+      timer.unref();
       const waiting = this.waiting;
       function done() {
         clearTimeout(timer);
@@ -234,9 +401,8 @@ class DeliveryPool {
   async fill(): Promise<number> {
     const room = Math.min(BATCH, this.settings.concurrency - this.flights.size);
     if (room <= 0) return 0;
-    // E-mail and webhooks take turns at claiming first, so neither can keep the other out.
-    this.emailFirst = !this.emailFirst;
-    const order = this.emailFirst ? [claimEmails, claimWebhooks] : [claimWebhooks, claimEmails];
+    this.turn = (this.turn + 1) % CLAIMERS.length;
+    const order = [...CLAIMERS.slice(this.turn), ...CLAIMERS.slice(0, this.turn)];
     let started = 0;
     for (const claim of order) {
       if (this.exhausted.get(claim) === this.generation) continue;
@@ -262,7 +428,7 @@ class DeliveryPool {
     }
     const flight: Flight = { claim, abort: new AbortController() };
     this.flights.set(key, flight);
-    attempt(this.orm, this.settings, this.mailer, claim, flight.abort.signal)
+    attempt(this.orm, this.senders, claim, flight.abort.signal)
       .catch((err: unknown) => ({
         claim,
         ok: false,
@@ -274,7 +440,8 @@ class DeliveryPool {
       .then((done) => {
         this.observe?.({
           channel: claim.channel,
-          endpointId: claim.endpoint_id,
+          endpointId:
+            claim.channel === 'PUSH' ? (SERVICE_OF[claim.target?.platform ?? ''] ?? null) : claim.endpoint_id,
           ok: done.ok,
           seconds: done.durationMs / 1000,
         });
@@ -355,7 +522,9 @@ export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Lo
   const [claim] = await claimWebhooks(orm, settings, worker, 1);
   if (!claim) return false;
   const mailer = createMailer(undefined, settings.mailFrom, log);
-  const made = await attempt(orm, settings, mailer, claim, new AbortController().signal);
+  const push = new PushSenders(settings.push);
+  const made = await attempt(orm, { settings, mailer, push }, claim, new AbortController().signal);
+  push.close();
   await recordAttempts(orm, settings, worker, [made]);
   return true;
 }
@@ -374,8 +543,10 @@ export function startEventWorker(
 ): EventWorker {
   const log = logger.child({ worker: `event-worker@${hostname()}:${process.pid}` });
   const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log);
+  const push = new PushSenders(settings.push);
+  const platforms = configuredPlatforms(settings.push);
   sizeAgents(settings.concurrency);
-  const pool = new DeliveryPool(orm, settings, mailer, log, observe);
+  const pool = new DeliveryPool(orm, { settings, mailer, push }, log, observe);
   let stopped = false;
   const wakers = new Set<() => void>();
   const wakeAll = () => {
@@ -384,6 +555,8 @@ export function startEventWorker(
   const idle = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
+      // A wait is never what keeps the process alive (a stopped worker leaves none behind).
+      timer.unref();
       function done() {
         clearTimeout(timer);
         wakers.delete(done);
@@ -394,7 +567,7 @@ export function startEventWorker(
 
   const dispatchAll = async () => {
     let made = 0;
-    for (let n; !stopped && (n = await dispatchOutbox(orm)) > 0;) {
+    for (let n; !stopped && (n = await dispatchOutbox(orm, platforms)) > 0;) {
       made += n;
       wakeAll();
     }
@@ -426,6 +599,10 @@ export function startEventWorker(
       pool.poke();
     }
   });
+  const scheduling = guarded('schedule digests', async () => {
+    if ((await scheduleDigests(orm)) > 0) wakeAll();
+    if (!stopped) await idle(settings.digestIntervalMs);
+  });
   log.info('event worker started');
 
   return {
@@ -446,10 +623,11 @@ export function startEventWorker(
     async stop() {
       stopped = true;
       wakeAll();
-      await Promise.all([dispatching, delivering]);
+      await Promise.all([dispatching, delivering, scheduling]);
       // What is in flight finishes (each attempt is bounded by its timeout) and is recorded.
       await pool.drain(settings.timeoutMs + 5000);
       mailer.close();
+      push.close();
       log.info('event worker stopped');
     },
   };

@@ -16,6 +16,7 @@ import { Migration20261126120000_trusted_issuers } from './Migration202611261200
 import { Migration20261126120100_api_keys } from './Migration20261126120100_api_keys';
 import { Migration20261126130000_stored_files } from './Migration20261126130000_stored_files';
 import { Migration20261126140000_record_history } from './Migration20261126140000_record_history';
+import { Migration20261126150000_push_and_digests } from './Migration20261126150000_push_and_digests';
 import { Migration20261126160000_tenant_lifecycle } from './Migration20261126160000_tenant_lifecycle';
 import { Migration20261126160100_tenant_exports } from './Migration20261126160100_tenant_exports';
 
@@ -37,6 +38,7 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261126120100_api_keys', class: Migration20261126120100_api_keys },
   { name: 'Migration20261126130000_stored_files', class: Migration20261126130000_stored_files },
   { name: 'Migration20261126140000_record_history', class: Migration20261126140000_record_history },
+  { name: 'Migration20261126150000_push_and_digests', class: Migration20261126150000_push_and_digests },
   { name: 'Migration20261126160000_tenant_lifecycle', class: Migration20261126160000_tenant_lifecycle },
   { name: 'Migration20261126160100_tenant_exports', class: Migration20261126160100_tenant_exports },
 ];

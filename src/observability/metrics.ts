@@ -190,7 +190,7 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
   };
   const deliveries = new Counter({
     name: 'event_deliveries_total',
-    help: 'Delivery attempts by channel (webhook or email), endpoint (the webhook endpoint id; email for e-mail) and outcome (ok or failed). rate() gives deliveries per second.',
+    help: 'Delivery attempts by channel (webhook, email, push or digest), endpoint (the webhook endpoint id; for push the push service: webpush, fcm or apns; email, digest) and outcome (ok or failed). rate() gives deliveries per second.',
     labelNames: ['channel', 'endpoint', 'outcome'],
     registers: [registry],
   });
@@ -203,7 +203,7 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
   });
   new Gauge({
     name: 'event_delivery_lag_seconds',
-    help: 'Age of the oldest event still waiting: stage dispatch (in the outbox, not yet fanned out), email, or webhook per active endpoint (label endpoint).',
+    help: 'Age of the oldest event still waiting: stage dispatch (in the outbox, not yet fanned out), email, push, digest (from the end of its period), or webhook per active endpoint (label endpoint).',
     labelNames: ['stage', 'endpoint'],
     registers: [registry],
     // Every process reads the same tables: summing would count the lag once per process.
@@ -215,6 +215,8 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
         this.reset();
         this.set({ stage: 'dispatch', endpoint: '' }, lag.undispatched ?? 0);
         this.set({ stage: 'email', endpoint: 'email' }, lag.email ?? 0);
+        this.set({ stage: 'push', endpoint: 'push' }, lag.push ?? 0);
+        this.set({ stage: 'digest', endpoint: 'digest' }, lag.digest ?? 0);
         for (const w of lag.webhooks)
           this.set({ stage: 'webhook', endpoint: endpointLabel(w.endpointId) }, w.seconds);
       } catch (err) {
@@ -274,8 +276,10 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     countCompile: (outcome) => compiles.inc({ outcome }),
     countReceiveTimeout: (phase) => receiveTimeouts.inc({ phase }),
     observeAttempt({ channel, endpointId, ok, seconds }) {
-      const label = channel === 'WEBHOOK' ? 'webhook' : 'email';
-      deliveries.inc({ channel: label, endpoint: endpointLabel(endpointId), outcome: ok ? 'ok' : 'failed' });
+      const label = channel.toLowerCase();
+      // Webhooks by endpoint; push by push service (webpush, fcm, apns); e-mail and digests as such.
+      const endpoint = channel === 'WEBHOOK' ? endpointLabel(endpointId) : (endpointId ?? label);
+      deliveries.inc({ channel: label, endpoint, outcome: ok ? 'ok' : 'failed' });
       attemptDurations.observe({ channel: label }, seconds);
     },
     async handler(_req, res, next) {

@@ -4598,6 +4598,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/notifications/web-push-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The Web Push (VAPID) public key a browser subscribes with (404 when Web Push is not configured)
+     * @description The Web Push public key browsers subscribe with; null when Web Push is not configured.
+     *
+     *     GraphQL: `query { webPushKey }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getNotificationsWebPushKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/personal-data/{email}': {
     parameters: {
       query?: never;
@@ -8781,7 +8807,7 @@ export interface components {
      * @description How an event leaves the service.
      * @enum {string}
      */
-    DeliveryChannel: 'WEBHOOK' | 'EMAIL';
+    DeliveryChannel: 'WEBHOOK' | 'EMAIL' | 'PUSH' | 'DIGEST';
     /**
      * @description How the goods of a stock transfer travel.
      * @enum {string}
@@ -11409,7 +11435,7 @@ export interface components {
       deviceName?: string | null;
       /** @description Platform of the device. */
       platform: components['schemas']['PushPlatform'];
-      /** @description The device's push token. */
+      /** @description The device's push token: FCM's registration token (ANDROID), APNs' device token (IOS), or the browser's PushSubscription as JSON (WEB). */
       token: string;
     };
     /** @description The token of a device to forget. */
@@ -13158,6 +13184,11 @@ export interface components {
       updatedBy: string | null;
       /** @description An https URL on a public address. */
       url: string;
+    };
+    /** @description The service's Web Push (VAPID) public key, for subscribing a browser. */
+    WebPushKey: {
+      /** @description The uncompressed P-256 public key, base64url: pass it as `applicationServerKey` to the browser's `pushManager.subscribe`. */
+      publicKey: string;
     };
   };
   responses: {
@@ -21181,6 +21212,37 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['UnreadCount'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getNotificationsWebPushKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebPushKey'];
         };
       };
       400: components['responses']['BadRequest'];

@@ -78,7 +78,10 @@ describe('Push tokens and notification settings', () => {
     const again = await u.client.get(`/notifications/push-tokens/${res.body.id}`);
     expect(again.status).toBe(200);
     expect(again.body.token).toBe('tok-1');
-    const minimal = await u.client.post('/notifications/push-tokens', { platform: 'WEB', token: 'tok-min' });
+    const minimal = await u.client.post('/notifications/push-tokens', {
+      platform: 'ANDROID',
+      token: 'tok-min',
+    });
     expect(minimal.status).toBe(201);
     expect(minimal.body).toMatchObject({ deviceName: null, appVersion: null });
     expectErrorBody(

@@ -195,7 +195,7 @@ describe('integrity in the database', () => {
     it("cascade: deleting a user deletes the user's own push tokens", async () => {
       const user = await a.userWith([]);
       const token = await user.client.post('/notifications/push-tokens', {
-        platform: 'WEB',
+        platform: 'ANDROID',
         token: 'cascade-tok',
       });
       expect(token.status).toBe(201);

@@ -1,5 +1,5 @@
-import { Entity, Index, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Check, Entity, Index, Property, Unique } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { TenantScoped } from '../tenant-scoped';
@@ -31,6 +31,8 @@ registerEnumType(DeliveryStatus, {
 export enum DeliveryChannel {
   WEBHOOK = 'WEBHOOK',
   EMAIL = 'EMAIL',
+  PUSH = 'PUSH',
+  DIGEST = 'DIGEST',
 }
 registerEnumType(DeliveryChannel, {
   name: 'DeliveryChannel',
@@ -38,6 +40,8 @@ registerEnumType(DeliveryChannel, {
   valuesConfig: {
     WEBHOOK: { description: 'Posted to a webhook endpoint.' },
     EMAIL: { description: "Mailed to a notification's recipient." },
+    PUSH: { description: "Pushed to one of a notification's recipient's devices." },
+    DIGEST: { description: 'A summary of notifications mailed to a user once a period.' },
   },
 });
 
@@ -74,6 +78,30 @@ export class DeliveryAttempt {
   name: 'event_delivery_email_age_idx',
   expression: `create index "event_delivery_email_age_idx" on "event_delivery" ("occurred_at") where "status" = 'PENDING' and "channel" = 'EMAIL'`,
 })
+@Index({
+  name: 'event_delivery_push_due_idx',
+  expression: `create index "event_delivery_push_due_idx" on "event_delivery" ("next_attempt_at") where "status" = 'PENDING' and "channel" = 'PUSH'`,
+})
+@Index({
+  name: 'event_delivery_push_age_idx',
+  expression: `create index "event_delivery_push_age_idx" on "event_delivery" ("occurred_at") where "status" = 'PENDING' and "channel" = 'PUSH'`,
+})
+@Index({
+  name: 'event_delivery_digest_due_idx',
+  expression: `create index "event_delivery_digest_due_idx" on "event_delivery" ("next_attempt_at") where "status" = 'PENDING' and "channel" = 'DIGEST'`,
+})
+@Index({
+  name: 'event_delivery_digest_age_idx',
+  expression: `create index "event_delivery_digest_age_idx" on "event_delivery" ("occurred_at") where "status" = 'PENDING' and "channel" = 'DIGEST'`,
+})
+@Unique({
+  name: 'event_delivery_digest_uq',
+  expression: `create unique index "event_delivery_digest_uq" on "event_delivery" ("tenant_id", (("target" ->> 'userId')), (("target" ->> 'to'))) where "channel" = 'DIGEST'`,
+})
+@Check({
+  name: 'event_delivery_event_id_digest_check',
+  expression: `"event_id" is not null or "channel" = 'DIGEST'`,
+})
 @Index({ name: 'event_delivery_endpoint_idx', properties: ['tenantId', 'endpointId', 'occurredAt'] })
 @TenantIndexes('event_delivery', 'eventId')
 @ObjectType({ description: 'The delivery of one event to one receiver, with its attempts.' })
@@ -84,7 +112,12 @@ export class EventDelivery extends TenantScoped {
   @UuidColumn({ id: true, description: 'Id of the webhook endpoint (webhook deliveries).' })
   endpointId?: string | null;
 
-  @UuidColumn({ nullable: false, id: true, description: 'The event (also the `webhook-id` header).' })
+  /**
+   * Null on digests only, which carry no event (a check says so); GraphQL shows webhook
+   * deliveries, which always have one, so the field stays non-null there.
+   */
+  @Property({ type: 'uuid', nullable: true })
+  @Field(() => ID, { description: 'The event (also the `webhook-id` header).' })
   eventId!: string;
 
   @TextColumn({ nullable: false, description: 'Type of the event, for example `lead.created`.' })
@@ -128,7 +161,7 @@ export class EventDelivery extends TenantScoped {
   @JsonColumn(() => [DeliveryAttempt], { nullable: false, description: 'Every attempt, oldest first.' })
   attemptLog: DeliveryAttempt[] = [];
 
-  /** E-mail deliveries: the notification's recipient. */
+  /** E-mail and push: the notification and its recipient (push: and the device); digests: the user and period. */
   @JsonColumn(() => GraphQLJSONObject, { description: "E-mail deliveries: the notification's recipient." })
   target?: Record<string, unknown> | null;
 }

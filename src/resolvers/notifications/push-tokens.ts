@@ -5,13 +5,18 @@ import { deletionEntry } from '../../entities/audit-log';
 import { PushPlatform, PushToken, PUSH_TOKEN_DOCS } from '../../entities/notifications/push-token';
 import { notFound } from '../../errors';
 import { isUuid } from '../../family/limits';
+import { normalisedSubscription } from '../../domain/notifications/push-subscription';
+import { activeEventSettings } from '../../events/settings';
 
 @InputType({ description: 'A device to send push notifications to.' })
 export class PushTokenInput {
   @Field(() => PushPlatform, { description: PUSH_TOKEN_DOCS.platform })
   platform!: PushPlatform;
 
-  @Field(() => String, { description: "The device's push token." })
+  @Field(() => String, {
+    description:
+      "The device's push token: FCM's registration token (ANDROID), APNs' device token (IOS), or the browser's PushSubscription as JSON (WEB).",
+  })
   @Length(1, 4096)
   token!: string;
 
@@ -40,9 +45,12 @@ export class PushTokenRemoval {
 export async function registerPushToken(ctx: Context, input: PushTokenInput): Promise<PushToken> {
   const caller = callerOf(ctx);
   const now = new Date();
-  const existing = await ctx.em.findOne(PushToken, { token: input.token });
-  const token =
-    existing ?? ctx.em.create(PushToken, { tenantId: caller.tenantId, token: input.token } as never);
+  const value =
+    input.platform === PushPlatform.WEB
+      ? normalisedSubscription(input.token, activeEventSettings().allowPrivateTargets)
+      : input.token;
+  const existing = await ctx.em.findOne(PushToken, { token: value });
+  const token = existing ?? ctx.em.create(PushToken, { tenantId: caller.tenantId, token: value } as never);
   token.userId = caller.userId;
   token.platform = input.platform;
   if (input.deviceName !== undefined) token.deviceName = input.deviceName;
@@ -64,7 +72,14 @@ export function myPushTokens(ctx: Context): Promise<PushToken[]> {
 /** Forgets one of the caller's devices; a token the caller does not hold is a 404. */
 export async function unregisterPushToken(ctx: Context, token: string): Promise<boolean> {
   const caller = callerOf(ctx);
-  const found = await ctx.em.findOne(PushToken, { token, userId: caller.userId });
+  // A browser's subscription may come back with its fields in another order: its normal form too.
+  const forms = [token];
+  try {
+    forms.push(normalisedSubscription(token, true));
+  } catch {
+    // not a subscription: the token as given
+  }
+  const found = await ctx.em.findOne(PushToken, { token: { $in: forms }, userId: caller.userId });
   if (!found) throw notFound('you have no such push token');
   deletionEntry(ctx.em, caller.tenantId, PushToken.name, found);
   ctx.em.remove(found);

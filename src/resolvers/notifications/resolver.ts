@@ -9,6 +9,7 @@ import { settingsOf } from '../../domain/notifications/delivery';
 import { NOTIFICATION_SCOPES } from '../../domain/notifications/scopes';
 import { ARG_DOCS } from '../../schema/descriptions';
 import { PageArg } from '../../schema/args';
+import { activeEventSettings } from '../../events/settings';
 import {
   markAllRead,
   markRead,
@@ -97,8 +98,27 @@ export class NotificationResolver {
   }
 }
 
+@ObjectType({ description: "The service's Web Push (VAPID) public key, for subscribing a browser." })
+export class WebPushKey {
+  @Field(() => String, {
+    description:
+      "The uncompressed P-256 public key, base64url: pass it as `applicationServerKey` to the browser's `pushManager.subscribe`.",
+  })
+  publicKey!: string;
+}
+
 @Resolver(() => PushToken)
 export class PushTokenResolver {
+  @Requires(authenticated)
+  @Query(() => WebPushKey, {
+    nullable: true,
+    description: 'The Web Push public key browsers subscribe with; null when Web Push is not configured.',
+  })
+  webPushKey(): WebPushKey | null {
+    const web = activeEventSettings().push.web;
+    return web ? { publicKey: web.publicKey } : null;
+  }
+
   @Requires(authenticated)
   @Mutation(() => PushToken, { description: 'Registers a device (an upsert by token).' })
   registerPushToken(

@@ -54,6 +54,16 @@ export const notificationsRoutes: RestRoute[] = [
     summary: "One of the caller's devices (where a registration's Location points)",
   },
   {
+    method: 'GET',
+    path: '/notifications/web-push-key',
+    field: 'webPushKey',
+    nullIs404: true,
+    code: 'custom',
+    extension: true,
+    summary:
+      'The Web Push (VAPID) public key a browser subscribes with (404 when Web Push is not configured)',
+  },
+  {
     method: 'DELETE',
     path: '/notifications/push-tokens',
     field: 'unregisterPushToken',

@@ -1,0 +1,278 @@
+import { createHmac } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { asEventWorker, type Query } from './store';
+
+/**
+ * E-mail digests: once a period, each user whose `digestFrequency` asks for one gets a single
+ * e-mail summarising the notifications of that period (the previous UTC day, or the previous
+ * ISO week, Monday to Monday, UTC). Periods follow one another, so each digest covers what came
+ * since the previous one.
+ *
+ * Scheduling is a single insert of one DIGEST delivery per user and period, run by every process
+ * every `digestIntervalMs`; a unique index on (tenant, user, period end) makes whichever process
+ * comes first the only one that inserts it. The delivery then goes as notification e-mail goes
+ * (claimed under a lease, retried with backoff), so it is sent once, and again only if a process
+ * dies between the SMTP server's acceptance and recording it.
+ */
+
+export const DIGEST_EVENT = 'notification.digest';
+export type DigestFrequency = 'DAILY' | 'WEEKLY';
+
+/** The period of `frequency` that ended last before `now`: [from, to). */
+export function digestPeriod(frequency: DigestFrequency, now: Date): { from: Date; to: Date } {
+  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  if (frequency === 'DAILY') return { from: new Date(day - 86_400_000), to: new Date(day) };
+  const sinceMonday = (now.getUTCDay() + 6) % 7;
+  const monday = day - sinceMonday * 86_400_000;
+  return { from: new Date(monday - 7 * 86_400_000), to: new Date(monday) };
+}
+
+/**
+ * Schedules the digests due at `now`, of every tenant, for users who had at least one
+ * notification in the period that their categories and scopes let through; returns how many
+ * this call inserted (those another process inserted first are not counted).
+ */
+export async function scheduleDigests(orm: MikroORM, now = new Date()): Promise<number> {
+  return asEventWorker(orm, async (q) => {
+    let made = 0;
+    for (const frequency of ['DAILY', 'WEEKLY'] as const) {
+      const { from, to } = digestPeriod(frequency, now);
+      const rows = await q(
+        `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
+           event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
+         select s.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'DIGEST',
+           null, '${DIGEST_EVENT}', ?::timestamptz, 'PENDING', 0, now(), '[]'::jsonb,
+           jsonb_build_object('userId', s.user_id, 'frequency', s.digest_frequency, 'from', ?::text, 'to', ?::text)
+         from notification_settings s
+         where s.digest_frequency = ?
+           and exists (${includedNotifications('s', '?::timestamptz', '?::timestamptz')})
+         on conflict do nothing
+         returning 1`,
+        [
+          to.toISOString(),
+          from.toISOString(),
+          to.toISOString(),
+          frequency,
+          from.toISOString(),
+          to.toISOString(),
+        ],
+      );
+      made += rows.length;
+    }
+    return made;
+  });
+}
+
+/** The notifications of `settings`' user in [from, to) that its categories and scopes let through. */
+const includedNotifications = (settings: string, from: string, to: string) =>
+  `select 1 from notification n
+   where n.tenant_id = ${settings}.tenant_id and n.user_id = ${settings}.user_id
+     and n.created >= ${from} and n.created < ${to}
+     and n.category = any(${settings}.enabled_categories)
+     and not coalesce(n.scope = any(${settings}.disabled_scopes), false)`;
+
+/** What a digest's e-mail is made of: the recipient, the notifications, the language. */
+export interface DigestContent {
+  email: string;
+  language: string;
+  frequency: DigestFrequency;
+  total: number;
+  items: {
+    title: string | null;
+    body: string | null;
+    actionUrl: string | null;
+    created: Date;
+    category: string;
+  }[];
+}
+
+/** Most a digest lists; the rest are counted ("and 12 more"). */
+const DIGEST_ITEMS = 50;
+
+/**
+ * Reads what the digest of `target` says, within its tenant; null when there is nothing to send
+ * (the user turned digests off since, is gone or inactive, or the notifications were deleted).
+ */
+export async function digestContent(
+  orm: MikroORM,
+  tenantId: string,
+  target: { userId: string; frequency: string; from: string; to: string },
+): Promise<DigestContent | null> {
+  return asEventWorker(
+    orm,
+    async (q: Query) => {
+      const [who] = await q<{ email: string; language: string | null; frequency: string }>(
+        `select u.email, coalesce(nullif(u.language, ''), t.settings->>'defaultLanguage') as language,
+           s.digest_frequency as frequency
+         from app_user u join tenant t on t.id = u.tenant_id
+         join notification_settings s on s.tenant_id = u.tenant_id and s.user_id = u.id
+         where u.tenant_id = ? and u.id = ? and u.status = 'ACTIVE'`,
+        [tenantId, target.userId],
+      );
+      if (!who || who.frequency === 'OFF') return null;
+      const items = await q<DigestContent['items'][number] & { total: number }>(
+        `select n.title, n.body, n.action_url as "actionUrl", n.created, n.category, count(*) over () as total
+         from notification n join notification_settings s on s.tenant_id = n.tenant_id and s.user_id = n.user_id
+         where n.tenant_id = ? and n.user_id = ? and n.created >= ?::timestamptz and n.created < ?::timestamptz
+           and n.category = any(s.enabled_categories) and not coalesce(n.scope = any(s.disabled_scopes), false)
+         order by n.created, n.id limit ${DIGEST_ITEMS}`,
+        [tenantId, target.userId, target.from, target.to],
+      );
+      if (items.length === 0) return null;
+      return {
+        email: who.email,
+        language: who.language ?? 'en',
+        frequency: target.frequency === 'WEEKLY' ? 'WEEKLY' : 'DAILY',
+        total: Number(items[0].total),
+        items: items.map(({ total: _total, ...item }) => item),
+      };
+    },
+    tenantId,
+  );
+}
+
+const TEXTS = {
+  en: {
+    subject: (f: DigestFrequency, n: number) =>
+      `Your ${f === 'DAILY' ? 'daily' : 'weekly'} summary: ${n} notification${n === 1 ? '' : 's'}`,
+    intro: (f: DigestFrequency) => `Here is what happened ${f === 'DAILY' ? 'yesterday' : 'last week'}.`,
+    more: (n: number) => `… and ${n} more.`,
+    unsubscribe: 'Stop these summaries',
+    open: 'Open',
+  },
+  de: {
+    subject: (f: DigestFrequency, n: number) =>
+      `Ihre ${f === 'DAILY' ? 'tägliche' : 'wöchentliche'} Zusammenfassung: ${n} Benachrichtigung${n === 1 ? '' : 'en'}`,
+    intro: (f: DigestFrequency) => `Das ist ${f === 'DAILY' ? 'gestern' : 'letzte Woche'} passiert.`,
+    more: (n: number) => `… und ${n} weitere.`,
+    unsubscribe: 'Diese Zusammenfassungen abbestellen',
+    open: 'Öffnen',
+  },
+  fi: {
+    subject: (f: DigestFrequency, n: number) =>
+      `${f === 'DAILY' ? 'Päivän' : 'Viikon'} yhteenveto: ${n} ilmoitus${n === 1 ? '' : 'ta'}`,
+    intro: (f: DigestFrequency) => `Tässä mitä tapahtui ${f === 'DAILY' ? 'eilen' : 'viime viikolla'}.`,
+    more: (n: number) => `… ja ${n} muuta.`,
+    unsubscribe: 'Lopeta nämä yhteenvedot',
+    open: 'Avaa',
+  },
+} as const;
+
+/** The digest's language: the user's, else the tenant's, where a translation exists; else English. */
+export function digestLanguage(language: string): keyof typeof TEXTS {
+  const primary = language.toLowerCase().split(/[-_]/)[0];
+  return primary in TEXTS ? (primary as keyof typeof TEXTS) : 'en';
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** The digest as an e-mail: subject, plain text and HTML, with the unsubscribe link when there is one. */
+export function composeDigest(
+  content: DigestContent,
+  unsubscribeUrl: string | undefined,
+): { subject: string; text: string; html: string } {
+  const t = TEXTS[digestLanguage(content.language)];
+  const safeUrl = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
+  const more = content.total - content.items.length;
+  const text = [
+    t.intro(content.frequency),
+    '',
+    ...content.items.map((n) =>
+      [`- ${n.title ?? ''}`, n.body ? `  ${n.body}` : '', safeUrl(n.actionUrl) ? `  ${n.actionUrl}` : '']
+        .filter(Boolean)
+        .join('\n'),
+    ),
+    ...(more > 0 ? ['', t.more(more)] : []),
+    ...(unsubscribeUrl ? ['', `${t.unsubscribe}: ${unsubscribeUrl}`] : []),
+  ].join('\n');
+  const html = `<!doctype html><html lang="${digestLanguage(content.language)}"><body>
+<p>${escapeHtml(t.intro(content.frequency))}</p>
+<ul>
+${content.items
+  .map((n) => {
+    const url = safeUrl(n.actionUrl);
+    return `<li><strong>${escapeHtml(n.title ?? '')}</strong>${n.body ? `<br>${escapeHtml(n.body)}` : ''}${
+      url ? ` <a href="${escapeHtml(url)}">${escapeHtml(t.open)}</a>` : ''
+    }</li>`;
+  })
+  .join('\n')}
+</ul>
+${more > 0 ? `<p>${escapeHtml(t.more(more))}</p>` : ''}
+${unsubscribeUrl ? `<p><a href="${escapeHtml(unsubscribeUrl)}">${escapeHtml(t.unsubscribe)}</a></p>` : ''}
+</body></html>`;
+  return { subject: t.subject(content.frequency, content.total), text, html };
+}
+
+const AUDIENCE = 'digest-unsubscribe';
+/** How long an unsubscribe link works: long after its digest, as people read old mail. */
+const LINK_LIFETIME = '90d';
+
+/** A key of its own for the links, derived from the service's secret (never the secret itself). */
+const linkKey = (secret: string) => createHmac('sha256', secret).update(AUDIENCE).digest();
+
+/** The signed token of an unsubscribe link: who (tenant, user), for what, until when. */
+export function unsubscribeToken(
+  secret: string,
+  tenantId: string,
+  userId: string,
+  expires: string | Date = LINK_LIFETIME,
+): Promise<string> {
+  return new SignJWT({ tid: tenantId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(userId)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(expires)
+    .sign(linkKey(secret));
+}
+
+export class UnsubscribeTokenError extends Error {}
+
+/** The tenant and user of a valid unsubscribe token; UnsubscribeTokenError saying why otherwise. */
+export async function verifyUnsubscribeToken(
+  secret: string,
+  token: string,
+): Promise<{ tenantId: string; userId: string }> {
+  try {
+    const { payload } = await jwtVerify(token, linkKey(secret), {
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+    });
+    if (typeof payload.tid !== 'string' || typeof payload.sub !== 'string')
+      throw new UnsubscribeTokenError('the unsubscribe link is not valid');
+    return { tenantId: payload.tid, userId: payload.sub };
+  } catch (err) {
+    if (err instanceof UnsubscribeTokenError) throw err;
+    if (err instanceof joseErrors.JWTExpired)
+      throw new UnsubscribeTokenError(
+        'the unsubscribe link has expired: change the digest in your notification settings',
+      );
+    throw new UnsubscribeTokenError('the unsubscribe link is not valid (altered or not ours)');
+  }
+}
+
+/** Turns the digest off for the token's user, within its tenant; false when the user has no settings. */
+export async function unsubscribeFromDigests(
+  orm: MikroORM,
+  tenantId: string,
+  userId: string,
+): Promise<boolean> {
+  return asEventWorker(
+    orm,
+    async (q) =>
+      (
+        await q(
+          `update notification_settings set digest_frequency = 'OFF', updated = now(), updated_by = 'unsubscribe-link',
+             version = version + 1
+           where tenant_id = ? and user_id = ? returning 1`,
+          [tenantId, userId],
+        )
+      ).length > 0,
+    tenantId,
+  );
+}
