@@ -370,39 +370,41 @@ async function recordEndpoints(
   return disabled;
 }
 
-/** Notifications whose e-mail the SMTP server accepted: marked sent, each within its tenant. */
-async function markMailed(q: Query, mailed: readonly Attempt[]): Promise<void> {
+/**
+ * Runs `update` (its parameters: the tenant, then the ids as a JSON array) for the rows the
+ * attempts name by `key` of their target, once per tenant and within it.
+ */
+async function updateNamed(
+  q: Query,
+  attempts: readonly Attempt[],
+  key: 'notificationId' | 'tokenId',
+  update: string,
+): Promise<void> {
   const byTenant = new Map<string, string[]>();
-  for (const a of mailed) {
-    const id = a.claim.target?.notificationId;
+  for (const a of attempts) {
+    const id = a.claim.target?.[key];
     if (id) byTenant.set(a.claim.tenant_id, [...(byTenant.get(a.claim.tenant_id) ?? []), id]);
   }
   for (const [tenantId, ids] of byTenant) {
     await q(`select set_config('app.tenant_id', ?, true)`, [tenantId]);
-    await q(
-      `update notification set email_sent = true, email_sent_at = now(), version = version + 1
-       where tenant_id = ? and id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
-      [tenantId, JSON.stringify(ids)],
-    );
+    await q(update, [tenantId, JSON.stringify(ids)]);
   }
 }
 
+const NAMED_IDS = `tenant_id = ? and id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`;
+
+/** Notifications whose e-mail the SMTP server accepted: marked sent, each within its tenant. */
+const markMailed = (q: Query, mailed: readonly Attempt[]) =>
+  updateNamed(
+    q,
+    mailed,
+    'notificationId',
+    `update notification set email_sent = true, email_sent_at = now(), version = version + 1 where ${NAMED_IDS}`,
+  );
+
 /** Devices a push reached: `lastUsed` is when a push was last sent to them. */
-async function markPushed(q: Query, pushed: readonly Attempt[]): Promise<void> {
-  const byTenant = new Map<string, string[]>();
-  for (const a of pushed) {
-    const id = a.claim.target?.tokenId;
-    if (id) byTenant.set(a.claim.tenant_id, [...(byTenant.get(a.claim.tenant_id) ?? []), id]);
-  }
-  for (const [tenantId, ids] of byTenant) {
-    await q(`select set_config('app.tenant_id', ?, true)`, [tenantId]);
-    await q(
-      `update push_token set last_used = now()
-       where tenant_id = ? and id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
-      [tenantId, JSON.stringify(ids)],
-    );
-  }
-}
+const markPushed = (q: Query, pushed: readonly Attempt[]) =>
+  updateNamed(q, pushed, 'tokenId', `update push_token set last_used = now() where ${NAMED_IDS}`);
 
 /** How far behind delivery is, in seconds (null: nothing waiting). */
 export interface DeliveryLag {
