@@ -9279,8 +9279,8 @@ export interface components {
       deliveredAt: string | null;
       /** @description Id of the webhook endpoint (webhook deliveries). */
       endpointId: string | null;
-      /** @description The event (also the `webhook-id` header). */
-      eventId: string;
+      /** @description The event (also the `webhook-id` header); null only on an e-mail digest, which carries none. */
+      eventId: string | null;
       /** @description Type of the event, for example `lead.created`. */
       eventType: string;
       /** @description The unique id of the record (a UUID). */

@@ -20,7 +20,9 @@ describe('inventory pages cost a fixed number of SQL statements', () => {
     log!.take();
     const res = method === 'get' ? await client.get(path) : await client.post(path, body);
     expect(res.status).toBe(200);
-    return { count: log!.take().length, body: res.body };
+    const taken = log!.take();
+    if (process.env.SHOW_SQL) console.log(taken.map((t) => t.slice(0, 160)).join("\n"));
+    return { count: taken.length, body: res.body };
   }
 
   beforeAll(async () => {

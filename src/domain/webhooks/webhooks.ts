@@ -145,7 +145,8 @@ export async function redeliver(ctx: Context, webhookId: string, deliveryId: str
   const old = isUuid(deliveryId)
     ? await ctx.em.findOne(EventDelivery, { id: deliveryId, endpointId: endpoint.id })
     : null;
-  if (!old) throw notFound(`delivery ${deliveryId} of webhook ${webhookId} not found`);
+  // A webhook's deliveries always carry their event (only digests have none).
+  if (!old?.eventId) throw notFound(`delivery ${deliveryId} of webhook ${webhookId} not found`);
   const delivery = newDelivery(ctx, endpoint, old.eventId, old.eventType, old.occurredAt);
   await ctx.em.flush();
   return delivery;

@@ -1,5 +1,5 @@
 import { Check, Entity, Index, Property, Unique } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../graphql/date-time';
 import { TenantScoped } from '../tenant-scoped';
@@ -112,13 +112,13 @@ export class EventDelivery extends TenantScoped {
   @UuidColumn({ id: true, description: 'Id of the webhook endpoint (webhook deliveries).' })
   endpointId?: string | null;
 
-  /**
-   * Null on digests only, which carry no event (a check says so); GraphQL shows webhook
-   * deliveries, which always have one, so the field stays non-null there.
-   */
-  @Property({ type: 'uuid', nullable: true })
-  @Field(() => ID, { description: 'The event (also the `webhook-id` header).' })
-  eventId!: string;
+  /** Null on digests only, which carry no event (a check says so). */
+  @UuidColumn({
+    id: true,
+    description:
+      'The event (also the `webhook-id` header); null only on an e-mail digest, which carries none.',
+  })
+  eventId?: string | null;
 
   @TextColumn({ nullable: false, description: 'Type of the event, for example `lead.created`.' })
   eventType!: string;

@@ -1,12 +1,15 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { Context } from '../../context';
 import { ProductQuantity } from '../../entities/inventory/shapes';
 import type { StockTransfer } from '../../entities/inventory/stock-transfer';
+import { joinedSelection } from '../../family/joined';
 import { PageOf, type Page } from '../../family/page';
 import { SearchInput } from '../../family/search-input';
 import { can, Requires } from '../../permissions/rules';
 import { ARG_DOCS } from '../../schema/descriptions';
+import { stockTransfers } from './stock-transfers';
 import {
   createEmptyTransfer,
   enrichedProductsOf,
@@ -87,8 +90,9 @@ export class EnrichedStockTransferResolver {
     @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
     input: SearchInput | undefined,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Page<StockTransfer>> {
-    return searchEnriched(ctx, input ?? {});
+    return searchEnriched(ctx, input ?? {}, joinedSelection(stockTransfers, info, 'content'));
   }
 
   @Requires(can('READ', 'STOCK_TRANSFERS'))

@@ -25,13 +25,23 @@ export function createEmptyTransfer(ctx: Context): Promise<StockTransfer> {
 }
 
 /** The enriched form names the destination `destinationSiteId`; searches may use either name. */
-export function searchEnriched(ctx: Context, input: SearchInput): Promise<Page<StockTransfer>> {
+export function searchEnriched(
+  ctx: Context,
+  input: SearchInput,
+  joined: readonly string[] = [],
+): Promise<Page<StockTransfer>> {
   const rename = (field: string) => (field === 'destinationSiteId' ? 'destinationStockSiteId' : field);
-  return transferService.search(ctx, {
-    ...input,
-    filters: input.filters?.map((f) => ({ ...f, field: rename(f.field) })),
-    sort: input.sort?.map((s) => ({ ...s, field: rename(s.field) })),
-  });
+  return transferService.search(
+    ctx,
+    {
+      ...input,
+      filters: input.filters?.map((f) => ({ ...f, field: rename(f.field) })),
+      sort: input.sort?.map((s) => ({ ...s, field: rename(s.field) })),
+    },
+    undefined,
+    // The joined values the query selects (a transfer's `events`) come with the page's statement.
+    joined.length ? { detached: true, joined } : {},
+  );
 }
 
 /**
