@@ -2,6 +2,10 @@ import http from 'node:http';
 import { createSecretKey, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Pool, type PoolClient } from 'pg';
+import { eventsSql } from '../src/history/events-sql';
+
+/** A feature's `events`, in the service's own SQL: the latest entries of the history table. */
+const EVENTS = eventsSql('Feature', 'f.tenant_id', 'f.id');
 
 /**
  * The physical limit: a bare Node HTTP server with a `pg` pool that runs the statements the
@@ -197,10 +201,10 @@ async function findFeature(mode: Mode, claims: { sub: string; tenantId: string }
   return withConnection(mode, claims, async (c, caller) => {
     demand(caller, 'READ_FEATURES');
     if (!UUID.test(id)) throw new HttpError(404, `no record at /hr/features/find/${id}`);
-    const { rows } = await c.query('select * from feature where tenant_id = $1 and id = $2 limit 1', [
-      caller.tenantId,
-      id,
-    ]);
+    const { rows } = await c.query(
+      `select f.*, (${EVENTS}) as events from feature f where f.tenant_id = $1 and f.id = $2 limit 1`,
+      [caller.tenantId, id],
+    );
     if (rows.length === 0) throw new HttpError(404, `no record at /hr/features/find/${id}`);
     return (await featuresJson(c, caller.tenantId, rows))[0];
   });
@@ -225,8 +229,8 @@ async function searchFeatures(mode: Mode, claims: { sub: string; tenantId: strin
     const { rows: joined } = await c.query(
       `select c.count as "__total", p.* from
          (select count(*) as count from feature where tenant_id = $1 and status = $2) as c
-         left join lateral (select * from feature where tenant_id = $1 and status = $2
-           order by name ${direction}, created asc, id asc limit $3 offset $4) as p on true`,
+         left join lateral (select f.*, (${EVENTS}) as events from feature f where f.tenant_id = $1
+           and f.status = $2 order by f.name ${direction}, f.created asc, f.id asc limit $3 offset $4) as p on true`,
       [caller.tenantId, status, size, page * size],
     );
     const total = Number(joined[0]?.__total ?? 0);
@@ -269,23 +273,24 @@ async function createFeature(
       if (epic.rows.length === 0) throw new HttpError(400, `epicId: there is no Epic ${body.epicId}`);
     }
     const now = new Date();
-    const events: EventJson[] = [
-      {
-        id: randomUUID(),
-        type: 'CREATE',
-        date: now.toISOString(),
-        authorId: caller.userId,
-        description: 'Created Feature',
-      },
-    ];
+    // The record and its CREATE entry in the history table, as the service writes them.
     const { rows } = await c.query(
-      `insert into feature (tenant_id, id, events, name, description, epic_id, priority, status, tags,
-         estimated_points, created, created_by, updated, updated_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $11, $12) returning *`,
+      `with f as (
+         insert into feature (tenant_id, id, name, description, epic_id, priority, status, tags,
+           estimated_points, created, created_by, updated, updated_by)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $10, $11) returning *),
+       h as (
+         insert into record_history (tenant_id, id, record_type, record_id, type, seq, occurred_at,
+           actor_user_id, actor_email, description)
+         select f.tenant_id, $12, 'Feature', f.id, 'CREATE', $13, f.created, $14, f.created_by, 'Created Feature'
+         from f returning id, type, occurred_at, actor_user_id, description)
+       select f.*, (select jsonb_agg(jsonb_build_object('id', h.id, 'type', h.type,
+           'date', to_char(h.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'authorId', h.actor_user_id, 'description', h.description)) from h) as events
+       from f`,
       [
         caller.tenantId,
         randomUUID(),
-        JSON.stringify(events),
         name,
         body.description ?? null,
         body.epicId ?? null,
@@ -295,6 +300,9 @@ async function createFeature(
         body.estimatedPoints ?? null,
         now,
         caller.email,
+        randomUUID(),
+        now.getTime() * 1000,
+        caller.userId,
       ],
     );
     return (await featuresJson(c, caller.tenantId, rows))[0];

@@ -24,27 +24,12 @@ export function sameJson(a: unknown, b: unknown, created = false): boolean {
 /** A date as a number, so that `…Z` and `…+00:00` with more digits compare equal. */
 const time = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : value);
 
-interface EventJson {
-  id: string;
-  type: string;
-  date: string;
-  authorId?: string | null;
-  description?: string | null;
-}
-
 /** A feature's stored columns, as both GraphQL servers and the REST facade answer them. */
 function storedColumns(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const column of PEER_COLUMNS) out[column] = row[column] ?? null;
   out.created = time(out.created);
   out.updated = time(out.updated);
-  out.events = ((row.events ?? []) as EventJson[]).map((e) => ({
-    id: e.id,
-    type: e.type,
-    date: time(e.date),
-    authorId: e.authorId ?? null,
-    description: e.description ?? null,
-  }));
   return out;
 }
 

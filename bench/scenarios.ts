@@ -42,8 +42,8 @@ export const COMPARED: Partial<Record<Target, Target>> = {
 
 /**
  * The feature's stored columns as both GraphQL servers name them in their answers (the peer's
- * `rowId` aliased to `id`): what the peer comparison asks of each. The REST shape adds the epic
- * and the task tally, which the peer does not compute.
+ * `rowId` aliased to `id`): what the peer comparison asks of each. The REST shape adds the epic,
+ * the task tally and `events` (from the history table), which the peer does not compute.
  */
 export const PEER_COLUMNS = [
   'tenantId',
@@ -52,7 +52,6 @@ export const PEER_COLUMNS = [
   'createdBy',
   'updated',
   'updatedBy',
-  'events',
   'name',
   'description',
   'epicId',
@@ -61,9 +60,7 @@ export const PEER_COLUMNS = [
   'tags',
   'estimatedPoints',
 ] as const;
-const OUR_COLUMNS = PEER_COLUMNS.map((c) =>
-  c === 'events' ? 'events { id type date authorId description }' : c,
-).join(' ');
+const OUR_COLUMNS = PEER_COLUMNS.join(' ');
 const THEIR_COLUMNS = PEER_COLUMNS.map((c) => (c === 'id' ? 'id: rowId' : c)).join(' ');
 
 export interface HttpRequest {
