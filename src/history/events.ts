@@ -6,7 +6,6 @@ import type { JoinedSql } from '../family/joined';
 import { registerListSource } from '../family/links';
 import { eventsSql } from './events-sql';
 
-
 /** `events` as a group's joined value: read in the record's own statement when asked for. */
 export const eventsJoined = (recordType: string): JoinedSql => ({
   fields: ['events'],

@@ -4,6 +4,7 @@ import { actorOf } from '../db/tenancy';
 import { affectedRows, asWorker } from '../db/worker-transaction';
 import { badRequest } from '../errors';
 import type { Logger } from '../logger';
+import { runPeriodically, type Periodic } from '../jobs/periodic';
 
 /**
  * How long a tenant's history (and the deleted records the audit log keeps for restoring) is
@@ -60,28 +61,17 @@ export async function purgeExpiredHistory(orm: MikroORM): Promise<{ entries: num
   }));
 }
 
-export interface Retention {
-  stop(): Promise<void>;
-}
+export type Retention = Periodic;
 
 /** Runs purgeExpiredHistory at start and then every `intervalMs` (every process; repeats cost nothing). */
 export function startHistoryRetention(orm: MikroORM, logger: Logger, intervalMs = 60 * 60_000): Retention {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = purgeExpiredHistory(orm).then(
-      (purged) => {
-        if (purged.entries || purged.deletions) logger.info(purged, 'history past its retention deleted');
-      },
-      (err) => logger.warn({ err }, 'could not delete history past its retention; trying again later'),
-    );
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    intervalMs,
+    logger,
+    'could not delete history past its retention; trying again later',
+    async () => {
+      const purged = await purgeExpiredHistory(orm);
+      if (purged.entries || purged.deletions) logger.info(purged, 'history past its retention deleted');
     },
-  };
+  );
 }

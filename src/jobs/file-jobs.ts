@@ -9,6 +9,7 @@ import { Audited } from '../entities/tenant-scoped';
 import { fileEvent } from '../domain/files/file-events';
 import type { FileStore, StoredFile } from '../domain/files/stored-files';
 import type { Logger } from '../logger';
+import { runPeriodically, type Periodic } from './periodic';
 
 /**
  * The file jobs: thumbnails of uploaded images, and the clean-up of files no record names. Like
@@ -148,35 +149,17 @@ export async function cleanUpFiles(orm: MikroORM, store: FileStore, graceMs = st
   });
 }
 
-export interface FileJobs {
-  stop(): Promise<void>;
-}
+export type FileJobs = Periodic;
 
 /** Runs the thumbnails every `intervalMs` and the clean-up every hour, in this process. */
 export function startFileJobs(orm: MikroORM, store: FileStore, logger: Logger, intervalMs = 2000): FileJobs {
-  let running: Promise<unknown> = Promise.resolve();
   let lastCleanUp = 0;
-  const run = () => {
-    running = running.then(async () => {
-      try {
-        while ((await makeThumbnails(orm, store)) > 0);
-        if (Date.now() - lastCleanUp > 3600_000) {
-          lastCleanUp = Date.now();
-          const removed = await cleanUpFiles(orm, store);
-          if (removed) logger.info({ removed }, 'files no record names removed');
-        }
-      } catch (err) {
-        logger.warn({ err }, 'file jobs failed; trying again later');
-      }
-    });
-  };
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(intervalMs, logger, 'file jobs failed; trying again later', async () => {
+    while ((await makeThumbnails(orm, store)) > 0);
+    if (Date.now() - lastCleanUp > 3600_000) {
+      lastCleanUp = Date.now();
+      const removed = await cleanUpFiles(orm, store);
+      if (removed) logger.info({ removed }, 'files no record names removed');
+    }
+  });
 }

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { affectedRows, asWorker } from '../db/worker-transaction';
 import type { Logger } from '../logger';
+import { runPeriodically, type Periodic } from './periodic';
 
 /**
  * Deletes idempotency keys past their 24 hours, of every tenant, once at start and then every
@@ -13,27 +14,16 @@ export async function deleteExpiredKeys(orm: MikroORM): Promise<number> {
   );
 }
 
-export interface Cleanup {
-  stop(): Promise<void>;
-}
+export type Cleanup = Periodic;
 
 export function startIdempotencyCleanup(orm: MikroORM, logger: Logger, intervalMs = 15 * 60_000): Cleanup {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = deleteExpiredKeys(orm).then(
-      (deleted) => {
-        if (deleted) logger.info({ deleted }, 'expired idempotency keys deleted');
-      },
-      (err) => logger.warn({ err }, 'could not delete expired idempotency keys; trying again later'),
-    );
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    intervalMs,
+    logger,
+    'could not delete expired idempotency keys; trying again later',
+    async () => {
+      const deleted = await deleteExpiredKeys(orm);
+      if (deleted) logger.info({ deleted }, 'expired idempotency keys deleted');
     },
-  };
+  );
 }

@@ -4,6 +4,7 @@ import type { FileBackend } from '../files/backends';
 import type { Logger } from '../logger';
 import { exportTenant } from '../services/tenant-bundle';
 import { actAsTenant, knexOf, rows } from '../services/tenant-tables';
+import { runPeriodically, type Periodic } from './periodic';
 
 /**
  * The export jobs: exports a super-admin asked for over the API (`tenant_export` rows), claimed
@@ -71,9 +72,7 @@ export async function runNextExport(orm: MikroORM, backend: FileBackend, dir: st
   return true;
 }
 
-export interface ExportJobs {
-  stop(): Promise<void>;
-}
+export type ExportJobs = Periodic;
 
 export function startExportJobs(
   orm: MikroORM,
@@ -82,23 +81,7 @@ export function startExportJobs(
   logger: Logger,
   intervalMs = 2000,
 ): ExportJobs {
-  let running: Promise<unknown> = Promise.resolve();
-  const run = () => {
-    running = running.then(async () => {
-      try {
-        while (await runNextExport(orm, backend, dir));
-      } catch (err) {
-        logger.warn({ err }, 'tenant exports failed; trying again later');
-      }
-    });
-  };
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(intervalMs, logger, 'tenant exports failed; trying again later', async () => {
+    while (await runNextExport(orm, backend, dir));
+  });
 }

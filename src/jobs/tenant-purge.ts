@@ -2,10 +2,9 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { FileBackend } from '../files/backends';
 import type { Logger } from '../logger';
 import { removeDue } from '../services/tenant-lifecycle';
+import { runPeriodically, type Periodic } from './periodic';
 
-export interface TenantPurge {
-  stop(): Promise<void>;
-}
+export type TenantPurge = Periodic;
 
 /**
  * Removes the deleted tenants whose grace period is over (docs/operations.md, "Tenant life
@@ -18,22 +17,13 @@ export function startTenantPurge(
   logger: Logger,
   intervalMs = 60 * 60_000,
 ): TenantPurge {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = removeDue(orm, backend).then(
-      (removed) => {
-        for (const r of removed) logger.info(r, 'deleted tenant removed: its grace period is over');
-      },
-      (err) => logger.warn({ err }, 'could not remove the deleted tenants due; trying again later'),
-    );
-  };
-  run();
-  const timer = setInterval(() => void running.then(run), intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    intervalMs,
+    logger,
+    'could not remove the deleted tenants due; trying again later',
+    async () => {
+      for (const r of await removeDue(orm, backend))
+        logger.info(r, 'deleted tenant removed: its grace period is over');
     },
-  };
+  );
 }

@@ -21,7 +21,7 @@ describe('inventory pages cost a fixed number of SQL statements', () => {
     const res = method === 'get' ? await client.get(path) : await client.post(path, body);
     expect(res.status).toBe(200);
     const taken = log!.take();
-    if (process.env.SHOW_SQL) console.log(taken.map((t) => t.slice(0, 160)).join("\n"));
+    if (process.env.SHOW_SQL) console.log(taken.map((t) => t.slice(0, 160)).join('\n'));
     return { count: taken.length, body: res.body };
   }
 

@@ -89,8 +89,8 @@ export class EnrichedStockTransferResolver {
   searchStockTransfersEnriched(
     @Arg('input', () => SearchInput, { nullable: true, description: ARG_DOCS.searchInput })
     input: SearchInput | undefined,
-    @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
+    @Ctx() ctx: Context,
   ): Promise<Page<StockTransfer>> {
     return searchEnriched(ctx, input ?? {}, joinedSelection(stockTransfers, info, 'content'));
   }
