@@ -1,46 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { createLogger } from '../../src/logger';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { startSmtp } from '../support/smtp';
 import { waitFor } from './receiver';
-
-interface Mail {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on 127.0.0.1 that refuses the first `refuse` messages, then keeps what it gets. */
-async function startSmtp(refuse = 0) {
-  const mails: Mail[] = [];
-  let offered = 0;
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        offered += 1;
-        if (offered <= refuse) return callback(new Error('451 try again later'));
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
-    mails,
-    offered: () => offered,
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
-  };
-}
 
 describe('notification e-mail', () => {
   let server: TestServer;

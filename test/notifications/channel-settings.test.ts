@@ -6,8 +6,8 @@ import { eventSettings, useEventSettings, type EventSettings } from '../../src/e
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { waitFor } from '../events/receiver';
+import { startSmtp } from '../support/smtp';
 import { startWebPushService } from './push-receivers';
-import { startSmtp } from './smtp';
 
 /**
  * Every notification setting against every channel, as docs/events.md's table states it: for

@@ -7,7 +7,7 @@ import { workerDatabaseUrl } from '../support/database';
 import { expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { waitFor } from '../events/receiver';
-import { startSmtp } from './smtp';
+import { startSmtp } from '../support/smtp';
 
 /**
  * Digests: scheduled for the period that ended (the test moves "now" a day or a week ahead of

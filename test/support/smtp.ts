@@ -8,9 +8,13 @@ export interface Mail {
   parsed: ParsedMail;
 }
 
-/** A real SMTP server on 127.0.0.1 that keeps every message it gets, parsed. */
-export async function startSmtp() {
+/**
+ * A real SMTP server on 127.0.0.1 that refuses the first `refuse` messages (a 451, to be tried
+ * again), then keeps every message it gets, parsed.
+ */
+export async function startSmtp(refuse = 0) {
   const mails: Mail[] = [];
+  let offered = 0;
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -19,6 +23,8 @@ export async function startSmtp() {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        offered += 1;
+        if (offered <= refuse) return callback(new Error('451 try again later'));
         const raw = Buffer.concat(chunks);
         simpleParser(raw).then(
           (parsed) => {
@@ -39,6 +45,7 @@ export async function startSmtp() {
     url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
     mails,
     to: (email: string) => mails.filter((m) => m.to.includes(email)),
+    offered: () => offered,
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
   };
 }
