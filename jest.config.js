@@ -1,6 +1,9 @@
-// Tests run over HTTP against a real PostgreSQL: DATABASE_URL when set, otherwise an embedded
-// PGlite started once in globalSetup (PGlite cannot start inside jest's module sandbox).
+// Tests run over HTTP against a real PostgreSQL: DATABASE_URL when set, otherwise embedded
+// PGlite hosts started in globalSetup (PGlite cannot start inside jest's module sandbox), one per
+// worker: a host runs one statement at a time, so workers sharing one would queue behind it.
 const embedded = !process.env.DATABASE_URL;
+const workers = Number(process.env.TEST_WORKERS) || 2;
+process.env.TEST_EMBEDDED_HOSTS = String(workers);
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/src'],
@@ -13,16 +16,15 @@ module.exports = {
   transformIgnorePatterns: [
     '/node_modules/(?!@apidevtools/json-schema-ref-parser/|openapi-backend/node_modules/@apidevtools/json-schema-ref-parser/)',
   ],
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/test/support/graphql-realm-check.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  // The embedded database serialises every query, so parallel workers only add contention there.
-  maxWorkers: embedded ? 1 : 2,
+  maxWorkers: workers,
   // Jest runs a single worker in its own process (in band) unless a memory limit is set; there the
   // servers, schemas and ORM metadata of ~80 files pile up in one heap until it runs out. With a
   // limit, a worker that ends a file above it is replaced by a fresh one.
   workerIdleMemoryLimit: '1GB',
-  // Every query of every worker waits its turn on the embedded database, so a file's start-up
+  // Every query of a worker waits its turn on its embedded host, so a file's start-up
   // (a fresh server, tenants, data built through the API) takes longer there on a busy machine.
   testTimeout: embedded ? 120000 : 30000,
 };

@@ -114,6 +114,10 @@ export async function buildBareSchema(
     // Subscriptions bring their own streams (events/live.ts); type-graphql insists on a PubSub.
     pubSub: NO_PUBSUB,
     emitSchemaFile: false,
+    // type-graphql's check runs the whole introspection query over the new schema; graphql
+    // validates the schema itself on its first use (the REST rows' documents are validated
+    // against it at start-up), so the check only repeated that at a cost paid on every start.
+    skipCheck: true,
     container: resolverContainer,
   });
   directFieldResolvers(schema);

@@ -6,8 +6,9 @@ import { runDatabaseUrl, TEMPLATE_SUFFIX } from './run-database';
 /**
  * The database a test file uses, migrated once per run (global-setup.ts runs prepare-database.ts):
  * on a PostgreSQL server each jest worker has a database of its own, cloned from the run's
- * migrated template; on the embedded database all share the one database (one worker there;
- * tests keep apart by working in tenants of their own). Migrating (and checking the schema
+ * migrated template; on the embedded database each worker has a PGlite host of its own (a
+ * jest worker replaced for its memory keeps its JEST_WORKER_ID, and so its host). Within a
+ * database, tests keep apart by working in tenants of their own. Migrating (and checking the schema
  * against the entities) for every file cost more than a second of each file's start.
  */
 async function cloneWorkerDatabase(): Promise<string> {
@@ -48,11 +49,19 @@ export async function prepareSchema(url: string): Promise<void> {
   }
 }
 
+/** The embedded host of this jest worker (global-setup.ts starts one per worker). */
+function embeddedHostUrl(urls: string[]): string {
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  return urls[(worker - 1) % urls.length];
+}
+
 let cached: Promise<string> | undefined;
 
 export function workerDatabaseUrl(): Promise<string> {
   cached ??= process.env.TEST_DATABASE_URL
     ? Promise.resolve(process.env.TEST_DATABASE_URL)
-    : cloneWorkerDatabase();
+    : process.env.TEST_DATABASE_URLS
+      ? Promise.resolve(embeddedHostUrl(process.env.TEST_DATABASE_URLS.split(',')))
+      : cloneWorkerDatabase();
   return cached;
 }

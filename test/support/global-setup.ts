@@ -1,18 +1,21 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { startHost } from '../../src/db/embedded';
-import { runDatabaseUrl, TEMPLATE_SUFFIX } from './run-database';
+import { embeddedHosts, runDatabaseUrl, TEMPLATE_SUFFIX } from './run-database';
 
 /**
- * The database server of the test run, migrated once. On a PostgreSQL server (DATABASE_URL) a
+ * The database servers of the test run, migrated once. On a PostgreSQL server (DATABASE_URL) a
  * template database is made and migrated here, and each jest worker clones it (database.ts);
- * otherwise an in-memory PGlite host process is started and migrated here, because PGlite cannot
- * start inside jest's module sandbox. The migration runs in a child process: no ORM is opened in
- * this realm, whose MikroORM metadata would leak into the test sandboxes.
+ * otherwise one in-memory PGlite host process per jest worker is started and migrated here
+ * (PGlite cannot start inside jest's module sandbox, and one host runs one statement at a time,
+ * so workers sharing a host would only queue behind each other). The migration runs in a child
+ * process: no ORM is opened in this realm, whose MikroORM metadata would leak into the test
+ * sandboxes.
  */
 export default async function globalSetup(): Promise<void> {
-  let url: string;
+  let urls: string[];
   if (process.env.DATABASE_URL) {
     process.env.TEST_DATABASE_PREFIX = `bms_test_${Date.now()}_${process.pid}`;
     const template = runDatabaseUrl(TEMPLATE_SUFFIX);
@@ -23,15 +26,23 @@ export default async function globalSetup(): Promise<void> {
     } finally {
       await admin.end();
     }
-    url = template.url;
+    urls = [template.url];
   } else {
-    const { child, port } = await startHost('memory://');
-    (globalThis as any).__pgliteHost = child;
-    url = process.env.TEST_DATABASE_URL = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+    const hosts = await Promise.all(Array.from({ length: embeddedHosts() }, () => startHost('memory://')));
+    (globalThis as any).__pgliteHosts = hosts.map((h) => h.child);
+    urls = hosts.map((h) => `postgresql://postgres@127.0.0.1:${h.port}/postgres`);
+    process.env.TEST_DATABASE_URLS = urls.join(',');
   }
-  execFileSync(
-    process.execPath,
-    ['-r', path.join(__dirname, 'register-ts.js'), path.join(__dirname, 'prepare-database.ts'), url],
-    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  await Promise.all(
+    urls.map((url) =>
+      promisify(execFile)(
+        process.execPath,
+        ['-r', path.join(__dirname, 'register-ts.js'), path.join(__dirname, 'prepare-database.ts'), url],
+        { env: { ...process.env, NODE_ENV: 'test' } },
+      ).then(({ stdout, stderr }) => {
+        process.stdout.write(stdout);
+        process.stderr.write(stderr);
+      }),
+    ),
   );
 }

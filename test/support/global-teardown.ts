@@ -1,9 +1,10 @@
+import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
 import { stopHost } from '../../src/db/embedded';
 
 export default async function globalTeardown(): Promise<void> {
-  const host = (globalThis as any).__pgliteHost;
-  if (host) await stopHost(host);
+  const hosts: ChildProcess[] = (globalThis as any).__pgliteHosts ?? [];
+  await Promise.all(hosts.map((host) => stopHost(host)));
   const prefix = process.env.TEST_DATABASE_PREFIX;
   if (prefix && process.env.DATABASE_URL && !process.env.KEEP_TEST_DATABASES) {
     const admin = new Client({ connectionString: process.env.DATABASE_URL });

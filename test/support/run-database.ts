@@ -12,3 +12,6 @@ export function runDatabaseUrl(suffix: string): { name: string; url: string } {
   url.pathname = `/${name}`;
   return { name, url: url.toString() };
 }
+
+/** How many embedded database hosts the run starts: one per jest worker (jest.config.js). */
+export const embeddedHosts = (): number => Number(process.env.TEST_EMBEDDED_HOSTS) || 1;
