@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { wrap, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core';
 import { AuditLog } from '../entities/audit-log';
 import { EventType } from '../entities/event';
-import { entriesMadeFor } from '../history/recorder';
+import { entriesMadeFor, insertWithFlush } from '../history/recorder';
 import { OutboxEvent, type EventActor } from '../entities/events/outbox-event';
 import { Audited } from '../entities/tenant-scoped';
 import { actorOf } from '../db/tenancy';
@@ -124,6 +124,6 @@ export class OutboxSubscriber implements EventSubscriber {
         );
       }
     }
-    for (const row of rows) args.uow.computeChangeSet(row);
+    insertWithFlush(args, OutboxEvent.name, rows);
   }
 }

@@ -15,6 +15,12 @@ export interface JoinedSql {
   fields: readonly string[];
   /** The subquery: it must count and show only what the caller may see, as the resolver does. */
   sql: DerivedSql;
+  /**
+   * The value for a record the request has just created, when it is known without asking: no
+   * other record can refer to it yet, so a tally of its children is empty. The create's answer
+   * then needs no statement for it.
+   */
+  created?: (record: object) => unknown;
 }
 
 /** Joined values' names by the query's field node: a document's nodes are parsed once. */

@@ -318,8 +318,17 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       const entity = ctx.em.create(this.group.entity, { ...data, tenantId: caller.tenantId } as never);
       await this.group.beforeSave?.(ctx, entity, data, true);
       await ctx.em.persistAndFlush(entity);
+      this.rememberCreated(entity);
       return entity;
     });
+  }
+
+  /** The joined values a record just created has without a statement (JoinedSql.created). */
+  private rememberCreated(entity: T): void {
+    const values: Record<string, unknown> = {};
+    for (const [name, joined] of Object.entries(this.group.joined ?? {}))
+      if (joined.created) values[name] = joined.created(entity);
+    rememberDerived(entity, values);
   }
 
   /**

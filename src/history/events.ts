@@ -1,16 +1,31 @@
 import type { Context } from '../context';
 import { queryRows } from '../db/orm-bypass/statements';
 import { actorOf } from '../db/tenancy';
-import type { Event } from '../entities/event';
+import type { Event, EventType } from '../entities/event';
 import type { JoinedSql } from '../family/joined';
 import { registerListSource } from '../family/links';
+import type { HistoryEntry } from '../entities/history-entry';
 import { eventsSql } from './events-sql';
+import { entriesOfLatestFlush } from './recorder';
 
 /** `events` as a group's joined value: read in the record's own statement when asked for. */
 export const eventsJoined = (recordType: string): JoinedSql => ({
   fields: ['events'],
   sql: (alias) => eventsSql(recordType, `${alias}.tenant_id`, `${alias}.id`),
+  // A record just created has the history its creation wrote, and nothing older.
+  created: (record) => (entriesOfLatestFlush(record) ?? []).map(asEvent),
 });
+
+/** A history entry as `events` shows it (events-sql.ts's form, from the row as written). */
+const asEvent = (entry: HistoryEntry): Event =>
+  ({
+    id: entry.id,
+    // The same names: an event's type is its history entry's.
+    type: entry.type as string as EventType,
+    date: entry.occurredAt.toISOString(),
+    authorId: entry.actorUserId ?? null,
+    description: entry.description ?? null,
+  }) as Event;
 
 /**
  * `events` of records read without them (a mutation's answer, a linked record), for every record

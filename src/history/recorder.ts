@@ -12,6 +12,7 @@ import { AuditLog } from '../entities/audit-log';
 import { HistoryEntry, HistoryType, type FieldChange } from '../entities/history-entry';
 import { Audited } from '../entities/tenant-scoped';
 import type { Actor } from '../db/actor';
+import { deferInsert } from '../db/orm-bypass/deferred-insert';
 import { isSecretField } from './secrets';
 
 /**
@@ -166,6 +167,12 @@ export const isRestore = (record: object): boolean => restoring.has(record);
 /** The entries a flush made for each record, for the outbox (events/outbox.ts) to turn into events. */
 const made = new WeakMap<object, HistoryEntry[]>();
 
+/** The entries the latest flush that made any for a record made, kept for its answer (events.ts). */
+const latest = new WeakMap<object, readonly HistoryEntry[]>();
+
+export const entriesOfLatestFlush = (record: object): readonly HistoryEntry[] | undefined =>
+  latest.get(record);
+
 export function entriesMadeFor(record: object): HistoryEntry[] {
   const entries = made.get(record) ?? [];
   made.delete(record);
@@ -267,9 +274,20 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
     }
     if (own.length === 0) continue;
     made.set(entity, own);
+    latest.set(entity, own);
     entries.push(...own);
   }
-  for (const entry of entries) args.uow.computeChangeSet(entry);
+  insertWithFlush(args, HistoryEntry.name, entries);
+}
+
+/**
+ * Adds rows that a flush writes beside its changes and never reads back (history, outbox): in a
+ * request's transaction they go out with its next statement (db/orm-bypass/deferred-insert.ts),
+ * elsewhere as part of the flush.
+ */
+export function insertWithFlush(args: FlushEventArgs, entityName: string, rows: readonly object[]): void {
+  if (deferInsert(args.em, entityName, rows)) return;
+  for (const row of rows) args.uow.computeChangeSet(row);
 }
 
 /** The entry of a deletion made by a statement rather than logged in the audit log. */

@@ -172,6 +172,47 @@ describe('request transactions', () => {
     expect(alive[0].n).toBe(1);
   });
 
+  it('sends a deferred write with the next statement, which reads it, or with COMMIT', async () => {
+    const em = forkFor(server.orm.em, actor());
+    await beginTenantTransaction(em, a.tenantId);
+    const transaction = em.getTransactionContext() as ConnectionTransaction;
+    const named = (name: string) => ({
+      text: 'insert into concept (tenant_id, id, name, created, updated) values ($1, $2, $3, now(), now())',
+      values: [a.tenantId, randomUUID(), name],
+    });
+    const first = `deferred ${randomUUID()}`;
+    const second = `deferred ${randomUUID()}`;
+    transaction.defer(named(first));
+    // The next statement runs after it, in the same transaction: it sees the row.
+    const seen = await queryRows(em, 'select count(*)::int as n from concept where name = $1', [first]);
+    expect(seen[0].n).toBe(1);
+    transaction.defer(named(second));
+    await endTenantTransaction(em, true);
+    expect(await conceptNamed(first)).toMatchObject({ name: first });
+    expect(await conceptNamed(second)).toMatchObject({ name: second });
+  });
+
+  it('rolls back a commit whose deferred write fails, reports its error, and keeps the pool serving', async () => {
+    const em = forkFor(server.orm.em, actor());
+    await beginTenantTransaction(em, a.tenantId);
+    const transaction = em.getTransactionContext() as ConnectionTransaction;
+    const name = `rolled back ${randomUUID()}`;
+    await queryRows(
+      em,
+      'insert into concept (tenant_id, id, name, created, updated) values ($1, $2, $3, now(), now())',
+      [a.tenantId, randomUUID(), name],
+    );
+    // Another tenant's row: refused by row-level security when it goes out with COMMIT.
+    transaction.defer({
+      text: 'insert into concept (tenant_id, id, name, created, updated) values ($1, $2, $3, now(), now())',
+      values: [randomUUID(), randomUUID(), 'not mine'],
+    });
+    await expect(endTenantTransaction(em, true)).rejects.toThrow(/row-level security|foreign key/);
+    expect(em.isInTransaction()).toBe(false);
+    expect(await conceptNamed(name)).toBeNull();
+    await expectPoolServes();
+  });
+
   it('runs statements with parameters as named prepared statements, prepared once per connection', async () => {
     const text = `select $1::int + 1 as n -- ${randomUUID()}`;
     const prepared = await withTenant(server.orm.em, actor(), async (em) => {

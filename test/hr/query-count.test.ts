@@ -186,7 +186,7 @@ describe('HR pages cost a fixed, small number of SQL statements', () => {
   });
 
   // Last: it adds a feature without tasks, which the pages above would show.
-  it("creating a feature reads its epic once: the reference check primes the answer's epic", async () => {
+  it("creating a feature reads its epic once (the reference check primes the answer's epic) and nothing it wrote", async () => {
     const [first] = (await counted(a.client, '/hr/features/dynamic-search?size=1')).body.content;
     log!.take();
     const res = await a.client.post('/hr/features', { name: 'Counted', epicId: first.epicId });
@@ -195,5 +195,14 @@ describe('HR pages cost a fixed, small number of SQL statements', () => {
     const statements = log!.take();
     expect(statements.filter((s) => /from "epic"/.test(s))).toHaveLength(1);
     expect(statements.some((s) => /insert into "feature"/.test(s))).toBe(true);
+    // Nor does it read back what it wrote: its history is the entry it made, its tally empty.
+    expect(statements.filter((s) => /from record_history|from "task"/.test(s))).toEqual([]);
+    const found = await a.client.get(`/hr/features/find/${res.body.id}`);
+    expect(res.body.events).toEqual(found.body.events);
+    expect(res.body.events).toEqual([
+      expect.objectContaining({ type: 'CREATE', description: 'Created Feature' }),
+    ]);
+    expect([res.body.taskCount, res.body.completedTaskCount, res.body.progress]).toEqual([0, 0, 0]);
+    expect([found.body.taskCount, found.body.completedTaskCount, found.body.progress]).toEqual([0, 0, 0]);
   });
 });

@@ -83,6 +83,8 @@ export class ConnectionTransaction {
   private settleBegin!: (rows: Promise<Rows[]>) => void;
   /** Settles when the last statement handed to the connection has finished, however it went. */
   private tail: Promise<unknown> = Promise.resolve();
+  /** Writes that go out ahead of the next statement, or with COMMIT (see `defer`). */
+  private deferred: QueryConfig[] = [];
 
   private constructor(
     private readonly pool: Knex.Client,
@@ -100,10 +102,12 @@ export class ConnectionTransaction {
           : undefined;
       const sent = this.enqueue(async () => {
         const plain = pipelinable(args);
-        if (plain && (this.pendingBegin || this.selfContained)) return this.send(plain);
+        if (plain && (this.pendingBegin || this.selfContained || this.deferred.length))
+          return this.send(plain);
         // Anything else runs as pg runs it, inside a transaction block begun first.
         if (this.selfContained) this.toBlock();
         if (this.pendingBegin) await this.sendBegin();
+        if (this.deferred.length) await this.sendAfterDeferred();
         return (connection.query as (...a: unknown[]) => Promise<unknown>)(...args);
       });
       if (!callback) return sent;
@@ -202,11 +206,43 @@ export class ConnectionTransaction {
     return this.enqueue(() => this.send(config));
   }
 
-  /** One statement, taking the pending begin along if there is one. */
+  /**
+   * A write whose rows nothing waits for (the history and outbox rows of a flush): it goes out
+   * in the same write as the transaction's next statement, ahead of it, or with COMMIT, instead
+   * of a round trip of its own. It runs before anything sent after it, so the request reads it
+   * as if it had been sent at once; should it fail, the statement it went with reports its
+   * error (and a commit becomes a rollback).
+   */
+  defer(config: QueryConfig): void {
+    if (this.ended) throw new Error('the transaction has ended; its connection is no longer this request’s');
+    // A write ahead: a read-only transaction turns into a block now rather than on its refusal.
+    if (this.selfContained) this.toBlock();
+    this.deferred.push(config);
+  }
+
+  /** The deferred writes, taken: they go out with what is sent next. */
+  private takeDeferred(): QueryConfig[] {
+    const taken = this.deferred;
+    this.deferred = [];
+    return taken;
+  }
+
+  /** One statement, taking the pending begin and the deferred writes along if there are any. */
   private send(config: QueryConfig): Promise<{ rows: Rows }> {
     if (this.selfContained) return this.sendSelfContained(config) as Promise<QueryResult>;
     if (this.pendingBegin) return this.sendBegin(config) as Promise<QueryResult>;
+    if (this.deferred.length) return this.sendAfterDeferred(config) as Promise<QueryResult>;
     return this.connection.query(this.named(config));
+  }
+
+  /** The deferred writes, then `statement` when given, in one round trip where pipelines are taken. */
+  private async sendAfterDeferred(statement?: QueryConfig): Promise<QueryResult | undefined> {
+    const writes = this.takeDeferred();
+    const parts = statement ? [...writes, statement] : writes;
+    const all = await (this.pipelined ? this.inPipeline(parts) : this.oneByOne(parts));
+    const failed = all.find((o) => 'error' in o) as { error: Error } | undefined;
+    if (failed) throw failed.error;
+    return statement ? (all[writes.length] as { result: QueryResult }).result : undefined;
   }
 
   /**
@@ -217,12 +253,15 @@ export class ConnectionTransaction {
   private async sendBegin(statement?: QueryConfig): Promise<QueryResult | undefined> {
     const begin = this.pendingBegin!;
     this.pendingBegin = undefined;
-    const parts = statement ? [...begin, statement] : begin;
+    const writes = this.takeDeferred();
+    const parts = [...begin, ...writes, ...(statement ? [statement] : [])];
     const outcomes = this.pipelined ? this.inPipeline(parts) : this.oneByOne(parts);
     this.settleBegin(outcomes.then((all) => rowsOf(all.slice(0, begin.length))));
     const all = await outcomes;
+    const failed = all.slice(begin.length, begin.length + writes.length).find((o) => 'error' in o);
+    if (failed && 'error' in failed) throw failed.error;
     if (!statement) return undefined;
-    const last = all[begin.length];
+    const last = all[all.length - 1];
     if ('error' in last) throw last.error;
     return last.result;
   }
@@ -313,15 +352,35 @@ export class ConnectionTransaction {
     throw new Error('a request transaction has no nested transactions; run the work in it (inTransaction)');
   }
 
+  /**
+   * COMMIT, with the deferred writes ahead of it in the same round trip; ROLLBACK. A deferred
+   * write that fails leaves the block aborted and COMMIT unsent (PostgreSQL skips to the Sync):
+   * it is rolled back, and the write's error is the commit's.
+   */
+  private async endBlock(statement: 'commit' | 'rollback'): Promise<void> {
+    if (statement === 'rollback' || !this.deferred.length) {
+      await this.connection.query(statement);
+      return;
+    }
+    try {
+      await this.sendAfterDeferred({ text: statement });
+    } catch (err) {
+      await this.connection.query('rollback').catch(() => undefined);
+      throw err;
+    }
+  }
+
   private async end(statement: 'commit' | 'rollback'): Promise<void> {
     if (this.ended) return;
     this.ended = true;
     try {
       // Never begun: there is no transaction on the connection to end.
       await this.enqueue(async () => {
+        if (statement === 'rollback') this.deferred = [];
+        if (this.pendingBegin && this.deferred.length) await this.sendBegin();
         if (this.pendingBegin) this.abandonBegin();
         // Read-only round trips each ended with their Sync: no block is open.
-        else if (!this.selfContained) await this.connection.query(statement);
+        else if (!this.selfContained) await this.endBlock(statement);
       });
       this.settle();
     } catch (err) {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import PDFDocument from 'pdfkit';
 import type { Context } from '../../context';
 import type { Invoice } from '../../entities/finance/invoice';
 import { Customer } from '../../entities/reference/customer';
@@ -22,12 +21,15 @@ const day = (d: Date | null | undefined) => (d ? d.toISOString().slice(0, 10) : 
  * the customer, the rows with their tax, and the totals, as stored after the invoice's amounts
  * were computed.
  */
-export function renderInvoicePdf(
+export async function renderInvoicePdf(
   invoice: Invoice,
   tenant: Tenant,
   customer: Customer | null,
   logo: Buffer | null,
 ): Promise<Buffer> {
+  // Loaded on the first invoice rendered, not at start-up: pdfkit is one large module, and every
+  // start (each test file's servers among them) paid for it whether or not it made a PDF.
+  const { default: PDFDocument } = await import('pdfkit');
   // A fixed creation date makes the same invoice the same bytes, so an unchanged rendering is
   // recognised (storeInvoicePdf) and no new file, nor an update event, is made for it.
   const doc = new PDFDocument({

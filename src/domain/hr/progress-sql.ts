@@ -48,6 +48,7 @@ export const taskTallySql = (parent: TaskParent): JoinedSql => ({
   fields: ['taskCount', 'completedTaskCount', 'progress'],
   sql: (a, ctx) =>
     `select json_build_array(count(*), count(*) filter (where ${DONE})) ${visibleTasks(parent, a, ctx)}`,
+  created: () => [0, 0],
 });
 
 /** A feature's epic as `{id, name, color}` when the caller may see it (visibleEpic's answer). */
