@@ -23,6 +23,12 @@ export interface QueryConfig {
   name?: string;
 }
 
+/** Statements that arrived while the connection was busy, and whoever waits for each. */
+interface Batch {
+  statements: QueryConfig[];
+  waiting: { resolve: (result: { rows: Rows }) => void; reject: (err: unknown) => void }[];
+}
+
 /** The statement a transaction block begins with. */
 export const BEGIN: QueryConfig = { text: 'begin' };
 
@@ -85,6 +91,8 @@ export class ConnectionTransaction {
   private tail: Promise<unknown> = Promise.resolve();
   /** Writes that go out ahead of the next statement, or with COMMIT (see `defer`). */
   private deferred: QueryConfig[] = [];
+  /** Statements waiting for the connection, to go out together (see `query`). */
+  private batch?: Batch;
 
   private constructor(
     private readonly pool: Knex.Client,
@@ -106,8 +114,7 @@ export class ConnectionTransaction {
           return this.send(plain);
         // Anything else runs as pg runs it, inside a transaction block begun first.
         if (this.selfContained) this.toBlock();
-        if (this.pendingBegin) await this.sendBegin();
-        if (this.deferred.length) await this.sendAfterDeferred();
+        if (this.pendingBegin || this.deferred.length) await this.sendOne();
         return (connection.query as (...a: unknown[]) => Promise<unknown>)(...args);
       });
       if (!callback) return sent;
@@ -165,7 +172,7 @@ export class ConnectionTransaction {
     if (this.pendingBegin && !this.ended)
       void this.enqueue(async () => {
         if (!this.pendingBegin) return undefined;
-        return this.selfContained ? this.sendSelfContained() : this.sendBegin();
+        return this.selfContained ? this.sendSelfContained() : this.sendOne();
       }).catch(() => undefined);
     return this.beginRows;
   }
@@ -197,13 +204,43 @@ export class ConnectionTransaction {
   /**
    * Runs one statement on the transaction's connection once every statement before it has
    * finished. Rejects once the transaction has ended.
+   *
+   * Statements that arrive while the connection is busy wait together and, in a transaction
+   * block, go out as one pipeline when it is free: GraphQL resolves sibling fields at once (a
+   * record's events and its task tally after a write, a page's derived values), and each of
+   * their statements was a round trip of its own. In a block a failed statement fails the
+   * block's later statements anyway, so sending them together changes no outcome. A read-only
+   * transaction (`readOnly`) still sends them one by one: there each statement stands alone.
    */
   query(config: QueryConfig): Promise<{ rows: Rows }> {
     if (this.ended)
       return Promise.reject(
         new Error('the transaction has ended; its connection is no longer this request’s'),
       );
-    return this.enqueue(() => this.send(config));
+    let batch = this.batch;
+    if (!batch) {
+      const opened: Batch = { statements: [], waiting: [] };
+      void this.enqueue(() => this.sendBatch(opened));
+      batch = this.batch = opened;
+    }
+    batch.statements.push(config);
+    return new Promise((resolve, reject) => batch.waiting.push({ resolve, reject }));
+  }
+
+  private async sendBatch(batch: Batch): Promise<void> {
+    if (this.batch === batch) this.batch = undefined;
+    const { statements, waiting } = batch;
+    if (statements.length === 1 || this.selfContained) {
+      for (const [i, statement] of statements.entries())
+        await this.send(statement).then(waiting[i].resolve, waiting[i].reject);
+      return;
+    }
+    try {
+      const outcomes = await this.sendWithPending(statements);
+      outcomes.forEach((o, i) => ('error' in o ? waiting[i].reject(o.error) : waiting[i].resolve(o.result)));
+    } catch (err) {
+      for (const w of waiting) w.reject(err);
+    }
   }
 
   /**
@@ -220,50 +257,42 @@ export class ConnectionTransaction {
     this.deferred.push(config);
   }
 
-  /** The deferred writes, taken: they go out with what is sent next. */
-  private takeDeferred(): QueryConfig[] {
-    const taken = this.deferred;
-    this.deferred = [];
-    return taken;
-  }
-
   /** One statement, taking the pending begin and the deferred writes along if there are any. */
   private send(config: QueryConfig): Promise<{ rows: Rows }> {
     if (this.selfContained) return this.sendSelfContained(config) as Promise<QueryResult>;
-    if (this.pendingBegin) return this.sendBegin(config) as Promise<QueryResult>;
-    if (this.deferred.length) return this.sendAfterDeferred(config) as Promise<QueryResult>;
+    if (this.pendingBegin || this.deferred.length) return this.sendOne(config) as Promise<QueryResult>;
     return this.connection.query(this.named(config));
   }
 
-  /** The deferred writes, then `statement` when given, in one round trip where pipelines are taken. */
-  private async sendAfterDeferred(statement?: QueryConfig): Promise<QueryResult | undefined> {
-    const writes = this.takeDeferred();
-    const parts = statement ? [...writes, statement] : writes;
-    const all = await (this.pipelined ? this.inPipeline(parts) : this.oneByOne(parts));
-    const failed = all.find((o) => 'error' in o) as { error: Error } | undefined;
-    if (failed) throw failed.error;
-    return statement ? (all[writes.length] as { result: QueryResult }).result : undefined;
+  /**
+   * The pending begin and deferred writes, with `statement` after them when given. Resolves with
+   * that statement's result (pg's, as knex reads it), or with nothing when there is none.
+   */
+  private async sendOne(statement?: QueryConfig): Promise<QueryResult | undefined> {
+    const [outcome] = await this.sendWithPending(statement ? [statement] : []);
+    if (!outcome) return undefined;
+    if ('error' in outcome) throw outcome.error;
+    return outcome.result;
   }
 
   /**
-   * The pending begin, with `statement` after it when given: as one pipeline, or one by one where
-   * pipelines are not safe (`pipelines`). Resolves with that statement's result (pg's, as knex
-   * reads it), or with nothing when there is none.
+   * The pending begin, the deferred writes and `statements`, in that order: as one pipeline, or
+   * one by one where pipelines are not safe (`pipelines`). Resolves with the outcomes of
+   * `statements` (a failure before them is theirs too); with none, rejects with a deferred
+   * write's failure (the begin's is `began()`'s to report).
    */
-  private async sendBegin(statement?: QueryConfig): Promise<QueryResult | undefined> {
-    const begin = this.pendingBegin!;
+  private async sendWithPending(statements: readonly QueryConfig[]): Promise<PipelineOutcome[]> {
+    const begin = this.pendingBegin ?? [];
     this.pendingBegin = undefined;
-    const writes = this.takeDeferred();
-    const parts = [...begin, ...writes, ...(statement ? [statement] : [])];
+    const writes = this.deferred;
+    this.deferred = [];
+    const parts = [...begin, ...writes, ...statements];
     const outcomes = this.pipelined ? this.inPipeline(parts) : this.oneByOne(parts);
-    this.settleBegin(outcomes.then((all) => rowsOf(all.slice(0, begin.length))));
+    if (begin.length) this.settleBegin(outcomes.then((all) => rowsOf(all.slice(0, begin.length))));
     const all = await outcomes;
     const failed = all.slice(begin.length, begin.length + writes.length).find((o) => 'error' in o);
-    if (failed && 'error' in failed) throw failed.error;
-    if (!statement) return undefined;
-    const last = all[all.length - 1];
-    if ('error' in last) throw last.error;
-    return last.result;
+    if (!statements.length && failed && 'error' in failed) throw failed.error;
+    return all.slice(begin.length + writes.length);
   }
 
   /**
@@ -281,7 +310,7 @@ export class ConnectionTransaction {
     const failed = all.find((o) => 'error' in o) as { error: Error } | undefined;
     if (failed && statement && refusedAsReadOnly(failed.error)) {
       this.toBlock();
-      return this.sendBegin(statement);
+      return this.sendOne(statement);
     }
     if (failed) throw failed.error;
     if (!statement) return undefined;
@@ -328,6 +357,8 @@ export class ConnectionTransaction {
   }
 
   private enqueue<T>(send: () => Promise<T>): Promise<T> {
+    // What comes after this must not join a batch waiting before it.
+    this.batch = undefined;
     const result = this.tail.then(send);
     this.tail = result.catch(() => undefined);
     return result;
@@ -363,7 +394,7 @@ export class ConnectionTransaction {
       return;
     }
     try {
-      await this.sendAfterDeferred({ text: statement });
+      await this.sendOne({ text: statement });
     } catch (err) {
       await this.connection.query('rollback').catch(() => undefined);
       throw err;
@@ -377,7 +408,7 @@ export class ConnectionTransaction {
       // Never begun: there is no transaction on the connection to end.
       await this.enqueue(async () => {
         if (statement === 'rollback') this.deferred = [];
-        if (this.pendingBegin && this.deferred.length) await this.sendBegin();
+        if (this.pendingBegin && this.deferred.length) await this.sendOne();
         if (this.pendingBegin) this.abandonBegin();
         // Read-only round trips each ended with their Sync: no block is open.
         else if (!this.selfContained) await this.endBlock(statement);

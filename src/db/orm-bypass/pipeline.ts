@@ -96,7 +96,12 @@ export class Pipeline {
     const prepared = connection.parsedStatements;
     connection.stream.cork?.();
     try {
+      const parsedHere = new Set<string>();
       for (const part of this.parts) {
+        // A statement twice in one write: the second Parse of a name would fail (it exists by
+        // then), and pg marks a name prepared only once answered, so the second runs unnamed.
+        if (part.name && !prepared[part.name] && parsedHere.has(part.name)) part.name = undefined;
+        if (part.name && !prepared[part.name]) parsedHere.add(part.name);
         if (!(part.name && prepared[part.name])) this.parsing.add(part);
         part.prepare(withoutSync);
         // A value pg cannot encode fails the part after its Parse was sent.
