@@ -21,10 +21,13 @@ import { BEGIN, ConnectionTransaction } from '../../src/db/orm-bypass/connection
 import { ServiceEntityManager } from '../../src/db/orm-bypass/entity-manager';
 import { Pipeline, refusedAsReadOnly } from '../../src/db/orm-bypass/pipeline';
 import { databaseSchema, MIGRATION_OWNED_FOREIGN_KEY } from '../../src/db/orm-bypass/schema-diff';
+import { insertStatements } from '../../src/db/orm-bypass/deferred-insert';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/entities/finance/invoice';
 import { Feature } from '../../src/entities/hr/feature';
+import { HistoryEntry, HistoryType } from '../../src/entities/history-entry';
+import { historyEntry } from '../../src/history/recorder';
 import { workerDatabaseUrl } from '../support/database';
 
 /**
@@ -577,6 +580,47 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
       } finally {
         migrator.getSchemaFromSnapshot = original;
       }
+    },
+  );
+
+  relies(
+    'orm-bypass/deferred-insert.ts',
+    "an entity's stored scalar properties (fieldNames, customType.convertToDatabaseValue) are the columns and values MikroORM's own flush writes",
+    async () => {
+      const actor = {
+        tenantId: randomUUID(),
+        userId: randomUUID(),
+        email: 'someone@example.test',
+        requestId: 'r1',
+      };
+      const entry = () =>
+        historyEntry(actor, {
+          recordType: 'Feature',
+          recordId: '00000000-0000-4000-8000-000000000001',
+          type: HistoryType.UPDATE,
+          description: 'Updated name',
+          changes: { name: { old: 'a', new: 'b' }, tags: { old: [], new: ['x'] } },
+          at: new Date('2026-01-02T03:04:05.678Z'),
+        });
+      const flushed = entry();
+      const inserted = Object.assign(entry(), { seq: flushed.seq });
+      const rows = await fork()
+        .transactional(async (em) => {
+          em.persist(flushed);
+          await em.flush();
+          for (const statement of insertStatements(em, HistoryEntry.name, [inserted]))
+            await queryRows(em, statement.text, statement.values ?? []);
+          const read = await queryRows(
+            em,
+            'select * from record_history where id = any($1::uuid[]) order by id',
+            [[flushed.id, inserted.id]],
+          );
+          throw Object.assign(new Error('rolled back'), { read });
+        })
+        .catch((err: { read?: Record<string, unknown>[] }) => err.read);
+      const byId = new Map(rows!.map(({ id, ...rest }) => [id, rest]));
+      expect(byId.get(inserted.id)).toEqual(byId.get(flushed.id));
+      expect(byId.get(flushed.id)).toMatchObject({ description: 'Updated name', changes: flushed.changes });
     },
   );
 
