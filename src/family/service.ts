@@ -21,6 +21,7 @@ import {
   takeDerived,
   type DerivedColumn,
 } from '../db/orm-bypass/detached';
+import { deferDelete } from '../db/orm-bypass/deferred-writes';
 import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import type { GroupDef } from './group';
@@ -375,9 +376,9 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       );
       if (rows.length === 0) return 0;
       await this.group.beforeDelete?.(ctx, rows);
-      await ctx.em.nativeDelete(this.group.entity, {
-        id: { $in: rows.map((r) => r.id) },
-      } as unknown as FilterQuery<T>);
+      const found = rows.map((r) => r.id);
+      if (!deferDelete(ctx.em, this.entityName, caller.tenantId, found))
+        await ctx.em.nativeDelete(this.group.entity, { id: { $in: found } } as unknown as FilterQuery<T>);
       for (const row of rows) {
         ctx.em.persist(deletionEntry(ctx.em, caller.tenantId, this.entityName, row));
       }

@@ -12,7 +12,7 @@ import { AuditLog } from '../entities/audit-log';
 import { HistoryEntry, HistoryType, type FieldChange } from '../entities/history-entry';
 import { Audited } from '../entities/tenant-scoped';
 import type { Actor } from '../db/actor';
-import { deferInsert } from '../db/orm-bypass/deferred-insert';
+import { deferInsert } from '../db/orm-bypass/deferred-writes';
 import { isSecretField } from './secrets';
 
 /**
@@ -282,7 +282,7 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
 
 /**
  * Adds rows that a flush writes beside its changes and never reads back (history, outbox): in a
- * request's transaction they go out with its next statement (db/orm-bypass/deferred-insert.ts),
+ * request's transaction they go out with its next statement (db/orm-bypass/deferred-writes.ts),
  * elsewhere as part of the flush.
  */
 export function insertWithFlush(args: FlushEventArgs, entityName: string, rows: readonly object[]): void {

@@ -21,7 +21,7 @@ import { BEGIN, ConnectionTransaction } from '../../src/db/orm-bypass/connection
 import { ServiceEntityManager } from '../../src/db/orm-bypass/entity-manager';
 import { Pipeline, refusedAsReadOnly } from '../../src/db/orm-bypass/pipeline';
 import { databaseSchema, MIGRATION_OWNED_FOREIGN_KEY } from '../../src/db/orm-bypass/schema-diff';
-import { insertStatements } from '../../src/db/orm-bypass/deferred-insert';
+import { insertStatements } from '../../src/db/orm-bypass/deferred-writes';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/entities/finance/invoice';
@@ -584,7 +584,7 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
   );
 
   relies(
-    'orm-bypass/deferred-insert.ts',
+    'orm-bypass/deferred-writes.ts',
     "an entity's stored scalar properties (fieldNames, customType.convertToDatabaseValue) are the columns and values MikroORM's own flush writes",
     async () => {
       const actor = {

@@ -74,3 +74,26 @@ export function deferInsert(em: EntityManager, entityName: string, rows: readonl
   for (const statement of insertStatements(em, entityName, rows)) transaction.defer(statement);
   return true;
 }
+
+/**
+ * Defers the delete of the records `ids` of `entityName` in `tenantId` as `deferInsert` defers an
+ * insert: a deletion's answer is the rows it read first, so nothing waits for the statement, and
+ * it goes out with the audit log's rows. A refusal (a record still referred to) is then the
+ * error of the statement it went with, under the same SQLSTATE. False outside a request
+ * transaction.
+ */
+export function deferDelete(
+  em: EntityManager,
+  entityName: string,
+  tenantId: string,
+  ids: readonly string[],
+): boolean {
+  const transaction = em.getTransactionContext();
+  if (!(transaction instanceof ConnectionTransaction)) return false;
+  const meta = em.getMetadata().get(entityName);
+  transaction.defer({
+    text: `delete from "${meta.tableName}" where "tenant_id" = $1 and "id" = any($2::uuid[])`,
+    values: [tenantId, ids],
+  });
+  return true;
+}
