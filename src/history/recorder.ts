@@ -23,7 +23,15 @@ import { isSecretField } from './secrets';
  */
 
 /** Records without `events` that keep a history too (readable through the audit log). */
-export const HISTORY_ALSO: ReadonlySet<string> = new Set(['WebhookEndpoint', 'ApiKey', 'TenantRole']);
+export const HISTORY_ALSO: ReadonlySet<string> = new Set([
+  'WebhookEndpoint',
+  'ApiKey',
+  'TenantRole',
+  'TrustedIssuer',
+  'PushToken',
+  'NotificationSettings',
+  'StockBatch',
+]);
 
 export const keepsHistory = (entity: unknown, entityName: string): boolean =>
   entity instanceof Audited || HISTORY_ALSO.has(entityName);
@@ -189,8 +197,33 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
   const platform = args.em.getPlatform();
   const metadata = args.em.getMetadata();
   const entries: HistoryEntry[] = [];
-  for (const cs of args.uow.getChangeSets()) {
+  const changeSets = args.uow.getChangeSets();
+  // Deletions the audit log records (a group's): their entry comes from the audit log's row.
+  const logged = new Set(
+    changeSets
+      .filter((cs) => cs.type === 'create' && cs.entity instanceof AuditLog && cs.entity.action === 'DELETE')
+      .map((cs) => (cs.entity as AuditLog).entityId),
+  );
+  for (const cs of changeSets) {
     const entity = cs.entity as object;
+    if (cs.type === 'delete' && keepsHistory(entity, cs.name) && !logged.has((entity as { id: string }).id)) {
+      if (!actor) throw new Error(`deletion of ${cs.name} without an actor`);
+      entries.push(
+        historyEntry(actor, {
+          recordType: cs.name,
+          recordId: (entity as { id: string }).id,
+          type: HistoryType.DELETE,
+          description: `Deleted ${cs.name}`,
+          changes: fieldChanges(
+            cs.meta,
+            (cs.originalEntity ?? entity) as Record<string, unknown>,
+            undefined,
+            platform,
+          ),
+        }),
+      );
+      continue;
+    }
     if (cs.type === 'create' && entity instanceof AuditLog && entity.action === 'DELETE') {
       const meta = metadata.find(entity.entity);
       if (!meta || !keepsHistory(meta.class.prototype, entity.entity)) continue;

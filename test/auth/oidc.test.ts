@@ -175,6 +175,12 @@ describe('tokens from a trusted OpenID provider', () => {
     expectErrorBody(again, 409);
     expect(again.body.detail).toMatch(/another tenant/);
     expect((await b.client.get('/trusted-issuers')).body).toEqual([]);
+    // Registering it is in A's history, and only in A's.
+    const history = `/audit-log?recordType=TrustedIssuer&recordId=${res.body.id}`;
+    expect((await a.client.get(history)).body.content).toEqual([
+      expect.objectContaining({ type: 'CREATE', userId: a.adminId }),
+    ]);
+    expect((await b.client.get(history)).body.content).toEqual([]);
     expect(
       (await register(b, other.issuer, { allowedDomains: ['example.test'], createUsersWithRole: undefined }))
         .status,

@@ -354,6 +354,7 @@ describe('Inventory over REST', () => {
 
   describe('PUT /inventory/batches', () => {
     it('changes the dates and quantity of one batch from query parameters; the inventory follows', async () => {
+      const start = new Date().toISOString();
       const s = await createSite(a.client, 'Batch site');
       await addStock(a.client, s, [
         { productId: oak, quantity: 10, price: 2, batchNumber: 'B1', locationId: 'L1' },
@@ -385,6 +386,21 @@ describe('Inventory over REST', () => {
       );
       expect(removed.body.totalQuantity).toBe(30);
       expect(removed.body.locations[0].batches.map((b: any) => b.batchNumber)).toEqual(['B2']);
+
+      // Each batch keeps a history of its own, newest first, its values before and after.
+      const entries = (await a.client.get(`/audit-log?recordType=StockBatch&from=${start}&pageSize=100`)).body
+        .content as {
+        type: string;
+        recordId: string;
+        changes: { field: string; old: unknown; new: unknown }[];
+      }[];
+      const change = (e: (typeof entries)[number], field: string) => e.changes.find((c) => c.field === field);
+      const idOf = (batch: string) =>
+        entries.find((e) => e.type === 'CREATE' && change(e, 'batchNumber')?.new === batch)!.recordId;
+      const historyOf = (batch: string) => entries.filter((e) => e.recordId === idOf(batch));
+      expect(historyOf('B2').map((e) => e.type)).toEqual(['UPDATE', 'CREATE']);
+      expect(change(historyOf('B2')[0], 'quantity')).toMatchObject({ old: 10, new: 30 });
+      expect(historyOf('B1').map((e) => e.type)).toEqual(['DELETE', 'CREATE']);
     });
 
     it('is 404 for an unknown batch or product, 400 for bad parameters, 403 without UPDATE_INVENTORY', async () => {

@@ -127,6 +127,30 @@ describe('Push tokens and notification settings', () => {
     expectErrorBody(await u.client.get(`/notifications/push-tokens/${t.id}`), 404);
     expectErrorBody(await u.client.delete('/notifications/push-tokens', { token: 'gone-soon' }), 404);
     expectErrorBody(await u.client.delete('/notifications/push-tokens', {}), 400);
+
+    // The device's history (the administrator's audit log): who registered and removed it, never its token.
+    const history = await a.client.get(`/audit-log?recordType=PushToken&recordId=${t.id}`);
+    expect(history.body.content.map((e: any) => [e.type, e.userId])).toEqual([
+      ['DELETE', u.userId],
+      ['CREATE', u.userId],
+    ]);
+    expect(history.text).not.toContain('gone-soon');
+  });
+
+  it('changes to notification settings keep a history', async () => {
+    const u = await a.userWith([]);
+    expect(
+      (await u.client.put('/notifications/settings/me', { pushNotificationsEnabled: false })).status,
+    ).toBe(200);
+    expect(
+      (await u.client.put('/notifications/settings/me', { pushNotificationsEnabled: true })).status,
+    ).toBe(200);
+    const history = await a.client.get(`/audit-log?recordType=NotificationSettings&actorId=${u.userId}`);
+    // Made with the defaults on the first write, then changed twice.
+    expect(history.body.content.map((e: any) => e.type)).toEqual(['UPDATE', 'UPDATE', 'CREATE']);
+    expect(history.body.content[0].changes).toEqual([
+      expect.objectContaining({ field: 'pushNotificationsEnabled', old: false, new: true }),
+    ]);
   });
 
   it('tokens of another tenant are out of reach', async () => {
