@@ -22,6 +22,7 @@ import {
   type DerivedColumn,
 } from '../db/orm-bypass/detached';
 import { deferDelete } from '../db/orm-bypass/deferred-writes';
+import { clearLinksTo } from './cleared-links';
 import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import type { GroupDef } from './group';
@@ -377,6 +378,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       if (rows.length === 0) return 0;
       await this.group.beforeDelete?.(ctx, rows);
       const found = rows.map((r) => r.id);
+      await clearLinksTo(ctx.em, this.entityName, found);
       if (!deferDelete(ctx.em, this.entityName, caller.tenantId, found))
         await ctx.em.nativeDelete(this.group.entity, { id: { $in: found } } as unknown as FilterQuery<T>);
       for (const row of rows) {

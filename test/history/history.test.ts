@@ -177,7 +177,9 @@ describe('history, audit log and restore', () => {
     const hooks = await a.client.get(`/audit-log?recordType=WebhookEndpoint&recordId=${hook.body.id}`);
     expect(hooks.body.content.map((e: any) => e.type)).toContain('DELETE');
     expect(hooks.body.content.map((e: any) => e.type)).toContain('CREATE');
-    const secrets = [key.split('_').pop()!, rotated.body.key.split('_').pop()!, hook.body.secret as string];
+    // The secret is all after the key's second underscore (base64url, so it may hold more).
+    const secretOf = (k: string) => k.split('_').slice(2).join('_');
+    const secrets = [secretOf(key), secretOf(rotated.body.key), hook.body.secret as string];
     for (const text of [
       keys.text,
       hooks.text,
@@ -307,6 +309,19 @@ describe('history, audit log and restore', () => {
     // Restoring needs the group's CREATE permission.
     const reader = await a.userWith(['READ_FEATURES']);
     expectErrorBody(await reader.client.post(`/hr/features/deleted/${UNKNOWN}/restore`), 403);
+  });
+
+  it('a delete that clears a link records the change on the linking record, with its event', async () => {
+    const project = await a.client.post('/hr/projects', { name: 'Cleared project' });
+    const epic = await a.client.post('/hr/epics', { name: 'Cleared epic', projectId: project.body.id });
+    const feature = await newFeature(a.client, { name: 'Orphan', epicId: epic.body.id });
+    expect((await a.client.delete(`/hr/epics/delete-list?ids=${epic.body.id}`)).status).toBe(204);
+    const found = await a.client.get(`/hr/features/find/${feature.id}`);
+    expect(found.body.epicId).toBeNull();
+    expect(found.body.events.map((e: any) => e.type)).toEqual(['CREATE', 'UPDATE']);
+    const [cleared] = (await a.client.get(`/hr/features/find/${feature.id}/history`)).body.content;
+    expect(cleared).toMatchObject({ type: 'UPDATE', userId: a.adminId });
+    expect(cleared.changes).toEqual([{ field: 'epicId', old: epic.body.id, new: null }]);
   });
 
   it('a record deleted before the retention period is gone for good (404); the job deletes old entries', async () => {
