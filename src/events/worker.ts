@@ -7,6 +7,7 @@ import {
   claimerOf,
   claimWebhooks,
   recordAttempts,
+  releaseClaims,
   renewLeases,
   type Attempt,
   type Channel,
@@ -46,6 +47,12 @@ const DISPATCH_BATCH = 500;
 const BATCH = 100;
 /** How long a finished attempt waits for others to end before it is recorded (see record()). */
 const GATHER_MS = 5;
+/**
+ * How long a stopping worker lets its attempts in flight run on: those that end are recorded;
+ * those still running then (a receiver that hangs) are aborted and their claims given back, so a
+ * stop never waits for a request's whole timeout, nor leaves its deliveries to a lease.
+ */
+const STOP_GRACE_MS = 3000;
 const NOTIFICATION_CREATED = 'notification.created';
 /** Every channel's claim, in the order they take turns at claiming first. */
 const CLAIMERS = [claimWebhooks, claimEmails, claimerOf('PUSH'), claimerOf('DIGEST')];
@@ -508,11 +515,33 @@ class DeliveryPool {
     }
   }
 
-  /** Waits for the attempts in flight to end and be recorded (at most `ms`). */
-  async drain(ms: number): Promise<void> {
-    const until = Date.now() + ms;
+  /**
+   * Waits for the attempts in flight to end and be recorded (at most `graceMs`); then gives back
+   * the claims of those still running and aborts them (their records, made after, find the claim
+   * gone and change nothing), and waits for the records under way.
+   */
+  async drain(graceMs: number): Promise<void> {
+    const until = Date.now() + graceMs;
     while ((this.flights.size > 0 || this.recording) && Date.now() < until) await this.settle(50);
     clearInterval(this.renewal);
+    const done = new Set(this.finished.map((a) => `${a.claim.tenant_id}:${a.claim.id}`));
+    const running = [...this.flights.entries()].filter(([key]) => !done.has(key)).map(([, f]) => f);
+    if (running.length > 0) {
+      try {
+        await releaseClaims(
+          this.orm,
+          this.id,
+          running.map((f) => f.claim),
+        );
+      } catch (err) {
+        // Their leases run out instead.
+        this.log.warn({ err }, 'event worker could not give back its claims');
+      }
+      for (const f of running) f.abort.abort();
+    }
+    // The aborted attempts end at once; a record under way or due is let finish (bounded).
+    const recorded = Date.now() + graceMs;
+    while ((this.flights.size > 0 || this.recording) && Date.now() < recorded) await this.settle(50);
   }
 }
 
@@ -624,8 +653,8 @@ export function startEventWorker(
       stopped = true;
       wakeAll();
       await Promise.all([dispatching, delivering, scheduling]);
-      // What is in flight finishes (each attempt is bounded by its timeout) and is recorded.
-      await pool.drain(settings.timeoutMs + 5000);
+      // What is in flight finishes and is recorded, or is given back (drain()).
+      await pool.drain(Math.min(STOP_GRACE_MS, settings.timeoutMs));
       mailer.close();
       push.close();
       log.info('event worker stopped');
