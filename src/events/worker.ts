@@ -358,7 +358,7 @@ class DeliveryPool {
   private generation = 0;
   /** The generation in which each channel's claim last came back short: no use asking again. */
   private readonly exhausted = new Map<unknown, number>();
-  private readonly waiting = new Set<() => void>();
+  private readonly waiting = new Set<(recorded: boolean) => void>();
 
   private readonly settings: EventSettings;
 
@@ -378,25 +378,30 @@ class DeliveryPool {
     return this.flights.size;
   }
 
-  /** Resolves when an attempt has been recorded (a slot is free), or after `ms`. */
-  settle(ms: number): Promise<void> {
+  /** Resolves true when attempts have been recorded (slots are free), false after `ms`. */
+  settle(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
+      const timer = setTimeout(() => done(false), ms);
       // A wait is never what keeps the process alive (a stopped worker leaves none behind).
       timer.unref();
       const waiting = this.waiting;
-      function done() {
+      function done(recorded: boolean) {
         clearTimeout(timer);
         waiting.delete(done);
-        resolve();
+        resolve(recorded);
       }
       waiting.add(done);
     });
   }
 
-  private signal(): void {
-    this.poke();
-    for (const done of [...this.waiting]) done();
+  /**
+   * Attempts were recorded. Only a webhook's record can make more deliveries claimable (its
+   * endpoint's window moves on); the other channels have no window, so their claims are not made
+   * again for it (each empty claim is a statement on every cycle of a busy endpoint).
+   */
+  private signal(webhooks: boolean): void {
+    if (webhooks) this.exhausted.delete(claimWebhooks);
+    for (const done of [...this.waiting]) done(true);
   }
 
   /** Something may be due now (new deliveries, retries come due, leases run out). */
@@ -463,8 +468,14 @@ class DeliveryPool {
    * end waits a few milliseconds for the others, so they are recorded in one statement.
    */
   private record(): void {
-    if (this.recording || this.finished.length === 0 || this.gathering) return;
+    if (this.recording || this.finished.length === 0) return;
     const running = this.flights.size - this.finished.length;
+    if (this.gathering) {
+      // The last of them has ended: nothing more to wait for.
+      if (running > 0 && this.finished.length < BATCH) return;
+      clearTimeout(this.gathering);
+      this.gathering = undefined;
+    }
     if (running > 0 && this.finished.length < BATCH) {
       this.gathering = setTimeout(() => {
         this.gathering = undefined;
@@ -490,10 +501,11 @@ class DeliveryPool {
         this.log.error({ err }, 'event worker failed to record delivery attempts');
         this.finished.unshift(...batch);
         await new Promise((r) => setTimeout(r, this.settings.pollIntervalMs));
+        this.poke();
       })
       .finally(() => {
         this.recording = undefined;
-        this.signal();
+        this.signal(batch.some((a) => a.claim.channel === 'WEBHOOK'));
         this.record();
       });
   }
@@ -624,8 +636,12 @@ export function startEventWorker(
     if (stopped) return;
     // Room left and nothing claimed: wait for work. Full: wait for a slot.
     if (started === 0 || pool.inFlight >= settings.concurrency) {
-      await Promise.race([pool.settle(settings.pollIntervalMs), idle(settings.pollIntervalMs)]);
-      pool.poke();
+      const recorded = await Promise.race([
+        pool.settle(settings.pollIntervalMs),
+        idle(settings.pollIntervalMs).then(() => false),
+      ]);
+      // Woken by a nudge or the poll interval: anything may be due now (a record has said what).
+      if (!recorded) pool.poke();
     }
   });
   const scheduling = guarded('schedule digests', async () => {
