@@ -213,6 +213,23 @@ export async function renewLeases(
   return claims.filter((c) => !kept.has(`${c.tenant_id}:${c.id}`));
 }
 
+/**
+ * Gives back claims whose attempts this worker abandons unfinished (it is stopping): free to be
+ * claimed again at once, by any process, with the attempt uncounted (none was recorded). The
+ * receiver may have had the request, so it may get the event twice (delivery is at least once).
+ */
+export async function releaseClaims(orm: MikroORM, worker: string, claims: readonly Claim[]): Promise<void> {
+  if (claims.length === 0) return;
+  await inOneTrip(
+    orm,
+    `update event_delivery d set locked_until = null, locked_by = null, attempts = d.attempts - 1
+     from jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid, attempts int)
+     where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
+       and d.locked_by = ?::uuid and d.status = 'PENDING'`,
+    [claimKeys(claims), worker],
+  );
+}
+
 /** The outcome of one attempt. */
 export interface Attempt {
   claim: Claim;

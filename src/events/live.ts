@@ -26,8 +26,9 @@ import { asEventWorker } from './store';
  * PostgreSQL at commit). A process with subscribers in that tenant reads the events from the
  * outbox, the source of truth, and offers every one to each of its sessions (one per WebSocket)
  * of the tenant. A session checks its credential
- * afresh for every event it would deliver (the token's expiry, the user still active, their
- * current permissions) and holds the event to the same rules as queries (readable.ts).
+ * afresh (the user still active, their current permissions) whenever the tenant's callers change
+ * and before every event whose offer reads the database; the token's expiry closes it on time. It
+ * holds each event to the same rules as queries (readable.ts).
  */
 export const OUTBOX_CHANNEL = 'bms_outbox';
 
@@ -41,6 +42,8 @@ const RECORD_EVENT_NAMES = new Set(EVENT_RESOURCES.flatMap((r) => r.events));
 
 interface LiveSubscription {
   wants(event: EventEnvelope): boolean;
+  /** Its offer reads the database (in the caller's tenant transaction); else it needs only the caller. */
+  reads?: boolean;
   offer(ctx: Context, event: EventEnvelope): Promise<void>;
   queue: PushQueue<unknown>;
 }
@@ -54,7 +57,7 @@ export class LiveSession implements LiveStreams {
 
   constructor(
     private readonly hub: LiveHub,
-    readonly caller: Caller,
+    private current: Caller,
     private readonly header: string,
     expiresAt: number,
     private readonly close: (code: number, reason: string) => void,
@@ -68,7 +71,12 @@ export class LiveSession implements LiveStreams {
   }
 
   get tenantId(): string {
-    return this.caller.tenantId;
+    return this.current.tenantId;
+  }
+
+  /** The caller as last checked (at the connection, then at each change to the tenant's callers). */
+  get caller(): Caller {
+    return this.current;
   }
 
   get subscriptionCount(): number {
@@ -108,6 +116,7 @@ export class LiveSession implements LiveStreams {
   notifications(): AsyncIterable<Notification> {
     const sub = this.add({
       wants: (event) => event.type === NOTIFICATION_CREATED,
+      reads: true,
       offer: async (ctx, event) => {
         if (!event.resource.id) return;
         const [found] = await this.hub.notifications.byIds(ctx, [event.resource.id], { detached: true });
@@ -148,7 +157,9 @@ export class LiveSession implements LiveStreams {
     this.chain = this.chain
       .then(async () => {
         const auth = await this.authenticated();
-        if (auth) await endTenantTransaction(auth.em, false);
+        if (!auth) return;
+        await endTenantTransaction(auth.em, false);
+        this.current = auth.caller;
       })
       .catch((err) => this.hub.log.error({ err }, 'live credential not checked'));
   }
@@ -166,6 +177,21 @@ export class LiveSession implements LiveStreams {
   }
 
   private async handle(event: EventEnvelope): Promise<void> {
+    const aboutMe = event.resource.type === 'user' && event.resource.id === this.current.userId;
+    const wanting = [...this.subscriptions].filter((s) => s.wants(event));
+    if (this.hub.hearsCallers && !aboutMe && !wanting.some((s) => s.reads)) {
+      // Nothing to read, and any change to the caller has been heard of (recheck()): the caller
+      // as last checked holds, with no transaction per socket and event (a fan-out to every
+      // socket of a tenant would otherwise take one each).
+      const ctx: Context = {
+        em: this.hub.orm.em,
+        caller: this.current,
+        loaders: new Loaders(),
+        requestId: randomUUID(),
+      };
+      for (const sub of wanting) if (!this.ended) await sub.offer(ctx, event);
+      return;
+    }
     const auth = await this.authenticated();
     if (!auth) return;
     const ctx: Context = {
@@ -251,7 +277,9 @@ export class LiveHub {
       },
       // Changes made while the connection was down were not heard of.
       onConnected: (reconnected) => {
-        if (reconnected) this.callers?.clear();
+        if (!reconnected) return;
+        this.callers?.clear();
+        for (const sessions of this.byTenant.values()) for (const session of sessions) session.recheck();
       },
     });
     this.renewal = setInterval(() => {
@@ -286,6 +314,14 @@ export class LiveHub {
     const sessions = this.byTenant.get(session.tenantId);
     sessions?.delete(session);
     if (sessions?.size === 0) this.byTenant.delete(session.tenantId);
+  }
+
+  /**
+   * Whether the hub hears of every change to callers (the caller cache's channel): then a session
+   * checks its caller at each such change rather than at each event.
+   */
+  get hearsCallers(): boolean {
+    return this.callers !== undefined;
   }
 
   /** Subscriptions open on this process (for metrics and tests). */

@@ -48,6 +48,12 @@ function literal(value: Literal): string {
  * as literals), where asEventWorker takes four. The worker's hot statements (claiming, renewing,
  * recording) run so, many times a second, and so do reads within one tenant (`tenantId`: that
  * tenant's records, as asEventWorker gives). A failure rolls the transaction back.
+ *
+ * Their commits do not wait for the WAL flush (`synchronous_commit` off, for this transaction
+ * only): a busy endpoint's window moves on a claim and a record, so a flush each would bound its
+ * pace. What a database crash can lose is the last fraction of a second of this bookkeeping, never
+ * a change or its event: a lost claim frees the delivery (as an expired lease does), a lost record
+ * sends the event again, which at-least-once delivery allows (docs/events.md).
  */
 export async function inOneTrip<R = Record<string, unknown>>(
   orm: MikroORM,
@@ -65,7 +71,8 @@ export async function inOneTrip<R = Record<string, unknown>>(
   const connection = await client.acquireConnection();
   try {
     const results = await connection.query(
-      `begin; select set_config('app.worker', 'events', true), set_config('app.tenant_id', ${literal(tenantId)}, true);
+      `begin; select set_config('app.worker', 'events', true), set_config('app.tenant_id', ${literal(tenantId)}, true),
+         set_config('synchronous_commit', 'off', true);
        ${statement};
        commit;`,
     );

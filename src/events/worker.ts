@@ -7,6 +7,7 @@ import {
   claimerOf,
   claimWebhooks,
   recordAttempts,
+  releaseClaims,
   renewLeases,
   type Attempt,
   type Channel,
@@ -46,6 +47,12 @@ const DISPATCH_BATCH = 500;
 const BATCH = 100;
 /** How long a finished attempt waits for others to end before it is recorded (see record()). */
 const GATHER_MS = 5;
+/**
+ * How long a stopping worker lets its attempts in flight run on: those that end are recorded;
+ * those still running then (a receiver that hangs) are aborted and their claims given back, so a
+ * stop never waits for a request's whole timeout, nor leaves its deliveries to a lease.
+ */
+const STOP_GRACE_MS = 3000;
 const NOTIFICATION_CREATED = 'notification.created';
 /** Every channel's claim, in the order they take turns at claiming first. */
 const CLAIMERS = [claimWebhooks, claimEmails, claimerOf('PUSH'), claimerOf('DIGEST')];
@@ -351,7 +358,7 @@ class DeliveryPool {
   private generation = 0;
   /** The generation in which each channel's claim last came back short: no use asking again. */
   private readonly exhausted = new Map<unknown, number>();
-  private readonly waiting = new Set<() => void>();
+  private readonly waiting = new Set<(recorded: boolean) => void>();
 
   private readonly settings: EventSettings;
 
@@ -371,25 +378,30 @@ class DeliveryPool {
     return this.flights.size;
   }
 
-  /** Resolves when an attempt has been recorded (a slot is free), or after `ms`. */
-  settle(ms: number): Promise<void> {
+  /** Resolves true when attempts have been recorded (slots are free), false after `ms`. */
+  settle(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
+      const timer = setTimeout(() => done(false), ms);
       // A wait is never what keeps the process alive (a stopped worker leaves none behind).
       timer.unref();
       const waiting = this.waiting;
-      function done() {
+      function done(recorded: boolean) {
         clearTimeout(timer);
         waiting.delete(done);
-        resolve();
+        resolve(recorded);
       }
       waiting.add(done);
     });
   }
 
-  private signal(): void {
-    this.poke();
-    for (const done of [...this.waiting]) done();
+  /**
+   * Attempts were recorded. Only a webhook's record can make more deliveries claimable (its
+   * endpoint's window moves on); the other channels have no window, so their claims are not made
+   * again for it (each empty claim is a statement on every cycle of a busy endpoint).
+   */
+  private signal(webhooks: boolean): void {
+    if (webhooks) this.exhausted.delete(claimWebhooks);
+    for (const done of [...this.waiting]) done(true);
   }
 
   /** Something may be due now (new deliveries, retries come due, leases run out). */
@@ -456,8 +468,14 @@ class DeliveryPool {
    * end waits a few milliseconds for the others, so they are recorded in one statement.
    */
   private record(): void {
-    if (this.recording || this.finished.length === 0 || this.gathering) return;
+    if (this.recording || this.finished.length === 0) return;
     const running = this.flights.size - this.finished.length;
+    if (this.gathering) {
+      // The last of them has ended: nothing more to wait for.
+      if (running > 0 && this.finished.length < BATCH) return;
+      clearTimeout(this.gathering);
+      this.gathering = undefined;
+    }
     if (running > 0 && this.finished.length < BATCH) {
       this.gathering = setTimeout(() => {
         this.gathering = undefined;
@@ -483,10 +501,11 @@ class DeliveryPool {
         this.log.error({ err }, 'event worker failed to record delivery attempts');
         this.finished.unshift(...batch);
         await new Promise((r) => setTimeout(r, this.settings.pollIntervalMs));
+        this.poke();
       })
       .finally(() => {
         this.recording = undefined;
-        this.signal();
+        this.signal(batch.some((a) => a.claim.channel === 'WEBHOOK'));
         this.record();
       });
   }
@@ -508,11 +527,33 @@ class DeliveryPool {
     }
   }
 
-  /** Waits for the attempts in flight to end and be recorded (at most `ms`). */
-  async drain(ms: number): Promise<void> {
-    const until = Date.now() + ms;
+  /**
+   * Waits for the attempts in flight to end and be recorded (at most `graceMs`); then gives back
+   * the claims of those still running and aborts them (their records, made after, find the claim
+   * gone and change nothing), and waits for the records under way.
+   */
+  async drain(graceMs: number): Promise<void> {
+    const until = Date.now() + graceMs;
     while ((this.flights.size > 0 || this.recording) && Date.now() < until) await this.settle(50);
     clearInterval(this.renewal);
+    const done = new Set(this.finished.map((a) => `${a.claim.tenant_id}:${a.claim.id}`));
+    const running = [...this.flights.entries()].filter(([key]) => !done.has(key)).map(([, f]) => f);
+    if (running.length > 0) {
+      try {
+        await releaseClaims(
+          this.orm,
+          this.id,
+          running.map((f) => f.claim),
+        );
+      } catch (err) {
+        // Their leases run out instead.
+        this.log.warn({ err }, 'event worker could not give back its claims');
+      }
+      for (const f of running) f.abort.abort();
+    }
+    // The aborted attempts end at once; a record under way or due is let finish (bounded).
+    const recorded = Date.now() + graceMs;
+    while ((this.flights.size > 0 || this.recording) && Date.now() < recorded) await this.settle(50);
   }
 }
 
@@ -595,8 +636,12 @@ export function startEventWorker(
     if (stopped) return;
     // Room left and nothing claimed: wait for work. Full: wait for a slot.
     if (started === 0 || pool.inFlight >= settings.concurrency) {
-      await Promise.race([pool.settle(settings.pollIntervalMs), idle(settings.pollIntervalMs)]);
-      pool.poke();
+      const recorded = await Promise.race([
+        pool.settle(settings.pollIntervalMs),
+        idle(settings.pollIntervalMs).then(() => false),
+      ]);
+      // Woken by a nudge or the poll interval: anything may be due now (a record has said what).
+      if (!recorded) pool.poke();
     }
   });
   const scheduling = guarded('schedule digests', async () => {
@@ -624,8 +669,8 @@ export function startEventWorker(
       stopped = true;
       wakeAll();
       await Promise.all([dispatching, delivering, scheduling]);
-      // What is in flight finishes (each attempt is bounded by its timeout) and is recorded.
-      await pool.drain(settings.timeoutMs + 5000);
+      // What is in flight finishes and is recorded, or is given back (drain()).
+      await pool.drain(Math.min(STOP_GRACE_MS, settings.timeoutMs));
       mailer.close();
       push.close();
       log.info('event worker stopped');

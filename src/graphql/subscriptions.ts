@@ -18,6 +18,7 @@ import { classify } from '../error-mapping';
 import { CLOSE_UNAUTHORIZED, type LiveHub, type LiveSession } from '../events/live';
 import type { Logger } from '../logger';
 import { withoutSuggestions } from './errors';
+import { subscribeSharing } from './shared-results';
 
 export interface SubscriptionServer {
   /** Closes every socket (1001) and refuses new ones. */
@@ -72,6 +73,8 @@ export function serveSubscriptions(options: {
   const disposable = useServer<Record<string, unknown> | undefined, { session: LiveSession }>(
     {
       schema,
+      // An event offered to many sockets is executed once per document (shared-results.ts).
+      subscribe: subscribeSharing,
       connectionInitWaitTimeout: 10_000,
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};

@@ -35,9 +35,14 @@ describe('event delivery', () => {
     a = await server.tenant('Delivery');
     receiver = await startReceiver((req, nth) => answers.get(req.path)?.(req, nth) ?? 200);
   }, 120_000);
+  /** The endpoints a test registered: deleted after it, so no later test's events go to them. */
+  let registered: string[] = [];
   afterEach(async () => {
     await worker?.stop();
     worker = undefined;
+    for (const id of registered)
+      expect([204, 404]).toContain((await a.client.delete(`/webhooks/${id}`)).status);
+    registered = [];
   });
   afterAll(async () => {
     await receiver.close();
@@ -51,6 +56,7 @@ describe('event delivery', () => {
       events: ['feature.created'],
     });
     expect(res.status).toBe(201);
+    registered.push(res.body.id as string);
     return res.body as { id: string };
   };
   /** Creates `n` features one after the other (so their events occur in this order); their ids. */
@@ -231,6 +237,32 @@ describe('event delivery', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at('/deleted')).toHaveLength(2);
   }, 60_000);
+
+  it('stops without waiting for a hanging request: gives its claim back, and the next worker sends it at once', async () => {
+    const hook = await register('/stopped', (req, nth) => (nth === 1 ? 'hang' : 200));
+    const [id] = await createFeatures(1, 'Stopped');
+    start({ timeoutMs: 20_000, leaseMs: 10_000 });
+    await waitFor(() => receiver.at('/stopped').length === 1);
+    const began = Date.now();
+    await worker!.stop();
+    worker = undefined;
+    // The grace for attempts in flight (3 s), not the request's 20 s timeout.
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(receiver.abandoned('/stopped')).toBe(1);
+    const [given] = await deliveries(hook.id);
+    expect(given).toMatchObject({ status: 'PENDING', attempts: 0 });
+    // Free at once, not after the 10 s lease.
+    const restarted = Date.now();
+    start({ timeoutMs: 20_000, leaseMs: 10_000 });
+    await waitFor(() => receiver.at('/stopped').length === 2);
+    expect(Date.now() - restarted).toBeLessThan(5000);
+    expect(resourceOf(receiver.at('/stopped')[1])).toBe(id);
+    const [delivered] = await waitFor(async () => {
+      const all = await deliveries(hook.id);
+      return all[0]?.status === 'DELIVERED' && all;
+    });
+    expect(delivered.attempts).toBe(1);
+  });
 
   it('shows the lag of each endpoint and the deliveries it made in the metrics', async () => {
     const stuck = await register('/stuck', () => 503);

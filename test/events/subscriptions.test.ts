@@ -168,6 +168,33 @@ describe('GraphQL subscriptions', () => {
     expect((await all.next()).recordChanged.type).toBe('feature.updated');
   });
 
+  it('fans every event out to every subscribed socket, once each and in order', async () => {
+    const reader = await a.userWith(['READ_FEATURES']);
+    const before = server.app.live.subscriptionCount;
+    const streams = Array.from({ length: 50 }, () =>
+      subscribe<{ recordChanged: { id: string; resource: { id: string } } }>(open(reader.token), RECORDS, {
+        types: ['feature.created'],
+      }),
+    );
+    await subscribed(before, streams.length);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await a.client.post('/hr/features', { name: `Fanned ${i}` });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id as string);
+    }
+    for (const stream of streams) {
+      const got: string[] = [];
+      for (let i = 0; i < ids.length; i++) got.push((await stream.next()).recordChanged.resource.id);
+      expect(got).toEqual(ids);
+    }
+    // Nothing twice: a sixth event is the next thing every socket gets.
+    const last = await a.client.post('/hr/features', { name: 'Fanned last' });
+    expect(last.status).toBe(201);
+    for (const stream of streams) expect((await stream.next()).recordChanged.resource.id).toBe(last.body.id);
+    for (const stream of streams) stream.stop();
+  });
+
   it('refuses types that are unknown or not readable', async () => {
     const reader = await a.userWith(['READ_FEATURES']);
     const live = open(reader.token);

@@ -1,0 +1,56 @@
+import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+
+/**
+ * Subscriptions whose sockets share their results: graphql's own `subscribe`, except that a
+ * payload offered to many subscriptions as one object (an event's envelope goes to every session
+ * of its tenant as the same object, events/live.ts) is executed once per document and variables,
+ * not once per socket. What a caller may see is decided before the payload is offered
+ * (events/readable.ts); the fields of the payload do not depend on who asked, so the result is
+ * the same for each (a result with errors is not kept for later ones). A payload made for one session (a
+ * notification read in its recipient's transaction) is a new object each time, and so is
+ * executed for its own socket as before.
+ */
+const executed = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+
+export async function subscribeSharing(
+  args: ExecutionArgs,
+): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source;
+  const key = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${print(args.document)}`;
+  // The promise is what is shared: the sockets of one event ask for it all at once.
+  const resultOf = (payload: unknown): Promise<ExecutionResult> => {
+    if (typeof payload !== 'object' || payload === null)
+      return Promise.resolve(execute({ ...args, rootValue: payload }));
+    let results = executed.get(payload);
+    if (!results) executed.set(payload, (results = new Map()));
+    const known = results.get(key);
+    if (known) return known;
+    const result = Promise.resolve(execute({ ...args, rootValue: payload }));
+    results.set(key, result);
+    void result.then(
+      (r) => r.errors && results.delete(key),
+      () => results.delete(key),
+    );
+    return result;
+  };
+  const events = source[Symbol.asyncIterator]();
+  // A hand-made iterator rather than an async generator: ending the subscription must end the
+  // source at once, not after its next event.
+  const results: AsyncIterableIterator<ExecutionResult> = {
+    [Symbol.asyncIterator]: () => results,
+    async next() {
+      const step = await events.next();
+      return step.done ? step : { done: false, value: await resultOf(step.value) };
+    },
+    async return() {
+      await events.return?.();
+      return { done: true, value: undefined };
+    },
+    async throw(err: unknown) {
+      await events.throw?.(err);
+      return { done: true, value: undefined };
+    },
+  };
+  return results;
+}
