@@ -5,6 +5,7 @@
  *
  *   npm run bench:files            # 10 MB x 5 each way, then a 1 GB upload
  *   BENCH_FILES_BIG_MB=200 npm run bench:files
+ *   BENCH_FILES_PROFILE=/tmp/prof npm run bench:files   # and a CPU profile of the service
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -97,7 +98,10 @@ async function time(work: () => Promise<unknown>): Promise<number> {
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bms-bench-files-'));
-  const service = spawn(process.execPath, ['dist/src/main.js'], {
+  // BENCH_FILES_PROFILE=<folder>: the service writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_FILES_PROFILE;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const service = spawn(process.execPath, [...flags, 'dist/src/main.js'], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,
