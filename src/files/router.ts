@@ -19,9 +19,9 @@ import {
   assetOf,
   findFile,
   imageOf,
+  limitsAndUse,
   limitsOf,
   RASTER_TYPES,
-  usedBytes,
   type FileStore,
   type InTenant,
   type StoredFile,
@@ -167,14 +167,15 @@ export function filesRouter({
       }
       const ctx = await contextFor(req, res);
       const caller = ctx.caller!;
-      const limits = await limitsOf(ctx.em, caller.tenantId, store.settings.defaults);
-      const used = await usedBytes(ctx.em, caller.tenantId);
+      const { limits, used } = await limitsAndUse(ctx.em, caller.tenantId, store.settings.defaults);
       await endTenantTransaction(ctx.em, true);
       const inTenant = inTenantOf(ctx);
+      // The event goes in the transaction that records the file: both or neither.
       const file = await fileOfMultipart(req, (upload) =>
-        store.store(caller.tenantId, caller.userId, limits, used, upload, inTenant),
+        store.store(caller.tenantId, caller.userId, limits, used, upload, inTenant, (em, stored) =>
+          fileEvent(em, caller.tenantId, 'file.created', stored),
+        ),
       );
-      await inTenant((em) => fileEvent(em, caller.tenantId, 'file.created', file));
       res.status(201).setHeader('Location', fileUrl(file.id));
       res.json(uploadAnswer(file));
     } catch (err) {
