@@ -41,6 +41,18 @@ async function leave(tenantId: string, id: string, set: string): Promise<void> {
   });
 }
 
+/** The export's row as the worker sees it: its status and lease. */
+async function leaseOf(tenantId: string, id: string): Promise<{ status: string; lease: string | null }> {
+  return knexOf(server.orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const { rows } = (await trx.raw(
+      `select status, lease_until::text as lease from tenant_export where tenant_id = ? and id = ?`,
+      [tenantId, id],
+    )) as { rows: { status: string; lease: string | null }[] };
+    return rows[0];
+  });
+}
+
 let server: TestServer;
 let tenant: TestTenant;
 let work: string;
@@ -210,4 +222,22 @@ it('an export whose process died (RUNNING, its lease run out) is taken over and 
   await leave(tenant.tenantId, held, `lease_until = now() - interval '1 second'`);
   expect(await runNextExport(server.orm, server.app.files.backend, dir)).toBe(true);
   expect((await tenant.client.get(`/tenant-exports/${held}`)).body.status).toBe('DONE');
+});
+
+it('a running export renews its lease while it works, and lets it go when it ends', async () => {
+  const id = (await tenant.client.post('/tenant-exports')).body.id as string;
+  const leases = new Set<string>();
+  let finished = false;
+  const run = runNextExport(server.orm, server.app.files.backend, path.join(work, 'renewed'), {
+    leaseMs: 150,
+  }).finally(() => (finished = true));
+  while (!finished) {
+    const row = await leaseOf(tenant.tenantId, id);
+    if (row.status === 'RUNNING' && row.lease) leases.add(row.lease);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(await run).toBe(true);
+  // The lease the claim set, then at least one renewal (every 50 ms here).
+  expect(leases.size).toBeGreaterThan(1);
+  expect(await leaseOf(tenant.tenantId, id)).toEqual({ status: 'DONE', lease: null });
 });
