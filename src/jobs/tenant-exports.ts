@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,7 +15,7 @@ import { runPeriodically, type Periodic } from './periodic';
  * connection's own user with `app.worker` = 'exports'), run, with their progress recorded as they
  * go. The bundle is written under `dir`/<tenant id>/<export id> on the worker's machine, where an
  * operator picks it up (`bms tenant:import --bundle ...`: docs/operations.md), and stored as one
- * archive in the file store under `<tenant id>/<export id>`, where any process serves it to the
+ * archive in the file store under `<tenant id>/<id of the run>`, where any process serves it to the
  * tenant's administrator (`GET /tenant-exports/{id}/bundle`).
  *
  * A running export holds a lease its worker renews while it works. A process that dies leaves
@@ -87,10 +87,11 @@ export async function runNextExport(
   const record = (set: string, bindings: unknown[] = []) =>
     knexOf(orm).transaction(async (trx) => {
       await actAsTenant(trx, job.tenant_id);
-      await trx.raw(
+      const result = (await trx.raw(
         `update tenant_export set ${set} where tenant_id = ? and id = ? and status = 'RUNNING' and attempts = ?`,
         [...bindings, job.tenant_id, job.id, job.attempts] as never[],
-      );
+      )) as { rowCount: number };
+      return result.rowCount > 0;
     });
   // Reports and lease renewals go one after the other, never hold up the export, and a failed
   // one is tried again at the next: a lapsed lease only ever costs a second run.
@@ -101,7 +102,8 @@ export async function runNextExport(
   const renewal = setInterval(() => report(`lease_until = ${lease(leaseMs)}`), Math.max(10, leaseMs / 3));
   let reportedAt = 0;
   const bundle = path.join(dir, job.tenant_id, job.id);
-  const archiveKey = `${job.tenant_id}/${job.id}`;
+  // A key of this run's own: a run that was taken over, should it wake up, touches no other's.
+  const archiveKey = `${job.tenant_id}/${randomUUID()}`;
   try {
     // What a run that died left of the bundle on this machine.
     if (job.attempts > 1) await fs.rm(bundle, { recursive: true, force: true });
@@ -127,7 +129,7 @@ export async function runNextExport(
     clearInterval(renewal);
     await reports;
     const records = Object.values(manifest.records).reduce((n, r) => n + r.count, 0);
-    await record(
+    const recorded = await record(
       `status = 'DONE', progress = 100, completed = now(), lease_until = null, bundle = ?, message = ?,
        archive_key = ?, archive_size = ?, archive_sha256 = ?`,
       [
@@ -138,6 +140,7 @@ export async function runNextExport(
         hash.digest('hex'),
       ],
     );
+    if (!recorded) await backend.remove(archiveKey);
   } catch (err) {
     clearInterval(renewal);
     await reports;

@@ -241,3 +241,29 @@ it('a running export renews its lease while it works, and lets it go when it end
   expect(leases.size).toBeGreaterThan(1);
   expect(await leaseOf(tenant.tenantId, id)).toEqual({ status: 'DONE', lease: null });
 });
+
+it('a run whose export was taken over while it worked writes nothing when it ends, and keeps no archive', async () => {
+  const id = (await tenant.client.post('/tenant-exports')).body.id as string;
+  const stored = async () =>
+    (await fs.readdir(path.join(server.app.files.settings.dir, tenant.tenantId))).sort();
+  const before = await stored();
+  let finished = false;
+  const run = runNextExport(server.orm, server.app.files.backend, path.join(work, 'overtaken')).finally(
+    () => (finished = true),
+  );
+  let taken = false;
+  while (!finished && !taken) {
+    if ((await leaseOf(tenant.tenantId, id)).status === 'RUNNING') {
+      // Another worker's claim, as after a stall longer than the lease.
+      await leave(tenant.tenantId, id, `attempts = attempts + 1`);
+      taken = true;
+    } else await new Promise((r) => setTimeout(r, 5));
+  }
+  expect(taken).toBe(true);
+  expect(await run).toBe(true);
+  expect((await tenant.client.get(`/tenant-exports/${id}`)).body).toEqual(
+    expect.objectContaining({ status: 'RUNNING', downloadUrl: null, completed: null }),
+  );
+  expect(await stored()).toEqual(before);
+  await leave(tenant.tenantId, id, `status = 'FAILED'`);
+});
