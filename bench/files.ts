@@ -5,6 +5,7 @@
  *
  *   npm run bench:files            # 10 MB x 5 each way, then a 1 GB upload
  *   BENCH_FILES_BIG_MB=200 npm run bench:files
+ *   BENCH_FILES_PROFILE=/tmp/prof npm run bench:files   # and a CPU profile of the service
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -97,7 +98,10 @@ async function time(work: () => Promise<unknown>): Promise<number> {
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bms-bench-files-'));
-  const service = spawn(process.execPath, ['dist/src/main.js'], {
+  // BENCH_FILES_PROFILE=<folder>: the service writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_FILES_PROFILE;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const service = spawn(process.execPath, [...flags, 'dist/src/main.js'], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,
@@ -143,6 +147,14 @@ async function main() {
         for await (const _chunk of createReadStream(direct));
       });
     }
+    // The per-request part alone: an upload of one byte (authentication, the multipart parse,
+    // the quota check, the row and its event).
+    let tiny = 0;
+    for (let i = 0; i < ROUNDS; i++)
+      tiny += await time(async () => {
+        const res = await upload(token, 1);
+        if (res.status !== 201) throw new Error(`upload: ${res.status} ${res.text}`);
+      });
     const rate = (ms: number) => ((SMALL * ROUNDS) / 1024 / 1024 / (ms / 1000)).toFixed(0);
     console.log(
       `10 MB x ${ROUNDS}, local backend, service on 127.0.0.1 against the same folder written directly:`,
@@ -150,6 +162,7 @@ async function main() {
     console.log(
       `  upload:   service ${rate(viaService)} MB/s, direct ${rate(viaDisk)} MB/s, ratio ${((viaDisk / viaService) * 100).toFixed(0)}%`,
     );
+    console.log(`  one-byte upload: ${(tiny / ROUNDS).toFixed(1)} ms each (the per-request part)`);
     console.log(
       `  download: service ${rate(downService)} MB/s, direct ${rate(downDisk)} MB/s, ratio ${((downDisk / downService) * 100).toFixed(0)}%`,
     );

@@ -9,16 +9,19 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Context } from '../context';
 import type { ContextFor } from '../http/context-for';
 import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
-import { badRequest, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
+import { queryRows } from '../db/orm-bypass/statements';
+import { isUuid } from '../family/limits';
+import { checkOf, superAdminOnly } from '../permissions/rules';
 import type { Logger } from '../logger';
 import { sendCaught, sendError } from '../http/send-error';
 import {
   assetOf,
   findFile,
   imageOf,
+  limitsAndUse,
   limitsOf,
   RASTER_TYPES,
-  usedBytes,
   type FileStore,
   type InTenant,
   type StoredFile,
@@ -164,14 +167,15 @@ export function filesRouter({
       }
       const ctx = await contextFor(req, res);
       const caller = ctx.caller!;
-      const limits = await limitsOf(ctx.em, caller.tenantId, store.settings.defaults);
-      const used = await usedBytes(ctx.em, caller.tenantId);
+      const { limits, used } = await limitsAndUse(ctx.em, caller.tenantId, store.settings.defaults);
       await endTenantTransaction(ctx.em, true);
       const inTenant = inTenantOf(ctx);
+      // The event goes in the transaction that records the file: both or neither.
       const file = await fileOfMultipart(req, (upload) =>
-        store.store(caller.tenantId, caller.userId, limits, used, upload, inTenant),
+        store.store(caller.tenantId, caller.userId, limits, used, upload, inTenant, (em, stored) =>
+          fileEvent(em, caller.tenantId, 'file.created', stored),
+        ),
       );
-      await inTenant((em) => fileEvent(em, caller.tenantId, 'file.created', file));
       res.status(201).setHeader('Location', fileUrl(file.id));
       res.json(uploadAnswer(file));
     } catch (err) {
@@ -217,7 +221,48 @@ export function filesRouter({
   router.get('/files/:id', download(false));
   router.get('/files/:id/thumbnail', download(true));
 
-  async function sendFile(req: Request, res: Response, file: StoredFile): Promise<void> {
+  // A finished tenant export's bundle, as the archive the export job stored: the tenant's whole
+  // data, so for its super-admin alone; any other tenant's export id is a 404 like a file's.
+  router.get('/tenant-exports/:id/bundle', async (req, res) => {
+    res.locals.route = 'GET /tenant-exports/{id}/bundle';
+    try {
+      const ctx = await contextFor(req, res);
+      const allowed = checkOf(superAdminOnly)!(ctx);
+      if (allowed !== true) throw allowed;
+      const id = String(req.params.id);
+      const [row] = isUuid(id)
+        ? await queryRows(
+            ctx.em,
+            `select status, archive_key, archive_size, archive_sha256, completed from tenant_export
+             where tenant_id = $1 and id = $2`,
+            [ctx.caller!.tenantId, id],
+          )
+        : [];
+      await endTenantTransaction(ctx.em, true);
+      if (!row) throw notFound(`there is no tenant export ${id}`);
+      if (row.status !== 'DONE')
+        throw conflict(`the export ${id} is ${row.status}: its bundle is not written yet`);
+      // A finished export whose archive is not in this store (one imported from another deployment).
+      if (!row.archive_key || (await store.backend.size(row.archive_key as string)) === null)
+        throw notFound(`the bundle of the export ${id} is not stored here`);
+      await sendFile(req, res, {
+        name: `tenant-export-${id}.tar.gz`,
+        type: 'application/gzip',
+        size: Number(row.archive_size),
+        sha256: row.archive_sha256 as string,
+        storageKey: row.archive_key as string,
+      });
+    } catch (err) {
+      if (res.headersSent) res.destroy(err as Error);
+      else sendCaught(res, err, logger);
+    }
+  });
+
+  async function sendFile(
+    req: Request,
+    res: Response,
+    file: Pick<StoredFile, 'name' | 'type' | 'size' | 'sha256' | 'storageKey'>,
+  ): Promise<void> {
     const inline = INLINE_TYPES.has(file.type);
     const disposition = contentDisposition(file.name, { type: inline ? 'inline' : 'attachment' });
     res.setHeader('ETag', `"${file.sha256}"`);

@@ -19,6 +19,7 @@ import { Migration20261126140000_record_history } from './Migration2026112614000
 import { Migration20261126150000_push_and_digests } from './Migration20261126150000_push_and_digests';
 import { Migration20261126160000_tenant_lifecycle } from './Migration20261126160000_tenant_lifecycle';
 import { Migration20261126160100_tenant_exports } from './Migration20261126160100_tenant_exports';
+import { Migration20261126170000_tenant_export_leases } from './Migration20261126170000_tenant_export_leases';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
@@ -41,4 +42,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261126150000_push_and_digests', class: Migration20261126150000_push_and_digests },
   { name: 'Migration20261126160000_tenant_lifecycle', class: Migration20261126160000_tenant_lifecycle },
   { name: 'Migration20261126160100_tenant_exports', class: Migration20261126160100_tenant_exports },
+  { name: 'Migration20261126170000_tenant_export_leases', class: Migration20261126170000_tenant_export_leases },
 ];

@@ -2,10 +2,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import readline from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
+import { create as createTar } from 'tar';
 import type { FileBackend } from '../files/backends';
 import { migrationsList } from '../migrations';
 import { actAsTenant, quoteIdent, rows, tenantTables, type TenantTable, knexOf } from './tenant-tables';
@@ -232,6 +234,17 @@ async function writeBundle(
   return manifest;
 }
 
+/**
+ * The bundle in `dir` as one gzip-compressed tar archive, streamed: its entries are the bundle's
+ * files at the archive's root (`manifest.json`, `tenant.ndjson`, `records/`, `files/`), so
+ * `tar -xzf` into an empty folder gives back the folder `bms tenant:import --bundle` takes.
+ */
+export function bundleArchive(dir: string): Readable {
+  return Readable.from(
+    createTar({ gzip: true, cwd: dir, portable: true }, [MANIFEST, TENANT_FILE, 'records', 'files']),
+  );
+}
+
 async function readManifest(dir: string): Promise<Manifest> {
   let text: string;
   try {
@@ -263,24 +276,66 @@ async function readManifest(dir: string): Promise<Manifest> {
   return manifest;
 }
 
-/** The lines of a record file, once its size, count and checksum are those of the manifest. */
-async function checkedLines(dir: string, what: string, record: RecordFile): Promise<string[]> {
+function recordPath(dir: string, what: string, record: RecordFile): string {
   const file = path.join(dir, record.file);
   if (path.relative(dir, file).startsWith('..')) throw new BundleError(`${what}: a file outside the bundle`);
-  let text: string;
+  return file;
+}
+
+const altered = (what: string, record: RecordFile) =>
+  new BundleError(`${what}: ${record.file} does not match its checksum (truncated or altered)`);
+
+/**
+ * Checks a record file against the manifest, streaming it: its checksum and its count of lines
+ * (records), without holding it in memory.
+ */
+async function checkRecordFile(dir: string, what: string, record: RecordFile): Promise<void> {
+  const hash = createHash('sha256');
+  let count = 0;
+  let last = 0x0a;
   try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
+    for await (const chunk of createReadStream(recordPath(dir, what, record)) as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) count++;
+      last = chunk[chunk.length - 1];
+    }
+  } catch (err) {
+    if (err instanceof BundleError) throw err;
     throw new BundleError(`${what}: ${record.file} is missing from the bundle`);
   }
-  if (createHash('sha256').update(text).digest('hex') !== record.sha256)
-    throw new BundleError(`${what}: ${record.file} does not match its checksum (truncated or altered)`);
-  const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
-  if (lines.length !== record.count)
+  if (last !== 0x0a) count++;
+  if (hash.digest('hex') !== record.sha256) throw altered(what, record);
+  if (count !== record.count)
     throw new BundleError(
-      `${what}: ${record.file} holds ${lines.length} records, the manifest says ${record.count}`,
+      `${what}: ${record.file} holds ${count} records, the manifest says ${record.count}`,
     );
-  return lines;
+}
+
+/**
+ * The records of a checked record file, one line at a time, read again as a stream. The file is
+ * hashed again as it goes, so one that changed since its check fails at its end, before anything
+ * read from it is committed.
+ */
+async function* recordLines(dir: string, what: string, record: RecordFile): AsyncGenerator<string> {
+  const hash = createHash('sha256');
+  const input = createReadStream(recordPath(dir, what, record));
+  input.on('data', (chunk) => hash.update(chunk));
+  const lines = readline.createInterface({ input, crlfDelay: Infinity });
+  for await (const line of lines) yield line;
+  if (hash.digest('hex') !== record.sha256) throw altered(what, record);
+}
+
+/** The lines of `lines` in arrays of at most `size`. */
+async function* slices(lines: AsyncIterable<string>, size: number): AsyncGenerator<string[]> {
+  let slice: string[] = [];
+  for await (const line of lines) {
+    slice.push(line);
+    if (slice.length >= size) {
+      yield slice;
+      slice = [];
+    }
+  }
+  if (slice.length > 0) yield slice;
 }
 
 export interface ImportResult {
@@ -306,7 +361,9 @@ export async function importTenant(
   const oldId = manifest.tenant.id;
   const newId = randomUUID();
   const remap = (line: string) => line.split(oldId).join(newId);
-  const tenantLines = await checkedLines(dir, 'tenant', manifest.tenantRecord);
+  await checkRecordFile(dir, 'tenant', manifest.tenantRecord);
+  const tenantLines: string[] = [];
+  for await (const line of recordLines(dir, 'tenant', manifest.tenantRecord)) tenantLines.push(line);
   if (tenantLines.length !== 1) throw new BundleError(`${TENANT_FILE} must hold the tenant's one record`);
   const tenantRow = JSON.parse(remap(tenantLines[0])) as Record<string, unknown>;
   const name = options.name?.trim() || String(tenantRow.name ?? '');
@@ -318,7 +375,7 @@ export async function importTenant(
   const knex = knexOf(orm);
   const tables = await knex.transaction((trx) => tenantTables(trx));
   const byName = new Map(tables.map((t) => [t.name, t]));
-  const loads: { table: TenantTable; columns: string[]; lines: string[] }[] = [];
+  const loads: { table: TenantTable; columns: string[]; record: RecordFile }[] = [];
   for (const [tableName, record] of Object.entries(manifest.records ?? {})) {
     const table = byName.get(tableName);
     if (!table)
@@ -330,7 +387,8 @@ export async function importTenant(
       throw new BundleError(
         `the bundle's ${tableName} has columns this deployment does not: ${unknown.join(', ')}`,
       );
-    loads.push({ table, columns: record.columns, lines: await checkedLines(dir, tableName, record) });
+    await checkRecordFile(dir, tableName, record);
+    loads.push({ table, columns: record.columns, record });
   }
   loads.sort((a, b) => tables.indexOf(a.table) - tables.indexOf(b.table));
   for (const [id, f] of Object.entries(manifest.files ?? {})) {
@@ -350,10 +408,12 @@ export async function importTenant(
   try {
     const fileIds = Object.keys(manifest.files ?? {});
     const types = new Map<string, string>();
-    for (const line of loads.find((l) => l.table.name === 'stored_file')?.lines ?? []) {
-      const row = JSON.parse(line) as { id: string; type: string };
-      types.set(row.id, row.type);
-    }
+    const storedFiles = loads.find((l) => l.table.name === 'stored_file')?.record;
+    if (storedFiles)
+      for await (const line of recordLines(dir, 'stored_file', storedFiles)) {
+        const row = JSON.parse(line) as { id: string; type: string };
+        types.set(row.id, row.type);
+      }
     for (const id of fileIds) {
       const key = `${newId}/${id}`;
       const type = types.get(id) ?? 'application/octet-stream';
@@ -371,25 +431,35 @@ export async function importTenant(
         JSON.stringify(tenantRow),
       ]);
       let done = 0;
-      for (const { table, columns, lines } of loads) {
+      for (const { table, columns, record } of loads) {
         const list = columns.map(quoteIdent).join(', ');
         // A table whose rows reference each other goes in one statement, which checks those
-        // references at its end whatever the rows' order; others go in slices of bounded size.
-        const slice = table.selfReferencing ? Math.max(1, lines.length) : IMPORT_SLICE;
-        for (let at = 0; at < lines.length; at += slice) {
+        // references at its end whatever the rows' order; others go in slices of bounded size,
+        // read from the file as they go.
+        const size = table.selfReferencing ? Math.max(1, record.count) : IMPORT_SLICE;
+        let count = 0;
+        for await (const slice of slices(recordLines(dir, table.name, record), size)) {
           await trx.raw(
             `insert into ${quoteIdent(table.name)} (${list}) select ${list} from json_populate_recordset(null::${quoteIdent(table.name)}, ?::json)`,
-            [
-              `[${lines
-                .slice(at, at + slice)
-                .map(remap)
-                .join(',')}]`,
-            ],
+            [`[${slice.map(remap).join(',')}]`],
           );
+          count += slice.length;
         }
-        counts[table.name] = lines.length;
+        if (count !== record.count) throw altered(table.name, record);
+        counts[table.name] = count;
         progress({ done: ++done, total: loads.length, what: table.name });
       }
+      // The exports of the exported tenant ran there: their archives are in the other deployment's
+      // store, and one that was running (the export that wrote this bundle) is not to run here.
+      if (byName.has('tenant_export'))
+        await trx.raw(
+          `update tenant_export set archive_key = null, archive_size = null, archive_sha256 = null, lease_until = null,
+             status = case when status in ('PENDING', 'RUNNING') then 'FAILED' else status end,
+             message = case when status in ('PENDING', 'RUNNING') then 'exported before it ended; imported from a bundle' else message end,
+             completed = coalesce(completed, now())
+           where tenant_id = ?`,
+          [newId],
+        );
     });
     return { tenantId: newId, name, records: counts, files: stored.length };
   } catch (err) {

@@ -94,13 +94,17 @@ export async function removeTenant(
       tenantId,
     ]);
     if (due.length === 0) return null;
-    const tables = await tenantTables(trx);
-    if (!tables.some((t) => t.name === 'stored_file')) return [];
-    return (
-      await rows<{ key: string }>(trx, 'select storage_key as key from stored_file where tenant_id = ?', [
-        tenantId,
-      ])
-    ).map((r) => r.key);
+    const tables = (await tenantTables(trx)).map((t) => t.name);
+    // Stored files, and the archives of the tenant's exports (kept in the same store).
+    const queries = [
+      tables.includes('stored_file') && 'select storage_key as key from stored_file where tenant_id = ?',
+      tables.includes('tenant_export') &&
+        'select archive_key as key from tenant_export where tenant_id = ? and archive_key is not null',
+    ].filter((q): q is string => !!q);
+    const found: string[] = [];
+    for (const query of queries)
+      found.push(...(await rows<{ key: string }>(trx, query, [tenantId])).map((r) => r.key));
+    return found;
   });
   if (keys === null) return null;
   for (const key of keys) await backend.remove(key);

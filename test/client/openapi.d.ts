@@ -5470,6 +5470,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/tenant-exports/{id}/bundle': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a finished tenant export's bundle
+     * @description A finished tenant export's bundle, streamed with its type, length, `ETag` and a safe `Content-Disposition` (SVG, HTML and unknown types only as attachments); a `Range` of bytes answers 206. The bundle is one gzip-compressed tar archive (`application/gzip`) of the export's folder (`manifest.json`, `tenant.ndjson`, `records/`, `files/`: docs/operations.md); its `ETag` is the archive's SHA-256, as the export reports it. For the tenant's super-admin only (403 to anyone else); 409 while the export is not DONE; 404 for an export of another tenant.
+     */
+    get: operations['downloadTenantExportBundle'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/trusted-issuers': {
     parameters: {
       query?: never;
@@ -12329,8 +12349,15 @@ export interface components {
       /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
-    /** @description An export of the whole tenant (docs/operations.md, "Tenant life cycle"): a job the service runs, reporting its progress; the bundle is written on the service's machine for an operator to import elsewhere. */
+    /** @description An export of the whole tenant (docs/operations.md, "Tenant life cycle"): a job the service runs, reporting its progress; the bundle is written on the service's machine for an operator to import elsewhere, and stored as one archive its super-admin downloads over HTTP. */
     TenantExportJob: {
+      /** @description SHA-256 of the archive, hex (DONE): the download's ETag. */
+      archiveSha256: string | null;
+      /**
+       * Format: double
+       * @description Size of the archive in bytes (DONE).
+       */
+      archiveSize: number | null;
       /** @description Where the bundle is, on the service's machine (DONE): the folder `bms tenant:import --bundle` takes. */
       bundle: string | null;
       /**
@@ -12343,6 +12370,8 @@ export interface components {
        * @description When the export was asked for.
        */
       created: string;
+      /** @description Where the tenant's super-admin downloads the bundle over HTTP as one gzip-compressed tar archive (DONE): `GET /api/v1/tenant-exports/{id}/bundle`. */
+      downloadUrl: string | null;
       /** @description Id of the export. */
       id: string;
       /** @description What was exported (DONE), or why it failed (FAILED). */
@@ -22696,6 +22725,85 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  downloadTenantExportBundle: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description One range of bytes (`bytes=0-1023`). */
+        Range?: string;
+      };
+      path: {
+        /** @description Id of the tenant export. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bytes. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          /** @description `inline` or `attachment`, with the file name. */
+          'Content-Disposition'?: string;
+          /** @description The content's SHA-256. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description The range asked for. */
+      206: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          /** @description Which bytes. */
+          'Content-Range'?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description With the object store and `FILES_REDIRECT_DOWNLOADS`: to a short-lived signed URL. */
+      302: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      /** @description A range that cannot be satisfied. */
+      416: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];

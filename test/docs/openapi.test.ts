@@ -90,7 +90,8 @@ describe('OpenAPI document at /api/v1/openapi.json', () => {
       }
     }
     expect(ids.size).toBe(restTable.length);
-    // Every operation is a row, but the stored files' own HTTP routes (src/docs/openapi/file-routes.ts).
+    // Every operation is a row, but the stored files' own HTTP routes and the export bundle's
+    // download beside them (src/docs/openapi/file-routes.ts).
     const described = Object.entries(doc.paths).flatMap(([p, item]: [string, any]) =>
       Object.entries(item)
         .filter(([, op]: [string, any]) => !op['x-graphql-field'])
@@ -99,6 +100,7 @@ describe('OpenAPI document at /api/v1/openapi.json', () => {
     expect(described.sort()).toEqual([
       'GET /files/{id}',
       'GET /files/{id}/thumbnail',
+      'GET /tenant-exports/{id}/bundle',
       'POST /file-uploads/{id}',
       'POST /files',
     ]);

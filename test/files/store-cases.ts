@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileSettings } from '../../src/files/settings';
+import { cleanUpFiles } from '../../src/jobs/file-jobs';
 import {
   cutOffUpload,
   download,
@@ -348,6 +349,44 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
     expect((await a.client.delete(`/files/${id}`)).status).toBe(204);
     expect((await a.client.get(`/files/${id}/info`)).status).toBe(404);
     expect((await a.client.delete(`/files/${id}`)).status).toBe(404);
+  });
+
+  // Last: the clean-up it runs removes whatever of the tests above is due.
+  test('a two-step upload never completed: once expired, the clean-up removes its stored bytes and its row', async () => {
+    const t = await server.tenant('Never completed');
+    const ticket = async (name: string) => {
+      const res = await t.client.post('/file-uploads', { name, type: 'text/plain', size: 9 });
+      expect(res.status).toBe(200);
+      expect([200, 201, 204]).toContain(
+        await sendTicket(server, res.body, Buffer.from('abandoned'), 'text/plain'),
+      );
+      return { id: res.body.fileId as string, key: `${t.tenantId}/${res.body.fileId}` };
+    };
+    const expired = await ticket('expired.txt');
+    const waiting = await ticket('waiting.txt');
+    const { backend } = server.app.files;
+    expect(await backend.size(expired.key)).toBe(9);
+    expect(await backend.size(waiting.key)).toBe(9);
+    const objects = await objectCount();
+    // As an upload whose expiry passed two hours ago: past the hour of grace the clean-up is given.
+    await server.orm.em
+      .getConnection()
+      .execute(`update stored_file set expires = now() - interval '2 hours' where tenant_id = ? and id = ?`, [
+        t.tenantId,
+        expired.id,
+      ]);
+    await cleanUpFiles(server.orm, server.app.files, 3600_000);
+    expect(await backend.size(expired.key)).toBeNull();
+    expect(await objectCount()).toBe(objects - 1);
+    expect(await fileRows(server, t.tenantId)).toBe(1);
+    // The upload still within its time keeps its bytes and can be completed.
+    expect(await backend.size(waiting.key)).toBe(9);
+    expect((await t.client.post(`/file-uploads/${expired.id}/complete`)).status).toBe(404);
+    const done = await t.client.post(`/file-uploads/${waiting.id}/complete`);
+    expect(done.status).toBe(201);
+    expect((await download(server, t.token, `/api/v1/files/${waiting.id}`)).bytes.toString()).toBe(
+      'abandoned',
+    );
   });
 
   return { server: () => server, a: () => a, b: () => b };

@@ -5,6 +5,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { createLogger } from '../../src/logger';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
+import { runNextExport } from '../../src/jobs/tenant-exports';
 import { fileSettings } from '../../src/files/settings';
 import { tenantTables } from '../../src/services/tenant-tables';
 import { requestDeletion } from '../../src/services/tenant-lifecycle';
@@ -175,6 +176,12 @@ describe('tenant deletion', () => {
     const bystanderFiles = await filesOf(bystander.tenantId);
     expect(Object.keys(await rowCounts(doomed.tenantId)).length).toBeGreaterThan(25);
     expect(await filesOf(doomed.tenantId)).toBeGreaterThan(0);
+    // An export's archive is kept in the same store, and goes with the tenant too.
+    const files = await filesOf(doomed.tenantId);
+    const exported = (await doomed.client.post('/tenant-exports')).body.id as string;
+    while (await runNextExport(server.orm, server.app.files.backend, path.join(filesDir, '.exports')));
+    expect((await doomed.client.get(`/tenant-exports/${exported}`)).body.status).toBe('DONE');
+    expect(await filesOf(doomed.tenantId)).toBe(files + 1);
 
     await ok('tenant:delete', '--tenant', doomed.tenantId, '--confirm', doomedName, '--grace', '0');
     const purged = await ok('tenant:purge');

@@ -1,9 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { extract as extractTar } from 'tar';
 import { createLogger } from '../../src/logger';
-import { runNextExport, startExportJobs } from '../../src/jobs/tenant-exports';
+import { EXPORT_ATTEMPTS, runNextExport, startExportJobs } from '../../src/jobs/tenant-exports';
+import { actAsTenant, knexOf } from '../../src/services/tenant-tables';
 import { importTenant, type Manifest } from '../../src/services/tenant-bundle';
 import { expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
@@ -13,11 +17,41 @@ import { waitFor } from '../events/receiver';
 /**
  * The administrator's export over the API: a job the super-admin starts and follows (status and
  * progress) until its bundle is written, which then imports as a new tenant; refused (403) to
- * anyone else, a 404 for an export that is not the tenant's; a bundle that cannot be written ends
- * the job FAILED with the reason.
+ * anyone else, a 404 for an export that is not the tenant's; the bundle downloads over HTTP as one
+ * archive; a bundle that cannot be written ends the job FAILED with the reason; an export whose
+ * process died is taken over once its lease runs out, and given up after its last attempt.
  */
 jest.setTimeout(300_000);
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function bundleOf(token: string, id: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.baseUrl}/api/v1/tenant-exports/${id}/bundle`, {
+    headers: { authorization: `Bearer ${token}`, ...headers },
+  });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Sets columns of an export's row, as a process that died with it would have left them. */
+async function leave(tenantId: string, id: string, set: string): Promise<void> {
+  await knexOf(server.orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    await trx.raw(`update tenant_export set ${set} where tenant_id = ? and id = ?`, [tenantId, id]);
+  });
+}
+
+/** The export's row as the worker sees it: its status and lease. */
+async function leaseOf(tenantId: string, id: string): Promise<{ status: string; lease: string | null }> {
+  return knexOf(server.orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const { rows } = (await trx.raw(
+      `select status, lease_until::text as lease from tenant_export where tenant_id = ? and id = ?`,
+      [tenantId, id],
+    )) as { rows: { status: string; lease: string | null }[] };
+    return rows[0];
+  });
+}
 
 let server: TestServer;
 let tenant: TestTenant;
@@ -78,6 +112,38 @@ it('the super-admin starts an export and follows its progress until the bundle i
 
   const manifest = JSON.parse(await fs.readFile(path.join(done.bundle, 'manifest.json'), 'utf8')) as Manifest;
   expect(manifest.tenant.id).toBe(tenant.tenantId);
+
+  // The same bundle over HTTP, as one archive, to the tenant's super-admin alone.
+  expect(done.downloadUrl).toBe(`/api/v1/tenant-exports/${id}/bundle`);
+  const res = await bundleOf(tenant.token, id);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/gzip');
+  expect(res.headers.get('content-disposition')).toBe(`attachment; filename=tenant-export-${id}.tar.gz`);
+  expect(res.headers.get('etag')).toBe(`"${done.archiveSha256}"`);
+  expect(res.bytes.length).toBe(done.archiveSize);
+  expect(sha256(res.bytes)).toBe(done.archiveSha256);
+  const unpacked = path.join(work, 'downloaded');
+  await fs.mkdir(unpacked);
+  await pipeline(Readable.from([res.bytes]), extractTar({ cwd: unpacked }));
+  const downloaded = JSON.parse(await fs.readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as Manifest;
+  expect(downloaded).toEqual(manifest);
+  // Every checksum the manifest gives holds for the downloaded files.
+  for (const r of [downloaded.tenantRecord, ...Object.values(downloaded.records)])
+    expect([r.file, sha256(await fs.readFile(path.join(unpacked, r.file)))]).toEqual([r.file, r.sha256]);
+  expect(Object.keys(downloaded.files).length).toBeGreaterThan(0);
+  for (const f of Object.values(downloaded.files)) {
+    const bytes = await fs.readFile(path.join(unpacked, f.file));
+    expect([f.file, bytes.length, sha256(bytes)]).toEqual([f.file, f.size, f.sha256]);
+  }
+  expect((await bundleOf(tenant.token, id, { range: 'bytes=0-9' })).bytes.length).toBe(10);
+  expectErrorBody(await clerk.client.get(`/tenant-exports/${id}/bundle`), 403);
+  expectErrorBody(await other.client.get(`/tenant-exports/${id}/bundle`), 404);
+  expectErrorBody(await tenant.client.get(`/tenant-exports/${randomUUID()}/bundle`), 404);
+  expectErrorBody(await tenant.client.get(`/tenant-exports/not-an-id/bundle`), 404);
+  const pending = await tenant.client.post('/tenant-exports');
+  expectErrorBody(await tenant.client.get(`/tenant-exports/${pending.body.id}/bundle`), 409);
+  while (await runNextExport(server.orm, server.app.files.backend, dir));
+
   const imported = await importTenant(server.orm, server.app.files.backend, done.bundle, {
     name: `From the job ${randomUUID().slice(0, 8)}`,
   });
@@ -101,4 +167,103 @@ it('an export whose bundle cannot be written ends FAILED with the reason', async
       completed: expect.any(String),
     }),
   );
+});
+
+it('an export whose process died (RUNNING, its lease run out) is taken over and run again; after the last attempt it fails saying why', async () => {
+  const dir = path.join(work, 'takeover');
+  const dead = (await tenant.client.post('/tenant-exports')).body.id as string;
+  await leave(
+    tenant.tenantId,
+    dead,
+    `status = 'RUNNING', attempts = 1, progress = 40, started = now() - interval '10 minutes', lease_until = now() - interval '5 minutes'`,
+  );
+  // What the dead run had written of its bundle on this machine.
+  await fs.mkdir(path.join(dir, tenant.tenantId, dead, 'records'), { recursive: true });
+  // One still held by a live process (its lease not run out) is left alone.
+  const held = (await tenant.client.post('/tenant-exports')).body.id as string;
+  await leave(
+    tenant.tenantId,
+    held,
+    `status = 'RUNNING', attempts = 1, lease_until = now() + interval '1 hour'`,
+  );
+  const hopeless = (await tenant.client.post('/tenant-exports')).body.id as string;
+  await leave(
+    tenant.tenantId,
+    hopeless,
+    `status = 'RUNNING', attempts = ${EXPORT_ATTEMPTS}, lease_until = '2026-01-01T00:00:00Z'`,
+  );
+
+  let runs = 0;
+  while (await runNextExport(server.orm, server.app.files.backend, dir, { leaseMs: 30 })) runs++;
+  expect(runs).toBe(2);
+
+  const taken = (await tenant.client.get(`/tenant-exports/${dead}`)).body;
+  expect(taken).toEqual(
+    expect.objectContaining({
+      status: 'DONE',
+      progress: 100,
+      bundle: path.join(dir, tenant.tenantId, dead),
+      downloadUrl: `/api/v1/tenant-exports/${dead}/bundle`,
+    }),
+  );
+  const downloaded = await bundleOf(tenant.token, dead);
+  expect(downloaded.status).toBe(200);
+  expect(sha256(downloaded.bytes)).toBe(taken.archiveSha256);
+  expect((await tenant.client.get(`/tenant-exports/${held}`)).body.status).toBe('RUNNING');
+  expect((await tenant.client.get(`/tenant-exports/${hopeless}`)).body).toEqual(
+    expect.objectContaining({
+      status: 'FAILED',
+      message: `the process running the export stopped without finishing it (its lease ran out at 2026-01-01T00:00:00.000Z), ${EXPORT_ATTEMPTS} times; start a new export`,
+      completed: expect.any(String),
+      downloadUrl: null,
+    }),
+  );
+  // The held one, once its lease runs out too, is taken over like the first.
+  await leave(tenant.tenantId, held, `lease_until = now() - interval '1 second'`);
+  expect(await runNextExport(server.orm, server.app.files.backend, dir)).toBe(true);
+  expect((await tenant.client.get(`/tenant-exports/${held}`)).body.status).toBe('DONE');
+});
+
+it('a running export renews its lease while it works, and lets it go when it ends', async () => {
+  const id = (await tenant.client.post('/tenant-exports')).body.id as string;
+  const leases = new Set<string>();
+  let finished = false;
+  const run = runNextExport(server.orm, server.app.files.backend, path.join(work, 'renewed'), {
+    leaseMs: 150,
+  }).finally(() => (finished = true));
+  while (!finished) {
+    const row = await leaseOf(tenant.tenantId, id);
+    if (row.status === 'RUNNING' && row.lease) leases.add(row.lease);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(await run).toBe(true);
+  // The lease the claim set, then at least one renewal (every 50 ms here).
+  expect(leases.size).toBeGreaterThan(1);
+  expect(await leaseOf(tenant.tenantId, id)).toEqual({ status: 'DONE', lease: null });
+});
+
+it('a run whose export was taken over while it worked writes nothing when it ends, and keeps no archive', async () => {
+  const id = (await tenant.client.post('/tenant-exports')).body.id as string;
+  const stored = async () =>
+    (await fs.readdir(path.join(server.app.files.settings.dir, tenant.tenantId))).sort();
+  const before = await stored();
+  let finished = false;
+  const run = runNextExport(server.orm, server.app.files.backend, path.join(work, 'overtaken')).finally(
+    () => (finished = true),
+  );
+  let taken = false;
+  while (!finished && !taken) {
+    if ((await leaseOf(tenant.tenantId, id)).status === 'RUNNING') {
+      // Another worker's claim, as after a stall longer than the lease.
+      await leave(tenant.tenantId, id, `attempts = attempts + 1`);
+      taken = true;
+    } else await new Promise((r) => setTimeout(r, 5));
+  }
+  expect(taken).toBe(true);
+  expect(await run).toBe(true);
+  expect((await tenant.client.get(`/tenant-exports/${id}`)).body).toEqual(
+    expect.objectContaining({ status: 'RUNNING', downloadUrl: null, completed: null }),
+  );
+  expect(await stored()).toEqual(before);
+  await leave(tenant.tenantId, id, `status = 'FAILED'`);
 });

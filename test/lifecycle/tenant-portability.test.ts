@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getNamedType, isLeafType, type GraphQLObjectType } from 'graphql';
@@ -241,6 +242,30 @@ describe('tenant export and import', () => {
     const taken = await importTenant(server.orm, server.app.files.backend, bundle).catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(BundleError);
     expect((taken as Error).message).toMatch(/a tenant named "Portable .*" already exists/);
+    expect(await tenantCount()).toBe(tenants);
+  });
+
+  it('a record file changed after it was checked, while the import streams it: refused at its end, nothing imported', async () => {
+    const dir = await alteredBundle(async () => undefined, true);
+    const tenants = await tenantCount();
+    let changed = false;
+    const error = await importTenant(
+      server.orm,
+      server.app.files.backend,
+      dir,
+      { name: `Changed ${randomUUID()}` },
+      ({ what }) => {
+        // Once the first table is in, a later one (task) is changed on disk, line count kept.
+        if (what === 'files' || changed) return;
+        changed = true;
+        const file = path.join(dir, 'records', 'task.ndjson');
+        const text = readFileSync(file, 'utf8');
+        writeFileSync(file, text.replace('"title":"', '"title":"X'));
+      },
+    ).catch((e: unknown) => e);
+    expect(changed).toBe(true);
+    expect(error).toBeInstanceOf(BundleError);
+    expect((error as Error).message).toMatch(/task: records\/task\.ndjson does not match its checksum/);
     expect(await tenantCount()).toBe(tenants);
   });
 

@@ -47,7 +47,11 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
     { content: { 'application/json': { schema: JsonSchema } } } | undefined;
   if (fileInfo)
     for (const [path, item] of Object.entries(
-      filePaths(fileInfo.content['application/json'].schema, tagOf('/files/{id}')),
+      filePaths(
+        fileInfo.content['application/json'].schema,
+        tagOf('/files/{id}'),
+        tagOf('/tenant-exports/{id}'),
+      ),
     ))
       paths[path] = { ...paths[path], ...item };
 

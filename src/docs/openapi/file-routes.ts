@@ -14,7 +14,9 @@ const errors = (...names: string[]) =>
       {
         BadRequest: '400',
         Unauthorized: '401',
+        Forbidden: '403',
         NotFound: '404',
+        Conflict: '409',
         PayloadTooLarge: '413',
         UnsupportedMediaType: '415',
         TooManyRequests: '429',
@@ -53,13 +55,18 @@ const MULTIPART = {
   },
 };
 
-const download = (what: string, operationId: string, tag: string) => ({
+const download = (
+  what: string,
+  operationId: string,
+  tag: string,
+  { id = ID, more = '', refusals = [] as string[] } = {},
+) => ({
   operationId,
   summary: `Download ${what}`,
-  description: `${what[0].toUpperCase()}${what.slice(1)}, streamed with its type, length, \`ETag\` and a safe \`Content-Disposition\` (SVG, HTML and unknown types only as attachments); a \`Range\` of bytes answers 206.`,
+  description: `${what[0].toUpperCase()}${what.slice(1)}, streamed with its type, length, \`ETag\` and a safe \`Content-Disposition\` (SVG, HTML and unknown types only as attachments); a \`Range\` of bytes answers 206.${more}`,
   tags: [tag],
   parameters: [
-    ID,
+    id,
     {
       name: 'Range',
       in: 'header' as const,
@@ -97,14 +104,31 @@ const download = (what: string, operationId: string, tag: string) => ({
       description: 'A range that cannot be satisfied.',
       headers: common(),
     },
-    ...errors('Unauthorized', 'NotFound', 'TooManyRequests', 'InternalServerError', 'ServiceUnavailable'),
+    ...errors(
+      'Unauthorized',
+      ...refusals,
+      'NotFound',
+      'TooManyRequests',
+      'InternalServerError',
+      'ServiceUnavailable',
+    ),
   },
   'x-extension': true as const,
 });
 
-/** The path items, given the JSON schema of a stored file's answer and the files' tag. */
-export function filePaths(answer: JsonSchema, tag: string): OpenApiDocument['paths'] {
+/**
+ * The path items, given the JSON schema of a stored file's answer, the files' tag, and the tag of
+ * the tenant exports (whose bundles download from the same store, the same way).
+ */
+export function filePaths(answer: JsonSchema, tag: string, exportsTag: string): OpenApiDocument['paths'] {
   return {
+    '/tenant-exports/{id}/bundle': {
+      get: download("a finished tenant export's bundle", 'downloadTenantExportBundle', exportsTag, {
+        id: { ...ID, description: 'Id of the tenant export.' },
+        more: " The bundle is one gzip-compressed tar archive (`application/gzip`) of the export's folder (`manifest.json`, `tenant.ndjson`, `records/`, `files/`: docs/operations.md); its `ETag` is the archive's SHA-256, as the export reports it. For the tenant's super-admin only (403 to anyone else); 409 while the export is not DONE; 404 for an export of another tenant.",
+        refusals: ['Forbidden', 'Conflict'],
+      }),
+    },
     '/files': {
       post: {
         operationId: 'uploadFile',

@@ -121,6 +121,12 @@ const tooLarge = (limit: number, what: string) =>
 const GiB = 1024 * 1024 * 1024;
 
 /** The tenant's limits: its own settings over the deployment's defaults. */
+const limitsOfRow = (row: Record<string, unknown> | undefined, defaults: FileLimits): FileLimits => ({
+  maxFileSize: row?.max_file_size != null ? Number(row.max_file_size) : defaults.maxFileSize,
+  quotaBytes: row?.quota_bytes != null ? Number(row.quota_bytes) : defaults.quotaBytes,
+  allowedTypes: (row?.allowed_types as string[] | null) ?? defaults.allowedTypes,
+});
+
 export async function limitsOf(
   em: EntityManager,
   tenantId: string,
@@ -131,11 +137,23 @@ export async function limitsOf(
     `select max_file_size, allowed_types, quota_bytes from file_settings where tenant_id = $1`,
     [tenantId],
   );
-  return {
-    maxFileSize: row?.max_file_size != null ? Number(row.max_file_size) : defaults.maxFileSize,
-    quotaBytes: row?.quota_bytes != null ? Number(row.quota_bytes) : defaults.quotaBytes,
-    allowedTypes: (row?.allowed_types as string[] | null) ?? defaults.allowedTypes,
-  };
+  return limitsOfRow(row, defaults);
+}
+
+/** The tenant's limits and the bytes it stores now, in one statement (an upload needs both). */
+export async function limitsAndUse(
+  em: EntityManager,
+  tenantId: string,
+  defaults: FileLimits,
+): Promise<{ limits: FileLimits; used: number }> {
+  const [row] = await queryRows(
+    em,
+    `select s.max_file_size, s.allowed_types, s.quota_bytes,
+       (select coalesce(sum(size), 0) from stored_file where tenant_id = $1 and deleted is null) as used
+     from (select 1) one left join file_settings s on s.tenant_id = $1`,
+    [tenantId],
+  );
+  return { limits: limitsOfRow(row, defaults), used: Number(row.used) };
 }
 
 export async function saveLimits(
@@ -221,6 +239,9 @@ async function dimensionsOf(backend: FileBackend, key: string): Promise<{ width:
 /** Runs `work` in a tenant transaction of its own (the caller of this module decides how). */
 export type InTenant = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R>;
 
+/** What else is written with a stored file's row, in its transaction (its event). */
+export type OnStored = (em: EntityManager, file: StoredFile) => Promise<void>;
+
 export interface Upload {
   name?: string;
   declaredType: string;
@@ -255,6 +276,7 @@ export class FileStore {
     used: number,
     upload: Upload,
     inTenant: InTenant,
+    onStored?: OnStored,
   ): Promise<StoredFile> {
     const id = randomUUID();
     const key = this.keyOf(tenantId, id);
@@ -279,6 +301,8 @@ export class FileStore {
       key,
       { name: cleanName(upload.name), type, size: inspector.bytes, sha256: inspector.sha256 },
       inTenant,
+      undefined,
+      onStored,
     );
   }
 
@@ -298,6 +322,7 @@ export class FileStore {
     file: { name: string; type: string; size: number; sha256: string },
     inTenant: InTenant,
     pending?: StoredFile,
+    onStored?: OnStored,
   ): Promise<StoredFile> {
     try {
       const raster = RASTER_TYPES.has(file.type);
@@ -305,8 +330,9 @@ export class FileStore {
       if (raster && !dims) throw unsupportedType(`the file's content is not a readable ${file.type} image`);
       return await inTenant(async (em) => {
         await lockTenantFiles(em, tenantId);
-        const limits = await limitsOf(em, tenantId, this.settings.defaults);
-        const used = (await usedBytes(em, tenantId)) - (pending?.size ?? 0);
+        const now = await limitsAndUse(em, tenantId, this.settings.defaults);
+        const limits = now.limits;
+        const used = now.used - (pending?.size ?? 0);
         if (used + file.size > limits.quotaBytes) throw quotaExceeded(limits.quotaBytes, used, file.size);
         const thumbnailId = raster ? randomUUID() : null;
         const values = [
@@ -337,7 +363,9 @@ export class FileStore {
               values,
             );
         if (!row) throw conflict(`the upload ${id} was completed already`);
-        return fileOf(row);
+        const stored = fileOf(row);
+        await onStored?.(em, stored);
+        return stored;
       });
     } catch (err) {
       await this.backend.remove(key).catch(() => undefined);

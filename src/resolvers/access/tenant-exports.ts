@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, Float, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { callerOf, type Context } from '../../context';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { isUuid } from '../../family/limits';
@@ -9,7 +9,7 @@ import { ARG_DOCS } from '../../schema/descriptions';
 
 @ObjectType({
   description:
-    'An export of the whole tenant (docs/operations.md, "Tenant life cycle"): a job the service runs, reporting its progress; the bundle is written on the service\'s machine for an operator to import elsewhere.',
+    'An export of the whole tenant (docs/operations.md, "Tenant life cycle"): a job the service runs, reporting its progress; the bundle is written on the service\'s machine for an operator to import elsewhere, and stored as one archive its super-admin downloads over HTTP.',
 })
 export class TenantExportJob {
   @Field(() => ID, { description: 'Id of the export.' })
@@ -34,6 +34,22 @@ export class TenantExportJob {
   })
   bundle!: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Where the tenant's super-admin downloads the bundle over HTTP as one gzip-compressed tar archive (DONE): `GET /api/v1/tenant-exports/{id}/bundle`.",
+  })
+  downloadUrl!: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'Size of the archive in bytes (DONE).' })
+  archiveSize!: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "SHA-256 of the archive, hex (DONE): the download's ETag.",
+  })
+  archiveSha256!: string | null;
+
   @Field(() => String, { description: 'Who asked for the export (an e-mail address).' })
   requestedBy!: string;
 
@@ -50,6 +66,9 @@ const view = (r: Record<string, any>): TenantExportJob => ({
   progress: r.progress,
   message: r.message ?? null,
   bundle: r.bundle ?? null,
+  downloadUrl: r.archive_key ? `/api/v1/tenant-exports/${r.id}/bundle` : null,
+  archiveSize: r.archive_size == null ? null : Number(r.archive_size),
+  archiveSha256: r.archive_sha256 ?? null,
   requestedBy: r.requested_by,
   created: new Date(r.created),
   completed: r.completed ? new Date(r.completed) : null,
