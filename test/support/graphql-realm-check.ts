@@ -10,6 +10,8 @@
 const previous = process.env.NODE_ENV;
 process.env.NODE_ENV = 'production';
 try {
+  // A require, not an import: it must run now, between the two settings of NODE_ENV.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('graphql/jsutils/instanceOf');
 } finally {
   process.env.NODE_ENV = previous;
