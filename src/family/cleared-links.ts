@@ -45,7 +45,11 @@ function clearedLinks(em: EntityManager): Promise<readonly ClearedLink[]> {
  * Clears, through the flush, the links of records that refer to the records `ids` of
  * `entityName` by a set-null key. The changed records are flushed with the caller's next flush.
  */
-export async function clearLinksTo(em: EntityManager, entityName: string, ids: readonly string[]): Promise<void> {
+export async function clearLinksTo(
+  em: EntityManager,
+  entityName: string,
+  ids: readonly string[],
+): Promise<void> {
   const metadata = em.getMetadata();
   const table = metadata.get(entityName).tableName;
   const byTable = new Map<string, EntityMetadata>(
