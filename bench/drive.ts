@@ -46,7 +46,14 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
           const next = options.request(i++);
           // Fresh headers each time: autocannon writes Content-Length into the headers object it
           // is given, and a GET after a POST would otherwise announce a body it never sends.
-          return { ...req, method: next.method, path: next.path, body: next.body, headers: { ...headers } };
+          const own = next.token ? { authorization: `Bearer ${next.token}` } : {};
+          return {
+            ...req,
+            method: next.method,
+            path: next.path,
+            body: next.body,
+            headers: { ...headers, ...own },
+          };
         },
       },
     ],
