@@ -286,8 +286,8 @@ function writeScenarios(
     if (target === 'graphql')
       return { method: 'POST', path: '/graphql', body: graphqlBody(create, {}, {}, input), token: w.token };
     if (target === 'postgraphile') {
-      // The peer stores what its client sends: the id, the audit columns and the empty events
-      // array the service fills in itself.
+      // The peer stores what its client sends: the id and the audit columns the service fills
+      // in itself.
       const now = new Date().toISOString();
       const feature = {
         ...input,
@@ -297,7 +297,6 @@ function writeScenarios(
         createdBy: w.email,
         updated: now,
         updatedBy: w.email,
-        events: [],
       };
       return gql(
         `mutation($feature: FeatureInput!) { result: createFeature(input: { feature: $feature }) { feature { ${THEIR_COLUMNS} } } }`,

@@ -29,8 +29,8 @@ export class WriteUpkeep {
   /** `n` new features of the write tenant, without epic or tasks, for deletes to take one each. */
   async pool(n: number): Promise<string[]> {
     const { rows } = await this.db.query<{ id: string }>(
-      `insert into feature (tenant_id, id, created, created_by, updated, updated_by, version, events, name, description, priority, status, tags, estimated_points)
-       select $1, gen_random_uuid(), now(), 'bench', now(), 'bench', 1, '[]', 'Bench pool ' || g, 'Made to be deleted.', 'LOW', 'BACKLOG', '{}', 1
+      `insert into feature (tenant_id, id, created, created_by, updated, updated_by, version, name, description, priority, status, tags, estimated_points)
+       select $1, gen_random_uuid(), now(), 'bench', now(), 'bench', 1, 'Bench pool ' || g, 'Made to be deleted.', 'LOW', 'BACKLOG', '{}', 1
        from generate_series(1, $2::int) g returning id`,
       [this.tenant.tenantId, n],
     );
