@@ -34,6 +34,8 @@ export interface LoadOptions {
 export async function drive(options: LoadOptions): Promise<LoadResult> {
   let i = 0;
   const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
+  // The run's own wall time: autocannon counts a run ended by `amount` in whole seconds.
+  const started = performance.now();
   const result = await autocannon({
     url: options.base,
     connections: options.connections,
@@ -58,7 +60,7 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
       },
     ],
   });
-  const seconds = result.duration;
+  const seconds = (performance.now() - started) / 1000;
   return {
     requests: result.requests.total,
     seconds,
