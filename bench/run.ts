@@ -218,7 +218,7 @@ function label(sql: string): string {
   }
   if (/^(BEGIN|COMMIT|ROLLBACK)/i.test(s)) return s.replace(/;$/, '').toUpperCase();
   if (/from "?app_user"?/.test(s)) return 'user + roles';
-  const table = /(?:from|into|update) "(\w+)"/i.exec(s)?.[1] ?? '?';
+  const table = /(?:from|into|update) "?(\w+)"?/i.exec(s)?.[1] ?? '?';
   if (/left join lateral/i.test(s)) return `page + count ${table}`;
   if (/^insert/i.test(s)) return `insert ${table}`;
   if (/^update/i.test(s)) return `update ${table}`;
