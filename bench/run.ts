@@ -222,6 +222,7 @@ function label(sql: string): string {
   if (/left join lateral/i.test(s)) return `page + count ${table}`;
   if (/^insert/i.test(s)) return `insert ${table}`;
   if (/^update/i.test(s)) return `update ${table}`;
+  if (/^delete/i.test(s)) return `delete ${table}`;
   if (/^select count\(\*\)/i.test(s)) return `count ${table}`;
   if (/group by/i.test(s)) return `tally ${table}`;
   return `select ${table}`;
