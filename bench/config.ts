@@ -14,6 +14,8 @@ export interface BenchConfig {
   connections: number;
   /** Features of the main tenant (the issue asks for at least 100,000). */
   features: number;
+  /** Features of the write tenant, loaded with the main tenant's shape; only the write scenarios use it. */
+  writeFeatures: number;
   /** Adds tenants until the feature table holds a million rows across 100 tenants. */
   large: boolean;
   /** Seconds of steady load for the memory soak; 0 = no soak. */
@@ -33,7 +35,7 @@ export interface BenchConfig {
   poolSize: number;
   /** WEB_CONCURRENCY of the processes comparison (find and create, one process against this many); 0 or 1 skips it. */
   workers: number;
-  /** Only these scenarios (find, search20, search200, create); all when empty. */
+  /** Only these scenarios (find, search20, search200, create, update, delete, bulkdelete, mixed); all when empty. */
   only: string[];
   /**
    * Another checkout, built with `npm run build`, whose service runs as one more target
@@ -72,6 +74,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     rounds: int(env, 'BENCH_ROUNDS', 3, 1),
     connections: int(env, 'BENCH_CONNECTIONS', 10, 1),
     features: int(env, 'BENCH_FEATURES', 100_000, 1000),
+    writeFeatures: int(env, 'BENCH_WRITE_FEATURES', 10_000, 1000),
     large: flag(env, 'BENCH_LARGE'),
     soakSeconds: int(env, 'BENCH_SOAK_SECONDS', 0),
     soakRate: int(env, 'BENCH_SOAK_RATE', 50, 1),

@@ -155,7 +155,7 @@ async function inChunks(total: number, parallel: number, write: (from: number, t
 async function plannerRole(em: EntityManager, tenantId: string): Promise<string> {
   const permissions = new Permissions();
   permissions.projectsPermissions = ['FEATURES', 'EPICS', 'TASKS'].flatMap((r) =>
-    ['READ', 'CREATE', 'UPDATE'].map((v) => `${v}_${r}`),
+    ['READ', 'CREATE', 'UPDATE', 'DELETE'].map((v) => `${v}_${r}`),
   );
   await em.insertMany(TenantRole, [
     {

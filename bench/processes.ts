@@ -230,6 +230,12 @@ function installPeer(): void {
   });
 }
 
+/** The Node version the peer runs on (`node` when given, else its own). */
+export function peerNodeVersion(node?: string): string {
+  installPeer();
+  return execFileSync(node ?? PEER_NODE, ['--version'], { encoding: 'utf8' }).trim();
+}
+
 /**
  * PostGraphile 5 as the peer (bench/peer/server.mjs), on its own Node unless `node` names
  * another (to compare both on one runtime), the same database and secret.

@@ -20,6 +20,7 @@ import { historyScenario } from './history';
 import {
   cpuOf,
   migrationsAreAmongOurs,
+  peerNodeVersion,
   startBaseline,
   startPeer,
   startService,
@@ -42,6 +43,7 @@ import {
   CREDENTIALED,
   scenarios,
   withCompared,
+  WRITES,
   type HttpRequest,
   type Scenario,
   type ScenarioKey,
@@ -49,6 +51,7 @@ import {
 } from './scenarios';
 import { startCapture, type Capture, type Statement } from './sql-capture';
 import { startIssuer, type Credentials } from './credentials';
+import { WriteUpkeep } from './writes';
 
 /**
  * `npm run bench`: a fresh database, a realistic data set loaded through the service's own code,
@@ -63,14 +66,24 @@ const LARGE_ROWS = 1_000_000;
 const LARGE_TENANTS = 100;
 /** Seconds of load on a target before it is measured. */
 const WARM_UP_SECONDS = 3;
+/** Requests of a delete scenario's warm-up (each takes rows of its own). */
+const WARM_UP_DELETES = 300;
+/** Seconds each form of the peer's question runs when the run picks the fastest. */
+const PEER_FORM_SECONDS = 3;
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 const log = (line = '') => console.log(line);
 
-function machine(serverVersion: string): string {
+function machine(serverVersion: string, peerNode: string): string {
   const cpus = os.cpus();
   return [
     `${cpus.length} x ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}`,
-    `Node ${process.version}; ${serverVersion}`,
+    `service on Node ${process.version}, peer (PostGraphile 5) on Node ${peerNode}; ${serverVersion}`,
     `load average at start ${os
       .loadavg()
       .map((l) => l.toFixed(1))
@@ -92,6 +105,10 @@ interface Run {
   tenants: LoadedTenant[];
   /** The issuer's token and the API key the credentialed targets use, once the main tenant is loaded. */
   credentials?: Credentials;
+  /** The write tenant's pools, restore and checks. */
+  upkeep?: WriteUpkeep;
+  /** Per target, the features its deletes take in the coming run. */
+  pools: Map<Target, string[]>;
 }
 
 /** The credential a target's requests carry: its own where it has one, else the HS256 token. */
@@ -201,10 +218,11 @@ function label(sql: string): string {
   }
   if (/^(BEGIN|COMMIT|ROLLBACK)/i.test(s)) return s.replace(/;$/, '').toUpperCase();
   if (/from "?app_user"?/.test(s)) return 'user + roles';
-  const table = /(?:from|into|update) "(\w+)"/i.exec(s)?.[1] ?? '?';
+  const table = /(?:from|into|update) "?(\w+)"?/i.exec(s)?.[1] ?? '?';
   if (/left join lateral/i.test(s)) return `page + count ${table}`;
   if (/^insert/i.test(s)) return `insert ${table}`;
   if (/^update/i.test(s)) return `update ${table}`;
+  if (/^delete/i.test(s)) return `delete ${table}`;
   if (/^select count\(\*\)/i.test(s)) return `count ${table}`;
   if (/group by/i.test(s)) return `tally ${table}`;
   return `select ${table}`;
@@ -259,6 +277,7 @@ async function measure(
   token: string,
   duration: number,
   warmUp: boolean,
+  amounts: { warmUp?: number; run?: number } = {},
 ) {
   const server = serverFor(run, target);
   const base = {
@@ -273,11 +292,17 @@ async function measure(
     await drive({
       ...base,
       duration: WARM_UP_SECONDS,
-      request: (i) => scenario.request(target, 1_000_000 + i),
+      amount: amounts.warmUp,
+      request: (i) => scenario.request(target, (amounts.warmUp ? 0 : 1_000_000) + i),
     });
   const pgBefore = run.cfg.embedded ? new Map<number, number>() : await backendsCpu(run.orm);
   const cpuBefore = server.cpu();
-  const result = await drive({ ...base, duration, request: (i) => scenario.request(target, i) });
+  const result = await drive({
+    ...base,
+    duration,
+    amount: amounts.run,
+    request: (i) => scenario.request(target, i),
+  });
   const cpuAfter = server.cpu();
   const pgAfter = run.cfg.embedded ? new Map<number, number>() : await backendsCpu(run.orm);
   const perRequest = (seconds: number | undefined) =>
@@ -288,6 +313,71 @@ async function measure(
   const pgCpuMsPerRequest = perRequest(grownBy(pgBefore, pgAfter));
   return { result, cpuMsPerRequest, pgCpuMsPerRequest };
 }
+
+/**
+ * A delete scenario's run: each request deletes rows no other request named, made just before
+ * it, and the run ends when they are used; their number comes from the rate measured before
+ * (the previous round's, or the warm-up's), so that the run lasts about the configured time.
+ */
+async function measureDeletes(
+  run: Run,
+  scenario: Scenario,
+  target: Target,
+  token: string,
+  warmUp: boolean,
+  previousRps: number | undefined,
+) {
+  const per = scenario.deletes!;
+  let rate = previousRps;
+  if (warmUp) {
+    run.pools.set(target, await run.upkeep!.pool(WARM_UP_DELETES * per));
+    const warm = await drive({
+      base: serverFor(run, target).base,
+      token,
+      connections: run.cfg.connections,
+      duration: run.cfg.duration,
+      amount: WARM_UP_DELETES,
+      request: (i) => scenario.request(target, i),
+    });
+    // A warm-up runs slower than the process will: a little more, so the run is not cut short.
+    rate ??= warm.rps * 1.2;
+  }
+  const requests = Math.max(200, Math.ceil((rate ?? 200) * run.cfg.duration));
+  run.pools.set(target, await run.upkeep!.pool(requests * per));
+  return measure(run, scenario, target, token, run.cfg.duration, false, { run: requests });
+}
+
+/**
+ * For each scenario with several forms of the peer's question, each form under load in turn
+ * (twice, interleaved); the scenario keeps the form with the higher median throughput.
+ */
+async function choosePeerForms(run: Run, all: Scenario[], token: string): Promise<string[]> {
+  const chosen: string[] = [];
+  for (const s of all.filter((x) => x.peerForms && x.targets.includes('postgraphile'))) {
+    const forms = s.peerForms!;
+    const rps = forms.map(() => [] as number[]);
+    for (let pass = 0; pass < 2; pass++)
+      for (const [k, form] of forms.entries()) {
+        const r = await drive({
+          base: run.peer.base,
+          token,
+          connections: run.cfg.connections,
+          duration: PEER_FORM_SECONDS,
+          request: (i) => form.request(i),
+        });
+        rps[k].push(r.rps);
+      }
+    const medians = rps.map((list) => median(list));
+    s.peerForm = medians.indexOf(Math.max(...medians));
+    const line = `${s.title}: ${forms.map((f, k) => `${f.name} ${medians[k].toFixed(0)} req/s`).join('; ')} -> ${forms[s.peerForm].name}`;
+    log(`  ${line}`);
+    chosen.push(line);
+  }
+  return chosen;
+}
+
+/** The order of the targets in a round: shifted by one each round, so none always runs first. */
+const rotated = <T>(list: T[], round: number) => list.map((_, k) => list[(k + round) % list.length]);
 
 const median = (values: number[]) => {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
@@ -369,7 +459,7 @@ function printExplain(label: string, explained: Explained[]) {
 }
 
 async function soak(run: Run, all: Scenario[], token: string) {
-  const mix = all.filter((s) => s.key !== 'search200');
+  const mix = all.filter((s) => s.key === 'find' || s.key === 'search20' || s.key === 'create');
   const heapOf = async () => {
     try {
       const text = await (await fetch(`${run.service.base}/metrics`)).text();
@@ -399,7 +489,7 @@ async function soak(run: Run, all: Scenario[], token: string) {
 
 async function profileScenarios(run: Run, all: Scenario[], token: string): Promise<void> {
   const target = run.cfg.profileTarget;
-  for (const scenario of all.filter((s) => s.targets.includes(target))) {
+  for (const scenario of all.filter((s) => s.targets.includes(target) && !s.deletes)) {
     const dir = path.join(OUT, 'profiles', scenario.key);
     fs.rmSync(dir, { recursive: true, force: true });
     const service = await startService({
@@ -552,7 +642,8 @@ async function main() {
     stops.push(() => orm.close(true));
     const serverVersion = (await orm.em.getConnection().execute<{ v: string }[]>('select version() as v'))[0]
       .v;
-    log(machine(serverVersion.split(' on ')[0]));
+    const peerNode = peerNodeVersion(cfg.peerNode);
+    log(machine(serverVersion.split(' on ')[0], peerNode));
     log(
       `duration ${cfg.duration} s per run, ${cfg.connections} connections, service pool ${cfg.poolSize}, log level ${cfg.logLevel}\n`,
     );
@@ -602,7 +693,8 @@ async function main() {
     for (const own of compare ? [service, compare] : [service]) await writeOnce(own, jwt, small);
     const capture = await startCapture(db.url, jwt);
     stops.push(() => capture.close());
-    const run: Run = { cfg, db, orm, jwt, service, baseline, peer, compare, capture, tenants };
+    const pools = new Map<Target, string[]>();
+    const run: Run = { cfg, db, orm, jwt, service, baseline, peer, compare, capture, tenants, pools };
 
     const smallScenarios = scenarios(schema, {
       tenantId: small.tenantId,
@@ -614,6 +706,12 @@ async function main() {
     ];
 
     const main = await load(shape('Main', cfg.features, 1000), 2);
+    // The writes' tenant: the main tenant's shape, so a write meets the indexes and neighbours a
+    // real one would, yet none of the read scenarios' rows.
+    const writer = await load(
+      shape('Write', cfg.writeFeatures, Math.max(10, Math.round((cfg.writeFeatures * 1000) / cfg.features))),
+      5,
+    );
     await load(shape('Other A', 5_000, 50), 3);
     await load(shape('Other B', 5_000, 50), 4);
     await analyze(orm, FEATURE_TABLES);
@@ -626,44 +724,91 @@ async function main() {
       tenantId: main.tenantId,
     });
     run.credentials = await issuer.credentials(service.base, main, { admin: adminToken });
+    const upkeep = await WriteUpkeep.open(db.url, {
+      tenantId: writer.tenantId,
+      featureIds: writer.sampleFeatureIds,
+    });
+    stops.push(() => upkeep.close());
+    run.upkeep = upkeep;
+    const writeToken = tokenOf(jwt, writer);
     const chosen = scenarios(schema, {
       tenantId: main.tenantId,
       featureIds: main.sampleFeatureIds,
       epicIds: main.epicIds,
+      write: {
+        tenantId: writer.tenantId,
+        featureIds: writer.sampleFeatureIds,
+        epicIds: writer.epicIds,
+        token: writeToken,
+        email: writer.planner.email,
+      },
+      pools,
     }).filter((s) => cfg.only.length === 0 || cfg.only.includes(s.key));
     const all = compare ? withCompared(chosen) : chosen;
 
     log('\nSQL per request (captured from the service at the driver):');
     const counts: StatementCount[] = [];
     // One request first, so the tenant's state is cached as it is in steady state.
-    await capture.run(all[0].request('rest', 0), token);
-    for (const s of all) {
+    const first = all[0].request(all[0].captureTarget ?? 'rest', 0);
+    if (!all[0].deletes) await capture.run(first, first.token ?? token);
+    const writeSql: string[] = [];
+    for (const s of all.filter((x) => x.key !== 'mixed')) {
+      const target = s.captureTarget ?? 'rest';
+      if (s.deletes) pools.set(target, await upkeep.pool(5 * s.deletes));
       // The most of five requests: a feature without an epic, say, skips the epic statement.
       let most: Statement[] = [];
       for (let i = 0; i < 5; i++) {
-        const { status, statements } = await capture.run(s.request('rest', i), token);
+        const req = s.request(target, i);
+        const { status, statements } = await capture.run(req, req.token ?? token);
         if (status >= 300) throw new Error(`${s.title} answered ${status} while its SQL was captured`);
         if (statements.length > most.length) most = statements;
       }
       counts.push(countStatements(s, most));
+      if (WRITES.includes(s.key))
+        writeSql.push(
+          `${s.title} (${target}):\n${most.map((st, k) => `  ${k + 1}. [trip ${st.trip - most[0].trip + 1}] ${st.sql}`).join('\n')}`,
+        );
     }
     log(statementsTable(counts));
+    if (writeSql.length) log(`\nEvery statement of a write, in order:\n${writeSql.join('\n')}`);
+    await upkeep.restore();
+
+    log("\nThe peer's forms of each question, each under load in turn (the faster is kept):");
+    const peerForms = await choosePeerForms(run, all, token);
 
     log(`\nLoad (${cfg.rounds} interleaved rounds; the tables give each figure's median):`);
     const same = new Map<ScenarioKey, Map<Target, boolean>>();
-    for (const s of all) same.set(s.key, await checkSameJson(run, s, token));
+    for (const s of all.filter((x) => !WRITES.includes(x.key)))
+      same.set(s.key, await checkSameJson(run, s, token));
     const samples = new Map<string, Measured[]>();
+    const roundLoads: string[] = [];
+    const send = async (target: Target, req: HttpRequest) =>
+      (await fetchJson(serverFor(run, target).base, req, req.token ?? token)).status;
     // Round after round over every scenario and target, so a change in the machine's other load
-    // falls on all targets alike rather than on whichever ran at that time.
+    // falls on all targets alike rather than on whichever ran at that time; each round starts
+    // from the same tables, and its targets run in an order shifted by one from the last round's.
     for (let round = 0; round < cfg.rounds; round++) {
+      await upkeep.restore();
+      roundLoads.push(loadAverage());
+      log(`  round ${round + 1}: tables restored and vacuumed; load average ${roundLoads[round]}`);
       for (const s of all) {
-        for (const target of s.targets) {
-          const m = await measure(run, s, target, token, cfg.duration, round === 0);
+        for (const target of rotated(s.targets, round)) {
           const key = `${s.key} ${target}`;
+          const previous = samples.get(key)?.at(-1)?.result.rps;
+          const m = s.deletes
+            ? await measureDeletes(run, s, target, token, round === 0, previous)
+            : await measure(run, s, target, token, cfg.duration, round === 0);
           samples.set(key, [...(samples.get(key) ?? []), m]);
           log(
             `  round ${round + 1}, ${s.title} / ${target}: ${m.result.rps.toFixed(0)} req/s, p50 ${m.result.p50} ms, p99 ${m.result.p99} ms, CPU ms/req ${m.cpuMsPerRequest?.toFixed(2) ?? '-'} (server) ${m.pgCpuMsPerRequest?.toFixed(2) ?? '-'} (PostgreSQL)${m.result.failures ? `, ${m.result.failures} FAILED` : ''}`,
           );
+        }
+        // The same rows: after the scenario's first round, one request per target read back.
+        if (round === 0 && WRITES.includes(s.key) && s.key !== 'mixed') {
+          const checked = await upkeep.sameRows(s, send, pools);
+          same.set(s.key, checked);
+          const wrong = [...checked].filter(([, ok]) => !ok).map(([t]) => t);
+          log(`  ${s.title}: same rows ${wrong.length ? `NOT for ${wrong.join(', ')}` : 'for every target'}`);
         }
       }
     }
@@ -727,18 +872,26 @@ async function main() {
     if (processesReport)
       log(`\n== One process against WEB_CONCURRENCY=${cfg.workers} ==\n${processesReport}`);
     if (compare) log(`\n== This checkout against ${cfg.compareDir} ==\n${comparedTable(rows)}`);
-    log('\n== Ratios ==');
+    if (peerForms.length) log(`\n== The peer's forms (the faster kept) ==\n${peerForms.join('\n')}`);
+    log('\n== Ratios (medians of the per-round ratios, with their range) ==');
     log(ratiosTable(ratios(rows, counts, latency)));
+    log(`\nservice on Node ${process.version}, peer on Node ${peerNode}`);
     log(
-      `\nload average at end ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
+      `load average (1, 5, 15 min) at each round's start: ${roundLoads.join('; ')}; at end ${loadAverage()}`,
     );
     fs.writeFileSync(
       path.join(OUT, 'latest.json'),
       JSON.stringify(
-        { at: new Date().toISOString(), config: { ...cfg, jwtSecret: undefined }, rows, counts, latency },
+        {
+          at: new Date().toISOString(),
+          config: { ...cfg, jwtSecret: undefined },
+          nodes: { service: process.version, peer: peerNode },
+          loadAverages: roundLoads,
+          peerForms,
+          rows,
+          counts,
+          latency,
+        },
         null,
         2,
       ),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { print, type GraphQLSchema } from 'graphql';
 import { compileRoutes, type CompiledRoute } from '../src/rest/compile';
@@ -10,7 +11,13 @@ import { restTable } from '../src/rest/table';
  * the row-level security transaction. Requests rotate over many feature ids so no single row
  * stays hot.
  */
-export type ScenarioKey = 'find' | 'search20' | 'search200' | 'create';
+export type ScenarioKey =
+  'find' | 'search20' | 'search200' | 'create' | 'update' | 'delete' | 'bulkdelete' | 'mixed';
+
+/** The write scenarios: they act on the write tenant, which no read scenario measures. */
+export const WRITES: ScenarioKey[] = ['create', 'update', 'delete', 'bulkdelete', 'mixed'];
+/** Features a bulk delete request names. */
+export const BULK = 20;
 export type Target =
   | 'rest'
   | 'rest-issuer'
@@ -64,9 +71,17 @@ const OUR_COLUMNS = PEER_COLUMNS.join(' ');
 const THEIR_COLUMNS = PEER_COLUMNS.map((c) => (c === 'id' ? 'id: rowId' : c)).join(' ');
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body?: string;
+  /** Another bearer token than the run's (a write in the mixed load goes to the write tenant). */
+  token?: string;
+}
+
+/** One way of asking the peer the same question; the run keeps the fastest (bench/README.md). */
+export interface PeerForm {
+  name: string;
+  request(i: number): HttpRequest;
 }
 
 export interface Scenario {
@@ -75,6 +90,14 @@ export interface Scenario {
   targets: Target[];
   /** The i-th request of a run against `target`. */
   request(target: Target, i: number): HttpRequest;
+  /** The peer's forms of the question, when there are several; `request` asks the chosen one. */
+  peerForms?: PeerForm[];
+  /** The index in `peerForms` that `request` asks (the fastest, once measured). */
+  peerForm?: number;
+  /** Existing features each request deletes: a pool of this many per request is made before a run. */
+  deletes?: number;
+  /** The target whose request the statement capture records (rest unless it has none). */
+  captureTarget?: Target;
 }
 
 export interface ScenarioData {
@@ -82,6 +105,10 @@ export interface ScenarioData {
   tenantId: string;
   featureIds: string[];
   epicIds: string[];
+  /** The tenant the writes go to, with the token that writes there. */
+  write?: { tenantId: string; featureIds: string[]; epicIds: string[]; token: string; email: string };
+  /** Per target, the existing features of the write tenant its deletes take in turn (filled before each run). */
+  pools?: Map<Target, string[]>;
 }
 
 const SEARCH_QUERY = (size: number) => ({ filters: 'status:eq:READY', sort: 'name,asc', size: String(size) });
@@ -155,18 +182,38 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
       `query($input: SearchInput) { result: searchFeatures(input: $input) { content { ${OUR_COLUMNS} } totalElements } }`,
       { input },
     );
-    const theirs = gql(
-      `query($tenantId: UUID!, $first: Int!) { result: allFeatures(condition: { tenantId: $tenantId, status: "READY" }, orderBy: [NAME_ASC], first: $first) { nodes { ${THEIR_COLUMNS} } totalCount } }`,
-      { tenantId: data.tenantId, first: size },
-    );
-    return {
+    // Row-level security already limits the rows to the token's tenant: naming the tenant in the
+    // condition as well asks the same question another way, and the run keeps the faster.
+    const peerPage = (condition: string, variables: Record<string, unknown>) =>
+      gql(
+        `query(${Object.keys(variables)
+          .map((v) => `$${v}: ${v === 'first' ? 'Int!' : 'UUID!'}`)
+          .join(
+            ', ',
+          )}) { result: allFeatures(condition: { ${condition} }, orderBy: [NAME_ASC], first: $first) { nodes { ${THEIR_COLUMNS} } totalCount } }`,
+        variables,
+      );
+    const peerForms: PeerForm[] = [
+      {
+        name: 'condition on status only (the policy gives the tenant)',
+        request: () => peerPage('status: "READY"', { first: size }),
+      },
+      {
+        name: 'condition on tenantId and status',
+        request: () =>
+          peerPage('tenantId: $tenantId, status: "READY"', { tenantId: data.tenantId, first: size }),
+      },
+    ];
+    const scenario: Scenario = {
       key,
       title: `REST dynamic-search, page of ${size}`,
       targets: all,
-      request(target) {
+      peerForms,
+      peerForm: 0,
+      request(target, i) {
         if (target === 'graphql') return { method: 'POST', path: '/graphql', body: document };
         if (target === 'graphql-columns') return ours;
-        if (target === 'postgraphile') return theirs;
+        if (target === 'postgraphile') return peerForms[scenario.peerForm ?? 0].request(i);
         const path = `/hr/features/dynamic-search?${queryString(q)}`;
         return {
           method: 'GET',
@@ -174,9 +221,10 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
         };
       },
     };
+    return scenario;
   };
 
-  return [
+  const reads: Scenario[] = [
     {
       key: 'find',
       title: 'REST find/{id}',
@@ -202,21 +250,159 @@ export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[]
     },
     searchScenario('search20', 20),
     searchScenario('search200', 200),
+  ];
+  return [...reads, ...writeScenarios(data, reads, { create, gql, baselinePrefix })];
+}
+
+/**
+ * The writes, all to the write tenant: the service through REST and GraphQL against the peer's
+ * own mutations on the same table under the same row-level security. The feature family has no
+ * REST PATCH and no REST DELETE of one id (the specification lists neither): an update is
+ * GraphQL's updateFeature, a REST delete is delete-list with one id.
+ */
+function writeScenarios(
+  data: ScenarioData,
+  reads: Scenario[],
+  helpers: {
+    create: CompiledRoute;
+    gql: (query: string, variables: Record<string, unknown>) => HttpRequest;
+    baselinePrefix: (target: Target) => string;
+  },
+): Scenario[] {
+  const w = data.write;
+  if (!w) return [];
+  const { create, baselinePrefix } = helpers;
+  const gql = (query: string, variables: Record<string, unknown>): HttpRequest => ({
+    ...helpers.gql(query, variables),
+    token: w.token,
+  });
+  const pool = (target: Target) => {
+    const ids = data.pools?.get(target);
+    if (!ids?.length) throw new Error(`no features to delete were made for ${target}`);
+    return ids;
+  };
+  const createRequest = (target: Target, i: number): HttpRequest => {
+    const input = newFeature(i, w.epicIds);
+    if (target === 'graphql')
+      return { method: 'POST', path: '/graphql', body: graphqlBody(create, {}, {}, input), token: w.token };
+    if (target === 'postgraphile') {
+      // The peer stores what its client sends: the id and the audit columns the service fills
+      // in itself.
+      const now = new Date().toISOString();
+      const feature = {
+        ...input,
+        tenantId: w.tenantId,
+        rowId: randomUUID(),
+        created: now,
+        createdBy: w.email,
+        updated: now,
+        updatedBy: w.email,
+      };
+      return gql(
+        `mutation($feature: FeatureInput!) { result: createFeature(input: { feature: $feature }) { feature { ${THEIR_COLUMNS} } } }`,
+        { feature },
+      );
+    }
+    const path = '/hr/features';
+    return {
+      method: 'POST',
+      path: target === 'rest' ? `/api/v1${path}` : `${baselinePrefix(target)}${path}`,
+      body: JSON.stringify(input),
+      token: w.token,
+    };
+  };
+  const updateRequest = (target: Target, i: number): HttpRequest => {
+    const id = w.featureIds[i % w.featureIds.length];
+    const patch = updatePatch(i);
+    if (target === 'postgraphile')
+      return gql(
+        `mutation($tenantId: UUID!, $id: UUID!, $patch: FeaturePatch!) { result: updateFeatureByTenantIdAndRowId(input: { tenantId: $tenantId, rowId: $id, featurePatch: $patch }) { feature { ${THEIR_COLUMNS} } } }`,
+        {
+          tenantId: w.tenantId,
+          id,
+          patch: { ...patch, updated: new Date().toISOString(), updatedBy: w.email },
+        },
+      );
+    return gql(
+      `mutation($id: ID!, $input: UpdateFeatureInput!) { result: updateFeature(id: $id, input: $input) { ${OUR_COLUMNS} } }`,
+      { id, input: patch },
+    );
+  };
+  const deleteRequest = (target: Target, ids: string[]): HttpRequest => {
+    if (target === 'rest')
+      return {
+        method: 'DELETE',
+        path: `/api/v1/hr/features/delete-list?ids=${ids.join(',')}`,
+        token: w.token,
+      };
+    if (target === 'graphql')
+      return ids.length === 1
+        ? gql('mutation($id: ID!) { result: deleteFeature(id: $id) }', { id: ids[0] })
+        : gql('mutation($ids: [ID!]!) { result: deleteFeatures(ids: $ids) }', { ids });
+    // PostGraphile 5 has no delete of many rows: one mutation field per row, in one document.
+    const fields = ids.map(
+      (_, k) =>
+        `d${k}: deleteFeatureByTenantIdAndRowId(input: { tenantId: $tenantId, rowId: $id${k} }) { clientMutationId }`,
+    );
+    const params = ids.map((_, k) => `$id${k}: UUID!`).join(', ');
+    return gql(`mutation($tenantId: UUID!, ${params}) { ${fields.join(' ')} }`, {
+      tenantId: w.tenantId,
+      ...Object.fromEntries(ids.map((id, k) => [`id${k}`, id])),
+    });
+  };
+  const ofService = (target: Target): Target => (target === 'graphql-columns' ? 'graphql' : target);
+  const peerTargets: Target[] = ['rest', 'graphql', 'postgraphile'];
+  return [
     {
       key: 'create',
-      title: 'REST create (POST)',
-      targets: ['rest', 'graphql', 'baseline-rls', 'baseline-plain'],
+      title: 'create',
+      targets: [...peerTargets, 'baseline-rls', 'baseline-plain'],
+      request: createRequest,
+    },
+    {
+      key: 'update',
+      title: 'update, two fields (GraphQL)',
+      targets: ['graphql', 'postgraphile'],
+      captureTarget: 'graphql',
+      request: updateRequest,
+    },
+    {
+      key: 'delete',
+      title: 'delete one',
+      targets: peerTargets,
+      deletes: 1,
+      request: (target, i) => {
+        const ids = pool(target);
+        return deleteRequest(target, [ids[i % ids.length]]);
+      },
+    },
+    {
+      key: 'bulkdelete',
+      title: `bulk delete of ${BULK}`,
+      targets: peerTargets,
+      deletes: BULK,
+      request: (target, i) => {
+        const ids = pool(target);
+        const from = (i * BULK) % Math.max(BULK, ids.length - (ids.length % BULK));
+        return deleteRequest(target, ids.slice(from, from + BULK));
+      },
+    },
+    {
+      key: 'mixed',
+      title: 'mixed: 80% reads, 20% writes',
+      targets: ['rest', 'graphql-columns', 'postgraphile'],
       request(target, i) {
-        const input = newFeature(i, data.epicIds);
-        if (target === 'graphql')
-          return { method: 'POST', path: '/graphql', body: graphqlBody(create, {}, {}, input) };
-        const path = '/hr/features';
-        return {
-          method: 'POST',
-          path: target === 'rest' ? `/api/v1${path}` : `${baselinePrefix(target)}${path}`,
-          body: JSON.stringify(input),
-        };
+        // Of ten requests: eight reads over find and the pages of 20 and 200, a create, an update
+        // (the service's through GraphQL: REST has none for features).
+        const k = i % 10;
+        if (k < 8) return reads[k % reads.length].request(target, i);
+        return k === 8 ? createRequest(ofService(target), i) : updateRequest(ofService(target), i);
       },
     },
   ];
+}
+
+/** The two fields an update changes. */
+export function updatePatch(i: number) {
+  return { name: `Updated feature ${i}`, priority: ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'][i % 4] };
 }
