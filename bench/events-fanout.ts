@@ -12,14 +12,10 @@
  * profile of the service), DATABASE_URL (the local server), BENCH_KEEP=1 keeps the database.
  */
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { signToken } from '../src/auth/jwt';
-import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
-import { createTenant } from '../src/services/provisioning';
-import { createBenchDatabase } from './database';
-import { drive } from './drive';
+import { scenarioTenant } from './scenario-tenant';
+import { driveCreates } from './events-load';
 import { percentile } from './events-drain';
 import { startService } from './processes';
 
@@ -71,24 +67,9 @@ async function startClients(wsUrl: string, token: string) {
 }
 
 export async function fanoutScenario(log: (line: string) => void = console.log) {
-  const db = await createBenchDatabase(
-    process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-  );
-  const orm = await openOrm({ clientUrl: db.url, poolMax: 2 });
+  const { db, secret, token, close } = await scenarioTenant('Fanout');
   const stops: (() => Promise<unknown>)[] = [];
   try {
-    await migrate(orm);
-    await enableRowLevelSecurity(orm);
-    const { tenant, admin } = await createTenant(orm.em.fork(), {
-      name: 'Fanout',
-      adminEmail: 'admin@fanout.test',
-    });
-    const secret = randomBytes(32).toString('hex');
-    const token = signToken(
-      { secret },
-      { sub: admin.id, email: admin.email, tenantId: tenant.id },
-      24 * 3600,
-    );
     const service = await startService({
       databaseUrl: db.url,
       jwtSecret: secret,
@@ -101,18 +82,7 @@ export async function fanoutScenario(log: (line: string) => void = console.log) 
     stops.push(() => clients.close());
     const load0 = loadavg()[0];
     const cpu0 = service.cpu() ?? 0;
-    let n = 0;
-    const load = await drive({
-      base: service.base,
-      token,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      request: () => ({
-        method: 'POST',
-        path: '/api/v1/concepts',
-        body: JSON.stringify({ name: `Fan ${n++}` }),
-      }),
-    });
+    const load = await driveCreates(service.base, token, CONNECTIONS, SECONDS, 'Fan');
     const loadEnded = Date.now();
     const during = await clients.stats();
     const creates = load.requests - load.failures;
@@ -144,8 +114,7 @@ export async function fanoutScenario(log: (line: string) => void = console.log) 
     return result;
   } finally {
     for (const stop of stops.reverse()) await stop();
-    await orm.close(true);
-    if (process.env.BENCH_KEEP !== '1') await db.drop();
+    await close();
   }
 }
 

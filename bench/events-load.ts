@@ -6,12 +6,8 @@
  * delivery lag (arrival minus the event's occurredAt) during the load at p50 and p99 per endpoint,
  * and how long the backlog left at the end of the load took to drain.
  */
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { signToken } from '../src/auth/jwt';
-import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
-import { createTenant } from '../src/services/provisioning';
-import { createBenchDatabase } from './database';
+import { scenarioTenant } from './scenario-tenant';
 import { drive } from './drive';
 import { percentile, startReceiver, type Stats } from './events-drain';
 import { startService } from './processes';
@@ -33,27 +29,34 @@ interface Phase {
   drainedPerSecond: number;
 }
 
+/** The events scenarios' load: concepts created as fast as `connections` clients go, for `seconds`. */
+export function driveCreates(
+  base: string,
+  token: string,
+  connections: number,
+  seconds: number,
+  prefix: string,
+) {
+  let n = 0;
+  return drive({
+    base,
+    token,
+    connections,
+    duration: seconds,
+    request: () => ({
+      method: 'POST',
+      path: '/api/v1/concepts',
+      body: JSON.stringify({ name: `${prefix} ${n++}` }),
+    }),
+  });
+}
+
 export async function eventsScenario(log: (line: string) => void = console.log): Promise<Phase[]> {
-  const db = await createBenchDatabase(
-    process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-  );
-  const orm = await openOrm({ clientUrl: db.url, poolMax: 2 });
+  const { db, secret, token, close } = await scenarioTenant('Events');
   process.env.BENCH_SLOW_MS = String(SLOW_MS);
   const receiver = await startReceiver(SLOW_PATH);
   const stops: (() => Promise<unknown>)[] = [];
   try {
-    await migrate(orm);
-    await enableRowLevelSecurity(orm);
-    const { tenant, admin } = await createTenant(orm.em.fork(), {
-      name: 'Events',
-      adminEmail: 'admin@events.test',
-    });
-    const secret = randomBytes(32).toString('hex');
-    const token = signToken(
-      { secret },
-      { sub: admin.id, email: admin.email, tenantId: tenant.id },
-      24 * 3600,
-    );
     // The receivers are on 127.0.0.1, which only this setting lets a webhook reach.
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
     const service = await startService({
@@ -85,18 +88,7 @@ export async function eventsScenario(log: (line: string) => void = console.log):
         );
       const before = await receiver.stats();
       receiver.reset();
-      let n = 0;
-      const load = await drive({
-        base: service.base,
-        token,
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        request: () => ({
-          method: 'POST',
-          path: '/api/v1/concepts',
-          body: JSON.stringify({ name: `Load ${n++}` }),
-        }),
-      });
+      const load = await driveCreates(service.base, token, CONNECTIONS, SECONDS, 'Load');
       const loadEnded = Date.now();
       const during = await receiver.stats();
       const creates = load.requests - load.failures;
@@ -133,8 +125,7 @@ export async function eventsScenario(log: (line: string) => void = console.log):
   } finally {
     for (const stop of stops.reverse()) await stop();
     await receiver.close();
-    await orm.close(true);
-    if (process.env.BENCH_KEEP !== '1') await db.drop();
+    await close();
   }
 }
 

@@ -7,12 +7,8 @@
  * alternately, HISTORY_FINDS (400) times each, and compares the two. Reports medians and p90s,
  * and the ratios the docs state the targets for (docs/history.md, "What it costs").
  */
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { signToken } from '../src/auth/jwt';
-import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
-import { createTenant } from '../src/services/provisioning';
-import { createBenchDatabase } from './database';
+import { scenarioTenant } from './scenario-tenant';
 import { percentile } from './events-drain';
 import { startService } from './processes';
 
@@ -44,24 +40,9 @@ export interface HistoryResult {
 const summary = (ms: number[]) => ({ p50: percentile(ms, 50), p90: percentile(ms, 90) });
 
 export async function historyScenario(log: (line: string) => void = console.log): Promise<HistoryResult> {
-  const db = await createBenchDatabase(
-    process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-  );
-  const orm = await openOrm({ clientUrl: db.url, poolMax: 2 });
+  const { db, secret, token, close } = await scenarioTenant('History');
   const stops: (() => Promise<unknown>)[] = [];
   try {
-    await migrate(orm);
-    await enableRowLevelSecurity(orm);
-    const { tenant, admin } = await createTenant(orm.em.fork(), {
-      name: 'History',
-      adminEmail: 'admin@history.test',
-    });
-    const secret = randomBytes(32).toString('hex');
-    const token = signToken(
-      { secret },
-      { sub: admin.id, email: admin.email, tenantId: tenant.id },
-      24 * 3600,
-    );
     const service = await startService({
       databaseUrl: db.url,
       jwtSecret: secret,
@@ -180,8 +161,7 @@ export async function historyScenario(log: (line: string) => void = console.log)
     return result;
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    await orm.close(true);
-    if (process.env.BENCH_KEEP !== '1') await db.drop();
+    await close();
   }
 }
 

@@ -13,10 +13,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import webpush from 'web-push';
-import { signToken } from '../src/auth/jwt';
-import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
-import { createTenant, createUser } from '../src/services/provisioning';
-import { createBenchDatabase } from './database';
+import { createUser } from '../src/services/provisioning';
+import { scenarioTenant } from './scenario-tenant';
 import { drive } from './drive';
 import { startService } from './processes';
 
@@ -64,19 +62,10 @@ function subscription(endpoint: string) {
 }
 
 export async function pushScenario(log: (line: string) => void = console.log): Promise<Round[]> {
-  const db = await createBenchDatabase(
-    process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-  );
-  const orm = await openOrm({ clientUrl: db.url, poolMax: 2 });
+  const { db, orm, tenant, admin, secret, tokenOf, close } = await scenarioTenant('Push');
   const pushService = await startPushService();
   const rounds: Round[] = [];
   try {
-    await migrate(orm);
-    await enableRowLevelSecurity(orm);
-    const { tenant, admin } = await createTenant(orm.em.fork(), {
-      name: 'Push',
-      adminEmail: 'admin@push.test',
-    });
     const recipient = await createUser(orm.em, {
       tenantId: tenant.id,
       email: 'recipient@push.test',
@@ -84,9 +73,6 @@ export async function pushScenario(log: (line: string) => void = console.log): P
       hasFullAccess: false,
       actorEmail: admin.email,
     });
-    const secret = randomBytes(32).toString('hex');
-    const tokenOf = (u: { id: string; email: string }) =>
-      signToken({ secret }, { sub: u.id, email: u.email, tenantId: tenant.id }, 24 * 3600);
     // The push service is on 127.0.0.1, which only this setting lets a subscription name.
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
     const vapid = webpush.generateVAPIDKeys();
@@ -164,8 +150,7 @@ export async function pushScenario(log: (line: string) => void = console.log): P
     return rounds;
   } finally {
     await pushService.close();
-    await orm.close(true);
-    if (process.env.BENCH_KEEP !== '1') await db.drop();
+    await close();
   }
 }
 
