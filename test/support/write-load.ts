@@ -13,7 +13,12 @@ export async function graphqlAt(port: number, token: string, query: string, vari
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query, variables }),
   });
-  return (await res.json()) as { data?: any; errors?: unknown[] };
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as { data?: any; errors?: unknown[] };
+  } catch {
+    return { errors: [`HTTP ${res.status}: ${text.slice(0, 200)}`] };
+  }
 }
 
 export function writeLoad(port: number, token: string, writers = 2) {
@@ -24,17 +29,28 @@ export function writeLoad(port: number, token: string, writers = 2) {
       const res = await graphqlAt(port, token, 'mutation($i: LeadInput!) { createLead(input: $i) { id } }', {
         i: { lastName: `${name}-${i}` },
       });
-      if (res.errors) throw new Error(JSON.stringify(res.errors));
+      if (res.errors || !res.data) throw new Error(JSON.stringify(res));
       acked.push({ id: res.data.createLead.id, at: Date.now() });
     }
   };
-  const running = Array.from({ length: writers }, (_, n) => writer(`w${n}`));
+  let failed: unknown;
+  const running = Array.from({ length: writers }, (_, n) =>
+    writer(`w${n}`).catch((err: unknown) => {
+      failed ??= err;
+      throw err;
+    }),
+  );
+  // A writer that failed fails whoever waits for more writes, rather than leaving them waiting.
+  for (const r of running) r.catch(() => undefined);
   return {
     acked,
     /** Resolves once `count` writes more than now have been acknowledged. */
     async more(count: number) {
       const target = acked.length + count;
-      while (acked.length < target) await new Promise((r) => setTimeout(r, 50));
+      while (acked.length < target) {
+        if (failed) throw failed;
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     async stop() {
       writing = false;
