@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childEnv, cliRunner, freePort, startService, type Running } from '../support/process';
+import { childEnv, cliRunner, freePort, serviceProcesses } from '../support/process';
 import { presentLeads, writeLoad } from '../support/write-load';
 
 /**
@@ -17,24 +17,17 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'bms-backup-'));
 const outside = mkdtempSync(path.join(tmpdir(), 'bms-backup-out-'));
 const env = childEnv({ DATA_DIR: dataDir });
 const { ok, fails } = cliRunner(() => env);
-const running: Running[] = [];
+const services = serviceProcesses(() => env);
 let port: number;
 
 afterAll(() => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+  services.killAll();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
 });
 
-const start = async () => {
-  const service = await startService({ ...env, PORT: String(port) });
-  running.push(service);
-  return service;
-};
-const stop = async (service: Running) => {
-  service.child.kill('SIGTERM');
-  expect((await service.exited).code).toBe(0);
-};
+const start = () => services.start({ PORT: String(port) });
+const { stop } = services;
 
 it('a backup under write load restores every write acknowledged before it began', async () => {
   port = await freePort();

@@ -8,8 +8,7 @@ import {
   freePort,
   freshServerDatabase,
   randomSecret,
-  startService,
-  type Running,
+  serviceProcesses,
 } from '../support/process';
 import { presentLeads, writeLoad } from '../support/write-load';
 
@@ -42,7 +41,7 @@ function script(name: string, args: string[], env: NodeJS.ProcessEnv) {
 onServer('pg_dump and pg_restore on a PostgreSQL server', () => {
   const work = mkdtempSync(path.join(tmpdir(), 'bms-pg-backup-'));
   const secret = randomSecret();
-  const running: Running[] = [];
+  const services = serviceProcesses(() => env);
   let source: Awaited<ReturnType<typeof freshServerDatabase>>;
   let target: Awaited<ReturnType<typeof freshServerDatabase>>;
   let env: NodeJS.ProcessEnv;
@@ -54,21 +53,14 @@ onServer('pg_dump and pg_restore on a PostgreSQL server', () => {
     env = childEnv({ DATABASE_URL: source.url, JWT_SECRET: secret, DATA_DIR: work });
   });
   afterAll(async () => {
-    for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+    services.killAll();
     await source?.drop();
     await target?.drop();
     rmSync(work, { recursive: true, force: true });
   });
 
-  const start = async (url: string, port: number) => {
-    const service = await startService({ ...env, DATABASE_URL: url, PORT: String(port) });
-    running.push(service);
-    return service;
-  };
-  const stop = async (service: Running) => {
-    service.child.kill('SIGTERM');
-    expect((await service.exited).code).toBe(0);
-  };
+  const start = (url: string, port: number) => services.start({ DATABASE_URL: url, PORT: String(port) });
+  const { stop } = services;
 
   it('a backup under write load restores every write acknowledged before it began', async () => {
     const port = await freePort();

@@ -72,6 +72,28 @@ export async function startService(env: NodeJS.ProcessEnv, timeoutMs = 240_000):
   return service;
 }
 
+/**
+ * Service processes a test starts with `env()` and settings of each start's own, stopped with
+ * SIGTERM (each must exit 0); `killAll` ends whatever a failed test left running.
+ */
+export function serviceProcesses(env: () => NodeJS.ProcessEnv) {
+  const running: Running[] = [];
+  return {
+    async start(extra: Record<string, string>): Promise<Running> {
+      const service = await startService({ ...env(), ...extra });
+      running.push(service);
+      return service;
+    },
+    async stop(service: Running): Promise<void> {
+      service.child.kill('SIGTERM');
+      expect((await service.exited).code).toBe(0);
+    },
+    killAll(): void {
+      for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+    },
+  };
+}
+
 /** The pino lines of an output at error level or above (pino's error is 50). */
 export function errorLines(output: string): string[] {
   return output.split('\n').filter((line) => {
