@@ -173,7 +173,8 @@ export class TenantSettings {
   defaultProductVisibility?: string;
   @Field(() => String, {
     nullable: true,
-    description: 'Time zone used where a record gives none (IANA name).',
+    description:
+      'Time zone used where a record gives none, and the days and weeks e-mail digests cover (IANA name).',
   })
   defaultTimezone?: string;
   @Field(() => Float, { nullable: true, description: 'VAT percentage used where a record gives none.' })

@@ -5,9 +5,12 @@ import { asEventWorker, type Query } from './store';
 
 /**
  * E-mail digests: once a period, each user whose `digestFrequency` asks for one gets a single
- * e-mail summarising the notifications of that period (the previous UTC day, or the previous
- * ISO week, Monday to Monday, UTC). Periods follow one another, so each digest covers what came
- * since the previous one.
+ * e-mail summarising the notifications of that period: the previous day, or the previous ISO week
+ * (Monday to Monday), in the tenant's `defaultTimezone` (UTC when it has none), so a daily digest
+ * covers a day as the people of the tenant live it, 23 or 25 hours long when clocks change.
+ * Periods follow one another: a digest starts where the user's previous one ended, when that was
+ * less than a period before, so changing the tenant's time zone or the user's frequency neither
+ * repeats a notification nor drops one.
  *
  * Scheduling is a single insert of one DIGEST delivery per user and period, run by every process
  * every `digestIntervalMs`; a unique index on (tenant, user, period end) makes whichever process
@@ -19,13 +22,38 @@ import { asEventWorker, type Query } from './store';
 export const DIGEST_EVENT = 'notification.digest';
 export type DigestFrequency = 'DAILY' | 'WEEKLY';
 
-/** The period of `frequency` that ended last before `now`: [from, to). */
-export function digestPeriod(frequency: DigestFrequency, now: Date): { from: Date; to: Date } {
-  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  if (frequency === 'DAILY') return { from: new Date(day - 86_400_000), to: new Date(day) };
-  const sinceMonday = (now.getUTCDay() + 6) % 7;
-  const monday = day - sinceMonday * 86_400_000;
-  return { from: new Date(monday - 7 * 86_400_000), to: new Date(monday) };
+export interface DigestPeriod {
+  timeZone: string;
+  frequency: DigestFrequency;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The period of each frequency that ended last before `now`, [from, to), in each of `timeZones`.
+ * PostgreSQL computes them, as it compares the notifications' times; a zone it does not know (the
+ * service checks names with Node's ICU when they are written) gets UTC's periods.
+ */
+export async function digestPeriods(
+  q: Query,
+  timeZones: readonly string[],
+  now: Date,
+): Promise<DigestPeriod[]> {
+  const rows = await q<{ zone: string; frequency: DigestFrequency; from: Date; to: Date }>(
+    `select z.zone, f.frequency,
+       (date_trunc(f.unit, ?::timestamptz at time zone coalesce(k.name, 'UTC')) - f.step) at time zone coalesce(k.name, 'UTC') as "from",
+       date_trunc(f.unit, ?::timestamptz at time zone coalesce(k.name, 'UTC')) at time zone coalesce(k.name, 'UTC') as "to"
+     from jsonb_array_elements_text(?::jsonb) as z(zone)
+     left join pg_timezone_names k on k.name = z.zone
+     cross join (values ('DAILY', 'day', interval '1 day'), ('WEEKLY', 'week', interval '7 days')) as f(frequency, unit, step)`,
+    [now.toISOString(), now.toISOString(), JSON.stringify([...new Set(['UTC', ...timeZones])])],
+  );
+  return rows.map((r) => ({
+    timeZone: r.zone,
+    frequency: r.frequency,
+    from: new Date(r.from),
+    to: new Date(r.to),
+  }));
 }
 
 /**
@@ -35,34 +63,49 @@ export function digestPeriod(frequency: DigestFrequency, now: Date): { from: Dat
  */
 export async function scheduleDigests(orm: MikroORM, now = new Date()): Promise<number> {
   return asEventWorker(orm, async (q) => {
-    let made = 0;
-    for (const frequency of ['DAILY', 'WEEKLY'] as const) {
-      const { from, to } = digestPeriod(frequency, now);
-      const rows = await q(
-        `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
-           event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
-         select s.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'DIGEST',
-           null, '${DIGEST_EVENT}', ?::timestamptz, 'PENDING', 0, now(), '[]'::jsonb,
-           jsonb_build_object('userId', s.user_id, 'frequency', s.digest_frequency, 'from', ?::text, 'to', ?::text)
+    const zones = await q<{ zone: string }>(
+      `select distinct t.settings->>'defaultTimezone' as zone from tenant t
+       where t.settings->>'defaultTimezone' is not null
+         and exists (select 1 from notification_settings s where s.tenant_id = t.id and s.digest_frequency <> 'OFF')`,
+    );
+    const periods = await digestPeriods(
+      q,
+      zones.map((z) => z.zone),
+      now,
+    );
+    const rows = await q(
+      `with due as (
+         select s.tenant_id, s.user_id, s.digest_frequency, s.enabled_categories, s.disabled_scopes, p."to",
+           coalesce((select max((d.target->>'to')::timestamptz) from event_delivery d
+                     where d.tenant_id = s.tenant_id and d.channel = 'DIGEST' and d.target->>'userId' = s.user_id::text
+                       and d.target->>'to' > ${isoText('p."from" - (p."to" - p."from")')}), p."from") as "from"
          from notification_settings s
-         where s.digest_frequency = ?
-           and exists (${includedNotifications('s', '?::timestamptz', '?::timestamptz')})
-         on conflict do nothing
-         returning 1`,
-        [
-          to.toISOString(),
-          from.toISOString(),
-          to.toISOString(),
-          frequency,
-          from.toISOString(),
-          to.toISOString(),
-        ],
-      );
-      made += rows.length;
-    }
-    return made;
+         join tenant t on t.id = s.tenant_id
+         join jsonb_to_recordset(?::jsonb) as p("timeZone" text, frequency text, "from" timestamptz, "to" timestamptz)
+           on p."timeZone" = coalesce(t.settings->>'defaultTimezone', 'UTC') and p.frequency = s.digest_frequency
+       )
+       insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
+         event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
+       select s.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'DIGEST',
+         null, '${DIGEST_EVENT}', s."to", 'PENDING', 0, now(), '[]'::jsonb,
+         jsonb_build_object('userId', s.user_id, 'frequency', s.digest_frequency,
+           'from', ${isoText('s."from"')}, 'to', ${isoText('s."to"')})
+       from due s
+       where exists (${includedNotifications('s', 's."from"', 's."to"')})
+       on conflict do nothing
+       returning 1`,
+      [JSON.stringify(periods)],
+    );
+    return rows.length;
   });
 }
+
+/**
+ * A period's bound as a digest's target keeps it: the text `Date.toISOString()` makes, in UTC,
+ * which the unique index compares and which sorts as time does.
+ */
+const isoText = (timestamp: string) =>
+  `to_char((${timestamp}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The notifications of `settings`' user in [from, to) that its categories and scopes let through. */
 const includedNotifications = (settings: string, from: string, to: string) =>

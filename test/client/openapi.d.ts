@@ -12477,7 +12477,7 @@ export interface components {
       defaultLanguage: string | null;
       /** @description Visibility new products get. */
       defaultProductVisibility: string | null;
-      /** @description Time zone used where a record gives none (IANA name). */
+      /** @description Time zone used where a record gives none, and the days and weeks e-mail digests cover (IANA name). */
       defaultTimezone: string | null;
       /**
        * Format: double

@@ -1,6 +1,7 @@
 import { createLogger } from '../../src/logger';
 import { openOrm } from '../../src/db/orm';
-import { scheduleDigests, unsubscribeToken } from '../../src/events/digest';
+import { digestPeriods, scheduleDigests, unsubscribeToken } from '../../src/events/digest';
+import { asEventWorker } from '../../src/events/store';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
 import { workerDatabaseUrl } from '../support/database';
@@ -56,26 +57,26 @@ describe('e-mail digests', () => {
    * Every digest of the tenant sent (or found empty): another test's worker, still running, may
    * have claimed one that runOnce then did not see.
    */
-  const settled = () =>
+  const settled = (tenant = a) =>
     waitFor(async () => {
       const [row] = (await server.orm.em
         .getConnection()
         .execute(
           `select count(*)::int as n from event_delivery where channel = 'DIGEST' and status = 'PENDING' and tenant_id = ?`,
-          [a.tenantId],
+          [tenant.tenantId],
           'all',
         )) as { n: number }[];
       return row.n === 0;
     });
 
-  const userWithDigest = async (frequency: string, extra: Record<string, unknown> = {}) => {
-    const u = await a.userWith([]);
+  const userWithDigest = async (frequency: string, extra: Record<string, unknown> = {}, tenant = a) => {
+    const u = await tenant.userWith([]);
     const res = await u.client.put('/notifications/settings/me', { digestFrequency: frequency, ...extra });
     expect(res.status).toBe(200);
     return u;
   };
-  const notify = async (email: string, title: string, fields: Record<string, unknown> = {}) => {
-    const res = await a.client.post('/notifications', {
+  const notify = async (email: string, title: string, fields: Record<string, unknown> = {}, tenant = a) => {
+    const res = await tenant.client.post('/notifications', {
       title,
       body: `About ${title}`,
       username: email,
@@ -220,6 +221,87 @@ describe('e-mail digests', () => {
     await worker().runOnce();
     await settled();
     expect(smtp.to(v.email)).toHaveLength(0);
+    expect(smtp.to(u.email)).toHaveLength(1);
+  });
+  it('periods are days and weeks of the tenant’s time zone, 23 or 25 hours long when clocks change', async () => {
+    const periodsAt = async (at: string) => {
+      const periods = await asEventWorker(server.orm, (q) =>
+        digestPeriods(q, ['Europe/Helsinki', 'Nowhere/Atlantis'], new Date(at)),
+      );
+      return (zone: string, frequency: string) => {
+        const p = periods.find((x) => x.timeZone === zone && x.frequency === frequency)!;
+        return [p.from.toISOString(), p.to.toISOString()];
+      };
+    };
+    // Helsinki moves to summer time on Sunday 29 March 2026 and back on Sunday 25 October.
+    const spring = await periodsAt('2026-03-30T12:00:00Z');
+    expect(spring('Europe/Helsinki', 'DAILY')).toEqual([
+      '2026-03-28T22:00:00.000Z',
+      '2026-03-29T21:00:00.000Z',
+    ]);
+    expect(spring('Europe/Helsinki', 'WEEKLY')).toEqual([
+      '2026-03-22T22:00:00.000Z',
+      '2026-03-29T21:00:00.000Z',
+    ]);
+    expect(spring('UTC', 'DAILY')).toEqual(['2026-03-29T00:00:00.000Z', '2026-03-30T00:00:00.000Z']);
+    expect(spring('UTC', 'WEEKLY')).toEqual(['2026-03-23T00:00:00.000Z', '2026-03-30T00:00:00.000Z']);
+    // A zone PostgreSQL does not know gets UTC's periods.
+    expect(spring('Nowhere/Atlantis', 'DAILY')).toEqual(spring('UTC', 'DAILY'));
+    const autumn = await periodsAt('2026-10-26T12:00:00Z');
+    expect(autumn('Europe/Helsinki', 'DAILY')).toEqual([
+      '2026-10-24T21:00:00.000Z',
+      '2026-10-25T22:00:00.000Z',
+    ]);
+  });
+
+  it('a tenant’s digest covers its own day; a change of its time zone repeats nothing', async () => {
+    const k = await server.tenant('Kiritimati');
+    const setZone = (zone: string) =>
+      k.client.graphql(
+        `mutation($zone: String) { updateTenant(input: { settings: { defaultTimezone: $zone } }) { settings { defaultTimezone } } }`,
+        { zone },
+      );
+    const refused = await setZone('Mars/Olympus_Mons');
+    expect(refused.body.errors?.[0].message).toBe(
+      'settings.defaultTimezone: "Mars/Olympus_Mons" is not an IANA time zone',
+    );
+    expect(refused.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    // UTC+14 all year: its day ends ten hours before UTC's.
+    expect((await setZone('Pacific/Kiritimati')).body.errors).toBeUndefined();
+    const u = await userWithDigest('DAILY', {}, k);
+    await notify(u.email, 'Morning in the Line Islands', {}, k);
+    const notified = Date.now();
+    const local = new Date(Date.now() + 14 * 3_600_000);
+    const localDayEnd = new Date(
+      Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() + 1) - 14 * 3_600_000,
+    );
+    const digestsOf = async () =>
+      (await server.orm.em.getConnection().execute(
+        `select target->>'from' as "from", target->>'to' as "to" from event_delivery
+           where channel = 'DIGEST' and tenant_id = ? order by target->>'to'`,
+        [k.tenantId],
+        'all',
+      )) as { from: string; to: string }[];
+
+    await scheduleDigests(server.orm, new Date(localDayEnd.getTime() + 60_000));
+    await worker().runOnce();
+    await settled(k);
+    expect(await digestsOf()).toEqual([
+      {
+        from: new Date(localDayEnd.getTime() - 86_400_000).toISOString(),
+        to: localDayEnd.toISOString(),
+      },
+    ]);
+    expect(smtp.to(u.email).map((m) => m.parsed.subject)).toEqual(['Your daily summary: 1 notification']);
+
+    // The UTC day that holds the notification overlaps the day just summarised: its digest starts
+    // where that one ended, so the notification is not sent again.
+    expect((await setZone('UTC')).body.errors).toBeUndefined();
+    const utcDayEnd = new Date(Math.ceil(notified / 86_400_000) * 86_400_000);
+    await scheduleDigests(server.orm, new Date(utcDayEnd.getTime() + 60_000));
+    await worker().runOnce();
+    await settled(k);
+    expect(await digestsOf()).toHaveLength(1);
     expect(smtp.to(u.email)).toHaveLength(1);
   });
 });

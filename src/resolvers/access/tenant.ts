@@ -14,6 +14,7 @@ import {
 } from '../../entities/tenant';
 import { TenantRole } from '../../entities/tenant-role';
 import { ImageRef } from '../../entities/shared';
+import { checkTimeZone } from '../../domain/access/time-zone';
 import { checkFileRefs } from '../../domain/files/references';
 import { callerOf, type Context } from '../../context';
 import { loaderManyBy } from '../../family/loaders';
@@ -72,6 +73,7 @@ export async function updateTenant(ctx: Context, input: UpdateTenantInput): Prom
   }
   if (billingInfo !== undefined) tenant.billingInfo = completeBillingInfo(billingInfo);
   if (scopes !== undefined && scopes !== null) tenant.scopes = completeScopes(scopes, tenant.scopes);
+  checkTimeZone('settings.defaultTimezone', settings?.defaultTimezone);
   if (settings !== undefined) tenant.settings = completeSettings(settings);
   // Tenant is not a tenant-scoped record, so the audit subscriber leaves it to us.
   tenant.updated = new Date();

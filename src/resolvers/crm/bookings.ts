@@ -5,21 +5,13 @@ import { ContactFormWidgetConfig } from '../../entities/crm/contact-form-widget'
 import { Lead } from '../../entities/crm/lead';
 import { Employee } from '../../entities/reference/employee';
 import { Subsidiary } from '../../entities/reference/subsidiary';
+import { checkTimeZone } from '../../domain/access/time-zone';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
 import { CreateBookingInput, UpdateBookingInput } from './booking-inputs';
 
 const MINUTE = 60_000;
-
-function checkTimezone(timezone: string | null | undefined): void {
-  if (!timezone) return;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: timezone });
-  } catch {
-    throw badRequest(`timezone: "${timezone}" is not an IANA time zone`);
-  }
-}
 
 /**
  * endTime and duration say the same thing twice; whichever the input gives decides the other,
@@ -54,7 +46,7 @@ export const bookings = defineGroup({
   async beforeSave(ctx, booking, input, isNew) {
     // The token lets a visitor cancel without an account, so it must be unguessable.
     if (isNew) booking.cancellationToken = randomBytes(24).toString('base64url');
-    checkTimezone(booking.timezone);
+    checkTimeZone('timezone', booking.timezone);
     alignTimes(booking, input);
     await checkRefs(
       ctx,
