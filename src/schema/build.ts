@@ -4,6 +4,8 @@ import { ArgumentValidationError, buildSchema, getMetadataStorage, type Resolver
 import type { Context } from '../context';
 import { nullWhereRequired, registerWritingInputs } from '../family/required-fields';
 import { familyResolver } from '../family/resolver';
+import { listResolvers } from '../family/lists';
+import { FamilyService } from '../family/service';
 import type { GroupDef } from '../family/group';
 import { groups as appGroups } from '../resolvers/groups';
 import { extraResolvers } from '../resolvers';
@@ -15,11 +17,15 @@ import { directFieldResolvers, resolverContainer } from './direct-resolvers';
 
 // Made once per group and process: type-graphql keeps decorator metadata globally, so a second
 // resolver class for a group would declare its root fields twice.
-const familyResolvers = new WeakMap<GroupDef<any, any, any>, Function>();
-function familyResolverOf(group: GroupDef<any, any, any>): Function {
-  let resolver = familyResolvers.get(group);
-  if (!resolver) familyResolvers.set(group, (resolver = familyResolver(group)));
-  return resolver;
+const familyResolvers = new WeakMap<GroupDef<any, any, any>, Function[]>();
+function familyResolversOf(group: GroupDef<any, any, any>): Function[] {
+  let resolvers = familyResolvers.get(group);
+  if (!resolvers) {
+    const service = new FamilyService(group);
+    resolvers = [familyResolver(group, service), ...listResolvers(group, service)];
+    familyResolvers.set(group, resolvers);
+  }
+  return resolvers;
 }
 
 const VALIDATION: ValidatorOptions = { forbidUnknownValues: false, skipMissingProperties: false };
@@ -106,10 +112,11 @@ export async function buildBareSchema(
   simpleWherePlain();
   for (const group of groups) registerWritingInputs(group);
   const schema = await buildSchema({
-    resolvers: [...groups.map(familyResolverOf), ...recordHistoryResolvers(groups), ...extraResolvers] as [
-      Function,
-      ...Function[],
-    ],
+    resolvers: [
+      ...groups.flatMap(familyResolversOf),
+      ...recordHistoryResolvers(groups),
+      ...extraResolvers,
+    ] as [Function, ...Function[]],
     validateFn: validateArgument,
     // Subscriptions bring their own streams (events/live.ts); type-graphql insists on a PubSub.
     pubSub: NO_PUBSUB,

@@ -67,6 +67,16 @@ const gadgets = defineGroup({
   createInput: CreateRecipeGadgetInput,
   updateInput: UpdateRecipeGadgetInput,
   searchable: ['name', 'purpose'],
+  lists: [
+    {
+      name: 'recipeGadgetsByPurpose',
+      description: 'The gadgets with one purpose, oldest first.',
+      field: 'purpose',
+      arg: 'purpose',
+      argDescription: 'What the gadgets are for.',
+      type: () => String,
+    },
+  ],
 });
 const BASE = '/recipe-gadgets';
 const gadgetRoutes = familyRoutes(gadgets, BASE, ['create', 'S1', 'S3', 'S5', 'S6', 'S8', 'S10']);
@@ -140,5 +150,22 @@ describe('the "add a resource group" recipe', () => {
     expect(bad.body.detail).toMatch(/name/);
     const other = await server.tenant('Other');
     expect((await other.client.get(`${BASE}/page`)).body.totalElements).toBe(0);
+  });
+  it('generates the list queries the group declares, under its READ permission', async () => {
+    await t.client.post(BASE, { name: 'Cog', purpose: 'turning chains' });
+    const query = `query($p: String!) { recipeGadgetsByPurpose(purpose: $p) { name } }`;
+    const listed = await t.client.graphql(query, { p: 'turning chains' });
+    expect(listed.body.errors).toBeUndefined();
+    expect(listed.body.data.recipeGadgetsByPurpose.map((g: { name: string }) => g.name)).toEqual([
+      'Sprocket',
+      'Cog',
+    ]);
+    const other = await server.tenant('Another');
+    expect(
+      (await other.client.graphql(query, { p: 'turning chains' })).body.data.recipeGadgetsByPurpose,
+    ).toEqual([]);
+    const unprivileged = await t.userWith([]);
+    const refused = await unprivileged.client.graphql(query, { p: 'turning chains' });
+    expect(refused.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 });

@@ -1,5 +1,6 @@
+import { ID } from 'type-graphql';
 import { callerOf } from '../../context';
-import { Activity } from '../../entities/crm/activity';
+import { Activity, ActivityType } from '../../entities/crm/activity';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
 import { CRM_RECORD_LINKS } from './record-links';
@@ -13,6 +14,40 @@ export const activities = defineGroup({
   createInput: CreateActivityInput,
   updateInput: UpdateActivityInput,
   searchable: ['subject', 'contactName', 'contactEmail'],
+  lists: [
+    {
+      name: 'activitiesByCustomer',
+      description: 'The activities of a customer, oldest first.',
+      field: 'customerId',
+      arg: 'customerId',
+      argDescription: 'Id of the customer.',
+      type: () => ID,
+    },
+    {
+      name: 'activitiesByOpportunity',
+      description: 'The activities of an opportunity, oldest first.',
+      field: 'opportunityId',
+      arg: 'opportunityId',
+      argDescription: 'Id of the opportunity.',
+      type: () => ID,
+    },
+    {
+      name: 'activitiesByOwner',
+      description: 'The activities a user owns, oldest first.',
+      field: 'ownerId',
+      arg: 'ownerId',
+      argDescription: 'Id of the user.',
+      type: () => ID,
+    },
+    {
+      name: 'activitiesByType',
+      description: 'The activities of one type, oldest first.',
+      field: 'type',
+      arg: 'type',
+      argDescription: 'The kind of activity.',
+      type: () => ActivityType,
+    },
+  ],
   booleanPairs: [['completed', 'isCompleted']],
   async beforeSave(ctx, activity, input, isNew) {
     if (isNew && input.ownerId === undefined) activity.ownerId = callerOf(ctx).userId;

@@ -8,27 +8,12 @@ import { PageOf, type Page } from '../../family/page';
 import { SortInput } from '../../family/search-input';
 import { can, Requires } from '../../permissions/rules';
 import { AgingReport } from './report-types';
-import {
-  apAgingReport,
-  apInvoicesByPurchaseOrder,
-  apInvoicesBySupplier,
-  daysOverdue,
-} from './ap-invoice-service';
+import { apAgingReport, apInvoicesBySupplier, daysOverdue } from './ap-invoice-service';
 
 const ApInvoicePage = PageOf(ApInvoice, 'ApInvoice');
 
 @Resolver(() => ApInvoice)
 export class ApInvoiceResolver {
-  @Requires(can('READ', 'AP_INVOICES'))
-  @Query(() => [ApInvoice], { description: 'The purchase invoices linked to a purchase order.' })
-  apInvoicesByPurchaseOrder(
-    @Arg('purchaseOrderId', () => String, { description: 'Id of the purchase order.' })
-    purchaseOrderId: string,
-    @Ctx() ctx: Context,
-  ): Promise<ApInvoice[]> {
-    return apInvoicesByPurchaseOrder(ctx, purchaseOrderId);
-  }
-
   @Requires(can('READ', 'AP_INVOICES'))
   @Query(() => ApInvoicePage, { description: "A page of one supplier's purchase invoices." })
   apInvoicesBySupplier(

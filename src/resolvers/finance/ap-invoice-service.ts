@@ -14,13 +14,6 @@ import type { AgingReport } from './report-types';
 /** Purchase-invoice queries beyond the standard family; all within the caller's tenant and scope. */
 export const apInvoiceService = new FamilyService(apInvoices);
 
-/** The purchase invoices linked to a purchase order (ids are the purchasing system's, any text). */
-export function apInvoicesByPurchaseOrder(ctx: Context, purchaseOrderId: string): Promise<ApInvoice[]> {
-  return apInvoiceService.list(ctx, { purchaseOrderIds: { $contains: [purchaseOrderId] } }, [
-    { invoiceDate: 'asc' },
-  ]);
-}
-
 /** A page of one supplier's invoices; an id that cannot exist gives an empty page. */
 export async function apInvoicesBySupplier(
   ctx: Context,

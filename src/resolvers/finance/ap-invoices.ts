@@ -13,6 +13,18 @@ export const apInvoices = defineGroup({
   updateInput: ApInvoiceInput,
   scope: 'subsidiaryId',
   searchable: ['invoiceNumber', 'referenceNumber', 'supplierName'],
+  lists: [
+    {
+      name: 'apInvoicesByPurchaseOrder',
+      description: 'The purchase invoices linked to a purchase order.',
+      field: 'purchaseOrderIds',
+      arg: 'purchaseOrderId',
+      argDescription: 'Id of the purchase order.',
+      type: () => String,
+      contains: true,
+      sort: [{ invoiceDate: 'asc' }],
+    },
+  ],
   derived: { daysOverdue: daysOverdueSql, isOverdue: isOverdueSql },
   beforeSave: prepareApInvoice,
 });

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Extensions, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Ctx, Extensions, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Invoice } from '../../entities/finance/invoice';
 import { Customer } from '../../entities/reference/customer';
@@ -7,19 +7,10 @@ import { Subsidiary } from '../../entities/reference/subsidiary';
 import { loaderById } from '../../family/loaders';
 import { can, Requires } from '../../permissions/rules';
 import { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
-import { invoiceCountByStatus, invoiceDateRange, invoicesByOpportunity } from './invoice-service';
+import { invoiceCountByStatus, invoiceDateRange } from './invoice-service';
 
 @Resolver(() => Invoice)
 export class InvoiceResolver {
-  @Requires(can('READ', 'INVOICES'))
-  @Query(() => [Invoice], { description: 'The invoices of an opportunity, by invoice date.' })
-  invoicesByOpportunity(
-    @Arg('opportunityId', () => ID, { description: 'Id of the opportunity.' }) opportunityId: string,
-    @Ctx() ctx: Context,
-  ): Promise<Invoice[]> {
-    return invoicesByOpportunity(ctx, opportunityId);
-  }
-
   @Requires(can('READ', 'INVOICES'))
   @Query(() => InvoiceStatusCounts, { description: 'How many invoices have each status.' })
   invoiceCountByStatus(@Ctx() ctx: Context): Promise<InvoiceStatusCounts> {

@@ -1,7 +1,6 @@
 import { raw, type QBFilterQuery, type QueryBuilder, type SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Context } from '../../context';
 import { Invoice, InvoiceStatus } from '../../entities/finance/invoice';
-import { isUuid } from '../../family/limits';
 import { FamilyService } from '../../family/service';
 import type { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
 import { invoices } from './invoices';
@@ -14,12 +13,6 @@ function visibleInvoices(ctx: Context): QueryBuilder<Invoice> {
   return (ctx.em as SqlEntityManager)
     .createQueryBuilder(Invoice, 'i')
     .where(invoiceService.where(ctx) as QBFilterQuery<Invoice>);
-}
-
-/** The invoices of an opportunity, by invoice date; an id that cannot exist finds none. */
-export function invoicesByOpportunity(ctx: Context, opportunityId: string): Promise<Invoice[]> {
-  if (!isUuid(opportunityId)) return Promise.resolve([]);
-  return invoiceService.list(ctx, { opportunityId }, [{ invoiceDate: 'asc' }]);
 }
 
 export async function invoiceCountByStatus(ctx: Context): Promise<InvoiceStatusCounts> {

@@ -1,3 +1,4 @@
+import { ID } from 'type-graphql';
 import { Invoice } from '../../entities/finance/invoice';
 import { defineGroup } from '../../family/group';
 import { prepareInvoice } from '../../domain/finance/invoice-rules';
@@ -12,5 +13,16 @@ export const invoices = defineGroup({
   updateInput: InvoiceInput,
   scope: 'subsidiaryId',
   searchable: ['invoiceNumber', 'contactEmail', 'paymentReference'],
+  lists: [
+    {
+      name: 'invoicesByOpportunity',
+      description: 'The invoices of an opportunity, by invoice date.',
+      field: 'opportunityId',
+      arg: 'opportunityId',
+      argDescription: 'Id of the opportunity.',
+      type: () => ID,
+      sort: [{ invoiceDate: 'asc' }],
+    },
+  ],
   beforeSave: prepareInvoice,
 });

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Ctx, FieldResolver, Float, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { Epic, EpicStatus } from '../../entities/hr/epic';
 import { can, Requires } from '../../permissions/rules';
@@ -40,32 +40,5 @@ export class EpicResolver {
   @Query(() => [Epic], { description: 'Epics in PLANNING or IN_PROGRESS, oldest first.' })
   activeEpics(@Ctx() ctx: Context) {
     return epicService.list(ctx, { status: { $in: ACTIVE_EPIC_STATUSES } });
-  }
-
-  @Requires(can('READ', 'EPICS'))
-  @Query(() => [Epic], { description: 'The epics an employee owns, oldest first.' })
-  epicsByOwner(
-    @Arg('ownerId', () => ID, { description: 'Id of the employee.' }) ownerId: string,
-    @Ctx() ctx: Context,
-  ) {
-    return epicService.listBy(ctx, 'ownerId', ownerId);
-  }
-
-  @Requires(can('READ', 'EPICS'))
-  @Query(() => [Epic], { description: 'The epics of an HR project, oldest first.' })
-  epicsByProject(
-    @Arg('projectId', () => ID, { description: 'Id of the HR project.' }) projectId: string,
-    @Ctx() ctx: Context,
-  ) {
-    return epicService.listBy(ctx, 'projectId', projectId);
-  }
-
-  @Requires(can('READ', 'EPICS'))
-  @Query(() => [Epic], { description: 'The epics in a status, oldest first.' })
-  epicsByStatus(
-    @Arg('status', () => EpicStatus, { description: 'The status.' }) status: EpicStatus,
-    @Ctx() ctx: Context,
-  ) {
-    return epicService.list(ctx, { status });
   }
 }

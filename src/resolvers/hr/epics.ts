@@ -1,3 +1,4 @@
+import { ID } from 'type-graphql';
 import { Epic, EpicStatus } from '../../entities/hr/epic';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
@@ -17,6 +18,32 @@ export const epics = defineGroup({
   createInput: CreateEpicInput,
   updateInput: UpdateEpicInput,
   searchable: ['name', 'description'],
+  lists: [
+    {
+      name: 'epicsByOwner',
+      description: 'The epics an employee owns, oldest first.',
+      field: 'ownerId',
+      arg: 'ownerId',
+      argDescription: 'Id of the employee.',
+      type: () => ID,
+    },
+    {
+      name: 'epicsByProject',
+      description: 'The epics of an HR project, oldest first.',
+      field: 'projectId',
+      arg: 'projectId',
+      argDescription: 'Id of the HR project.',
+      type: () => ID,
+    },
+    {
+      name: 'epicsByStatus',
+      description: 'The epics in a status, oldest first.',
+      field: 'status',
+      arg: 'status',
+      argDescription: 'The status.',
+      type: () => EpicStatus,
+    },
+  ],
   derived: { featureCount: featureCountSql, ...taskProgressSql('epic_id') },
   joined: { taskTally: taskTallySql('epic_id') },
   scope: 'projectId',

@@ -1,3 +1,4 @@
+import { ID } from 'type-graphql';
 import { Feature, FeatureStatus } from '../../entities/hr/feature';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
@@ -16,6 +17,24 @@ export const features = defineGroup({
   createInput: CreateFeatureInput,
   updateInput: UpdateFeatureInput,
   searchable: ['name', 'description'],
+  lists: [
+    {
+      name: 'featuresByEpic',
+      description: 'The features of an epic, oldest first.',
+      field: 'epicId',
+      arg: 'epicId',
+      argDescription: 'Id of the epic.',
+      type: () => ID,
+    },
+    {
+      name: 'featuresByStatus',
+      description: 'The features in a status, oldest first.',
+      field: 'status',
+      arg: 'status',
+      argDescription: 'The status.',
+      type: () => FeatureStatus,
+    },
+  ],
   derived: taskProgressSql('feature_id'),
   joined: { epic: featureEpicSql, taskTally: taskTallySql('feature_id') },
   async beforeSave(ctx, feature, input, isNew) {

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Float, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Ctx, FieldResolver, Float, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
 import { can, Requires } from '../../permissions/rules';
@@ -42,23 +42,5 @@ export class HrProjectResolver {
   @Query(() => [HrProject], { description: 'HR projects in status ACTIVE, oldest first.' })
   activeHrProjects(@Ctx() ctx: Context) {
     return hrProjectService.list(ctx, { status: HrProjectStatus.ACTIVE });
-  }
-
-  @Requires(can('READ', 'PROJECTS'))
-  @Query(() => [HrProject], { description: 'The HR projects an employee leads, oldest first.' })
-  hrProjectsByLead(
-    @Arg('leadId', () => ID, { description: 'Id of the employee.' }) leadId: string,
-    @Ctx() ctx: Context,
-  ) {
-    return hrProjectService.listBy(ctx, 'leadId', leadId);
-  }
-
-  @Requires(can('READ', 'PROJECTS'))
-  @Query(() => [HrProject], { description: 'The HR projects in a status, oldest first.' })
-  hrProjectsByStatus(
-    @Arg('status', () => HrProjectStatus, { description: 'The status.' }) status: HrProjectStatus,
-    @Ctx() ctx: Context,
-  ) {
-    return hrProjectService.list(ctx, { status });
   }
 }

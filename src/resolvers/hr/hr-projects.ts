@@ -1,3 +1,4 @@
+import { ID } from 'type-graphql';
 import { HrProject, HrProjectStatus } from '../../entities/hr/hr-project';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
@@ -16,6 +17,24 @@ export const hrProjects = defineGroup({
   createInput: CreateHrProjectInput,
   updateInput: UpdateHrProjectInput,
   searchable: ['name', 'code', 'description'],
+  lists: [
+    {
+      name: 'hrProjectsByLead',
+      description: 'The HR projects an employee leads, oldest first.',
+      field: 'leadId',
+      arg: 'leadId',
+      argDescription: 'Id of the employee.',
+      type: () => ID,
+    },
+    {
+      name: 'hrProjectsByStatus',
+      description: 'The HR projects in a status, oldest first.',
+      field: 'status',
+      arg: 'status',
+      argDescription: 'The status.',
+      type: () => HrProjectStatus,
+    },
+  ],
   derived: { epicCount: epicCountSql, ...taskProgressSql('project_id') },
   joined: { taskTally: taskTallySql('project_id') },
   async beforeSave(ctx, project, input) {

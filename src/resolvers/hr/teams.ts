@@ -1,3 +1,4 @@
+import { ID } from 'type-graphql';
 import { Team, TeamStatus } from '../../entities/hr/team';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
@@ -14,6 +15,25 @@ export const teams = defineGroup({
   createInput: CreateTeamInput,
   updateInput: UpdateTeamInput,
   searchable: ['name', 'description'],
+  lists: [
+    {
+      name: 'teamsByMember',
+      description: 'The teams an employee is a member of, oldest first.',
+      field: 'memberIds',
+      arg: 'memberId',
+      argDescription: 'Id of the employee.',
+      type: () => ID,
+      contains: true,
+    },
+    {
+      name: 'teamsByStatus',
+      description: 'The teams in a status, oldest first.',
+      field: 'status',
+      arg: 'status',
+      argDescription: 'The status.',
+      type: () => TeamStatus,
+    },
+  ],
   async beforeSave(ctx, team, input) {
     await checkRefs(ctx, 400, refsOf('memberIds', input.memberIds ?? [], Employee));
     fillDefaults(team, { status: TeamStatus.ACTIVE, memberIds: [] });

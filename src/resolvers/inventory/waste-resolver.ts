@@ -1,7 +1,6 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { Context } from '../../context';
 import { WasteRecord } from '../../entities/inventory/waste-record';
-import { isUuid } from '../../family/limits';
 import { FamilyService } from '../../family/service';
 import { can, Requires } from '../../permissions/rules';
 import { wasteRecords } from './waste';
@@ -21,15 +20,5 @@ export class WasteRecordResolver {
     @Ctx() ctx: Context,
   ): Promise<WasteRecord> {
     return wasteService.create(ctx, input.dto);
-  }
-
-  @Requires(can('READ', 'WASTE'))
-  @Query(() => [WasteRecord], { description: 'The waste records of a shift, oldest first.' })
-  wasteRecordsByShift(
-    @Arg('shiftId', () => ID, { description: 'Id of the shift.' }) shiftId: string,
-    @Ctx() ctx: Context,
-  ): Promise<WasteRecord[]> {
-    if (!isUuid(shiftId)) return Promise.resolve([]);
-    return wasteService.list(ctx, { shiftId });
   }
 }

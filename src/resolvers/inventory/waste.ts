@@ -1,3 +1,4 @@
+import { ID } from 'type-graphql';
 import { wrap } from '@mikro-orm/core';
 import type { Context } from '../../context';
 import { WasteRecord } from '../../entities/inventory/waste-record';
@@ -72,6 +73,16 @@ export const wasteRecords = defineGroup({
   createInput: CreateWasteRecordInput,
   updateInput: UpdateWasteRecordInput,
   searchable: ['reason', 'approvedBy'],
+  lists: [
+    {
+      name: 'wasteRecordsByShift',
+      description: 'The waste records of a shift, oldest first.',
+      field: 'shiftId',
+      arg: 'shiftId',
+      argDescription: 'Id of the shift.',
+      type: () => ID,
+    },
+  ],
   scope: 'subsidiaryId',
   beforeSave,
 });
