@@ -3,7 +3,7 @@ import type { DerivedSql } from '../../family/fields';
 
 /**
  * An AP invoice's daysOverdue and isOverdue as SQL (the group's `derived`), counted as
- * ap-invoice-service.daysOverdue counts them: whole UTC calendar days past the due date, 0 without
+ * aging.daysOverdue counts them: whole UTC calendar days past the due date, 0 without
  * one, when cancelled or paid, and before it.
  */
 export const daysOverdueSql: DerivedSql = (a) =>

@@ -7,8 +7,9 @@ import { loaderById } from '../../family/loaders';
 import { PageOf, type Page } from '../../family/page';
 import { SortInput } from '../../family/search-input';
 import { can, Requires } from '../../permissions/rules';
+import { daysOverdue } from '../../domain/finance/aging';
 import { AgingReport } from './report-types';
-import { apAgingReport, apInvoicesBySupplier, daysOverdue } from './ap-invoice-service';
+import { apAgingReport, apInvoicesBySupplier } from './ap-invoice-service';
 
 const ApInvoicePage = PageOf(ApInvoice, 'ApInvoice');
 

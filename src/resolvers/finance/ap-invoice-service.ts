@@ -6,7 +6,8 @@ import { isUuid } from '../../family/limits';
 import type { Page } from '../../family/page';
 import type { SortInput } from '../../family/search-input';
 import { FamilyService } from '../../family/service';
-import { daysPastDue, normalizeCurrency } from '../../domain/finance/common';
+import { normalizeCurrency } from '../../domain/finance/common';
+import { AGING_BUCKETS, bucketOf } from '../../domain/finance/aging';
 import { amount, cents, sumCents } from '../../domain/finance/money';
 import { apInvoices } from './ap-invoices';
 import type { AgingReport } from './report-types';
@@ -24,18 +25,6 @@ export async function apInvoicesBySupplier(
   // A malformed id matches nothing, but paging and sort are still checked (and a 400 when bad).
   return apInvoiceService.search(ctx, input, isUuid(supplierId) ? { supplierId } : { id: null });
 }
-
-/** Age ranges by days past due: [label, first day, last day]. */
-export const AGING_BUCKETS: readonly [string, number, number][] = [
-  ['current', Number.NEGATIVE_INFINITY, 0],
-  ['1-30', 1, 30],
-  ['31-60', 31, 60],
-  ['61-90', 61, 90],
-  ['90+', 91, Number.POSITIVE_INFINITY],
-];
-
-export const bucketOf = (days: number): string =>
-  AGING_BUCKETS.find(([, from, to]) => days >= from && days <= to)![0];
 
 /**
  * Outstanding purchase invoices (unpaid or partly paid, not cancelled) of one currency, by days
@@ -84,12 +73,4 @@ export async function apAgingReport(
     generatedAt: now,
     totalOutstanding: amount(sumCents([...buckets.values()].map((b) => b.cents))),
   };
-}
-
-/** Days past due of an unsettled, live invoice; 0 for others (read time, not stored). */
-export function daysOverdue(invoice: ApInvoice, now = new Date()): number {
-  if (!invoice.dueDate) return 0;
-  if (invoice.status === ApInvoiceStatus.CANCELLED || invoice.paymentStatus === ApPaymentStatus.PAID)
-    return 0;
-  return Math.max(0, daysPastDue(invoice.dueDate, now));
 }

@@ -8,6 +8,7 @@ import { joinedOf } from '../../family/service';
 import { registerLinkSource } from '../../family/links';
 import { fullNameSql } from '../../family/link-sql';
 import { projectScopeSql } from '../../domain/hr/progress-sql';
+import { percentDone, type TaskProgress } from '../../domain/hr/task-progress';
 import { personSummary } from './summary-types';
 import { epicService } from './epics';
 import { taskService } from './tasks';
@@ -17,17 +18,6 @@ import { taskService } from './tasks';
  * their list operations. Every derived value goes through a per-request DataLoader, so a page
  * costs one statement per derived field whatever its size, and counts only what the caller may see.
  */
-
-export interface TaskProgress {
-  taskCount: number;
-  completedTaskCount: number;
-  /** Percentage of the tasks that are done, to two decimals; 0 without tasks. */
-  progress: number;
-}
-
-export function percentDone(done: number, total: number): number {
-  return total === 0 ? 0 : Math.round((done / total) * 10_000) / 100;
-}
 
 /** The tasks of a feature, epic or project that the caller may see, counted by status. */
 export function taskProgress(

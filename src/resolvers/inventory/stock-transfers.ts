@@ -1,5 +1,5 @@
 import type { Context } from '../../context';
-import { round4, sumOf } from '../../domain/inventory/quantities';
+import { perProduct, round4, sumOf } from '../../domain/inventory/quantities';
 import { StockTransfer, TransferProduct, TransferStatus } from '../../entities/inventory/stock-transfer';
 import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
@@ -9,16 +9,6 @@ import { StockTransferInput } from './stock-transfer-inputs';
 
 /** "ST-000001": six digits, more when the count outgrows them. */
 export const transferNumber = (n: number) => `ST-${String(n).padStart(6, '0')}`;
-
-/** The quantity of each product in a list of product quantities. */
-export function perProduct(items: readonly { productId?: string | null; quantity?: number | null }[]) {
-  const out = new Map<string, number>();
-  for (const item of items) {
-    if (!item.productId) continue;
-    out.set(item.productId, round4((out.get(item.productId) ?? 0) + Number(item.quantity ?? 0)));
-  }
-  return out;
-}
 
 /** A product line with its derived amounts: base quantity, base price and total. */
 function withAmounts(line: TransferProduct): TransferProduct {

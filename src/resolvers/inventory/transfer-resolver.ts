@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { Context } from '../../context';
+import { productStatusOf } from '../../domain/inventory/transfer-progress';
 import { ProductQuantity } from '../../entities/inventory/shapes';
 import type { StockTransfer } from '../../entities/inventory/stock-transfer';
 import { joinedSelection } from '../../family/joined';
@@ -13,7 +14,6 @@ import { stockTransfers } from './stock-transfers';
 import {
   createEmptyTransfer,
   enrichedProductsOf,
-  productStatusOf,
   reservationsBySite,
   searchEnriched,
   siteReservationsOf,

@@ -1,7 +1,8 @@
 import type { Context } from '../../context';
 import type { StockInventory } from '../../entities/inventory/stock-inventory';
-import { SHIPPED_STATUSES, type StockTransfer } from '../../entities/inventory/stock-transfer';
+import type { StockTransfer } from '../../entities/inventory/stock-transfer';
 import { round4 } from '../../domain/inventory/quantities';
+import { productStatusOf } from '../../domain/inventory/transfer-progress';
 import { Product } from '../../entities/reference/product';
 import { StockSite } from '../../entities/reference/stock-site';
 import { isUuid } from '../../family/limits';
@@ -9,13 +10,9 @@ import { loaderById } from '../../family/loaders';
 import type { Page } from '../../family/page';
 import type { SearchInput } from '../../family/search-input';
 import { FamilyService } from '../../family/service';
-import type {
-  EnrichedTransferProduct,
-  SiteReservation,
-  TransferProductStatus,
-} from './enriched-stock-transfer-types';
+import type { EnrichedTransferProduct, SiteReservation } from './enriched-stock-transfer-types';
 import { inventoryService } from './inventory-service';
-import { perProduct, stockTransfers } from './stock-transfers';
+import { stockTransfers } from './stock-transfers';
 
 export const transferService = new FamilyService(stockTransfers);
 
@@ -42,48 +39,6 @@ export function searchEnriched(
     // The joined values the query selects (a transfer's `events`) come with the page's statement.
     joined.length ? { detached: true, joined } : {},
   );
-}
-
-/**
- * The progress of each product of a transfer, from what the transfer stores:
- * ordered = its product lines; cancelled, delivered, returned = those lists; picked = its batch
- * allocations; shipped = what was picked, once the transfer has shipped (at least what was
- * delivered); pending = ordered - cancelled - delivered; cancellable = what is neither
- * cancelled nor picked/shipped; reserved splits into what is already picked (picklist) and the
- * rest (unassigned); finished = delivered + cancelled.
- */
-export function productStatusOf(t: StockTransfer): TransferProductStatus[] {
-  const ordered = perProduct(t.products);
-  const cancelled = perProduct(t.cancelledProducts?.products ?? []);
-  const delivered = perProduct(t.deliveredProducts ?? []);
-  const returned = perProduct(t.returnedProducts ?? []);
-  const picked = perProduct(t.batchAllocations);
-  const reserved = perProduct(t.reservedProducts);
-  const shippedNow = SHIPPED_STATUSES.includes(t.status);
-  return [...ordered.keys()].map((productId) => {
-    const q = (m: Map<string, number>) => m.get(productId) ?? 0;
-    const lines = t.products.filter((l) => l.productId === productId);
-    const units = lines.reduce((s, l) => s + Number(l.quantity ?? 0), 0);
-    const value = lines.reduce((s, l) => s + Number(l.quantity ?? 0) * Number(l.pricePerUnit ?? 0), 0);
-    const shipped = shippedNow ? Math.max(q(picked), q(delivered)) : q(delivered);
-    const reservedPicklist = Math.min(q(reserved), q(picked));
-    return {
-      productId,
-      quantityOrdered: q(ordered),
-      quantityCancelled: q(cancelled),
-      quantityDelivered: q(delivered),
-      quantityReturned: q(returned),
-      quantityPicked: q(picked),
-      quantityShipped: round4(shipped),
-      quantityPending: round4(Math.max(0, q(ordered) - q(cancelled) - q(delivered))),
-      quantityCanBeCancelled: round4(Math.max(0, q(ordered) - q(cancelled) - Math.max(q(picked), shipped))),
-      quantityReservedPicklist: round4(reservedPicklist),
-      quantityReservedUnassigned: round4(Math.max(0, q(reserved) - reservedPicklist)),
-      finishedQuantity: round4(Math.min(q(ordered), q(delivered) + q(cancelled))),
-      unitPrice: units > 0 ? round4(value / units) : Number(lines[0]?.pricePerUnit ?? 0),
-      returnStarted: q(returned) > 0,
-    };
-  });
 }
 
 const loaded = <T>(values: (T | null | Error)[]): (T | null)[] =>
