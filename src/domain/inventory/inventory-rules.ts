@@ -1,0 +1,79 @@
+import { wrap } from '@mikro-orm/core';
+import { callerOf, type Context } from '../../context';
+import type {
+  InTransitStock,
+  StockInventory,
+  StockReservation,
+} from '../../entities/inventory/stock-inventory';
+import { badRequest } from '../../errors';
+import type {
+  CreateStockInventoryInput,
+  UpdateStockInventoryInput,
+} from '../../resolvers/inventory/stock-inventory-inputs';
+import { recomputeDerived } from './stock-ledger';
+
+export type StockInventoryInput = Partial<CreateStockInventoryInput & UpdateStockInventoryInput>;
+
+type Stamped = {
+  created?: string | null;
+  createdBy?: string | null;
+  updated?: string | null;
+  updatedBy?: string | null;
+  quantity?: number | null;
+};
+
+/**
+ * Stamps list entries with who made and last changed them: an entry that matches an earlier one
+ * (same key) keeps its creation stamp, and its update stamp unless its quantity changed.
+ */
+function stamp<T extends Stamped>(ctx: Context, next: T[], previous: T[], key: (e: T) => string): T[] {
+  const now = new Date().toISOString();
+  const by = callerOf(ctx).email;
+  const earlier = new Map(previous.map((e) => [key(e), e]));
+  return next.map((entry) => {
+    const before = earlier.get(key(entry));
+    const same = before && Number(before.quantity) === Number(entry.quantity);
+    return {
+      ...entry,
+      quantity: Number(entry.quantity),
+      created: before?.created ?? now,
+      createdBy: before?.createdBy ?? by,
+      updated: same ? before.updated : now,
+      updatedBy: same ? before.updatedBy : by,
+    };
+  });
+}
+
+/**
+ * What an inventory stores of its input: limits that make sense, reservations and stock in
+ * transit stamped with who made and changed each entry, and its derived quantities.
+ */
+export function applyInventoryInput(ctx: Context, inv: StockInventory, input: StockInventoryInput): void {
+  if (inv.minimum != null && inv.maximum != null && Number(inv.minimum) > Number(inv.maximum)) {
+    throw badRequest(`minimum (${inv.minimum}) must not exceed maximum (${inv.maximum})`);
+  }
+  const original = (wrap(inv, true).__originalEntityData ?? {}) as Record<string, unknown>;
+  // The ORM keeps JSON columns of the loaded row either parsed or as their text.
+  const before = <T>(name: string): T[] => {
+    const value = original[name];
+    const list = typeof value === 'string' ? JSON.parse(value) : value;
+    return Array.isArray(list) ? (list as T[]) : [];
+  };
+  if (input.reservations) {
+    inv.reservations = stamp<StockReservation>(
+      ctx,
+      input.reservations.map((r) => ({ ...r })),
+      before<StockReservation>('reservations'),
+      (r) => `${r.reservationType ?? ''}:${r.reservationSourceId ?? ''}`,
+    );
+  }
+  if (input.inTransitStock) {
+    inv.inTransitStock = stamp<InTransitStock>(
+      ctx,
+      input.inTransitStock.map((t) => ({ ...t })),
+      before<InTransitStock>('inTransitStock'),
+      (t) => t.transferId ?? '',
+    );
+  }
+  recomputeDerived(inv);
+}
