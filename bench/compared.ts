@@ -8,10 +8,9 @@ import { sameMigrations as sameMigrationsAs, startService, type Server } from '.
 /**
  * The database the compared checkout (BENCH_COMPARE_DIR) runs on. When its migrations are these
  * (processes.ts, `sameMigrations`), it shares this run's database, rows and all, and migrates
- * nothing. When they
- * differ (a build from before a schema change), it gets a database of its own on the same server,
- * migrated and loaded by its own code (bench/load-compared.ts) with the same tenant shapes and
- * seeds, so each build meets the data as it stores it. BENCH_COMPARE_DATABASE=own gives it its
+ * nothing. When they differ (a build from before a schema change), it gets a database of its own
+ * on the same server, migrated and loaded by its own code (bench/load-compared.ts) with the same
+ * tenant shapes and seeds, so each build meets the data as it stores it. BENCH_COMPARE_DATABASE=own gives it its
  * own database even when the migrations match; `shared` refuses to run when they differ.
  */
 export interface ComparedDatabase {

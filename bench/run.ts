@@ -735,7 +735,7 @@ async function main() {
       log(
         comparedDb.own
           ? `The compared checkout's migrations differ from these: it runs on ${comparedDb.name}, migrated and loaded by its own code (alongside this load)`
-          : 'The compared checkout runs on this database (its migrations are among these)',
+          : 'The compared checkout runs on this database (its migrations are these)',
       );
       // A failed load is reported where it is awaited.
       comparedDb.tenants?.catch(() => undefined);
