@@ -45,3 +45,30 @@ export function peerView(page: boolean, answer: any): unknown {
   const rows = (answer.content ?? answer.nodes ?? []) as Record<string, unknown>[];
   return { rows: rows.map(storedColumns), total: Number(answer.totalElements ?? answer.totalCount) };
 }
+
+/** The names an answer holds at each level (of a list, its first element's): its shape, without values. */
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length ? [shape(value[0])] : [];
+  if (value === null || typeof value !== 'object') return null;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, shape((value as Record<string, unknown>)[k])]),
+  );
+}
+
+/**
+ * Whether two answers about different rows have the same shape (the compared checkout on a
+ * database of its own answers about its own ids). A list empty on one side matches any list.
+ */
+export function sameShape(a: unknown, b: unknown): boolean {
+  const fits = (x: unknown, y: unknown): boolean => {
+    if (Array.isArray(x) && Array.isArray(y)) return x.length === 0 || y.length === 0 || fits(x[0], y[0]);
+    if (x === null || y === null) return true;
+    if (typeof x !== 'object' || typeof y !== 'object') return false;
+    const kx = Object.keys(x as object);
+    const ky = Object.keys(y as object);
+    return kx.length === ky.length && kx.every((k) => ky.includes(k) && fits((x as any)[k], (y as any)[k]));
+  };
+  return fits(shape(a), shape(b));
+}

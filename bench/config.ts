@@ -42,6 +42,11 @@ export interface BenchConfig {
    * (rest-compare, graphql-compare, graphql-columns-compare) in the same rounds on the same database.
    */
   compareDir?: string;
+  /**
+   * Where the compared checkout runs (bench/compared.ts): `auto` shares this database when its
+   * migrations are among these and gives it one of its own otherwise; `own` always; `shared` never.
+   */
+  compareDatabase: 'auto' | 'own' | 'shared';
   /** A Node binary to run the peer on instead of its own Node 22 (BENCH_PEER_NODE): both on one runtime. */
   peerNode?: string;
 }
@@ -62,6 +67,12 @@ function profileTarget(raw: string | undefined): BenchConfig['profileTarget'] {
   if (!raw) return 'rest';
   if (raw === 'rest' || raw === 'graphql' || raw === 'graphql-columns') return raw;
   throw new Error('BENCH_PROFILE_TARGET must be rest, graphql or graphql-columns');
+}
+
+function compareDatabase(raw: string | undefined): BenchConfig['compareDatabase'] {
+  if (!raw) return 'auto';
+  if (raw === 'auto' || raw === 'own' || raw === 'shared') return raw;
+  throw new Error('BENCH_COMPARE_DATABASE must be auto, own or shared');
 }
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
@@ -90,6 +101,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       .map((s) => s.trim())
       .filter(Boolean),
     compareDir: env.BENCH_COMPARE_DIR || undefined,
+    compareDatabase: compareDatabase(env.BENCH_COMPARE_DATABASE),
     peerNode: env.BENCH_PEER_NODE || undefined,
   };
 }

@@ -26,8 +26,8 @@ async function reachable(serverUrl: string): Promise<boolean> {
   }
 }
 
-export async function createBenchDatabase(serverUrl: string): Promise<BenchDatabase> {
-  if (!(await reachable(serverUrl))) {
+export async function createBenchDatabase(serverUrl: string, named?: string): Promise<BenchDatabase> {
+  if (!named && !(await reachable(serverUrl))) {
     // Without a server the run still works, on PGlite (one connection, in-process WASM), whose
     // figures say nothing about a PostgreSQL server: the report marks them so.
     const { child, port } = await startHost('memory://');
@@ -38,10 +38,12 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
       drop: () => stopHost(child),
     };
   }
-  const name = `bms_bench_${new Date()
-    .toISOString()
-    .replace(/[-:TZ.]/g, '')
-    .slice(0, 14)}_${process.pid}`;
+  const name =
+    named ??
+    `bms_bench_${new Date()
+      .toISOString()
+      .replace(/[-:TZ.]/g, '')
+      .slice(0, 14)}_${process.pid}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   try {

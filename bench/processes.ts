@@ -2,7 +2,6 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { RENAMED_MIGRATIONS } from '../src/migrations/renamed';
 import { recommendedFlags } from '../src/runtime-flags';
 
 /**
@@ -126,17 +125,15 @@ const migrationsOf = (root: string) =>
     .sort();
 
 /**
- * Whether the service of `root` can share this checkout's database: each of its migrations must
- * be one of these, all applied already, so that starting it migrates nothing.
+ * Whether the service of `root` can share this checkout's database: the same migrations under the
+ * same names, so that it finds every one applied, migrates nothing and meets the schema it was
+ * built for. A build from before a migration expects what that migration changed (a dropped
+ * column); one from before a rename would find its names unrecorded and run them again.
  */
-export function migrationsAreAmongOurs(root: string): boolean {
+export function sameMigrations(root: string): boolean {
   const own = migrationsOf(ROOT);
-  // A checkout from before a rename lists the old name, which the database records too.
-  const renamed = (file: string) => {
-    const name = file.replace(/\.js$/, '');
-    return `${RENAMED_MIGRATIONS[name] ?? name}.js`;
-  };
-  return migrationsOf(root).every((m) => own.includes(renamed(m)));
+  const theirs = migrationsOf(root);
+  return own.length === theirs.length && own.every((m, k) => m === theirs[k]);
 }
 
 /** The service as deployed: the build output, `node dist/src/main.js`, configured by its environment. */

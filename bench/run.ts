@@ -8,8 +8,9 @@ import { signToken, type JwtSettings } from '../src/auth/jwt';
 import { ormOptions } from '../src/db/orm';
 import { buildAppSchema } from '../src/schema/build';
 import { prepareSchema } from '../test/support/database';
-import { peerView, sameJson } from './check';
+import { peerView, sameJson, sameShape } from './check';
 import { benchConfig, type BenchConfig } from './config';
+import { comparedDatabase, startCompared, type ComparedDatabase } from './compared';
 import { analyze, createBenchDatabase, type BenchDatabase } from './database';
 import { drive, type LoadResult } from './drive';
 import { explainAll, type Explained } from './explain';
@@ -17,21 +18,14 @@ import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-d
 import { eventsScenario } from './events-load';
 import { pushScenario } from './push';
 import { historyScenario } from './history';
-import {
-  cpuOf,
-  migrationsAreAmongOurs,
-  peerNodeVersion,
-  startBaseline,
-  startPeer,
-  startService,
-  type Server,
-} from './processes';
+import { cpuOf, peerNodeVersion, startBaseline, startPeer, startService, type Server } from './processes';
 import { latestProfile, monotonicMicros, summarizeProfile } from './profile';
 import {
   latencyTable,
   mb,
   ratios,
   ratiosTable,
+  roundRatio,
   resultsTable,
   statementsTable,
   type LatencyPoint,
@@ -101,6 +95,8 @@ interface Run {
   peer: Server;
   /** The service of BENCH_COMPARE_DIR, when given. */
   compare?: Server;
+  /** Its database, data and write upkeep (bench/compared.ts). */
+  compared?: ComparedSide;
   capture: Capture;
   tenants: LoadedTenant[];
   /** The issuer's token and the API key the credentialed targets use, once the main tenant is loaded. */
@@ -111,8 +107,38 @@ interface Run {
   pools: Map<Target, string[]>;
 }
 
+/**
+ * The compared checkout's side of the run. On a database of its own it has tenants of its own
+ * (the same shapes and seeds, other ids), so its targets ask its scenarios with its tokens, and
+ * its write tenant has its own upkeep; on ours, the same tenants with pools of its own.
+ */
+interface ComparedSide {
+  db: ComparedDatabase;
+  /** Its main tenant's planner token (own database only). */
+  token?: string;
+  /** Its scenarios, which the `*-compare` targets ask. */
+  scenarios: Scenario[];
+  upkeep: WriteUpkeep;
+  /** Per target (by the name of ours it stands for), the features its deletes take. */
+  pools: Map<Target, string[]>;
+}
+
+/** The database, write upkeep and delete pools a target's requests act on, and its key there. */
+function sideOf(run: Run, target: Target) {
+  const theirs = COMPARED[target];
+  if (theirs && run.compared)
+    return {
+      dbName: run.compared.db.name,
+      upkeep: run.compared.upkeep,
+      pools: run.compared.pools,
+      key: theirs,
+    };
+  return { dbName: run.db.name, upkeep: run.upkeep!, pools: run.pools, key: target };
+}
+
 /** The credential a target's requests carry: its own where it has one, else the HS256 token. */
 function credentialFor(run: Run, target: Target, token: string): string {
+  if (COMPARED[target] && run.compared?.token) return run.compared.token;
   const kind = CREDENTIALED[target];
   if (!kind) return token;
   if (!run.credentials) throw new Error(`${target} needs credentials that were not created`);
@@ -169,10 +195,19 @@ async function fetchJson(
 async function checkSameJson(run: Run, scenario: Scenario, token: string): Promise<Map<Target, boolean>> {
   const out = new Map<Target, boolean>();
   const i = 7;
-  const reference = await fetchJson(run.service.base, scenario.request('rest', i), token);
-  out.set('rest', reference.status < 300);
-  const sizes = [`rest ${reference.bytes}`];
+  const ours = await fetchJson(run.service.base, scenario.request('rest', i), token);
+  out.set('rest', ours.status < 300);
+  const sizes = [`rest ${ours.bytes}`];
   const page = scenario.key !== 'find';
+  // On a database of its own the compared checkout answers about its own rows: its targets are
+  // held to its REST answer, and that to ours in shape.
+  const own = run.compared?.db.own
+    ? await fetchJson(
+        run.compare!.base,
+        scenario.request('rest-compare', i),
+        credentialFor(run, 'rest-compare', token),
+      )
+    : undefined;
   for (const target of scenario.targets.filter((t) => t !== 'rest')) {
     const got = await fetchJson(
       serverFor(run, target).base,
@@ -180,6 +215,17 @@ async function checkSameJson(run: Run, scenario: Scenario, token: string): Promi
       credentialFor(run, target, token),
     );
     const asked = COMPARED[target] ?? target;
+    const reference = own && COMPARED[target] ? own : ours;
+    if (own && target === 'rest-compare') {
+      const same = got.status < 300 && sameShape(ours.body, got.body);
+      if (!same)
+        log(
+          `  ${scenario.title} / ${target} answers in another shape: ${JSON.stringify(got.body).slice(0, 300)}`,
+        );
+      out.set(target, same);
+      sizes.push(`${target} ${got.bytes}`);
+      continue;
+    }
     const graphql = asked === 'graphql' || asked === 'graphql-columns' || asked === 'postgraphile';
     const body = graphql ? (got.body?.errors ? undefined : got.body?.data?.result) : got.body;
     const same =
@@ -248,11 +294,12 @@ function countStatements(scenario: Scenario, statements: Statement[]): Statement
  * over a measured run is that target's PostgreSQL CPU (the idle connections of the others add
  * nothing).
  */
-async function backendsCpu(orm: MikroORM): Promise<Map<number, number>> {
+async function backendsCpu(orm: MikroORM, database: string): Promise<Map<number, number>> {
   const rows = await orm.em
     .getConnection()
     .execute<{ pid: number }[]>(
-      `select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+      `select pid from pg_stat_activity where datname = ? and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+      [database],
     );
   const out = new Map<number, number>();
   for (const { pid } of rows) {
@@ -295,7 +342,8 @@ async function measure(
       amount: amounts.warmUp,
       request: (i) => scenario.request(target, (amounts.warmUp ? 0 : 1_000_000) + i),
     });
-  const pgBefore = run.cfg.embedded ? new Map<number, number>() : await backendsCpu(run.orm);
+  const database = sideOf(run, target).dbName;
+  const pgBefore = run.cfg.embedded ? new Map<number, number>() : await backendsCpu(run.orm, database);
   const cpuBefore = server.cpu();
   const result = await drive({
     ...base,
@@ -304,7 +352,7 @@ async function measure(
     request: (i) => scenario.request(target, i),
   });
   const cpuAfter = server.cpu();
-  const pgAfter = run.cfg.embedded ? new Map<number, number>() : await backendsCpu(run.orm);
+  const pgAfter = run.cfg.embedded ? new Map<number, number>() : await backendsCpu(run.orm, database);
   const perRequest = (seconds: number | undefined) =>
     seconds === undefined || result.requests === 0 ? undefined : (seconds * 1000) / result.requests;
   const cpuMsPerRequest = perRequest(
@@ -328,9 +376,10 @@ async function measureDeletes(
   previousRps: number | undefined,
 ) {
   const per = scenario.deletes!;
+  const side = sideOf(run, target);
   let rate = previousRps;
   if (warmUp) {
-    run.pools.set(target, await run.upkeep!.pool(WARM_UP_DELETES * per));
+    side.pools.set(side.key, await side.upkeep.pool(WARM_UP_DELETES * per));
     const warm = await drive({
       base: serverFor(run, target).base,
       token,
@@ -343,7 +392,7 @@ async function measureDeletes(
     rate ??= warm.rps * 1.2;
   }
   const requests = Math.max(200, Math.ceil((rate ?? 200) * run.cfg.duration));
-  run.pools.set(target, await run.upkeep!.pool(requests * per));
+  side.pools.set(side.key, await side.upkeep.pool(requests * per));
   return measure(run, scenario, target, token, run.cfg.duration, false, { run: requests });
 }
 
@@ -650,20 +699,56 @@ async function main() {
     const jwt: JwtSettings = { secret: cfg.jwtSecret };
     const schema = await buildAppSchema();
 
-    log('Loading data through the service code (provisioning, ORM insertMany in tenant transactions):');
     const shape = (name: string, features: number, epics: number, maxTasks = 3): TenantShape => ({
       name,
       features,
       epics,
       maxTasks,
     });
+    // The tenants and their seeds, in the order loaded; the compared checkout on a database of
+    // its own loads the same.
+    const shapes = {
+      small: { shape: shape('Small', 10_000, 100), seed: 1 },
+      main: { shape: shape('Main', cfg.features, 1000), seed: 2 },
+      // The writes' tenant: the main tenant's shape, so a write meets the indexes and neighbours a
+      // real one would, yet none of the read scenarios' rows.
+      write: {
+        shape: shape(
+          'Write',
+          cfg.writeFeatures,
+          Math.max(10, Math.round((cfg.writeFeatures * 1000) / cfg.features)),
+        ),
+        seed: 5,
+      },
+      otherA: { shape: shape('Other A', 5_000, 50), seed: 3 },
+      otherB: { shape: shape('Other B', 5_000, 50), seed: 4 },
+    };
+    const comparedDb = cfg.compareDir
+      ? await comparedDatabase(cfg, db, {
+          tenants: Object.values(shapes),
+          tables: FEATURE_TABLES,
+          poolMax: cfg.poolSize > 1 ? 4 : 1,
+        })
+      : undefined;
+    if (comparedDb) {
+      stops.push(() => (cfg.keep ? Promise.resolve() : comparedDb.drop()));
+      log(
+        comparedDb.own
+          ? `The compared checkout's migrations differ from these: it runs on ${comparedDb.name}, migrated and loaded by its own code (alongside this load)`
+          : 'The compared checkout runs on this database (its migrations are these)',
+      );
+      // A failed load is reported where it is awaited.
+      comparedDb.tenants?.catch(() => undefined);
+    }
+
+    log('Loading data through the service code (provisioning, ORM insertMany in tenant transactions):');
     const tenants: LoadedTenant[] = [];
-    const load = async (s: TenantShape, seed: number) => {
+    const load = async ({ shape: s, seed }: { shape: TenantShape; seed: number }) => {
       const { value } = await timed(`${s.name}: ${s.features} features`, () => loadTenant(orm, s, seed));
       tenants.push(value);
       return value;
     };
-    const small = await load(shape('Small', 10_000, 100), 1);
+    const small = await load(shapes.small);
 
     const issuer = await startIssuer();
     stops.push(() => issuer.stop());
@@ -688,9 +773,11 @@ async function main() {
       node: cfg.peerNode,
     });
     stops.push(() => peer.stop());
-    const compare = cfg.compareDir ? await startCompared(cfg, db.url) : undefined;
+    const theirTenants = await comparedDb?.tenants;
+    const compare = comparedDb ? await startCompared(cfg, comparedDb) : undefined;
     if (compare) stops.push(() => compare.stop());
-    for (const own of compare ? [service, compare] : [service]) await writeOnce(own, jwt, small);
+    await writeOnce(service, jwt, small);
+    if (compare) await writeOnce(compare, jwt, theirTenants?.[0] ?? small);
     const capture = await startCapture(db.url, jwt);
     stops.push(() => capture.close());
     const pools = new Map<Target, string[]>();
@@ -705,15 +792,10 @@ async function main() {
       await searchLatency(run, small, 'Small tenant, table holds only it', smallScenarios),
     ];
 
-    const main = await load(shape('Main', cfg.features, 1000), 2);
-    // The writes' tenant: the main tenant's shape, so a write meets the indexes and neighbours a
-    // real one would, yet none of the read scenarios' rows.
-    const writer = await load(
-      shape('Write', cfg.writeFeatures, Math.max(10, Math.round((cfg.writeFeatures * 1000) / cfg.features))),
-      5,
-    );
-    await load(shape('Other A', 5_000, 50), 3);
-    await load(shape('Other B', 5_000, 50), 4);
+    const main = await load(shapes.main);
+    const writer = await load(shapes.write);
+    await load(shapes.otherA);
+    await load(shapes.otherB);
     await analyze(orm, FEATURE_TABLES);
     latency.push(await searchLatency(run, small, 'Small tenant, after the main load', smallScenarios));
 
@@ -730,21 +812,46 @@ async function main() {
     });
     stops.push(() => upkeep.close());
     run.upkeep = upkeep;
-    const writeToken = tokenOf(jwt, writer);
-    const chosen = scenarios(schema, {
-      tenantId: main.tenantId,
-      featureIds: main.sampleFeatureIds,
-      epicIds: main.epicIds,
-      write: {
-        tenantId: writer.tenantId,
-        featureIds: writer.sampleFeatureIds,
-        epicIds: writer.epicIds,
-        token: writeToken,
-        email: writer.planner.email,
-      },
-      pools,
-    }).filter((s) => cfg.only.length === 0 || cfg.only.includes(s.key));
-    const all = compare ? withCompared(chosen) : chosen;
+    const scenariosOf = (m: LoadedTenant, w: LoadedTenant, poolsOf: Map<Target, string[]>) =>
+      scenarios(schema, {
+        tenantId: m.tenantId,
+        featureIds: m.sampleFeatureIds,
+        epicIds: m.epicIds,
+        write: {
+          tenantId: w.tenantId,
+          featureIds: w.sampleFeatureIds,
+          epicIds: w.epicIds,
+          token: tokenOf(jwt, w),
+          email: w.planner.email,
+        },
+        pools: poolsOf,
+      }).filter((s) => cfg.only.length === 0 || cfg.only.includes(s.key));
+    const chosen = scenariosOf(main, writer, pools);
+    if (comparedDb) {
+      // Theirs in the order loaded: small, main, write, the others.
+      const [theirMain, theirWriter] = theirTenants ? [theirTenants[1], theirTenants[2]] : [main, writer];
+      const theirPools = new Map<Target, string[]>();
+      const theirUpkeep = comparedDb.own
+        ? await WriteUpkeep.open(comparedDb.url, {
+            tenantId: theirWriter.tenantId,
+            featureIds: theirWriter.sampleFeatureIds,
+          })
+        : upkeep;
+      if (comparedDb.own) stops.push(() => theirUpkeep.close());
+      run.compared = {
+        db: comparedDb,
+        token: theirTenants ? tokenOf(jwt, theirMain) : undefined,
+        scenarios: scenariosOf(theirMain, theirWriter, theirPools),
+        upkeep: theirUpkeep,
+        pools: theirPools,
+      };
+    }
+    const all = run.compared ? withCompared(chosen, run.compared.scenarios) : chosen;
+    // Both databases start each round from the same state.
+    const restore = async () => {
+      await upkeep.restore();
+      if (run.compared?.db.own) await run.compared.upkeep.restore();
+    };
 
     log('\nSQL per request (captured from the service at the driver):');
     const counts: StatementCount[] = [];
@@ -771,7 +878,7 @@ async function main() {
     }
     log(statementsTable(counts));
     if (writeSql.length) log(`\nEvery statement of a write, in order:\n${writeSql.join('\n')}`);
-    await upkeep.restore();
+    await restore();
 
     log("\nThe peer's forms of each question, each under load in turn (the faster is kept):");
     const peerForms = await choosePeerForms(run, all, token);
@@ -788,7 +895,7 @@ async function main() {
     // falls on all targets alike rather than on whichever ran at that time; each round starts
     // from the same tables, and its targets run in an order shifted by one from the last round's.
     for (let round = 0; round < cfg.rounds; round++) {
-      await upkeep.restore();
+      await restore();
       roundLoads.push(loadAverage());
       log(`  round ${round + 1}: tables restored and vacuumed; load average ${roundLoads[round]}`);
       for (const s of all) {
@@ -805,7 +912,7 @@ async function main() {
         }
         // The same rows: after the scenario's first round, one request per target read back.
         if (round === 0 && WRITES.includes(s.key) && s.key !== 'mixed') {
-          const checked = await upkeep.sameRows(s, send, pools);
+          const checked = await sameRows(run, s, send);
           same.set(s.key, checked);
           const wrong = [...checked].filter(([, ok]) => !ok).map(([t]) => t);
           log(`  ${s.title}: same rows ${wrong.length ? `NOT for ${wrong.join(', ')}` : 'for every target'}`);
@@ -834,7 +941,8 @@ async function main() {
       const have = tenants.reduce((n, t) => n + t.features, 0);
       const more = LARGE_TENANTS - tenants.length;
       const each = Math.ceil((LARGE_ROWS - have) / more);
-      for (let k = 0; k < more; k++) await load(shape(`Filler ${k + 1}`, each, 20, 1), 100 + k);
+      for (let k = 0; k < more; k++)
+        await load({ shape: shape(`Filler ${k + 1}`, each, 20, 1), seed: 100 + k });
       log(`  loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
       latency.push(await searchLatency(run, small, `Small tenant, ${LARGE_TENANTS} tenants`, smallScenarios));
     }
@@ -904,22 +1012,30 @@ async function main() {
 }
 
 /**
- * The service of another checkout on the same database. It starts only when its migrations are
- * among these (all applied by now), so that it migrates nothing.
+ * The same-rows check of a write scenario, each side on its own database and pools (the compared
+ * checkout's targets through its scenarios, with requests numbered apart from ours).
  */
-async function startCompared(cfg: BenchConfig, databaseUrl: string): Promise<Server> {
-  const root = path.resolve(cfg.compareDir!);
-  if (!migrationsAreAmongOurs(root))
-    throw new Error(
-      `BENCH_COMPARE_DIR ${root}: it has migrations this checkout lacks, so it cannot share the database`,
-    );
-  return startService({
-    root,
-    databaseUrl,
-    jwtSecret: cfg.jwtSecret,
-    poolSize: cfg.poolSize,
-    logLevel: cfg.logLevel,
-  });
+async function sameRows(
+  run: Run,
+  s: Scenario,
+  send: (target: Target, req: HttpRequest) => Promise<number>,
+): Promise<Map<Target, boolean>> {
+  const out = await run.upkeep!.sameRows(
+    { ...s, targets: s.targets.filter((t) => !COMPARED[t]) },
+    send,
+    run.pools,
+  );
+  if (!run.compared) return out;
+  const theirs = new Map(s.targets.filter((t) => COMPARED[t]).map((t) => [COMPARED[t]!, t]));
+  const scenario = run.compared.scenarios.find((x) => x.key === s.key)!;
+  const checked = await run.compared.upkeep.sameRows(
+    { ...scenario, targets: [...theirs.keys()] },
+    (t, req) => send(theirs.get(t)!, req),
+    run.compared.pools,
+    900_100,
+  );
+  for (const [t, ok] of checked) out.set(theirs.get(t)!, ok);
+  return out;
 }
 
 /**
@@ -927,17 +1043,18 @@ async function startCompared(cfg: BenchConfig, databaseUrl: string): Promise<Ser
  * checkout's; CPU per request moves less than throughput with the machine's other load.
  */
 function comparedTable(rows: Row[]): string {
-  const cpu = (r: Row) => r.cpuMsPerRequest?.toFixed(2) ?? '-';
+  const cpu = (v: number | undefined) => v?.toFixed(2) ?? '-';
   const lines = [
-    '| scenario | target | this req/s (p50 ms) | compared req/s (p50 ms) | req/s this / compared | server CPU ms/req this / compared |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| scenario | target | this req/s (p50 ms) | compared req/s (p50 ms) | req/s this / compared, per round | server CPU ms/req this / compared | PostgreSQL CPU ms/req this / compared |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of rows) {
     const own = COMPARED[r.target];
     const mine = own && rows.find((o) => o.scenario === r.scenario && o.target === own);
     if (!mine) continue;
+    const share = roundRatio(mine, r);
     lines.push(
-      `| ${r.scenario} | ${own} | ${mine.result.rps.toFixed(0)} (${mine.result.p50}) | ${r.result.rps.toFixed(0)} (${r.result.p50}) | ${((mine.result.rps / r.result.rps) * 100).toFixed(0)}% | ${cpu(mine)} / ${cpu(r)} |`,
+      `| ${r.scenario} | ${own} | ${mine.result.rps.toFixed(0)} (${mine.result.p50}) | ${r.result.rps.toFixed(0)} (${r.result.p50}) | ${(share.median * 100).toFixed(0)}% (${(share.min * 100).toFixed(0)}%-${(share.max * 100).toFixed(0)}%) | ${cpu(mine.cpuMsPerRequest)} / ${cpu(r.cpuMsPerRequest)} | ${cpu(mine.pgCpuMsPerRequest)} / ${cpu(r.pgCpuMsPerRequest)} |`,
     );
   }
   return lines.join('\n');

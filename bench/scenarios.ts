@@ -138,14 +138,24 @@ export function newFeature(i: number, epicIds: string[]) {
   };
 }
 
-/** The scenarios with the compared checkout's targets added (rest-compare beside rest...). */
-export function withCompared(list: Scenario[]): Scenario[] {
+/**
+ * The scenarios with the compared checkout's targets added (rest-compare beside rest...), which
+ * ask `theirs` (the same scenarios over the compared checkout's data and pools) what its own
+ * target would be asked.
+ */
+export function withCompared(list: Scenario[], theirs: Scenario[]): Scenario[] {
   const added = Object.entries(COMPARED) as [Target, Target][];
-  return list.map((s) => ({
-    ...s,
-    targets: [...s.targets, ...added.filter(([, own]) => s.targets.includes(own)).map(([t]) => t)],
-    request: (target, i) => s.request(COMPARED[target] ?? target, i),
-  }));
+  return list.map((s) => {
+    const other = theirs.find((t) => t.key === s.key)!;
+    return {
+      ...s,
+      targets: [...s.targets, ...added.filter(([, own]) => s.targets.includes(own)).map(([t]) => t)],
+      request: (target, i) => {
+        const own = COMPARED[target];
+        return own ? other.request(own, i) : s.request(target, i);
+      },
+    };
+  });
 }
 
 export function scenarios(schema: GraphQLSchema, data: ScenarioData): Scenario[] {

@@ -62,17 +62,18 @@ export class WriteUpkeep {
    * Whether each target's write stored what the request asked, the same for every target: one
    * request per target, then the rows read back. Creates compare the set columns across targets;
    * updates the two changed fields against the patch; deletes that every named row is gone and no
-   * other.
+   * other. `numbered` numbers the requests (another checkout sharing the database checks with others).
    */
   async sameRows(
     scenario: Scenario,
     send: (target: Target, req: HttpRequest) => Promise<number>,
     pools: Map<Target, string[]>,
+    numbered = 900_000,
   ): Promise<Map<Target, boolean>> {
     const out = new Map<Target, boolean>();
     const targets = scenario.targets;
     if (scenario.key === 'create') {
-      const i = 900_001;
+      const i = numbered + 1;
       for (const t of targets) out.set(t, (await send(t, scenario.request(t, i))) < 300);
       const { rows } = await this.db.query(
         `select ${SET_BY_CREATE} from feature where tenant_id = $1 and name = $2`,
@@ -85,7 +86,7 @@ export class WriteUpkeep {
     }
     if (scenario.key === 'update') {
       for (const [k, t] of targets.entries()) {
-        const i = 900_000 + k;
+        const i = numbered + k;
         const ok = (await send(t, scenario.request(t, i))) < 300;
         const id = this.tenant.featureIds[i % this.tenant.featureIds.length];
         const { rows } = await this.db.query<{ name: string; priority: string }>(

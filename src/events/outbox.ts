@@ -91,7 +91,7 @@ export class OutboxSubscriber implements EventSubscriber {
         continue;
       }
       if (!(entity instanceof Audited) || (cs.type !== 'create' && cs.type !== 'update')) continue;
-      const added = entriesMadeFor(entity);
+      const added = entriesMadeFor(cs);
       if (added.length === 0) continue;
       const data = recordData(entity);
       const previous = cs.type === 'update' ? (cs.originalEntity as Record<string, unknown>) : undefined;

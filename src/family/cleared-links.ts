@@ -1,4 +1,4 @@
-import type { EntityManager, EntityMetadata } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../db/orm-bypass/statements';
 
 /**
@@ -19,9 +19,19 @@ interface ClearedLink {
   parent: string;
 }
 
-let links: Promise<readonly ClearedLink[]> | undefined;
+/** A cleared link as the flush writes it: the referencing entity and its property, by referenced table. */
+interface ClearedProperty {
+  entityName: string;
+  property: string;
+}
 
-function clearedLinks(em: EntityManager): Promise<readonly ClearedLink[]> {
+let links: Promise<ReadonlyMap<string, readonly ClearedProperty[]>> | undefined;
+
+/**
+ * The catalog's set-null links resolved to the entities and properties that hold them, grouped
+ * by the referenced table: read and resolved once per process, at its first delete.
+ */
+function clearedLinks(em: EntityManager): Promise<ReadonlyMap<string, readonly ClearedProperty[]>> {
   links ??= queryRows(
     em,
     `select child.relname as "table", col.attname as "column", parent.relname as "parent"
@@ -32,13 +42,29 @@ function clearedLinks(em: EntityManager): Promise<readonly ClearedLink[]> {
       where c.contype = 'f' and c.confdeltype = 'n' and child.relnamespace = current_schema()::regnamespace`,
     [],
   ).then(
-    (rows) => rows as unknown as ClearedLink[],
+    (rows) => byParent(em, rows as unknown as ClearedLink[]),
     (err: unknown) => {
       links = undefined;
       throw err;
     },
   );
   return links;
+}
+
+function byParent(em: EntityManager, rows: readonly ClearedLink[]): Map<string, ClearedProperty[]> {
+  const all = Object.values(em.getMetadata().getAll());
+  const out = new Map<string, ClearedProperty[]>();
+  for (const link of rows) {
+    const meta = all.find((m) => m.tableName === link.table);
+    const prop = meta?.props.find((p) => p.fieldNames?.[0] === link.column);
+    // A table no entity maps (or a column no property holds) has nothing the flush could record.
+    if (!meta || !prop) continue;
+    out.set(link.parent, [
+      ...(out.get(link.parent) ?? []),
+      { entityName: meta.className, property: prop.name },
+    ]);
+  }
+  return out;
 }
 
 /**
@@ -50,16 +76,9 @@ export async function clearLinksTo(
   entityName: string,
   ids: readonly string[],
 ): Promise<void> {
-  const metadata = em.getMetadata();
-  const table = metadata.get(entityName).tableName;
-  const byTable = new Map<string, EntityMetadata>(
-    Object.values(metadata.getAll()).map((meta) => [meta.tableName, meta] as const),
-  );
-  for (const link of (await clearedLinks(em)).filter((l) => l.parent === table)) {
-    const meta = byTable.get(link.table);
-    const prop = meta?.props.find((p) => p.fieldNames?.[0] === link.column);
-    if (!meta || !prop) continue;
-    const linked = await em.find(meta.class, { [prop.name]: { $in: [...ids] } } as never);
-    for (const record of linked) (record as Record<string, unknown>)[prop.name] = null;
+  const table = em.getMetadata().get(entityName).tableName;
+  for (const { entityName: linking, property } of (await clearedLinks(em)).get(table) ?? []) {
+    const linked = await em.find(linking, { [property]: { $in: [...ids] } } as never);
+    for (const record of linked) (record as Record<string, unknown>)[property] = null;
   }
 }

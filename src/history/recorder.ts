@@ -172,20 +172,22 @@ export function markRestore(record: object): void {
 /** Whether `record` is being restored (its creation time and author stay those it had). */
 export const isRestore = (record: object): boolean => restoring.has(record);
 
-/** The entries a flush made for each record, for the outbox (events/outbox.ts) to turn into events. */
-const made = new WeakMap<object, HistoryEntry[]>();
-
-/** The entries the latest flush that made any for a record made, kept for its answer (events.ts). */
-const latest = new WeakMap<object, readonly HistoryEntry[]>();
+/**
+ * Per record, the entries of the latest flush that made any, with the change set they were made
+ * for: the outbox (events/outbox.ts) takes those of the change set it is given, so a later flush
+ * that records nothing for the record never sends them again; a create's answer (events.ts)
+ * shows them whatever flush came after.
+ */
+const made = new WeakMap<object, { changeSet: object; entries: readonly HistoryEntry[] }>();
 
 export const entriesOfLatestFlush = (record: object): readonly HistoryEntry[] | undefined =>
-  latest.get(record);
+  made.get(record)?.entries;
 
-export function entriesMadeFor(record: object): HistoryEntry[] {
-  const entries = made.get(record) ?? [];
-  made.delete(record);
-  return entries;
-}
+/** The entries this flush made for the record of `changeSet` (none if it made none). */
+export const entriesMadeFor = (changeSet: { entity: object }): readonly HistoryEntry[] => {
+  const kept = made.get(changeSet.entity);
+  return kept?.changeSet === changeSet ? kept.entries : [];
+};
 
 /**
  * Adds this flush's history entries to the flush: one per creation or restore, one STATUS_CHANGE
@@ -306,8 +308,7 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
       }
     }
     if (own.length === 0) continue;
-    made.set(entity, own);
-    latest.set(entity, own);
+    made.set(entity, { changeSet: cs, entries: own });
     entries.push(...own);
   }
   insertWithFlush(args, HistoryEntry.name, entries);
