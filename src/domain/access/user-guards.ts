@@ -1,10 +1,11 @@
 import { FlushMode, LockMode, type FindOptions } from '@mikro-orm/core';
-import type { Context } from '../../context';
+import { callerOf, type Context } from '../../context';
 import { TenantRole } from '../../entities/tenant-role';
 import { User, UserStatus } from '../../entities/user';
-import { badRequest, conflict, notFound } from '../../errors';
+import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import { normalizeEmail } from '../../services/provisioning';
+import type { CreateUserInput, UpdateUserInput } from '../../resolvers/access/user-inputs';
 
 /**
  * Rules about users that several operations share: finding a user by e-mail, checking role
@@ -76,4 +77,53 @@ export async function checkSuperAdminsRemain(ctx: Context, leaving: readonly str
   if (admins.some((a) => gone.has(a.id)) && admins.every((a) => gone.has(a.id))) {
     throw conflict(`the tenant must keep at least one active ${SUPER_ADMIN}`);
   }
+}
+
+/** E-mail addresses identify users within a tenant, compared without case. */
+async function checkEmailFree(ctx: Context, user: User): Promise<void> {
+  const taken = await ctx.em.count(
+    User,
+    { email: user.email, id: { $ne: user.id } },
+    { flushMode: FlushMode.COMMIT },
+  );
+  if (taken > 0) throw conflict(`a user with e-mail ${user.email} already exists in this tenant`);
+}
+
+/**
+ * A user as stored: the e-mail normalised and free in the tenant; a new user verified and active,
+ * with distinct, existing roles, SUPER_ADMIN granted only by a holder of it; and no deactivation
+ * that would leave the tenant without a super-admin.
+ */
+export async function prepareUser(
+  ctx: Context,
+  user: User,
+  input: Partial<CreateUserInput & UpdateUserInput>,
+  isNew: boolean,
+): Promise<void> {
+  if (input.email !== undefined) {
+    user.email = normalizeEmail(input.email);
+    await checkEmailFree(ctx, user);
+  }
+  if (isNew) {
+    const roles = [...new Set(input.roles ?? [])];
+    if (roles.includes(SUPER_ADMIN) && !callerOf(ctx).superAdmin) {
+      throw forbidden(`only a holder of ${SUPER_ADMIN} can grant it`);
+    }
+    await checkRoleNames(ctx, roles);
+    user.roles = roles;
+    // Users made by an administrator need no e-mail confirmation (as with the CLI).
+    user.verified = true;
+    user.status = UserStatus.ACTIVE;
+  } else if (input.status !== undefined && input.status !== UserStatus.ACTIVE) {
+    await checkSuperAdminsRemain(ctx, [user.id]);
+  }
+}
+
+/** Users may be deleted, unless the caller is among them or no super-admin would remain. */
+export async function checkUsersLeave(ctx: Context, rows: readonly User[]): Promise<void> {
+  if (rows.some((u) => u.id === callerOf(ctx).userId)) throw conflict('you cannot delete yourself');
+  await checkSuperAdminsRemain(
+    ctx,
+    rows.map((u) => u.id),
+  );
 }
