@@ -16,7 +16,9 @@ module.exports = {
   transformIgnorePatterns: [
     '/node_modules/(?!@apidevtools/json-schema-ref-parser/|openapi-backend/node_modules/@apidevtools/json-schema-ref-parser/)',
   ],
-  setupFiles: ['reflect-metadata', '<rootDir>/test/support/graphql-realm-check.ts'],
+  // Each test file runs in its jest worker's own realm, packages loaded once per worker, the
+  // project's modules afresh per file (test/support/realm-runner.js says what it keeps apart).
+  testRunner: '<rootDir>/test/support/realm-runner.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   maxWorkers: workers,

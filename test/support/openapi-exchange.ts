@@ -77,11 +77,55 @@ export function loadDocument(baseUrl: string): Promise<OpenAPIBackend> {
       await backend.init();
       const operations = backend.router.getOperations();
       backend.router.getOperations = () => operations;
+      matchWithCompiledTemplates(backend.router, operations);
       return backend;
     })();
     documents.set(baseUrl, api);
   }
   return api;
+}
+
+type Router = OpenAPIBackend['router'];
+
+/**
+ * openapi-backend's router matches a path by building a regular expression from every
+ * operation's path template anew for every request. The same rules with each template's
+ * expression built once: an exact path first; else the templates the path matches, the most
+ * specific (the longest once parameters are left out) first, the first with the request's method.
+ */
+function matchWithCompiledTemplates(router: Router, operations: Operation[]): void {
+  const templates = operations
+    .map((operation) => ({
+      operation,
+      pattern: new RegExp(
+        `^${operation.path
+          .replace(/\{[^}]+\}/g, '\0')
+          .split('\0')
+          .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}$`,
+      ),
+      specificity: operation.path.replace(/\{.*?\}/g, '').length,
+    }))
+    // A stable sort, as the library's ordering is.
+    .sort((a, b) => b.specificity - a.specificity);
+  router.matchOperation = ((req: Parameters<Router['matchOperation']>[0], strict?: boolean) => {
+    const request = router.normalizeRequest(req);
+    const refuse = (message: string) => {
+      if (strict) throw Error(message);
+      return undefined;
+    };
+    if (!(router as unknown as { isUnderApiRoot(path: string): boolean }).isUnderApiRoot(request.path))
+      return refuse('404-notFound: no route matches request');
+    const path = router.normalizePath(request.path);
+    const exact = operations.find((o) => o.path === path && o.method === request.method);
+    if (exact) return exact;
+    const matching = templates.filter((t) => t.pattern.test(path));
+    if (!matching.length) return refuse('404-notFound: no route matches request');
+    return (
+      matching.find((t) => t.operation.method === request.method)?.operation ??
+      refuse('405-methodNotAllowed: this method is not registered for the route')
+    );
+  }) as Router['matchOperation'];
 }
 
 /** A stopped server's validators go with it: each holds the whole compiled document. */

@@ -20,15 +20,14 @@ const cacheDir = path.join(root, 'node_modules', '.cache', 'bms-register-ts');
 const swcVersion = JSON.parse(fs.readFileSync(require.resolve('@swc/core/package.json'), 'utf8')).version;
 const settings = `${swcVersion}\0${fs.readFileSync(path.join(root, '.swcrc'), 'utf8')}`;
 
-require.extensions['.ts'] = (module, filename) => {
-  const source = fs.readFileSync(filename, 'utf8');
+/** The JavaScript swc makes of a TypeScript file, from the cache when it has it. */
+function compiled(filename, source) {
   const key = createHash('sha256').update(settings).update('\0').update(filename).update('\0').update(source);
   const cached = path.join(cacheDir, `${key.digest('hex')}.js`);
-  let code;
   try {
-    code = fs.readFileSync(cached, 'utf8');
+    return fs.readFileSync(cached, 'utf8');
   } catch {
-    code = require('@swc/core').transformSync(source, { filename, swcrc: true }).code;
+    const code = require('@swc/core').transformSync(source, { filename, swcrc: true }).code;
     // Written aside and renamed, so a process reading it at the same moment sees all or nothing.
     const partial = `${cached}.${process.pid}`;
     try {
@@ -38,6 +37,21 @@ require.extensions['.ts'] = (module, filename) => {
     } catch {
       // A cache that cannot be written only costs the next start its compile.
     }
+    return code;
   }
-  module._compile(code, filename);
+}
+
+require.extensions['.ts'] = (module, filename) => {
+  module._compile(compiled(filename, fs.readFileSync(filename, 'utf8')), filename);
+};
+
+const INLINE_MAP = /\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/;
+
+/**
+ * The source map of a file as compiled (.swcrc writes it inline), for a stack trace's frames to
+ * name TypeScript lines (test/support/realm-runner.js hands it to source-map-support).
+ */
+exports.sourceMapOf = (filename) => {
+  const match = INLINE_MAP.exec(compiled(filename, fs.readFileSync(filename, 'utf8')));
+  return match ? Buffer.from(match[1], 'base64').toString('utf8') : undefined;
 };
