@@ -43,14 +43,24 @@ function multipart(size: number, boundary: string): { body: Readable; length: nu
   return { body: Readable.from(parts()), length: head.length + size + tail.length };
 }
 
-function upload(token: string, size: number): Promise<{ status: number; text: string }> {
+/**
+ * HTTP alone, for scale: a bare Node server in a process of its own that drops what it is sent
+ * and answers downloads from memory, asked by the same client as the service.
+ */
+const BARE = `require('node:http').createServer((req, res) => {
+  if (req.method === 'POST') { req.resume(); req.on('end', () => res.end()); return; }
+  const body = Buffer.alloc(${SMALL}, 7);
+  res.setHeader('content-length', body.length); res.end(body);
+}).listen(Number(process.argv[1]), '127.0.0.1', () => console.log('listening'));`;
+
+function upload(token: string, size: number, port = PORT): Promise<{ status: number; text: string }> {
   const boundary = `bench${Date.now()}`;
   const { body, length } = multipart(size, boundary);
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
         host: '127.0.0.1',
-        port: PORT,
+        port,
         path: '/api/v1/files',
         method: 'POST',
         headers: {
@@ -70,13 +80,13 @@ function upload(token: string, size: number): Promise<{ status: number; text: st
   });
 }
 
-function download(token: string, id: string): Promise<number> {
+function download(token: string, id: string, port = PORT): Promise<number> {
   return new Promise((resolve, reject) => {
     http
       .get(
         {
           host: '127.0.0.1',
-          port: PORT,
+          port,
           path: `/api/v1/files/${id}`,
           headers: { authorization: `Bearer ${token}` },
         },
@@ -133,6 +143,7 @@ async function main() {
   // BENCH_FILES_PROFILE=<folder>: the service writes a CPU profile there when it stops.
   const profile = process.env.BENCH_FILES_PROFILE;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  let bare: ReturnType<typeof spawn> | undefined;
   const service = spawn(process.execPath, [...flags, 'dist/src/main.js'], {
     env: {
       ...process.env,
@@ -158,6 +169,12 @@ async function main() {
     const direct = path.join(store, 'bench-direct', 'file');
     const payload = randomBytes(SMALL);
 
+    const barePort = PORT + 1;
+    bare = spawn(process.execPath, ['-e', BARE, String(barePort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve) => bare!.stdout!.once('data', resolve));
+    let upBare = 0;
+    let downBare = 0;
+
     // Warm-up, then rounds alternating service and direct, so both see the same disk state.
     await upload(token, SMALL);
     await fs.mkdir(path.dirname(direct), { recursive: true });
@@ -179,6 +196,10 @@ async function main() {
       downDisk += await time(async () => {
         if ((await readDirectly(direct)) !== SMALL) throw new Error('short read');
       });
+      upBare += await time(() => upload(token, SMALL, barePort));
+      downBare += await time(async () => {
+        if ((await download(token, id, barePort)) !== SMALL) throw new Error('short download');
+      });
     }
     // The per-request part alone: an upload of one byte (authentication, the multipart parse,
     // the quota check, the row and its event).
@@ -194,6 +215,9 @@ async function main() {
     );
     console.log(
       `  upload:   service ${rate(viaService)} MB/s, direct ${rate(viaDisk)} MB/s, ratio ${((viaDisk / viaService) * 100).toFixed(0)}%`,
+    );
+    console.log(
+      `  HTTP alone (a bare server that drops the body / answers from memory): upload ${rate(upBare)} MB/s, download ${rate(downBare)} MB/s`,
     );
     console.log(`  one-byte upload: ${(tiny / ROUNDS).toFixed(1)} ms each (the per-request part)`);
     console.log(
@@ -212,6 +236,7 @@ async function main() {
       `${mb(BIG)} MiB upload in ${(took / 1000).toFixed(1)} s: service RSS ${mb(before)} MiB before, peak ${mb(peak)} MiB (+${mb(peak - before)} MiB)`,
     );
   } finally {
+    bare?.kill('SIGTERM');
     service.kill('SIGTERM');
     await new Promise((r) => service.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
