@@ -8,13 +8,13 @@
  *   BENCH_FILES_PROFILE=/tmp/prof npm run bench:files   # and a CPU profile of the service
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 
 const SMALL = 10 * 1024 * 1024;
 const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 5);
@@ -43,14 +43,24 @@ function multipart(size: number, boundary: string): { body: Readable; length: nu
   return { body: Readable.from(parts()), length: head.length + size + tail.length };
 }
 
-function upload(token: string, size: number): Promise<{ status: number; text: string }> {
+/**
+ * HTTP alone, for scale: a bare Node server in a process of its own that drops what it is sent
+ * and answers downloads from memory, asked by the same client as the service.
+ */
+const BARE = `require('node:http').createServer((req, res) => {
+  if (req.method === 'POST') { req.resume(); req.on('end', () => res.end()); return; }
+  const body = Buffer.alloc(${SMALL}, 7);
+  res.setHeader('content-length', body.length); res.end(body);
+}).listen(Number(process.argv[1]), '127.0.0.1', () => console.log('listening'));`;
+
+function upload(token: string, size: number, port = PORT): Promise<{ status: number; text: string }> {
   const boundary = `bench${Date.now()}`;
   const { body, length } = multipart(size, boundary);
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
         host: '127.0.0.1',
-        port: PORT,
+        port,
         path: '/api/v1/files',
         method: 'POST',
         headers: {
@@ -70,13 +80,13 @@ function upload(token: string, size: number): Promise<{ status: number; text: st
   });
 }
 
-function download(token: string, id: string): Promise<number> {
+function download(token: string, id: string, port = PORT): Promise<number> {
   return new Promise((resolve, reject) => {
     http
       .get(
         {
           host: '127.0.0.1',
-          port: PORT,
+          port,
           path: `/api/v1/files/${id}`,
           headers: { authorization: `Bearer ${token}` },
         },
@@ -90,6 +100,38 @@ function download(token: string, id: string): Promise<number> {
   });
 }
 
+/**
+ * What the store must do to keep a file, done by hand: written under a temporary name, flushed
+ * to disk, renamed into its folder, and the folder's new entry flushed (as the local backend does;
+ * docs/files.md, "Measured").
+ */
+async function writeDirectly(store: string, target: string, bytes: Buffer): Promise<void> {
+  const temporary = path.join(store, '.incoming', randomUUID());
+  const handle = await fs.open(temporary, 'wx');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(temporary, target);
+  const folder = await fs.open(path.dirname(target), 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
+/** The file read back whole, in the large reads the service makes too. */
+async function readDirectly(target: string): Promise<number> {
+  const handle = await fs.open(target, 'r');
+  let n = 0;
+  for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024 }))
+    n += (chunk as Buffer).length;
+  return n;
+}
+
 async function time(work: () => Promise<unknown>): Promise<number> {
   const start = process.hrtime.bigint();
   await work();
@@ -101,6 +143,7 @@ async function main() {
   // BENCH_FILES_PROFILE=<folder>: the service writes a CPU profile there when it stops.
   const profile = process.env.BENCH_FILES_PROFILE;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  let bare: ReturnType<typeof spawn> | undefined;
   const service = spawn(process.execPath, [...flags, 'dist/src/main.js'], {
     env: {
       ...process.env,
@@ -123,11 +166,18 @@ async function main() {
       service.once('exit', () => reject(new Error(`the service exited: ${out}`)));
     });
     const store = path.join(dataDir, 'files');
-    const direct = path.join(store, 'bench-direct');
+    const direct = path.join(store, 'bench-direct', 'file');
     const payload = randomBytes(SMALL);
+
+    const barePort = PORT + 1;
+    bare = spawn(process.execPath, ['-e', BARE, String(barePort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve) => bare!.stdout!.once('data', resolve));
+    let upBare = 0;
+    let downBare = 0;
 
     // Warm-up, then rounds alternating service and direct, so both see the same disk state.
     await upload(token, SMALL);
+    await fs.mkdir(path.dirname(direct), { recursive: true });
     let viaService = 0;
     let viaDisk = 0;
     let downService = 0;
@@ -139,12 +189,16 @@ async function main() {
         if (res.status !== 201) throw new Error(`upload: ${res.status} ${res.text}`);
         id = JSON.parse(res.text).file.blobId;
       });
-      viaDisk += await time(() => pipeline(Readable.from([payload]), createWriteStream(direct)));
+      viaDisk += await time(() => writeDirectly(store, direct, payload));
       downService += await time(async () => {
         if ((await download(token, id)) !== SMALL) throw new Error('short download');
       });
       downDisk += await time(async () => {
-        for await (const _chunk of createReadStream(direct));
+        if ((await readDirectly(direct)) !== SMALL) throw new Error('short read');
+      });
+      upBare += await time(() => upload(token, SMALL, barePort));
+      downBare += await time(async () => {
+        if ((await download(token, id, barePort)) !== SMALL) throw new Error('short download');
       });
     }
     // The per-request part alone: an upload of one byte (authentication, the multipart parse,
@@ -161,6 +215,9 @@ async function main() {
     );
     console.log(
       `  upload:   service ${rate(viaService)} MB/s, direct ${rate(viaDisk)} MB/s, ratio ${((viaDisk / viaService) * 100).toFixed(0)}%`,
+    );
+    console.log(
+      `  HTTP alone (a bare server that drops the body / answers from memory): upload ${rate(upBare)} MB/s, download ${rate(downBare)} MB/s`,
     );
     console.log(`  one-byte upload: ${(tiny / ROUNDS).toFixed(1)} ms each (the per-request part)`);
     console.log(
@@ -179,6 +236,7 @@ async function main() {
       `${mb(BIG)} MiB upload in ${(took / 1000).toFixed(1)} s: service RSS ${mb(before)} MiB before, peak ${mb(peak)} MiB (+${mb(peak - before)} MiB)`,
     );
   } finally {
+    bare?.kill('SIGTERM');
     service.kill('SIGTERM');
     await new Promise((r) => service.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });

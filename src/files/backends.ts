@@ -62,10 +62,21 @@ function checkedKey(key: string): string {
   return key;
 }
 
+/** Makes a folder's entries (a rename into it, a folder made in it) last through a crash. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await fs.open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * A folder on local disk (the default, under DATA_DIR). A file is written under a temporary
- * name in the folder's `.incoming` and renamed into place when complete; rename is atomic within
- * one file system, so a reader sees the whole file or none.
+ * name in the folder's `.incoming`, flushed to disk, and renamed into place when complete; rename
+ * is atomic within one file system, so a reader sees the whole file or none, and after a crash a
+ * file that a committed row names is all there.
  */
 export class LocalBackend implements FileBackend {
   readonly kind = 'local' as const;
@@ -82,10 +93,19 @@ export class LocalBackend implements FileBackend {
     const temporary = path.join(incoming, randomUUID());
     try {
       // A large buffer lets the chunks that arrive while a write is under way go down together
-      // in one writev, rather than one write of a network-sized chunk each.
-      await pipeline(body, createWriteStream(temporary, { flags: 'wx', highWaterMark: 1024 * 1024 }));
-      await fs.mkdir(path.dirname(target), { recursive: true });
+      // in one writev, rather than one write of a network-sized chunk each. `flush`: on disk
+      // before it has a name, since the row that names it is committed (durably) next, and a
+      // crash must not leave that row naming an empty or cut-off file.
+      await pipeline(
+        body,
+        createWriteStream(temporary, { flags: 'wx', highWaterMark: 1024 * 1024, flush: true }),
+      );
+      const folder = path.dirname(target);
+      const made = await fs.mkdir(folder, { recursive: true });
       await fs.rename(temporary, target);
+      // The new name on disk too, and the tenant's folder's own entry when it was just made.
+      await syncFolder(folder);
+      if (made) await syncFolder(this.root);
     } catch (err) {
       await fs.rm(temporary, { force: true });
       throw err;

@@ -95,6 +95,9 @@ function fileOfMultipart<R>(req: Request, take: (upload: Upload) => Promise<R>):
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8',
+        // The file part's buffer as large as the file write's, rather than 64 KiB.
+        highWaterMark: 1024 * 1024,
+        fileHwm: 1024 * 1024,
         limits: { files: 1, fields: 20, fieldSize: 4096, parts: 40 },
       });
     } catch (err) {

@@ -32,7 +32,8 @@ export class Inspector extends Transform {
     private readonly tooLarge: () => Error,
     private readonly checkHead: (sniffed: Sniffed | null) => void,
   ) {
-    super();
+    // Buffers as large as the file write's: each chunk crosses fewer stream hops on its way.
+    super({ highWaterMark: 1024 * 1024 });
     // A refusal may come before the backend has piped this stream anywhere (it may still be
     // making a folder); the backend's pipeline reports the stored error once it starts.
     this.on('error', () => undefined);
