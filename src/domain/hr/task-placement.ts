@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Context } from '../../context';
 import { Task } from '../../entities/hr/task';
+import { badRequest } from '../../errors';
 
 /**
  * A task stores the epic of its feature and the project of its epic (so progress counts are one
@@ -13,4 +14,15 @@ export async function moveTasks(
   to: { epicId?: string | null; projectId: string | null },
 ): Promise<void> {
   for (const task of await ctx.em.find(Task, where)) ctx.em.assign(task, to);
+}
+
+/** Given and different from what the parent says: the request contradicts itself. */
+export function agree(
+  field: string,
+  given: string | null | undefined,
+  parent: string | null,
+  parentName: string,
+) {
+  if (given !== undefined && (given ?? null) !== parent)
+    throw badRequest(`${field}: a task's ${field} is that of its ${parentName} (${parent ?? 'none'})`);
 }

@@ -1,41 +1,7 @@
-import { ConfiguratorType } from '../../entities/configurator/configurator-type';
-import {
-  CoverageJob,
-  CoverageJobPriority,
-  CoverageJobStatus,
-} from '../../entities/configurator/coverage-job';
-import type { StaticModel } from '../../entities/configurator/type-shapes';
-import type { Context } from '../../context';
-import { badRequest, conflict } from '../../errors';
+import { CoverageJob } from '../../entities/configurator/coverage-job';
+import { prepareJob } from '../../domain/configurator/coverage-jobs';
 import { defineGroup } from '../../family/group';
-import { requireRef } from '../../family/references';
 import { CreateCoverageJobInput, UpdateCoverageJobInput } from './coverage-job-inputs';
-
-export function describeJob(job: CoverageJob, type: ConfiguratorType, model: StaticModel): void {
-  job.name ??= `Coverage of ${type.name} / ${model.modelNamePrefix || model.id}`;
-  job.description ??= `Creates or updates the product coverage of every variant of static model ${model.id} of type ${type.name}.`;
-}
-
-async function prepareJob(
-  ctx: Context,
-  job: CoverageJob,
-  input: Partial<CreateCoverageJobInput & UpdateCoverageJobInput>,
-  isNew: boolean,
-): Promise<void> {
-  if (!isNew) {
-    if (job.status !== CoverageJobStatus.PENDING && ('priority' in input || 'runAfter' in input)) {
-      throw conflict(`the job is ${job.status}; only a PENDING job can be re-prioritised or rescheduled`);
-    }
-    return;
-  }
-  const type = await requireRef(ctx, 400, 'typeId', job.typeId, ConfiguratorType);
-  const model = type.staticModels.find((m) => m.id === job.staticModelId);
-  if (!model) throw badRequest(`staticModelId: type ${type.id} has no static model "${job.staticModelId}"`);
-  job.status = CoverageJobStatus.PENDING;
-  job.priority ??= CoverageJobPriority.LOW;
-  job.runAfter ??= new Date();
-  describeJob(job, type, model);
-}
 
 export const coverageJobs = defineGroup({
   entity: CoverageJob,

@@ -13,7 +13,8 @@ import type { SearchInput } from '../../family/search-input';
 import { inTransaction } from '../../db/transaction';
 import { FamilyService } from '../../family/service';
 import { isHigherPriority } from '../../domain/configurator/coverage-priority';
-import { coverageJobs, describeJob } from './coverage-jobs';
+import { describeJob } from '../../domain/configurator/coverage-jobs';
+import { coverageJobs } from './coverage-jobs';
 import { typeProductCoverages } from './type-product-coverages';
 import { configuratorTypes } from './types';
 

@@ -1,5 +1,5 @@
 import { ID } from 'type-graphql';
-import { callerOf } from '../../context';
+import { stampActivity } from '../../domain/crm/stamps';
 import { Activity, ActivityType } from '../../entities/crm/activity';
 import { defineGroup } from '../../family/group';
 import { checkRefs, refsIn } from '../../family/references';
@@ -50,12 +50,7 @@ export const activities = defineGroup({
   ],
   booleanPairs: [['completed', 'isCompleted']],
   async beforeSave(ctx, activity, input, isNew) {
-    if (isNew && input.ownerId === undefined) activity.ownerId = callerOf(ctx).userId;
     await checkRefs(ctx, 404, refsIn(input, CRM_RECORD_LINKS));
-    // completedAt records when the activity was done: stamped on completion unless the client
-    // says when, and cleared when the activity is reopened.
-    if (activity.completed && !activity.completedAt) activity.completedAt = new Date();
-    if (!activity.completed && input.completed === false && input.completedAt === undefined)
-      activity.completedAt = null;
+    stampActivity(ctx, activity, input, isNew);
   },
 });

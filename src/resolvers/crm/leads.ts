@@ -1,5 +1,5 @@
-import { callerOf } from '../../context';
-import { Lead, LeadStatus } from '../../entities/crm/lead';
+import { stampQualification } from '../../domain/crm/stamps';
+import { Lead } from '../../entities/crm/lead';
 import { Subsidiary } from '../../entities/reference/subsidiary';
 import { User } from '../../entities/user';
 import { defineGroup } from '../../family/group';
@@ -22,10 +22,6 @@ export const leads = defineGroup({
       404,
       refsIn(input, [...CRM_RECORD_LINKS, ['qualifiedBy', User], ['subsidiaryId', Subsidiary]]),
     );
-    // Who qualified a lead, and when, is kept from the first qualification on.
-    if (input.status === LeadStatus.QUALIFIED) {
-      lead.qualifiedDate ??= new Date();
-      lead.qualifiedBy ??= callerOf(ctx).userId;
-    }
+    stampQualification(ctx, lead, input);
   },
 });

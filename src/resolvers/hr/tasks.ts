@@ -1,20 +1,14 @@
 import type { Context } from '../../context';
 import { Task, TaskStatus } from '../../entities/hr/task';
-import { badRequest } from '../../errors';
 import { defineGroup } from '../../family/group';
 import { FamilyService } from '../../family/service';
 import { fillDefaults } from '../../domain/hr/input-rules';
+import { agree } from '../../domain/hr/task-placement';
 import { requireRef } from '../../family/references';
 import { epicService } from './epics';
 import { featureService } from './features';
 import { hrProjectService } from './hr-projects';
 import { CreateTaskInput, UpdateTaskInput } from './task-inputs';
-
-/** Given and different from what the parent says: the request contradicts itself. */
-function agree(field: string, given: string | null | undefined, parent: string | null, parentName: string) {
-  if (given !== undefined && (given ?? null) !== parent)
-    throw badRequest(`${field}: a task's ${field} is that of its ${parentName} (${parent ?? 'none'})`);
-}
 
 /** Takes the task's epic from its feature and its project from its epic, checking each reference. */
 async function place(ctx: Context, task: Task, input: Partial<CreateTaskInput>): Promise<void> {
