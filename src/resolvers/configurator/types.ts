@@ -1,6 +1,7 @@
 import { ConfiguratorType } from '../../entities/configurator/configurator-type';
 import { defineGroup } from '../../family/group';
-import { UpdateConfiguratorTypeInput, CreateConfiguratorTypeInput, prepareType } from './type-inputs';
+import { prepareType } from '../../domain/configurator/type-rules';
+import { UpdateConfiguratorTypeInput, CreateConfiguratorTypeInput } from './type-inputs';
 
 export const configuratorTypes = defineGroup({
   entity: ConfiguratorType,
