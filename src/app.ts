@@ -191,7 +191,7 @@ export async function createApp({
   // Callers known to this process; the live hub's listener tells it of changes on any process.
   const callers = new CallerCache();
   const contextFor = contextForCredentials(orm, jwt, logger, tenantLimiter(rateLimits), callers, files);
-  mountDocs(app, buildOpenApi(schema, routes));
+  mountDocs(app, () => buildOpenApi(schema, routes));
   // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
   const fileRoutes = filesRouter({ store: files, orm, contextFor, logger });

@@ -7,7 +7,8 @@ import { escapeHtml, operationsHtml, prose } from './operation-pages';
 /**
  * The OpenAPI document and its human-readable pages, all public (they describe the interface,
  * not any tenant's data): an index of the groups and their operations and a page per group, in
- * plain HTML written at start-up (they show at once), and per group an interactive view by
+ * plain HTML written on the first request for any of them and kept (they show at once; a process
+ * that is never asked pays nothing at start-up), and per group an interactive view by
  * Redoc's standalone bundle served from node_modules. All work offline; their content security
  * policy keeps them from reaching any other origin. Redoc takes seconds per hundred operations
  * before it shows anything, hence the plain pages first and one group per Redoc view.
@@ -136,12 +137,48 @@ const INIT = `(function () {
 })();
 `;
 
+/** The index and each group's pages, made once. */
+interface Pages {
+  index: string;
+  groups: Map<string, GroupPages>;
+}
+
+interface GroupPages {
+  json: string;
+  html: string;
+  redoc: string;
+}
+
+function pagesOf(document: OpenApiDocument): Pages {
+  const groups = docsGroups(document);
+  return {
+    index: indexPage(document, groups),
+    groups: new Map(
+      groups.map((group) => [
+        group.slug,
+        {
+          json: JSON.stringify(group.document),
+          html: groupPage(group),
+          redoc: redocPage(group.tag, `${API_BASE}/docs/${group.slug}/openapi.json`),
+        },
+      ]),
+    ),
+  };
+}
+
 /**
  * Mounts the document and its pages at their own paths under the API's base, not as a router at
  * the base: every API request would otherwise walk all of the pages' routes before the REST facade.
+ * `document` is called once, on the first request for any of them; the pages are written on the
+ * first request for one of them.
  */
-export function mountDocs(app: express.Express, document: OpenApiDocument): void {
-  const json = JSON.stringify(document);
+export function mountDocs(app: express.Express, document: () => OpenApiDocument): void {
+  let made: OpenApiDocument | undefined;
+  let json: string | undefined;
+  let pages: Pages | undefined;
+  const documentOnce = () => (made ??= document());
+  const jsonOnce = () => (json ??= JSON.stringify(documentOnce()));
+  const pagesOnce = () => (pages ??= pagesOf(documentOnce()));
   // The route label of logs and metrics (src/observability/request-log.ts).
   const route =
     (label: string): express.RequestHandler =>
@@ -151,17 +188,15 @@ export function mountDocs(app: express.Express, document: OpenApiDocument): void
     };
   app.get(`${API_BASE}/openapi.json`, route('/openapi.json'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.type('application/json').send(json);
+    res.type('application/json').send(jsonOnce());
   });
   const router = express.Router();
-  const groups = docsGroups(document);
-  const index = indexPage(document, groups);
   const page = (res: express.Response, html: string) => {
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(html);
   };
-  router.get('/', route('/docs'), (_req, res) => page(res, index));
+  router.get('/', route('/docs'), (_req, res) => page(res, pagesOnce().index));
   router.get('/init.js', route('/docs/init.js'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/javascript').send(INIT);
@@ -173,16 +208,21 @@ export function mountDocs(app: express.Express, document: OpenApiDocument): void
   router.get('/all', route('/docs/all'), (_req, res) =>
     page(res, redocPage('All groups', `${API_BASE}/openapi.json`)),
   );
-  for (const group of groups) {
-    const json = JSON.stringify(group.document);
-    const html = groupPage(group);
-    const redoc = redocPage(group.tag, `${API_BASE}/docs/${group.slug}/openapi.json`);
-    router.get(`/${group.slug}`, route('/docs/{group}'), (_req, res) => page(res, html));
-    router.get(`/${group.slug}/redoc`, route('/docs/{group}/redoc'), (_req, res) => page(res, redoc));
-    router.get(`/${group.slug}/openapi.json`, route('/docs/{group}/openapi.json'), (_req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.type('application/json').send(json);
-    });
-  }
+  // A slug no group has falls through, as a path no route names does.
+  const group: express.RequestHandler = (req, res, next) => {
+    const found = pagesOnce().groups.get(String(req.params.group));
+    if (!found) return next('route');
+    res.locals.group = found;
+    next();
+  };
+  const groupOf = (res: express.Response) => res.locals.group as GroupPages;
+  router.get('/:group', group, route('/docs/{group}'), (_req, res) => page(res, groupOf(res).html));
+  router.get('/:group/redoc', group, route('/docs/{group}/redoc'), (_req, res) =>
+    page(res, groupOf(res).redoc),
+  );
+  router.get('/:group/openapi.json', group, route('/docs/{group}/openapi.json'), (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('application/json').send(groupOf(res).json);
+  });
   app.use(`${API_BASE}/docs`, router);
 }

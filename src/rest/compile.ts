@@ -29,8 +29,9 @@ import { queryList, SEARCH_QUERY_NAMES, searchFromQuery } from './search-params'
 /**
  * Turns the REST table into executable operations once, at start-up: each row gets a GraphQL
  * document whose selection is generated from the field's return type (every field a REST client
- * sees, nothing more), parsed and validated against the schema Apollo serves. A row that does
- * not fit the schema stops the service from starting.
+ * sees, nothing more), parsed at start-up, and validated against the schema Apollo serves when
+ * it is compiled (see compileRoute). A row naming a field, argument or permission the schema
+ * lacks stops the service from starting.
  */
 export interface CompiledRoute {
   route: RestRoute;
@@ -43,7 +44,7 @@ export interface CompiledRoute {
   expressPath: string;
   /** The root field's permission check, run before the input is read. */
   check: Check;
-  /** Compiles the document to a function with graphql-jit, once; execute does it on first use. */
+  /** Validates the document and compiles it to a function with graphql-jit, once; execute does it on first use. */
   compile(): void;
   /** Executes the document (compiled once to a function by graphql-jit) with a request's context. */
   execute(contextValue: unknown, variableValues: Record<string, unknown>): Promise<ExecutionResult>;
@@ -314,10 +315,6 @@ export function compileRoute(
   const opName = `Rest_${route.method}_${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`;
   const text = `${kind} ${opName}${varDefs ? `(${varDefs})` : ''} { result: ${route.field}${callArgs ? `(${callArgs})` : ''} ${selection} }`;
   const document = parse(text);
-  const errors = validate(schema, document);
-  if (errors.length > 0) {
-    throw new Error(`REST ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
-  }
   for (const name of Object.keys(route.args ?? {})) {
     if (!field.args.some((a) => a.name === name))
       throw new Error(`REST ${route.method} ${route.path}: ${route.field} has no argument ${name}`);
@@ -327,14 +324,19 @@ export function compileRoute(
   const variableDefinitions = (document.definitions[0] as OperationDefinitionNode).variableDefinitions ?? [];
   // graphql-jit turns the document into a function once; executing it then skips graphql's
   // per-request walk of the document, a large share of a page's CPU (bench/README.md). The
-  // schema, its resolvers and its permission rules are the same ones Apollo runs. It compiles on
-  // a row's first request rather than here: compiling all of them was the largest part of a
-  // start, and most processes serve a fraction of the rows. Every row's document is valid (checked
-  // above); test/foundation/rest-routing.test.ts compiles every row, so one graphql-jit cannot
-  // compile fails the suite, not a client.
+  // schema, its resolvers and its permission rules are the same ones Apollo runs. It validates
+  // and compiles on a row's first request rather than here: both walk the whole selection, which
+  // for every row was the largest part of a start, and most processes serve a fraction of the
+  // rows. The documents are generated from the schema, so they hold by construction;
+  // test/foundation/rest-routing.test.ts validates and compiles every row, so a document that
+  // does not fails the suite, not a client.
   let jitted: CompiledQuery | undefined;
   const compile = (): CompiledQuery => {
     if (jitted) return jitted;
+    const errors = validate(schema, document);
+    if (errors.length > 0) {
+      throw new Error(`REST ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
+    }
     const made = compileQuery(schema, document, opName);
     if (!isCompiledQuery(made)) {
       const reasons = (made.errors ?? []).map((e) => e.message).join('; ');

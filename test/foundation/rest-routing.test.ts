@@ -81,8 +81,9 @@ describe('the REST route lookup', () => {
   });
   afterAll(() => server.close());
 
-  // Rows are compiled by graphql-jit on their first request; none may fail to compile then.
-  it('compiles every row with graphql-jit', () => {
+  // Rows are validated against the schema and compiled by graphql-jit on their first request;
+  // none may fail either then.
+  it('validates every row against the schema and compiles it with graphql-jit', () => {
     expect(routes).toHaveLength(restTable.length);
     for (const compiled of routes) expect(() => compiled.compile()).not.toThrow();
   });

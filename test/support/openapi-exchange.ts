@@ -47,38 +47,65 @@ library.compileSchema = (ajv, schema) => {
   return validate;
 };
 
+/**
+ * The validators of a document, kept by its text for the jest worker's later files: each file
+ * starts its own server, nearly always with the same document, and building the validators was
+ * most of the check's cost. The package is loaded once per worker (test/support/realm-runner.js),
+ * so a backend made for an earlier file serves a later one; a few documents are kept at most.
+ */
+const KEPT = Symbol.for('bms.openapi-exchange.backends');
+const KEEP = 3;
+const kept: Map<string, Promise<OpenAPIBackend>> = ((globalThis as Record<symbol, unknown>)[KEPT] ??=
+  new Map()) as never;
+
+function backendOf(text: string): Promise<OpenAPIBackend> {
+  let api = kept.get(text);
+  if (api) {
+    kept.delete(text);
+    kept.set(text, api);
+    return api;
+  }
+  api = buildBackend(JSON.parse(text) as Document);
+  kept.set(text, api);
+  if (kept.size > KEEP) kept.delete(kept.keys().next().value!);
+  return api;
+}
+
+async function buildBackend(definition: Document): Promise<OpenAPIBackend> {
+  // openapi-backend makes a new Ajv for every validator it builds, each compiling Ajv's meta
+  // schema again, and lists every operation of the document anew for every match: most of a
+  // test run's CPU went there. One Ajv per kind of validator, and the list made once, check
+  // the same things.
+  const ajvs = new Map<string, Ajv>();
+  const backend = new OpenAPIBackend({
+    definition,
+    apiRoot: '/api/v1',
+    quick: true,
+    validate: true,
+    customizeAjv: (fresh, options, context) => {
+      const key = `${context}:${Boolean(options.coerceTypes)}`;
+      let ajv = ajvs.get(key);
+      if (!ajv) {
+        ajv = fresh;
+        addFormats(ajv as never);
+        ajvs.set(key, ajv);
+      }
+      return ajv;
+    },
+  });
+  await backend.init();
+  const operations = backend.router.getOperations();
+  backend.router.getOperations = () => operations;
+  matchWithCompiledTemplates(backend.router, operations);
+  return backend;
+}
+
 export function loadDocument(baseUrl: string): Promise<OpenAPIBackend> {
   let api = documents.get(baseUrl);
   if (!api) {
     api = (async () => {
       const res = await fetch(`${baseUrl}/api/v1/openapi.json`);
-      const definition = (await res.json()) as Document;
-      // openapi-backend makes a new Ajv for every validator it builds, each compiling Ajv's meta
-      // schema again, and lists every operation of the document anew for every match: most of a
-      // test run's CPU went there. One Ajv per kind of validator, and the list made once, check
-      // the same things.
-      const ajvs = new Map<string, Ajv>();
-      const backend = new OpenAPIBackend({
-        definition,
-        apiRoot: '/api/v1',
-        quick: true,
-        validate: true,
-        customizeAjv: (fresh, options, context) => {
-          const key = `${context}:${Boolean(options.coerceTypes)}`;
-          let ajv = ajvs.get(key);
-          if (!ajv) {
-            ajv = fresh;
-            addFormats(ajv as never);
-            ajvs.set(key, ajv);
-          }
-          return ajv;
-        },
-      });
-      await backend.init();
-      const operations = backend.router.getOperations();
-      backend.router.getOperations = () => operations;
-      matchWithCompiledTemplates(backend.router, operations);
-      return backend;
+      return backendOf(await res.text());
     })();
     documents.set(baseUrl, api);
   }
@@ -128,7 +155,7 @@ function matchWithCompiledTemplates(router: Router, operations: Operation[]): vo
   }) as Router['matchOperation'];
 }
 
-/** A stopped server's validators go with it: each holds the whole compiled document. */
+/** A stopped server's address is forgotten; its document's validators stay kept (above). */
 export function forgetDocument(baseUrl: string): void {
   documents.delete(baseUrl);
 }

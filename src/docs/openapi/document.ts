@@ -12,11 +12,11 @@ import { TagDescriptions, tagger } from './tags';
 import type { OpenApiDocument } from './types';
 
 /**
- * The OpenAPI 3.1 document of the REST facade, generated at start-up from the compiled REST
- * table and the GraphQL schema: every row's parameters come from its argument sources and the
- * GraphQL argument types, its body from the GraphQL input type, its response from the return
- * type restricted to the selection the facade actually runs. Nothing here is written per
- * operation, so the document grows with the table and cannot drift from it.
+ * The OpenAPI 3.1 document of the REST facade, generated from the compiled REST table and the
+ * GraphQL schema (a process does so once, when first asked): every row's parameters come from
+ * its argument sources and the GraphQL argument types, its body from the GraphQL input type, its
+ * response from the return type restricted to the selection the facade actually runs. Nothing
+ * here is written per operation, so the document grows with the table and cannot drift from it.
  */
 export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledRoute[]): OpenApiDocument {
   const components = new SchemaComponents();
