@@ -653,11 +653,15 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         return execute(sql, params, method, ctx, log);
       }) as typeof connection.execute;
       const transaction = await ConnectionTransaction.open(em, [BEGIN]);
+      // What reaches the transaction's connection, as knex is handed it.
+      const serial = (await transaction.client.acquireConnection()) as {
+        query: (...args: unknown[]) => unknown;
+      };
       const sent: { text: string; values?: readonly unknown[] }[] = [];
-      const query = transaction.query.bind(transaction);
-      transaction.query = (config) => {
-        sent.push(config);
-        return query(config);
+      const query = serial.query.bind(serial);
+      serial.query = (...args: unknown[]) => {
+        if (typeof args[0] === 'object') sent.push(args[0] as { text: string; values?: readonly unknown[] });
+        return query(...args);
       };
       try {
         em.setTransactionContext(transaction as never);

@@ -22,8 +22,10 @@ import { ConnectionTransaction, type QueryConfig } from './connection-transactio
  * and update is then a text PostgreSQL has never seen: parsed and planned each time, and, being
  * sent in a pipeline, numbered as a prepared statement of its own until the bound on those is
  * spent; and the escaping walks every value of the record in Node. Here the same statement goes
- * to the request's `ConnectionTransaction` as text with `$n` placeholders and its values, so a
- * shape is prepared once per connection and only bound after.
+ * to the request's `ConnectionTransaction` connection as text with `$n` placeholders and its
+ * values, past knex's runner; one that goes out with the begin or the deferred writes (a
+ * write's insert or update, its first read) is prepared once per connection and only bound
+ * after.
  *
  * The values are what MikroORM would have written inline, in the same form (its date format,
  * JSON text, a list for `in (?)`); a parameter of any other kind (a raw fragment, an
@@ -38,18 +40,28 @@ export class BoundConnection extends PostgreSqlConnection {
     ctx?: Transaction,
     loggerContext?: LoggingOptions,
   ): Promise<T> {
-    if (typeof queryOrKnex === 'string' && ctx instanceof ConnectionTransaction) {
+    if (typeof queryOrKnex === 'string' && params.length && ctx instanceof ConnectionTransaction) {
       const sql = this.config.get('onQuery')(queryOrKnex, params);
       const bound = boundStatement(this.platform as PostgreSqlPlatform, sql, params);
+      // Through the connection knex would have used (the transaction's serial one), so the
+      // statement waits its turn and joins the begin or the deferred writes exactly as before.
       if (bound)
         return this.executeQuery(
           sql,
-          async () => this.transformRawResult<T>(await ctx.query(bound), method),
+          async () => {
+            const connection = (await ctx.client.acquireConnection()) as SerialConnection;
+            return this.transformRawResult<T>(await connection.query(bound), method);
+          },
           { query: sql, params, ...loggerContext },
         );
     }
     return super.execute<never>(queryOrKnex, params, method, ctx, loggerContext);
   }
+}
+
+/** The request transaction's connection as knex is handed it (ConnectionTransaction.client). */
+interface SerialConnection {
+  query(config: QueryConfig): Promise<unknown>;
 }
 
 /** MikroORM's PostgreSQL driver on `BoundConnection`. */
