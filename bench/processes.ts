@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { recommendedFlags } from '../src/runtime-flags';
+import type { MemoryProbe } from './memory-probe';
 
 /**
  * The servers under load, each a child process of its own, so that neither shares an event
@@ -17,6 +18,8 @@ export interface Server {
   /** CPU seconds (user + system) the process has used so far, from /proc (Linux); undefined elsewhere. */
   cpu(): number | undefined;
   stop(): Promise<void>;
+  /** The service's memory as V8 sees it, after a full collection when `gc` (`memoryProbe` services only). */
+  probe?(gc: boolean): Promise<MemoryProbe>;
 }
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -116,6 +119,8 @@ export interface ServiceOptions {
   root?: string;
   /** A certificate the service trusts besides the system's (NODE_EXTRA_CA_CERTS): the bench's issuer. */
   caFile?: string;
+  /** Preloads bench/memory-probe.ts with `--expose-gc`, for the soak's forced-collection samples. */
+  memoryProbe?: boolean;
 }
 
 const migrationsOf = (root: string) =>
@@ -145,6 +150,7 @@ export async function startService(options: ServiceOptions): Promise<Server> {
     execArgv: [
       ...serviceFlags(root),
       ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
+      ...(options.memoryProbe ? ['--expose-gc', '--require', path.join(__dirname, 'memory-probe.js')] : []),
     ],
     env: {
       ...process.env,
@@ -179,7 +185,27 @@ export async function startService(options: ServiceOptions): Promise<Server> {
     rss: () => rssOf(child.pid!),
     cpu: () => cpuOf(child.pid!),
     stop: () => stopChild(child),
+    ...(options.memoryProbe ? { probe: (gc: boolean) => askProbe(child, gc) } : {}),
   };
+}
+
+let probes = 0;
+function askProbe(child: ChildProcess, gc: boolean): Promise<MemoryProbe> {
+  const id = ++probes;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', answer);
+      reject(new Error('the service did not answer the memory probe'));
+    }, 30_000);
+    const answer = (m: Partial<MemoryProbe>) => {
+      if (m?.memoryProbe !== id) return;
+      clearTimeout(timer);
+      child.off('message', answer);
+      resolve(m as MemoryProbe);
+    };
+    child.on('message', answer);
+    child.send({ memoryProbe: id, gc });
+  });
 }
 
 export async function startBaseline(options: Omit<ServiceOptions, 'logLevel'>): Promise<Server> {

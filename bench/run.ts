@@ -507,20 +507,40 @@ function printExplain(label: string, explained: Explained[]) {
   }
 }
 
+interface SoakSample {
+  at: number;
+  /** Taken right after a forced full collection. */
+  gc: boolean;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  young: number;
+  old: number;
+  external: number;
+  load: number;
+}
+
 async function soak(run: Run, all: Scenario[], token: string) {
   const mix = all.filter((s) => s.key === 'find' || s.key === 'search20' || s.key === 'create');
-  const heapOf = async () => {
-    try {
-      const text = await (await fetch(`${run.service.base}/metrics`)).text();
-      return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
-    } catch {
-      return NaN;
-    }
-  };
-  const samples: { at: number; rss?: number; heap: number }[] = [];
+  const probe = run.service.probe;
+  if (!probe) throw new Error('the soak needs the service started with its memory probe');
+  const samples: SoakSample[] = [];
   const started = Date.now();
-  const sample = async () =>
-    samples.push({ at: (Date.now() - started) / 1000, rss: run.service.rss(), heap: await heapOf() });
+  const sample = async (gc = false) => {
+    const p = await probe(gc);
+    samples.push({
+      at: (Date.now() - started) / 1000,
+      gc,
+      rss: p.rss,
+      heapUsed: p.heapUsed,
+      heapTotal: p.heapTotal,
+      young: p.spaces.new_space?.size ?? NaN,
+      old: p.spaces.old_space?.size ?? NaN,
+      external: p.external,
+      load: os.loadavg()[0],
+    });
+  };
+  await sample(true);
   await sample();
   const timer = setInterval(() => void sample(), 30_000);
   const result = await drive({
@@ -533,6 +553,7 @@ async function soak(run: Run, all: Scenario[], token: string) {
   });
   clearInterval(timer);
   await sample();
+  await sample(true);
   return { result, samples };
 }
 
@@ -758,6 +779,7 @@ async function main() {
       poolSize: cfg.poolSize,
       logLevel: cfg.logLevel,
       caFile: issuer.caFile,
+      memoryProbe: cfg.soakSeconds > 0,
     });
     stops.push(() => service.stop());
     const baseline = await startBaseline({
@@ -951,17 +973,28 @@ async function main() {
     if (cfg.soakSeconds > 0) {
       log(`\nSoak: ${cfg.soakSeconds} s at ${cfg.soakRate} req/s (find, search20, create in turn)...`);
       const { result, samples } = await soak(run, all, token);
-      const first = samples[0];
-      const last = samples[samples.length - 1];
-      const peak = Math.max(...samples.map((s) => s.rss ?? 0));
+      const steady = samples.filter((s) => !s.gc);
+      const collected = samples.filter((s) => s.gc);
+      const peak = Math.max(...steady.map((s) => s.rss));
       // Single samples ride the garbage collector's sawtooth; thirds of the run show a trend.
-      const third = Math.max(1, Math.floor(samples.length / 3));
-      const mean = (list: typeof samples) => list.reduce((n, s) => n + (s.rss ?? 0), 0) / list.length;
+      const third = Math.max(1, Math.floor(steady.length / 3));
+      const mean = (list: SoakSample[], of: (s: SoakSample) => number) =>
+        list.reduce((n, s) => n + of(s), 0) / list.length;
+      const thirds = (of: (s: SoakSample) => number) =>
+        `${mb(mean(steady.slice(0, third), of))} -> ${mb(mean(steady.slice(-third), of))}`;
+      const gcLine = (s: SoakSample) =>
+        `heap used ${mb(s.heapUsed)}, heap total ${mb(s.heapTotal)}, RSS ${mb(s.rss)}, external ${mb(s.external)}`;
       soakReport = [
-        `${result.requests} requests, ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.failures} failed`,
-        `service RSS start ${mb(first.rss)}, end ${mb(last.rss)}, peak ${mb(peak)}; heap used start ${mb(first.heap)}, end ${mb(last.heap)}`,
-        `mean RSS of the first third ${mb(mean(samples.slice(0, third)))}, of the last third ${mb(mean(samples.slice(-third)))}`,
-        `samples (s: RSS / heap): ${samples.map((s) => `${s.at.toFixed(0)}: ${mb(s.rss)} / ${mb(s.heap)}`).join('; ')}`,
+        `${result.requests} requests, ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.failures} failed; node ${process.version}`,
+        `after a forced full collection, start: ${gcLine(collected[0])}`,
+        `after a forced full collection, end:   ${gcLine(collected[collected.length - 1])}`,
+        `mean of the first third -> the last third: RSS ${thirds((s) => s.rss)}, heap used ${thirds((s) => s.heapUsed)}, heap total ${thirds((s) => s.heapTotal)}, young generation ${thirds((s) => s.young)}, old space ${thirds((s) => s.old)}; peak RSS ${mb(peak)}`,
+        `load average (1 min) ${steady.map((s) => s.load.toFixed(1)).join(', ')}`,
+        `samples (s: RSS / heap used / heap total / young / old):`,
+        ...steady.map(
+          (s) =>
+            `  ${s.at.toFixed(0)}: ${mb(s.rss)} / ${mb(s.heapUsed)} / ${mb(s.heapTotal)} / ${mb(s.young)} / ${mb(s.old)}`,
+        ),
       ].join('\n');
     }
 

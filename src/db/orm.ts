@@ -8,6 +8,7 @@ import { migrationsList } from '../migrations';
 import { RENAMED_MIGRATIONS } from '../migrations/renamed';
 import { OutboxSubscriber } from '../events/outbox';
 import { createLogger, type Logger } from '../logger';
+import { BoundDriver } from './orm-bypass/bound-execute';
 import { ServiceEntityManager } from './orm-bypass/entity-manager';
 import { TenancySubscriber, tenantFilter } from './tenancy';
 
@@ -46,7 +47,8 @@ export function ormOptions({
 }: OrmOptions): Options<PostgreSqlDriver> {
   const scoped = entities.filter((e) => e !== Tenant).map((e) => e.name);
   return {
-    driver: PostgreSqlDriver,
+    // Its statements in a request's transaction with bound parameters (bound-execute.ts says why).
+    driver: BoundDriver as unknown as typeof PostgreSqlDriver,
     // Flushes outside MikroORM's AsyncLocalStorage (entity-manager.ts says why).
     entityManager: ServiceEntityManager,
     clientUrl,

@@ -624,6 +624,76 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     },
   );
 
+  // bound-execute.ts
+
+  relies(
+    'orm-bypass/bound-execute.ts',
+    "MikroORM's flush sends through Connection.execute(sql with `?`, params, method, ctx) with the transaction context; bound, its row is the row of formatQuery's inline form",
+    async () => {
+      const actor = {
+        tenantId: randomUUID(),
+        userId: randomUUID(),
+        email: 'o@example.test',
+        requestId: 'r2',
+      };
+      const entry = historyEntry(actor, {
+        recordType: 'Feature',
+        recordId: randomUUID(),
+        type: HistoryType.UPDATE,
+        description: "Updated name, it's \\ a question?",
+        changes: { name: { old: 'a', new: 'b?' }, tags: { old: [], new: ['x', "y'"] } },
+        at: new Date('2026-01-02T03:04:05.678Z'),
+      });
+      const em = fork();
+      const connection = em.getConnection() as AbstractSqlConnection;
+      const calls: { sql: string; params: unknown[]; ctx: unknown }[] = [];
+      const execute = connection.execute.bind(connection);
+      connection.execute = ((sql: string, params: unknown[], method: never, ctx: never, log: never) => {
+        calls.push({ sql, params, ctx });
+        return execute(sql, params, method, ctx, log);
+      }) as typeof connection.execute;
+      const transaction = await ConnectionTransaction.open(em, [BEGIN]);
+      // What reaches the transaction's connection, as knex is handed it.
+      const serial = (await transaction.client.acquireConnection()) as {
+        query: (...args: unknown[]) => unknown;
+      };
+      const sent: { text: string; values?: readonly unknown[] }[] = [];
+      const query = serial.query.bind(serial);
+      serial.query = (...args: unknown[]) => {
+        if (typeof args[0] === 'object') sent.push(args[0] as { text: string; values?: readonly unknown[] });
+        return query(...args);
+      };
+      try {
+        em.setTransactionContext(transaction as never);
+        em.persist(entry);
+        await em.flush();
+        const insert = calls.find((c) => c.sql.startsWith('insert into "record_history"'))!;
+        expect(insert.ctx).toBe(transaction);
+        expect(insert.sql).toContain('?');
+        expect(insert.params).toContain(entry.id);
+        expect(sent.find((c) => c.text.startsWith('insert into "record_history"'))?.values).toHaveLength(
+          insert.params.length,
+        );
+        const other = { id: randomUUID(), recordId: randomUUID() };
+        const params = insert.params.map((p) =>
+          p === entry.id ? other.id : p === entry.recordId ? other.recordId : p,
+        );
+        await transaction.query({ text: orm.em.getPlatform().formatQuery(insert.sql, params) });
+        const { rows } = await transaction.query({
+          text: 'select * from record_history where id = any($1::uuid[])',
+          values: [[entry.id, other.id]],
+        });
+        const byId = new Map(rows.map((row) => [row.id, { ...row, id: undefined, record_id: undefined }]));
+        expect(byId.get(entry.id)).toEqual(byId.get(other.id));
+        expect(byId.get(entry.id)).toMatchObject({ description: entry.description, changes: entry.changes });
+      } finally {
+        delete (connection as { execute?: unknown }).execute;
+        em.clear();
+        await transaction.rollback();
+      }
+    },
+  );
+
   // tenant-transaction.ts, beside the folder: commits a read without MikroORM's flush.
 
   relies(

@@ -1,0 +1,146 @@
+import {
+  JsonProperty,
+  Utils,
+  type Configuration,
+  type LoggingOptions,
+  type Transaction,
+} from '@mikro-orm/core';
+import {
+  AbstractSqlDriver,
+  PostgreSqlConnection,
+  PostgreSqlPlatform,
+  type Knex,
+} from '@mikro-orm/postgresql';
+import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
+
+/**
+ * MikroORM's `Connection.execute` for the statements its unit of work and query builders send in
+ * a request's transaction, with bound parameters.
+ *
+ * MikroORM writes every parameter into the statement's text (`Platform.formatQuery`: each value
+ * escaped and quoted) and runs the text through knex's query runner. For a write, every insert
+ * and update is then a text PostgreSQL has never seen: parsed and planned each time, and, being
+ * sent in a pipeline, numbered as a prepared statement of its own until the bound on those is
+ * spent; and the escaping walks every value of the record in Node. Here the same statement goes
+ * to the request's `ConnectionTransaction` connection as text with `$n` placeholders and its
+ * values, past knex's runner; one that goes out with the begin or the deferred writes (a
+ * write's insert or update, its first read) is prepared once per connection and only bound
+ * after.
+ *
+ * The values are what MikroORM would have written inline, in the same form (its date format,
+ * JSON text, a list for `in (?)`); a parameter of any other kind (a raw fragment, an
+ * identifier) keeps MikroORM's own way for that statement, as does everything outside a request
+ * transaction (jobs, tools, migrations).
+ */
+export class BoundConnection extends PostgreSqlConnection {
+  override execute<T>(
+    queryOrKnex: string | Knex.QueryBuilder | Knex.Raw,
+    params: unknown[] = [],
+    method: 'all' | 'get' | 'run' = 'all',
+    ctx?: Transaction,
+    loggerContext?: LoggingOptions,
+  ): Promise<T> {
+    if (typeof queryOrKnex === 'string' && params.length && ctx instanceof ConnectionTransaction) {
+      const sql = this.config.get('onQuery')(queryOrKnex, params);
+      const bound = boundStatement(this.platform as PostgreSqlPlatform, sql, params);
+      // Through the connection knex would have used (the transaction's serial one), so the
+      // statement waits its turn and joins the begin or the deferred writes exactly as before.
+      if (bound)
+        return this.executeQuery(
+          sql,
+          async () => {
+            const connection = (await ctx.client.acquireConnection()) as SerialConnection;
+            return this.transformRawResult<T>(await connection.query(bound), method);
+          },
+          { query: sql, params, ...loggerContext },
+        );
+    }
+    return super.execute<never>(queryOrKnex, params, method, ctx, loggerContext);
+  }
+}
+
+/** The request transaction's connection as knex is handed it (ConnectionTransaction.client). */
+interface SerialConnection {
+  query(config: QueryConfig): Promise<unknown>;
+}
+
+/** MikroORM's PostgreSQL driver on `BoundConnection`. */
+export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPlatform> {
+  constructor(config: Configuration) {
+    super(config, new PostgreSqlPlatform(), BoundConnection, ['knex', 'pg']);
+  }
+}
+
+/**
+ * `sql` in MikroORM's form (`?` a value, `??` an identifier, `\?` a question mark) with PostgreSQL's
+ * placeholders, and the values as `formatQuery` would have written them; undefined when a
+ * parameter is one only the inline form can take.
+ */
+export function boundStatement(
+  platform: PostgreSqlPlatform,
+  sql: string,
+  params: readonly unknown[],
+): QueryConfig | undefined {
+  const values: unknown[] = [];
+  let text = '';
+  let pos = 0;
+  let next = 0;
+  for (;;) {
+    const at = sql.indexOf('?', pos);
+    if (at === -1) break;
+    if (at > 0 && sql[at - 1] === '\\') {
+      text += sql.slice(pos, at - 1) + '?';
+      pos = at + 1;
+      continue;
+    }
+    if (sql[at + 1] === '?' || next >= params.length) return undefined;
+    const placeholders = bind(platform, params[next++], values);
+    if (placeholders === undefined) return undefined;
+    text += sql.slice(pos, at) + placeholders;
+    pos = at + 1;
+  }
+  if (next !== params.length) return undefined;
+  return { text: text + sql.slice(pos), values };
+}
+
+/** The placeholders of one parameter, its values pushed onto `values`; undefined if it cannot be bound. */
+function bind(platform: PostgreSqlPlatform, value: unknown, values: unknown[]): string | undefined {
+  if (value === null || value === undefined) return push(values, null);
+  switch (typeof value) {
+    case 'string':
+      return push(values, value);
+    case 'boolean':
+      return push(values, value);
+    case 'bigint':
+      return push(values, String(value));
+    case 'number':
+      return Number.isFinite(value) ? push(values, value) : undefined;
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value instanceof Date) return push(values, platform.formatDate(value));
+  if (Buffer.isBuffer(value)) return push(values, value);
+  if (Array.isArray(value)) {
+    // `in (?)` with a list: each element its own placeholder, as the inline form lists them.
+    if (value.length === 0) return undefined;
+    const each: string[] = [];
+    for (const element of value) {
+      if (Array.isArray(element)) return undefined;
+      const one = bind(platform, element, values);
+      if (one === undefined) return undefined;
+      each.push(one);
+    }
+    return each.join(', ');
+  }
+  if (Utils.isRawSql(value) || platform.isRaw(value)) return undefined;
+  if (Utils.isPlainObject(value) || (value as Record<symbol, unknown>)[JsonProperty])
+    return push(values, JSON.stringify(value));
+  return undefined;
+}
+
+function push(values: unknown[], value: unknown): string {
+  values.push(value);
+  return `$${values.length}`;
+}
