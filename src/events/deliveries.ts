@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { EventActor } from '../entities/events/outbox-event';
 import type { OutboxRecord } from './envelope';
 import { retryDelay, type EventSettings } from './settings';
-import { asEventWorker, inOneTrip, type Query } from './store';
+import { asEventWorker, inOneTrip, inOneTripEach, type Query } from './store';
 import { TEST_EVENT } from './catalog';
 
 /**
@@ -95,8 +95,11 @@ export async function claimWebhooks(
   worker: string,
   limit: number,
 ): Promise<Claim[]> {
-  const rows = await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker]);
-  return rows.map(({ type, resource_type, resource_id, occurred_at, actor, data, ...claim }) => ({
+  return webhookClaimsOf(await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker]));
+}
+
+const webhookClaimsOf = (rows: readonly ClaimRow[]): Claim[] =>
+  rows.map(({ type, resource_type, resource_id, occurred_at, actor, data, ...claim }) => ({
     ...claim,
     event: {
       tenant_id: claim.tenant_id,
@@ -109,7 +112,6 @@ export async function claimWebhooks(
       data,
     },
   }));
-}
 
 /** The statement of claimWebhooks; its one parameter is the worker's id (bench/ explains it). */
 export function claimWebhooksSql(settings: EventSettings, limit: number): string {
@@ -266,6 +268,62 @@ export async function recordAttempts(
   attempts: readonly Attempt[],
 ): Promise<Recorded> {
   if (attempts.length === 0) return { attempts: [], disabled: [] };
+  const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
+  if (plainSuccesses(attempts))
+    return { attempts: recordedOf(await inOneTrip(orm, sql, params)), disabled: [] };
+  return asEventWorker(orm, async (q) => {
+    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(sql, params));
+    const disabled = await recordEndpoints(q, settings, recorded);
+    const sent = recorded.filter((a) => a.sent);
+    await markMailed(
+      q,
+      sent.filter((a) => a.claim.channel === 'EMAIL'),
+    );
+    await markPushed(
+      q,
+      sent.filter((a) => a.claim.channel === 'PUSH'),
+    );
+    return { attempts: recorded, disabled };
+  });
+}
+
+/**
+ * The common case: every attempt a success to an endpoint in good standing and no e-mail or push
+ * to mark, so the record is its one statement (no endpoint or notification to write).
+ */
+export const plainSuccesses = (attempts: readonly Attempt[]): boolean =>
+  attempts.every((a) => a.ok && !a.claim.troubled && !a.sent);
+
+/**
+ * Records plain successes (`plainSuccesses`) and claims up to `limit` due webhook deliveries in
+ * the same transaction, in one round trip: the claim runs after the record and sees it, so the
+ * windows the record moved on are claimed from at once, by the same rule as claimWebhooks (a
+ * window is its endpoint's oldest undelivered deliveries, as committed with this record).
+ */
+export async function recordAndClaimWebhooks(
+  orm: MikroORM,
+  settings: EventSettings,
+  worker: string,
+  attempts: readonly Attempt[],
+  limit: number,
+): Promise<{ recorded: Attempt[]; claims: Claim[] }> {
+  if (!plainSuccesses(attempts)) throw new Error('recordAndClaimWebhooks: plain successes only');
+  const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
+  const [updated, claimed] = await inOneTripEach(orm, [
+    { sql, params },
+    { sql: claimWebhooksSql(settings, limit), params: [worker] },
+  ]);
+  return {
+    recorded: recordedOf(updated as { tenant_id: string; id: string }[]),
+    claims: webhookClaimsOf(claimed as ClaimRow[]),
+  };
+}
+
+/**
+ * The statement that records a batch of attempts (only those whose claim this worker still
+ * holds), and which of the attempts it recorded, from its rows.
+ */
+function recordStatement(settings: EventSettings, worker: string, attempts: readonly Attempt[]) {
   const rows = attempts.map((a) => {
     const last = a.claim.attempts >= settings.maxAttempts;
     const error = a.ok ? null : (a.error?.slice(0, 1000) ?? null);
@@ -280,7 +338,7 @@ export async function recordAttempts(
       delay_ms: a.ok || last || a.final ? null : retryDelay(settings, a.claim.attempts),
     };
   });
-  const statement = `update event_delivery d set status = x.status, last_status_code = x.code, last_error = x.error,
+  const sql = `update event_delivery d set status = x.status, last_status_code = x.code, last_error = x.error,
        attempt_log = d.attempt_log || jsonb_build_array(x.entry), locked_until = null, locked_by = null,
        updated = now(), version = d.version + 1,
        delivered_at = case when x.status = 'DELIVERED' then now() end,
@@ -291,29 +349,11 @@ export async function recordAttempts(
      where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
        and d.locked_by = ?::uuid and d.status = 'PENDING'
      returning d.tenant_id, d.id`;
-  const params = [JSON.stringify(rows), worker];
-  const recordedOf = (updated: { tenant_id: string; id: string }[]) => {
+  const recordedOf = (updated: readonly { tenant_id: string; id: string }[]) => {
     const held = new Set(updated.map((r) => `${r.tenant_id}:${r.id}`));
     return attempts.filter((a) => held.has(`${a.claim.tenant_id}:${a.claim.id}`));
   };
-  // The common case, every attempt a success to an endpoint in good standing and no e-mail to
-  // mark: one statement, in one round trip.
-  if (attempts.every((a) => a.ok && !a.claim.troubled && !a.sent))
-    return { attempts: recordedOf(await inOneTrip(orm, statement, params)), disabled: [] };
-  return asEventWorker(orm, async (q) => {
-    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(statement, params));
-    const disabled = await recordEndpoints(q, settings, recorded);
-    const sent = recorded.filter((a) => a.sent);
-    await markMailed(
-      q,
-      sent.filter((a) => a.claim.channel === 'EMAIL'),
-    );
-    await markPushed(
-      q,
-      sent.filter((a) => a.claim.channel === 'PUSH'),
-    );
-    return { attempts: recorded, disabled };
-  });
+  return { sql, params: [JSON.stringify(rows), worker], recordedOf };
 }
 
 /** The endpoints' side of a batch: circuit, failing streak, and turning off. */

@@ -61,9 +61,30 @@ export async function inOneTrip<R = Record<string, unknown>>(
   params: readonly Literal[] = [],
   tenantId = '',
 ): Promise<R[]> {
-  const pieces = sql.split('?');
-  if (pieces.length !== params.length + 1) throw new Error('inOneTrip: one value per ? placeholder');
-  const statement = pieces.reduce((text, piece, i) => text + literal(params[i - 1]) + piece);
+  const [rows] = await inOneTripEach(orm, [{ sql, params }], tenantId);
+  return rows as R[];
+}
+
+/** One statement of inOneTripEach, its `?` placeholders filled from `params` in order. */
+export interface TripStatement {
+  sql: string;
+  params?: readonly Literal[];
+}
+
+/**
+ * inOneTrip for several statements in one transaction, run in order (each sees what those before
+ * it changed), in one round trip; returns each one's rows.
+ */
+export async function inOneTripEach(
+  orm: MikroORM,
+  statements: readonly TripStatement[],
+  tenantId = '',
+): Promise<unknown[][]> {
+  const filled = statements.map(({ sql, params = [] }) => {
+    const pieces = sql.split('?');
+    if (pieces.length !== params.length + 1) throw new Error('inOneTrip: one value per ? placeholder');
+    return pieces.reduce((text, piece, i) => text + literal(params[i - 1]) + piece);
+  });
   const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
     acquireConnection(): Promise<PgConnection>;
     releaseConnection(connection: PgConnection): Promise<void>;
@@ -73,10 +94,10 @@ export async function inOneTrip<R = Record<string, unknown>>(
     const results = await connection.query(
       `begin; select set_config('app.worker', 'events', true), set_config('app.tenant_id', ${literal(tenantId)}, true),
          set_config('synchronous_commit', 'off', true);
-       ${statement};
+       ${filled.join(';\n')};
        commit;`,
     );
-    return results[2].rows as R[];
+    return filled.map((_, i) => results[2 + i].rows);
   } catch (err) {
     await connection.query('rollback').catch(() => undefined);
     throw err;

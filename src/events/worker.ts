@@ -6,6 +6,8 @@ import {
   claimEmails,
   claimerOf,
   claimWebhooks,
+  plainSuccesses,
+  recordAndClaimWebhooks,
   recordAttempts,
   releaseClaims,
   renewLeases,
@@ -343,11 +345,15 @@ interface Flight {
 /**
  * The deliveries of one worker: claims as many as it has room for, makes them concurrently, renews
  * their leases while they run and records them in batches. A slot is free again once its attempt
- * is recorded, so an endpoint's window moves on only after the database knows.
+ * is recorded, so an endpoint's window moves on only after the database knows; a record of
+ * webhook successes claims the next due webhooks in the same round trip, so a busy endpoint's
+ * window moves on in one trip to the database rather than two.
  */
 class DeliveryPool {
   readonly id = randomUUID();
   private readonly flights = new Map<string, Flight>();
+  /** Slots a claim under way may fill: not free to another claim meanwhile. */
+  private reserved = 0;
   private finished: Attempt[] = [];
   private recording: Promise<void> | undefined;
   private renewal: NodeJS.Timeout;
@@ -411,21 +417,31 @@ class DeliveryPool {
 
   /** Claims and starts what there is room for; returns how many it started. */
   async fill(): Promise<number> {
-    const room = Math.min(BATCH, this.settings.concurrency - this.flights.size);
+    const room = this.room();
     if (room <= 0) return 0;
     this.turn = (this.turn + 1) % CLAIMERS.length;
     const order = [...CLAIMERS.slice(this.turn), ...CLAIMERS.slice(0, this.turn)];
     let started = 0;
-    for (const claim of order) {
-      if (this.exhausted.get(claim) === this.generation) continue;
-      const generation = this.generation;
-      const claims = await claim(this.orm, this.settings, this.id, room - started);
-      for (const c of claims) this.start(c);
-      if (claims.length < room - started) this.exhausted.set(claim, generation);
-      started += claims.length;
-      if (started >= room) break;
+    this.reserved += room;
+    try {
+      for (const claim of order) {
+        if (this.exhausted.get(claim) === this.generation) continue;
+        const generation = this.generation;
+        const claims = await claim(this.orm, this.settings, this.id, room - started);
+        for (const c of claims) this.start(c);
+        if (claims.length < room - started) this.exhausted.set(claim, generation);
+        started += claims.length;
+        if (started >= room) break;
+      }
+    } finally {
+      this.reserved -= room;
     }
     return started;
+  }
+
+  /** Slots free to a claim now (`freeing`: attempts about to be recorded, whose slots it may take). */
+  private room(freeing = 0): number {
+    return Math.min(BATCH, this.settings.concurrency - this.flights.size + freeing - this.reserved);
   }
 
   private start(claim: Claim): void {
@@ -489,11 +505,13 @@ class DeliveryPool {
   private flush(): void {
     if (this.recording || this.finished.length === 0) return;
     const batch = this.finished.splice(0, BATCH);
-    this.recording = recordAttempts(this.orm, this.settings, this.id, batch)
-      .then(({ attempts, disabled }) => {
+    const webhooks = batch.some((a) => a.claim.channel === 'WEBHOOK');
+    let claimedWith = false;
+    this.recording = this.recordBatch(batch, webhooks)
+      .then(({ attempts, disabled, claimed }) => {
+        claimedWith = claimed;
         for (const d of disabled) this.log.warn(d, 'webhook endpoint disabled');
         this.log.debug({ recorded: attempts.length, of: batch.length }, 'delivery attempts recorded');
-        for (const a of batch) this.flights.delete(`${a.claim.tenant_id}:${a.claim.id}`);
       })
       .catch(async (err: unknown) => {
         // The database is away: keep them and try again (their leases may run out meanwhile, and
@@ -505,9 +523,41 @@ class DeliveryPool {
       })
       .finally(() => {
         this.recording = undefined;
-        this.signal(batch.some((a) => a.claim.channel === 'WEBHOOK'));
+        // A record that claimed with it has already looked for what it made claimable.
+        this.signal(webhooks && !claimedWith);
         this.record();
       });
+  }
+
+  /**
+   * Records a batch and frees its slots; a batch of webhook successes (the busy case) claims due
+   * webhooks into the slots it frees in the same trip.
+   */
+  private async recordBatch(
+    batch: Attempt[],
+    webhooks: boolean,
+  ): Promise<{ attempts: Attempt[]; disabled: { tenantId: string; endpointId: string }[]; claimed: boolean }> {
+    const free = () => {
+      for (const a of batch) this.flights.delete(`${a.claim.tenant_id}:${a.claim.id}`);
+    };
+    const room = this.room(batch.length);
+    if (!webhooks || !plainSuccesses(batch) || room <= 0) {
+      const recorded = await recordAttempts(this.orm, this.settings, this.id, batch);
+      free();
+      return { ...recorded, claimed: false };
+    }
+    const generation = this.generation;
+    this.reserved += room;
+    try {
+      const { recorded, claims } = await recordAndClaimWebhooks(this.orm, this.settings, this.id, batch, room);
+      free();
+      for (const c of claims) this.start(c);
+      if (claims.length < room) this.exhausted.set(claimWebhooks, generation);
+      else this.exhausted.delete(claimWebhooks);
+      return { attempts: recorded, disabled: [], claimed: true };
+    } finally {
+      this.reserved -= room;
+    }
   }
 
   /** Renews the leases of the attempts in flight; stops those whose delivery was taken away. */
