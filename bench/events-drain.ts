@@ -30,6 +30,7 @@ const WORKERS = Number(process.env.BENCH_EVENT_WORKERS ?? 1);
 export interface Stats {
   hits: Record<string, number>;
   lags: Record<string, number[]>;
+  arrivals: Record<string, number[]>;
   duplicates: string[];
 }
 
