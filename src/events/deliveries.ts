@@ -86,7 +86,11 @@ const leaseSql = (settings: EventSettings) =>
  * scan: one probe per endpoint with undelivered deliveries) and reads each one's window only;
  * the backlog behind the windows is never read. Endpoints whose circuit is open are passed over;
  * once it closes again (half-open) the window is one delivery, the probe. Deliveries are taken
- * by place in their window first, so every endpoint gets its turn before any gets a second.
+ * by place in their window first, so every endpoint gets its turn before any gets a second. And
+ * one process holds at most its fair share of its `concurrency` for one endpoint (the concurrency
+ * over the number of endpoints with undelivered deliveries, and never less than one): a slow
+ * endpoint's window does not fill the slots the others need. Other processes' claims do not
+ * count against it, so more processes still mean more in flight, up to the window.
  * A disabled tenant's deliveries wait (a deleted tenant in its grace period: docs/operations.md).
  */
 export async function claimWebhooks(
@@ -95,7 +99,7 @@ export async function claimWebhooks(
   worker: string,
   limit: number,
 ): Promise<Claim[]> {
-  return webhookClaimsOf(await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker]));
+  return webhookClaimsOf(await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker, worker]));
 }
 
 const webhookClaimsOf = (rows: readonly ClaimRow[]): Claim[] =>
@@ -113,30 +117,41 @@ const webhookClaimsOf = (rows: readonly ClaimRow[]): Claim[] =>
     },
   }));
 
-/** The statement of claimWebhooks; its one parameter is the worker's id (bench/ explains it). */
+/** The statement of claimWebhooks; both its parameters are the worker's id (bench/ explains it). */
 export function claimWebhooksSql(settings: EventSettings, limit: number): string {
   const window = settings.endpointConcurrency;
-  return `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, candidates as (
-         select w.tenant_id, w.id, w.place, w.next_attempt_at
+  return `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, fair as (
+         select greatest(1, ceil(${Math.max(1, settings.concurrency)}::float8 / count(*)))::int as share from endpoints
+       ), candidates as (
+         select w.tenant_id, h.endpoint_id, w.id, w.place, w.next_attempt_at, w.held
          from endpoints h
          join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
          cross join lateral (
-           select d.tenant_id, d.id, d.event_type, d.next_attempt_at, d.locked_until,
-             row_number() over (order by d.occurred_at, d.id) as place
-           from event_delivery d
-           where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
-             and d.status = 'PENDING' and d.channel = 'WEBHOOK'
-           order by d.occurred_at, d.id
-           limit ${window}
+           select x.*, count(*) filter (where x.locked_by = ?::uuid and x.locked_until >= now()) over () as held
+           from (
+             select d.tenant_id, d.id, d.event_type, d.next_attempt_at, d.locked_until, d.locked_by,
+               row_number() over (order by d.occurred_at, d.id) as place
+             from event_delivery d
+             where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
+               and d.status = 'PENDING' and d.channel = 'WEBHOOK'
+             order by d.occurred_at, d.id
+             limit ${window}
+           ) x
          ) w
          where w.place <= case when e.consecutive_failures >= ${settings.circuitFailures} then 1 else ${window} end
            and (e.circuit_open_until is null or e.circuit_open_until <= now())
            and (e.active or w.event_type = '${TEST_EVENT}')
            and exists (select 1 from tenant t where t.id = h.tenant_id and t.active)
            and w.next_attempt_at <= now() and (w.locked_until is null or w.locked_until < now())
+       ), shared as (
+         select c.tenant_id, c.id, c.place, c.next_attempt_at from (
+           select c.*, row_number() over (partition by c.tenant_id, c.endpoint_id order by c.place) as nth
+           from candidates c
+         ) c
+         where c.held + c.nth <= (select share from fair)
        ), picked as (
          select d.tenant_id, d.id from event_delivery d
-         join candidates c on c.tenant_id = d.tenant_id and c.id = d.id
+         join shared c on c.tenant_id = d.tenant_id and c.id = d.id
          where d.status = 'PENDING' and d.next_attempt_at <= now()
            and (d.locked_until is null or d.locked_until < now())
          order by c.place, c.next_attempt_at
@@ -311,7 +326,7 @@ export async function recordAndClaimWebhooks(
   const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
   const [updated, claimed] = await inOneTripEach(orm, [
     { sql, params },
-    { sql: claimWebhooksSql(settings, limit), params: [worker] },
+    { sql: claimWebhooksSql(settings, limit), params: [worker, worker] },
   ]);
   return {
     recorded: recordedOf(updated as { tenant_id: string; id: string }[]),
