@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
-import { escapeLiteral } from 'pg';
+import { escapeLiteral, Pool } from 'pg';
 import type { Rows } from '../db/rows';
 
 /** Runs one statement with `?` placeholders in the worker's transaction. */
@@ -85,10 +85,19 @@ export async function inOneTripEach(
     if (pieces.length !== params.length + 1) throw new Error('inOneTrip: one value per ? placeholder');
     return pieces.reduce((text, piece, i) => text + literal(params[i - 1]) + piece);
   });
-  const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
+  const own = ownPools.get(orm);
+  const client: {
     acquireConnection(): Promise<PgConnection>;
-    releaseConnection(connection: PgConnection): Promise<void>;
-  };
+    releaseConnection(c: PgConnection): Promise<void>;
+  } = own
+    ? {
+        acquireConnection: async () => (await own.connect()) as unknown as PgConnection,
+        releaseConnection: async (connection) => (connection as unknown as { release(): void }).release(),
+      }
+    : ((orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
+        acquireConnection(): Promise<PgConnection>;
+        releaseConnection(connection: PgConnection): Promise<void>;
+      });
   const connection = await client.acquireConnection();
   try {
     const results = await connection.query(
@@ -104,6 +113,32 @@ export async function inOneTripEach(
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+const ownPools = new WeakMap<MikroORM, Pool>();
+
+/**
+ * Gives the worker's one-trip statements (inOneTrip: claiming, renewing, recording) `size`
+ * connections of their own to the database `orm` opens, apart from its pool: under a full
+ * request load every connection of that pool is in a request's transaction, and a claim or a
+ * record queued behind them holds up every endpoint's window. Returns what closes them. Not on
+ * the embedded database, which serves one connection at a time anyway.
+ */
+export function ownConnections(orm: MikroORM, size: number): () => Promise<void> {
+  const pool = new Pool({
+    connectionString: orm.config.get('clientUrl'),
+    max: size,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 30_000,
+  });
+  // An idle connection the server dropped: the next statement takes a new one.
+  pool.on('error', () => undefined);
+  ownPools.set(orm, pool);
+  return async () => {
+    if (ownPools.get(orm) === pool) ownPools.delete(orm);
+    await pool.end();
+  };
 }
 
 interface PgConnection {

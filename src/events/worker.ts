@@ -23,7 +23,7 @@ import { envelopeOf } from './envelope';
 import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
-import { asEventWorker, inOneTrip } from './store';
+import { asEventWorker, inOneTrip, ownConnections } from './store';
 import { createMailer, type Mailer } from './mail';
 
 /**
@@ -536,7 +536,11 @@ class DeliveryPool {
   private async recordBatch(
     batch: Attempt[],
     webhooks: boolean,
-  ): Promise<{ attempts: Attempt[]; disabled: { tenantId: string; endpointId: string }[]; claimed: boolean }> {
+  ): Promise<{
+    attempts: Attempt[];
+    disabled: { tenantId: string; endpointId: string }[];
+    claimed: boolean;
+  }> {
     const free = () => {
       for (const a of batch) this.flights.delete(`${a.claim.tenant_id}:${a.claim.id}`);
     };
@@ -549,7 +553,13 @@ class DeliveryPool {
     const generation = this.generation;
     this.reserved += room;
     try {
-      const { recorded, claims } = await recordAndClaimWebhooks(this.orm, this.settings, this.id, batch, room);
+      const { recorded, claims } = await recordAndClaimWebhooks(
+        this.orm,
+        this.settings,
+        this.id,
+        batch,
+        room,
+      );
       free();
       for (const c of claims) this.start(c);
       if (claims.length < room) this.exhausted.set(claimWebhooks, generation);
@@ -631,12 +641,16 @@ export function startEventWorker(
   logger: Logger,
   settings: EventSettings,
   observe?: AttemptObserver,
+  /** A PostgreSQL server (not the embedded database): `settings.connections` apply only then. */
+  server = false,
 ): EventWorker {
   const log = logger.child({ worker: `event-worker@${hostname()}:${process.pid}` });
   const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log);
   const push = new PushSenders(settings.push);
   const platforms = configuredPlatforms(settings.push);
   sizeAgents(settings.concurrency);
+  const closeConnections =
+    server && settings.connections > 0 ? ownConnections(orm, settings.connections) : undefined;
   const pool = new DeliveryPool(orm, { settings, mailer, push }, log, observe);
   let stopped = false;
   const wakers = new Set<() => void>();
@@ -723,6 +737,7 @@ export function startEventWorker(
       await pool.drain(Math.min(STOP_GRACE_MS, settings.timeoutMs));
       mailer.close();
       push.close();
+      await closeConnections?.();
       log.info('event worker stopped');
     },
   };

@@ -76,6 +76,7 @@ describe('event delivery', () => {
       createLogger('silent'),
       { ...base, ...settings },
       server.app.metrics.observeAttempt,
+      Boolean(process.env.DATABASE_URL),
     ));
   const deliveries = async (hookId: string) =>
     (await a.client.get(`/webhooks/${hookId}/deliveries`)).body.content as {
