@@ -45,6 +45,10 @@ server.listen(0, '127.0.0.1', () => {
 });
 process.on('message', (m: string) => {
   if (m === 'stats') process.send!({ hits, lags, arrivals, duplicates });
-  if (m === 'reset') for (const k of Object.keys(lags)) (delete lags[k], delete arrivals[k]);
+  if (m === 'reset')
+    for (const k of Object.keys(lags)) {
+      delete lags[k];
+      delete arrivals[k];
+    }
   if (m === 'stop') server.close(() => process.exit(0));
 });
