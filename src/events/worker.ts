@@ -354,6 +354,8 @@ class DeliveryPool {
   private readonly flights = new Map<string, Flight>();
   /** Slots a claim under way may fill: not free to another claim meanwhile. */
   private reserved = 0;
+  /** Stopping (drain()): records claim nothing more with them. */
+  private closing = false;
   private finished: Attempt[] = [];
   private recording: Promise<void> | undefined;
   private renewal: NodeJS.Timeout;
@@ -545,7 +547,7 @@ class DeliveryPool {
       for (const a of batch) this.flights.delete(`${a.claim.tenant_id}:${a.claim.id}`);
     };
     const room = this.room(batch.length);
-    if (!webhooks || !plainSuccesses(batch) || room <= 0) {
+    if (this.closing || !webhooks || !plainSuccesses(batch) || room <= 0) {
       const recorded = await recordAttempts(this.orm, this.settings, this.id, batch);
       free();
       return { ...recorded, claimed: false };
@@ -593,6 +595,7 @@ class DeliveryPool {
    * gone and change nothing), and waits for the records under way.
    */
   async drain(graceMs: number): Promise<void> {
+    this.closing = true;
     const until = Date.now() + graceMs;
     while ((this.flights.size > 0 || this.recording) && Date.now() < until) await this.settle(50);
     clearInterval(this.renewal);
