@@ -386,6 +386,11 @@ class DeliveryPool {
     return this.flights.size;
   }
 
+  /** A claim is under way (the slots it may fill are reserved until it returns). */
+  get claiming(): boolean {
+    return this.reserved > 0;
+  }
+
   /** Resolves true when attempts have been recorded (slots are free), false after `ms`. */
   settle(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
@@ -725,8 +730,9 @@ export function startEventWorker(
       for (;;) {
         const started = await pool.fill();
         made += started;
-        if (started === 0 && pool.inFlight === 0) break;
-        if (started === 0) await pool.settle(settings.pollIntervalMs);
+        // Another claim (the delivery loop's) may hold the room meanwhile: wait for it, briefly.
+        if (started === 0 && pool.inFlight === 0 && !pool.claiming) break;
+        if (started === 0) await pool.settle(pool.inFlight === 0 ? 10 : settings.pollIntervalMs);
         pool.poke();
       }
       return made;
