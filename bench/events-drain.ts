@@ -30,6 +30,7 @@ const WORKERS = Number(process.env.BENCH_EVENT_WORKERS ?? 1);
 export interface Stats {
   hits: Record<string, number>;
   lags: Record<string, number[]>;
+  arrivals: Record<string, number[]>;
   duplicates: string[];
 }
 
@@ -104,7 +105,7 @@ async function main() {
     const expected = events * ENDPOINTS;
     const load0 = loadavg()[0];
     const started = Date.now();
-    const workers = orms.map((o) => startEventWorker(o, createLogger('silent'), settings));
+    const workers = orms.map((o) => startEventWorker(o, createLogger('silent'), settings, undefined, true));
     const total = (stats: Stats) => Object.values(stats.hits).reduce((a, b) => a + b, 0);
     const timeline: string[] = [];
     let last = 0;

@@ -21,7 +21,8 @@ const BACKLOGS = (process.env.BENCH_BACKLOGS ?? '10,1000000').split(',').map(Num
 
 /** EXPLAIN takes no parameters whose type it must infer: the worker's id goes in as a literal. */
 async function explain(client: Client, sql: string): Promise<string> {
-  const statement = sql.replace('?', `'${crypto.randomUUID()}'::uuid`);
+  const worker = crypto.randomUUID();
+  const statement = sql.replaceAll('?', `'${worker}'::uuid`);
   await client.query('begin');
   try {
     await client.query(

@@ -24,6 +24,8 @@ interface Phase {
   loadAverage: number[];
   /** Per endpoint path: delivered during the load, and the lag then (ms). */
   duringLoad: { path: string; delivered: number; p50: number; p99: number }[];
+  /** Rounds longer than a minute: per minute of the load, every endpoint's lag then (ms). */
+  perMinute?: { minute: number; path: string; delivered: number; p50: number; p99: number }[];
   /** Seconds after the load until every endpoint but the slow one had every event. */
   drainSeconds: number;
   drainedPerSecond: number;
@@ -49,6 +51,20 @@ export function driveCreates(
       body: JSON.stringify({ name: `${prefix} ${n++}` }),
     }),
   });
+}
+
+/** Each endpoint's lag per minute of the load, by arrival: whether it stays flat over a long round. */
+function perMinute(stats: Stats, paths: string[], from: number, to: number) {
+  const minutes = Math.ceil((to - from) / 60_000);
+  return Array.from({ length: minutes }, (_, minute) =>
+    paths.map((path) => {
+      const arrived = stats.arrivals[path] ?? [];
+      const lags = (stats.lags[path] ?? []).filter(
+        (_, i) => Math.floor((arrived[i] - from) / 60_000) === minute,
+      );
+      return { minute, path, delivered: lags.length, p50: percentile(lags, 50), p99: percentile(lags, 99) };
+    }),
+  ).flat();
 }
 
 export async function eventsScenario(log: (line: string) => void = console.log): Promise<Phase[]> {
@@ -88,6 +104,7 @@ export async function eventsScenario(log: (line: string) => void = console.log):
         );
       const before = await receiver.stats();
       receiver.reset();
+      const loadStarted = Date.now();
       const load = await driveCreates(service.base, token, CONNECTIONS, SECONDS, 'Load');
       const loadEnded = Date.now();
       const during = await receiver.stats();
@@ -112,6 +129,7 @@ export async function eventsScenario(log: (line: string) => void = console.log):
           p50: percentile(during.lags[p] ?? [], 50),
           p99: percentile(during.lags[p] ?? [], 99),
         })),
+        perMinute: SECONDS > 60 ? perMinute(during, paths, loadStarted, loadEnded) : undefined,
         drainSeconds,
         drainedPerSecond: Math.round(
           (total(after, timed) - total(during, timed)) / Math.max(drainSeconds, 0.001),

@@ -82,7 +82,7 @@ async function serve(config: Config) {
   // Coverage jobs are picked up from the PostgreSQL queue by this process (and any other instance).
   const worker = startCoverageWorker(db.orm, logger);
   // Webhooks (and notification e-mail) go out from the outbox through this process and any other.
-  const events = startEventWorker(db.orm, logger, config.events, app.metrics.observeAttempt);
+  const events = startEventWorker(db.orm, logger, config.events, app.metrics.observeAttempt, !db.embedded);
   // Idempotency keys past their 24 hours go, in every process (deleting twice costs nothing).
   const cleanup = startIdempotencyCleanup(db.orm, logger);
   // History past each tenant's retention period goes, in every process too.

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { EventActor } from '../entities/events/outbox-event';
 import type { OutboxRecord } from './envelope';
 import { retryDelay, type EventSettings } from './settings';
-import { asEventWorker, inOneTrip, type Query } from './store';
+import { asEventWorker, inOneTrip, inOneTripEach, type Query } from './store';
 import { TEST_EVENT } from './catalog';
 
 /**
@@ -86,7 +86,11 @@ const leaseSql = (settings: EventSettings) =>
  * scan: one probe per endpoint with undelivered deliveries) and reads each one's window only;
  * the backlog behind the windows is never read. Endpoints whose circuit is open are passed over;
  * once it closes again (half-open) the window is one delivery, the probe. Deliveries are taken
- * by place in their window first, so every endpoint gets its turn before any gets a second.
+ * by place in their window first, so every endpoint gets its turn before any gets a second. And
+ * one process holds at most its fair share of its `concurrency` for one endpoint (the concurrency
+ * over the number of endpoints with undelivered deliveries, and never less than one): a slow
+ * endpoint's window does not fill the slots the others need. Other processes' claims do not
+ * count against it, so more processes still mean more in flight, up to the window.
  * A disabled tenant's deliveries wait (a deleted tenant in its grace period: docs/operations.md).
  */
 export async function claimWebhooks(
@@ -95,8 +99,11 @@ export async function claimWebhooks(
   worker: string,
   limit: number,
 ): Promise<Claim[]> {
-  const rows = await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker]);
-  return rows.map(({ type, resource_type, resource_id, occurred_at, actor, data, ...claim }) => ({
+  return webhookClaimsOf(await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker, worker]));
+}
+
+const webhookClaimsOf = (rows: readonly ClaimRow[]): Claim[] =>
+  rows.map(({ type, resource_type, resource_id, occurred_at, actor, data, ...claim }) => ({
     ...claim,
     event: {
       tenant_id: claim.tenant_id,
@@ -109,32 +116,42 @@ export async function claimWebhooks(
       data,
     },
   }));
-}
 
-/** The statement of claimWebhooks; its one parameter is the worker's id (bench/ explains it). */
+/** The statement of claimWebhooks; both its parameters are the worker's id (bench/ explains it). */
 export function claimWebhooksSql(settings: EventSettings, limit: number): string {
   const window = settings.endpointConcurrency;
-  return `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, candidates as (
-         select w.tenant_id, w.id, w.place, w.next_attempt_at
+  return `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, fair as (
+         select greatest(1, ceil(${Math.max(1, settings.concurrency)}::float8 / count(*)))::int as share from endpoints
+       ), candidates as (
+         select w.tenant_id, h.endpoint_id, w.id, w.place, w.next_attempt_at, w.held
          from endpoints h
          join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
          cross join lateral (
-           select d.tenant_id, d.id, d.event_type, d.next_attempt_at, d.locked_until,
-             row_number() over (order by d.occurred_at, d.id) as place
-           from event_delivery d
-           where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
-             and d.status = 'PENDING' and d.channel = 'WEBHOOK'
-           order by d.occurred_at, d.id
-           limit ${window}
+           select x.*, count(*) filter (where x.locked_by = ?::uuid and x.locked_until >= now()) over () as held
+           from (
+             select d.tenant_id, d.id, d.event_type, d.next_attempt_at, d.locked_until, d.locked_by,
+               row_number() over (order by d.occurred_at, d.id) as place
+             from event_delivery d
+             where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
+               and d.status = 'PENDING' and d.channel = 'WEBHOOK'
+             order by d.occurred_at, d.id
+             limit ${window}
+           ) x
          ) w
          where w.place <= case when e.consecutive_failures >= ${settings.circuitFailures} then 1 else ${window} end
            and (e.circuit_open_until is null or e.circuit_open_until <= now())
            and (e.active or w.event_type = '${TEST_EVENT}')
            and exists (select 1 from tenant t where t.id = h.tenant_id and t.active)
            and w.next_attempt_at <= now() and (w.locked_until is null or w.locked_until < now())
+       ), shared as (
+         select c.tenant_id, c.id, c.place, c.next_attempt_at from (
+           select c.*, row_number() over (partition by c.tenant_id, c.endpoint_id order by c.place) as nth
+           from candidates c
+         ) c
+         where c.held + c.nth <= (select share from fair)
        ), picked as (
          select d.tenant_id, d.id from event_delivery d
-         join candidates c on c.tenant_id = d.tenant_id and c.id = d.id
+         join shared c on c.tenant_id = d.tenant_id and c.id = d.id
          where d.status = 'PENDING' and d.next_attempt_at <= now()
            and (d.locked_until is null or d.locked_until < now())
          order by c.place, c.next_attempt_at
@@ -266,6 +283,62 @@ export async function recordAttempts(
   attempts: readonly Attempt[],
 ): Promise<Recorded> {
   if (attempts.length === 0) return { attempts: [], disabled: [] };
+  const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
+  if (plainSuccesses(attempts))
+    return { attempts: recordedOf(await inOneTrip(orm, sql, params)), disabled: [] };
+  return asEventWorker(orm, async (q) => {
+    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(sql, params));
+    const disabled = await recordEndpoints(q, settings, recorded);
+    const sent = recorded.filter((a) => a.sent);
+    await markMailed(
+      q,
+      sent.filter((a) => a.claim.channel === 'EMAIL'),
+    );
+    await markPushed(
+      q,
+      sent.filter((a) => a.claim.channel === 'PUSH'),
+    );
+    return { attempts: recorded, disabled };
+  });
+}
+
+/**
+ * The common case: every attempt a success to an endpoint in good standing and no e-mail or push
+ * to mark, so the record is its one statement (no endpoint or notification to write).
+ */
+export const plainSuccesses = (attempts: readonly Attempt[]): boolean =>
+  attempts.every((a) => a.ok && !a.claim.troubled && !a.sent);
+
+/**
+ * Records plain successes (`plainSuccesses`) and claims up to `limit` due webhook deliveries in
+ * the same transaction, in one round trip: the claim runs after the record and sees it, so the
+ * windows the record moved on are claimed from at once, by the same rule as claimWebhooks (a
+ * window is its endpoint's oldest undelivered deliveries, as committed with this record).
+ */
+export async function recordAndClaimWebhooks(
+  orm: MikroORM,
+  settings: EventSettings,
+  worker: string,
+  attempts: readonly Attempt[],
+  limit: number,
+): Promise<{ recorded: Attempt[]; claims: Claim[] }> {
+  if (!plainSuccesses(attempts)) throw new Error('recordAndClaimWebhooks: plain successes only');
+  const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
+  const [updated, claimed] = await inOneTripEach(orm, [
+    { sql, params },
+    { sql: claimWebhooksSql(settings, limit), params: [worker, worker] },
+  ]);
+  return {
+    recorded: recordedOf(updated as { tenant_id: string; id: string }[]),
+    claims: webhookClaimsOf(claimed as ClaimRow[]),
+  };
+}
+
+/**
+ * The statement that records a batch of attempts (only those whose claim this worker still
+ * holds), and which of the attempts it recorded, from its rows.
+ */
+function recordStatement(settings: EventSettings, worker: string, attempts: readonly Attempt[]) {
   const rows = attempts.map((a) => {
     const last = a.claim.attempts >= settings.maxAttempts;
     const error = a.ok ? null : (a.error?.slice(0, 1000) ?? null);
@@ -280,7 +353,7 @@ export async function recordAttempts(
       delay_ms: a.ok || last || a.final ? null : retryDelay(settings, a.claim.attempts),
     };
   });
-  const statement = `update event_delivery d set status = x.status, last_status_code = x.code, last_error = x.error,
+  const sql = `update event_delivery d set status = x.status, last_status_code = x.code, last_error = x.error,
        attempt_log = d.attempt_log || jsonb_build_array(x.entry), locked_until = null, locked_by = null,
        updated = now(), version = d.version + 1,
        delivered_at = case when x.status = 'DELIVERED' then now() end,
@@ -291,29 +364,11 @@ export async function recordAttempts(
      where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
        and d.locked_by = ?::uuid and d.status = 'PENDING'
      returning d.tenant_id, d.id`;
-  const params = [JSON.stringify(rows), worker];
-  const recordedOf = (updated: { tenant_id: string; id: string }[]) => {
+  const recordedOf = (updated: readonly { tenant_id: string; id: string }[]) => {
     const held = new Set(updated.map((r) => `${r.tenant_id}:${r.id}`));
     return attempts.filter((a) => held.has(`${a.claim.tenant_id}:${a.claim.id}`));
   };
-  // The common case, every attempt a success to an endpoint in good standing and no e-mail to
-  // mark: one statement, in one round trip.
-  if (attempts.every((a) => a.ok && !a.claim.troubled && !a.sent))
-    return { attempts: recordedOf(await inOneTrip(orm, statement, params)), disabled: [] };
-  return asEventWorker(orm, async (q) => {
-    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(statement, params));
-    const disabled = await recordEndpoints(q, settings, recorded);
-    const sent = recorded.filter((a) => a.sent);
-    await markMailed(
-      q,
-      sent.filter((a) => a.claim.channel === 'EMAIL'),
-    );
-    await markPushed(
-      q,
-      sent.filter((a) => a.claim.channel === 'PUSH'),
-    );
-    return { attempts: recorded, disabled };
-  });
+  return { sql, params: [JSON.stringify(rows), worker], recordedOf };
 }
 
 /** The endpoints' side of a batch: circuit, failing streak, and turning off. */

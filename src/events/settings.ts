@@ -29,6 +29,11 @@ export interface EventSettings {
   endpointConcurrency: number;
   /** Deliveries (webhooks and e-mail) one process makes at once. */
   concurrency: number;
+  /**
+   * Database connections of the worker's own for claiming and recording (PostgreSQL server only),
+   * besides the process's pool: requests never make it wait for one. 0: it shares the pool.
+   */
+  connections: number;
   /** Failed attempts in a row after which an endpoint's circuit opens (nothing sent to it for a while). */
   circuitFailures: number;
   /** How long an idle worker waits before looking for work again. */
@@ -66,6 +71,7 @@ export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettin
       intFrom(env.WEBHOOK_ENDPOINT_CONCURRENCY, 16, 'WEBHOOK_ENDPOINT_CONCURRENCY'),
     ),
     concurrency: Math.max(1, intFrom(env.EVENT_DELIVERY_CONCURRENCY, 64, 'EVENT_DELIVERY_CONCURRENCY')),
+    connections: Math.max(0, intFrom(env.EVENT_DB_CONNECTIONS, 3, 'EVENT_DB_CONNECTIONS')),
     circuitFailures: Math.max(1, intFrom(env.WEBHOOK_CIRCUIT_FAILURES, 5, 'WEBHOOK_CIRCUIT_FAILURES')),
     pollIntervalMs: intFrom(env.EVENT_POLL_INTERVAL_MS, 1000, 'EVENT_POLL_INTERVAL_MS'),
     smtpUrl: env.SMTP_URL || undefined,

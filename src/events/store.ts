@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
-import { escapeLiteral } from 'pg';
+import { escapeLiteral, Pool } from 'pg';
 import type { Rows } from '../db/rows';
 
 /** Runs one statement with `?` placeholders in the worker's transaction. */
@@ -61,28 +61,84 @@ export async function inOneTrip<R = Record<string, unknown>>(
   params: readonly Literal[] = [],
   tenantId = '',
 ): Promise<R[]> {
-  const pieces = sql.split('?');
-  if (pieces.length !== params.length + 1) throw new Error('inOneTrip: one value per ? placeholder');
-  const statement = pieces.reduce((text, piece, i) => text + literal(params[i - 1]) + piece);
-  const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
+  const [rows] = await inOneTripEach(orm, [{ sql, params }], tenantId);
+  return rows as R[];
+}
+
+/** One statement of inOneTripEach, its `?` placeholders filled from `params` in order. */
+export interface TripStatement {
+  sql: string;
+  params?: readonly Literal[];
+}
+
+/**
+ * inOneTrip for several statements in one transaction, run in order (each sees what those before
+ * it changed), in one round trip; returns each one's rows.
+ */
+export async function inOneTripEach(
+  orm: MikroORM,
+  statements: readonly TripStatement[],
+  tenantId = '',
+): Promise<unknown[][]> {
+  const filled = statements.map(({ sql, params = [] }) => {
+    const pieces = sql.split('?');
+    if (pieces.length !== params.length + 1) throw new Error('inOneTrip: one value per ? placeholder');
+    return pieces.reduce((text, piece, i) => text + literal(params[i - 1]) + piece);
+  });
+  const own = ownPools.get(orm);
+  const client: {
     acquireConnection(): Promise<PgConnection>;
-    releaseConnection(connection: PgConnection): Promise<void>;
-  };
+    releaseConnection(c: PgConnection): Promise<void>;
+  } = own
+    ? {
+        acquireConnection: async () => (await own.connect()) as unknown as PgConnection,
+        releaseConnection: async (connection) => (connection as unknown as { release(): void }).release(),
+      }
+    : ((orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
+        acquireConnection(): Promise<PgConnection>;
+        releaseConnection(connection: PgConnection): Promise<void>;
+      });
   const connection = await client.acquireConnection();
   try {
     const results = await connection.query(
       `begin; select set_config('app.worker', 'events', true), set_config('app.tenant_id', ${literal(tenantId)}, true),
          set_config('synchronous_commit', 'off', true);
-       ${statement};
+       ${filled.join(';\n')};
        commit;`,
     );
-    return results[2].rows as R[];
+    return filled.map((_, i) => results[2 + i].rows);
   } catch (err) {
     await connection.query('rollback').catch(() => undefined);
     throw err;
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+const ownPools = new WeakMap<MikroORM, Pool>();
+
+/**
+ * Gives the worker's one-trip statements (inOneTrip: claiming, renewing, recording) `size`
+ * connections of their own to the database `orm` opens, apart from its pool: under a full
+ * request load every connection of that pool is in a request's transaction, and a claim or a
+ * record queued behind them holds up every endpoint's window. Returns what closes them. Not on
+ * the embedded database, which serves one connection at a time anyway.
+ */
+export function ownConnections(orm: MikroORM, size: number): () => Promise<void> {
+  const pool = new Pool({
+    connectionString: orm.config.get('clientUrl'),
+    max: size,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 30_000,
+  });
+  // An idle connection the server dropped: the next statement takes a new one.
+  pool.on('error', () => undefined);
+  ownPools.set(orm, pool);
+  return async () => {
+    if (ownPools.get(orm) === pool) ownPools.delete(orm);
+    await pool.end();
+  };
 }
 
 interface PgConnection {

@@ -6,6 +6,8 @@ import {
   claimEmails,
   claimerOf,
   claimWebhooks,
+  plainSuccesses,
+  recordAndClaimWebhooks,
   recordAttempts,
   releaseClaims,
   renewLeases,
@@ -21,7 +23,7 @@ import { envelopeOf } from './envelope';
 import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
-import { asEventWorker, inOneTrip } from './store';
+import { asEventWorker, inOneTrip, ownConnections } from './store';
 import { createMailer, type Mailer } from './mail';
 
 /**
@@ -343,11 +345,17 @@ interface Flight {
 /**
  * The deliveries of one worker: claims as many as it has room for, makes them concurrently, renews
  * their leases while they run and records them in batches. A slot is free again once its attempt
- * is recorded, so an endpoint's window moves on only after the database knows.
+ * is recorded, so an endpoint's window moves on only after the database knows; a record of
+ * webhook successes claims the next due webhooks in the same round trip, so a busy endpoint's
+ * window moves on in one trip to the database rather than two.
  */
 class DeliveryPool {
   readonly id = randomUUID();
   private readonly flights = new Map<string, Flight>();
+  /** Slots a claim under way may fill: not free to another claim meanwhile. */
+  private reserved = 0;
+  /** Stopping (drain()): records claim nothing more with them. */
+  private closing = false;
   private finished: Attempt[] = [];
   private recording: Promise<void> | undefined;
   private renewal: NodeJS.Timeout;
@@ -376,6 +384,11 @@ class DeliveryPool {
 
   get inFlight(): number {
     return this.flights.size;
+  }
+
+  /** A claim is under way (the slots it may fill are reserved until it returns). */
+  get claiming(): boolean {
+    return this.reserved > 0;
   }
 
   /** Resolves true when attempts have been recorded (slots are free), false after `ms`. */
@@ -411,21 +424,31 @@ class DeliveryPool {
 
   /** Claims and starts what there is room for; returns how many it started. */
   async fill(): Promise<number> {
-    const room = Math.min(BATCH, this.settings.concurrency - this.flights.size);
+    const room = this.room();
     if (room <= 0) return 0;
     this.turn = (this.turn + 1) % CLAIMERS.length;
     const order = [...CLAIMERS.slice(this.turn), ...CLAIMERS.slice(0, this.turn)];
     let started = 0;
-    for (const claim of order) {
-      if (this.exhausted.get(claim) === this.generation) continue;
-      const generation = this.generation;
-      const claims = await claim(this.orm, this.settings, this.id, room - started);
-      for (const c of claims) this.start(c);
-      if (claims.length < room - started) this.exhausted.set(claim, generation);
-      started += claims.length;
-      if (started >= room) break;
+    this.reserved += room;
+    try {
+      for (const claim of order) {
+        if (this.exhausted.get(claim) === this.generation) continue;
+        const generation = this.generation;
+        const claims = await claim(this.orm, this.settings, this.id, room - started);
+        for (const c of claims) this.start(c);
+        if (claims.length < room - started) this.exhausted.set(claim, generation);
+        started += claims.length;
+        if (started >= room) break;
+      }
+    } finally {
+      this.reserved -= room;
     }
     return started;
+  }
+
+  /** Slots free to a claim now (`freeing`: attempts about to be recorded, whose slots it may take). */
+  private room(freeing = 0): number {
+    return Math.min(BATCH, this.settings.concurrency - this.flights.size + freeing - this.reserved);
   }
 
   private start(claim: Claim): void {
@@ -489,11 +512,13 @@ class DeliveryPool {
   private flush(): void {
     if (this.recording || this.finished.length === 0) return;
     const batch = this.finished.splice(0, BATCH);
-    this.recording = recordAttempts(this.orm, this.settings, this.id, batch)
-      .then(({ attempts, disabled }) => {
+    const webhooks = batch.some((a) => a.claim.channel === 'WEBHOOK');
+    let claimedWith = false;
+    this.recording = this.recordBatch(batch, webhooks)
+      .then(({ attempts, disabled, claimed }) => {
+        claimedWith = claimed;
         for (const d of disabled) this.log.warn(d, 'webhook endpoint disabled');
         this.log.debug({ recorded: attempts.length, of: batch.length }, 'delivery attempts recorded');
-        for (const a of batch) this.flights.delete(`${a.claim.tenant_id}:${a.claim.id}`);
       })
       .catch(async (err: unknown) => {
         // The database is away: keep them and try again (their leases may run out meanwhile, and
@@ -505,9 +530,51 @@ class DeliveryPool {
       })
       .finally(() => {
         this.recording = undefined;
-        this.signal(batch.some((a) => a.claim.channel === 'WEBHOOK'));
+        // A record that claimed with it has already looked for what it made claimable.
+        this.signal(webhooks && !claimedWith);
         this.record();
       });
+  }
+
+  /**
+   * Records a batch and frees its slots; a batch of webhook successes (the busy case) claims due
+   * webhooks into the slots it frees in the same trip.
+   */
+  private async recordBatch(
+    batch: Attempt[],
+    webhooks: boolean,
+  ): Promise<{
+    attempts: Attempt[];
+    disabled: { tenantId: string; endpointId: string }[];
+    claimed: boolean;
+  }> {
+    const free = () => {
+      for (const a of batch) this.flights.delete(`${a.claim.tenant_id}:${a.claim.id}`);
+    };
+    const room = this.room(batch.length);
+    if (this.closing || !webhooks || !plainSuccesses(batch) || room <= 0) {
+      const recorded = await recordAttempts(this.orm, this.settings, this.id, batch);
+      free();
+      return { ...recorded, claimed: false };
+    }
+    const generation = this.generation;
+    this.reserved += room;
+    try {
+      const { recorded, claims } = await recordAndClaimWebhooks(
+        this.orm,
+        this.settings,
+        this.id,
+        batch,
+        room,
+      );
+      free();
+      for (const c of claims) this.start(c);
+      if (claims.length < room) this.exhausted.set(claimWebhooks, generation);
+      else this.exhausted.delete(claimWebhooks);
+      return { attempts: recorded, disabled: [], claimed: true };
+    } finally {
+      this.reserved -= room;
+    }
   }
 
   /** Renews the leases of the attempts in flight; stops those whose delivery was taken away. */
@@ -533,6 +600,7 @@ class DeliveryPool {
    * gone and change nothing), and waits for the records under way.
    */
   async drain(graceMs: number): Promise<void> {
+    this.closing = true;
     const until = Date.now() + graceMs;
     while ((this.flights.size > 0 || this.recording) && Date.now() < until) await this.settle(50);
     clearInterval(this.renewal);
@@ -581,12 +649,16 @@ export function startEventWorker(
   logger: Logger,
   settings: EventSettings,
   observe?: AttemptObserver,
+  /** A PostgreSQL server (not the embedded database): `settings.connections` apply only then. */
+  server = false,
 ): EventWorker {
   const log = logger.child({ worker: `event-worker@${hostname()}:${process.pid}` });
   const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log);
   const push = new PushSenders(settings.push);
   const platforms = configuredPlatforms(settings.push);
   sizeAgents(settings.concurrency);
+  const closeConnections =
+    server && settings.connections > 0 ? ownConnections(orm, settings.connections) : undefined;
   const pool = new DeliveryPool(orm, { settings, mailer, push }, log, observe);
   let stopped = false;
   const wakers = new Set<() => void>();
@@ -658,8 +730,9 @@ export function startEventWorker(
       for (;;) {
         const started = await pool.fill();
         made += started;
-        if (started === 0 && pool.inFlight === 0) break;
-        if (started === 0) await pool.settle(settings.pollIntervalMs);
+        // Another claim (the delivery loop's) may hold the room meanwhile: wait for it, briefly.
+        if (started === 0 && pool.inFlight === 0 && !pool.claiming) break;
+        if (started === 0) await pool.settle(pool.inFlight === 0 ? 10 : settings.pollIntervalMs);
         pool.poke();
       }
       return made;
@@ -673,6 +746,7 @@ export function startEventWorker(
       await pool.drain(Math.min(STOP_GRACE_MS, settings.timeoutMs));
       mailer.close();
       push.close();
+      await closeConnections?.();
       log.info('event worker stopped');
     },
   };

@@ -76,6 +76,7 @@ describe('event delivery', () => {
       createLogger('silent'),
       { ...base, ...settings },
       server.app.metrics.observeAttempt,
+      Boolean(process.env.DATABASE_URL),
     ));
   const deliveries = async (hookId: string) =>
     (await a.client.get(`/webhooks/${hookId}/deliveries`)).body.content as {
@@ -185,6 +186,21 @@ describe('event delivery', () => {
     for (const e of await firstErrors('/treset')) expect(e).toMatch(/^null (socket hang up|read ECONNRESET)/);
     // The redirect was not followed.
     expect(receiver.at('/fast').filter((r) => ids.some((id) => r.body.includes(id)))).toHaveLength(2);
+  }, 60_000);
+
+  it("keeps a slow endpoint to its share of the process's slots, so the others keep their windows", async () => {
+    // Eight slots for two busy endpoints: four each, though either's window is eight.
+    await register('/sharedslow', () => ({ status: 200, afterMs: 700 }));
+    await register('/sharedfast', () => ({ status: 200, afterMs: 20 }));
+    const ids = await createFeatures(40, 'Shared');
+    start({ endpointConcurrency: 8, concurrency: 8 });
+    await waitFor(() => receiver.at('/sharedfast').length === ids.length, 20_000);
+    // The slow one held no more than its share while the fast one had events waiting.
+    expect(receiver.busiest('/sharedslow')).toBe(4);
+    expect(receiver.at('/sharedslow').length).toBeLessThan(ids.length);
+    // Alone, it gets its whole window.
+    await waitFor(() => receiver.at('/sharedslow').length === ids.length, 20_000);
+    expect(receiver.busiest('/sharedslow')).toBe(8);
   }, 60_000);
 
   it("opens a failing endpoint's circuit: nothing is sent to it for a while, then one probe at a time", async () => {
