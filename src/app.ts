@@ -35,7 +35,7 @@ import { sendCaught, sendError } from './http/send-error';
 import { restTable } from './rest/table';
 import type { RestRoute } from './rest/route';
 import { groups } from './resolvers/groups';
-import { notifications } from './resolvers/notifications/notifications';
+import { notifications } from './domain/notifications/api/notifications';
 import type { GroupDef } from './family/group';
 import { buildAppSchema } from './schema/build';
 import { buildOpenApi } from './docs/openapi';

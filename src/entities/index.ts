@@ -7,14 +7,14 @@ import { TrustedIssuer } from './trusted-issuer';
 import { ApiKey } from './api-key';
 import { TenantSequence } from './tenant-sequence';
 import { IdempotencyKey } from './idempotency-key';
-import { configuratorEntities } from './configurator';
-import { crmEntities } from './crm';
-import { financeEntities } from './finance';
-import { hrEntities } from './hr';
-import { inventoryEntities } from './inventory';
-import { notificationEntities } from './notifications';
-import { eventEntities } from './events';
-import { referenceEntities } from './reference';
+import { configuratorEntities } from '../domain/configurator/entities';
+import { crmEntities } from '../domain/crm/entities';
+import { financeEntities } from '../domain/finance/entities';
+import { hrEntities } from '../domain/hr/entities';
+import { inventoryEntities } from '../domain/inventory/entities';
+import { notificationEntities } from '../domain/notifications/entities';
+import { eventEntities } from '../domain/webhooks/entities';
+import { referenceEntities } from '../domain/reference/entities';
 
 /** Every entity the ORM knows; each one but Tenant is tenant-scoped. */
 export const entities: Function[] = [

@@ -1,12 +1,12 @@
 import type { GroupDef } from '../family/group';
-import { accessGroups } from './access';
-import { configuratorGroups } from './configurator';
-import { crmGroups } from './crm';
-import { financeGroups } from './finance';
-import { hrGroups } from './hr';
-import { inventoryGroups } from './inventory';
-import { notificationsGroups } from './notifications';
-import { referenceGroups } from './reference/groups';
+import { accessGroups } from '../domain/access/api';
+import { configuratorGroups } from '../domain/configurator/api';
+import { crmGroups } from '../domain/crm/api';
+import { financeGroups } from '../domain/finance/api';
+import { hrGroups } from '../domain/hr/api';
+import { inventoryGroups } from '../domain/inventory/api';
+import { notificationsGroups } from '../domain/notifications/api';
+import { referenceGroups } from '../domain/reference/api/groups';
 
 /** Every resource group that has the standard family. */
 export const groups: GroupDef<any, any, any>[] = [

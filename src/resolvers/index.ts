@@ -1,14 +1,14 @@
-import { accessResolvers } from './access';
-import { configuratorResolvers } from './configurator';
-import { crmResolvers } from './crm';
-import { financeResolvers } from './finance';
-import { hrResolvers } from './hr';
-import { inventoryResolvers } from './inventory';
-import { liveResolvers } from './live';
-import { notificationsResolvers } from './notifications';
-import { webhookResolvers } from './webhooks';
-import { fileResolvers } from './files/files';
-import { historyResolvers } from './history';
+import { accessResolvers } from '../domain/access/api';
+import { configuratorResolvers } from '../domain/configurator/api';
+import { crmResolvers } from '../domain/crm/api';
+import { financeResolvers } from '../domain/finance/api';
+import { hrResolvers } from '../domain/hr/api';
+import { inventoryResolvers } from '../domain/inventory/api';
+import { liveResolvers } from '../domain/live/api';
+import { notificationsResolvers } from '../domain/notifications/api';
+import { webhookResolvers } from '../domain/webhooks/api';
+import { fileResolvers } from '../domain/files/api/files';
+import { historyResolvers } from '../domain/history/api';
 
 /** Resolvers beyond the generated family ones. */
 export const extraResolvers: Function[] = [

@@ -9,7 +9,7 @@ import { FamilyService } from '../family/service';
 import type { GroupDef } from '../family/group';
 import { groups as appGroups } from '../resolvers/groups';
 import { extraResolvers } from '../resolvers';
-import { recordHistoryResolvers } from '../resolvers/history/record-history';
+import { recordHistoryResolvers } from '../domain/history/api/record-history';
 import { applyPermissions } from '../permissions/rules';
 import { registerRecordTypes } from '../family/record-types';
 import { ROOT_DOCS } from './descriptions';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { startServer, type TestServer } from '../support/server';
-import { crmGroups } from '../../src/resolvers/crm';
+import { crmGroups } from '../../src/domain/crm/api';
 
 /**
  * Every field a CRM search looks in, every link to another record and every status has an index

@@ -1,6 +1,6 @@
-import type { ConfiguratorType } from '../../entities/configurator/configurator-type';
-import type { TypeProductCoverage } from '../../entities/configurator/type-product-coverage';
-import type { StaticModelStats } from '../../entities/configurator/type-shapes';
+import type { ConfiguratorType } from './entities/configurator-type';
+import type { TypeProductCoverage } from './entities/type-product-coverage';
+import type { StaticModelStats } from './entities/type-shapes';
 import type { FileAsset } from '../../entities/shared';
 
 /**

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { ConfiguratorType } from '../../entities/configurator/configurator-type';
+import { ConfiguratorType } from './entities/configurator-type';
 import type {
   StaticModel,
   StaticModelInput,
   StaticModelStats,
-} from '../../entities/configurator/type-shapes';
+} from './entities/type-shapes';
 import { pairBooleans } from '../../entities/shared';
 import type { Context } from '../../context';
 import { badRequest } from '../../errors';
 import type {
   CreateConfiguratorTypeInput,
   UpdateConfiguratorTypeInput,
-} from '../../resolvers/configurator/type-inputs';
+} from './api/type-inputs';
 import { applyTypeTotals } from './coverage-figures';
 
 type TypeInput = Partial<CreateConfiguratorTypeInput & UpdateConfiguratorTypeInput>;

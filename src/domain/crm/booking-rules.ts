@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Booking } from '../../entities/crm/booking';
+import type { Booking } from './entities/booking';
 import { badRequest } from '../../errors';
-import type { CreateBookingInput, UpdateBookingInput } from '../../resolvers/crm/booking-inputs';
+import type { CreateBookingInput, UpdateBookingInput } from './api/booking-inputs';
 import { checkTimeZone } from '../access/time-zone';
 
 type BookingInput = Partial<CreateBookingInput & UpdateBookingInput>;

@@ -7,16 +7,16 @@ import {
   type ApInvoicePayment,
   type ApInvoiceRow,
   type LinkedPurchaseOrder,
-} from '../../entities/finance/ap-invoice';
-import { Subsidiary } from '../../entities/reference/subsidiary';
-import { Supplier } from '../../entities/reference/supplier';
+} from './entities/ap-invoice';
+import { Subsidiary } from '../reference/entities/subsidiary';
+import { Supplier } from '../reference/entities/supplier';
 import { badRequest } from '../../errors';
 import type {
   ApInvoiceInput,
   ApInvoicePaymentInput,
   ApInvoiceRowInput,
   LinkedPurchaseOrderInput,
-} from '../../resolvers/finance/ap-invoice-inputs';
+} from './api/ap-invoice-inputs';
 import { requireRef } from '../../family/references';
 import {
   addDays,

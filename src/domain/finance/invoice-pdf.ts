@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../../context';
-import type { Invoice } from '../../entities/finance/invoice';
-import { Customer } from '../../entities/reference/customer';
+import type { Invoice } from './entities/invoice';
+import { Customer } from '../reference/entities/customer';
 import { FileAsset } from '../../entities/shared';
 import type { Tenant } from '../../entities/tenant';
 import { callerTenant } from '../access/caller-tenant';

@@ -9,10 +9,10 @@ import {
   type InvoiceRow,
   type InvoiceTransaction,
   type RecurringAgreement,
-} from '../../entities/finance/invoice';
-import { Customer } from '../../entities/reference/customer';
-import { Opportunity } from '../../entities/reference/opportunity';
-import { Subsidiary } from '../../entities/reference/subsidiary';
+} from './entities/invoice';
+import { Customer } from '../reference/entities/customer';
+import { Opportunity } from '../reference/entities/opportunity';
+import { Subsidiary } from '../reference/entities/subsidiary';
 import { badRequest } from '../../errors';
 import { nextNumber } from '../../services/sequences';
 import type {
@@ -21,7 +21,7 @@ import type {
   InvoiceRowInput,
   InvoiceTransactionInput,
   RecurringAgreementInput,
-} from '../../resolvers/finance/invoice-inputs';
+} from './api/invoice-inputs';
 import { requireRef } from '../../family/references';
 import { storeInvoicePdf } from './invoice-pdf';
 import {

@@ -1,4 +1,4 @@
-import { ApInvoiceStatus, ApPaymentStatus } from '../../entities/finance/ap-invoice';
+import { ApInvoiceStatus, ApPaymentStatus } from './entities/ap-invoice';
 import type { DerivedSql } from '../../family/fields';
 
 /**

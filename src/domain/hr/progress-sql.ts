@@ -1,5 +1,5 @@
 import type { Context } from '../../context';
-import { TaskStatus } from '../../entities/hr/task';
+import { TaskStatus } from './entities/task';
 import type { DerivedSql } from '../../family/fields';
 import type { JoinedSql } from '../../family/joined';
 import { scopeSql } from '../../family/scope-sql';

@@ -1,6 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Context } from '../../context';
-import { Task } from '../../entities/hr/task';
+import { Task } from './entities/task';
 import { badRequest } from '../../errors';
 
 /**

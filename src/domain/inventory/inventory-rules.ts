@@ -4,12 +4,12 @@ import type {
   InTransitStock,
   StockInventory,
   StockReservation,
-} from '../../entities/inventory/stock-inventory';
+} from './entities/stock-inventory';
 import { badRequest } from '../../errors';
 import type {
   CreateStockInventoryInput,
   UpdateStockInventoryInput,
-} from '../../resolvers/inventory/stock-inventory-inputs';
+} from './api/stock-inventory-inputs';
 import { recomputeDerived } from './stock-ledger';
 
 export type StockInventoryInput = Partial<CreateStockInventoryInput & UpdateStockInventoryInput>;

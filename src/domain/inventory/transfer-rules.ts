@@ -2,9 +2,9 @@ import {
   type StockTransfer,
   type TransferProduct,
   TransferStatus,
-} from '../../entities/inventory/stock-transfer';
+} from './entities/stock-transfer';
 import { badRequest } from '../../errors';
-import type { StockTransferInput } from '../../resolvers/inventory/stock-transfer-inputs';
+import type { StockTransferInput } from './api/stock-transfer-inputs';
 import { perProduct, round4, sumOf } from './quantities';
 
 /** "ST-000001": six digits, more when the count outgrows them. */

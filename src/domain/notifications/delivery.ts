@@ -1,7 +1,7 @@
 import { FlushMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { callerOf, type Context } from '../../context';
-import type { Notification } from '../../entities/notifications/notification';
-import { NotificationSettings } from '../../entities/notifications/notification-settings';
+import type { Notification } from './entities/notification';
+import { NotificationSettings } from './entities/notification-settings';
 import { conflict } from '../../errors';
 import { userByEmail } from '../access/user-guards';
 import { checkScopes } from './scopes';

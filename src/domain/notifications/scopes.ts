@@ -1,4 +1,4 @@
-import { NotificationCategory } from '../../entities/notifications/notification';
+import { NotificationCategory } from './entities/notification';
 import { badRequest } from '../../errors';
 
 /** A kind of notification a user can switch off: its area, readable name and key. */
