@@ -1,21 +1,21 @@
 import type { GroupDef } from '../family/group';
-import { accessGroups } from '../domain/access/api';
-import { configuratorGroups } from '../domain/configurator/api';
-import { crmGroups } from '../domain/crm/api';
-import { financeGroups } from '../domain/finance/api';
-import { hrGroups } from '../domain/hr/api';
-import { inventoryGroups } from '../domain/inventory/api';
-import { notificationsGroups } from '../domain/notifications/api';
-import { referenceGroups } from '../domain/reference/api/groups';
+import { accessModule } from '../domain/access';
+import { configuratorModule } from '../domain/configurator';
+import { crmModule } from '../domain/crm';
+import { financeModule } from '../domain/finance';
+import { hrModule } from '../domain/hr';
+import { inventoryModule } from '../domain/inventory';
+import { notificationsModule } from '../domain/notifications';
+import { referenceModule } from '../domain/reference';
 
 /** Every resource group that has the standard family. */
 export const groups: GroupDef<any, any, any>[] = [
-  ...referenceGroups,
-  ...accessGroups,
-  ...configuratorGroups,
-  ...financeGroups,
-  ...hrGroups,
-  ...crmGroups,
-  ...inventoryGroups,
-  ...notificationsGroups,
+  ...referenceModule.groups,
+  ...accessModule.groups,
+  ...configuratorModule.groups,
+  ...financeModule.groups,
+  ...hrModule.groups,
+  ...crmModule.groups,
+  ...inventoryModule.groups,
+  ...notificationsModule.groups,
 ];

@@ -1,26 +1,26 @@
-import { accessResolvers } from '../domain/access/api';
-import { configuratorResolvers } from '../domain/configurator/api';
-import { crmResolvers } from '../domain/crm/api';
-import { financeResolvers } from '../domain/finance/api';
-import { hrResolvers } from '../domain/hr/api';
-import { inventoryResolvers } from '../domain/inventory/api';
-import { liveResolvers } from '../domain/live/api';
-import { notificationsResolvers } from '../domain/notifications/api';
-import { webhookResolvers } from '../domain/webhooks/api';
-import { fileResolvers } from '../domain/files/api/files';
-import { historyResolvers } from '../domain/history/api';
+import { accessModule } from '../domain/access';
+import { configuratorModule } from '../domain/configurator';
+import { crmModule } from '../domain/crm';
+import { filesModule } from '../domain/files';
+import { financeModule } from '../domain/finance';
+import { historyModule } from '../domain/history';
+import { hrModule } from '../domain/hr';
+import { inventoryModule } from '../domain/inventory';
+import { liveModule } from '../domain/live';
+import { notificationsModule } from '../domain/notifications';
+import { webhooksModule } from '../domain/webhooks';
 
 /** Resolvers beyond the generated family ones. */
 export const extraResolvers: Function[] = [
-  ...accessResolvers,
-  ...configuratorResolvers,
-  ...financeResolvers,
-  ...hrResolvers,
-  ...crmResolvers,
-  ...inventoryResolvers,
-  ...notificationsResolvers,
-  ...webhookResolvers,
-  ...liveResolvers,
-  ...fileResolvers,
-  ...historyResolvers,
-];
+  accessModule,
+  configuratorModule,
+  financeModule,
+  hrModule,
+  crmModule,
+  inventoryModule,
+  notificationsModule,
+  webhooksModule,
+  liveModule,
+  filesModule,
+  historyModule,
+].flatMap((m) => m.resolvers);

@@ -1,27 +1,25 @@
 import type { RestRoute } from './route';
-import { accessRoutes } from '../domain/access/api/rest';
-import { configuratorRoutes } from '../domain/configurator/api/rest';
-import { crmRoutes } from '../domain/crm/api/rest';
-import { financeRoutes } from '../domain/finance/api/rest';
-import { hrRoutes } from '../domain/hr/api/rest';
-import { inventoryRoutes } from '../domain/inventory/api/rest';
-import { notificationsRoutes } from '../domain/notifications/api/rest';
-import { webhookRoutes } from '../domain/webhooks/api/rest';
-import { identityRoutes } from '../domain/access/api/identity-rest';
-import { fileRoutes } from '../domain/files/api/rest';
-import { historyRoutes } from '../domain/history/api/rest';
+import { accessModule } from '../domain/access';
+import { configuratorModule } from '../domain/configurator';
+import { crmModule } from '../domain/crm';
+import { filesModule } from '../domain/files';
+import { financeModule } from '../domain/finance';
+import { historyModule } from '../domain/history';
+import { hrModule } from '../domain/hr';
+import { inventoryModule } from '../domain/inventory';
+import { notificationsModule } from '../domain/notifications';
+import { webhooksModule } from '../domain/webhooks';
 
 /** Every REST operation of the service, one row each (paths below /api/v1). */
 export const restTable: RestRoute[] = [
-  ...accessRoutes,
-  ...configuratorRoutes,
-  ...financeRoutes,
-  ...hrRoutes,
-  ...crmRoutes,
-  ...inventoryRoutes,
-  ...notificationsRoutes,
-  ...webhookRoutes,
-  ...identityRoutes,
-  ...fileRoutes,
-  ...historyRoutes,
-];
+  accessModule,
+  configuratorModule,
+  financeModule,
+  hrModule,
+  crmModule,
+  inventoryModule,
+  notificationsModule,
+  webhooksModule,
+  filesModule,
+  historyModule,
+].flatMap((m) => m.routes);

@@ -1,7 +1,7 @@
 import { Ctx, Extensions, FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
 import type { Context } from '../../../context';
 import { StockTransfer } from '../../inventory/entities/stock-transfer';
-import { EnrichedStockTransfer } from '../../inventory/api/enriched-stock-transfer-types';
+import { EnrichedStockTransfer } from '../../inventory';
 import { Event } from '../../../entities/event';
 import { Audited } from '../../../entities/tenant-scoped';
 import { joinedOf } from '../../../family/service';

@@ -1,5 +1,5 @@
 import { FamilyService } from '../../../family/service';
-import { products } from '../../reference/api/groups';
+import { products } from '../../reference';
 import { stockInventories } from './stock-inventories';
 
 /** The family services the inventory operations (receive-stock.ts, adjust-stock.ts, ...) share. */

@@ -4,7 +4,7 @@ import type { StockSite } from '../../reference/entities/stock-site';
 import { badRequest } from '../../../errors';
 import { checkRefs, requireRef } from '../../../family/references';
 import { FamilyService } from '../../../family/service';
-import { stockSites } from '../../reference/api/groups';
+import { stockSites } from '../../reference';
 
 /**
  * Look-ups of the reference records stock points at. Sites go through their group's service, so

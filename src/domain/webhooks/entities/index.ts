@@ -1,6 +1,5 @@
 import { EventDelivery } from './event-delivery';
-import { OutboxEvent } from '../../../entities/outbox-event';
 import { WebhookEndpoint } from './webhook-endpoint';
 
-/** Entities of outbound events: the outbox, webhook endpoints and deliveries. */
-export const eventEntities: Function[] = [OutboxEvent, WebhookEndpoint, EventDelivery];
+/** Entities of webhooks: endpoints and their deliveries. */
+export const webhookEntities: Function[] = [WebhookEndpoint, EventDelivery];
