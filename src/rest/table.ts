@@ -1,25 +1,10 @@
+import type { DomainModule } from '../modules';
+import { appModules } from '../app-modules';
 import type { RestRoute } from './route';
-import { accessModule } from '../domain/access';
-import { configuratorModule } from '../domain/configurator';
-import { crmModule } from '../domain/crm';
-import { filesModule } from '../domain/files';
-import { financeModule } from '../domain/finance';
-import { historyModule } from '../domain/history';
-import { hrModule } from '../domain/hr';
-import { inventoryModule } from '../domain/inventory';
-import { notificationsModule } from '../domain/notifications';
-import { webhooksModule } from '../domain/webhooks';
+
+/** The REST rows of the modules given, in their order. */
+export const restTableOf = (modules: readonly DomainModule[]): RestRoute[] =>
+  modules.flatMap((m) => m.routes);
 
 /** Every REST operation of the service, one row each (paths below /api/v1). */
-export const restTable: RestRoute[] = [
-  accessModule,
-  configuratorModule,
-  financeModule,
-  hrModule,
-  crmModule,
-  inventoryModule,
-  notificationsModule,
-  webhooksModule,
-  filesModule,
-  historyModule,
-].flatMap((m) => m.routes);
+export const restTable: RestRoute[] = restTableOf(appModules);
