@@ -1,13 +1,9 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
-import { ConfiguratorType } from './entities/configurator-type';
-import { TypeProductCoverage } from './entities/type-product-coverage';
 import { badRequest } from '../../errors';
 import { isUuid } from '../../family/limits';
-import {
-  applyTypeTotals,
-  deriveCoverageFigures,
-  staticModelStats,
-} from './coverage-figures';
+import { ConfiguratorType } from './entities/configurator-type';
+import { TypeProductCoverage } from './entities/type-product-coverage';
+import { applyTypeTotals, deriveCoverageFigures, staticModelStats } from './coverage-figures';
 import { staticModelVariants } from './decision-trees';
 
 /** Runs `work` in a transaction of its own within the job's tenant (see queue.ts `asWorker`). */

@@ -1,7 +1,7 @@
 import { FlushMode } from '@mikro-orm/core';
 import type { Context } from '../../context';
-import { ContactFormWidgetConfig, type ContactFormField } from './entities/contact-form-widget';
 import { badRequest, conflict } from '../../errors';
+import { ContactFormWidgetConfig, type ContactFormField } from './entities/contact-form-widget';
 import type {
   ContactFormFieldInput,
   CreateContactFormWidgetInput,

@@ -1,4 +1,14 @@
 import { callerOf, type Context } from '../../context';
+import { Subsidiary } from '../reference/entities/subsidiary';
+import { Supplier } from '../reference/entities/supplier';
+import { badRequest } from '../../errors';
+import { requireRef } from '../../family/references';
+import type {
+  ApInvoiceInput,
+  ApInvoicePaymentInput,
+  ApInvoiceRowInput,
+  LinkedPurchaseOrderInput,
+} from './api/ap-invoice-inputs';
 import {
   ApClassificationMethod,
   ApInvoiceStatus,
@@ -8,16 +18,6 @@ import {
   type ApInvoiceRow,
   type LinkedPurchaseOrder,
 } from './entities/ap-invoice';
-import { Subsidiary } from '../reference/entities/subsidiary';
-import { Supplier } from '../reference/entities/supplier';
-import { badRequest } from '../../errors';
-import type {
-  ApInvoiceInput,
-  ApInvoicePaymentInput,
-  ApInvoiceRowInput,
-  LinkedPurchaseOrderInput,
-} from './api/ap-invoice-inputs';
-import { requireRef } from '../../family/references';
 import {
   addDays,
   applyStatusRequest,

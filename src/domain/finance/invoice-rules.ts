@@ -1,4 +1,17 @@
 import { callerOf, type Context } from '../../context';
+import { Customer } from '../reference/entities/customer';
+import { Opportunity } from '../reference/entities/opportunity';
+import { Subsidiary } from '../reference/entities/subsidiary';
+import { badRequest } from '../../errors';
+import { nextNumber } from '../../services/sequences';
+import { requireRef } from '../../family/references';
+import type {
+  InvoiceInput,
+  InvoiceReminderInput,
+  InvoiceRowInput,
+  InvoiceTransactionInput,
+  RecurringAgreementInput,
+} from './api/invoice-inputs';
 import {
   InvoiceQuantityType,
   InvoiceRowType,
@@ -10,19 +23,6 @@ import {
   type InvoiceTransaction,
   type RecurringAgreement,
 } from './entities/invoice';
-import { Customer } from '../reference/entities/customer';
-import { Opportunity } from '../reference/entities/opportunity';
-import { Subsidiary } from '../reference/entities/subsidiary';
-import { badRequest } from '../../errors';
-import { nextNumber } from '../../services/sequences';
-import type {
-  InvoiceInput,
-  InvoiceReminderInput,
-  InvoiceRowInput,
-  InvoiceTransactionInput,
-  RecurringAgreementInput,
-} from './api/invoice-inputs';
-import { requireRef } from '../../family/references';
 import { storeInvoicePdf } from './invoice-pdf';
 import {
   addDays,

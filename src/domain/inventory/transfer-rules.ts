@@ -1,9 +1,5 @@
-import {
-  type StockTransfer,
-  type TransferProduct,
-  TransferStatus,
-} from './entities/stock-transfer';
 import { badRequest } from '../../errors';
+import { type StockTransfer, type TransferProduct, TransferStatus } from './entities/stock-transfer';
 import type { StockTransferInput } from './api/stock-transfer-inputs';
 import { perProduct, round4, sumOf } from './quantities';
 

@@ -1,9 +1,5 @@
 import { ConfiguratorType } from '../entities/configurator-type';
-import {
-  CoverageJob,
-  CoverageJobPriority,
-  CoverageJobStatus,
-} from '../entities/coverage-job';
+import { CoverageJob, CoverageJobPriority, CoverageJobStatus } from '../entities/coverage-job';
 import type { TypeProductCoverage } from '../entities/type-product-coverage';
 import { Product, ProductType } from '../../reference/entities/product';
 import { callerOf, type Context } from '../../../context';

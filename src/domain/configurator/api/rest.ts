@@ -1,8 +1,8 @@
-import { concepts } from './concepts';
-import { typeProductCoverages } from './type-product-coverages';
 import { familyRoutes } from '../../../rest/family-routes';
 import { body, fromRequest, type RestRoute } from '../../../rest/route';
 import { searchFromQuery } from '../../../rest/search-params';
+import { typeProductCoverages } from './type-product-coverages';
+import { concepts } from './concepts';
 
 export const configuratorRoutes: RestRoute[] = [
   ...familyRoutes(concepts, '/concepts', ['create', 'S1', 'S2', 'S3', 'S5', 'S10', 'bulk-delete']),

@@ -1,10 +1,7 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { ConfiguratorType } from '../entities/configurator-type';
-import {
-  TypeProductCoverage,
-  TYPE_PRODUCT_COVERAGE_DOCS,
-} from '../entities/type-product-coverage';
+import { TypeProductCoverage, TYPE_PRODUCT_COVERAGE_DOCS } from '../entities/type-product-coverage';
 import { StaticModelType } from '../entities/type-shapes';
 import { Product } from '../../reference/entities/product';
 import { FileAsset, Parameter } from '../../../entities/shared';

@@ -2,12 +2,7 @@ import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from 'type-
 import { IsOptional, Length } from 'class-validator';
 import { ConfiguratorType } from '../entities/configurator-type';
 import { DecisionChoice } from '../entities/decision-tree';
-import {
-  TypeVariable,
-  VariableConfigEntry,
-  VariablePhase,
-  VariableSummary,
-} from '../entities/type-shapes';
+import { TypeVariable, VariableConfigEntry, VariablePhase, VariableSummary } from '../entities/type-shapes';
 import type { Context } from '../../../context';
 import { can, Requires } from '../../../permissions/rules';
 import {

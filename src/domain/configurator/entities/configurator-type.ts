@@ -3,7 +3,14 @@ import { Field, ObjectType } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { FileAsset } from '../../../entities/shared';
 import { Audited } from '../../../entities/tenant-scoped';
-import { BooleanColumn, IntColumn, JsonColumn, TenantIndexes, TextColumn, TextListColumn } from '../../../entities/columns';
+import {
+  BooleanColumn,
+  IntColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+} from '../../../entities/columns';
 import {
   StaticModel,
   TypeMassModel,

@@ -1,10 +1,10 @@
+import { familyRoutes } from '../../../rest/family-routes';
+import { body, type RestRoute } from '../../../rest/route';
 import { activities } from './activities';
 import { bookings } from './bookings';
 import { contactFormWidgets } from './contact-form-widgets';
 import { inbox } from './inbox';
 import { sentMails } from './sent-mails';
-import { familyRoutes } from '../../../rest/family-routes';
-import { body, type RestRoute } from '../../../rest/route';
 
 const ALL_SEARCH = ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9'] as const;
 

@@ -1,7 +1,14 @@
 import { Entity, Index } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../../entities/tenant-scoped';
-import { DateTimeColumn, EnumColumn, IntColumn, TenantIndexes, TextColumn, UuidColumn } from '../../../entities/columns';
+import {
+  DateTimeColumn,
+  EnumColumn,
+  IntColumn,
+  TenantIndexes,
+  TextColumn,
+  UuidColumn,
+} from '../../../entities/columns';
 
 export enum BookingStatus {
   CONFIRMED = 'CONFIRMED',

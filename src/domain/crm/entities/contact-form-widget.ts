@@ -1,7 +1,13 @@
 import { Entity, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../../entities/tenant-scoped';
-import { BooleanPairColumn, JsonColumn, TenantIndexes, TextColumn, UuidColumn } from '../../../entities/columns';
+import {
+  BooleanPairColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  UuidColumn,
+} from '../../../entities/columns';
 
 export enum ContactFormFieldType {
   TEXT = 'TEXT',

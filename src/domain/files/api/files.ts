@@ -3,15 +3,7 @@ import type { Context } from '../../../context';
 import { FileAsset, FileAssetType, ImageRef } from '../../../entities/shared';
 import { badRequest, notFound } from '../../../errors';
 import { authenticated, can, Requires } from '../../../permissions/rules';
-import {
-  assetOf,
-  findFile,
-  imageOf,
-  limitsOf,
-  saveLimits,
-  usedBytes,
-  type FileStore,
-} from '../stored-files';
+import { assetOf, findFile, imageOf, limitsOf, saveLimits, usedBytes, type FileStore } from '../stored-files';
 import { fileEvent } from '../file-events';
 import { fileUrl, thumbnailUrl, uploadToken } from '../../../files/router';
 import {

@@ -1,9 +1,9 @@
-import { apInvoices } from './ap-invoices';
-import { invoices } from './invoices';
-import { taxPercentages } from './tax-percentages';
 import { familyRoutes } from '../../../rest/family-routes';
 import { body, fromRequest, type RestRoute } from '../../../rest/route';
 import { parseSort, queryList } from '../../../rest/search-params';
+import { apInvoices } from './ap-invoices';
+import { invoices } from './invoices';
+import { taxPercentages } from './tax-percentages';
 
 export const financeRoutes: RestRoute[] = [
   ...familyRoutes(taxPercentages, '/tax-percentages', [

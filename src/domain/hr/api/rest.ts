@@ -1,10 +1,10 @@
+import { familyRoutes } from '../../../rest/family-routes';
+import { fromRequest, type RestRoute } from '../../../rest/route';
+import { searchFromQuery } from '../../../rest/search-params';
 import { epics } from './epics';
 import { features } from './features';
 import { hrProjects } from './hr-projects';
 import { teams } from './teams';
-import { familyRoutes } from '../../../rest/family-routes';
-import { fromRequest, type RestRoute } from '../../../rest/route';
-import { searchFromQuery } from '../../../rest/search-params';
 
 const ALL_BUT_S10 = ['create', 'S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9'] as const;
 const TEAMS_AND_EPICS = ['create', 'S1', 'S2', 'S4', 'S6', 'S7', 'S8', 'S9'] as const;

@@ -1,7 +1,14 @@
 import { Entity } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../../entities/tenant-scoped';
-import { EnumColumn, IntColumn, TenantIndexes, TextColumn, TextListColumn, UuidColumn } from '../../../entities/columns';
+import {
+  EnumColumn,
+  IntColumn,
+  TenantIndexes,
+  TextColumn,
+  TextListColumn,
+  UuidColumn,
+} from '../../../entities/columns';
 
 export enum FeatureStatus {
   BACKLOG = 'BACKLOG',

@@ -1,9 +1,9 @@
-import { stockInventories } from './stock-inventories';
-import { stockTransfers } from './stock-transfers';
-import { wasteRecords } from './waste';
 import { familyRoutes } from '../../../rest/family-routes';
 import { body, bodyOrQuery, fromRequest, query, type RestRoute } from '../../../rest/route';
 import { searchFromBody, searchFromQuery } from '../../../rest/search-params';
+import { stockInventories } from './stock-inventories';
+import { stockTransfers } from './stock-transfers';
+import { wasteRecords } from './waste';
 
 export const inventoryRoutes: RestRoute[] = [
   // Inventory

@@ -2,7 +2,14 @@ import { Entity } from '@mikro-orm/core';
 import { ObjectType } from 'type-graphql';
 import { Audited } from '../../../entities/tenant-scoped';
 import { ImageRef } from '../../../entities/shared';
-import { BooleanColumn, DecimalColumn, JsonColumn, TenantIndexes, TextColumn, UuidColumn } from '../../../entities/columns';
+import {
+  BooleanColumn,
+  DecimalColumn,
+  JsonColumn,
+  TenantIndexes,
+  TextColumn,
+  UuidColumn,
+} from '../../../entities/columns';
 
 /** What WasteRecord fields mean, shared with the inputs that set them. */
 export const WASTE_RECORD_DOCS = {

@@ -1,11 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import {
-  NotificationCategory,
-  NotificationType,
-  NOTIFICATION_DOCS,
-} from '../entities/notification';
+import { NotificationCategory, NotificationType, NOTIFICATION_DOCS } from '../entities/notification';
 
 @InputType({ description: 'A notification for one user of the tenant.' })
 export class CreateNotificationInput {

@@ -1,6 +1,6 @@
-import { notifications } from './notifications';
 import { familyRoutes } from '../../../rest/family-routes';
 import { body, type RestRoute } from '../../../rest/route';
+import { notifications } from './notifications';
 
 /** Notifications (spec 4.11, GET /notifications/me of 4.6, and the family row). */
 export const notificationsRoutes: RestRoute[] = [
