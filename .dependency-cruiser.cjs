@@ -4,10 +4,15 @@
  * ties its files together for a reader and for the compiler.
  */
 const LOWER =
-  '^src/(auth|db|entities|events|family|files|http|jobs|observability|permissions|services)/|^src/(context|errors|error-mapping|logger|config|env-values|runtime-flags)[.]ts$';
+  '^src/(auth|db|entities|events|family|files|history|http|jobs|observability|permissions|services)/|^src/(context|errors|error-mapping|logger|config|env-values|runtime-flags)[.]ts$';
+/** A domain module's face to the app: its registry (index.ts) and what GraphQL and REST serve (api/). */
+const MODULE_SURFACE = '^src/domain/[^/]+/(api/|index[.]ts$)';
 /** What serves requests and composes the app: nothing below may reach up into it. */
-const SURFACE =
-  '^src/(resolvers|rest|docs|graphql|cli)/|^src/schema/(build|direct-resolvers)[.]ts$|^src/(app|main|cluster|banner)[.]ts$';
+const SURFACE = `^src/(rest|docs|graphql|cli)/|^src/schema/(build|direct-resolvers)[.]ts$|^src/(app|app-modules|modules|main|cluster|banner)[.]ts$|${MODULE_SURFACE}`;
+/** What composes the modules: the only code outside a module that may load its api/. */
+const COMPOSITION = '^src/(app|app-modules)[.]ts$|^src/schema/build[.]ts$|^src/rest/table[.]ts$';
+/** A module's rules (the files beside its index.ts) and its entities. */
+const BELOW_API = '^src/domain/([^/]+)/(?!api/|index[.]ts$)';
 /** A leaf of src/graphql the entities use (a scalar), not the GraphQL layer itself. */
 const SCALARS = '^src/graphql/date-time[.]ts$';
 
@@ -25,23 +30,46 @@ module.exports = {
       name: 'no-upward-imports',
       severity: 'error',
       comment:
-        'Storage, rules, events and the HTTP plumbing know nothing of the resolvers, the REST facade, the docs or the app that composes them: what they need is handed in.',
+        "Storage, events, the HTTP plumbing and the other kernel folders know nothing of the modules' registries and api/, the REST facade, the docs or the app that composes them: what they need is handed in. They may import a module's entities and rules.",
       from: { path: LOWER },
       to: { path: SURFACE, pathNot: SCALARS },
     },
     {
-      name: 'domain-knows-no-surface',
+      name: 'rules-and-entities-know-no-surface',
       severity: 'error',
       comment:
-        "src/domain/ holds rules that would hold without GraphQL or HTTP; it may name an input class's type (a field declared once), never load a resolver module.",
-      from: { path: '^src/domain/' },
-      to: { path: SURFACE, pathNot: `${SCALARS}|^src/resolvers/.+-inputs[.]ts$` },
+        "A module's rules and entities would hold without GraphQL's operations or HTTP; rules may name their own module's input class's type (a field declared once), never load an api/ module.",
+      from: { path: BELOW_API },
+      to: { path: SURFACE, pathNot: `${SCALARS}|^src/domain/$1/api/.+-inputs[.]ts$` },
     },
     {
-      name: 'domain-takes-inputs-as-types',
+      name: 'rules-take-inputs-as-types',
       severity: 'error',
-      from: { path: '^src/domain/' },
-      to: { path: '^src/resolvers/.+-inputs[.]ts$', dependencyTypesNot: ['type-only'] },
+      from: { path: BELOW_API },
+      to: { path: '^src/domain/[^/]+/api/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'entities-know-no-rules',
+      severity: 'error',
+      comment: "Entities are what is stored: they import other entities, never a module's rules or api/.",
+      from: { path: '^src/domain/[^/]+/entities/' },
+      to: { path: '^src/domain/[^/]+/(?!entities/)' },
+    },
+    {
+      name: 'api-stays-in-its-module',
+      severity: 'error',
+      comment:
+        "A module's api/ is its own: another module uses what its registry (index.ts) exports, and only the composition loads it.",
+      from: { path: '^src/domain/([^/]+)/' },
+      to: { path: '^src/domain/[^/]+/api/', pathNot: '^src/domain/$1/' },
+    },
+    {
+      name: 'only-the-composition-loads-modules',
+      severity: 'error',
+      comment:
+        "Outside the modules, only the composition (app.ts, app-modules.ts, the schema's build, the REST table) imports a module's registry or api/.",
+      from: { pathNot: `^src/domain/|${COMPOSITION}` },
+      to: { path: MODULE_SURFACE },
     },
   ],
   options: {

@@ -3,9 +3,9 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Actor } from '../src/db/tenancy';
 import { withTenant } from '../src/db/tenant-transaction';
 import { HistoryEntry, HistoryType } from '../src/entities/history-entry';
-import { Epic, EpicStatus } from '../src/entities/hr/epic';
-import { Feature, FeaturePriority, FeatureStatus } from '../src/entities/hr/feature';
-import { Task, TaskStatus } from '../src/entities/hr/task';
+import { Epic, EpicStatus } from '../src/domain/hr/entities/epic';
+import { Feature, FeaturePriority, FeatureStatus } from '../src/domain/hr/entities/feature';
+import { Task, TaskStatus } from '../src/domain/hr/entities/task';
 import { Permissions, TenantRole } from '../src/entities/tenant-role';
 import { createTenant, createUser } from '../src/services/provisioning';
 

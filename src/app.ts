@@ -32,11 +32,10 @@ import { compileRoutes } from './rest/compile';
 import { restRowMatcher, routeLookup } from './rest/lookup';
 import { bodyErrors, jsonBody, refuseDeclaredOverLimit, rejectNulBytes, restRouter } from './rest/router';
 import { sendCaught, sendError } from './http/send-error';
-import { restTable } from './rest/table';
-import type { RestRoute } from './rest/route';
-import { groups } from './resolvers/groups';
-import { notifications } from './resolvers/notifications/notifications';
-import type { GroupDef } from './family/group';
+import { restTableOf } from './rest/table';
+import type { DomainModule } from './modules';
+import { appModules } from './app-modules';
+import { notifications } from './domain/notifications/api/notifications';
 import { buildAppSchema } from './schema/build';
 import { buildOpenApi } from './docs/openapi';
 import { mountDocs } from './docs/router';
@@ -76,24 +75,16 @@ export interface AppOptions {
     receiveTimeoutSeconds?: number;
   };
   /**
-   * The resource groups with the standard family and the REST table that publishes them: the
-   * application's unless given (the test of the "add a resource group" recipe adds a group).
+   * The domains served (their groups, resolvers and REST rows): the application's unless given
+   * (the test of the "add a resource group" recipe adds a module of one group).
    */
-  resources?: AppResources;
+  modules?: readonly DomainModule[];
   /**
    * Where stored files live and the tenants' default limits; unless given, a local folder of its
    * own under the system's temporary directory (tests that do not store files).
    */
   files?: FileSettings;
 }
-
-export interface AppResources {
-  groups: readonly GroupDef<any, any, any>[];
-  restTable: readonly RestRoute[];
-}
-
-/** The application's resource groups and REST table. */
-export const appResources: AppResources = { groups, restTable };
 
 export interface App {
   server: http.Server;
@@ -157,7 +148,7 @@ export async function createApp({
   logger,
   production,
   http: httpOptions = {},
-  resources = appResources,
+  modules = appModules,
   files: fileOptions,
 }: AppOptions): Promise<App> {
   const settings = fileOptions ?? fileSettings({}, path.join(os.tmpdir(), `bms-files-${randomUUID()}`));
@@ -165,8 +156,8 @@ export async function createApp({
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
   useIssuerSettings({ production });
-  const schema = await buildAppSchema(resources.groups);
-  const routes = compileRoutes(schema, resources.restTable);
+  const schema = await buildAppSchema(modules);
+  const routes = compileRoutes(schema, restTableOf(modules));
   const lookup = routeLookup(routes);
   const metrics = createMetrics(orm, logger);
   const app = express();
@@ -208,7 +199,13 @@ export async function createApp({
 
   // Subscriptions over WebSocket on the same port and path; the listener hears of every
   // committed event, whichever process committed it.
-  const live = new LiveHub(orm, jwt, logger, { all: resources.groups, notifications }, callers);
+  const live = new LiveHub(
+    orm,
+    jwt,
+    logger,
+    { all: modules.flatMap((m) => m.groups), notifications },
+    callers,
+  );
   await live.start(orm.config.get('clientUrl') as string);
   const subscriptions = serveSubscriptions({
     server,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import type { User } from './entities/user';
 import type { EventEnvelope } from './events/envelope';
-import type { Notification } from './entities/notifications/notification';
+import type { Notification } from './domain/notifications/entities/notification';
 import type { FileStore } from './domain/files/stored-files';
 
 /** The authenticated caller of one request. */

@@ -2,7 +2,7 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { compileRoutes } from '../rest/compile';
 import { restTable } from '../rest/table';
 import { buildAppSchema, buildBareSchema } from '../schema/build';
-import { groups } from '../resolvers/groups';
+import { appGroups } from '../app-modules';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
 import { searchMarkdown } from './search-docs';
 
@@ -25,7 +25,7 @@ export async function searchDocs(): Promise<string> {
   const schema = await buildBareSchema();
   return searchMarkdown(
     schema,
-    groups.map((g) => {
+    appGroups.map((g) => {
       const rows = restTable.filter(
         (r) => r.field === `search${g.plural}` && r.path.endsWith('/dynamic-search'),
       );

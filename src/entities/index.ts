@@ -1,3 +1,11 @@
+import { configuratorEntities } from '../domain/configurator/entities';
+import { crmEntities } from '../domain/crm/entities';
+import { financeEntities } from '../domain/finance/entities';
+import { hrEntities } from '../domain/hr/entities';
+import { inventoryEntities } from '../domain/inventory/entities';
+import { notificationEntities } from '../domain/notifications/entities';
+import { webhookEntities } from '../domain/webhooks/entities';
+import { referenceEntities } from '../domain/reference/entities';
 import { AuditLog } from './audit-log';
 import { HistoryEntry } from './history-entry';
 import { Tenant } from './tenant';
@@ -7,16 +15,14 @@ import { TrustedIssuer } from './trusted-issuer';
 import { ApiKey } from './api-key';
 import { TenantSequence } from './tenant-sequence';
 import { IdempotencyKey } from './idempotency-key';
-import { configuratorEntities } from './configurator';
-import { crmEntities } from './crm';
-import { financeEntities } from './finance';
-import { hrEntities } from './hr';
-import { inventoryEntities } from './inventory';
-import { notificationEntities } from './notifications';
-import { eventEntities } from './events';
-import { referenceEntities } from './reference';
+import { OutboxEvent } from './outbox-event';
 
-/** Every entity the ORM knows; each one but Tenant is tenant-scoped. */
+/**
+ * Every entity the ORM knows; each one but Tenant is tenant-scoped. The tables no one domain
+ * owns are here (tenants, users and their credentials, history and audit, sequences, idempotency
+ * keys, the outbox); each domain's are its module's `entities/index.ts`, the list its registry
+ * gives (test/foundation/modules.test.ts holds the two to each other).
+ */
 export const entities: Function[] = [
   Tenant,
   User,
@@ -34,5 +40,6 @@ export const entities: Function[] = [
   ...crmEntities,
   ...inventoryEntities,
   ...notificationEntities,
-  ...eventEntities,
+  OutboxEvent,
+  ...webhookEntities,
 ];

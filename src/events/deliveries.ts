@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { EventActor } from '../entities/events/outbox-event';
+import type { EventActor } from '../entities/outbox-event';
 import type { OutboxRecord } from './envelope';
 import { retryDelay, type EventSettings } from './settings';
 import { asEventWorker, inOneTrip, inOneTripEach, type Query } from './store';

@@ -1,4 +1,4 @@
-import type { EventActor } from '../entities/events/outbox-event';
+import type { EventActor } from '../entities/outbox-event';
 
 /** An outbox row as the worker reads it. */
 export interface OutboxRecord {

@@ -8,7 +8,7 @@ import { forgetIssuerUsers } from '../auth/issuer-users';
 import { Loaders, type Caller, type Context, type LiveStreams } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { startListener, type Listener } from '../db/listener';
-import type { Notification } from '../entities/notifications/notification';
+import type { Notification } from '../domain/notifications/entities/notification';
 import { classify } from '../error-mapping';
 import { badRequest, forbidden } from '../errors';
 import { FamilyService } from '../family/service';

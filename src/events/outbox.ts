@@ -3,7 +3,7 @@ import { wrap, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core
 import { AuditLog } from '../entities/audit-log';
 import { EventType } from '../entities/event';
 import { entriesMadeFor, insertWithFlush } from '../history/recorder';
-import { OutboxEvent, type EventActor } from '../entities/events/outbox-event';
+import { OutboxEvent, type EventActor } from '../entities/outbox-event';
 import { Audited } from '../entities/tenant-scoped';
 import { actorOf } from '../db/tenancy';
 import { domainEventsOf } from './domain-events';

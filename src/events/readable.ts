@@ -11,7 +11,7 @@ import type { EventEnvelope } from './envelope';
  * of the record's group (READ_<RESOURCE>, or the group's own, such as "a credential" for one's own
  * notifications), then the group's limits, data scope and visibility (`FamilyService.where`: the
  * condition every query adds), held against the record as the event carries it. Any condition
- * this cannot decide counts as not readable. The groups are the app's (src/resolvers/groups.ts),
+ * this cannot decide counts as not readable. The groups are the app's (src/app-modules.ts),
  * handed in by whoever composes it.
  */
 export class EventReadability {

@@ -1,5 +1,5 @@
 import { LockMode, raw, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import { CoverageJob, CoverageJobStatus } from '../entities/configurator/coverage-job';
+import { CoverageJob, CoverageJobStatus } from '../domain/configurator/entities/coverage-job';
 import { APP_ROLE, withTenant } from '../db/tenant-transaction';
 import { forkFor, type Actor } from '../db/tenancy';
 import { inTransaction } from '../db/transaction';

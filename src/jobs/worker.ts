@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MikroORM } from '@mikro-orm/core';
-import type { CoverageJobStatus } from '../entities/configurator/coverage-job';
+import type { CoverageJobStatus } from '../domain/configurator/entities/coverage-job';
 import { classify } from '../error-mapping';
 import type { Logger } from '../logger';
-import { calculateCoverage } from './coverage-calculation';
+import { calculateCoverage } from '../domain/configurator/coverage-calculation';
 import {
   asWorker,
   claimNextJob,

@@ -1,27 +1,10 @@
+import type { DomainModule } from '../modules';
+import { appModules } from '../app-modules';
 import type { RestRoute } from './route';
-import { accessRoutes } from './routes/access';
-import { configuratorRoutes } from './routes/configurator';
-import { crmRoutes } from './routes/crm';
-import { financeRoutes } from './routes/finance';
-import { hrRoutes } from './routes/hr';
-import { inventoryRoutes } from './routes/inventory';
-import { notificationsRoutes } from './routes/notifications';
-import { webhookRoutes } from './routes/webhooks';
-import { identityRoutes } from './routes/identity';
-import { fileRoutes } from './routes/files';
-import { historyRoutes } from './routes/history';
+
+/** The REST rows of the modules given, in their order. */
+export const restTableOf = (modules: readonly DomainModule[]): RestRoute[] =>
+  modules.flatMap((m) => m.routes);
 
 /** Every REST operation of the service, one row each (paths below /api/v1). */
-export const restTable: RestRoute[] = [
-  ...accessRoutes,
-  ...configuratorRoutes,
-  ...financeRoutes,
-  ...hrRoutes,
-  ...crmRoutes,
-  ...inventoryRoutes,
-  ...notificationsRoutes,
-  ...webhookRoutes,
-  ...identityRoutes,
-  ...fileRoutes,
-  ...historyRoutes,
-];
+export const restTable: RestRoute[] = restTableOf(appModules);

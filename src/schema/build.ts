@@ -7,9 +7,9 @@ import { familyResolver } from '../family/resolver';
 import { listResolvers } from '../family/lists';
 import { FamilyService } from '../family/service';
 import type { GroupDef } from '../family/group';
-import { groups as appGroups } from '../resolvers/groups';
-import { extraResolvers } from '../resolvers';
-import { recordHistoryResolvers } from '../resolvers/history/record-history';
+import type { DomainModule } from '../modules';
+import { appModules } from '../app-modules';
+import { recordHistoryResolvers } from '../domain/history/api/record-history';
 import { applyPermissions } from '../permissions/rules';
 import { registerRecordTypes } from '../family/record-types';
 import { ROOT_DOCS } from './descriptions';
@@ -102,20 +102,19 @@ function simpleWherePlain(): void {
 }
 
 /**
- * The schema without permission rules: what the SDL and the rule-coverage test look at. `groups`
- * are the resource groups with the standard family: the application's, or (in a test of the
- * recipe for adding one) those and more.
+ * The schema without permission rules: what the SDL and the rule-coverage test look at, of the
+ * modules given: the application's, or (in a test of the recipe for adding a group) those and
+ * one more.
  */
-export async function buildBareSchema(
-  groups: readonly GroupDef<any, any, any>[] = appGroups,
-): Promise<GraphQLSchema> {
+export async function buildBareSchema(modules: readonly DomainModule[] = appModules): Promise<GraphQLSchema> {
+  const groups = modules.flatMap((m) => m.groups);
   simpleWherePlain();
   for (const group of groups) registerWritingInputs(group);
   const schema = await buildSchema({
     resolvers: [
       ...groups.flatMap(familyResolversOf),
       ...recordHistoryResolvers(groups),
-      ...extraResolvers,
+      ...modules.flatMap((m) => m.resolvers),
     ] as [Function, ...Function[]],
     validateFn: validateArgument,
     // Subscriptions bring their own streams (events/live.ts); type-graphql insists on a PubSub.
@@ -137,8 +136,6 @@ export async function buildBareSchema(
 }
 
 /** The schema Apollo serves and the REST facade executes: every root field behind its rule. */
-export async function buildAppSchema(
-  groups: readonly GroupDef<any, any, any>[] = appGroups,
-): Promise<GraphQLSchema> {
-  return applyPermissions(await buildBareSchema(groups));
+export async function buildAppSchema(modules: readonly DomainModule[] = appModules): Promise<GraphQLSchema> {
+  return applyPermissions(await buildBareSchema(modules));
 }

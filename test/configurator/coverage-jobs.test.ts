@@ -1,4 +1,4 @@
-import { calculateCoverage } from '../../src/jobs/coverage-calculation';
+import { calculateCoverage } from '../../src/domain/configurator/coverage-calculation';
 import { asWorker } from '../../src/jobs/queue';
 import { runCoverageJobOnce, startCoverageWorker, type CoverageWorkerOptions } from '../../src/jobs/worker';
 import { createLogger } from '../../src/logger';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { startServer, type TestServer } from '../support/server';
-import { crmGroups } from '../../src/resolvers/crm';
+import { crmModule } from '../../src/domain/crm';
 
 /**
  * Every field a CRM search looks in, every link to another record and every status has an index
@@ -17,7 +17,7 @@ describe('CRM indexes', () => {
 
   const AUDIT = new Set(['id', 'created', 'createdBy', 'updated', 'updatedBy']);
 
-  it.each(crmGroups.map((g) => [g.name, g]))(
+  it.each(crmModule.groups.map((g) => [g.name, g]))(
     '%s: each searched field, link and status is indexed',
     async (_name, group) => {
       const meta = server.orm.getMetadata().get(group.entity.name);

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Concept } from '../../src/entities/configurator/concept';
+import { Concept } from '../../src/domain/configurator/entities/concept';
 import { forkFor } from '../../src/db/tenancy';
 import { eventSettings } from '../../src/events/settings';
 import { deliverOne, dispatchOutbox } from '../../src/events/worker';

@@ -3,8 +3,8 @@ import { getMetadataStorage } from 'type-graphql';
 import { startHost, stopHost } from '../../src/db/embedded';
 import { openOrm } from '../../src/db/orm';
 import { buildBareSchema } from '../../src/schema/build';
-import { Activity } from '../../src/entities/crm/activity';
-import { ContactFormWidgetConfig } from '../../src/entities/crm/contact-form-widget';
+import { Activity } from '../../src/domain/crm/entities/activity';
+import { ContactFormWidgetConfig } from '../../src/domain/crm/entities/contact-form-widget';
 
 /**
  * The column helpers declare the database column and the GraphQL field together; this checks,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { withTenant } from '../../src/db/tenant-transaction';
-import { Feature } from '../../src/entities/hr/feature';
-import { Invoice } from '../../src/entities/finance/invoice';
+import { Feature } from '../../src/domain/hr/entities/feature';
+import { Invoice } from '../../src/domain/finance/entities/invoice';
 import { hydrateDetached, selectByIds } from '../../src/db/orm-bypass/detached';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 

@@ -1,8 +1,7 @@
 import { Entity } from '@mikro-orm/core';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
-import { appResources } from '../../src/app';
-import { entities } from '../../src/entities';
+import { appModules } from '../../src/app-modules';
 import { TenantIndexes, TextColumn } from '../../src/entities/columns';
 import { Audited } from '../../src/entities/tenant-scoped';
 import { defineGroup } from '../../src/family/group';
@@ -64,7 +63,12 @@ const widgets = defineGroup({
   searchable: ['name'],
 });
 const BASE = '/recipe-widgets';
-const widgetRoutes = familyRoutes(widgets, BASE, ['create', 'S3', 'S6', 'S8']);
+const widgetModule = {
+  entities: [RecipeWidget],
+  groups: [widgets],
+  resolvers: [],
+  routes: familyRoutes(widgets, BASE, ['create', 'S3', 'S6', 'S8']),
+};
 
 describe('the "add a field" recipe', () => {
   let server: TestServer;
@@ -72,13 +76,7 @@ describe('the "add a field" recipe', () => {
   let migration: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      entities: [...entities, RecipeWidget],
-      resources: {
-        groups: [...appResources.groups, widgets],
-        restTable: [...appResources.restTable, ...widgetRoutes],
-      },
-    });
+    server = await startServer({ modules: [...appModules, widgetModule] });
     const connection = server.orm.em.getConnection();
     // The table as it was before the field: made whole, then the column taken away.
     await connection.execute(await schemaDrift(server.orm as never, { safe: true }));

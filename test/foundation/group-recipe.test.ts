@@ -1,8 +1,8 @@
 import { Entity } from '@mikro-orm/core';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { IsOptional, Length, Min } from 'class-validator';
-import { appResources } from '../../src/app';
-import { entities } from '../../src/entities';
+import { appModules } from '../../src/app-modules';
+import type { DomainModule } from '../../src/modules';
 import { IntColumn, TenantIndexes, TextColumn } from '../../src/entities/columns';
 import { Audited } from '../../src/entities/tenant-scoped';
 import { defineGroup } from '../../src/family/group';
@@ -15,7 +15,8 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
 /**
  * Follows the "Adding a resource group" recipe of docs/contributing.md with a small fixture
  * group, so that the recipe fails here when it stops being enough: an entity of column helpers,
- * its inputs, its group, its REST rows and its table, then the family through HTTP.
+ * its inputs, its group, its REST rows, the module's registry that gives them to the app and its
+ * table, then the family through HTTP.
  */
 
 // 1. The entity.
@@ -79,7 +80,14 @@ const gadgets = defineGroup({
   ],
 });
 const BASE = '/recipe-gadgets';
-const gadgetRoutes = familyRoutes(gadgets, BASE, ['create', 'S1', 'S3', 'S5', 'S6', 'S8', 'S10']);
+
+// 4. The module's registry, composed with the application's as src/app-modules.ts composes them.
+const recipeModule: DomainModule = {
+  entities: [RecipeGadget],
+  groups: [gadgets],
+  resolvers: [],
+  routes: familyRoutes(gadgets, BASE, ['create', 'S1', 'S3', 'S5', 'S6', 'S8', 'S10']),
+};
 
 describe('the "add a resource group" recipe', () => {
   let server: TestServer;
@@ -87,14 +95,8 @@ describe('the "add a resource group" recipe', () => {
   let migration: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      entities: [...entities, RecipeGadget],
-      resources: {
-        groups: [...appResources.groups, gadgets],
-        restTable: [...appResources.restTable, ...gadgetRoutes],
-      },
-    });
-    // 4. The migration: what `npm run migration:create` would write, run on this worker's database.
+    server = await startServer({ modules: [...appModules, recipeModule] });
+    // 5. The migration: what `npm run migration:create` would write, run on this worker's database.
     migration = await schemaDrift(server.orm as never, { safe: true });
     await server.orm.em.getConnection().execute(migration);
     await enableRowLevelSecurity(server.orm);

@@ -24,8 +24,8 @@ import { databaseSchema, MIGRATION_OWNED_FOREIGN_KEY } from '../../src/db/orm-by
 import { insertStatements } from '../../src/db/orm-bypass/deferred-writes';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
-import { Invoice } from '../../src/entities/finance/invoice';
-import { Feature } from '../../src/entities/hr/feature';
+import { Invoice } from '../../src/domain/finance/entities/invoice';
+import { Feature } from '../../src/domain/hr/entities/feature';
 import { HistoryEntry, HistoryType } from '../../src/entities/history-entry';
 import { historyEntry } from '../../src/history/recorder';
 import { workerDatabaseUrl } from '../support/database';

@@ -9,7 +9,7 @@ import {
   openCallerTransaction,
   withTenant,
 } from '../../src/db/tenant-transaction';
-import { Concept } from '../../src/entities/configurator/concept';
+import { Concept } from '../../src/domain/configurator/entities/concept';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
 /**

@@ -7,7 +7,7 @@ import {
   type GraphQLInputObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { appResources } from '../../src/app';
+import { appGroups } from '../../src/app-modules';
 import { lowerFirst } from '../../src/family/fields';
 import type { GroupDef } from '../../src/family/group';
 import { restTable } from '../../src/rest/table';
@@ -117,7 +117,7 @@ describe('null where a value is required: a 400 naming the field, for every crea
         )
       ).map((r: { t: string; c: string }) => `${r.t}.${r.c}`),
     );
-    for (const group of appResources.groups) {
+    for (const group of appGroups) {
       const meta = metadata.find(group.entity.name)!;
       const aliases = new Map((group.booleanPairs ?? []).map(([stored, alias]) => [alias, stored as string]));
       for (const kind of ['create', 'update'] as const) {
@@ -131,7 +131,7 @@ describe('null where a value is required: a 400 naming the field, for every crea
       }
     }
     // One record of each group, made through the API, for the updates to be tried on.
-    for (const group of appResources.groups) {
+    for (const group of appGroups) {
       const input = inputOf(schema, `create${group.name}`);
       const res = await graphql(
         `mutation($input: ${input.name}!) { r: create${group.name}(input: $input) { id } }`,
@@ -150,7 +150,7 @@ describe('null where a value is required: a 400 naming the field, for every crea
     );
     // All groups but those whose inputs write no NOT NULL column (an employee's) are tried.
     const tried = new Set(cases.map((c) => c.group.name));
-    expect(appResources.groups.filter((g) => !tried.has(g.name)).map((g) => g.name)).toEqual(['Employee']);
+    expect(appGroups.filter((g) => !tried.has(g.name)).map((g) => g.name)).toEqual(['Employee']);
   });
 
   it('a create that leaves out a value the record requires is a 400 naming it, not a 500', async () => {
@@ -226,6 +226,6 @@ describe('null where a value is required: a 400 naming the field, for every crea
     }
     expect(faults).toEqual([]);
     // The rows named in the first report are among those tried.
-    expect(tried).toBeGreaterThan(appResources.groups.length);
+    expect(tried).toBeGreaterThan(appGroups.length);
   });
 });

@@ -10,7 +10,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { buildBareSchema } from '../../src/schema/build';
-import { groups } from '../../src/resolvers/groups';
+import { appGroups as groups } from '../../src/app-modules';
 import { restTable } from '../../src/rest/table';
 import { filterableFields, isSortable, OPS_BY_KIND, type DocumentedField } from '../../src/family/fields';
 import { recordType } from '../../src/family/record-types';

@@ -1,5 +1,5 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
-import { Feature } from '../../src/entities/hr/feature';
+import { Feature } from '../../src/domain/hr/entities/feature';
 import { withTenant } from '../../src/db/tenant-transaction';
 import { UNIQUE_ACROSS_TENANTS, UNKEYED_REFERENCES } from '../../src/db/unkeyed-references';
 import { startServer, type TestServer, type TestTenant } from '../support/server';

@@ -1,4 +1,4 @@
-import { Concept } from '../../src/entities/configurator/concept';
+import { Concept } from '../../src/domain/configurator/entities/concept';
 import { openOrm } from '../../src/db/orm';
 import { APP_ROLE, beginTenantTransaction, withTenant } from '../../src/db/tenant-transaction';
 import { forkFor } from '../../src/db/tenancy';

@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { createApp, type App, type AppOptions } from '../../src/app';
 import { CALLER_CHANNEL } from '../../src/auth/caller-cache';
-import type { OrmOptions } from '../../src/db/orm';
+import { entities } from '../../src/entities';
 import { openOrm } from '../../src/db/orm';
 import { forkFor } from '../../src/db/tenancy';
 import { signToken, type JwtSettings } from '../../src/auth/jwt';
@@ -52,9 +52,11 @@ export interface TestTenant {
 
 export interface ServerOptions {
   http?: AppOptions['http'];
-  /** Resource groups beyond the application's (with their entities), as the group recipe adds one. */
-  resources?: AppOptions['resources'];
-  entities?: OrmOptions['entities'];
+  /**
+   * The domains served, as the group recipe adds a module: their entities join the ORM's list,
+   * as each module's join it in production (src/entities/index.ts).
+   */
+  modules?: AppOptions['modules'];
   /** Where stored files live (a temporary local folder unless given). */
   files?: AppOptions['files'];
 }
@@ -67,7 +69,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const orm = await openOrm({
     clientUrl: await workerDatabaseUrl(),
     poolMax: 4,
-    entities: options.entities,
+    entities: options.modules && [...new Set([...entities, ...options.modules.flatMap((m) => m.entities)])],
     logger,
   });
   const jwt: JwtSettings = { secret: randomBytes(32).toString('hex') };
@@ -77,7 +79,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     logger,
     production: false,
     http: options.http,
-    resources: options.resources,
+    modules: options.modules,
     files: options.files,
   });
   // The client keeps connections alive between requests; a busy machine (or a validator compiled

@@ -1,9 +1,9 @@
 import type { Context } from '../../context';
 import { callerOf } from '../../context';
-import { Subsidiary } from '../../entities/reference/subsidiary';
+import { Subsidiary } from '../reference/entities/subsidiary';
 import { User } from '../../entities/user';
 import { badRequest, problems } from '../../errors';
-import { HrProject } from '../../entities/hr/hr-project';
+import { HrProject } from '../hr/entities/hr-project';
 import { checkRefs, refsOf } from '../../family/references';
 import { checkIds, isUuid, MAX_IDS } from '../../family/limits';
 import { inTransaction } from '../../db/transaction';

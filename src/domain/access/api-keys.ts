@@ -9,7 +9,7 @@ import { ApiKey } from '../../entities/api-key';
 import { badRequest, forbidden, notFound } from '../../errors';
 import { newApiKey } from '../../auth/api-keys';
 import { isUuid } from '../../family/limits';
-import type { CreateApiKeyInput } from '../../resolvers/access/api-key-inputs';
+import type { CreateApiKeyInput } from './api/api-key-inputs';
 
 /** A key with its whole secret: the answer of creation and rotation only. */
 export type KeyWithSecret = ApiKey & { key: string };

@@ -11,7 +11,7 @@ import { discoverIssuer } from '../../auth/issuers';
 import { ProviderProblem } from '../../auth/key-sets';
 import { isUuid } from '../../family/limits';
 import { SUPER_ADMIN } from '../../permissions/catalog';
-import type { AddTrustedIssuerInput } from '../../resolvers/access/issuer-inputs';
+import type { AddTrustedIssuerInput } from './api/issuer-inputs';
 
 /** Each takes the tenant's entity manager: a request's, or the CLI's fork for the tenant. */
 export function listIssuers(em: EntityManager): Promise<TrustedIssuer[]> {

@@ -5,7 +5,7 @@ import { User, UserStatus } from '../../entities/user';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import { normalizeEmail } from '../../services/provisioning';
-import type { CreateUserInput, UpdateUserInput } from '../../resolvers/access/user-inputs';
+import type { CreateUserInput, UpdateUserInput } from './api/user-inputs';
 
 /**
  * Rules about users that several operations share: finding a user by e-mail, checking role

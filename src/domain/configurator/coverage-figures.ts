@@ -1,7 +1,7 @@
-import type { ConfiguratorType } from '../../entities/configurator/configurator-type';
-import type { TypeProductCoverage } from '../../entities/configurator/type-product-coverage';
-import type { StaticModelStats } from '../../entities/configurator/type-shapes';
 import type { FileAsset } from '../../entities/shared';
+import type { ConfiguratorType } from './entities/configurator-type';
+import type { TypeProductCoverage } from './entities/type-product-coverage';
+import type { StaticModelStats } from './entities/type-shapes';
 
 /**
  * Figures derived from stored data, never taken from a request: a coverage's flags and size

@@ -1,17 +1,10 @@
-import { ConfiguratorType } from '../../entities/configurator/configurator-type';
-import {
-  type CoverageJob,
-  CoverageJobPriority,
-  CoverageJobStatus,
-} from '../../entities/configurator/coverage-job';
-import type { StaticModel } from '../../entities/configurator/type-shapes';
 import type { Context } from '../../context';
 import { badRequest, conflict } from '../../errors';
 import { requireRef } from '../../family/references';
-import type {
-  CreateCoverageJobInput,
-  UpdateCoverageJobInput,
-} from '../../resolvers/configurator/coverage-job-inputs';
+import { ConfiguratorType } from './entities/configurator-type';
+import { type CoverageJob, CoverageJobPriority, CoverageJobStatus } from './entities/coverage-job';
+import type { StaticModel } from './entities/type-shapes';
+import type { CreateCoverageJobInput, UpdateCoverageJobInput } from './api/coverage-job-inputs';
 
 /** A job's name and description, unless given: what it covers. */
 export function describeJob(job: CoverageJob, type: ConfiguratorType, model: StaticModel): void {

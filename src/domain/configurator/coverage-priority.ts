@@ -1,4 +1,4 @@
-import { CoverageJobPriority } from '../../entities/configurator/coverage-job';
+import { CoverageJobPriority } from './entities/coverage-job';
 
 /** Claim order of the priorities, highest first (the worker's claim query uses the same order). */
 export const PRIORITY_ORDER: readonly CoverageJobPriority[] = [

@@ -1,8 +1,8 @@
-import type { DecisionChoice, DecisionTree } from '../../entities/configurator/decision-tree';
-import type { ConfiguratorType } from '../../entities/configurator/configurator-type';
-import type { StaticModel, StaticModelVariant } from '../../entities/configurator/type-shapes';
 import type { Parameter } from '../../entities/shared';
 import { badRequest } from '../../errors';
+import type { DecisionChoice, DecisionTree } from './entities/decision-tree';
+import type { ConfiguratorType } from './entities/configurator-type';
+import type { StaticModel, StaticModelVariant } from './entities/type-shapes';
 
 /**
  * Walking decision trees. A branch applies when every one of its choices is among the selected

@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ConfiguratorType } from '../../entities/configurator/configurator-type';
-import type {
-  StaticModel,
-  StaticModelInput,
-  StaticModelStats,
-} from '../../entities/configurator/type-shapes';
 import { pairBooleans } from '../../entities/shared';
 import type { Context } from '../../context';
 import { badRequest } from '../../errors';
-import type {
-  CreateConfiguratorTypeInput,
-  UpdateConfiguratorTypeInput,
-} from '../../resolvers/configurator/type-inputs';
+import type { StaticModel, StaticModelInput, StaticModelStats } from './entities/type-shapes';
+import { ConfiguratorType } from './entities/configurator-type';
+import type { CreateConfiguratorTypeInput, UpdateConfiguratorTypeInput } from './api/type-inputs';
 import { applyTypeTotals } from './coverage-figures';
 
 type TypeInput = Partial<CreateConfiguratorTypeInput & UpdateConfiguratorTypeInput>;

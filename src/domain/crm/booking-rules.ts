@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Booking } from '../../entities/crm/booking';
 import { badRequest } from '../../errors';
-import type { CreateBookingInput, UpdateBookingInput } from '../../resolvers/crm/booking-inputs';
 import { checkTimeZone } from '../access/time-zone';
+import type { Booking } from './entities/booking';
+import type { CreateBookingInput, UpdateBookingInput } from './api/booking-inputs';
 
 type BookingInput = Partial<CreateBookingInput & UpdateBookingInput>;
 

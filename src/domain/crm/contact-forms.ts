@@ -1,12 +1,12 @@
 import { FlushMode } from '@mikro-orm/core';
 import type { Context } from '../../context';
-import { ContactFormWidgetConfig, type ContactFormField } from '../../entities/crm/contact-form-widget';
 import { badRequest, conflict } from '../../errors';
+import { ContactFormWidgetConfig, type ContactFormField } from './entities/contact-form-widget';
 import type {
   ContactFormFieldInput,
   CreateContactFormWidgetInput,
   UpdateContactFormWidgetInput,
-} from '../../resolvers/crm/contact-form-widget-inputs';
+} from './api/contact-form-widget-inputs';
 
 /** Defaults filled in, so every stored field shows all its properties. */
 function formFields(input: readonly ContactFormFieldInput[]): ContactFormField[] {

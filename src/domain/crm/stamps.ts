@@ -1,7 +1,7 @@
 import { callerOf, type Context } from '../../context';
-import type { Activity } from '../../entities/crm/activity';
-import { type Lead, LeadStatus } from '../../entities/crm/lead';
-import type { SentMail } from '../../entities/crm/sent-mail';
+import type { Activity } from './entities/activity';
+import { type Lead, LeadStatus } from './entities/lead';
+import type { SentMail } from './entities/sent-mail';
 
 /**
  * When and by whom something happened to a CRM record, stamped by the service unless the client

@@ -1,4 +1,4 @@
-import { type ApInvoice, ApInvoiceStatus, ApPaymentStatus } from '../../entities/finance/ap-invoice';
+import { type ApInvoice, ApInvoiceStatus, ApPaymentStatus } from './entities/ap-invoice';
 import { daysPastDue } from './common';
 
 /** Age ranges by days past due: [label, first day, last day]. */

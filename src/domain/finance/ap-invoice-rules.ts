@@ -1,4 +1,14 @@
 import { callerOf, type Context } from '../../context';
+import { Subsidiary } from '../reference/entities/subsidiary';
+import { Supplier } from '../reference/entities/supplier';
+import { badRequest } from '../../errors';
+import { requireRef } from '../../family/references';
+import type {
+  ApInvoiceInput,
+  ApInvoicePaymentInput,
+  ApInvoiceRowInput,
+  LinkedPurchaseOrderInput,
+} from './api/ap-invoice-inputs';
 import {
   ApClassificationMethod,
   ApInvoiceStatus,
@@ -7,17 +17,7 @@ import {
   type ApInvoicePayment,
   type ApInvoiceRow,
   type LinkedPurchaseOrder,
-} from '../../entities/finance/ap-invoice';
-import { Subsidiary } from '../../entities/reference/subsidiary';
-import { Supplier } from '../../entities/reference/supplier';
-import { badRequest } from '../../errors';
-import type {
-  ApInvoiceInput,
-  ApInvoicePaymentInput,
-  ApInvoiceRowInput,
-  LinkedPurchaseOrderInput,
-} from '../../resolvers/finance/ap-invoice-inputs';
-import { requireRef } from '../../family/references';
+} from './entities/ap-invoice';
 import {
   addDays,
   applyStatusRequest,

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../../context';
-import type { Invoice } from '../../entities/finance/invoice';
-import { Customer } from '../../entities/reference/customer';
+import { Customer } from '../reference/entities/customer';
 import { FileAsset } from '../../entities/shared';
 import type { Tenant } from '../../entities/tenant';
 import { callerTenant } from '../access/caller-tenant';
 import { assetOf, findFile } from '../files/stored-files';
+import type { Invoice } from './entities/invoice';
 
 async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -1,4 +1,17 @@
 import { callerOf, type Context } from '../../context';
+import { Customer } from '../reference/entities/customer';
+import { Opportunity } from '../reference/entities/opportunity';
+import { Subsidiary } from '../reference/entities/subsidiary';
+import { badRequest } from '../../errors';
+import { nextNumber } from '../../services/sequences';
+import { requireRef } from '../../family/references';
+import type {
+  InvoiceInput,
+  InvoiceReminderInput,
+  InvoiceRowInput,
+  InvoiceTransactionInput,
+  RecurringAgreementInput,
+} from './api/invoice-inputs';
 import {
   InvoiceQuantityType,
   InvoiceRowType,
@@ -9,20 +22,7 @@ import {
   type InvoiceRow,
   type InvoiceTransaction,
   type RecurringAgreement,
-} from '../../entities/finance/invoice';
-import { Customer } from '../../entities/reference/customer';
-import { Opportunity } from '../../entities/reference/opportunity';
-import { Subsidiary } from '../../entities/reference/subsidiary';
-import { badRequest } from '../../errors';
-import { nextNumber } from '../../services/sequences';
-import type {
-  InvoiceInput,
-  InvoiceReminderInput,
-  InvoiceRowInput,
-  InvoiceTransactionInput,
-  RecurringAgreementInput,
-} from '../../resolvers/finance/invoice-inputs';
-import { requireRef } from '../../family/references';
+} from './entities/invoice';
 import { storeInvoicePdf } from './invoice-pdf';
 import {
   addDays,

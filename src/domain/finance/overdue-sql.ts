@@ -1,5 +1,5 @@
-import { ApInvoiceStatus, ApPaymentStatus } from '../../entities/finance/ap-invoice';
 import type { DerivedSql } from '../../family/fields';
+import { ApInvoiceStatus, ApPaymentStatus } from './entities/ap-invoice';
 
 /**
  * An AP invoice's daysOverdue and isOverdue as SQL (the group's `derived`), counted as

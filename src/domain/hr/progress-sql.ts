@@ -1,8 +1,8 @@
 import type { Context } from '../../context';
-import { TaskStatus } from '../../entities/hr/task';
 import type { DerivedSql } from '../../family/fields';
 import type { JoinedSql } from '../../family/joined';
 import { scopeSql } from '../../family/scope-sql';
+import { TaskStatus } from './entities/task';
 
 /**
  * The HR records' derived counts as SQL (the groups' `derived`), so that they filter and sort

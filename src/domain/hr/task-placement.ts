@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Context } from '../../context';
-import { Task } from '../../entities/hr/task';
 import { badRequest } from '../../errors';
+import { Task } from './entities/task';
 
 /**
  * A task stores the epic of its feature and the project of its epic (so progress counts are one

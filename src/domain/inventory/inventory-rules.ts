@@ -1,15 +1,8 @@
 import { wrap } from '@mikro-orm/core';
 import { callerOf, type Context } from '../../context';
-import type {
-  InTransitStock,
-  StockInventory,
-  StockReservation,
-} from '../../entities/inventory/stock-inventory';
 import { badRequest } from '../../errors';
-import type {
-  CreateStockInventoryInput,
-  UpdateStockInventoryInput,
-} from '../../resolvers/inventory/stock-inventory-inputs';
+import type { InTransitStock, StockInventory, StockReservation } from './entities/stock-inventory';
+import type { CreateStockInventoryInput, UpdateStockInventoryInput } from './api/stock-inventory-inputs';
 import { recomputeDerived } from './stock-ledger';
 
 export type StockInventoryInput = Partial<CreateStockInventoryInput & UpdateStockInventoryInput>;

@@ -5,11 +5,11 @@ import { actorOf } from '../../db/tenancy';
 import { EventType } from '../../entities/event';
 import { HistoryType } from '../../entities/history-entry';
 import { fieldChanges, historyEntry, noteChange, takeNotes } from '../../history/recorder';
-import { StockBatch, StockSource } from '../../entities/inventory/stock-batch';
-import { StockInventory, StockStatus } from '../../entities/inventory/stock-inventory';
 import { conflict, notFound } from '../../errors';
-import type { OutboxEvent } from '../../entities/events/outbox-event';
+import type { OutboxEvent } from '../../entities/outbox-event';
 import { eventName, outboxRow, recordData, resourceName } from '../../events/outbox';
+import { StockInventory, StockStatus } from './entities/stock-inventory';
+import { StockBatch, StockSource } from './entities/stock-batch';
 import { round4, sumOf } from './quantities';
 
 /**

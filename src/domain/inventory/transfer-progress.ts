@@ -1,4 +1,4 @@
-import { SHIPPED_STATUSES, type StockTransfer } from '../../entities/inventory/stock-transfer';
+import { SHIPPED_STATUSES, type StockTransfer } from './entities/stock-transfer';
 import { perProduct, round4 } from './quantities';
 
 /** Where one product of a transfer stands (GraphQL's TransferProductStatus). */

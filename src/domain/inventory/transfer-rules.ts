@@ -1,10 +1,6 @@
-import {
-  type StockTransfer,
-  type TransferProduct,
-  TransferStatus,
-} from '../../entities/inventory/stock-transfer';
 import { badRequest } from '../../errors';
-import type { StockTransferInput } from '../../resolvers/inventory/stock-transfer-inputs';
+import { type StockTransfer, type TransferProduct, TransferStatus } from './entities/stock-transfer';
+import type { StockTransferInput } from './api/stock-transfer-inputs';
 import { perProduct, round4, sumOf } from './quantities';
 
 /** "ST-000001": six digits, more when the count outgrows them. */

@@ -1,12 +1,9 @@
 import { wrap } from '@mikro-orm/core';
 import type { Context } from '../../context';
 import { inTransaction } from '../../db/transaction';
-import type { WasteRecord } from '../../entities/inventory/waste-record';
 import { badRequest, conflict } from '../../errors';
-import type {
-  CreateWasteRecordInput,
-  UpdateWasteRecordInput,
-} from '../../resolvers/inventory/waste-record-inputs';
+import type { WasteRecord } from './entities/waste-record';
+import type { CreateWasteRecordInput, UpdateWasteRecordInput } from './api/waste-record-inputs';
 import { changeStock } from './stock-ledger';
 
 export type WasteInput = Partial<CreateWasteRecordInput & UpdateWasteRecordInput>;

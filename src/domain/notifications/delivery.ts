@@ -1,9 +1,9 @@
 import { FlushMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { callerOf, type Context } from '../../context';
-import type { Notification } from '../../entities/notifications/notification';
-import { NotificationSettings } from '../../entities/notifications/notification-settings';
 import { conflict } from '../../errors';
 import { userByEmail } from '../access/user-guards';
+import type { Notification } from './entities/notification';
+import { NotificationSettings } from './entities/notification-settings';
 import { checkScopes } from './scopes';
 
 /**

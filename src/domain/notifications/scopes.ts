@@ -1,5 +1,5 @@
-import { NotificationCategory } from '../../entities/notifications/notification';
 import { badRequest } from '../../errors';
+import { NotificationCategory } from './entities/notification';
 
 /** A kind of notification a user can switch off: its area, readable name and key. */
 export interface ScopeEntry {

@@ -5,8 +5,6 @@
 import { callerOf, type Context } from '../../context';
 import { actorOf } from '../../db/tenancy';
 import { deletionHistory } from '../../history/recorder';
-import { DeliveryChannel, DeliveryStatus, EventDelivery } from '../../entities/events/event-delivery';
-import { WebhookEndpoint } from '../../entities/events/webhook-endpoint';
 import { badRequest, notFound } from '../../errors';
 import { EVENT_NAMES, TEST_EVENT } from '../../events/catalog';
 import { outboxRow } from '../../events/outbox';
@@ -16,7 +14,9 @@ import { resolvedUrlProblem } from '../../events/targets';
 import { checkPaging, isUuid } from '../../family/limits';
 import { findPage } from '../../family/find-page';
 import type { Page } from '../../family/page';
-import type { CreateWebhookInput, UpdateWebhookInput } from '../../resolvers/webhooks/webhook-inputs';
+import { WebhookEndpoint } from './entities/webhook-endpoint';
+import { DeliveryChannel, DeliveryStatus, EventDelivery } from './entities/event-delivery';
+import type { CreateWebhookInput, UpdateWebhookInput } from './api/webhook-inputs';
 
 async function checkUrl(url: string): Promise<void> {
   const problem = await resolvedUrlProblem(url, activeEventSettings().allowPrivateTargets);

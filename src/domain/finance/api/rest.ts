@@ -1,0 +1,73 @@
+import { familyRoutes } from '../../../rest/family-routes';
+import { body, fromRequest, type RestRoute } from '../../../rest/route';
+import { parseSort, queryList } from '../../../rest/search-params';
+import { apInvoices } from './ap-invoices';
+import { invoices } from './invoices';
+import { taxPercentages } from './tax-percentages';
+
+export const financeRoutes: RestRoute[] = [
+  ...familyRoutes(taxPercentages, '/tax-percentages', [
+    'create',
+    'S1',
+    'S2',
+    'S3',
+    'S5',
+    'S10',
+    'bulk-delete',
+  ]),
+  {
+    method: 'PATCH',
+    path: '/tax-percentages/{id}',
+    field: 'updateTaxPercentage',
+    args: { input: body() },
+    code: 'custom',
+    summary: 'Change a tax rate',
+  },
+  ...familyRoutes(invoices, '/invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
+  {
+    method: 'GET',
+    path: '/invoices/by-opportunity/{opportunityId}',
+    field: 'invoicesByOpportunity',
+    code: 'custom',
+    summary: 'The invoices of an opportunity',
+  },
+  {
+    method: 'GET',
+    path: '/invoices/count-by-status',
+    field: 'invoiceCountByStatus',
+    code: 'custom',
+    summary: 'How many invoices have each status',
+  },
+  {
+    method: 'GET',
+    path: '/invoices/date-range',
+    field: 'invoiceDateRange',
+    code: 'custom',
+    summary: 'The earliest and latest invoice dates ({min, max})',
+  },
+  ...familyRoutes(apInvoices, '/ap-invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
+  {
+    method: 'GET',
+    path: '/ap-invoices/aging-report',
+    field: 'apInvoiceAgingReport',
+    code: 'custom',
+    summary: 'Outstanding AP invoices by days past due',
+  },
+  {
+    method: 'GET',
+    path: '/ap-invoices/by-purchase-order/{purchaseOrderId}',
+    field: 'apInvoicesByPurchaseOrder',
+    code: 'custom',
+    summary: 'The AP invoices linked to a purchase order',
+  },
+  {
+    method: 'GET',
+    path: '/ap-invoices/by-supplier/{supplierId}',
+    field: 'apInvoicesBySupplier',
+    args: {
+      sort: fromRequest((req) => queryList(req.query.sort, 'sort').flatMap(parseSort), 'query', ['sort']),
+    },
+    code: 'custom',
+    summary: "A page of a supplier's AP invoices (sort: field,asc|desc)",
+  },
+];

@@ -1,0 +1,16 @@
+import type { DomainModule } from '../../modules';
+import { financeEntities } from './entities';
+import { financeRoutes } from './api/rest';
+import { ApInvoiceResolver } from './api/ap-invoice-resolver';
+import { apInvoices } from './api/ap-invoices';
+import { InvoiceResolver } from './api/invoice-resolver';
+import { invoices } from './api/invoices';
+import { taxPercentages } from './api/tax-percentages';
+
+/** Invoicing: tax percentages, sales invoices and AP invoices. */
+export const financeModule: DomainModule = {
+  entities: financeEntities,
+  groups: [taxPercentages, invoices, apInvoices],
+  resolvers: [InvoiceResolver, ApInvoiceResolver],
+  routes: financeRoutes,
+};

@@ -1,0 +1,13 @@
+import type { DomainModule } from '../../modules';
+import { notificationEntities } from './entities';
+import { notificationsRoutes } from './api/rest';
+import { notifications } from './api/notifications';
+import { NotificationResolver, NotificationSettingsResolver, PushTokenResolver } from './api/resolver';
+
+/** Notifications, push tokens and notification settings. */
+export const notificationsModule: DomainModule = {
+  entities: notificationEntities,
+  groups: [notifications],
+  resolvers: [NotificationResolver, PushTokenResolver, NotificationSettingsResolver],
+  routes: notificationsRoutes,
+};

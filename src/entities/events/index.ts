@@ -1,6 +1,0 @@
-import { EventDelivery } from './event-delivery';
-import { OutboxEvent } from './outbox-event';
-import { WebhookEndpoint } from './webhook-endpoint';
-
-/** Entities of outbound events: the outbox, webhook endpoints and deliveries. */
-export const eventEntities: Function[] = [OutboxEvent, WebhookEndpoint, EventDelivery];

@@ -1,0 +1,19 @@
+import type { GroupDef } from './family/group';
+import type { RestRoute } from './rest/route';
+
+/**
+ * What a domain gives the application: its registry, `src/domain/<domain>/index.ts`. The app
+ * composes the list of them (src/app-modules.ts) into the schema, the REST table and the live
+ * hub's groups; the ORM's entity list takes each module's `entities/index.ts` (src/entities/index.ts),
+ * which loads none of its GraphQL. A group added to a module is served by that alone.
+ */
+export interface DomainModule {
+  /** The tables it owns: the list its `entities/index.ts` declares. */
+  readonly entities: readonly Function[];
+  /** Its resource groups with the standard family (src/family/), in the schema's order. */
+  readonly groups: readonly GroupDef<any, any, any>[];
+  /** Its resolver classes beyond the generated family ones. */
+  readonly resolvers: readonly Function[];
+  /** Its REST rows (paths below /api/v1). */
+  readonly routes: readonly RestRoute[];
+}

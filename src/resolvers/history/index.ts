@@ -1,3 +1,0 @@
-import { AuditLogResolver } from './audit-log';
-
-export const historyResolvers: Function[] = [AuditLogResolver];

@@ -1,3 +1,0 @@
-import { LiveResolver } from './subscriptions';
-
-export const liveResolvers: Function[] = [LiveResolver];

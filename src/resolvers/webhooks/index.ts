@@ -1,3 +1,0 @@
-import { WebhookResolver } from './resolver';
-
-export const webhookResolvers: Function[] = [WebhookResolver];

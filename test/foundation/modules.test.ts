@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { appModules } from '../../src/app-modules';
+import { entities } from '../../src/entities';
+
+/**
+ * The ORM's entity list takes each domain's entities from its module's `entities/index.ts`, the
+ * list the module's registry gives the app too: the two must name the same tables, each once.
+ */
+describe('domain modules', () => {
+  const fromModules = appModules.flatMap((m) => m.entities);
+
+  it("give the ORM every table they own, and no table is two modules'", () => {
+    expect(fromModules.filter((e) => !entities.includes(e)).map((e) => e.name)).toEqual([]);
+    expect(new Set(fromModules).size).toBe(fromModules.length);
+  });
+
+  it("own every table outside the kernel: an entity in the ORM is a module's or a shared one", () => {
+    const shared = entities.filter((e) => !fromModules.includes(e)).map((e) => e.name);
+    expect(shared).toEqual([
+      'Tenant',
+      'User',
+      'TenantRole',
+      'AuditLog',
+      'HistoryEntry',
+      'TenantSequence',
+      'IdempotencyKey',
+      'TrustedIssuer',
+      'ApiKey',
+      'OutboxEvent',
+    ]);
+  });
+
+  it('serve each group, resolver and REST row from one module', () => {
+    for (const kind of ['groups', 'resolvers', 'routes'] as const) {
+      const all = appModules.flatMap((m) => m[kind] as readonly unknown[]);
+      expect(new Set(all).size).toBe(all.length);
+    }
+  });
+});
