@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
 import { createApp } from './app';
+import { appJobs } from './app-modules';
 import { resolveJwtSecret } from './auth/secret';
 import { signToken, type JwtSettings } from './auth/jwt';
 import { loadConfig, type Config } from './config';
@@ -19,7 +20,6 @@ import { openDatabase } from './db/database';
 import { Tenant } from './entities/tenant';
 import { type User, UserStatus } from './entities/user';
 import { bufferedStdout, createLogger } from './logger';
-import { startCoverageWorker } from './jobs/worker';
 import { startEventWorker } from './events/worker';
 import { useEventSettings } from './events/settings';
 import { embeddedVapidKeys } from './events/push/settings';
@@ -79,8 +79,9 @@ async function serve(config: Config) {
     await shared?.close();
     throw err;
   }
-  // Coverage jobs are picked up from the PostgreSQL queue by this process (and any other instance).
-  const worker = startCoverageWorker(db.orm, logger);
+  // The modules' own background work (coverage jobs...), shared through their tables with every
+  // other process.
+  const moduleJobs = appJobs.map((job) => job.start(db.orm, logger));
   // Webhooks (and notification e-mail) go out from the outbox through this process and any other.
   const events = startEventWorker(db.orm, logger, config.events, app.metrics.observeAttempt, !db.embedded);
   // Idempotency keys past their 24 hours go, in every process (deleting twice costs nothing).
@@ -119,7 +120,7 @@ async function serve(config: Config) {
       // claiming work (finishing what they hold); the pool closes only when all are done.
       await Promise.all([
         app.close(),
-        worker.stop(),
+        ...moduleJobs.map((job) => job.stop()),
         events.stop(),
         cleanup.stop(),
         retention.stop(),

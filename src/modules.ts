@@ -1,11 +1,14 @@
+import type { MikroORM } from '@mikro-orm/core';
 import type { GroupDef } from './family/group';
+import type { Logger } from './logger';
 import type { RestRoute } from './rest/route';
 
 /**
  * What a domain gives the application: its registry, `src/domain/<domain>/index.ts`. The app
  * composes the list of them (src/app-modules.ts) into the schema, the REST table and the live
  * hub's groups; the ORM's entity list takes each module's `entities/index.ts` (src/entities/index.ts),
- * which loads none of its GraphQL. A group added to a module is served by that alone.
+ * which loads none of its GraphQL. A group added to a module is served by that alone; a job
+ * added to it is run by every service process (src/main.ts starts the composed list).
  */
 export interface DomainModule {
   /** The tables it owns: the list its `entities/index.ts` declares. */
@@ -16,4 +19,17 @@ export interface DomainModule {
   readonly resolvers: readonly Function[];
   /** Its REST rows (paths below /api/v1). */
   readonly routes: readonly RestRoute[];
+  /** Work it runs beside the requests, in every service process. */
+  readonly jobs?: readonly ModuleJob[];
+}
+
+/**
+ * A module's background work. Every service process starts each one, so the work must be shared
+ * through its tables (rows claimed with FOR UPDATE SKIP LOCKED), never assume it runs alone.
+ */
+export interface ModuleJob {
+  /** How the logs and docs name it. */
+  readonly name: string;
+  /** Starts it; `stop` ends it once the work in hand is settled (the process is shutting down). */
+  start(orm: MikroORM, logger: Logger): { stop(): Promise<void> };
 }

@@ -29,7 +29,7 @@ import { createMailer, type Mailer } from './mail';
 /**
  * The event worker: fans committed outbox rows out to deliveries, and hands deliveries to their
  * receivers, at least once. Any number of service processes run one; they share the work through
- * FOR UPDATE SKIP LOCKED, as the coverage job queue does (jobs/queue.ts):
+ * FOR UPDATE SKIP LOCKED, as the coverage job queue does (src/domain/configurator/coverage-queue.ts):
  *
  * - dispatch: claims a batch of undispatched outbox rows, inserts a PENDING delivery for every
  *   active endpoint of the row's tenant whose `events` match (and, for created notifications, an

@@ -1,6 +1,10 @@
 import { calculateCoverage } from '../../src/domain/configurator/coverage-calculation';
-import { asWorker } from '../../src/jobs/queue';
-import { runCoverageJobOnce, startCoverageWorker, type CoverageWorkerOptions } from '../../src/jobs/worker';
+import { asWorker } from '../../src/domain/configurator/coverage-queue';
+import {
+  runCoverageJobOnce,
+  startCoverageWorker,
+  type CoverageWorkerOptions,
+} from '../../src/domain/configurator/coverage-worker';
 import { createLogger } from '../../src/logger';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { expectErrorBody } from '../support/http';

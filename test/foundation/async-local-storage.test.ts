@@ -4,7 +4,7 @@ import { forkFor } from '../../src/db/tenancy';
 import { eventSettings } from '../../src/events/settings';
 import { deliverOne, dispatchOutbox } from '../../src/events/worker';
 import { deleteExpiredKeys } from '../../src/jobs/idempotency-cleanup';
-import { runCoverageJobOnce } from '../../src/jobs/worker';
+import { runCoverageJobOnce } from '../../src/domain/configurator/coverage-worker';
 import { createLogger } from '../../src/logger';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { startReceiver } from '../events/receiver';

@@ -30,10 +30,12 @@ describe('domain modules', () => {
     ]);
   });
 
-  it('serve each group, resolver and REST row from one module', () => {
-    for (const kind of ['groups', 'resolvers', 'routes'] as const) {
-      const all = appModules.flatMap((m) => m[kind] as readonly unknown[]);
+  it('serve each group, resolver, REST row and job from one module', () => {
+    for (const kind of ['groups', 'resolvers', 'routes', 'jobs'] as const) {
+      const all = appModules.flatMap((m) => (m[kind] ?? []) as readonly unknown[]);
       expect(new Set(all).size).toBe(all.length);
     }
+    const jobNames = appModules.flatMap((m) => m.jobs ?? []).map((j) => j.name);
+    expect(new Set(jobNames).size).toBe(jobNames.length);
   });
 });

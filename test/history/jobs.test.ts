@@ -1,4 +1,4 @@
-import { runCoverageJobOnce } from '../../src/jobs/worker';
+import { runCoverageJobOnce } from '../../src/domain/configurator/coverage-worker';
 import { createLogger } from '../../src/logger';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { createType } from '../configurator/fixtures';

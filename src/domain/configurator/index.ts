@@ -7,6 +7,7 @@ import { TypeProductCoverageResolver } from './api/type-product-coverage-resolve
 import { typeProductCoverages } from './api/type-product-coverages';
 import { TypeVariablesResolver } from './api/type-variables';
 import { configuratorTypes } from './api/types';
+import { startCoverageWorker } from './coverage-worker';
 
 /** The product configurator: concepts, types, coverages and their calculation jobs. */
 export const configuratorModule: DomainModule = {
@@ -14,4 +15,6 @@ export const configuratorModule: DomainModule = {
   groups: [concepts, configuratorTypes, typeProductCoverages, coverageJobs],
   resolvers: [TypeVariablesResolver, TypeProductCoverageResolver],
   routes: configuratorRoutes,
+  // Due coverage jobs of every tenant, claimed from the coverage_job table by each process.
+  jobs: [{ name: 'coverage jobs', start: (orm, logger) => startCoverageWorker(orm, logger) }],
 };

@@ -58,7 +58,7 @@ export const COVERAGE_JOB_DOCS = {
 
 /**
  * One queued coverage calculation: the variants of one static model of a type. The table is
- * the queue (see src/jobs/worker.ts); `status` changes are recorded as STATUS_CHANGE events.
+ * the queue (see coverage-worker.ts); `status` changes are recorded as STATUS_CHANGE events.
  */
 @Entity({ tableName: 'coverage_job' })
 @TenantIndexes('coverage_job', 'typeId', 'status', 'priority', 'runAfter', 'started', 'completed', 'name')

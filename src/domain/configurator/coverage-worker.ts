@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MikroORM } from '@mikro-orm/core';
-import type { CoverageJobStatus } from '../domain/configurator/entities/coverage-job';
-import { classify } from '../error-mapping';
-import type { Logger } from '../logger';
-import { calculateCoverage } from '../domain/configurator/coverage-calculation';
+import { classify } from '../../error-mapping';
+import type { Logger } from '../../logger';
+import type { CoverageJobStatus } from './entities/coverage-job';
+import { calculateCoverage } from './coverage-calculation';
 import {
   asWorker,
   claimNextJob,
@@ -13,7 +13,7 @@ import {
   reportProgress,
   type QueueSettings,
   type WorkerIdentity,
-} from './queue';
+} from './coverage-queue';
 
 export interface CoverageWorkerOptions extends Partial<QueueSettings> {
   /** Shown as the jobs' workerName; default `coverage-worker@<host>:<pid>`. */

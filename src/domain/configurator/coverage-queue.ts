@@ -1,9 +1,9 @@
 import { LockMode, raw, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import { CoverageJob, CoverageJobStatus } from '../domain/configurator/entities/coverage-job';
-import { APP_ROLE, withTenant } from '../db/tenant-transaction';
-import { forkFor, type Actor } from '../db/tenancy';
-import { inTransaction } from '../db/transaction';
-import { PRIORITY_ORDER } from '../domain/configurator/coverage-priority';
+import { APP_ROLE, withTenant } from '../../db/tenant-transaction';
+import { forkFor, type Actor } from '../../db/tenancy';
+import { inTransaction } from '../../db/transaction';
+import { CoverageJob, CoverageJobStatus } from './entities/coverage-job';
+import { PRIORITY_ORDER } from './coverage-priority';
 
 /**
  * The coverage job queue is the `coverage_job` table itself: a job is due when it is PENDING and
