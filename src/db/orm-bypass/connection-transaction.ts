@@ -98,7 +98,7 @@ export class ConnectionTransaction {
    * and every later statement, COMMIT included, fails with it (see `defer`).
    */
   private refused?: Error;
-  /** Statements to go out together, and how many more are awaited (see `gather`). */
+  /** Statements to go out together, and how many in all (-1 once sent) (see `gather`). */
   private gathering?: { batch: Batch; awaited: number };
   /** Statements waiting for the connection, to go out together (see `query`). */
   private batch?: Batch;
@@ -290,6 +290,8 @@ export class ConnectionTransaction {
    */
   gather(count: number): void {
     if (count < 2 || this.selfContained || this.ended) return;
+    // A gathering still under way goes out first, as it is.
+    if (this.gathering) this.sendGathered(this.gathering);
     const gathering = { batch: { statements: [], waiting: [] } as Batch, awaited: count };
     this.gathering = gathering;
     setImmediate(() => this.sendGathered(gathering));
@@ -304,13 +306,14 @@ export class ConnectionTransaction {
       gathering.batch.waiting.push({ resolve, reject }),
     );
     gathering.batch.statements.push(plain);
-    if (--gathering.awaited === 0) this.sendGathered(gathering);
+    if (gathering.batch.statements.length === gathering.awaited) this.sendGathered(gathering);
     return sent;
   }
 
-  private sendGathered(gathering: { batch: Batch }): void {
-    if (this.gathering !== gathering) return;
-    this.gathering = undefined;
+  private sendGathered(gathering: { batch: Batch; awaited: number }): void {
+    if (gathering.awaited < 0) return;
+    gathering.awaited = -1;
+    if (this.gathering === gathering) this.gathering = undefined;
     if (gathering.batch.statements.length) void this.enqueue(() => this.sendBatch(gathering.batch));
   }
 
