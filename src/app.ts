@@ -22,7 +22,7 @@ import type { ContextFor } from './http/context-for';
 import { API_BASE } from './http/api-base';
 import { actorOf, setActor } from './db/tenancy';
 import { classify } from './error-mapping';
-import { credentialError, requireCredential, withoutSuggestions } from './graphql/errors';
+import { credentialError, fieldError, requireCredential } from './graphql/errors';
 import { ideRouter } from './graphql/ide';
 import { compiledExecution } from './graphql/compiled-execution';
 import { answerKnownQueries, KnownQueries } from './graphql/known-queries';
@@ -362,17 +362,7 @@ async function startApollo(
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
     ],
-    formatError: (formatted, error) => {
-      const { status, detail, expected, errors } = classify(error);
-      if (!expected) logger.error({ err: error }, 'unexpected GraphQL error');
-      const code = status === 500 ? 'INTERNAL_SERVER_ERROR' : (formatted.extensions?.code ?? 'BAD_REQUEST');
-      return {
-        message: expected ? withoutSuggestions(detail) : 'Internal server error',
-        locations: formatted.locations,
-        path: formatted.path,
-        extensions: { code, status, ...(errors ? { errors } : {}) },
-      };
-    },
+    formatError: (formatted, error) => fieldError(formatted, error, logger),
   });
   await apollo.start();
   return apollo;

@@ -67,18 +67,41 @@ function byParent(em: EntityManager, rows: readonly ClearedLink[]): Map<string, 
   return out;
 }
 
+/** Records read for their link to records being deleted, and the property holding it. */
+export interface LinkingRecords {
+  property: string;
+  records: readonly object[];
+}
+
 /**
- * Clears, through the flush, the links of records that refer to the records `ids` of
- * `entityName` by a set-null key. The changed records are flushed with the caller's next flush.
+ * The reads of the records that refer to records of `entityName` by a set-null key, one per
+ * link: each takes the ids of the records to be deleted. What they read is handed to
+ * `clearLinks`; a read sends one statement, so a caller can send them together with its own.
  */
-export async function clearLinksTo(
+export async function readLinksTo(
   em: EntityManager,
   entityName: string,
-  ids: readonly string[],
-): Promise<void> {
+): Promise<((ids: readonly string[]) => Promise<LinkingRecords>)[]> {
   const table = em.getMetadata().get(entityName).tableName;
-  for (const { entityName: linking, property } of (await clearedLinks(em)).get(table) ?? []) {
-    const linked = await em.find(linking, { [property]: { $in: [...ids] } } as never);
-    for (const record of linked) (record as Record<string, unknown>)[property] = null;
-  }
+  return ((await clearedLinks(em)).get(table) ?? []).map(
+    ({ entityName: linking, property }) =>
+      async (ids) => ({
+        property,
+        records: (await em.find(linking, { [property]: { $in: [...ids] } } as never)) as object[],
+      }),
+  );
+}
+
+/**
+ * Clears, through the flush, the links of the records read (`readLinksTo`) that refer to one of
+ * the records `ids`, which are being deleted; records linking to others are left as they are.
+ * The changed records are flushed with the caller's next flush.
+ */
+export function clearLinks(linked: readonly LinkingRecords[], ids: readonly string[]): void {
+  const deleted = new Set(ids);
+  for (const { property, records } of linked)
+    for (const record of records) {
+      const fields = record as Record<string, unknown>;
+      if (deleted.has(fields[property] as string)) fields[property] = null;
+    }
 }

@@ -15,6 +15,7 @@ import { Direction, SearchInput } from './search-input';
 import { derivedOf, FamilyService } from './service';
 import { lowerFirst } from './fields';
 import { joinedSelection } from './joined';
+import { WriteOrigin } from './write-origin';
 
 /** Queries answer with views outside the unit of work (detached.ts): nothing is written to them. */
 const VIEW = { detached: true } as const;
@@ -146,8 +147,9 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     create(
       @Arg('input', () => createInput, { description: `The new ${name}.` }) input: C,
       @Ctx() ctx: Context,
+      @Info() info: GraphQLResolveInfo,
     ): Promise<T> {
-      return service.create(ctx, input);
+      return service.create(ctx, input, WriteOrigin.of(info));
     }
 
     @Requires(rule('UPDATE'))
@@ -177,8 +179,9 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     remove(
       @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
       @Ctx() ctx: Context,
+      @Info() info: GraphQLResolveInfo,
     ): Promise<boolean> {
-      return service.remove(ctx, id);
+      return service.remove(ctx, id, WriteOrigin.of(info));
     }
 
     @Requires(rule('READ'))
@@ -212,8 +215,9 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     removeMany(
       @Arg('ids', () => [ID], { description: ARG_DOCS.ids }) ids: string[],
       @Ctx() ctx: Context,
+      @Info() info: GraphQLResolveInfo,
     ): Promise<number> {
-      return service.removeMany(ctx, ids);
+      return service.removeMany(ctx, ids, WriteOrigin.of(info));
     }
   }
   Object.defineProperty(FamilyResolver, 'name', { value: `${name}FamilyResolver` });

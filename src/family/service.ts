@@ -21,8 +21,10 @@ import {
   takeDerived,
   type DerivedColumn,
 } from '../db/orm-bypass/detached';
-import { deferDelete } from '../db/orm-bypass/deferred-writes';
-import { clearLinksTo } from './cleared-links';
+import { deferDelete, insertWithNextStatement } from '../db/orm-bypass/deferred-writes';
+import { gatherReads } from '../db/orm-bypass/connection-transaction';
+import { clearLinks, readLinksTo } from './cleared-links';
+import type { WriteOrigin } from './write-origin';
 import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import type { GroupDef } from './group';
@@ -308,7 +310,12 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     return data as Partial<C & U>;
   }
 
-  async create(ctx: Context, input: C): Promise<T> {
+  /**
+   * Creates a record. With `origin` (the operation's only field asks: write-origin.ts), its insert
+   * goes out with the request's COMMIT instead of in a round trip of its own: nothing is read back
+   * (its version is the column's default) and a refusal is answered as the field's all the same.
+   */
+  async create(ctx: Context, input: C, origin?: WriteOrigin): Promise<T> {
     const caller = callerOf(ctx);
     const data = this.normalize(input as object);
     const scopeField = this.group.scope;
@@ -319,6 +326,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     return inTransaction(ctx.em, async () => {
       const entity = ctx.em.create(this.group.entity, { ...data, tenantId: caller.tenantId } as never);
       await this.group.beforeSave?.(ctx, entity, data, true);
+      if (origin) insertWithNextStatement(ctx.em, this.entityName, entity, origin);
       await ctx.em.persistAndFlush(entity);
       this.rememberCreated(entity);
       return entity;
@@ -358,31 +366,43 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   }
 
   /** Deletes one record; false when it does not exist (for this caller). */
-  async remove(ctx: Context, id: string): Promise<boolean> {
-    return (await this.removeMany(ctx, [id])) === 1;
+  async remove(ctx: Context, id: string, origin?: WriteOrigin): Promise<boolean> {
+    return (await this.removeMany(ctx, [id], origin)) === 1;
   }
 
-  /** Deletes the records named, skipping unknown ones, and records each in the audit log. */
-  async removeMany(ctx: Context, ids: readonly string[]): Promise<number> {
+  /**
+   * Deletes the records named, skipping unknown ones, and records each in the audit log. With
+   * `origin` (as for `create`), the delete and the audit rows go out with the request's COMMIT.
+   */
+  async removeMany(ctx: Context, ids: readonly string[], origin?: WriteOrigin): Promise<number> {
     const wanted = checkIds(ids);
     if (wanted.length === 0) return 0;
     const caller = callerOf(ctx);
     return inTransaction(ctx.em, async () => {
-      const rows = await ctx.em.find(
-        this.group.entity,
-        this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
-        {
-          disableIdentityMap: true,
-        },
-      );
+      // The records linking to those named are read in the same round trip as the records (the
+      // reads are gathered): of those the caller may not delete, they are read and left alone.
+      const linking = await readLinksTo(ctx.em, this.entityName);
+      gatherReads(ctx.em, 1 + linking.length);
+      const [rows, linked] = await Promise.all([
+        ctx.em.find(
+          this.group.entity,
+          this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
+          {
+            disableIdentityMap: true,
+          },
+        ),
+        Promise.all(linking.map((read) => read(wanted))),
+      ]);
       if (rows.length === 0) return 0;
       await this.group.beforeDelete?.(ctx, rows);
       const found = rows.map((r) => r.id);
-      await clearLinksTo(ctx.em, this.entityName, found);
-      if (!deferDelete(ctx.em, this.entityName, caller.tenantId, found))
+      clearLinks(linked, found);
+      if (!deferDelete(ctx.em, this.entityName, caller.tenantId, found, origin))
         await ctx.em.nativeDelete(this.group.entity, { id: { $in: found } } as unknown as FilterQuery<T>);
       for (const row of rows) {
-        ctx.em.persist(deletionEntry(ctx.em, caller.tenantId, this.entityName, row));
+        const entry = deletionEntry(ctx.em, caller.tenantId, this.entityName, row);
+        if (origin) insertWithNextStatement(ctx.em, AuditLog.name, entry, origin);
+        ctx.em.persist(entry);
       }
       await ctx.em.flush();
       return rows.length;

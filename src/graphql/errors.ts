@@ -1,13 +1,18 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
+  GraphQLError,
   Kind,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLFormattedError,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import type { Context } from '../context';
+import { classify } from '../error-mapping';
 import { AppError, titleFor } from '../errors';
+import { writeOriginOf, type WriteOrigin } from '../family/write-origin';
+import type { Logger } from '../logger';
 
 /**
  * How /graphql answers a request without a valid credential: one rule for a missing and for a
@@ -74,3 +79,76 @@ export const requireCredential: ApolloServerPlugin<Context> = {
  */
 export const withoutSuggestions = (message: string): string =>
   message.replace(/\s*Did you mean [^?]*\?/g, '');
+
+/**
+ * Errors a written record's refusal gave, answered as the field that wrote it (`fieldError`):
+ * when the write went out with a later statement, every statement from there on failed with it.
+ */
+const refusedWrites = new WeakMap<object, WriteOrigin>();
+
+/** The error as the answer shows it, from what Apollo made of it (`formatted`) and the error itself. */
+export function fieldError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  logger: Logger,
+): GraphQLFormattedError {
+  const { status, detail, expected, errors } = classify(error);
+  if (!expected) logger.error({ err: error }, 'unexpected GraphQL error');
+  const code = status === 500 ? 'INTERNAL_SERVER_ERROR' : (formatted.extensions?.code ?? 'BAD_REQUEST');
+  // A record's insert or deletion sent with a later statement (family/write-origin.ts): its
+  // refusal is the error of the field that wrote it, as when it was sent on its own.
+  const origin = writeOriginOf(originalOf(error));
+  const at = origin ? new GraphQLError('', { nodes: origin.nodes, path: origin.path }) : formatted;
+  const answer: GraphQLFormattedError = {
+    message: expected ? withoutSuggestions(detail) : 'Internal server error',
+    locations: at.locations,
+    path: at.path,
+    extensions: { code, status, ...(errors ? { errors } : {}) },
+  };
+  if (origin) refusedWrites.set(answer, origin);
+  return answer;
+}
+
+/**
+ * What Apollo's formatting would have made of `error` had the field of `origin` thrown it: the
+ * error of a write that went out with the COMMIT, which failed.
+ */
+export function fieldErrorAtCommit(
+  error: unknown,
+  origin: WriteOrigin,
+  logger: Logger,
+): GraphQLFormattedError {
+  const located = new GraphQLError(error instanceof Error ? error.message : String(error), {
+    nodes: origin.nodes,
+    path: origin.path,
+    originalError: error instanceof Error ? error : undefined,
+  });
+  const formatted = {
+    ...located.toJSON(),
+    extensions: { ...located.extensions, code: located.extensions.code ?? 'INTERNAL_SERVER_ERROR' },
+  };
+  return fieldError(formatted, error, logger);
+}
+
+/**
+ * The answer's errors with a refused write's shown once: each statement after it failed with the
+ * same error, where the field that wrote it failed once, alone, when its write went out at once.
+ */
+export function onceEachWrite(
+  errors: readonly (GraphQLFormattedError | GraphQLError)[],
+): (GraphQLFormattedError | GraphQLError)[] {
+  const seen = new Set<WriteOrigin>();
+  return errors.filter((e) => {
+    const origin = refusedWrites.get(e);
+    if (!origin) return true;
+    if (seen.has(origin)) return false;
+    seen.add(origin);
+    return true;
+  });
+}
+
+function originalOf(error: unknown): unknown {
+  let original = error;
+  while (original instanceof GraphQLError && original.originalError) original = original.originalError;
+  return original;
+}

@@ -4,8 +4,10 @@ import type { Context } from '../context';
 import { endTenantTransaction, forgoCallerCheck } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
 import { codeFor } from '../errors';
+import { writeOriginOf } from '../family/write-origin';
 import { jsonBytes } from '../http/json-bytes';
 import type { Logger } from '../logger';
+import { fieldErrorAtCommit, onceEachWrite } from './errors';
 
 /** The answer to a GraphQL request as it will be sent: its errors already formatted. */
 export interface GraphQLAnswer {
@@ -36,8 +38,18 @@ export async function endOperation(
       });
     }
     await endTenantTransaction(context.em, !failed);
-    if (failed && answer) answer.data = null;
+    if (failed && answer) {
+      answer.data = null;
+      answer.errors = onceEachWrite(answer.errors ?? []);
+    }
   } catch (err) {
+    // A write sent with the COMMIT, refused: the error of the field that wrote it.
+    const origin = writeOriginOf(err);
+    if (origin && answer) {
+      answer.data = null;
+      answer.errors = [fieldErrorAtCommit(err, origin, logger)];
+      return;
+    }
     const { status: failure, detail, expected } = classify(err);
     if (!expected) logger.error({ err }, 'commit failed');
     if (answer) {

@@ -21,7 +21,7 @@ import { BEGIN, ConnectionTransaction } from '../../src/db/orm-bypass/connection
 import { ServiceEntityManager } from '../../src/db/orm-bypass/entity-manager';
 import { Pipeline, refusedAsReadOnly } from '../../src/db/orm-bypass/pipeline';
 import { databaseSchema, MIGRATION_OWNED_FOREIGN_KEY } from '../../src/db/orm-bypass/schema-diff';
-import { insertStatements } from '../../src/db/orm-bypass/deferred-writes';
+import { insertStatements, insertWithNextStatement } from '../../src/db/orm-bypass/deferred-writes';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
@@ -686,6 +686,66 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         const byId = new Map(rows.map((row) => [row.id, { ...row, id: undefined, record_id: undefined }]));
         expect(byId.get(entry.id)).toEqual(byId.get(other.id));
         expect(byId.get(entry.id)).toMatchObject({ description: entry.description, changes: entry.changes });
+      } finally {
+        delete (connection as { execute?: unknown }).execute;
+        em.clear();
+        await transaction.rollback();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/bound-execute.ts',
+    "MikroORM's flush inserts a new record through the driver's nativeInsertMany, which hands its transform's text to Connection.execute at once; the statement returns the columns deferredInsert answers without it",
+    async () => {
+      const tenantId = randomUUID();
+      const em = forkFor(orm.em, {
+        tenantId,
+        userId: randomUUID(),
+        email: 'o@example.test',
+      }) as SqlEntityManager;
+      const transaction = await ConnectionTransaction.open(em, [BEGIN]);
+      const connection = em.getConnection() as AbstractSqlConnection;
+      const results: { sql: string; result: unknown }[] = [];
+      const execute = connection.execute.bind(connection);
+      connection.execute = (async (sql: string, params: unknown[], method: never, ctx: never, log: never) => {
+        const result = await execute(sql, params, method, ctx, log);
+        results.push({ sql, result });
+        return result;
+      }) as typeof connection.execute;
+      const serial = (await transaction.client.acquireConnection()) as {
+        query: (...args: unknown[]) => unknown;
+      };
+      const sent: string[] = [];
+      const query = serial.query.bind(serial);
+      serial.query = (...args: unknown[]) => {
+        sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
+        return query(...args);
+      };
+      try {
+        em.setTransactionContext(transaction as never);
+        const create = () => em.create(Feature, { tenantId, name: 'probe' } as never);
+        // Sent on its own: what the database returns.
+        const sentAlone = create();
+        await em.persistAndFlush(sentAlone);
+        const alone = results.find((r) => r.sql.startsWith('insert into "feature"'))!;
+        expect(sent.filter((t) => t.startsWith('insert into "feature"'))).toHaveLength(1);
+        // Deferred: nothing sent, and the same columns answered.
+        results.length = 0;
+        const deferred = create();
+        expect(insertWithNextStatement(em, 'Feature', deferred, {})).toBe(true);
+        await em.persistAndFlush(deferred);
+        const answered = results.find((r) => r.sql.startsWith('insert into "feature"'))!;
+        expect(answered.sql).toBe(alone.sql);
+        expect(sent.filter((t) => t.startsWith('insert into "feature"'))).toHaveLength(1);
+        expect(answered.result).toEqual(alone.result);
+        expect([deferred.version, sentAlone.version]).toEqual([1, 1]);
+        // It goes out with the next statement.
+        const { rows } = await transaction.query({
+          text: 'select count(*)::int as n from feature where tenant_id = $1',
+          values: [tenantId],
+        });
+        expect(rows[0].n).toBe(2);
       } finally {
         delete (connection as { execute?: unknown }).execute;
         em.clear();

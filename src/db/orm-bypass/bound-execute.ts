@@ -2,7 +2,10 @@ import {
   JsonProperty,
   Utils,
   type Configuration,
+  type EntityData,
   type LoggingOptions,
+  type NativeInsertUpdateManyOptions,
+  type QueryResult,
   type Transaction,
 } from '@mikro-orm/core';
 import {
@@ -12,6 +15,10 @@ import {
   type Knex,
 } from '@mikro-orm/postgresql';
 import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
+import { deferredInsert, type DeferredInsert } from './deferred-writes';
+
+/** An insert of the flush's, by its text, to go out deferred (`BoundDriver.nativeInsertMany`). */
+const deferring = new WeakMap<ConnectionTransaction, DeferredInsert & { sql: string }>();
 
 /**
  * MikroORM's `Connection.execute` for the statements its unit of work and query builders send in
@@ -43,6 +50,20 @@ export class BoundConnection extends PostgreSqlConnection {
     if (typeof queryOrKnex === 'string' && params.length && ctx instanceof ConnectionTransaction) {
       const sql = this.config.get('onQuery')(queryOrKnex, params);
       const bound = boundStatement(this.platform as PostgreSqlPlatform, sql, params);
+      const deferred = deferring.get(ctx);
+      deferring.delete(ctx);
+      // The flush's insert of a record that may go out with the next statement: answered with the
+      // rows the statement would return, known without it.
+      if (bound && deferred?.sql === queryOrKnex)
+        return this.executeQuery(
+          sql,
+          () => {
+            ctx.defer(bound, deferred.origin);
+            const rows = deferred.rows;
+            return Promise.resolve(this.transformRawResult<T>({ rows, rowCount: rows.length }, method));
+          },
+          { query: sql, params, ...loggerContext },
+        );
       // Through the connection knex would have used (the transaction's serial one), so the
       // statement waits its turn and joins the begin or the deferred writes exactly as before.
       if (bound)
@@ -64,10 +85,39 @@ interface SerialConnection {
   query(config: QueryConfig): Promise<unknown>;
 }
 
-/** MikroORM's PostgreSQL driver on `BoundConnection`. */
+/**
+ * MikroORM's PostgreSQL driver on `BoundConnection`. Its insert of records allowed to go out
+ * with the next statement (deferred-writes.ts, `insertWithNextStatement`) is handed to the
+ * request's transaction to go out so (ConnectionTransaction.defer), answered with the values it
+ * would have returned, where those are known without it (`deferredInsert`).
+ */
 export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPlatform> {
   constructor(config: Configuration) {
     super(config, new PostgreSqlPlatform(), BoundConnection, ['knex', 'pg']);
+  }
+
+  override nativeInsertMany<T extends object>(
+    entityName: string,
+    data: EntityData<T>[],
+    options: NativeInsertUpdateManyOptions<T> = {},
+    transform?: (sql: string) => string,
+  ): Promise<QueryResult<T>> {
+    const ctx = options.ctx;
+    const meta = this.metadata.find(entityName);
+    const deferred =
+      !transform && meta && ctx instanceof ConnectionTransaction
+        ? deferredInsert(ctx, meta, data as Record<string, unknown>[])
+        : undefined;
+    if (!deferred) return super.nativeInsertMany(entityName, data, options, transform);
+    // The statement's text, as MikroORM made it: BoundConnection.execute, which MikroORM calls
+    // with it at once, defers exactly that statement. Not taken by then, it is sent as usual.
+    const transaction = ctx as ConnectionTransaction;
+    const result = super.nativeInsertMany(entityName, data, options, (sql) => {
+      deferring.set(transaction, { ...deferred, sql });
+      return sql;
+    });
+    deferring.delete(transaction);
+    return result;
   }
 }
 

@@ -91,6 +91,15 @@ export class ConnectionTransaction {
   private tail: Promise<unknown> = Promise.resolve();
   /** Writes that go out ahead of the next statement, or with COMMIT (see `defer`). */
   private deferred: QueryConfig[] = [];
+  /** What each deferred write was done for, where its caller named it (see `defer`). */
+  private deferredFor: (object | undefined)[] = [];
+  /**
+   * The refusal of a deferred write done for someone (`defer`'s `origin`): the block is aborted,
+   * and every later statement, COMMIT included, fails with it (see `defer`).
+   */
+  private refused?: Error;
+  /** Statements to go out together, and how many in all (-1 once sent) (see `gather`). */
+  private gathering?: { batch: Batch; awaited: number };
   /** Statements waiting for the connection, to go out together (see `query`). */
   private batch?: Batch;
 
@@ -108,15 +117,19 @@ export class ConnectionTransaction {
         typeof args[args.length - 1] === 'function'
           ? (args.pop() as (err: Error | null, result?: unknown) => void)
           : undefined;
-      const sent = this.enqueue(async () => {
-        const plain = pipelinable(args);
-        if (plain && (this.pendingBegin || this.selfContained || this.deferred.length))
-          return this.send(plain);
-        // Anything else runs as pg runs it, inside a transaction block begun first.
-        if (this.selfContained) this.toBlock();
-        if (this.pendingBegin || this.deferred.length) await this.sendOne();
-        return (connection.query as (...a: unknown[]) => Promise<unknown>)(...args);
-      });
+      const gathered = this.gathered(args);
+      const sent =
+        gathered ??
+        this.enqueue(async () => {
+          if (this.refused) throw this.refused;
+          const plain = pipelinable(args);
+          if (plain && (this.pendingBegin || this.selfContained || this.deferred.length))
+            return this.send(plain);
+          // Anything else runs as pg runs it, inside a transaction block begun first.
+          if (this.selfContained) this.toBlock();
+          if (this.pendingBegin || this.deferred.length) await this.sendOne();
+          return (connection.query as (...a: unknown[]) => Promise<unknown>)(...args);
+        });
       if (!callback) return sent;
       sent.then(
         (result) => callback(null, result),
@@ -230,6 +243,10 @@ export class ConnectionTransaction {
   private async sendBatch(batch: Batch): Promise<void> {
     if (this.batch === batch) this.batch = undefined;
     const { statements, waiting } = batch;
+    if (this.refused) {
+      for (const w of waiting) w.reject(this.refused);
+      return;
+    }
     if (statements.length === 1 || this.selfContained) {
       for (const [i, statement] of statements.entries())
         await this.send(statement).then(waiting[i].resolve, waiting[i].reject);
@@ -249,12 +266,55 @@ export class ConnectionTransaction {
    * of a round trip of its own. It runs before anything sent after it, so the request reads it
    * as if it had been sent at once; should it fail, the statement it went with reports its
    * error (and a commit becomes a rollback).
+   *
+   * `origin`, when given, is what the write was done for (an operation of the request): its
+   * refusal is then that operation's (`deferredOriginOf` names it), wherever it surfaced, and
+   * from there on every statement of the transaction, COMMIT included, fails with that same
+   * error, as PostgreSQL would fail them after it (the block is aborted), so the request sees the
+   * refusal and nothing else.
    */
-  defer(config: QueryConfig): void {
+  defer(config: QueryConfig, origin?: object): void {
     if (this.ended) throw new Error('the transaction has ended; its connection is no longer this request’s');
     // A write ahead: a read-only transaction turns into a block now rather than on its refusal.
     if (this.selfContained) this.toBlock();
     this.deferred.push(config);
+    this.deferredFor.push(origin);
+  }
+
+  /**
+   * The next `count` statements sent through the connection knex is handed go out together, in
+   * one pipeline (with the begin and the deferred writes, if pending), once all have arrived:
+   * for reads a request makes at once whose statements arrive one by one (a deletion's records
+   * and the records linking to them). Should fewer arrive (one of them failing before its
+   * statement), those that did go out once the current turn of the event loop has ended.
+   */
+  gather(count: number): void {
+    if (count < 2 || this.selfContained || this.ended) return;
+    // A gathering still under way goes out first, as it is.
+    if (this.gathering) this.sendGathered(this.gathering);
+    const gathering = { batch: { statements: [], waiting: [] } as Batch, awaited: count };
+    this.gathering = gathering;
+    setImmediate(() => this.sendGathered(gathering));
+  }
+
+  /** The statement as part of the gathering under way, if there is one and it can go out in it. */
+  private gathered(args: unknown[]): Promise<unknown> | undefined {
+    const gathering = this.gathering;
+    const plain = gathering && pipelinable(args);
+    if (!gathering || !plain) return undefined;
+    const sent = new Promise<{ rows: Rows }>((resolve, reject) =>
+      gathering.batch.waiting.push({ resolve, reject }),
+    );
+    gathering.batch.statements.push(plain);
+    if (gathering.batch.statements.length === gathering.awaited) this.sendGathered(gathering);
+    return sent;
+  }
+
+  private sendGathered(gathering: { batch: Batch; awaited: number }): void {
+    if (gathering.awaited < 0) return;
+    gathering.awaited = -1;
+    if (this.gathering === gathering) this.gathering = undefined;
+    if (gathering.batch.statements.length) void this.enqueue(() => this.sendBatch(gathering.batch));
   }
 
   /** One statement, taking the pending begin and the deferred writes along if there are any. */
@@ -285,11 +345,22 @@ export class ConnectionTransaction {
     const begin = this.pendingBegin ?? [];
     this.pendingBegin = undefined;
     const writes = this.deferred;
+    const origins = this.deferredFor;
     this.deferred = [];
+    this.deferredFor = [];
     const parts = [...begin, ...writes, ...statements];
     const outcomes = this.pipelined ? this.inPipeline(parts) : this.oneByOne(parts);
     if (begin.length) this.settleBegin(outcomes.then((all) => rowsOf(all.slice(0, begin.length))));
     const all = await outcomes;
+    // The part that failed (those after it fail with its error): a deferred write done for
+    // someone makes the refusal theirs.
+    const failedAt = all.findIndex((o) => 'error' in o) - begin.length;
+    const origin = failedAt >= 0 ? origins[failedAt] : undefined;
+    if (origin) {
+      const { error } = all[begin.length + failedAt] as { error: Error };
+      refusedFor.set(error, origin);
+      this.refused = error;
+    }
     const failed = all.slice(begin.length, begin.length + writes.length).find((o) => 'error' in o);
     if (!statements.length && failed && 'error' in failed) throw failed.error;
     return all.slice(begin.length + writes.length);
@@ -407,7 +478,14 @@ export class ConnectionTransaction {
     try {
       // Never begun: there is no transaction on the connection to end.
       await this.enqueue(async () => {
-        if (statement === 'rollback') this.deferred = [];
+        if (statement === 'commit' && this.refused) {
+          await this.connection.query('rollback');
+          throw this.refused;
+        }
+        if (statement === 'rollback') {
+          this.deferred = [];
+          this.deferredFor = [];
+        }
         if (this.pendingBegin && this.deferred.length) await this.sendOne();
         if (this.pendingBegin) this.abandonBegin();
         // Read-only round trips each ended with their Sync: no block is open.
@@ -426,6 +504,26 @@ export class ConnectionTransaction {
       await this.pool.releaseConnection(this.connection);
     }
   }
+}
+
+/**
+ * The next `count` statements `em`'s request transaction sends through MikroORM go out together
+ * (ConnectionTransaction.gather); nothing outside one.
+ */
+export function gatherReads(em: EntityManager, count: number): void {
+  const transaction = em.getTransactionContext();
+  if (transaction instanceof ConnectionTransaction) transaction.gather(count);
+}
+
+/** The refused deferred writes, by their error, and what each was done for (see `defer`). */
+const refusedFor = new WeakMap<object, object>();
+
+/**
+ * What the deferred write whose refusal `err` is was done for (`defer`'s `origin`), when it was
+ * one: the error may surface at a later statement of the request, or at its COMMIT.
+ */
+export function deferredOriginOf(err: unknown): object | undefined {
+  return typeof err === 'object' && err !== null ? refusedFor.get(err) : undefined;
 }
 
 /**

@@ -1,4 +1,10 @@
-import { ReferenceKind, type EntityManager, type EntityMetadata, type EntityProperty } from '@mikro-orm/core';
+import {
+  ReferenceKind,
+  Utils,
+  type EntityManager,
+  type EntityMetadata,
+  type EntityProperty,
+} from '@mikro-orm/core';
 import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
 
 /**
@@ -79,21 +85,98 @@ export function deferInsert(em: EntityManager, entityName: string, rows: readonl
  * Defers the delete of the records `ids` of `entityName` in `tenantId` as `deferInsert` defers an
  * insert: a deletion's answer is the rows it read first, so nothing waits for the statement, and
  * it goes out with the audit log's rows. A refusal (a record still referred to) is then the
- * error of the statement it went with, under the same SQLSTATE. False outside a request
- * transaction.
+ * error of the statement it went with, under the same SQLSTATE, and `origin`'s when given
+ * (ConnectionTransaction.defer). False outside a request transaction.
  */
 export function deferDelete(
   em: EntityManager,
   entityName: string,
   tenantId: string,
   ids: readonly string[],
+  origin?: object,
 ): boolean {
   const transaction = em.getTransactionContext();
   if (!(transaction instanceof ConnectionTransaction)) return false;
   const meta = em.getMetadata().get(entityName);
-  transaction.defer({
-    text: `delete from "${meta.tableName}" where "tenant_id" = $1 and "id" = any($2::uuid[])`,
-    values: [tenantId, ids],
-  });
+  transaction.defer(
+    {
+      text: `delete from "${meta.tableName}" where "tenant_id" = $1 and "id" = any($2::uuid[])`,
+      values: [tenantId, ids],
+    },
+    origin,
+  );
   return true;
+}
+
+/**
+ * Records whose insert by the next flush may go out deferred (ConnectionTransaction.defer),
+ * by transaction, entity and id, with what each is written for.
+ */
+const insertable = new WeakMap<ConnectionTransaction, Map<string, object>>();
+
+const recordKey = (entityName: string, id: unknown) => `${entityName}\u0000${String(id)}`;
+
+/**
+ * Lets the flush's insert of `record` (of `entityName`) go out with the request's next statement
+ * or its COMMIT instead of in a round trip of its own, as the history and outbox rows do: for a
+ * write whose caller reads nothing of the inserted row back that the statement would return
+ * (`deferredInsert` decides, row by row, from the entity's metadata) and that answers its
+ * refusal as `origin`'s, wherever it surfaces (ConnectionTransaction.defer). Code that catches
+ * a refusal of its own flush must not ask for this. False outside a request transaction.
+ */
+export function insertWithNextStatement(
+  em: EntityManager,
+  entityName: string,
+  record: { id: unknown },
+  origin: object,
+): boolean {
+  const transaction = em.getTransactionContext();
+  if (!(transaction instanceof ConnectionTransaction)) return false;
+  let records = insertable.get(transaction);
+  if (!records) insertable.set(transaction, (records = new Map()));
+  records.set(recordKey(entityName, record.id), origin);
+  return true;
+}
+
+/** An insert the flush sends that goes out deferred: its origin and the rows it would have returned. */
+export interface DeferredInsert {
+  origin: object;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * Whether the unit of work's insert of `rows` (payloads of `meta`'s entity, by property) may be
+ * deferred in `transaction`: every row allowed (`insertWithNextStatement`) for one origin, and
+ * every column the insert would return one whose value is known without asking: the version,
+ * which a new row takes from its column's default (an integer; the migrations give every table
+ * the entity's, and no trigger changes it: test/foundation/deferred-refusals.test.ts checks
+ * both). The allowance is used up.
+ */
+export function deferredInsert(
+  transaction: unknown,
+  meta: EntityMetadata,
+  rows: readonly Record<string, unknown>[],
+): DeferredInsert | undefined {
+  if (!(transaction instanceof ConnectionTransaction) || !rows.length) return undefined;
+  const records = insertable.get(transaction);
+  if (!records) return undefined;
+  const keys = rows.map((row) => recordKey(meta.className, row.id));
+  const origin = records.get(keys[0]);
+  if (!origin || keys.some((key) => records.get(key) !== origin)) return undefined;
+  // What MikroORM's insert returns (AbstractSqlDriver.nativeInsertMany): the columns with a
+  // database default, generated or auto-incremented, that the first row does not set.
+  const returned = meta.props.filter(
+    (p) =>
+      ((p.persist !== false && p.defaultRaw) || p.autoincrement || p.generated) &&
+      (!(p.name in rows[0]) || Utils.isRawSql(rows[0][p.name])),
+  );
+  const known = returned.every(
+    (p) => p.version && /^\d+$/.test(p.defaultRaw ?? '') && p.fieldNames.length === 1,
+  );
+  if (!known || rows.some((row) => Object.values(row).some((v) => Utils.isRawSql(v)))) return undefined;
+  for (const key of keys) records.delete(key);
+  return {
+    origin,
+    rows: rows.map(() => Object.fromEntries(returned.map((p) => [p.fieldNames[0], Number(p.defaultRaw)]))),
+  };
 }
