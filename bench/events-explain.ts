@@ -7,7 +7,11 @@
  *
  *   node -r ./test/support/register-ts.js bench/events-explain.ts
  *
- * Settings: BENCH_BACKLOGS (10,1000000), DATABASE_URL (the local server), BENCH_KEEP=1.
+ * Then the webhook claim again once BENCH_DELIVERED (100,000) of the backlog were delivered and
+ * not yet vacuumed, as a drain leaves the table between two vacuums.
+ *
+ * Settings: BENCH_BACKLOGS (10,1000000), BENCH_DELIVERED, DATABASE_URL (the local server),
+ * BENCH_KEEP=1.
  */
 import 'reflect-metadata';
 import { Client } from 'pg';
@@ -156,6 +160,25 @@ async function main() {
           );
         }),
       );
+    }
+    // As a drain leaves the table between two vacuums: the first endpoint's oldest deliveries
+    // delivered, each record a new row version, and the old versions' index entries still there.
+    const delivered = Number(process.env.BENCH_DELIVERED ?? 100_000);
+    if (delivered > 0) {
+      await client.query(
+        `update event_delivery d set status = 'DELIVERED', delivered_at = now(), next_attempt_at = null,
+           attempts = 1, attempt_log = d.attempt_log || '[{"statusCode": 200}]'::jsonb
+         from (select tenant_id, id from event_delivery where channel = 'WEBHOOK' and endpoint_id = $1
+               order by occurred_at, id limit $2) w
+         where d.tenant_id = w.tenant_id and d.id = w.id`,
+        [endpoints[0], delivered],
+      );
+      const worker = crypto.randomUUID();
+      console.log(
+        `\n## The same after ${delivered.toLocaleString('en-US')} of the first endpoint's were delivered, not yet vacuumed\n`,
+      );
+      console.log('### Webhooks: claimWebhooks (64)\n');
+      console.log(await explain(client, claimWebhooksStatement(settings, worker, 64)));
     }
   } finally {
     await client.end();
