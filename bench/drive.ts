@@ -29,6 +29,8 @@ export interface LoadOptions {
   rate?: number;
   /** The i-th request of the run. */
   request(i: number): HttpRequest;
+  /** Called with each answer as it arrives (its status and body). */
+  onResponse?(status: number, body: string): void;
 }
 
 export async function drive(options: LoadOptions): Promise<LoadResult> {
@@ -44,6 +46,9 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
     timeout: 30,
     requests: [
       {
+        ...(options.onResponse
+          ? { onResponse: (status: number, body: string) => options.onResponse!(status, body) }
+          : {}),
         setupRequest: (req) => {
           const next = options.request(i++);
           // Fresh headers each time: autocannon writes Content-Length into the headers object it

@@ -7,6 +7,9 @@
  *
  *   node -r ./test/support/register-ts.js bench/events-drain.ts
  *
+ * Also the worker's CPU and the database backends' CPU per delivery, and how many updates of the
+ * delivery rows were HOT (wrote no index entry).
+ *
  * Settings: BENCH_EVENTS (20,000), BENCH_ENDPOINTS (1), BENCH_SLOW_MS (0: no slow endpoint; else the
  * last endpoint answers after this long), BENCH_EVENT_WORKERS (1: workers, each with its own pool,
  * as processes would have), DATABASE_URL (the local server), BENCH_KEEP=1 keeps the database.
@@ -21,6 +24,7 @@ import { createTenant } from '../src/services/provisioning';
 import { eventSettings } from '../src/events/settings';
 import { startEventWorker } from '../src/events/worker';
 import { createBenchDatabase } from './database';
+import { cpuOf } from './processes';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 1);
@@ -58,6 +62,29 @@ export async function startReceiver(slowPath: string) {
         child.once('exit', () => resolve());
         child.send('stop');
       }),
+  };
+}
+
+/**
+ * The CPU the database's backends use (from /proc, with PostgreSQL on this machine): sampled every
+ * second, as backends come and go (autovacuum's among them); `used()` is the growth of each since
+ * it was first seen, summed (a backend first seen mid-run counts from then; what one used between
+ * its last sample and its exit is lost).
+ */
+function backendsCpu(pids: () => Promise<{ pid: number }[]>) {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = async () => {
+    for (const { pid } of await pids()) {
+      const cpu = cpuOf(pid);
+      if (cpu === undefined) continue;
+      if (!first.has(pid)) first.set(pid, cpu);
+      last.set(pid, cpu);
+    }
+  };
+  return {
+    sample,
+    used: () => [...last].reduce((total, [pid, cpu]) => total + cpu - (first.get(pid) ?? cpu), 0),
   };
 }
 
@@ -112,6 +139,14 @@ async function main() {
     let stats = await receiver.stats();
     const limitMs = Number(process.env.BENCH_DRAIN_LIMIT_S ?? 600) * 1000;
     const cpu = process.cpuUsage();
+    const database = db.url.slice(db.url.lastIndexOf('/') + 1);
+    const pg = backendsCpu(() =>
+      sql.execute<{ pid: number }[]>(
+        `select pid from pg_stat_activity where datname = ? and pid <> pg_backend_pid()`,
+        [database],
+      ),
+    );
+    await pg.sample();
     // With a slow endpoint, the drain is timed until every other endpoint has all its events.
     const timed = Array.from({ length: ENDPOINTS }, (_, i) => `/hook${i}`).filter(
       (p, i) => !(SLOW_MS > 0 && ENDPOINTS > 1 && i === ENDPOINTS - 1),
@@ -119,13 +154,21 @@ async function main() {
     const waiting = (s: Stats) => timed.some((p) => (s.hits[p] ?? 0) < events);
     while (waiting(stats) && Date.now() - started < limitMs) {
       await new Promise((r) => setTimeout(r, 1000));
+      await pg.sample();
       stats = await receiver.stats();
       timeline.push(String(total(stats) - last));
       last = total(stats);
     }
     const seconds = (Date.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
+    await pg.sample();
+
     await Promise.all(workers.map((w) => w.stop()));
+    // The backends report their counts within a second of going idle.
+    await new Promise((r) => setTimeout(r, 1500));
+    const [updates] = await sql.execute<{ updates: number; hot: number }[]>(
+      `select n_tup_upd::int as updates, n_tup_hot_upd::int as hot from pg_stat_user_tables where relname = 'event_delivery'`,
+    );
     for (const o of orms.slice(1)) await o.close(true);
     const done = total(stats);
     console.log(
@@ -138,6 +181,10 @@ async function main() {
           delivered: done,
           duplicates: stats.duplicates,
           workerCpuSeconds: Math.round((used.user + used.system) / 1e4) / 100,
+          workerCpuMsPerDelivery: Math.round((used.user + used.system) / 10 / Math.max(1, done)) / 100,
+          postgresCpuSeconds: Math.round(pg.used() * 100) / 100,
+          postgresCpuMsPerDelivery: Math.round((pg.used() * 100_000) / Math.max(1, done)) / 100,
+          deliveryUpdates: updates,
           expected,
           seconds,
           perSecond: Math.round(done / seconds),

@@ -7,31 +7,65 @@
  *
  *   node -r ./test/support/register-ts.js bench/events-explain.ts
  *
- * Settings: BENCH_BACKLOGS (10,1000000), DATABASE_URL (the local server), BENCH_KEEP=1.
+ * Then the webhook claim again once BENCH_DELIVERED (100,000) of the backlog were delivered and
+ * not yet vacuumed, as a drain leaves the table between two vacuums.
+ *
+ * Settings: BENCH_BACKLOGS (10,1000000), BENCH_DELIVERED, DATABASE_URL (the local server),
+ * BENCH_KEEP=1.
  */
 import 'reflect-metadata';
 import { Client } from 'pg';
 import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
 import { createTenant } from '../src/services/provisioning';
-import { claimEmailsSql, claimWebhooksSql } from '../src/events/deliveries';
+import {
+  claimEmailsStatement,
+  claimWebhooksStatement,
+  recordStatement,
+  type Claim,
+} from '../src/events/deliveries';
+import { preparedForm, type TripStatement } from '../src/events/store';
 import { eventSettings } from '../src/events/settings';
 import { createBenchDatabase } from './database';
 
 const BACKLOGS = (process.env.BENCH_BACKLOGS ?? '10,1000000').split(',').map(Number);
 
-/** EXPLAIN takes no parameters whose type it must infer: the worker's id goes in as a literal. */
-async function explain(client: Client, sql: string): Promise<string> {
-  const worker = crypto.randomUUID();
-  const statement = sql.replaceAll('?', `'${worker}'::uuid`);
+/**
+ * The plans of a statement as the worker runs it, a prepared statement of its connection
+ * (events/store.ts), in a transaction rolled back: its first execution (planned for its values),
+ * and one after `runs` more (each undone to a savepoint), by when PostgreSQL keeps a generic plan
+ * if it is no dearer. A function for `statement` makes it in the transaction first (a record
+ * needs the claim it records).
+ */
+async function explain(
+  client: Client,
+  statement: TripStatement | ((client: Client) => Promise<TripStatement>),
+  runs = 6,
+): Promise<string> {
   await client.query('begin');
   try {
     await client.query(
       `select set_config('app.worker', 'events', true), set_config('app.tenant_id', '', true)`,
     );
-    const { rows } = await client.query(`explain (analyze, buffers, costs off) ${statement}`);
-    return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    const form = preparedForm(typeof statement === 'function' ? await statement(client) : statement);
+    await client.query(form.prepare);
+    // Each run is undone, so every one meets the same rows.
+    const plan = async () => {
+      await client.query('savepoint run');
+      const { rows } = await client.query(`explain (analyze, buffers, costs off) ${form.execute}`);
+      await client.query('rollback to savepoint run');
+      return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    };
+    const first = await plan();
+    for (let i = 0; i < runs; i++) {
+      await client.query('savepoint run');
+      await client.query(form.execute);
+      await client.query('rollback to savepoint run');
+    }
+    const settled = await plan();
+    return `#### First execution\n\n${first}\n\n#### After ${runs} more\n\n${settled}`;
   } finally {
     await client.query('rollback');
+    await client.query('deallocate all');
   }
 }
 
@@ -99,10 +133,52 @@ async function main() {
       console.log(
         `\n## ${backlog.toLocaleString('en-US')} deliveries waiting for one endpoint (of 10), as many e-mails\n`,
       );
+      const worker = crypto.randomUUID();
       console.log('### Webhooks: claimWebhooks (64)\n');
-      console.log(await explain(client, claimWebhooksSql(settings, 64)));
+      console.log(await explain(client, claimWebhooksStatement(settings, worker, 64)));
       console.log('\n### E-mail: claimEmails (64)\n');
-      console.log(await explain(client, claimEmailsSql(settings, 64)));
+      console.log(await explain(client, claimEmailsStatement(settings, worker, 64)));
+      // The record of a window's successes: the first endpoint's 16 claimed, then recorded.
+      console.log(`\n### Webhooks: the record of ${settings.endpointConcurrency} successes\n`);
+      console.log(
+        await explain(client, async (c) => {
+          const { rows } = await c.query<Claim>(
+            `update event_delivery d set locked_by = $1, locked_until = now() + interval '1 minute',
+               attempts = d.attempts + 1
+             from (select tenant_id, id from event_delivery
+                   where status = 'PENDING' and channel = 'WEBHOOK' and endpoint_id = $2
+                   order by occurred_at, id limit $3) w
+             where d.tenant_id = w.tenant_id and d.id = w.id
+             returning d.tenant_id, d.id, d.attempts`,
+            [worker, endpoints[0], settings.endpointConcurrency],
+          );
+          const at = new Date();
+          return recordStatement(
+            settings,
+            worker,
+            rows.map((claim) => ({ claim, ok: true, statusCode: 200, error: null, durationMs: 1, at })),
+          );
+        }),
+      );
+    }
+    // As a drain leaves the table between two vacuums: the first endpoint's oldest deliveries
+    // delivered, each record a new row version, and the old versions' index entries still there.
+    const delivered = Number(process.env.BENCH_DELIVERED ?? 100_000);
+    if (delivered > 0) {
+      await client.query(
+        `update event_delivery d set status = 'DELIVERED', delivered_at = now(), next_attempt_at = null,
+           attempts = 1, attempt_log = d.attempt_log || '[{"statusCode": 200}]'::jsonb
+         from (select tenant_id, id from event_delivery where channel = 'WEBHOOK' and endpoint_id = $1
+               order by occurred_at, id limit $2) w
+         where d.tenant_id = w.tenant_id and d.id = w.id`,
+        [endpoints[0], delivered],
+      );
+      const worker = crypto.randomUUID();
+      console.log(
+        `\n## The same after ${delivered.toLocaleString('en-US')} of the first endpoint's were delivered, not yet vacuumed\n`,
+      );
+      console.log('### Webhooks: claimWebhooks (64)\n');
+      console.log(await explain(client, claimWebhooksStatement(settings, worker, 64)));
     }
   } finally {
     await client.end();

@@ -38,6 +38,7 @@ export function driveCreates(
   connections: number,
   seconds: number,
   prefix: string,
+  onResponse?: (status: number, body: string) => void,
 ) {
   let n = 0;
   return drive({
@@ -45,6 +46,7 @@ export function driveCreates(
     token,
     connections,
     duration: seconds,
+    onResponse,
     request: () => ({
       method: 'POST',
       path: '/api/v1/concepts',

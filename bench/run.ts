@@ -16,6 +16,7 @@ import { drive, type LoadResult } from './drive';
 import { explainAll, type Explained } from './explain';
 import { loadTenant, timed, type LoadedTenant, type TenantShape } from './load-data';
 import { eventsScenario } from './events-load';
+import { fanoutScenario } from './events-fanout';
 import { pushScenario } from './push';
 import { historyScenario } from './history';
 import { cpuOf, peerNodeVersion, startBaseline, startPeer, startService, type Server } from './processes';
@@ -683,6 +684,13 @@ async function main() {
       'Events: creates at the maximum rate with webhooks to 1 and to 10 endpoints (one slow), then the drain',
     );
     await eventsScenario(log);
+    return;
+  }
+  if (process.env.BENCH_FANOUT_SCENARIO === '1') {
+    log(
+      'Fan-out: creates at the maximum rate with subscription sockets of the tenant and of another, and the lag to each',
+    );
+    await fanoutScenario(log);
     return;
   }
   if (process.env.BENCH_PUSH_SCENARIO === '1') {

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { EventActor } from '../entities/outbox-event';
 import type { OutboxRecord } from './envelope';
 import { retryDelay, type EventSettings } from './settings';
-import { asEventWorker, inOneTrip, inOneTripEach, type Query } from './store';
+import { asEventWorker, inOneTrip, inOneTripEach, type Query, type TripStatement } from './store';
 import { TEST_EVENT } from './catalog';
 
 /**
@@ -99,7 +99,8 @@ export async function claimWebhooks(
   worker: string,
   limit: number,
 ): Promise<Claim[]> {
-  return webhookClaimsOf(await inOneTrip<ClaimRow>(orm, claimWebhooksSql(settings, limit), [worker, worker]));
+  const { sql, params } = claimWebhooksStatement(settings, worker, limit);
+  return webhookClaimsOf(await inOneTrip<ClaimRow>(orm, sql, params));
 }
 
 const webhookClaimsOf = (rows: readonly ClaimRow[]): Claim[] =>
@@ -117,8 +118,18 @@ const webhookClaimsOf = (rows: readonly ClaimRow[]): Claim[] =>
     },
   }));
 
-/** The statement of claimWebhooks; both its parameters are the worker's id (bench/ explains it). */
-export function claimWebhooksSql(settings: EventSettings, limit: number): string {
+/** The statement of claimWebhooks (bench/ explains it): its text depends on the settings only. */
+export function claimWebhooksStatement(
+  settings: EventSettings,
+  worker: string,
+  limit: number,
+): TripStatement {
+  return { sql: claimWebhooksSql(settings), params: [worker, claimLimit(limit), worker] };
+}
+
+const claimLimit = (limit: number) => Math.max(1, Math.floor(limit));
+
+function claimWebhooksSql(settings: EventSettings): string {
   const window = settings.endpointConcurrency;
   return `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, fair as (
          select greatest(1, ceil(${Math.max(1, settings.concurrency)}::float8 / count(*)))::int as share from endpoints
@@ -155,7 +166,7 @@ export function claimWebhooksSql(settings: EventSettings, limit: number): string
          where d.status = 'PENDING' and d.next_attempt_at <= now()
            and (d.locked_until is null or d.locked_until < now())
          order by c.place, c.next_attempt_at
-         limit ${Math.max(1, Math.floor(limit))}
+         limit ?::int
          for update of d skip locked
        )
        update event_delivery d
@@ -177,18 +188,18 @@ export function claimWebhooksSql(settings: EventSettings, limit: number): string
  */
 export function claimerOf(channel: Exclude<Channel, 'WEBHOOK'>) {
   return (orm: MikroORM, settings: EventSettings, worker: string, limit: number): Promise<Claim[]> =>
-    inOneTrip<Claim>(orm, claimDueSql(channel, settings, limit), [worker]);
+    inOneTrip<Claim>(orm, claimDueSql(channel, settings), [worker, claimLimit(limit)]);
 }
 
 /** Claims up to `limit` due e-mail deliveries, oldest due first (over `event_delivery_email_due_idx`). */
 export const claimEmails = claimerOf('EMAIL');
 
-/** The statement of claimEmails; its one parameter is the worker's id. */
-export function claimEmailsSql(settings: EventSettings, limit: number): string {
-  return claimDueSql('EMAIL', settings, limit);
+/** The statement of claimEmails (bench/ explains it). */
+export function claimEmailsStatement(settings: EventSettings, worker: string, limit: number): TripStatement {
+  return { sql: claimDueSql('EMAIL', settings), params: [worker, claimLimit(limit)] };
 }
 
-function claimDueSql(channel: Exclude<Channel, 'WEBHOOK'>, settings: EventSettings, limit: number): string {
+function claimDueSql(channel: Exclude<Channel, 'WEBHOOK'>, settings: EventSettings): string {
   return `update event_delivery d
          set locked_until = ${leaseSql(settings)}, locked_by = ?, attempts = d.attempts + 1
        from (
@@ -197,7 +208,7 @@ function claimDueSql(channel: Exclude<Channel, 'WEBHOOK'>, settings: EventSettin
            and (c.locked_until is null or c.locked_until < now())
            and exists (select 1 from tenant t where t.id = c.tenant_id and t.active)
          order by c.next_attempt_at
-         limit ${Math.max(1, Math.floor(limit))} for update skip locked
+         limit ?::int for update skip locked
        ) next
        where d.tenant_id = next.tenant_id and d.id = next.id
        returning d.tenant_id, d.id, d.channel, d.endpoint_id, d.event_id, d.attempts, d.target`;
@@ -326,7 +337,7 @@ export async function recordAndClaimWebhooks(
   const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
   const [updated, claimed] = await inOneTripEach(orm, [
     { sql, params },
-    { sql: claimWebhooksSql(settings, limit), params: [worker, worker] },
+    claimWebhooksStatement(settings, worker, limit),
   ]);
   return {
     recorded: recordedOf(updated as { tenant_id: string; id: string }[]),
@@ -338,7 +349,7 @@ export async function recordAndClaimWebhooks(
  * The statement that records a batch of attempts (only those whose claim this worker still
  * holds), and which of the attempts it recorded, from its rows.
  */
-function recordStatement(settings: EventSettings, worker: string, attempts: readonly Attempt[]) {
+export function recordStatement(settings: EventSettings, worker: string, attempts: readonly Attempt[]) {
   const rows = attempts.map((a) => {
     const last = a.claim.attempts >= settings.maxAttempts;
     const error = a.ok ? null : (a.error?.slice(0, 1000) ?? null);

@@ -137,14 +137,26 @@ export class LiveSession implements LiveStreams {
     return sub;
   }
 
-  /** An event of this session's tenant: handled in order, after the ones before it. */
-  offer(event: EventEnvelope): void {
+  /**
+   * Events of this session's tenant, in the order written: handled in order, after the ones
+   * before them, as one step (a batch costs the session one turn, not one per event).
+   */
+  offer(events: readonly EventEnvelope[]): void {
     if (this.ended) return;
-    const aboutMe = event.resource.type === 'user' && event.resource.id === this.caller.userId;
-    if (!aboutMe && ![...this.subscriptions].some((s) => s.wants(event))) return;
+    const relevant = events.filter((event) => this.concerns(event));
+    if (relevant.length === 0) return;
     this.chain = this.chain
-      .then(() => this.handle(event))
-      .catch((err) => this.hub.log.error({ err, eventId: event.id }, 'live event not delivered'));
+      .then(() => this.handle(relevant))
+      .catch((err) =>
+        this.hub.log.error({ err, eventIds: relevant.map((e) => e.id) }, 'live events not delivered'),
+      );
+  }
+
+  /** A subscription wants it, or it is about the caller's own user (whose change is checked). */
+  private concerns(event: EventEnvelope): boolean {
+    if (event.resource.type === 'user' && event.resource.id === this.current.userId) return true;
+    for (const sub of this.subscriptions) if (sub.wants(event)) return true;
+    return false;
   }
 
   /**
@@ -176,34 +188,40 @@ export class LiveSession implements LiveStreams {
     }
   }
 
-  private async handle(event: EventEnvelope): Promise<void> {
-    const aboutMe = event.resource.type === 'user' && event.resource.id === this.current.userId;
-    const wanting = [...this.subscriptions].filter((s) => s.wants(event));
-    if (this.hub.hearsCallers && !aboutMe && !wanting.some((s) => s.reads)) {
-      // Nothing to read, and any change to the caller has been heard of (recheck()): the caller
-      // as last checked holds, with no transaction per socket and event (a fan-out to every
-      // socket of a tenant would otherwise take one each).
+  private async handle(events: readonly EventEnvelope[]): Promise<void> {
+    // The context of events that need no read, made once for the batch: the caller as last
+    // checked (a recheck is a step of the chain of its own, so it cannot change within one).
+    let heard: Context | undefined;
+    for (const event of events) {
+      if (this.ended) return;
+      const aboutMe = event.resource.type === 'user' && event.resource.id === this.current.userId;
+      const wanting = [...this.subscriptions].filter((s) => s.wants(event));
+      if (this.hub.hearsCallers && !aboutMe && !wanting.some((s) => s.reads)) {
+        // Nothing to read, and any change to the caller has been heard of (recheck()): the caller
+        // as last checked holds, with no transaction per socket and event (a fan-out to every
+        // socket of a tenant would otherwise take one each).
+        heard ??= {
+          em: this.hub.orm.em,
+          caller: this.current,
+          loaders: new Loaders(),
+          requestId: randomUUID(),
+        };
+        for (const sub of wanting) if (!this.ended) await sub.offer(heard, event);
+        continue;
+      }
+      const auth = await this.authenticated();
+      if (!auth) return;
       const ctx: Context = {
-        em: this.hub.orm.em,
-        caller: this.current,
+        em: auth.em,
+        caller: auth.caller,
         loaders: new Loaders(),
         requestId: randomUUID(),
       };
-      for (const sub of wanting) if (!this.ended) await sub.offer(ctx, event);
-      return;
-    }
-    const auth = await this.authenticated();
-    if (!auth) return;
-    const ctx: Context = {
-      em: auth.em,
-      caller: auth.caller,
-      loaders: new Loaders(),
-      requestId: randomUUID(),
-    };
-    try {
-      for (const sub of this.subscriptions) if (sub.wants(event)) await sub.offer(ctx, event);
-    } finally {
-      await endTenantTransaction(auth.em, false);
+      try {
+        for (const sub of this.subscriptions) if (sub.wants(event)) await sub.offer(ctx, event);
+      } finally {
+        await endTenantTransaction(auth.em, false);
+      }
     }
   }
 
@@ -228,6 +246,8 @@ export class LiveSession implements LiveStreams {
  * it pushes the mark forward: a process that dies stops counting within the mark's life.
  */
 const LIVE_MARK_SECONDS = 90;
+/** Event ids read from the outbox in one statement, at most (notified()). */
+const LIVE_READ_BATCH = 500;
 const LIVE_RENEW_MS = 30_000;
 
 /**
@@ -243,6 +263,8 @@ export class LiveHub {
   private readonly byTenant = new Map<string, Set<LiveSession>>();
   private listener?: Listener;
   private chain: Promise<void> = Promise.resolve();
+  /** Per tenant, the event ids of the read that waits its turn in `chain` (notified()). */
+  private readonly queued = new Map<string, string[]>();
   private renewal?: NodeJS.Timeout;
 
   /** Who may read which event: the rules of the records' queries. */
@@ -343,9 +365,22 @@ export class LiveHub {
     const ids = list ? list.split(',') : [];
     // Only a process with subscribers in the tenant reads the events.
     if (ids.length === 0 || !this.byTenant.has(tenantId)) return;
+    // Notifications heard while a read of the tenant's events waits its turn join that read:
+    // under load the batches grow, and each batch is one statement and one turn per session,
+    // whose messages to a socket go out in one write (subscriptions.ts).
+    const queued = this.queued.get(tenantId);
+    if (queued && queued.length + ids.length <= LIVE_READ_BATCH) {
+      queued.push(...ids);
+      return;
+    }
+    const batch = [...ids];
+    this.queued.set(tenantId, batch);
     this.chain = this.chain
-      .then(() => this.dispatch(tenantId, ids))
-      .catch((err) => this.log.error({ err, eventIds: ids }, 'live events could not be read'));
+      .then(() => {
+        if (this.queued.get(tenantId) === batch) this.queued.delete(tenantId);
+        return this.dispatch(tenantId, batch);
+      })
+      .catch((err) => this.log.error({ err, eventIds: batch }, 'live events could not be read'));
   }
 
   private async dispatch(tenantId: string, ids: string[]): Promise<void> {
@@ -357,14 +392,15 @@ export class LiveHub {
         [tenantId, ids.join(',')],
       ),
     );
-    // In the order the events were written, as the notification lists them.
+    // In the order the events were written, as the notifications list them; one object per
+    // event for every session (shared-results.ts executes it once per document).
     const byId = new Map(rows.map((row) => [row.id, row]));
-    for (const id of ids) {
+    const events = ids.flatMap((id) => {
       const row = byId.get(id);
-      if (!row) continue;
-      const event = envelopeOf(row);
-      for (const session of this.byTenant.get(tenantId) ?? []) session.offer(event);
-    }
+      return row ? [envelopeOf(row)] : [];
+    });
+    if (events.length === 0) return;
+    for (const session of this.byTenant.get(tenantId) ?? []) session.offer(events);
   }
 
   /** Ends every session (the sockets close with 1001) and stops listening. */

@@ -61,6 +61,18 @@ export function outboxRow(fields: {
   return row;
 }
 
+const writeListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` whenever a flush of this process writes outbox rows (before they commit, so
+ * they may not be visible yet); returns what stops it. The event worker looks for them soon
+ * rather than at its next poll (worker.ts).
+ */
+export function onOutboxWrites(listener: () => void): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
+}
+
 /**
  * Writes the outbox. Runs after the tenancy subscriber has recorded this flush's history
  * (history/recorder.ts), and turns every new history entry of a record with `events` (CREATE,
@@ -125,5 +137,6 @@ export class OutboxSubscriber implements EventSubscriber {
       }
     }
     insertWithFlush(args, OutboxEvent.name, rows);
+    if (rows.length > 0) for (const listener of writeListeners) listener();
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { escapeLiteral, Pool } from 'pg';
@@ -49,6 +50,16 @@ function literal(value: Literal): string {
  * recording) run so, many times a second, and so do reads within one tenant (`tenantId`: that
  * tenant's records, as asEventWorker gives). A failure rolls the transaction back.
  *
+ * On the worker's own connections (ownConnections) each statement is a prepared statement of
+ * its connection (prepared in the first trip that runs it there, then EXECUTEd with its values):
+ * a claim's plan took longer to make than to run, and its connection keeps it instead
+ * (bench/README.md, "Events: claiming and draining"; PostgreSQL plans a prepared statement anew
+ * for each execution until a generic plan proves no dearer). So a statement's text must be one of
+ * a bounded set (values go in its `?` parameters), or each connection would keep a plan of every
+ * text it ever ran. On the process's pool (the embedded database, or no connections of its own)
+ * the values are written into the statement as literals and it is planned each time: those
+ * connections are shared, and whatever else uses them may drop prepared statements.
+ *
  * Their commits do not wait for the WAL flush (`synchronous_commit` off, for this transaction
  * only): a busy endpoint's window moves on a claim and a record, so a flush each would bound its
  * pace. What a database crash can lose is the last fraction of a second of this bookkeeping, never
@@ -71,6 +82,32 @@ export interface TripStatement {
   params?: readonly Literal[];
 }
 
+/** The prepared statements each of the worker's own connections holds, by name (inOneTripEach). */
+const preparedOn = new WeakMap<object, Set<string>>();
+
+/** A statement as a prepared one: its name (from its text), its PREPARE and its EXECUTE. */
+export function preparedForm({ sql, params = [] }: TripStatement) {
+  const pieces = placeholders(sql, params);
+  const name = `bms_trip_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+  return {
+    name,
+    prepare: `prepare ${name} as ${pieces.reduce((text, piece, i) => `${text}$${i}${piece}`)}`,
+    execute: params.length ? `execute ${name}(${params.map(literal).join(', ')})` : `execute ${name}`,
+  };
+}
+
+/** A statement with its values written in as literals. */
+function literalForm({ sql, params = [] }: TripStatement) {
+  const pieces = placeholders(sql, params);
+  return { execute: pieces.reduce((text, piece, i) => text + literal(params[i - 1]) + piece) };
+}
+
+function placeholders(sql: string, params: readonly Literal[]): string[] {
+  const pieces = sql.split('?');
+  if (pieces.length !== params.length + 1) throw new Error('inOneTrip: one value per ? placeholder');
+  return pieces;
+}
+
 /**
  * inOneTrip for several statements in one transaction, run in order (each sees what those before
  * it changed), in one round trip; returns each one's rows.
@@ -80,38 +117,67 @@ export async function inOneTripEach(
   statements: readonly TripStatement[],
   tenantId = '',
 ): Promise<unknown[][]> {
-  const filled = statements.map(({ sql, params = [] }) => {
-    const pieces = sql.split('?');
-    if (pieces.length !== params.length + 1) throw new Error('inOneTrip: one value per ? placeholder');
-    return pieces.reduce((text, piece, i) => text + literal(params[i - 1]) + piece);
-  });
   const own = ownPools.get(orm);
-  const client: {
+  if (!own) return runTrip(knexConnections(orm), statements.map(literalForm), tenantId);
+  const connection = (await own.connect()) as unknown as PgConnection & { release(): void };
+  try {
+    let known = preparedOn.get(connection);
+    if (!known) preparedOn.set(connection, (known = new Set()));
+    const forms = statements.map(preparedForm);
+    // A trip's own statements, prepared once even when it runs one twice.
+    const missing = [
+      ...new Map(forms.filter((f) => !known.has(f.name)).map((f) => [f.name, f.prepare])).values(),
+    ];
+    try {
+      const rows = await runTrip({ connection }, forms, tenantId, missing);
+      for (const f of forms) known.add(f.name);
+      return rows;
+    } catch (err) {
+      // Which of the trip's statements got prepared before the failure is unknown: start afresh.
+      await connection.query('deallocate all').catch(() => undefined);
+      known.clear();
+      throw err;
+    }
+  } finally {
+    connection.release();
+  }
+}
+
+/** The process's pool (knex's), for a worker without connections of its own. */
+function knexConnections(orm: MikroORM) {
+  return (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
     acquireConnection(): Promise<PgConnection>;
-    releaseConnection(c: PgConnection): Promise<void>;
-  } = own
-    ? {
-        acquireConnection: async () => (await own.connect()) as unknown as PgConnection,
-        releaseConnection: async (connection) => (connection as unknown as { release(): void }).release(),
-      }
-    : ((orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
-        acquireConnection(): Promise<PgConnection>;
-        releaseConnection(connection: PgConnection): Promise<void>;
-      });
-  const connection = await client.acquireConnection();
+    releaseConnection(connection: PgConnection): Promise<void>;
+  };
+}
+
+/**
+ * One trip on a connection (`connection`, or one taken from `pool` for it): `before` (outside
+ * the transaction's statements: PREPAREs), then the transaction with its settings and
+ * `forms`' statements. A failure rolls the transaction back.
+ */
+async function runTrip(
+  from:
+    | { connection: PgConnection }
+    | { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> },
+  forms: readonly { execute: string }[],
+  tenantId: string,
+  before: readonly string[] = [],
+): Promise<unknown[][]> {
+  const connection = 'connection' in from ? from.connection : await from.acquireConnection();
   try {
     const results = await connection.query(
-      `begin; select set_config('app.worker', 'events', true), set_config('app.tenant_id', ${literal(tenantId)}, true),
-         set_config('synchronous_commit', 'off', true);
-       ${filled.join(';\n')};
+      `${before.map((p) => `${p};\n`).join('')}begin; select set_config('app.worker', 'events', true),
+         set_config('app.tenant_id', ${literal(tenantId)}, true), set_config('synchronous_commit', 'off', true);
+       ${forms.map((f) => f.execute).join(';\n')};
        commit;`,
     );
-    return filled.map((_, i) => results[2 + i].rows);
+    return forms.map((_, i) => results[before.length + 2 + i].rows);
   } catch (err) {
     await connection.query('rollback').catch(() => undefined);
     throw err;
   } finally {
-    await client.releaseConnection(connection);
+    if (!('connection' in from)) await from.releaseConnection(connection);
   }
 }
 

@@ -20,6 +20,7 @@ import { PushSenders, SERVICE_OF } from './push';
 import type { PushNotice } from './push/payload';
 import { configuredPlatforms } from './push/settings';
 import { envelopeOf } from './envelope';
+import { onOutboxWrites } from './outbox';
 import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
@@ -45,6 +46,12 @@ import { createMailer, type Mailer } from './mail';
  */
 
 const DISPATCH_BATCH = 500;
+/**
+ * How soon the dispatch loop looks again, rather than after the poll interval, for one poll
+ * interval after its process wrote events: a write's event is dispatched within this of its
+ * commit, not up to a whole poll interval after it (that was most of a busy endpoint's lag).
+ */
+const DISPATCH_SOON_MS = 100;
 /** Claims and records are batched up to this many deliveries a statement. */
 const BATCH = 100;
 /** How long a finished attempt waits for others to end before it is recorded (see record()). */
@@ -662,10 +669,12 @@ export function startEventWorker(
   const pool = new DeliveryPool(orm, { settings, mailer, push }, log, observe);
   let stopped = false;
   const wakers = new Set<() => void>();
+  /** The dispatch loop's wait, also ended by a write of this process. */
+  const dispatchWakers = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of [...wakers]) wake();
   };
-  const idle = (ms: number) =>
+  const idle = (ms: number, also?: Set<() => void>) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       // A wait is never what keeps the process alive (a stopped worker leaves none behind).
@@ -673,10 +682,20 @@ export function startEventWorker(
       function done() {
         clearTimeout(timer);
         wakers.delete(done);
+        also?.delete(done);
         resolve();
       }
       wakers.add(done);
+      also?.add(done);
     });
+  // Until then the dispatch loop looks again after DISPATCH_SOON_MS: this process wrote events.
+  let soonUntil = 0;
+  const stopListening = onOutboxWrites(() => {
+    const waking = Date.now() >= soonUntil;
+    soonUntil = Date.now() + settings.pollIntervalMs;
+    // Its long wait ends now; the write commits within the short ones that follow.
+    if (waking) for (const wake of [...dispatchWakers]) wake();
+  });
 
   const dispatchAll = async () => {
     let made = 0;
@@ -701,7 +720,12 @@ export function startEventWorker(
 
   const dispatching = guarded('dispatch', async () => {
     await dispatchAll();
-    if (!stopped) await idle(settings.pollIntervalMs);
+    if (stopped) return;
+    const soon = Date.now() < soonUntil;
+    await idle(
+      soon ? Math.min(DISPATCH_SOON_MS, settings.pollIntervalMs) : settings.pollIntervalMs,
+      dispatchWakers,
+    );
   });
   const delivering = guarded('deliver', async () => {
     const started = await pool.fill();
@@ -740,6 +764,7 @@ export function startEventWorker(
     nudge: wakeAll,
     async stop() {
       stopped = true;
+      stopListening();
       wakeAll();
       await Promise.all([dispatching, delivering, scheduling]);
       // What is in flight finishes and is recorded, or is given back (drain()).

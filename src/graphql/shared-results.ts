@@ -11,6 +11,19 @@ import { createSourceEventStream, execute, print, type ExecutionArgs, type Execu
  * executed for its own socket as before.
  */
 const executed = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+/** The results shared by many sockets, each with its JSON once a socket's message needed it. */
+const shared = new WeakMap<ExecutionResult, { json?: string }>();
+
+/**
+ * The JSON of a result that sockets share (made once, at the first socket's message), or
+ * undefined for any other value: a socket's message then carries it without serialising it again.
+ */
+export function sharedJsonOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const entry = shared.get(value as ExecutionResult);
+  if (!entry) return undefined;
+  return (entry.json ??= JSON.stringify(value));
+}
 
 export async function subscribeSharing(
   args: ExecutionArgs,
@@ -29,7 +42,7 @@ export async function subscribeSharing(
     const result = Promise.resolve(execute({ ...args, rootValue: payload }));
     results.set(key, result);
     void result.then(
-      (r) => r.errors && results.delete(key),
+      (r) => (r.errors ? results.delete(key) : shared.set(r, {})),
       () => results.delete(key),
     );
     return result;

@@ -18,6 +18,7 @@ import { classify } from '../error-mapping';
 import { CLOSE_UNAUTHORIZED, type LiveHub, type LiveSession } from '../events/live';
 import type { Logger } from '../logger';
 import { withoutSuggestions } from './errors';
+import { FanoutSocket, messageReplacer } from './fanout-socket';
 import { subscribeSharing } from './shared-results';
 
 export interface SubscriptionServer {
@@ -57,7 +58,9 @@ export function serveSubscriptions(options: {
   const rules = [...specifiedRules, ...options.validationRules];
   // Upgrades are taken from the HTTP server here rather than by ws itself, which would also
   // re-emit the server's own errors (a port in use at start-up) as its own.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // Its sockets send a shared result without serialising it again and coalesce their writes
+  // (fanout-socket.ts).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, WebSocket: FanoutSocket });
   let closing = false;
   const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
@@ -67,7 +70,10 @@ export function serveSubscriptions(options: {
       );
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      (ws as FanoutSocket).connection = socket;
+      wss.emit('connection', ws, req);
+    });
   };
   server.on('upgrade', upgrade);
   const disposable = useServer<Record<string, unknown> | undefined, { session: LiveSession }>(
@@ -75,6 +81,7 @@ export function serveSubscriptions(options: {
       schema,
       // An event offered to many sockets is executed once per document (shared-results.ts).
       subscribe: subscribeSharing,
+      jsonMessageReplacer: messageReplacer,
       connectionInitWaitTimeout: 10_000,
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};

@@ -168,31 +168,58 @@ describe('GraphQL subscriptions', () => {
     expect((await all.next()).recordChanged.type).toBe('feature.updated');
   });
 
-  it('fans every event out to every subscribed socket, once each and in order', async () => {
+  it("fans every event out to every subscribed socket, once each and in order, and none to another tenant's", async () => {
     const reader = await a.userWith(['READ_FEATURES']);
     const before = server.app.live.subscriptionCount;
-    const streams = Array.from({ length: 50 }, () =>
-      subscribe<{ recordChanged: { id: string; resource: { id: string } } }>(open(reader.token), RECORDS, {
+    // Two selections of the same field: each socket gets the result of its own document, and the
+    // graphql-ws client gives each subscription an id of its own (the message differs per socket).
+    const NARROW = `subscription ($types: [String!]) { recordChanged(types: $types) { resource { id } } }`;
+    const streams = Array.from({ length: 60 }, (_, i) =>
+      subscribe<{ recordChanged: { id?: string; type?: string; resource: { id: string } } }>(
+        open(reader.token),
+        i % 3 === 0 ? NARROW : RECORDS,
+        { types: ['feature.created'] },
+      ),
+    );
+    const others = Array.from({ length: 10 }, () =>
+      subscribe<{ recordChanged: { tenantId: string; resource: { id: string } } }>(open(b.token), RECORDS, {
         types: ['feature.created'],
       }),
     );
-    await subscribed(before, streams.length);
+    await subscribed(before, streams.length + others.length);
+    // Created concurrently too: events that commit close together reach a socket in one batch.
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       const res = await a.client.post('/hr/features', { name: `Fanned ${i}` });
       expect(res.status).toBe(201);
       ids.push(res.body.id as string);
     }
-    for (const stream of streams) {
-      const got: string[] = [];
-      for (let i = 0; i < ids.length; i++) got.push((await stream.next()).recordChanged.resource.id);
-      expect(got).toEqual(ids);
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => a.client.post('/hr/features', { name: `Fanned together ${i}` })),
+    );
+    for (const res of burst) expect(res.status).toBe(201);
+    const burstIds = new Set(burst.map((res) => res.body.id as string));
+    for (const [i, stream] of streams.entries()) {
+      const got: { id?: string; type?: string; resource: { id: string } }[] = [];
+      for (let n = 0; n < ids.length + burst.length; n++) got.push((await stream.next()).recordChanged);
+      expect(got.slice(0, ids.length).map((e) => e.resource.id)).toEqual(ids);
+      // The concurrent ones in their commit order, which the requests do not fix: each once.
+      expect(new Set(got.slice(ids.length).map((e) => e.resource.id))).toEqual(burstIds);
+      if (i % 3 === 0) expect(Object.keys(got[0])).toEqual(['resource']);
+      else expect(got[0]).toMatchObject({ type: 'feature.created', resource: { id: ids[0] } });
     }
-    // Nothing twice: a sixth event is the next thing every socket gets.
+    // Nothing twice, and nothing of A's in B: the next event each socket gets is its tenant's next.
     const last = await a.client.post('/hr/features', { name: 'Fanned last' });
     expect(last.status).toBe(201);
+    const inB = await b.client.post('/hr/features', { name: 'B after the fan-out' });
+    expect(inB.status).toBe(201);
     for (const stream of streams) expect((await stream.next()).recordChanged.resource.id).toBe(last.body.id);
-    for (const stream of streams) stream.stop();
+    for (const other of others)
+      expect((await other.next()).recordChanged).toMatchObject({
+        tenantId: b.tenantId,
+        resource: { id: inB.body.id },
+      });
+    for (const stream of [...streams, ...others]) stream.stop();
   });
 
   it('refuses types that are unknown or not readable', async () => {

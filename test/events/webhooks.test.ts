@@ -129,6 +129,25 @@ describe('webhooks', () => {
     );
   });
 
+  it("dispatches its own process's writes at once, not at its next poll", async () => {
+    // The suite's worker looks every 50 ms; this one would look again only after a minute.
+    await worker.stop();
+    const patient = startEventWorker(server.orm, createLogger('silent'), {
+      ...settings,
+      pollIntervalMs: 60_000,
+    });
+    try {
+      await patient.runOnce();
+      await register(a, '/prompt', ['feature.created']);
+      const id = await createFeature(a, 'Prompt');
+      const [got] = await waitFor(() => receiver.at('/prompt').length > 0 && receiver.at('/prompt'), 10_000);
+      expect(JSON.parse(got.body).resource.id).toBe(id);
+    } finally {
+      await patient.stop();
+      worker = startEventWorker(server.orm, createLogger('silent'), settings);
+    }
+  });
+
   it('retries a failing receiver: two failures, then one success, three attempts in the log', async () => {
     const hook = await register(a, '/flaky', ['feature.created']);
     await createFeature(a, 'Flaky feature');
