@@ -15,6 +15,22 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
  * deleted (a restrict key, which names no field).
  */
 const REFUSED = 'refused by the database';
+/** A GraphQL document's one createFeature (on its second line), refused for REFUSED: its answer. */
+const REFUSED_AT_CREATE = {
+  errors: [
+    {
+      message: 'name: is not one of the values the field allows',
+      locations: [{ line: 2, column: 9 }],
+      path: ['createFeature'],
+      extensions: {
+        code: 'INTERNAL_SERVER_ERROR',
+        status: 400,
+        errors: [{ field: 'name', reason: 'is not one of the values the field allows' }],
+      },
+    },
+  ],
+  data: null,
+};
 
 /** A restrict key's refusal: PostgreSQL reports a foreign key violation, the embedded database a restrict violation. */
 const STILL_REFERRED_TO = process.env.DATABASE_URL
@@ -154,21 +170,7 @@ describe('writes sent with the COMMIT: what a refusal is answered', () => {
       { input: { name: REFUSED } },
     );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      errors: [
-        {
-          message: 'name: is not one of the values the field allows',
-          locations: [{ line: 2, column: 9 }],
-          path: ['createFeature'],
-          extensions: {
-            code: 'INTERNAL_SERVER_ERROR',
-            status: 400,
-            errors: [{ field: 'name', reason: 'is not one of the values the field allows' }],
-          },
-        },
-      ],
-      data: null,
-    });
+    expect(res.body).toEqual(REFUSED_AT_CREATE);
     expect(await kept(REFUSED)).toEqual({ features: 0, history: 0, outbox: 0 });
   });
 
@@ -180,21 +182,7 @@ describe('writes sent with the COMMIT: what a refusal is answered', () => {
       { input: { name: REFUSED } },
     );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      errors: [
-        {
-          message: 'name: is not one of the values the field allows',
-          locations: [{ line: 2, column: 9 }],
-          path: ['createFeature'],
-          extensions: {
-            code: 'INTERNAL_SERVER_ERROR',
-            status: 400,
-            errors: [{ field: 'name', reason: 'is not one of the values the field allows' }],
-          },
-        },
-      ],
-      data: null,
-    });
+    expect(res.body).toEqual(REFUSED_AT_CREATE);
     expect(await kept(REFUSED)).toEqual({ features: 0, history: 0, outbox: 0 });
   });
 
