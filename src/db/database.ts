@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { openEmbedded } from './embedded';
-import { migrate, openOrm } from './orm';
+import { everyMigrationRecorded, migrate, openOrm } from './orm';
 
 export interface Database {
   orm: MikroORM;
@@ -48,8 +48,10 @@ export async function openDatabase(
  * outside any transaction: a transaction held open while the migrator works would stall a server
  * that runs one session for all its clients (the embedded database's socket host, which other
  * processes reach through DATABASE_URL). A process that dies releases it with its connection.
+ * A database that already records every migration needs neither the lock nor its connection.
  */
 async function migrateAlone(orm: MikroORM, clientUrl: string): Promise<void> {
+  if (await everyMigrationRecorded(orm)) return;
   const lock = new Client({ connectionString: clientUrl });
   await lock.connect();
   try {

@@ -1,10 +1,9 @@
 import pino from 'pino';
-import { MikroORM, type Options } from '@mikro-orm/core';
+import { MikroORM, type IMigrator, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
 import { entities as appEntities } from '../entities';
 import { Tenant } from '../entities/tenant';
-import { migrationsList } from '../migrations';
+import { migrationNames } from '../migrations/names';
 import { RENAMED_MIGRATIONS } from '../migrations/renamed';
 import { OutboxSubscriber } from '../events/outbox';
 import { createLogger, type Logger } from '../logger';
@@ -63,7 +62,6 @@ export function ormOptions({
     filters: tenantFilter(scoped),
     // The outbox runs after tenancy, which appends the history entries it turns into events.
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
-    extensions: [Migrator],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts), by the file store's and the export jobs' own statements
     // (domain/files/stored-files.ts, jobs/tenant-exports.ts) or by the history's retention
@@ -78,7 +76,8 @@ export function ormOptions({
         'history_settings',
       ],
     },
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    // The list of migrations joins these when the migrator is first used (`migratorOf`).
+    migrations: { transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Each request works on its own fork; the global manager must never hold request state.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -91,11 +90,46 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM<PostgreSqlD
   return MikroORM.init<PostgreSqlDriver>(ormOptions(options));
 }
 
+/**
+ * Brings the database up to the migrations list. A process whose database already records every
+ * migration (each start but the first after a deploy) asks one question and is done: loading the
+ * migrator (@mikro-orm/migrations, umzug and its command-line parser) was a third of the CPU of a
+ * CLI command's start, and every command and service start migrates first.
+ */
 export async function migrate(orm: MikroORM): Promise<void> {
   await recordRenamedMigrations(orm);
-  await orm.getMigrator().up();
+  if (await everyMigrationRecorded(orm)) return;
+  await (await migratorOf(orm)).up();
   // Tables added by any migration get their row-level security policy (idempotent).
   await enableRowLevelSecurity(orm);
+}
+
+/**
+ * The ORM's migrator, registered on first use rather than at start-up (`migrate` says why).
+ * `Migrator.register` is the extension's own registration, as `extensions: [Migrator]` does it.
+ */
+export async function migratorOf(orm: MikroORM): Promise<IMigrator> {
+  if (!orm.config.getExtension('@mikro-orm/migrator')) {
+    const [{ Migrator }, { migrationsList }] = await Promise.all([
+      import('@mikro-orm/migrations'),
+      import('../migrations'),
+    ]);
+    orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList });
+    Migrator.register(orm);
+  }
+  return orm.getMigrator();
+}
+
+/** Whether the database records every migration of the list as applied. */
+export async function everyMigrationRecorded(orm: MikroORM): Promise<boolean> {
+  const connection = orm.em.getConnection();
+  const [{ exists }] = await connection.execute<{ exists: boolean }[]>(
+    `select to_regclass('mikro_orm_migrations') is not null as exists`,
+  );
+  if (!exists) return false;
+  const rows: { name: string }[] = await connection.execute(`select name from mikro_orm_migrations`);
+  const recorded = new Set(rows.map((r) => r.name));
+  return migrationNames.every((name) => recorded.has(name));
 }
 
 /** A migration applied under a name it no longer has is recorded under its new name too. */

@@ -9,7 +9,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
 import { create as createTar } from 'tar';
 import type { FileBackend } from '../files/backends';
-import { migrationsList } from '../migrations';
+import { migrationNames } from '../migrations/names';
 import { actAsTenant, quoteIdent, rows, tenantTables, type TenantTable, knexOf } from './tenant-tables';
 
 /**
@@ -55,7 +55,7 @@ export class BundleError extends Error {}
 /** How far an export or import has come, for a caller that shows progress. */
 export type Progress = (step: { done: number; total: number; what: string }) => void;
 
-export const schemaVersion = () => migrationsList[migrationsList.length - 1].name;
+export const schemaVersion = () => migrationNames[migrationNames.length - 1];
 
 const sha256Of = async (file: string): Promise<string> => {
   const hash = createHash('sha256');
@@ -266,8 +266,7 @@ async function readManifest(dir: string): Promise<Manifest> {
     throw new BundleError(
       `the bundle's format version ${manifest.formatVersion} is not ${BUNDLE_FORMAT_VERSION}, the one this version reads`,
     );
-  const known = migrationsList.map((m) => m.name);
-  if (!known.includes(manifest.schemaVersion))
+  if (!migrationNames.includes(manifest.schemaVersion))
     throw new BundleError(
       `the bundle was written by a newer schema (${manifest.schemaVersion}); this deployment's schema is ${schemaVersion()}: upgrade it first`,
     );

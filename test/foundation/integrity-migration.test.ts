@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/core';
 import { startHost, stopHost } from '../../src/db/embedded';
-import { openOrm } from '../../src/db/orm';
+import { migratorOf, openOrm } from '../../src/db/orm';
 
 /**
  * The foreign-key migration on a database that already holds rows written before the keys,
@@ -45,7 +45,7 @@ describe('the tenant foreign-key migration on existing data', () => {
   });
 
   it('clears set-null orphans, deletes cascade orphans, leaves a restrict key with orphans NOT VALID', async () => {
-    await orm.getMigrator().up({ to: BEFORE });
+    await (await migratorOf(orm)).up({ to: BEFORE });
     const sql = (text: string, params: unknown[] = []) => orm.em.getConnection().execute(text, params);
     const [a, b] = [randomUUID(), randomUUID()];
     const ids = {
@@ -89,7 +89,7 @@ describe('the tenant foreign-key migration on existing data', () => {
       ids.goneSubsidiary,
     ]);
 
-    await orm.getMigrator().up();
+    await (await migratorOf(orm)).up();
 
     const [feature] = await sql(`select epic_id from feature where id = ?`, [ids.feature]);
     expect(feature.epic_id).toBeNull();

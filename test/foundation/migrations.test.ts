@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startHost, stopHost } from '../../src/db/embedded';
-import { migrate, openOrm } from '../../src/db/orm';
+import { migrate, migratorOf, openOrm } from '../../src/db/orm';
 import { schemaDrift } from '../../src/db/orm-bypass/schema-diff';
 import { migrationsList } from '../../src/migrations';
+import { migrationNames } from '../../src/migrations/names';
 import { RENAMED_MIGRATIONS } from '../../src/migrations/renamed';
 
 const DIR = path.join(__dirname, '..', '..', 'src', 'migrations');
@@ -25,6 +26,7 @@ describe('migrations', () => {
     }
     expect(migrationsList.map((m) => m.name)).toEqual(files);
     expect(migrationsList.map((m) => m.class.name)).toEqual(files);
+    expect(migrationNames).toEqual(files);
     // A rename points at a migration that exists, from a name no migration has now.
     for (const [before, after] of Object.entries(RENAMED_MIGRATIONS)) {
       expect(files).toContain(after);
@@ -61,7 +63,7 @@ describe('migrations', () => {
         const recordedBefore = await applied();
         // Running the initial migration again would fail on its existing tables.
         await migrate(orm);
-        expect(await orm.getMigrator().getPendingMigrations()).toEqual([]);
+        expect(await (await migratorOf(orm)).getPendingMigrations()).toEqual([]);
         expect(await applied()).toEqual([...recordedBefore, ...Object.values(RENAMED_MIGRATIONS)].sort());
         // Once recorded, a second start adds nothing.
         await migrate(orm);

@@ -16,7 +16,7 @@ import {
   type SqlEntityManager,
 } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { openOrm } from '../../src/db/orm';
+import { migratorOf, openOrm } from '../../src/db/orm';
 import { BEGIN, ConnectionTransaction } from '../../src/db/orm-bypass/connection-transaction';
 import { ServiceEntityManager } from '../../src/db/orm-bypass/entity-manager';
 import { Pipeline, refusedAsReadOnly } from '../../src/db/orm-bypass/pipeline';
@@ -562,7 +562,7 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     'orm-bypass/create-migration.ts',
     "the Migrator diffs from what its private getSchemaFromSnapshot() returns (the generator's override)",
     async () => {
-      const migrator = orm.getMigrator() as unknown as {
+      const migrator = (await migratorOf(orm)) as unknown as {
         getSchemaFromSnapshot: () => unknown;
         checkMigrationNeeded(): Promise<boolean>;
       };

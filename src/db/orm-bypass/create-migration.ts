@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { ormOptions } from '../orm';
+import { migrationsList } from '../../migrations';
+import { migratorOf, ormOptions } from '../orm';
 import { startHost, stopHost } from '../embedded';
 import { databaseSchema } from './schema-diff';
 
@@ -20,6 +21,11 @@ const root = path.resolve(
   __dirname.includes(`${path.sep}dist${path.sep}`) ? '..' : '',
 );
 const dir = path.join(root, 'src', 'migrations');
+const NAMES_DOC = `/**
+ * Every migration's name, in order, written with index.ts by \`npm run migration:create\`: what a
+ * process reads to see whether its database is up to date without loading the migrations, whose
+ * base class brings the whole migrator in (src/db/orm.ts \`migrate\`).
+ */`;
 
 async function main() {
   const { child, port } = await startHost('memory://');
@@ -37,21 +43,21 @@ async function main() {
     options.migrations = {
       ...options.migrations,
       migrationsList: initial
-        ? options.migrations!.migrationsList!.filter((m) => !m.name.startsWith('Migration20261122000000'))
-        : options.migrations!.migrationsList,
+        ? migrationsList.filter((m) => !m.name.startsWith('Migration20261122000000'))
+        : migrationsList,
       path: dir,
       pathTs: dir,
       emit: 'ts',
       fileName: (ts) => (initial ? 'Migration20261122000000_initial' : `Migration${ts}`),
     };
     const orm = await MikroORM.init<PostgreSqlDriver>(options);
-    await orm.getMigrator().up();
+    const migrator = await migratorOf(orm);
+    await migrator.up();
     // The migrator diffs against a snapshot when it has one: hand it the database's schema without
     // the foreign keys the migrations own, so a new migration never drops them.
     const current = await databaseSchema(orm);
-    (orm.getMigrator() as unknown as { getSchemaFromSnapshot(): unknown }).getSchemaFromSnapshot = () =>
-      current;
-    const result = await orm.getMigrator().createMigration(dir, false, false, name);
+    (migrator as unknown as { getSchemaFromSnapshot(): unknown }).getSchemaFromSnapshot = () => current;
+    const result = await migrator.createMigration(dir, false, false, name);
     await orm.close(true);
     if (!result.fileName) {
       console.log('no changes: the entities match the migrations');
@@ -75,6 +81,14 @@ async function main() {
       '',
     ];
     fs.writeFileSync(path.join(dir, 'index.ts'), lines.join('\n'));
+    const names = [
+      NAMES_DOC,
+      'export const migrationNames: readonly string[] = [',
+      ...files.map((m) => `  '${m.file}',`),
+      '];',
+      '',
+    ];
+    fs.writeFileSync(path.join(dir, 'names.ts'), names.join('\n'));
     console.log(`wrote ${result.fileName}`);
   } finally {
     await stopHost(child);
