@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import type { Context } from '../context';
 import { classify } from '../error-mapping';
-import { AppError, titleFor } from '../errors';
+import { AppError, codeFor, titleFor } from '../errors';
 import { writeOriginOf, type WriteOrigin } from '../family/write-origin';
 import type { Logger } from '../logger';
 
@@ -94,7 +94,15 @@ export function fieldError(
 ): GraphQLFormattedError {
   const { status, detail, expected, errors } = classify(error);
   if (!expected) logger.error({ err: error }, 'unexpected GraphQL error');
-  const code = status === 500 ? 'INTERNAL_SERVER_ERROR' : (formatted.extensions?.code ?? 'BAD_REQUEST');
+  // Apollo codes what a resolver throws INTERNAL_SERVER_ERROR; a refusal mapped to a 4xx (a
+  // database refusal, say) is the caller's to mend, coded by its status as an AppError is.
+  const given = formatted.extensions?.code;
+  const code =
+    status === 500
+      ? 'INTERNAL_SERVER_ERROR'
+      : given && given !== 'INTERNAL_SERVER_ERROR'
+        ? given
+        : codeFor(status);
   // A record's insert or deletion sent with a later statement (family/write-origin.ts): its
   // refusal is the error of the field that wrote it, as when it was sent on its own.
   const origin = writeOriginOf(originalOf(error));

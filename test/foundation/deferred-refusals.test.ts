@@ -23,7 +23,7 @@ const REFUSED_AT_CREATE = {
       locations: [{ line: 2, column: 9 }],
       path: ['createFeature'],
       extensions: {
-        code: 'INTERNAL_SERVER_ERROR',
+        code: 'BAD_REQUEST',
         status: 400,
         errors: [{ field: 'name', reason: 'is not one of the values the field allows' }],
       },
@@ -199,7 +199,7 @@ describe('writes sent with the COMMIT: what a refusal is answered', () => {
       locations: [{ line: 3, column: 9 }],
       path: ['second'],
       extensions: {
-        code: 'INTERNAL_SERVER_ERROR',
+        code: 'BAD_REQUEST',
         status: 400,
         errors: [{ field: 'name', reason: 'is not one of the values the field allows' }],
       },
@@ -248,7 +248,7 @@ describe('writes sent with the COMMIT: what a refusal is answered', () => {
           message: STILL_REFERRED_TO,
           locations: [{ line: 2, column: 9 }],
           path: ['deleteFeature'],
-          extensions: { code: 'INTERNAL_SERVER_ERROR', status: 409 },
+          extensions: { code: 'CONFLICT', status: 409 },
         },
       ],
       data: null,
