@@ -21,6 +21,7 @@ export interface Refusal {
 }
 
 const CONCURRENT = 'the record is being changed concurrently; retry';
+const STILL_REFERRED_TO = 'the record is referred to by records that prevent this change';
 
 export const DATABASE_REFUSALS: Readonly<Record<string, Refusal>> = {
   '23502': { status: 400, name: 'not_null_violation', reason: 'must not be null' },
@@ -39,7 +40,7 @@ export const DATABASE_REFUSALS: Readonly<Record<string, Refusal>> = {
     status: 409,
     name: 'restrict_violation',
     reason: 'is referred to by records that prevent this change',
-    detail: 'the record is referred to by records that prevent this change',
+    detail: STILL_REFERRED_TO,
   },
   '23514': { status: 400, name: 'check_violation', reason: 'is not one of the values the field allows' },
   '23P01': { status: 409, name: 'exclusion_violation', reason: 'conflicts with another record' },
@@ -151,7 +152,11 @@ export function refusalOf(err: unknown): ClientError | undefined {
   // A key still referred to is a delete's (or a key change's) conflict, not a field's fault.
   const referredTo = code === '23503' && / is still referenced from table /.test(pg.detail ?? '');
   if (!fields.length || referredTo) {
-    const detail = known.detail ?? `a value in the request ${known.reason}`;
+    // PostgreSQL reports a restrict key still referred to as a foreign key violation, PGlite as
+    // a restrict violation: one answer for both.
+    const detail = referredTo
+      ? STILL_REFERRED_TO
+      : (known.detail ?? `a value in the request ${known.reason}`);
     return { status: known.status, detail, expected: true };
   }
   const errors: Problem[] = fields.map((field) => ({ field, reason: known.reason }));

@@ -32,10 +32,11 @@ const REFUSED_AT_CREATE = {
   data: null,
 };
 
-/** A restrict key's refusal: PostgreSQL reports a foreign key violation, the embedded database a restrict violation. */
-const STILL_REFERRED_TO = process.env.DATABASE_URL
-  ? 'the record is referenced by, or refers to, records that prevent this change'
-  : 'the record is referred to by records that prevent this change';
+/**
+ * A restrict key's refusal, answered alike on both databases, though PostgreSQL reports a foreign
+ * key violation and the embedded database a restrict violation.
+ */
+const STILL_REFERRED_TO = 'the record is referred to by records that prevent this change';
 
 describe('writes sent with the COMMIT: what a refusal is answered', () => {
   let server: TestServer;
