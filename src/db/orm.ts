@@ -65,7 +65,7 @@ export function ormOptions({
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
     extensions: [Migrator],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
-    // events/live.ts), by the file store's and the export jobs' own statements
+    // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
     // (domain/files/stored-files.ts, jobs/tenant-exports.ts) or by the history's retention
     // settings (history/retention.ts).
     schemaGenerator: {
@@ -76,6 +76,7 @@ export function ormOptions({
         'file_settings',
         'tenant_export',
         'history_settings',
+        'webhook_backlog',
       ],
     },
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
