@@ -142,8 +142,11 @@ function claimWebhooksSql(settings: EventSettings): string {
            count(*) filter (where x.locked_by = ?::uuid and x.locked_until >= now()) over (partition by h.tenant_id, h.endpoint_id) as held
          from backlog h
          cross join lateral (
-           ${headOf(`d.id, d.event_type, d.occurred_at, d.next_attempt_at, d.locked_until, d.locked_by,
-               row_number() over (order by d.occurred_at, d.id) as place`, window)}
+           ${headOf(
+             `d.id, d.event_type, d.occurred_at, d.next_attempt_at, d.locked_until, d.locked_by,
+               row_number() over (order by d.occurred_at, d.id) as place`,
+             window,
+           )}
          ) x
        ), heads as (
          select h.tenant_id, h.endpoint_id, h.changes, coalesce(w.occurred_at, 'infinity') as head
