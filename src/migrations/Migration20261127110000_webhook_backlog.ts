@@ -13,6 +13,10 @@ import { Migration } from '@mikro-orm/migrations';
  * - The claim raises it to the head it found, only if no insert was counted since its snapshot
  *   (`changes` as read) and the row is not locked by an insert under way: an insert it cannot see
  *   then lowers it again, or has kept it from moving.
+ *
+ * Its rows follow from the deliveries, so a tenant's export leaves them out and an import makes
+ * them anew as it inserts the deliveries (src/services/tenant-tables.ts); its key to the endpoint
+ * is checked at commit, as the deliveries' own is, since an import may insert deliveries first.
  */
 export class Migration20261127110000_webhook_backlog extends Migration {
   override async up(): Promise<void> {
@@ -23,7 +27,7 @@ export class Migration20261127110000_webhook_backlog extends Migration {
   "changes" bigint not null default 0,
   constraint "webhook_backlog_pkey" primary key ("tenant_id", "endpoint_id"),
   constraint "webhook_backlog_endpoint_tenant_fk" foreign key ("tenant_id", "endpoint_id")
-    references "webhook_endpoint" ("tenant_id", "id") on delete cascade);`);
+    references "webhook_endpoint" ("tenant_id", "id") on delete cascade deferrable initially deferred);`);
     this.addSql(`select bms_enable_rls();`);
     this.addSql(
       `create policy webhook_backlog_event_worker on webhook_backlog using (current_user <> 'bms_app' and current_setting('app.worker', true) = 'events');`,
