@@ -63,7 +63,7 @@ export function ormOptions({
     // The outbox runs after tenancy, which appends the history entries it turns into events.
     subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
-    // events/live.ts), by the file store's and the export jobs' own statements
+    // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
     // (domain/files/stored-files.ts, jobs/tenant-exports.ts) or by the history's retention
     // settings (history/retention.ts).
     schemaGenerator: {
@@ -74,6 +74,7 @@ export function ormOptions({
         'file_settings',
         'tenant_export',
         'history_settings',
+        'webhook_backlog',
       ],
     },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).

@@ -58,22 +58,27 @@ interface ClaimRow extends Claim {
 }
 
 /**
- * `endpoints`: each endpoint that has undelivered webhook deliveries, once, found by a loose index
- * scan of `event_delivery_window_idx` (the first entry, then the first entry past the previous
- * endpoint, and so on): one index probe per such endpoint, however many deliveries each has.
- * Needs `with recursive`.
+ * `backlog`: each endpoint that may have undelivered webhook deliveries, with where they begin
+ * (`webhook_backlog`, kept by a trigger on every insert of deliveries and by the claim: see
+ * Migration20261127110000_webhook_backlog). Its rows are one per endpoint that has had deliveries,
+ * those with nothing waiting marked 'infinity' and passed over.
  */
-const ENDPOINTS_WITH_UNDELIVERED = `endpoints as (
-  (select tenant_id, endpoint_id from event_delivery
-   where status = 'PENDING' and channel = 'WEBHOOK'
-   order by tenant_id, endpoint_id limit 1)
-  union all
-  select n.tenant_id, n.endpoint_id from endpoints p, lateral (
-    select d.tenant_id, d.endpoint_id from event_delivery d
-    where d.status = 'PENDING' and d.channel = 'WEBHOOK'
-      and (d.tenant_id, d.endpoint_id) > (p.tenant_id, p.endpoint_id)
-    order by d.tenant_id, d.endpoint_id limit 1) n
+const BACKLOG = `backlog as (
+  select b.tenant_id, b.endpoint_id, b.pending_from, b.changes from webhook_backlog b
+  where b.pending_from < 'infinity'
 )`;
+
+/**
+ * The first `limit` undelivered webhook deliveries of the backlog row `h`, in the endpoint's
+ * order, read over `event_delivery_window_idx` from `pending_from`: the entries of deliveries
+ * recorded before it, still in the index until vacuum, are not stepped over.
+ */
+const headOf = (columns: string, limit: number | string) => `select ${columns}
+     from event_delivery d
+     where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
+       and d.status = 'PENDING' and d.channel = 'WEBHOOK' and d.occurred_at >= h.pending_from
+     order by d.occurred_at, d.id
+     limit ${limit}`;
 
 const leaseSql = (settings: EventSettings) =>
   `now() + make_interval(secs => ${Math.round(settings.leaseMs)}::float8 / 1000)`;
@@ -82,8 +87,9 @@ const leaseSql = (settings: EventSettings) =>
  * Claims up to `limit` due webhook deliveries. An endpoint's window is its `endpointConcurrency`
  * oldest undelivered deliveries (in occurrence order); only those may be sent, so an event goes
  * out only once every event more than a window older has been delivered or given up. The
- * statement skips from endpoint to endpoint over `event_delivery_window_idx` (a loose index
- * scan: one probe per endpoint with undelivered deliveries) and reads each one's window only;
+ * statement reads each endpoint's window over `event_delivery_window_idx`, one probe per endpoint
+ * in `webhook_backlog`, starting where its undelivered deliveries begin, and moves that start up
+ * to the window's head (to 'infinity' when none is left; an insert it cannot see yet keeps it);
  * the backlog behind the windows is never read. Endpoints whose circuit is open are passed over;
  * once it closes again (half-open) the window is one delivery, the probe. Deliveries are taken
  * by place in their window first, so every endpoint gets its turn before any gets a second. And
@@ -131,28 +137,41 @@ const claimLimit = (limit: number) => Math.max(1, Math.floor(limit));
 
 function claimWebhooksSql(settings: EventSettings): string {
   const window = settings.endpointConcurrency;
-  return `with recursive ${ENDPOINTS_WITH_UNDELIVERED}, fair as (
-         select greatest(1, ceil(${Math.max(1, settings.concurrency)}::float8 / count(*)))::int as share from endpoints
-       ), candidates as (
-         select w.tenant_id, h.endpoint_id, w.id, w.place, w.next_attempt_at, w.held
-         from endpoints h
-         join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
+  return `with ${BACKLOG}, windows as (
+         select h.tenant_id, h.endpoint_id, x.*,
+           count(*) filter (where x.locked_by = ?::uuid and x.locked_until >= now()) over (partition by h.tenant_id, h.endpoint_id) as held
+         from backlog h
          cross join lateral (
-           select x.*, count(*) filter (where x.locked_by = ?::uuid and x.locked_until >= now()) over () as held
-           from (
-             select d.tenant_id, d.id, d.event_type, d.next_attempt_at, d.locked_until, d.locked_by,
-               row_number() over (order by d.occurred_at, d.id) as place
-             from event_delivery d
-             where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
-               and d.status = 'PENDING' and d.channel = 'WEBHOOK'
-             order by d.occurred_at, d.id
-             limit ${window}
-           ) x
-         ) w
+           ${headOf(
+             `d.id, d.event_type, d.occurred_at, d.next_attempt_at, d.locked_until, d.locked_by,
+               row_number() over (order by d.occurred_at, d.id) as place`,
+             window,
+           )}
+         ) x
+       ), heads as (
+         select h.tenant_id, h.endpoint_id, h.changes, coalesce(w.occurred_at, 'infinity') as head
+         from backlog h
+         left join windows w on w.tenant_id = h.tenant_id and w.endpoint_id = h.endpoint_id and w.place = 1
+         where coalesce(w.occurred_at, 'infinity') > h.pending_from
+       ), movable as (
+         select b.tenant_id, b.endpoint_id, h.head from webhook_backlog b
+         join heads h on h.tenant_id = b.tenant_id and h.endpoint_id = b.endpoint_id and h.changes = b.changes
+         order by b.tenant_id, b.endpoint_id
+         for update of b skip locked
+       ), moved as (
+         update webhook_backlog b set pending_from = greatest(b.pending_from, m.head)
+         from movable m where b.tenant_id = m.tenant_id and b.endpoint_id = m.endpoint_id
+       ), fair as (
+         select greatest(1, ceil(${Math.max(1, settings.concurrency)}::float8 / count(*)))::int as share
+         from (select distinct tenant_id, endpoint_id from windows) w
+       ), candidates as (
+         select w.tenant_id, w.endpoint_id, w.id, w.place, w.next_attempt_at, w.held
+         from windows w
+         join webhook_endpoint e on e.tenant_id = w.tenant_id and e.id = w.endpoint_id
          where w.place <= case when e.consecutive_failures >= ${settings.circuitFailures} then 1 else ${window} end
            and (e.circuit_open_until is null or e.circuit_open_until <= now())
            and (e.active or w.event_type = '${TEST_EVENT}')
-           and exists (select 1 from tenant t where t.id = h.tenant_id and t.active)
+           and exists (select 1 from tenant t where t.id = w.tenant_id and t.active)
            and w.next_attempt_at <= now() and (w.locked_until is null or w.locked_until < now())
        ), shared as (
          select c.tenant_id, c.id, c.place, c.next_attempt_at from (
@@ -528,14 +547,12 @@ export async function deliveryLag(orm: MikroORM): Promise<DeliveryLag> {
                                           order by occurred_at limit 1))::float8 as digest`,
     );
     const webhooks = await q<{ tenantId: string; endpointId: string; seconds: number }>(
-      `with recursive ${ENDPOINTS_WITH_UNDELIVERED}
+      `with ${BACKLOG}
        select h.tenant_id as "tenantId", h.endpoint_id as "endpointId",
-         extract(epoch from now() - (
-           select d.occurred_at from event_delivery d
-           where d.tenant_id = h.tenant_id and d.endpoint_id = h.endpoint_id
-             and d.status = 'PENDING' and d.channel = 'WEBHOOK'
-           order by d.occurred_at, d.id limit 1))::float8 as seconds
-       from endpoints h join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
+         extract(epoch from now() - x.occurred_at)::float8 as seconds
+       from backlog h
+       join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
+       cross join lateral (${headOf('d.occurred_at', 1)}) x
        where e.active`,
     );
     return {

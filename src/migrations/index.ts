@@ -21,6 +21,8 @@ import { Migration20261126160000_tenant_lifecycle } from './Migration20261126160
 import { Migration20261126160100_tenant_exports } from './Migration20261126160100_tenant_exports';
 import { Migration20261126170000_tenant_export_leases } from './Migration20261126170000_tenant_export_leases';
 import { Migration20261127000000_quiet_rls } from './Migration20261127000000_quiet_rls';
+import { Migration20261127100000_delivery_room } from './Migration20261127100000_delivery_room';
+import { Migration20261127110000_webhook_backlog } from './Migration20261127110000_webhook_backlog';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
@@ -45,4 +47,6 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261126160100_tenant_exports', class: Migration20261126160100_tenant_exports },
   { name: 'Migration20261126170000_tenant_export_leases', class: Migration20261126170000_tenant_export_leases },
   { name: 'Migration20261127000000_quiet_rls', class: Migration20261127000000_quiet_rls },
+  { name: 'Migration20261127100000_delivery_room', class: Migration20261127100000_delivery_room },
+  { name: 'Migration20261127110000_webhook_backlog', class: Migration20261127110000_webhook_backlog },
 ];

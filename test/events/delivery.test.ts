@@ -1,6 +1,8 @@
+import { Client } from 'pg';
 import { createLogger } from '../../src/logger';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
+import { workerDatabaseUrl } from '../support/database';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { startReceiver, waitFor, type Answer, type Received } from './receiver';
 
@@ -205,6 +207,46 @@ describe('event delivery', () => {
     await waitFor(() => receiver.at('/sharedslow').length === ids.length, 20_000);
     expect(receiver.busiest('/sharedslow')).toBe(8);
   }, 60_000);
+
+  it('sends an event older than those already delivered (committed late, or sent again), also when its insert is under way as claims look', async () => {
+    const hook = await register('/late', () => ({ status: 200, afterMs: 80 }));
+    const ids = await createFeatures(6, 'Late');
+    // One at a time, so the endpoint's undelivered deliveries begin later with every record.
+    start({ endpointConcurrency: 1 });
+    await waitFor(() => receiver.at('/late').length >= 1);
+    // The first event's delivery once more, an hour before every other: the claims have moved
+    // the endpoint's start past it.
+    const insert = `insert into event_delivery (tenant_id, id, version, channel, endpoint_id, event_id, event_type,
+        occurred_at, status, attempts, next_attempt_at, attempt_log)
+      select tenant_id, gen_random_uuid(), 1, 'WEBHOOK', endpoint_id, event_id, event_type,
+        occurred_at - interval '1 hour', 'PENDING', 0, now(), '[]'::jsonb
+      from event_delivery where endpoint_id = $1 order by occurred_at limit 1`;
+    if (process.env.DATABASE_URL) {
+      // Its transaction stays open while the worker records and claims (as a dispatch under
+      // way): the claims must not move the start past what they cannot see yet.
+      const peer = new Client({ connectionString: await workerDatabaseUrl() });
+      await peer.connect();
+      try {
+        await peer.query('begin');
+        await peer.query(insert, [hook.id]);
+        await new Promise((r) => setTimeout(r, 250));
+        await peer.query('commit');
+      } finally {
+        await peer.end();
+      }
+    } else {
+      // The embedded database has one session for all its clients: no transaction can stay open
+      // beside the worker's, so the insert commits at once.
+      await server.orm.em.getConnection().execute(insert.replace('$1', '?'), [hook.id]);
+    }
+    const got = await waitFor(() => receiver.at('/late').length === ids.length + 1 && receiver.at('/late'));
+    expect(got.map(resourceOf).sort()).toEqual([...ids, ids[0]].sort());
+    const log = await waitFor(async () => {
+      const all = await deliveries(hook.id);
+      return all.length === ids.length + 1 && all.every((d) => d.status === 'DELIVERED') && all;
+    });
+    expect(log).toHaveLength(ids.length + 1);
+  });
 
   it("opens a failing endpoint's circuit: nothing is sent to it for a while, then one probe at a time", async () => {
     const hook = await register('/broken', () => 503);
