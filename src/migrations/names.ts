@@ -26,4 +26,6 @@ export const migrationNames: readonly string[] = [
   'Migration20261126160100_tenant_exports',
   'Migration20261126170000_tenant_export_leases',
   'Migration20261127000000_quiet_rls',
+  'Migration20261127100000_delivery_room',
+  'Migration20261127110000_webhook_backlog',
 ];
