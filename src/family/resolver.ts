@@ -166,9 +166,10 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
         nullable: true,
         description: 'The version the change is based on.',
       })
-      expectedVersion?: number,
+      expectedVersion: number | undefined,
+      @Info() info: GraphQLResolveInfo,
     ): Promise<T> {
-      return service.update(ctx, id, input, expectedVersion);
+      return service.update(ctx, id, input, expectedVersion, WriteOrigin.of(info));
     }
 
     @Requires(rule('DELETE'))

@@ -21,7 +21,11 @@ import {
   takeDerived,
   type DerivedColumn,
 } from '../db/orm-bypass/detached';
-import { deferDelete, insertWithNextStatement } from '../db/orm-bypass/deferred-writes';
+import {
+  deferDelete,
+  insertWithNextStatement,
+  updateWithNextStatement,
+} from '../db/orm-bypass/deferred-writes';
 import { gatherReads } from '../db/orm-bypass/connection-transaction';
 import { clearLinks, readLinksTo } from './cleared-links';
 import type { WriteOrigin } from './write-origin';
@@ -344,9 +348,17 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   /**
    * Changes the fields given. With `expectedVersion` (the `version` the client read), a record
    * changed since is a 409 instead of being overwritten; concurrent writers of the same row are
-   * caught by the version check on flush either way.
+   * caught by the version check on flush either way. With `origin` (as for `create`), the update
+   * goes out with the request's COMMIT, as a statement that fails when the version check does:
+   * the same 409, and none of the request's writes kept.
    */
-  async update(ctx: Context, id: string, input: U, expectedVersion?: number | null): Promise<T> {
+  async update(
+    ctx: Context,
+    id: string,
+    input: U,
+    expectedVersion?: number | null,
+    origin?: WriteOrigin,
+  ): Promise<T> {
     const caller = callerOf(ctx);
     const entity = await this.oneOrFail(ctx, id);
     if (expectedVersion != null && entity.version !== expectedVersion) {
@@ -361,7 +373,8 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     await checkFileRefs(ctx, data);
     ctx.em.assign(entity, data as never);
     await this.group.beforeSave?.(ctx, entity, data, false);
-    await ctx.em.flush();
+    if (origin) await updateWithNextStatement(ctx.em, this.entityName, entity, origin, () => ctx.em.flush());
+    else await ctx.em.flush();
     return entity;
   }
 

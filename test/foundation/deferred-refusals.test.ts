@@ -3,16 +3,18 @@ import { Client as PgClient } from 'pg';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
 /**
- * A family create's insert and a group's delete may go to the database with the request's
+ * A family create's insert, update and a group's delete may go to the database with the request's
  * COMMIT rather than in a round trip of their own (src/db/orm-bypass/deferred-writes.ts). Whenever
  * the database refuses them, the client is answered exactly as when the refusal came from the
  * statement sent on its own: the same status and body over REST, and over GraphQL the same error
  * at the same field, its data withheld; and nothing of the refused write is kept (the record, its
  * history and its outbox event).
  *
- * The refusals are provoked with a rule the table gets for this file only: a check on the
- * feature's name (a field the database then names), and a table that keeps a feature from being
- * deleted (a restrict key, which names no field).
+ * The refusals are provoked with rules the table gets for this file only: a check on the
+ * feature's name (a field the database then names), a table that keeps a feature from being
+ * deleted (a restrict key, which names no field), and a trigger that skips the update of a feature
+ * to one name (the update then matches no row, as when another request changed the record since
+ * it was read: the optimistic lock's 409).
  */
 const REFUSED = 'refused by the database';
 /** A GraphQL document's one createFeature (on its second line), refused for REFUSED: its answer. */
@@ -27,6 +29,20 @@ const REFUSED_AT_CREATE = {
         status: 400,
         errors: [{ field: 'name', reason: 'is not one of the values the field allows' }],
       },
+    },
+  ],
+  data: null,
+};
+
+const SKIPPED = 'skipped by the database';
+/** A GraphQL document's one updateFeature (on its second line) that matched no row: its answer. */
+const LOCK_FAILED_AT_UPDATE = {
+  errors: [
+    {
+      message: 'the record was changed by someone else; read it again and retry',
+      locations: [{ line: 2, column: 9 }],
+      path: ['updateFeature'],
+      extensions: { code: 'CONFLICT', status: 409 },
     },
   ],
   data: null,
@@ -53,8 +69,17 @@ describe('writes sent with the COMMIT: what a refusal is answered', () => {
       `create table probe_feature_hold (tenant_id uuid not null, id uuid primary key, feature_id uuid not null,
          foreign key (tenant_id, feature_id) references feature (tenant_id, id) on delete restrict)`,
     );
+    await sql(
+      `create function probe_skip_update() returns trigger language plpgsql as $$
+         begin if new.name = '${SKIPPED}' then return null; end if; return new; end $$`,
+    );
+    await sql(
+      `create trigger probe_skip_update before update on feature for each row execute function probe_skip_update()`,
+    );
   });
   afterAll(async () => {
+    await sql(`drop trigger if exists probe_skip_update on feature`);
+    await sql(`drop function if exists probe_skip_update()`);
     await sql(`drop table if exists probe_feature_hold`);
     await sql(`alter table feature drop constraint if exists feature_name_check`);
     await server.close();
@@ -149,6 +174,65 @@ describe('writes sent with the COMMIT: what a refusal is answered', () => {
       expect(sent[del].trip).toBe(sent[commit].trip);
       expect(new Set(sent.map((s) => s.trip)).size).toBe(2);
     }
+  });
+
+  /** A feature's name and version, its UPDATE history entries and its update events. */
+  const updated = async (id: string) => {
+    const [row] = await sql<{ name: string; version: number; history: number; outbox: number }>(
+      `select name, version,
+              (select count(*)::int from record_history where tenant_id = ? and record_id = ? and type = 'UPDATE') as history,
+              (select count(*)::int from outbox_event where tenant_id = ? and resource_id = ? and type = 'feature.updated') as outbox
+         from feature where tenant_id = ? and id = ?`,
+      [a.tenantId, id, a.tenantId, id, a.tenantId, id],
+    );
+    return row;
+  };
+
+  const updateFeature = (id: string, name: string, selection = 'id version name') =>
+    a.client.graphql(
+      `mutation($id: ID!, $name: String) {
+        updateFeature(id: $id, input: { name: $name }) { ${selection} }
+      }`,
+      { id, name },
+    );
+
+  it('an update sends its row with the COMMIT, after its history and outbox rows', async () => {
+    const feature = (await a.client.post('/hr/features', { name: 'To rename' })).body.id as string;
+    const sent = await statementsOf(() => updateFeature(feature, 'Renamed with the commit'));
+    const [history, outbox, update, commit] = [
+      /^insert into "record_history"/,
+      /^insert into "outbox_event"/,
+      /^with "updated" as \(update "feature"/,
+      /^commit$/,
+    ].map((re) => sent.findIndex((s) => re.test(s.sql)));
+    expect([history, outbox, update, commit]).toEqual([commit - 3, commit - 2, commit - 1, sent.length - 1]);
+    if (process.env.DATABASE_URL) {
+      expect(new Set(sent.slice(history).map((s) => s.trip)).size).toBe(1);
+      expect(new Set(sent.map((s) => s.trip)).size).toBe(2);
+    }
+  });
+
+  it('an update that succeeds answers the version the row has, with its history entry and event', async () => {
+    const feature = (await a.client.post('/hr/features', { name: 'Renamed once' })).body.id as string;
+    const res = await updateFeature(feature, 'Renamed twice');
+    expect(res.body.data.updateFeature).toEqual({ id: feature, version: 2, name: 'Renamed twice' });
+    expect(await updated(feature)).toEqual({ name: 'Renamed twice', version: 2, history: 1, outbox: 1 });
+  });
+
+  it('an update that matches no row: the 409 at its field, data withheld, nothing kept', async () => {
+    const feature = (await a.client.post('/hr/features', { name: 'Not skipped' })).body.id as string;
+    const res = await updateFeature(feature, SKIPPED);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(LOCK_FAILED_AT_UPDATE);
+    expect(await updated(feature)).toEqual({ name: 'Not skipped', version: 1, history: 0, outbox: 0 });
+  });
+
+  it('an update whose answer reads (its events) that matches no row: the one 409 at its field', async () => {
+    const feature = (await a.client.post('/hr/features', { name: 'Read after' })).body.id as string;
+    const res = await updateFeature(feature, SKIPPED, 'id events { type } again: events { type }');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(LOCK_FAILED_AT_UPDATE);
+    expect(await updated(feature)).toEqual({ name: 'Read after', version: 1, history: 0, outbox: 0 });
   });
 
   it('a create over REST: 400 naming the field, and nothing kept', async () => {
@@ -278,11 +362,13 @@ describe('writes sent with the COMMIT: what a refusal is answered', () => {
         default: prop.defaultRaw,
       });
     }
-    // Row triggers that run before an insert (tgtype: 1 row, 2 before, 4 insert) could change it.
+    // Row triggers that run before an insert or an update (tgtype: 1 row, 2 before, 4 insert,
+    // 16 update) could change it: an updated row's version is the one read plus one. (This
+    // file's own trigger only skips an update.)
     const before = await sql<{ table: string; name: string }>(
       `select c.relname as "table", t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid
         where not t.tgisinternal and c.relnamespace = current_schema()::regnamespace
-          and t.tgtype & 7 = 7 and c.relname in (?)`,
+          and t.tgtype & 3 = 3 and t.tgtype & 20 <> 0 and c.relname in (?) and t.tgname <> 'probe_skip_update'`,
       [versioned.map((m) => m.tableName)],
     );
     expect(before).toEqual([]);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DecimalType,
+  OptimisticLockError,
   raw,
   RawQueryFragment,
   UnitOfWork,
@@ -21,7 +22,11 @@ import { BEGIN, ConnectionTransaction } from '../../src/db/orm-bypass/connection
 import { ServiceEntityManager } from '../../src/db/orm-bypass/entity-manager';
 import { Pipeline, refusedAsReadOnly } from '../../src/db/orm-bypass/pipeline';
 import { databaseSchema, MIGRATION_OWNED_FOREIGN_KEY } from '../../src/db/orm-bypass/schema-diff';
-import { insertStatements, insertWithNextStatement } from '../../src/db/orm-bypass/deferred-writes';
+import {
+  insertStatements,
+  insertWithNextStatement,
+  updateWithNextStatement,
+} from '../../src/db/orm-bypass/deferred-writes';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
@@ -748,6 +753,86 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         expect(rows[0].n).toBe(2);
       } finally {
         delete (connection as { execute?: unknown }).execute;
+        em.clear();
+        await transaction.rollback();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/bound-execute.ts',
+    "MikroORM's flush updates a versioned record through the driver's nativeUpdate, its condition the version read, its statement (handed to Connection.execute) setting version + 1 and returning only it; no row updated is its optimistic lock's failure",
+    async () => {
+      const tenantId = randomUUID();
+      const em = forkFor(orm.em, {
+        tenantId,
+        userId: randomUUID(),
+        email: 'o@example.test',
+      }) as SqlEntityManager;
+      const transaction = await ConnectionTransaction.open(em, [BEGIN]);
+      const connection = em.getConnection() as AbstractSqlConnection;
+      const driver = em.getDriver();
+      const results: { sql: string; result: unknown }[] = [];
+      const updates: { where: Record<string, unknown>; data: Record<string, unknown> }[] = [];
+      const execute = connection.execute.bind(connection);
+      connection.execute = (async (sql: string, params: unknown[], method: never, ctx: never, log: never) => {
+        const result = await execute(sql, params, method, ctx, log);
+        results.push({ sql, result });
+        return result;
+      }) as typeof connection.execute;
+      const nativeUpdate = driver.nativeUpdate.bind(driver);
+      driver.nativeUpdate = ((name: string, where: never, data: never, options: never) => {
+        updates.push({ where: { ...(where as object) }, data: { ...(data as object) } });
+        return nativeUpdate(name, where, data, options);
+      }) as typeof driver.nativeUpdate;
+      const serial = (await transaction.client.acquireConnection()) as {
+        query: (...args: unknown[]) => unknown;
+      };
+      const sent: string[] = [];
+      const query = serial.query.bind(serial);
+      serial.query = (...args: unknown[]) => {
+        sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
+        return query(...args);
+      };
+      const isUpdate = (sql: string) => sql.startsWith('update "feature"');
+      try {
+        em.setTransactionContext(transaction as never);
+        const feature = em.create(Feature, { tenantId, name: 'probe' } as never);
+        await em.persistAndFlush(feature);
+        // Sent on its own: what the driver is handed and the database returns.
+        feature.name = 'renamed alone';
+        await em.flush();
+        expect(updates[0].where).toMatchObject({ id: feature.id, version: 1 });
+        expect('version' in updates[0].data).toBe(false);
+        const alone = results.find((r) => isUpdate(r.sql))!;
+        expect(alone.sql).toMatch(/"version" = "version" \+ 1 .*where .*"version" = \? returning "version"$/);
+        expect(alone.result).toMatchObject({ affectedRows: 1, row: { version: 2 } });
+        expect(feature.version).toBe(2);
+        expect(sent.filter(isUpdate)).toHaveLength(1);
+        // Deferred: nothing sent, the same statement answered as the database would have.
+        results.length = 0;
+        feature.name = 'renamed deferred';
+        await updateWithNextStatement(em, 'Feature', feature, {}, () => em.flush());
+        const answered = results.find((r) => isUpdate(r.sql))!;
+        expect(answered.sql).toBe(alone.sql);
+        expect(answered.result).toMatchObject({ affectedRows: 1, row: { version: 3 } });
+        expect(feature.version).toBe(3);
+        expect(sent.filter(isUpdate)).toHaveLength(1);
+        // It goes out with the next statement.
+        const read = { text: 'select name, version from feature where id = $1', values: [feature.id] };
+        expect((await transaction.query(read)).rows).toEqual([{ name: 'renamed deferred', version: 3 }]);
+        // Matching no row (changed since it was read): the optimistic lock's failure, at the next
+        // statement.
+        await transaction.query({
+          text: 'update feature set version = 7 where id = $1',
+          values: [feature.id],
+        });
+        feature.name = 'changed since';
+        await updateWithNextStatement(em, 'Feature', feature, {}, () => em.flush());
+        await expect(transaction.query(read)).rejects.toBeInstanceOf(OptimisticLockError);
+      } finally {
+        delete (connection as { execute?: unknown }).execute;
+        delete (driver as { nativeUpdate?: unknown }).nativeUpdate;
         em.clear();
         await transaction.rollback();
       }

@@ -1,10 +1,13 @@
 import {
   JsonProperty,
+  OptimisticLockError,
   Utils,
   type Configuration,
   type EntityData,
+  type FilterQuery,
   type LoggingOptions,
   type NativeInsertUpdateManyOptions,
+  type NativeInsertUpdateOptions,
   type QueryResult,
   type Transaction,
 } from '@mikro-orm/core';
@@ -15,10 +18,30 @@ import {
   type Knex,
 } from '@mikro-orm/postgresql';
 import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
-import { deferredInsert, type DeferredInsert } from './deferred-writes';
+import { deferredInsert, deferredUpdate, type DeferredInsert, type DeferredUpdate } from './deferred-writes';
 
 /** An insert of the flush's, by its text, to go out deferred (`BoundDriver.nativeInsertMany`). */
 const deferring = new WeakMap<ConnectionTransaction, DeferredInsert & { sql: string }>();
+
+/** The flush's update to go out deferred, with the record it is of (`BoundDriver.nativeUpdate`). */
+const deferringUpdate = new WeakMap<ConnectionTransaction, DeferredUpdate>();
+
+/** PostgreSQL's SQLSTATE for a division by zero: the deferred update's "no row matched". */
+const DIVISION_BY_ZERO = '22012';
+
+/**
+ * `update` (one record's, by its optimistic lock) as a statement that fails when it matches no
+ * row: its refusal then aborts the block, so COMMIT keeps none of the request's writes (the
+ * history and outbox rows of an update that did not happen included), where the unit of work
+ * would have read the row count and thrown. No function of our own in the database: a division
+ * by the count is PostgreSQL's own error, on both databases.
+ */
+function failingWithoutRow(update: QueryConfig): QueryConfig {
+  return {
+    text: `with "updated" as (${update.text}) select 1 / count(*) as "one" from "updated"`,
+    values: update.values,
+  };
+}
 
 /**
  * MikroORM's `Connection.execute` for the statements its unit of work and query builders send in
@@ -64,6 +87,23 @@ export class BoundConnection extends PostgreSqlConnection {
           },
           { query: sql, params, ...loggerContext },
         );
+      // The flush's update of a record that may go out with the next statement: answered as
+      // having matched its row, which the deferred statement makes sure of (failingWithoutRow).
+      const update = deferringUpdate.get(ctx);
+      if (bound && update && /^update /i.test(queryOrKnex)) {
+        deferringUpdate.delete(ctx);
+        return this.executeQuery(
+          sql,
+          () => {
+            ctx.defer(failingWithoutRow(bound), update.origin, (err) =>
+              sqlStateOf(err) === DIVISION_BY_ZERO ? OptimisticLockError.lockFailed(update.record) : err,
+            );
+            const rows = [update.row];
+            return Promise.resolve(this.transformRawResult<T>({ rows, rowCount: rows.length }, method));
+          },
+          { query: sql, params, ...loggerContext },
+        );
+      }
       // Through the connection knex would have used (the transaction's serial one), so the
       // statement waits its turn and joins the begin or the deferred writes exactly as before.
       if (bound)
@@ -119,6 +159,34 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
     deferring.delete(transaction);
     return result;
   }
+
+  override async nativeUpdate<T extends object>(
+    entityName: string,
+    where: FilterQuery<T>,
+    data: EntityData<T>,
+    options: NativeInsertUpdateOptions<T> = {},
+  ): Promise<QueryResult<T>> {
+    const ctx = options.ctx;
+    const meta = this.metadata.find(entityName);
+    const deferred =
+      meta && ctx instanceof ConnectionTransaction && !options.upsert
+        ? deferredUpdate(ctx, meta, where, data as Record<string, unknown>)
+        : undefined;
+    if (!deferred) return super.nativeUpdate(entityName, where, data, options);
+    // MikroORM builds the statement and hands its text to BoundConnection.execute, which defers
+    // the first update it is given for this transaction. Not taken by then, it is sent as usual.
+    const transaction = ctx as ConnectionTransaction;
+    deferringUpdate.set(transaction, deferred);
+    try {
+      return await super.nativeUpdate(entityName, where, data, options);
+    } finally {
+      deferringUpdate.delete(transaction);
+    }
+  }
+}
+
+function sqlStateOf(err: unknown): unknown {
+  return (err as { code?: unknown } | null)?.code;
 }
 
 /**

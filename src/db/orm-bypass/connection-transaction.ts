@@ -29,6 +29,9 @@ interface Batch {
   waiting: { resolve: (result: { rows: Rows }) => void; reject: (err: unknown) => void }[];
 }
 
+/** The error a deferred write's refusal stands for (see `ConnectionTransaction.defer`). */
+export type Refusal = (error: Error) => Error;
+
 /** The statement a transaction block begins with. */
 export const BEGIN: QueryConfig = { text: 'begin' };
 
@@ -93,6 +96,8 @@ export class ConnectionTransaction {
   private deferred: QueryConfig[] = [];
   /** What each deferred write was done for, where its caller named it (see `defer`). */
   private deferredFor: (object | undefined)[] = [];
+  /** What each deferred write's refusal means, where its caller said (see `defer`). */
+  private deferredRefusals: (Refusal | undefined)[] = [];
   /**
    * The refusal of a deferred write done for someone (`defer`'s `origin`): the block is aborted,
    * and every later statement, COMMIT included, fails with it (see `defer`).
@@ -272,13 +277,18 @@ export class ConnectionTransaction {
    * from there on every statement of the transaction, COMMIT included, fails with that same
    * error, as PostgreSQL would fail them after it (the block is aborted), so the request sees the
    * refusal and nothing else.
+   *
+   * `refusal`, when given, turns the database's error for this write into the error its caller
+   * would have met had the write gone out on its own (an update that matched no row: the
+   * optimistic lock's); every statement failing with it fails with that instead.
    */
-  defer(config: QueryConfig, origin?: object): void {
+  defer(config: QueryConfig, origin?: object, refusal?: Refusal): void {
     if (this.ended) throw new Error('the transaction has ended; its connection is no longer this request’s');
     // A write ahead: a read-only transaction turns into a block now rather than on its refusal.
     if (this.selfContained) this.toBlock();
     this.deferred.push(config);
     this.deferredFor.push(origin);
+    this.deferredRefusals.push(refusal);
   }
 
   /**
@@ -346,15 +356,24 @@ export class ConnectionTransaction {
     this.pendingBegin = undefined;
     const writes = this.deferred;
     const origins = this.deferredFor;
+    const refusals = this.deferredRefusals;
     this.deferred = [];
     this.deferredFor = [];
+    this.deferredRefusals = [];
     const parts = [...begin, ...writes, ...statements];
     const outcomes = this.pipelined ? this.inPipeline(parts) : this.oneByOne(parts);
     if (begin.length) this.settleBegin(outcomes.then((all) => rowsOf(all.slice(0, begin.length))));
-    const all = await outcomes;
+    let all = await outcomes;
     // The part that failed (those after it fail with its error): a deferred write done for
-    // someone makes the refusal theirs.
+    // someone makes the refusal theirs, in the form they gave it.
     const failedAt = all.findIndex((o) => 'error' in o) - begin.length;
+    const refusal = failedAt >= 0 ? refusals[failedAt] : undefined;
+    if (refusal) {
+      const { error: raw } = all[begin.length + failedAt] as { error: Error };
+      const error = refusal(raw);
+      if (error !== raw) answeredAs.set(error, raw);
+      all = all.map((o) => ('error' in o && o.error === raw ? { error } : o));
+    }
     const origin = failedAt >= 0 ? origins[failedAt] : undefined;
     if (origin) {
       const { error } = all[begin.length + failedAt] as { error: Error };
@@ -485,6 +504,7 @@ export class ConnectionTransaction {
         if (statement === 'rollback') {
           this.deferred = [];
           this.deferredFor = [];
+          this.deferredRefusals = [];
         }
         if (this.pendingBegin && this.deferred.length) await this.sendOne();
         if (this.pendingBegin) this.abandonBegin();
@@ -577,8 +597,12 @@ function rowsOf(outcomes: readonly PipelineOutcome[]): Rows[] {
  * such answers the server's severity; errors of the connection carry none.
  */
 function answeredWithError(err: unknown): boolean {
-  return (err as { severity?: unknown } | null)?.severity === 'ERROR';
+  const answer = (typeof err === 'object' && err !== null && answeredAs.get(err)) || err;
+  return (answer as { severity?: unknown } | null)?.severity === 'ERROR';
 }
+
+/** A deferred write's refusal, in its caller's form, and the database's answer it stands for. */
+const answeredAs = new WeakMap<object, Error>();
 
 /**
  * Statements with bound parameters run as named prepared statements: PostgreSQL parses and plans

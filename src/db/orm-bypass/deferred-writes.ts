@@ -180,3 +180,75 @@ export function deferredInsert(
     rows: rows.map(() => Object.fromEntries(returned.map((p) => [p.fieldNames[0], Number(p.defaultRaw)]))),
   };
 }
+
+/** Records whose update by the next flush may go out deferred, by transaction, entity and id. */
+const updatable = new WeakMap<ConnectionTransaction, Map<string, { origin: object; record: object }>>();
+
+/**
+ * Runs `flush` with its update of `record` (of `entityName`) allowed to go out with the request's
+ * next statement or its COMMIT instead of in a round trip of its own, as `insertWithNextStatement`
+ * allows a record's insert: for a write that answers its refusal as `origin`'s wherever it
+ * surfaces (`deferredUpdate` decides from the update itself). Outside a request transaction,
+ * `flush` runs as it is.
+ */
+export async function updateWithNextStatement<R>(
+  em: EntityManager,
+  entityName: string,
+  record: { id: unknown },
+  origin: object,
+  flush: () => Promise<R>,
+): Promise<R> {
+  const transaction = em.getTransactionContext();
+  if (!(transaction instanceof ConnectionTransaction)) return flush();
+  let records = updatable.get(transaction);
+  if (!records) updatable.set(transaction, (records = new Map()));
+  const key = recordKey(entityName, record.id);
+  records.set(key, { origin, record });
+  try {
+    return await flush();
+  } finally {
+    records.delete(key);
+  }
+}
+
+/** An update the flush sends that goes out deferred: its origin and the row it would have returned. */
+export interface DeferredUpdate {
+  origin: object;
+  /** The record updated (an optimistic lock's error names it). */
+  record: object;
+  row: Record<string, unknown>;
+}
+
+/**
+ * Whether the unit of work's update of one record (`where`, by property, its optimistic lock
+ * included; `data`, the changed columns) may be deferred in `transaction`: the record allowed
+ * (`updateWithNextStatement`), its condition naming the integer version the record was read at,
+ * and nothing returned but the version, which the update sets to that plus one
+ * (QueryBuilderHelper.updateVersionProperty), so the answer is known without the statement.
+ */
+export function deferredUpdate(
+  transaction: unknown,
+  meta: EntityMetadata,
+  where: unknown,
+  data: Record<string, unknown>,
+): DeferredUpdate | undefined {
+  if (!(transaction instanceof ConnectionTransaction) || !meta.versionProperty) return undefined;
+  const records = updatable.get(transaction);
+  if (!records || !Utils.isPlainObject(where)) return undefined;
+  const cond = where as Record<string, unknown>;
+  const allowed = records.get(recordKey(meta.className, cond.id));
+  const version = cond[meta.versionProperty];
+  const versionProp = meta.properties[meta.versionProperty];
+  if (
+    !allowed ||
+    typeof version !== 'number' ||
+    !Number.isInteger(version) ||
+    versionProp.runtimeType !== 'number' ||
+    versionProp.fieldNames.length !== 1 ||
+    meta.versionProperty in data ||
+    meta.props.some((p) => p.generated && !p.primary) ||
+    Object.values(data).some((v) => Utils.isRawSql(v))
+  )
+    return undefined;
+  return { ...allowed, row: { [versionProp.fieldNames[0]]: version + 1 } };
+}
