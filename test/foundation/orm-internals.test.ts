@@ -87,6 +87,44 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     });
   }
 
+  /**
+   * A transaction of a new tenant's manager, in use as a request's: the statements its connection
+   * executes with their results, and the texts its serial connection sends.
+   */
+  async function watchedTransaction() {
+    const tenantId = randomUUID();
+    const em = forkFor(orm.em, {
+      tenantId,
+      userId: randomUUID(),
+      email: 'o@example.test',
+    }) as SqlEntityManager;
+    const transaction = await ConnectionTransaction.open(em, [BEGIN]);
+    const connection = em.getConnection() as AbstractSqlConnection;
+    const results: { sql: string; result: unknown }[] = [];
+    const execute = connection.execute.bind(connection);
+    connection.execute = (async (sql: string, params: unknown[], method: never, ctx: never, log: never) => {
+      const result = await execute(sql, params, method, ctx, log);
+      results.push({ sql, result });
+      return result;
+    }) as typeof connection.execute;
+    const serial = (await transaction.client.acquireConnection()) as {
+      query: (...args: unknown[]) => unknown;
+    };
+    const sent: string[] = [];
+    const query = serial.query.bind(serial);
+    serial.query = (...args: unknown[]) => {
+      sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
+      return query(...args);
+    };
+    em.setTransactionContext(transaction as never);
+    const end = async () => {
+      delete (connection as { execute?: unknown }).execute;
+      em.clear();
+      await transaction.rollback();
+    };
+    return { tenantId, em, transaction, results, sent, end };
+  }
+
   // connection-transaction.ts
 
   relies(
@@ -703,32 +741,8 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     'orm-bypass/bound-execute.ts',
     "MikroORM's flush inserts a new record through the driver's nativeInsertMany, which hands its transform's text to Connection.execute at once; the statement returns the columns deferredInsert answers without it",
     async () => {
-      const tenantId = randomUUID();
-      const em = forkFor(orm.em, {
-        tenantId,
-        userId: randomUUID(),
-        email: 'o@example.test',
-      }) as SqlEntityManager;
-      const transaction = await ConnectionTransaction.open(em, [BEGIN]);
-      const connection = em.getConnection() as AbstractSqlConnection;
-      const results: { sql: string; result: unknown }[] = [];
-      const execute = connection.execute.bind(connection);
-      connection.execute = (async (sql: string, params: unknown[], method: never, ctx: never, log: never) => {
-        const result = await execute(sql, params, method, ctx, log);
-        results.push({ sql, result });
-        return result;
-      }) as typeof connection.execute;
-      const serial = (await transaction.client.acquireConnection()) as {
-        query: (...args: unknown[]) => unknown;
-      };
-      const sent: string[] = [];
-      const query = serial.query.bind(serial);
-      serial.query = (...args: unknown[]) => {
-        sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
-        return query(...args);
-      };
+      const { tenantId, em, transaction, results, sent, end } = await watchedTransaction();
       try {
-        em.setTransactionContext(transaction as never);
         const create = () => em.create(Feature, { tenantId, name: 'probe' } as never);
         // Sent on its own: what the database returns.
         const sentAlone = create();
@@ -752,9 +766,7 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         });
         expect(rows[0].n).toBe(2);
       } finally {
-        delete (connection as { execute?: unknown }).execute;
-        em.clear();
-        await transaction.rollback();
+        await end();
       }
     },
   );
@@ -763,40 +775,16 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     'orm-bypass/bound-execute.ts',
     "MikroORM's flush updates a versioned record through the driver's nativeUpdate, its condition the version read, its statement (handed to Connection.execute) setting version + 1 and returning only it; no row updated is its optimistic lock's failure",
     async () => {
-      const tenantId = randomUUID();
-      const em = forkFor(orm.em, {
-        tenantId,
-        userId: randomUUID(),
-        email: 'o@example.test',
-      }) as SqlEntityManager;
-      const transaction = await ConnectionTransaction.open(em, [BEGIN]);
-      const connection = em.getConnection() as AbstractSqlConnection;
+      const { tenantId, em, transaction, results, sent, end } = await watchedTransaction();
       const driver = em.getDriver();
-      const results: { sql: string; result: unknown }[] = [];
       const updates: { where: Record<string, unknown>; data: Record<string, unknown> }[] = [];
-      const execute = connection.execute.bind(connection);
-      connection.execute = (async (sql: string, params: unknown[], method: never, ctx: never, log: never) => {
-        const result = await execute(sql, params, method, ctx, log);
-        results.push({ sql, result });
-        return result;
-      }) as typeof connection.execute;
       const nativeUpdate = driver.nativeUpdate.bind(driver);
       driver.nativeUpdate = ((name: string, where: never, data: never, options: never) => {
         updates.push({ where: { ...(where as object) }, data: { ...(data as object) } });
         return nativeUpdate(name, where, data, options);
       }) as typeof driver.nativeUpdate;
-      const serial = (await transaction.client.acquireConnection()) as {
-        query: (...args: unknown[]) => unknown;
-      };
-      const sent: string[] = [];
-      const query = serial.query.bind(serial);
-      serial.query = (...args: unknown[]) => {
-        sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
-        return query(...args);
-      };
       const isUpdate = (sql: string) => sql.startsWith('update "feature"');
       try {
-        em.setTransactionContext(transaction as never);
         const feature = em.create(Feature, { tenantId, name: 'probe' } as never);
         await em.persistAndFlush(feature);
         // Sent on its own: what the driver is handed and the database returns.
@@ -831,10 +819,8 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         await updateWithNextStatement(em, 'Feature', feature, {}, () => em.flush());
         await expect(transaction.query(read)).rejects.toBeInstanceOf(OptimisticLockError);
       } finally {
-        delete (connection as { execute?: unknown }).execute;
         delete (driver as { nativeUpdate?: unknown }).nativeUpdate;
-        em.clear();
-        await transaction.rollback();
+        await end();
       }
     },
   );
