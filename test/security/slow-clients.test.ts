@@ -3,12 +3,14 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
 
 /**
  * Clients that stop sending: a request whose headers or body do not arrive in full within
- * REQUEST_RECEIVE_TIMEOUT (1 s here) is answered 408 in the documented error body and its
+ * REQUEST_RECEIVE_TIMEOUT (2 s here) is answered 408 in the documented error body and its
  * connection closed, and each is counted in http_request_receive_timeouts_total; many such
  * clients at once do not keep the service from answering others.
  */
 
-const TIMEOUT_S = 1;
+// Long enough that requests sent beside the stalled clients are answered before any of those times
+// out, however busy the machine: that order, not a duration, is what the last test checks.
+const TIMEOUT_S = 2;
 
 interface RawAnswer {
   status?: number;
@@ -73,7 +75,7 @@ describe('slow clients', () => {
     const answer = await done;
     expect(answer.status).toBe(408);
     expect(answer.body).toMatchObject({ status: 408, title: 'Request Timeout' });
-    expect(answer.body?.detail).toMatch(/body did not arrive in full within 1 s/);
+    expect(answer.body?.detail).toMatch(new RegExp(`body did not arrive in full within ${TIMEOUT_S} s`));
     expect(answer.text).toMatch(/\r\nConnection: close\r\n/i);
     // Node checks the limit at most a second apart (src/http/slow-clients.ts).
     expect(answer.ms).toBeGreaterThanOrEqual(TIMEOUT_S * 1000 - 50);
@@ -95,7 +97,7 @@ describe('slow clients', () => {
     const { done } = stall(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `);
     const answer = await done;
     expect(answer.status).toBe(408);
-    expect(answer.body?.detail).toMatch(/headers did not arrive in full within 1 s/);
+    expect(answer.body?.detail).toMatch(new RegExp(`headers did not arrive in full within ${TIMEOUT_S} s`));
     expect(answer.ms).toBeLessThan(TIMEOUT_S * 1000 + 1500);
     expect(await receiveTimeouts(server)).toEqual({ ...before, headers: before.headers + 1 });
   });
@@ -109,16 +111,18 @@ describe('slow clients', () => {
       ...Array.from({ length: SLOW }, () => stall(port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: `)),
       ...Array.from({ length: SLOW }, () => stall(port, bodyHead(500_000))),
     ];
-    // While they wait, others are answered as usual, promptly.
-    const others: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const started = Date.now();
-      const created = await a.client.post('/concepts', { name: `busy ${i}` });
-      expect(created.status).toBe(201);
-      expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
-      others.push(Date.now() - started);
-    }
-    expect(Math.max(...others)).toBeLessThan(1000);
+    // While they wait, others are answered as usual: every one of them before the first stalled
+    // client is timed out, so none waited for the stalled ones.
+    const firstTimedOut = Promise.race(stalled.map((s) => s.done)).then(() => Date.now());
+    const answered = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const created = await a.client.post('/concepts', { name: `busy ${i}` });
+        expect(created.status).toBe(201);
+        expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+        return Date.now();
+      }),
+    );
+    expect(Math.max(...answered)).toBeLessThan(await firstTimedOut);
     const answers = await Promise.all(stalled.map((s) => s.done));
     expect(answers.map((x) => x.status)).toEqual(Array(2 * SLOW).fill(408));
     expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(TIMEOUT_S * 1000 + 2500);
