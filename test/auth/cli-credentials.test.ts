@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { childEnv, cliRunner, randomSecret } from '../support/process';
+import { childEnv, cliCommands, randomSecret } from '../support/process';
 import { workerDatabaseUrl } from '../support/database';
 import { AUDIENCE, OidcProvider, privateKey } from '../support/oidc';
 
 /**
- * The credential commands of the CLI as processes: each prints one JSON value on stdout, or one
- * line on stderr and exit 1 when it fails.
+ * The credential commands of the CLI (run in this process, as test/support/process.ts says): each
+ * prints one JSON value on stdout, or one line on stderr and exit 1 when it fails.
  */
 jest.setTimeout(300_000);
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => provider?.stop());
 
-const { run: cli, ok } = cliRunner(() => env);
+const { run: cli, ok } = cliCommands(() => env);
 
 describe('credential commands', () => {
   it('issuer:add, issuer:list and issuer:remove', async () => {

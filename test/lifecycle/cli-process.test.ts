@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { verifyToken } from '../../src/auth/jwt';
-import { childEnv, cliRunner, randomSecret } from '../support/process';
+import { childEnv, cliCommands, cliRunner, randomSecret } from '../support/process';
 import { workerDatabaseUrl } from '../support/database';
 
 /**
  * The operators' CLI as a process, as a pipe would see it: exactly one JSON value on stdout and
  * nothing on stderr when it works; one line on stderr and nothing on stdout when it does not
  * (exit 2 for a usage mistake, 1 for a failure). Runs against the test database (the embedded
- * run's PGlite host speaks the same protocol), with a secret of its own.
+ * run's PGlite host speaks the same protocol), with a secret of its own. What the commands then do
+ * with tenants, users and roles is checked through the same code run in this process (`command`),
+ * since a process start costs more than the commands it runs.
  */
 jest.setTimeout(300_000);
 
@@ -20,6 +22,7 @@ beforeAll(async () => {
 });
 
 const { run: cli, ok, fails } = cliRunner(() => env);
+const command = cliCommands(() => env);
 
 const claimsOf = (token: string) => verifyToken({ secret }, token);
 
@@ -68,11 +71,12 @@ describe('the CLI as a process', () => {
     const suffix = randomUUID().slice(0, 8);
     const name = `Cli ${suffix}`;
     const adminEmail = `boss-${suffix}@cli.test`;
+    // A process: the tenant, its admin and a token as one JSON value, exit 0.
     const created = await ok('tenant:create', '--name', name, '--admin-email', adminEmail);
     expect(claimsOf(created.token)).toMatchObject({ sub: created.userId, tenantId: created.tenantId });
 
     // tenants: every tenant with its admins' e-mails and ids.
-    const tenants = await ok('tenants');
+    const tenants = await command.ok('tenants');
     expect(tenants).toContainEqual({
       tenantId: created.tenantId,
       name,
@@ -83,13 +87,14 @@ describe('the CLI as a process', () => {
 
     // token: by e-mail alone (unique), by tenant name, by tenant id.
     for (const args of [[], ['--tenant', name], ['--tenant', created.tenantId]]) {
-      const { token } = await ok('token', '--email', adminEmail.toUpperCase(), ...args);
+      const { token } = await command.ok('token', '--email', adminEmail.toUpperCase(), ...args);
       expect(claimsOf(token)).toMatchObject({
         sub: created.userId,
         email: adminEmail,
         tenantId: created.tenantId,
       });
     }
+    // A process: a failure is one line on stderr, exit 1.
     expect(await fails('token', '--email', `nobody-${suffix}@cli.test`)).toEqual({
       code: 1,
       line: expect.stringMatching(/no user nobody-.* in any tenant/),
@@ -97,16 +102,18 @@ describe('the CLI as a process', () => {
 
     // roles: a new tenant has the built-in one only, so the README's user:create with a role
     // works once the role exists.
-    expect((await ok('roles', '--tenant', name)).map((r: { name: string }) => r.name)).toEqual([
+    expect((await command.ok('roles', '--tenant', name)).map((r: { name: string }) => r.name)).toEqual([
       'SUPER_ADMIN',
     ]);
     const clerkEmail = `clerk-${suffix}@cli.test`;
-    expect(await fails('user:create', '--tenant', name, '--email', clerkEmail, '--role', 'clerk')).toEqual({
+    expect(
+      await command.fails('user:create', '--tenant', name, '--email', clerkEmail, '--role', 'clerk'),
+    ).toEqual({
       code: 1,
       line: `bms: unknown role(s) clerk: tenant "${name}" has SUPER_ADMIN`,
     });
     expect(
-      await ok(
+      await command.ok(
         'role:create',
         '--tenant',
         name,
@@ -125,20 +132,28 @@ describe('the CLI as a process', () => {
       permissions: ['READ_CONCEPTS', 'CREATE_CONCEPTS'],
     });
     expect(
-      await fails('role:create', '--tenant', name, '--name', 'clerk', '--permission', 'READ_CONCEPTS'),
+      await command.fails(
+        'role:create',
+        '--tenant',
+        name,
+        '--name',
+        'clerk',
+        '--permission',
+        'READ_CONCEPTS',
+      ),
     ).toEqual({
       code: 1,
       line: expect.stringMatching(/already exists/),
     });
     expect(
-      await fails('role:create', '--tenant', name, '--name', 'x', '--permission', 'READ_NOTHING'),
+      await command.fails('role:create', '--tenant', name, '--name', 'x', '--permission', 'READ_NOTHING'),
     ).toEqual({
       code: 1,
       line: expect.stringMatching(/unknown permission\(s\): READ_NOTHING/),
     });
-    const roles = await ok('roles', '--tenant', created.tenantId);
+    const roles = await command.ok('roles', '--tenant', created.tenantId);
     expect(roles.map((r: { name: string }) => r.name)).toEqual(['SUPER_ADMIN', 'clerk']);
-    const clerk = await ok('user:create', '--tenant', name, '--email', clerkEmail, '--role', 'clerk');
+    const clerk = await command.ok('user:create', '--tenant', name, '--email', clerkEmail, '--role', 'clerk');
     expect(claimsOf(clerk.token)).toMatchObject({
       sub: clerk.userId,
       email: clerkEmail,
@@ -146,7 +161,7 @@ describe('the CLI as a process', () => {
     });
 
     // A second tenant of a name is refused (a setup script run twice), naming the first.
-    expect(await fails('tenant:create', '--name', name, '--admin-email', adminEmail)).toEqual({
+    expect(await command.fails('tenant:create', '--name', name, '--admin-email', adminEmail)).toEqual({
       code: 1,
       line: expect.stringMatching(
         new RegExp(`a tenant named "${name}" exists already \\(${created.tenantId}\\)`),
@@ -154,23 +169,23 @@ describe('the CLI as a process', () => {
     });
     // An e-mail or a name in two tenants needs the id. Names were not unique before, so a
     // database may hold two tenants of one name: made here by renaming the twin.
-    const twin = await ok('tenant:create', '--name', `${name} twin`, '--admin-email', adminEmail);
+    const twin = await command.ok('tenant:create', '--name', `${name} twin`, '--admin-email', adminEmail);
     const db = new pg.Client({ connectionString: env.DATABASE_URL });
     await db.connect();
     await db
       .query('update tenant set name = $1 where id = $2', [name, twin.tenantId])
       .finally(() => db.end());
-    expect(await fails('token', '--email', adminEmail)).toEqual({
+    expect(await command.fails('token', '--email', adminEmail)).toEqual({
       code: 1,
       line: expect.stringMatching(/2 tenants.*--tenant/),
     });
-    expect(await fails('roles', '--tenant', name)).toEqual({
+    expect(await command.fails('roles', '--tenant', name)).toEqual({
       code: 1,
       line: expect.stringMatching(/2 tenants are named/),
     });
-    const { token } = await ok('token', '--email', adminEmail, '--tenant', twin.tenantId);
+    const { token } = await command.ok('token', '--email', adminEmail, '--tenant', twin.tenantId);
     expect(claimsOf(token).tenantId).toBe(twin.tenantId);
-    expect(await fails('roles', '--tenant', `No such ${suffix}`)).toEqual({
+    expect(await command.fails('roles', '--tenant', `No such ${suffix}`)).toEqual({
       code: 1,
       line: expect.stringMatching(/no tenant/),
     });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { workerDatabaseUrl } from '../support/database';
-import { childEnv, cliRunner, randomSecret } from '../support/process';
+import { childEnv, cliCommands, randomSecret } from '../support/process';
 
 /**
  * The tenant and personal-data commands as an operator runs them: one JSON value on stdout, or
@@ -15,7 +15,7 @@ jest.setTimeout(300_000);
 
 const work = mkdtempSync(path.join(tmpdir(), 'bms-tenant-cli-'));
 let env: NodeJS.ProcessEnv;
-const { ok, fails } = cliRunner(() => env);
+const { ok, fails } = cliCommands(() => env);
 
 beforeAll(async () => {
   env = childEnv({

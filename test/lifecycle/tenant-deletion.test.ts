@@ -11,7 +11,7 @@ import { tenantTables } from '../../src/services/tenant-tables';
 import { requestDeletion } from '../../src/services/tenant-lifecycle';
 import { startTenantPurge } from '../../src/jobs/tenant-purge';
 import { workerDatabaseUrl } from '../support/database';
-import { childEnv, cliRunner, randomSecret } from '../support/process';
+import { childEnv, cliCommands, randomSecret } from '../support/process';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { fillTenant } from '../support/tenant-fixture';
 import { startReceiver, waitFor } from '../events/receiver';
@@ -46,7 +46,7 @@ let filesDir: string;
 let env: NodeJS.ProcessEnv;
 let answer = 500;
 
-const { ok, fails } = cliRunner(() => env);
+const { ok, fails } = cliCommands(() => env);
 /** Runs the statements in a transaction: the embedded database's socket keeps those together. */
 const sql = <T>(work: (trx: Knex.Transaction) => Promise<T>) =>
   ((server.orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex).transaction(work);

@@ -142,6 +142,13 @@ export async function freshServerDatabase(
 
 export const randomSecret = () => randomBytes(32).toString('hex');
 
+/** What a CLI command left: its exit code and both outputs. */
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /**
  * The operators' CLI (src/cli/main.ts) as a pipe sees it, with `env()` read at each call (tests
  * set it in beforeAll): `run` gives the exit code and both outputs; `ok` expects exactly one line
@@ -149,21 +156,43 @@ export const randomSecret = () => randomBytes(32).toString('hex');
  * one `bms: ...` line on stderr, and gives the exit code with that line.
  */
 export function cliRunner(env: () => NodeJS.ProcessEnv) {
-  const run = async (...args: string[]) => {
+  return checkedCli(async (args) => {
     const cli = runSource('src/cli/main.ts', args, env());
     const { code } = await cli.exited;
     return { code, stdout: cli.stdout(), stderr: cli.stderr() };
-  };
+  });
+}
+
+/**
+ * The same commands run in the test's own process, through what src/cli/main.ts calls, for files
+ * that test what a command does rather than the process around it (test/lifecycle/cli-process.test.ts
+ * holds the process to its exit codes and outputs): most of a CLI process's CPU is loading the
+ * service's modules, which the test has loaded already.
+ */
+export function cliCommands(env: () => NodeJS.ProcessEnv) {
+  return checkedCli(async (args) => {
+    // Loaded on first use, in the file's realm: a file that never runs a command never loads it.
+    const { runCommand, failureOf } = await import('../../src/cli/commands');
+    try {
+      return { code: 0, stdout: `${await runCommand(args, env())}\n`, stderr: '' };
+    } catch (err) {
+      const { code, line } = failureOf(err);
+      return { code, stdout: '', stderr: `${line}\n` };
+    }
+  });
+}
+
+function checkedCli(run: (args: string[]) => Promise<CliRun>) {
   return {
-    run,
+    run: (...args: string[]) => run(args),
     async ok(...args: string[]): Promise<any> {
-      const r = await run(...args);
+      const r = await run(args);
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
       expect(r.stdout.endsWith('\n') && r.stdout.indexOf('\n') === r.stdout.length - 1).toBe(true);
       return JSON.parse(r.stdout);
     },
     async fails(...args: string[]): Promise<{ code: number | null; line: string }> {
-      const r = await run(...args);
+      const r = await run(args);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^bms: [^\n]+\n$/);
       return { code: r.code, line: r.stderr.trim() };
