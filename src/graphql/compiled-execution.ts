@@ -1,6 +1,7 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import {
   execute,
+  GraphQLError,
   printSchema,
   type DocumentNode,
   type ExecutionResult,
@@ -138,6 +139,24 @@ function compiledRun(
     // running it stops at the same coercion, before any resolver.
     if (result.errors && !('data' in result))
       return execute({ schema, document, contextValue, variableValues, operationName });
-    return result;
+    return result.errors ? { ...result, errors: result.errors.map(withExtensions) } : result;
   };
+}
+
+/**
+ * graphql-jit makes a resolver's error with no `extensions` when the error thrown had none (a
+ * database's refusal, MikroORM's lock failure), where graphql-js always gives it an object
+ * (zalando-incubator/graphql-jit#234). Apollo Server reads `extensions.code` before formatting, and
+ * without it answers a bare "Internal server error" with no path or status in place of the
+ * field's error. Such an error is made again as graphql-js makes it, at the same place.
+ */
+function withExtensions(error: GraphQLError): GraphQLError {
+  if (error.extensions) return error;
+  const made = new GraphQLError(error.message, {
+    path: error.path,
+    originalError: error.originalError ?? undefined,
+  });
+  // graphql-js derives locations from AST nodes, which graphql-jit's error no longer holds.
+  Object.defineProperty(made, 'locations', { value: error.locations, enumerable: true });
+  return made;
 }

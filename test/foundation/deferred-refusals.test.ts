@@ -235,6 +235,32 @@ describe('writes sent with the COMMIT: what a refusal is answered', () => {
     expect(await updated(feature)).toEqual({ name: 'Read after', version: 1, history: 0, outbox: 0 });
   });
 
+  it('a document of two updates, the second matching no row: the 409 at that field, on every run', async () => {
+    // A document's second run is compiled (src/graphql/compiled-execution.ts): answered the same.
+    for (const run of [1, 2, 3]) {
+      const first = (await a.client.post('/hr/features', { name: 'First of two' })).body.id as string;
+      const second = (await a.client.post('/hr/features', { name: 'Second of two' })).body.id as string;
+      const res = await a.client.graphql(
+        `mutation($first: ID!, $second: ID!, $name: String) {
+          first: updateFeature(id: $first, input: { name: "Renamed first" }) { id version }
+          second: updateFeature(id: $second, input: { name: $name }) { id version }
+        }`,
+        { first, second, name: SKIPPED },
+      );
+      expect({ run, status: res.status, body: res.body }).toEqual({
+        run,
+        status: 200,
+        body: {
+          errors: [
+            { ...LOCK_FAILED_AT_UPDATE.errors[0], locations: [{ line: 3, column: 11 }], path: ['second'] },
+          ],
+          data: null,
+        },
+      });
+      expect(await updated(first)).toEqual({ name: 'First of two', version: 1, history: 0, outbox: 0 });
+    }
+  });
+
   it('a create over REST: 400 naming the field, and nothing kept', async () => {
     const res = await a.client.post('/hr/features', { name: REFUSED, tags: ['x'] });
     expect(res.status).toBe(400);
