@@ -98,7 +98,6 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM<PostgreSqlD
  * CLI command's start, and every command and service start migrates first.
  */
 export async function migrate(orm: MikroORM): Promise<void> {
-  await recordRenamedMigrations(orm);
   if (await everyMigrationRecorded(orm)) return;
   await (await migratorOf(orm)).up();
   // Tables added by any migration get their row-level security policy (idempotent).
@@ -123,23 +122,20 @@ export async function migratorOf(orm: MikroORM): Promise<IMigrator> {
 
 /** Whether the database records every migration of the list as applied. */
 export async function everyMigrationRecorded(orm: MikroORM): Promise<boolean> {
-  const connection = orm.em.getConnection();
-  const [{ exists }] = await connection.execute<{ exists: boolean }[]>(
-    `select to_regclass('mikro_orm_migrations') is not null as exists`,
-  );
-  if (!exists) return false;
-  const rows: { name: string }[] = await connection.execute(`select name from mikro_orm_migrations`);
-  const recorded = new Set(rows.map((r) => r.name));
+  const recorded = await recordedMigrations(orm);
   return migrationNames.every((name) => recorded.has(name));
 }
 
-/** A migration applied under a name it no longer has is recorded under its new name too. */
-async function recordRenamedMigrations(orm: MikroORM): Promise<void> {
+/**
+ * The migrations the database records as applied (none before the first migration), a migration
+ * applied under a name it no longer has being recorded under its new name first.
+ */
+async function recordedMigrations(orm: MikroORM): Promise<Set<string>> {
   const connection = orm.em.getConnection();
   const [{ exists }] = await connection.execute<{ exists: boolean }[]>(
     `select to_regclass('mikro_orm_migrations') is not null as exists`,
   );
-  if (!exists) return;
+  if (!exists) return new Set();
   for (const [before, after] of Object.entries(RENAMED_MIGRATIONS))
     await connection.execute(
       `insert into mikro_orm_migrations (name, executed_at)
@@ -147,6 +143,8 @@ async function recordRenamedMigrations(orm: MikroORM): Promise<void> {
        where name = ? and not exists (select 1 from mikro_orm_migrations where name = ?)`,
       [after, before, after],
     );
+  const rows: { name: string }[] = await connection.execute(`select name from mikro_orm_migrations`);
+  return new Set(rows.map((r) => r.name));
 }
 
 export async function enableRowLevelSecurity(orm: MikroORM): Promise<void> {
