@@ -17,6 +17,7 @@ import {
   PostgreSqlPlatform,
   type Knex,
 } from '@mikro-orm/postgresql';
+import { sqlStateOf } from '../refusals';
 import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
 import { deferredInsert, deferredUpdate, type DeferredInsert, type DeferredUpdate } from './deferred-writes';
 
@@ -183,10 +184,6 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
       deferringUpdate.delete(transaction);
     }
   }
-}
-
-function sqlStateOf(err: unknown): unknown {
-  return (err as { code?: unknown } | null)?.code;
 }
 
 /**
