@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childEnv, cliRunner, freePort, serviceProcesses } from '../support/process';
+import { childEnv, cliCommands, cliRunner, freePort, serviceProcesses } from '../support/process';
 import { presentLeads, writeLoad } from '../support/write-load';
 
 /**
@@ -17,6 +17,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'bms-backup-'));
 const outside = mkdtempSync(path.join(tmpdir(), 'bms-backup-out-'));
 const env = childEnv({ DATA_DIR: dataDir });
 const { ok, fails } = cliRunner(() => env);
+// What does not open the database itself runs in this process (test/support/process.ts says why);
+// a restore opens the backup with PGlite, which runs in a process of its own.
+const command = cliCommands(() => env);
 const services = serviceProcesses(() => env);
 let port: number;
 
@@ -32,32 +35,38 @@ const { stop } = services;
 it('a backup under write load restores every write acknowledged before it began', async () => {
   port = await freePort();
   let service = await start();
-  const { token } = await ok('tenant:create', '--name', 'Backed up', '--admin-email', 'ops@backup.test');
+  const { token } = await command.ok(
+    'tenant:create',
+    '--name',
+    'Backed up',
+    '--admin-email',
+    'ops@backup.test',
+  );
 
   const load = writeLoad(port, token);
   await load.more(20);
 
   const file = path.join(outside, 'embedded.tgz');
   const began = Date.now();
-  const backup = await ok('backup', '--out', file);
+  const backup = await command.ok('backup', '--out', file);
   const ended = Date.now();
   expect(backup).toEqual({ file, bytes: expect.any(Number) });
 
   // A target that cannot be written: a clear error, and the service goes on taking writes.
-  expect(await fails('backup', '--out', path.join(outside, 'no-such-folder', 'x.tgz'))).toEqual({
+  expect(await command.fails('backup', '--out', path.join(outside, 'no-such-folder', 'x.tgz'))).toEqual({
     code: 1,
     line: expect.stringMatching(/cannot write the backup to .*x\.tgz: its folder does not exist/),
   });
   writeFileSync(path.join(outside, 'a-file'), 'not a folder');
-  expect(await fails('backup', '--out', path.join(outside, 'a-file', 'x.tgz'))).toEqual({
+  expect(await command.fails('backup', '--out', path.join(outside, 'a-file', 'x.tgz'))).toEqual({
     code: 1,
     line: expect.stringMatching(/cannot write the backup to .*: its folder is not writable/),
   });
-  expect(await fails('backup', '--out', file)).toEqual({
+  expect(await command.fails('backup', '--out', file)).toEqual({
     code: 1,
     line: expect.stringMatching(/already exists/),
   });
-  expect(await fails('restore', '--from', file)).toEqual({
+  expect(await command.fails('restore', '--from', file)).toEqual({
     code: 1,
     line: expect.stringMatching(/is in use \(the service is running\): stop it, then restore/),
   });
