@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   childEnv,
-  cliRunner,
+  cliCommands,
   freePort,
   freshServerDatabase,
   randomSecret,
@@ -45,7 +45,7 @@ onServer('pg_dump and pg_restore on a PostgreSQL server', () => {
   let source: Awaited<ReturnType<typeof freshServerDatabase>>;
   let target: Awaited<ReturnType<typeof freshServerDatabase>>;
   let env: NodeJS.ProcessEnv;
-  const { ok } = cliRunner(() => env);
+  const { ok } = cliCommands(() => env);
 
   beforeAll(async () => {
     source = await freshServerDatabase(`backup_src_${process.pid}`);
