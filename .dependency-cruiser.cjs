@@ -8,7 +8,7 @@ const LOWER =
 /** A domain module's face to the app: its registry (index.ts) and what GraphQL and REST serve (api/). */
 const MODULE_SURFACE = '^src/domain/[^/]+/(api/|index[.]ts$)';
 /** What serves requests and composes the app: nothing below may reach up into it. */
-const SURFACE = `^src/(rest|docs|graphql|cli)/|^src/schema/(build|direct-resolvers)[.]ts$|^src/(app|app-modules|modules|main|cluster|banner)[.]ts$|${MODULE_SURFACE}`;
+const SURFACE = `^src/(rest|docs|graphql|cli)/|^src/schema/(build|direct-resolvers)[.]ts$|^src/(app|app-modules|modules|main|serve|cluster|banner)[.]ts$|${MODULE_SURFACE}`;
 /** What composes the modules: the only code outside a module that may load its api/. */
 const COMPOSITION = '^src/(app|app-modules)[.]ts$|^src/schema/build[.]ts$|^src/rest/table[.]ts$';
 /** A module's rules (the files beside its index.ts) and its entities. */

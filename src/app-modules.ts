@@ -35,5 +35,5 @@ export const appModules: readonly DomainModule[] = [
 /** Every resource group that has the standard family. */
 export const appGroups = appModules.flatMap((m) => m.groups);
 
-/** Every module's background work, which each service process runs (src/main.ts). */
+/** Every module's background work, which each service process runs (src/serve.ts). */
 export const appJobs = appModules.flatMap((m) => m.jobs ?? []);

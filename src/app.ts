@@ -104,7 +104,7 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * How long a stop waits for the answers of requests in flight (docs/operations.md, "Stopping"):
- * below the process's own last resort (main.ts), so the database still closes in order.
+ * below the process's own last resort (serve.ts), so the database still closes in order.
  */
 export const DRAIN_LIMIT_MS = 20_000;
 
@@ -346,7 +346,7 @@ async function startApollo(
     parseOptions: { maxTokens: 10_000 },
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
-    // main.ts owns SIGTERM and SIGINT and stops everything in order through close(); Apollo's own
+    // serve.ts owns SIGTERM and SIGINT and stops everything in order through close(); Apollo's own
     // handler would stop the server first and leave close()'s stop() waiting forever.
     stopOnTerminationSignals: false,
     // A plugin with request hooks acts on known queries only if graphql/known-queries.ts does

@@ -8,7 +8,7 @@ import { serveClusterMetrics } from './observability/cluster-metrics';
 /**
  * The primary of WEB_CONCURRENCY worker processes (node:cluster): it migrates the database once,
  * before any worker serves, then forks the workers, which share the listening port and each run
- * src/main.ts's `serve` (requests, the coverage job worker, the event worker and the key
+ * src/serve.ts's `serve` (requests, the coverage job worker, the event worker and the key
  * clean-up: all of them claim work with row locks, so they share it without doing anything
  * twice). A worker that dies unexpectedly is replaced. SIGTERM or SIGINT asks every worker to stop
  * gracefully (each finishes its requests and jobs) and exits 0 once all have, 1 if one did not.

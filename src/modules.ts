@@ -8,7 +8,7 @@ import type { RestRoute } from './rest/route';
  * composes the list of them (src/app-modules.ts) into the schema, the REST table and the live
  * hub's groups; the ORM's entity list takes each module's `entities/index.ts` (src/entities/index.ts),
  * which loads none of its GraphQL. A group added to a module is served by that alone; a job
- * added to it is run by every service process (src/main.ts starts the composed list).
+ * added to it is run by every service process (src/serve.ts starts the composed list).
  */
 export interface DomainModule {
   /** The tables it owns: the list its `entities/index.ts` declares. */

@@ -49,7 +49,7 @@ export interface EventSettings {
   publicUrl: string;
   /**
    * Signs the unsubscribe links of digests (a key derived from it, not the secret itself); the
-   * service's JWT secret (main.ts). Unset: digests are sent without a link.
+   * service's JWT secret (serve.ts). Unset: digests are sent without a link.
    */
   linkSecret?: string;
 }
@@ -93,7 +93,7 @@ export function retryDelay(settings: EventSettings, attempts: number, random = M
 
 let active: EventSettings | undefined;
 
-/** Settings the service runs with (main.ts sets them from its configuration). */
+/** Settings the service runs with (serve.ts sets them from its configuration). */
 export function useEventSettings(settings: EventSettings): void {
   active = settings;
 }

@@ -1,0 +1,180 @@
+import cluster from 'node:cluster';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import type { EntityManager } from '@mikro-orm/core';
+import { createApp } from './app';
+import { appJobs } from './app-modules';
+import { resolveJwtSecret } from './auth/secret';
+import { signToken, type JwtSettings } from './auth/jwt';
+import type { Config } from './config';
+import { printBanner } from './banner';
+import { startIdempotencyCleanup } from './jobs/idempotency-cleanup';
+import { startHistoryRetention } from './history/retention';
+import { startFileJobs } from './jobs/file-jobs';
+import { startTenantPurge } from './jobs/tenant-purge';
+import { startExportJobs } from './jobs/tenant-exports';
+import { connectSharedState } from './http/shared-store';
+import { openDatabase } from './db/database';
+import { Tenant } from './entities/tenant';
+import { type User, UserStatus } from './entities/user';
+import { bufferedStdout, createLogger } from './logger';
+import { startEventWorker } from './events/worker';
+import { useEventSettings } from './events/settings';
+import { embeddedVapidKeys } from './events/push/settings';
+import { createTenant, findUserByEmail } from './services/provisioning';
+import { missingFlags } from './runtime-flags';
+
+/** Serves in this process: alone, or as one worker of a cluster (whose primary migrated). */
+export async function serve(config: Config): Promise<void> {
+  // Web Push on the embedded database works from the first start: its keys are made once, under
+  // DATA_DIR (with a database server they come from VAPID_* or Web Push is off).
+  if (!config.events.push.web && !config.databaseUrl)
+    config.events.push.web = embeddedVapidKeys(config.dataDir, process.env);
+  // Digests' unsubscribe links are signed with a key derived from the service's secret.
+  config.events.linkSecret ??= resolveJwtSecret(config);
+  useEventSettings(config.events);
+  const logger = createLogger(config.logLevel, bufferedStdout()).child(
+    cluster.isWorker ? { workerProcess: cluster.worker!.id } : {},
+  );
+  const shared = config.redisUrl
+    ? await connectSharedState(config.redisUrl, config.redisKeyPrefix, logger)
+    : undefined;
+  // A first start on the embedded database spends most of a minute here, creating it.
+  if (cluster.isPrimary)
+    logger.info({ embedded: !config.databaseUrl }, 'opening the database and applying its migrations');
+  const db = await openDatabase(config, { migrate: cluster.isPrimary, logger }).catch(async (err) => {
+    await shared?.close();
+    throw err;
+  });
+  const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
+  const app = await createApp({
+    orm: db.orm,
+    jwt,
+    logger,
+    production: config.production,
+    http: {
+      corsOrigins: config.corsOrigins,
+      rateLimits: { ...config.rateLimits, store: shared?.store },
+      introspection: config.graphqlIntrospection,
+      receiveTimeoutSeconds: config.receiveTimeoutSeconds,
+    },
+    files: config.files,
+  });
+  // The demo tenant exists before the first request can arrive.
+  const demo = db.embedded && !config.production ? await demoTenant(db.orm.em, jwt) : undefined;
+  try {
+    await listen(app.server, config.host, config.port);
+  } catch (err) {
+    await app.close();
+    await db.close();
+    await shared?.close();
+    throw err;
+  }
+  // The modules' own background work (coverage jobs...), shared through their tables with every
+  // other process.
+  const moduleJobs = appJobs.map((job) => job.start(db.orm, logger));
+  // Webhooks (and notification e-mail) go out from the outbox through this process and any other.
+  const events = startEventWorker(db.orm, logger, config.events, app.metrics.observeAttempt, !db.embedded);
+  // Idempotency keys past their 24 hours go, in every process (deleting twice costs nothing).
+  const cleanup = startIdempotencyCleanup(db.orm, logger);
+  // History past each tenant's retention period goes, in every process too.
+  const retention = startHistoryRetention(db.orm, logger);
+  // Thumbnails of uploaded images, and files no record names, in this process and any other.
+  const fileJobs = startFileJobs(db.orm, app.files, logger);
+  // Deleted tenants whose grace period is over lose their rows and files, checked hourly.
+  const purge = startTenantPurge(db.orm, app.files.backend, logger);
+  // Tenant exports asked for over the API, written under DATA_DIR/exports.
+  const exportJobs = startExportJobs(db.orm, app.files.backend, path.join(config.dataDir, 'exports'), logger);
+  const base = `http://${config.host}:${config.port}`;
+  logger.info({ url: base, embedded: db.embedded }, 'listening');
+  const missing = missingFlags();
+  if (missing.length)
+    logger.info(
+      { node: process.version, flags: missing },
+      'this Node takes flags that make every request cheaper; start it with them (docs/deployment.md, "Runtime")',
+    );
+  if (cluster.isPrimary) printBanner(base, demo);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // A last resort only: every step below ends by itself once its work is done.
+    const force = setTimeout(() => {
+      logger.error('shutdown did not finish within 25 s; exiting');
+      process.exit(1);
+    }, 25_000);
+    force.unref();
+    try {
+      // Requests in flight finish while new connections are refused, and the workers stop
+      // claiming work (finishing what they hold); the pool closes only when all are done.
+      await Promise.all([
+        app.close(),
+        ...moduleJobs.map((job) => job.stop()),
+        events.stop(),
+        cleanup.stop(),
+        retention.stop(),
+        fileJobs.stop(),
+        purge.stop(),
+        exportJobs.stop(),
+      ]);
+      await Promise.all([db.close(), shared?.close()]);
+      logger.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Listens on host:port; an address that cannot be had is one line saying what to change. */
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) => {
+      const address = `${host}:${port}`;
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new Error(`${address} is already in use (another instance?): set PORT (or HOST) to a free one`),
+        );
+      else if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL')
+        reject(new Error(`cannot listen on ${address} (${err.code}): set PORT or HOST`));
+      else reject(err);
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
+}
+
+const DEMO = { name: 'Demo', adminEmail: 'admin@demo.local', domain: 'demo.local' };
+
+/**
+ * The demo tenant of an embedded development database, with a token for its admin made on every
+ * start (so a lost one costs a restart): created on an empty database; none when the database
+ * holds other tenants only, or the demo admin is no longer active.
+ */
+async function demoTenant(em: EntityManager, jwt: JwtSettings) {
+  const fork = em.fork({ clear: true });
+  let found = await fork.findOne(
+    Tenant,
+    { owner: DEMO.adminEmail, domain: DEMO.domain },
+    { filters: false, orderBy: { created: 'asc' } },
+  );
+  let admin: User | undefined;
+  const created = !found;
+  if (!found) {
+    if ((await fork.count(Tenant, {}, { filters: false })) > 0) return undefined;
+    ({ tenant: found, admin } = await createTenant(em, DEMO));
+  } else {
+    admin = await findUserByEmail(em, found.id, DEMO.adminEmail).catch(() => undefined);
+    if (admin?.status !== UserStatus.ACTIVE) return undefined;
+  }
+  const token = signToken(jwt, { sub: admin.id, email: admin.email, tenantId: found.id }, '7d');
+  return { created, tenantId: found.id, name: found.name, email: admin.email, token };
+}
