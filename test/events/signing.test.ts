@@ -35,7 +35,8 @@ describe('webhook signatures', () => {
     ]);
     const now = jest.spyOn(Date, 'now').mockReturnValue(at.getTime());
     try {
-      for (const secret of [current, previous]) expect(new Webhook(secret).verify(body, headers)).toBeTruthy();
+      for (const secret of [current, previous])
+        expect(new Webhook(secret).verify(body, headers)).toBeTruthy();
     } finally {
       now.mockRestore();
     }
