@@ -1,23 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  ArrayType,
-  BigIntType,
-  helper,
-  ReferenceKind,
-  Type,
-  Utils,
-  wrap,
-  type EntityMetadata,
-  type EntityProperty,
-  type EventSubscriber,
-  type FlushEventArgs,
-} from '@mikro-orm/core';
+import { wrap, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core';
 import { AuditLog } from '../entities/audit-log';
 import { EventType } from '../entities/event';
 import { entriesMadeFor, insertWithFlush } from '../history/recorder';
 import { OutboxEvent, type EventActor } from '../entities/outbox-event';
 import { Audited } from '../entities/tenant-scoped';
 import { actorOf } from '../db/tenancy';
+import { plainData } from '../db/orm-bypass/plain-data';
 import { domainEventsOf } from './domain-events';
 
 /** The action part of an event name, per kind of history entry. */
@@ -45,67 +34,6 @@ export function recordData(entity: object): Record<string, unknown> {
   const data = plainData(entity) ?? (wrap(entity).toObject() as Record<string, unknown>);
   delete data.version;
   delete data.events;
-  return data;
-}
-
-/**
- * Whether `toObject` of a record of `meta` is its own fields as they are: every property a
- * scalar, none hidden, renamed, lazy, serialized by a function or by a type whose JSON form
- * differs from its value, and no getters. Such a record's `toObject` is then its primary keys
- * and its other fields in their own order, without the serialization context `toObject` sets up
- * and walks for relations a scalar record has none of; every record type with `events` is one
- * today (test/events/record-data.test.ts holds the two forms equal for each).
- */
-const plainShapes = new WeakMap<EntityMetadata, boolean>();
-
-function isPlainShape(meta: EntityMetadata): boolean {
-  let plain = plainShapes.get(meta);
-  if (plain === undefined) {
-    plain =
-      meta.getterProps.length === 0 &&
-      meta.props.every(
-        (p) =>
-          p.kind === ReferenceKind.SCALAR &&
-          !p.hidden &&
-          !p.serializer &&
-          !p.serializedName &&
-          !p.ref &&
-          !p.getter &&
-          !p.getterName &&
-          (!p.customType ||
-            p.customType.toJSON === Type.prototype.toJSON ||
-            p.customType.toJSON === ArrayType.prototype.toJSON ||
-            (p.customType instanceof BigIntType && p.customType.mode === 'number')),
-      );
-    plainShapes.set(meta, plain);
-  }
-  return plain;
-}
-
-/** `toObject` of `entity` done directly (`isPlainShape`), or undefined where it must be MikroORM's. */
-export function plainData(entity: object): Record<string, unknown> | undefined {
-  const wrapped = helper(entity);
-  const meta = wrapped?.__meta;
-  if (
-    !meta ||
-    !isPlainShape(meta) ||
-    !wrapped.isInitialized() ||
-    wrapped.__serializationContext.fields ||
-    wrapped.__config.get('serialization').includePrimaryKeys === false
-  )
-    return undefined;
-  const record = entity as Record<string, unknown>;
-  const data: Record<string, unknown> = {};
-  const props = meta.properties as Record<string, EntityProperty | undefined>;
-  const keys: string[] =
-    meta.serializedPrimaryKey && !meta.compositePK ? [meta.serializedPrimaryKey] : meta.primaryKeys;
-  for (const key of [...keys, ...Object.keys(record)]) {
-    const prop = props[key];
-    if (!prop || (key.startsWith('_') && !prop.primary) || key in data) continue;
-    const value = record[key];
-    if (typeof value === 'function' || Utils.isRawSql(value)) return undefined;
-    if (value !== undefined) data[key] = value;
-  }
   return data;
 }
 
