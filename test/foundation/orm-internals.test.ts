@@ -481,8 +481,8 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
   );
 
   relies(
-    'orm-bypass/detached.ts',
-    "MikroORM puts a setter without a getter on the entity class's prototype for each tracked property (views shadow them)",
+    'orm-bypass/view-prototype.ts',
+    "MikroORM puts a setter without a getter on the entity class's prototype for each tracked property (views and deferred rows shadow them)",
     () => {
       let descriptor: PropertyDescriptor | undefined;
       for (
