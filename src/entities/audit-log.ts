@@ -1,4 +1,5 @@
 import { Entity, Index, Property, wrap, type EntityManager } from '@mikro-orm/core';
+import { plainData } from '../db/orm-bypass/plain-data';
 import { TenantScoped } from './tenant-scoped';
 
 /** Deleted records are gone from their tables; this log keeps who deleted what, and its data. */
@@ -30,6 +31,6 @@ export function deletionEntry(
     entity,
     entityId: row.id,
     action: 'DELETE',
-    data: wrap(row).toPOJO(),
+    data: plainData(row) ?? wrap(row).toPOJO(),
   } as never);
 }

@@ -3,9 +3,11 @@ import { wrap, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core
 import { AuditLog } from '../entities/audit-log';
 import { EventType } from '../entities/event';
 import { entriesMadeFor, insertWithFlush } from '../history/recorder';
+import { newRow } from '../db/orm-bypass/deferred-writes';
 import { OutboxEvent, type EventActor } from '../entities/outbox-event';
 import { Audited } from '../entities/tenant-scoped';
 import { actorOf } from '../db/tenancy';
+import { plainData } from '../db/orm-bypass/plain-data';
 import { domainEventsOf } from './domain-events';
 
 /** The action part of an event name, per kind of history entry. */
@@ -30,24 +32,29 @@ export const eventName = (entityName: string, type: EventType): string =>
  * history has it already.
  */
 export function recordData(entity: object): Record<string, unknown> {
-  const data = wrap(entity).toObject() as Record<string, unknown>;
+  const data = plainData(entity) ?? (wrap(entity).toObject() as Record<string, unknown>);
   delete data.version;
   delete data.events;
   return data;
 }
 
-/** A new outbox row; `occurredAt` is the history entry's own time where there is one. */
-export function outboxRow(fields: {
-  tenantId: string;
-  type: string;
-  resourceType: string;
-  resourceId: string | null;
-  occurredAt?: Date;
-  actor: EventActor | null;
-  data: unknown;
-  targetEndpointId?: string;
-}): OutboxEvent {
-  const row = new OutboxEvent();
+/**
+ * A new outbox row, filled into `row` (a flush's: `newRow`); `occurredAt` is the history entry's
+ * own time where there is one.
+ */
+export function outboxRow(
+  fields: {
+    tenantId: string;
+    type: string;
+    resourceType: string;
+    resourceId: string | null;
+    occurredAt?: Date;
+    actor: EventActor | null;
+    data: unknown;
+    targetEndpointId?: string;
+  },
+  row: OutboxEvent = new OutboxEvent(),
+): OutboxEvent {
   row.id = randomUUID();
   row.tenantId = fields.tenantId;
   row.type = fields.type;
@@ -91,14 +98,17 @@ export class OutboxSubscriber implements EventSubscriber {
         const data = { ...((entity.data as Record<string, unknown> | null) ?? {}) };
         delete data.events;
         rows.push(
-          outboxRow({
-            tenantId: entity.tenantId,
-            type: eventName(entity.entity, EventType.DELETE),
-            resourceType: resourceName(entity.entity),
-            resourceId: entity.entityId,
-            actor: who,
-            data: entity.data == null ? null : data,
-          }),
+          outboxRow(
+            {
+              tenantId: entity.tenantId,
+              type: eventName(entity.entity, EventType.DELETE),
+              resourceType: resourceName(entity.entity),
+              resourceId: entity.entityId,
+              actor: who,
+              data: entity.data == null ? null : data,
+            },
+            newRow(args.em, OutboxEvent),
+          ),
         );
         continue;
       }
@@ -110,29 +120,35 @@ export class OutboxSubscriber implements EventSubscriber {
       const domain = domainEventsOf(cs.name).filter((d) => d.happened(previous, data));
       for (const e of added) {
         rows.push(
-          outboxRow({
-            tenantId: entity.tenantId,
-            type: eventName(cs.name, e.type as unknown as EventType),
-            resourceType: resourceName(cs.name),
-            resourceId: entity.id,
-            occurredAt: e.occurredAt,
-            actor: who,
-            data,
-          }),
+          outboxRow(
+            {
+              tenantId: entity.tenantId,
+              type: eventName(cs.name, e.type as unknown as EventType),
+              resourceType: resourceName(cs.name),
+              resourceId: entity.id,
+              occurredAt: e.occurredAt,
+              actor: who,
+              data,
+            },
+            newRow(args.em, OutboxEvent),
+          ),
         );
       }
       // The domain's own names, after the record's events, at the time of its latest entry.
       for (const d of domain) {
         rows.push(
-          outboxRow({
-            tenantId: entity.tenantId,
-            type: d.name,
-            resourceType: resourceName(cs.name),
-            resourceId: entity.id,
-            occurredAt: added[added.length - 1].occurredAt,
-            actor: who,
-            data,
-          }),
+          outboxRow(
+            {
+              tenantId: entity.tenantId,
+              type: d.name,
+              resourceType: resourceName(cs.name),
+              resourceId: entity.id,
+              occurredAt: added[added.length - 1].occurredAt,
+              actor: who,
+              data,
+            },
+            newRow(args.em, OutboxEvent),
+          ),
         );
       }
     }

@@ -12,7 +12,7 @@ import { AuditLog } from '../entities/audit-log';
 import { HistoryEntry, HistoryType, type FieldChange } from '../entities/history-entry';
 import { Audited } from '../entities/tenant-scoped';
 import type { Actor } from '../db/actor';
-import { deferInsert } from '../db/orm-bypass/deferred-writes';
+import { deferInsert, newRow } from '../db/orm-bypass/deferred-writes';
 import { isSecretField } from './secrets';
 
 /**
@@ -117,7 +117,7 @@ export function fieldChanges(
   return changes;
 }
 
-/** A new entry of `actor`'s change to the record. */
+/** A new entry of `actor`'s change to the record, filled into `entry` (a flush's: `newRow`). */
 export function historyEntry(
   actor: Actor,
   fields: {
@@ -128,9 +128,9 @@ export function historyEntry(
     changes: Record<string, FieldChange> | null;
     at?: Date;
   },
+  entry: HistoryEntry = new HistoryEntry(),
 ): HistoryEntry {
   const at = fields.at ?? new Date();
-  const entry = new HistoryEntry();
   entry.tenantId = actor.tenantId;
   entry.id = randomUUID();
   entry.recordType = fields.recordType;
@@ -211,18 +211,22 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
     if (cs.type === 'delete' && keepsHistory(entity, cs.name) && !logged.has((entity as { id: string }).id)) {
       if (!actor) throw new Error(`deletion of ${cs.name} without an actor`);
       entries.push(
-        historyEntry(actor, {
-          recordType: cs.name,
-          recordId: (entity as { id: string }).id,
-          type: HistoryType.DELETE,
-          description: `Deleted ${cs.name}`,
-          changes: fieldChanges(
-            cs.meta,
-            (cs.originalEntity ?? entity) as Record<string, unknown>,
-            undefined,
-            platform,
-          ),
-        }),
+        historyEntry(
+          actor,
+          {
+            recordType: cs.name,
+            recordId: (entity as { id: string }).id,
+            type: HistoryType.DELETE,
+            description: `Deleted ${cs.name}`,
+            changes: fieldChanges(
+              cs.meta,
+              (cs.originalEntity ?? entity) as Record<string, unknown>,
+              undefined,
+              platform,
+            ),
+          },
+          newRow(args.em, HistoryEntry),
+        ),
       );
       continue;
     }
@@ -232,13 +236,17 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
       if (!actor) throw new Error(`deletion of ${entity.entity} without an actor`);
       const data = (entity.data ?? {}) as Record<string, unknown>;
       entries.push(
-        historyEntry(actor, {
-          recordType: entity.entity,
-          recordId: entity.entityId,
-          type: HistoryType.DELETE,
-          description: `Deleted ${entity.entity}`,
-          changes: fieldChanges(meta, data, undefined, platform),
-        }),
+        historyEntry(
+          actor,
+          {
+            recordType: entity.entity,
+            recordId: entity.entityId,
+            type: HistoryType.DELETE,
+            description: `Deleted ${entity.entity}`,
+            changes: fieldChanges(meta, data, undefined, platform),
+          },
+          newRow(args.em, HistoryEntry),
+        ),
       );
       continue;
     }
@@ -254,40 +262,52 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
       const restored = restoring.has(entity);
       restoring.delete(entity);
       own.push(
-        historyEntry(actor, {
-          recordType: cs.name,
-          recordId: id,
-          type: restored ? HistoryType.RESTORE : HistoryType.CREATE,
-          description: `${restored ? 'Restored' : 'Created'} ${cs.name}`,
-          changes: fieldChanges(meta, undefined, entity as Record<string, unknown>, platform),
-          at,
-        }),
+        historyEntry(
+          actor,
+          {
+            recordType: cs.name,
+            recordId: id,
+            type: restored ? HistoryType.RESTORE : HistoryType.CREATE,
+            description: `${restored ? 'Restored' : 'Created'} ${cs.name}`,
+            changes: fieldChanges(meta, undefined, entity as Record<string, unknown>, platform),
+            at,
+          },
+          newRow(args.em, HistoryEntry),
+        ),
       );
     } else {
       const before = cs.originalEntity as Record<string, unknown> | undefined;
       const changed = Object.keys(cs.payload).filter((k) => !BOOKKEEPING.has(k));
       for (const note of takeNotes(entity))
         own.push(
-          historyEntry(actor, {
-            recordType: cs.name,
-            recordId: id,
-            type: HistoryType.UPDATE,
-            description: note,
-            changes: null,
-            at,
-          }),
+          historyEntry(
+            actor,
+            {
+              recordType: cs.name,
+              recordId: id,
+              type: HistoryType.UPDATE,
+              description: note,
+              changes: null,
+              at,
+            },
+            newRow(args.em, HistoryEntry),
+          ),
         );
       const after = entity as Record<string, unknown>;
       if (changed.includes('status') && before) {
         own.push(
-          historyEntry(actor, {
-            recordType: cs.name,
-            recordId: id,
-            type: HistoryType.STATUS_CHANGE,
-            description: `${(before.status as string | null) ?? 'null'} -> ${after.status as string}`,
-            changes: fieldChanges(meta, before, after, platform, ['status']),
-            at,
-          }),
+          historyEntry(
+            actor,
+            {
+              recordType: cs.name,
+              recordId: id,
+              type: HistoryType.STATUS_CHANGE,
+              description: `${(before.status as string | null) ?? 'null'} -> ${after.status as string}`,
+              changes: fieldChanges(meta, before, after, platform, ['status']),
+              at,
+            },
+            newRow(args.em, HistoryEntry),
+          ),
         );
       }
       const others = changed.filter((k) => k !== 'status');
@@ -296,14 +316,18 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
         const named = others.filter((k) => !isSecretField(cs.name, k));
         const secret = named.length < others.length ? ['a secret'] : [];
         own.push(
-          historyEntry(actor, {
-            recordType: cs.name,
-            recordId: id,
-            type: HistoryType.UPDATE,
-            description: `Updated ${[...named, ...secret].join(', ')}`,
-            changes: fieldChanges(meta, before, after, platform, others),
-            at,
-          }),
+          historyEntry(
+            actor,
+            {
+              recordType: cs.name,
+              recordId: id,
+              type: HistoryType.UPDATE,
+              description: `Updated ${[...named, ...secret].join(', ')}`,
+              changes: fieldChanges(meta, before, after, platform, others),
+              at,
+            },
+            newRow(args.em, HistoryEntry),
+          ),
         );
       }
     }

@@ -11,6 +11,7 @@ import {
 import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/postgresql';
 import { actorOf } from '../tenancy';
 import { knexRows, queryRows } from './statements';
+import { viewPrototype } from './view-prototype';
 
 /**
  * Reads for answering queries, kept out of the unit of work.
@@ -99,37 +100,6 @@ function builder<T extends object>(
     PAGE_ALIAS,
   ) as unknown as QueryBuilder<T>;
   return qb.where(where as never);
-}
-
-const viewPrototypes = new Map<string, object>();
-
-/**
- * The prototype of `entityName`'s views: the entity class's own (getters, methods, instanceof),
- * with MikroORM's change-tracking setters shadowed by plain fields. MikroORM puts a setter on the
- * class prototype for each tracked property; on first assignment it creates the entity's
- * wrapper and redefines the property on the instance: for a page, a defineProperty call per
- * field of every row and a wrapper per row that nothing would ever read.
- */
-function viewPrototype(em: EntityManager, entityName: string): object {
-  let proto = viewPrototypes.get(entityName);
-  if (proto) return proto;
-  const meta = em.getMetadata().get(entityName);
-  proto = Object.create(meta.class.prototype as object) as object;
-  for (const name of Object.keys(meta.properties)) {
-    for (
-      let p: object | null = meta.class.prototype as object;
-      p && p !== Object.prototype;
-      p = Object.getPrototypeOf(p)
-    ) {
-      const d = Object.getOwnPropertyDescriptor(p, name);
-      if (!d) continue;
-      if (d.set && !d.get)
-        Object.defineProperty(proto, name, { value: undefined, writable: true, configurable: true });
-      break;
-    }
-  }
-  viewPrototypes.set(entityName, proto);
-  return proto;
 }
 
 /** The context MikroORM's hydrator gives custom types' conversions. */
