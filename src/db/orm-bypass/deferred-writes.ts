@@ -73,11 +73,12 @@ export function insertStatements(
 /**
  * A new, empty row of `entity` for `deferInsert`. Where `em` is in a request transaction (the
  * row then goes out through `deferInsert`, never through the unit of work), an object on the
- * entity's view prototype (view-prototype.ts, as detached.ts's views: the class's own, `instanceof` included, with MikroORM's
- * change-tracking setters shadowed by plain fields); elsewhere `new entity()`, for the flush to
- * insert. Each field of a class instance goes through MikroORM's setter, which redefines it on
- * the instance at its first assignment: for a history entry or an outbox event, ten times the
- * CPU of the row's own values (bench/README.md, "Writes against the peer").
+ * entity's view prototype (view-prototype.ts, as detached.ts's views: the class's own,
+ * `instanceof` included, with MikroORM's change-tracking setters shadowed by plain fields);
+ * elsewhere `new entity()`, for the flush to insert. Each field of a class instance goes through
+ * MikroORM's setter, which redefines it on the instance at its first assignment: for a history
+ * entry or an outbox event, most of the CPU of making the row (bench/README.md, "Writes against
+ * the peer").
  */
 export function newRow<T extends object>(em: EntityManager, entity: new () => T): T {
   if (!(em.getTransactionContext() instanceof ConnectionTransaction)) return new entity();
