@@ -104,6 +104,12 @@ function duration(values: Values, key: string, fallback: string): number {
   return Number(match[1]) * DURATION_UNITS[match[2] || 'd'];
 }
 
+/** Refuses a command of the embedded database when DATABASE_URL names a server, saying what to use. */
+function embeddedOnly(config: import('../config').Config, instead: string): void {
+  if (config.databaseUrl)
+    throw new Error(`DATABASE_URL names a PostgreSQL server: ${instead} (docs/operations.md, "Backups")`);
+}
+
 const COMMANDS: Record<string, Command> = {
   tenants: {
     args: '',
@@ -254,10 +260,7 @@ const COMMANDS: Record<string, Command> = {
       'a backup of the embedded database (DATA_DIR) as one file, consistent while the service runs; on a server, see docs/operations.md',
     options: { out: { type: 'string' } },
     async alone(values, config) {
-      if (config.databaseUrl)
-        throw new Error(
-          'DATABASE_URL names a PostgreSQL server: back it up with pg_dump or pgBackRest (docs/operations.md, "Backups")',
-        );
+      embeddedOnly(config, 'back it up with pg_dump or pgBackRest');
       const { backupEmbedded } = await import('../db/backup');
       return backupEmbedded(config.dataDir, need(values, 'out'));
     },
@@ -267,10 +270,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'replaces the embedded database (DATA_DIR) with a backup; the service must be stopped',
     options: { from: { type: 'string' } },
     async alone(values, config) {
-      if (config.databaseUrl)
-        throw new Error(
-          'DATABASE_URL names a PostgreSQL server: restore it with pg_restore or pgBackRest (docs/operations.md, "Backups")',
-        );
+      embeddedOnly(config, 'restore it with pg_restore or pgBackRest');
       const { restoreEmbedded } = await import('../db/backup');
       return restoreEmbedded(config.dataDir, need(values, 'from'));
     },

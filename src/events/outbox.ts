@@ -92,23 +92,22 @@ export class OutboxSubscriber implements EventSubscriber {
     const actor = actorOf(args.em);
     const who: EventActor | null = actor ? { userId: actor.userId, email: actor.email } : null;
     const rows: OutboxEvent[] = [];
+    // This flush's rows go out with its statements, past the unit of work (`newRow`).
+    const row = (fields: Parameters<typeof outboxRow>[0]) => outboxRow(fields, newRow(args.em, OutboxEvent));
     for (const cs of args.uow.getChangeSets()) {
       const entity = cs.entity as unknown;
       if (cs.type === 'create' && entity instanceof AuditLog && entity.action === 'DELETE') {
         const data = { ...((entity.data as Record<string, unknown> | null) ?? {}) };
         delete data.events;
         rows.push(
-          outboxRow(
-            {
-              tenantId: entity.tenantId,
-              type: eventName(entity.entity, EventType.DELETE),
-              resourceType: resourceName(entity.entity),
-              resourceId: entity.entityId,
-              actor: who,
-              data: entity.data == null ? null : data,
-            },
-            newRow(args.em, OutboxEvent),
-          ),
+          row({
+            tenantId: entity.tenantId,
+            type: eventName(entity.entity, EventType.DELETE),
+            resourceType: resourceName(entity.entity),
+            resourceId: entity.entityId,
+            actor: who,
+            data: entity.data == null ? null : data,
+          }),
         );
         continue;
       }
@@ -120,35 +119,29 @@ export class OutboxSubscriber implements EventSubscriber {
       const domain = domainEventsOf(cs.name).filter((d) => d.happened(previous, data));
       for (const e of added) {
         rows.push(
-          outboxRow(
-            {
-              tenantId: entity.tenantId,
-              type: eventName(cs.name, e.type as unknown as EventType),
-              resourceType: resourceName(cs.name),
-              resourceId: entity.id,
-              occurredAt: e.occurredAt,
-              actor: who,
-              data,
-            },
-            newRow(args.em, OutboxEvent),
-          ),
+          row({
+            tenantId: entity.tenantId,
+            type: eventName(cs.name, e.type as unknown as EventType),
+            resourceType: resourceName(cs.name),
+            resourceId: entity.id,
+            occurredAt: e.occurredAt,
+            actor: who,
+            data,
+          }),
         );
       }
       // The domain's own names, after the record's events, at the time of its latest entry.
       for (const d of domain) {
         rows.push(
-          outboxRow(
-            {
-              tenantId: entity.tenantId,
-              type: d.name,
-              resourceType: resourceName(cs.name),
-              resourceId: entity.id,
-              occurredAt: added[added.length - 1].occurredAt,
-              actor: who,
-              data,
-            },
-            newRow(args.em, OutboxEvent),
-          ),
+          row({
+            tenantId: entity.tenantId,
+            type: d.name,
+            resourceType: resourceName(cs.name),
+            resourceId: entity.id,
+            occurredAt: added[added.length - 1].occurredAt,
+            actor: who,
+            data,
+          }),
         );
       }
     }

@@ -199,6 +199,9 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
   const platform = args.em.getPlatform();
   const metadata = args.em.getMetadata();
   const entries: HistoryEntry[] = [];
+  // This flush's entries go out with its statements, past the unit of work (`newRow`).
+  const entry = (by: Actor, fields: Parameters<typeof historyEntry>[1]) =>
+    historyEntry(by, fields, newRow(args.em, HistoryEntry));
   const changeSets = args.uow.getChangeSets();
   // Deletions the audit log records (a group's): their entry comes from the audit log's row.
   const logged = new Set(
@@ -211,22 +214,18 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
     if (cs.type === 'delete' && keepsHistory(entity, cs.name) && !logged.has((entity as { id: string }).id)) {
       if (!actor) throw new Error(`deletion of ${cs.name} without an actor`);
       entries.push(
-        historyEntry(
-          actor,
-          {
-            recordType: cs.name,
-            recordId: (entity as { id: string }).id,
-            type: HistoryType.DELETE,
-            description: `Deleted ${cs.name}`,
-            changes: fieldChanges(
-              cs.meta,
-              (cs.originalEntity ?? entity) as Record<string, unknown>,
-              undefined,
-              platform,
-            ),
-          },
-          newRow(args.em, HistoryEntry),
-        ),
+        entry(actor, {
+          recordType: cs.name,
+          recordId: (entity as { id: string }).id,
+          type: HistoryType.DELETE,
+          description: `Deleted ${cs.name}`,
+          changes: fieldChanges(
+            cs.meta,
+            (cs.originalEntity ?? entity) as Record<string, unknown>,
+            undefined,
+            platform,
+          ),
+        }),
       );
       continue;
     }
@@ -236,17 +235,13 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
       if (!actor) throw new Error(`deletion of ${entity.entity} without an actor`);
       const data = (entity.data ?? {}) as Record<string, unknown>;
       entries.push(
-        historyEntry(
-          actor,
-          {
-            recordType: entity.entity,
-            recordId: entity.entityId,
-            type: HistoryType.DELETE,
-            description: `Deleted ${entity.entity}`,
-            changes: fieldChanges(meta, data, undefined, platform),
-          },
-          newRow(args.em, HistoryEntry),
-        ),
+        entry(actor, {
+          recordType: entity.entity,
+          recordId: entity.entityId,
+          type: HistoryType.DELETE,
+          description: `Deleted ${entity.entity}`,
+          changes: fieldChanges(meta, data, undefined, platform),
+        }),
       );
       continue;
     }
@@ -262,52 +257,40 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
       const restored = restoring.has(entity);
       restoring.delete(entity);
       own.push(
-        historyEntry(
-          actor,
-          {
-            recordType: cs.name,
-            recordId: id,
-            type: restored ? HistoryType.RESTORE : HistoryType.CREATE,
-            description: `${restored ? 'Restored' : 'Created'} ${cs.name}`,
-            changes: fieldChanges(meta, undefined, entity as Record<string, unknown>, platform),
-            at,
-          },
-          newRow(args.em, HistoryEntry),
-        ),
+        entry(actor, {
+          recordType: cs.name,
+          recordId: id,
+          type: restored ? HistoryType.RESTORE : HistoryType.CREATE,
+          description: `${restored ? 'Restored' : 'Created'} ${cs.name}`,
+          changes: fieldChanges(meta, undefined, entity as Record<string, unknown>, platform),
+          at,
+        }),
       );
     } else {
       const before = cs.originalEntity as Record<string, unknown> | undefined;
       const changed = Object.keys(cs.payload).filter((k) => !BOOKKEEPING.has(k));
       for (const note of takeNotes(entity))
         own.push(
-          historyEntry(
-            actor,
-            {
-              recordType: cs.name,
-              recordId: id,
-              type: HistoryType.UPDATE,
-              description: note,
-              changes: null,
-              at,
-            },
-            newRow(args.em, HistoryEntry),
-          ),
+          entry(actor, {
+            recordType: cs.name,
+            recordId: id,
+            type: HistoryType.UPDATE,
+            description: note,
+            changes: null,
+            at,
+          }),
         );
       const after = entity as Record<string, unknown>;
       if (changed.includes('status') && before) {
         own.push(
-          historyEntry(
-            actor,
-            {
-              recordType: cs.name,
-              recordId: id,
-              type: HistoryType.STATUS_CHANGE,
-              description: `${(before.status as string | null) ?? 'null'} -> ${after.status as string}`,
-              changes: fieldChanges(meta, before, after, platform, ['status']),
-              at,
-            },
-            newRow(args.em, HistoryEntry),
-          ),
+          entry(actor, {
+            recordType: cs.name,
+            recordId: id,
+            type: HistoryType.STATUS_CHANGE,
+            description: `${(before.status as string | null) ?? 'null'} -> ${after.status as string}`,
+            changes: fieldChanges(meta, before, after, platform, ['status']),
+            at,
+          }),
         );
       }
       const others = changed.filter((k) => k !== 'status');
@@ -316,18 +299,14 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
         const named = others.filter((k) => !isSecretField(cs.name, k));
         const secret = named.length < others.length ? ['a secret'] : [];
         own.push(
-          historyEntry(
-            actor,
-            {
-              recordType: cs.name,
-              recordId: id,
-              type: HistoryType.UPDATE,
-              description: `Updated ${[...named, ...secret].join(', ')}`,
-              changes: fieldChanges(meta, before, after, platform, others),
-              at,
-            },
-            newRow(args.em, HistoryEntry),
-          ),
+          entry(actor, {
+            recordType: cs.name,
+            recordId: id,
+            type: HistoryType.UPDATE,
+            description: `Updated ${[...named, ...secret].join(', ')}`,
+            changes: fieldChanges(meta, before, after, platform, others),
+            at,
+          }),
         );
       }
     }
