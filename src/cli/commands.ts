@@ -28,6 +28,8 @@ interface Services {
   issuers: typeof import('../domain/access/issuers');
   /** The entity manager of one tenant, acting as the CLI. */
   tenantEm(tenantId: string): EntityManager;
+  /** The tenant the command's --tenant names (by id or exact name). */
+  named(values: Values): ReturnType<typeof import('../services/directory').resolveTenant>;
 }
 
 type Command = {
@@ -121,8 +123,7 @@ const COMMANDS: Record<string, Command> = {
     args: '--tenant TENANT',
     summary: 'the role names users of the tenant can be given, with their permissions (a JSON array)',
     options: { tenant: { type: 'string' } },
-    run: async (values, { em, directory }) =>
-      directory.listRoles(em, (await directory.resolveTenant(em, need(values, 'tenant'))).id),
+    run: async (values, { em, directory, named }) => directory.listRoles(em, (await named(values)).id),
   },
   'tenant:create': {
     args: '--name NAME --admin-email EMAIL [--domain DOMAIN] [--expires-in 12h]',
@@ -153,7 +154,7 @@ const COMMANDS: Record<string, Command> = {
       "writes the tenant's records, settings and stored files as a bundle in a new folder (docs/operations.md)",
     options: { tenant: { type: 'string' }, out: { type: 'string' } },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const { exportTenant } = await import('../services/tenant-bundle');
       const out = need(values, 'out');
       const manifest = await exportTenant(services.orm, services.files, tenant.id, out);
@@ -184,7 +185,7 @@ const COMMANDS: Record<string, Command> = {
     options: { tenant: { type: 'string' }, confirm: { type: 'string' }, grace: { type: 'string' } },
     async run(values, services) {
       const graceMs = duration(values, 'grace', '30d');
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const confirm = values.confirm as string | undefined;
       if (confirm === undefined)
         throw new UsageError(`--confirm is required: repeat the tenant's exact name ("${tenant.name}")`);
@@ -201,7 +202,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'brings back a deleted tenant whose grace period has not ended: active again, nothing lost',
     options: { tenant: { type: 'string' } },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const { cancelDeletion } = await import('../services/tenant-lifecycle');
       return cancelDeletion(services.orm, tenant.id);
     },
@@ -225,7 +226,7 @@ const COMMANDS: Record<string, Command> = {
       "everything the tenant holds about one person (a user, a lead's or booking's contact...) as one JSON document",
     options: { tenant: { type: 'string' }, email: { type: 'string' }, out: { type: 'string' } },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const { exportPerson } = await import('../services/personal-data');
       const document = await exportPerson(services.orm, tenant.id, need(values, 'email'));
       const out = values.out as string | undefined;
@@ -249,7 +250,7 @@ const COMMANDS: Record<string, Command> = {
         throw new UsageError('--confirm is required: repeat the e-mail address');
       if (String(values.confirm).trim().toLowerCase() !== email.trim().toLowerCase())
         throw new UsageError('--confirm must repeat the e-mail address: nothing was erased');
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const { erasePerson } = await import('../services/personal-data');
       return erasePerson(services.orm, tenant.id, email);
     },
@@ -284,8 +285,8 @@ const COMMANDS: Record<string, Command> = {
       permission: { type: 'string', multiple: true },
       description: { type: 'string' },
     },
-    async run(values, { em, directory }) {
-      const tenant = await directory.resolveTenant(em, need(values, 'tenant'));
+    async run(values, { em, directory, named }) {
+      const tenant = await named(values);
       const permissions = (values.permission as string[] | undefined) ?? [];
       if (permissions.length === 0) throw new UsageError('--permission is required (once per permission)');
       const role = await directory.createRoleFor(em, {
@@ -309,7 +310,7 @@ const COMMANDS: Record<string, Command> = {
     },
     async run(values, services) {
       const { directory } = services;
-      const tenant = await directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const roles = (values.role as string[] | undefined) ?? [];
       const known = (await directory.listRoles(services.em, tenant.id)).map((r) => r.name);
       const unknown = roles.filter((r) => !known.includes(r));
@@ -340,7 +341,7 @@ const COMMANDS: Record<string, Command> = {
       'create-users-with-role': { type: 'string' },
     },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const audiences = list(values, 'audience');
       if (audiences.length === 0) throw new UsageError('--audience is required (once per accepted audience)');
       const userClaim = values['user-claim'] as string | undefined;
@@ -361,7 +362,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "the tenant's trusted issuers (a JSON array)",
     options: { tenant: { type: 'string' } },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       return (await services.issuers.listIssuers(services.tenantEm(tenant.id))).map(issuerView);
     },
   },
@@ -370,7 +371,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'stops trusting an issuer: its tokens are refused from the next request',
     options: { tenant: { type: 'string' }, id: { type: 'string' } },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const id = need(values, 'id');
       if (!(await services.issuers.removeIssuer(services.tenantEm(tenant.id), id)))
         throw new Error(`tenant "${tenant.name}" has no trusted issuer ${id}`);
@@ -390,7 +391,7 @@ const COMMANDS: Record<string, Command> = {
       'expires-at': { type: 'string' },
     },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const permissions = list(values, 'permission');
       if (permissions.length === 0) throw new UsageError('--permission is required (once per permission)');
       const expiresAt = values['expires-at'] as string | undefined;
@@ -415,7 +416,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "the tenant's API keys, never their secrets (a JSON array)",
     options: { tenant: { type: 'string' } },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const { listKeys } = await import('../domain/access/api-keys');
       return (await listKeys(services.tenantEm(tenant.id))).map(keyView);
     },
@@ -425,7 +426,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'revokes an API key: refused from the next request, on every process',
     options: { tenant: { type: 'string' }, id: { type: 'string' } },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const { revokeKey } = await import('../domain/access/api-keys');
       return keyView(await revokeKey(services.tenantEm(tenant.id), need(values, 'id')));
     },
@@ -435,7 +436,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'signs a user out everywhere: every credential issued to them until now is refused',
     options: { tenant: { type: 'string' }, email: { type: 'string' } },
     async run(values, services) {
-      const tenant = await services.directory.resolveTenant(services.em, need(values, 'tenant'));
+      const tenant = await services.named(values);
       const user = await services.directory.userByEmail(services.em, need(values, 'email'), tenant.id);
       const { signOutEverywhere } = await import('../domain/access/sign-out');
       const at = await signOutEverywhere(services.tenantEm(tenant.id), user.id);
@@ -515,6 +516,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   const db = await openDatabase(config);
   (await import('../auth/issuers')).useIssuerSettings({ production: config.production });
   const { forkFor } = await import('../db/tenancy');
+  const directory = await import('../services/directory');
   try {
     const services: Services = {
       em: db.orm.em,
@@ -523,9 +525,10 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv = proces
       jwt,
       sign: (await import('../auth/jwt')).signToken,
       provisioning: await import('../services/provisioning'),
-      directory: await import('../services/directory'),
+      directory,
       issuers: await import('../domain/access/issuers'),
       tenantEm: (tenantId) => forkFor(db.orm.em, { tenantId, userId: null, email: 'cli' }),
+      named: (values) => directory.resolveTenant(db.orm.em, need(values, 'tenant')),
     };
     return JSON.stringify(await command.run(parsed.values, services));
   } finally {
