@@ -90,8 +90,19 @@ export interface TripStatement {
   planEachTime?: boolean;
 }
 
-/** The prepared statements each of the worker's own connections holds, by name (inOneTripEach). */
-const preparedOn = new WeakMap<object, Set<string>>();
+/**
+ * The prepared statements each of the worker's own connections holds, by name, and since when
+ * (inOneTripEach).
+ */
+const preparedOn = new WeakMap<object, { names: Set<string>; since: number }>();
+
+/**
+ * How long a connection keeps its prepared statements before it makes them, and their plans,
+ * afresh. A kept plan is the one PostgreSQL judged best with the tables as they were then; a
+ * worker started on a nearly empty `event_delivery` that then fills (a new database, a burst of
+ * events) kept plans fit for a few rows, and delivered a tenth as fast a minute later.
+ */
+const REPLAN_MS = 10_000;
 
 /** A statement as a prepared one: its name (from its text), its PREPARE and its EXECUTE. */
 export function preparedForm({ sql, params = [], planEachTime = false }: TripStatement) {
@@ -131,20 +142,24 @@ export async function inOneTripEach(
   const connection = (await own.connect()) as unknown as PgConnection & { release(): void };
   try {
     let known = preparedOn.get(connection);
-    if (!known) preparedOn.set(connection, (known = new Set()));
+    if (!known) preparedOn.set(connection, (known = { names: new Set(), since: Date.now() }));
+    const stale = known.names.size > 0 && Date.now() - known.since > REPLAN_MS;
+    if (stale) Object.assign(known, { names: new Set(), since: Date.now() });
+    const names = known.names;
     const forms = statements.map(preparedForm);
     // A trip's own statements, prepared once even when it runs one twice.
     const missing = [
-      ...new Map(forms.filter((f) => !known.has(f.name)).map((f) => [f.name, f.prepare])).values(),
+      ...(stale ? ['deallocate all'] : []),
+      ...new Map(forms.filter((f) => !names.has(f.name)).map((f) => [f.name, f.prepare])).values(),
     ];
     try {
       const rows = await runTrip({ connection }, forms, tenantId, missing);
-      for (const f of forms) known.add(f.name);
+      for (const f of forms) names.add(f.name);
       return rows;
     } catch (err) {
       // Which of the trip's statements got prepared before the failure is unknown: start afresh.
       await connection.query('deallocate all').catch(() => undefined);
-      known.clear();
+      names.clear();
       throw err;
     }
   } finally {
