@@ -239,6 +239,12 @@ const claimKeys = (claims: readonly Claim[]) =>
 /**
  * Renews the leases of the claims still in flight; returns those this worker no longer holds
  * (deleted with their endpoint, or, after a stall longer than the lease, taken over).
+ *
+ * A row another transaction has locked is passed over, not waited for: it is mostly this worker's
+ * own record of that attempt, which updates the same rows in another order, so waiting made the
+ * two deadlock and stalled every delivery for PostgreSQL's deadlock_timeout. Such a row counts as
+ * held when its last committed state is still this worker's claim (the next renewal, a quarter of
+ * a lease later, sees how it ended); only a row that is no longer this claim is lost.
  */
 export async function renewLeases(
   orm: MikroORM,
@@ -247,17 +253,31 @@ export async function renewLeases(
   claims: readonly Claim[],
 ): Promise<Claim[]> {
   if (claims.length === 0) return [];
-  const held = await inOneTrip<{ tenant_id: string; id: string }>(
-    orm,
-    `update event_delivery d set locked_until = ${leaseSql(settings)}
-     from jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid, attempts int)
-     where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
-       and d.locked_by = ?::uuid and d.status = 'PENDING'
-     returning d.tenant_id, d.id`,
-    [claimKeys(claims), worker],
-  );
-  const kept = new Set(held.map((r) => `${r.tenant_id}:${r.id}`));
-  return claims.filter((c) => !kept.has(`${c.tenant_id}:${c.id}`));
+  const [lost] = (await inOneTripEach(orm, [
+    {
+      planEachTime: true,
+      sql: `with x as (
+       select * from jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid, attempts int)
+     ), free as (
+       select d.tenant_id, d.id from event_delivery d
+       join x on d.tenant_id = x.tenant_id and d.id = x.id
+       where d.attempts = x.attempts and d.locked_by = ?::uuid and d.status = 'PENDING'
+       for update of d skip locked
+     ), renewed as (
+       update event_delivery d set locked_until = ${leaseSql(settings)}
+       from free f where d.tenant_id = f.tenant_id and d.id = f.id
+     )
+     select x.tenant_id, x.id from x
+     where not exists (
+       select 1 from event_delivery d
+       where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
+         and d.locked_by = ?::uuid and d.status = 'PENDING'
+     )`,
+      params: [claimKeys(claims), worker, worker],
+    },
+  ])) as { tenant_id: string; id: string }[][];
+  const gone = new Set(lost.map((r) => `${r.tenant_id}:${r.id}`));
+  return claims.filter((c) => gone.has(`${c.tenant_id}:${c.id}`));
 }
 
 /**
@@ -314,8 +334,10 @@ export async function recordAttempts(
 ): Promise<Recorded> {
   if (attempts.length === 0) return { attempts: [], disabled: [] };
   const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
-  if (plainSuccesses(attempts))
-    return { attempts: recordedOf(await inOneTrip(orm, sql, params)), disabled: [] };
+  if (plainSuccesses(attempts)) {
+    const [updated] = await inOneTripEach(orm, [{ sql, params, planEachTime: true }]);
+    return { attempts: recordedOf(updated as { tenant_id: string; id: string }[]), disabled: [] };
+  }
   return asEventWorker(orm, async (q) => {
     const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(sql, params));
     const disabled = await recordEndpoints(q, settings, recorded);
@@ -355,7 +377,7 @@ export async function recordAndClaimWebhooks(
   if (!plainSuccesses(attempts)) throw new Error('recordAndClaimWebhooks: plain successes only');
   const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
   const [updated, claimed] = await inOneTripEach(orm, [
-    { sql, params },
+    { sql, params, planEachTime: true },
     claimWebhooksStatement(settings, worker, limit),
   ]);
   return {
@@ -398,7 +420,7 @@ export function recordStatement(settings: EventSettings, worker: string, attempt
     const held = new Set(updated.map((r) => `${r.tenant_id}:${r.id}`));
     return attempts.filter((a) => held.has(`${a.claim.tenant_id}:${a.claim.id}`));
   };
-  return { sql, params: [JSON.stringify(rows), worker], recordedOf };
+  return { sql, params: [JSON.stringify(rows), worker], recordedOf, planEachTime: true };
 }
 
 /** The endpoints' side of a batch: circuit, failing streak, and turning off. */

@@ -80,19 +80,39 @@ export async function inOneTrip<R = Record<string, unknown>>(
 export interface TripStatement {
   sql: string;
   params?: readonly Literal[];
+  /**
+   * Planned at every execution, never by a plan its connection keeps: for statements that reach
+   * their rows by primary key from a list of values. A generic plan is made once, at the sixth
+   * execution, with the table as it is then; made while `event_delivery` was small (a new
+   * database, a worker started before a burst of events), a record's kept plan scanned the whole
+   * table at every record for the connection's life, long after the table had grown.
+   */
+  planEachTime?: boolean;
 }
 
-/** The prepared statements each of the worker's own connections holds, by name (inOneTripEach). */
-const preparedOn = new WeakMap<object, Set<string>>();
+/**
+ * The prepared statements each of the worker's own connections holds, by name, and since when
+ * (inOneTripEach).
+ */
+const preparedOn = new WeakMap<object, { names: Set<string>; since: number }>();
+
+/**
+ * How long a connection keeps its prepared statements before it makes them, and their plans,
+ * afresh. A kept plan is the one PostgreSQL judged best with the tables as they were then; a
+ * worker started on a nearly empty `event_delivery` that then fills (a new database, a burst of
+ * events) kept plans fit for a few rows, and delivered a tenth as fast a minute later.
+ */
+const REPLAN_MS = 10_000;
 
 /** A statement as a prepared one: its name (from its text), its PREPARE and its EXECUTE. */
-export function preparedForm({ sql, params = [] }: TripStatement) {
+export function preparedForm({ sql, params = [], planEachTime = false }: TripStatement) {
   const pieces = placeholders(sql, params);
   const name = `bms_trip_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
   return {
     name,
     prepare: `prepare ${name} as ${pieces.reduce((text, piece, i) => `${text}$${i}${piece}`)}`,
     execute: params.length ? `execute ${name}(${params.map(literal).join(', ')})` : `execute ${name}`,
+    planEachTime,
   };
 }
 
@@ -122,20 +142,24 @@ export async function inOneTripEach(
   const connection = (await own.connect()) as unknown as PgConnection & { release(): void };
   try {
     let known = preparedOn.get(connection);
-    if (!known) preparedOn.set(connection, (known = new Set()));
+    if (!known) preparedOn.set(connection, (known = { names: new Set(), since: Date.now() }));
+    const stale = known.names.size > 0 && Date.now() - known.since > REPLAN_MS;
+    if (stale) Object.assign(known, { names: new Set(), since: Date.now() });
+    const names = known.names;
     const forms = statements.map(preparedForm);
     // A trip's own statements, prepared once even when it runs one twice.
     const missing = [
-      ...new Map(forms.filter((f) => !known.has(f.name)).map((f) => [f.name, f.prepare])).values(),
+      ...(stale ? ['deallocate all'] : []),
+      ...new Map(forms.filter((f) => !names.has(f.name)).map((f) => [f.name, f.prepare])).values(),
     ];
     try {
       const rows = await runTrip({ connection }, forms, tenantId, missing);
-      for (const f of forms) known.add(f.name);
+      for (const f of forms) names.add(f.name);
       return rows;
     } catch (err) {
       // Which of the trip's statements got prepared before the failure is unknown: start afresh.
       await connection.query('deallocate all').catch(() => undefined);
-      known.clear();
+      names.clear();
       throw err;
     }
   } finally {
@@ -160,19 +184,30 @@ async function runTrip(
   from:
     | { connection: PgConnection }
     | { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> },
-  forms: readonly { execute: string }[],
+  forms: readonly { execute: string; planEachTime?: boolean }[],
   tenantId: string,
   before: readonly string[] = [],
 ): Promise<unknown[][]> {
   const connection = 'connection' in from ? from.connection : await from.acquireConnection();
   try {
+    // Each form's statements, the index of its own result among them last.
+    const steps = forms.map((f) =>
+      f.planEachTime
+        ? [`set local plan_cache_mode = force_custom_plan`, f.execute, `set local plan_cache_mode to default`]
+        : [f.execute],
+    );
     const results = await connection.query(
       `${before.map((p) => `${p};\n`).join('')}begin; select set_config('app.worker', 'events', true),
          set_config('app.tenant_id', ${literal(tenantId)}, true), set_config('synchronous_commit', 'off', true);
-       ${forms.map((f) => f.execute).join(';\n')};
+       ${steps.flat().join(';\n')};
        commit;`,
     );
-    return forms.map((_, i) => results[before.length + 2 + i].rows);
+    let at = before.length + 2;
+    return steps.map((step) => {
+      const own = results[at + (step.length === 1 ? 0 : 1)].rows;
+      at += step.length;
+      return own;
+    });
   } catch (err) {
     await connection.query('rollback').catch(() => undefined);
     throw err;

@@ -674,18 +674,20 @@ export function startEventWorker(
   const wakeAll = () => {
     for (const wake of [...wakers]) wake();
   };
-  const idle = (ms: number, also?: Set<() => void>) =>
+  /** Waits that only stop() ends early. */
+  const stopWakers = new Set<() => void>();
+  const idle = (ms: number, also?: Set<() => void>, woken = wakers) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       // A wait is never what keeps the process alive (a stopped worker leaves none behind).
       timer.unref();
       function done() {
         clearTimeout(timer);
-        wakers.delete(done);
+        woken.delete(done);
         also?.delete(done);
         resolve();
       }
-      wakers.add(done);
+      woken.add(done);
       also?.add(done);
     });
   // Until then the dispatch loop looks again after DISPATCH_SOON_MS: this process wrote events.
@@ -742,7 +744,9 @@ export function startEventWorker(
   });
   const scheduling = guarded('schedule digests', async () => {
     if ((await scheduleDigests(orm)) > 0) wakeAll();
-    if (!stopped) await idle(settings.digestIntervalMs);
+    // Not woken by new events or nudges: under a write load those come many times a second, and
+    // the scheduling statement (every tenant's users and periods) ran at each of them.
+    if (!stopped) await idle(settings.digestIntervalMs, undefined, stopWakers);
   });
   log.info('event worker started');
 
@@ -766,6 +770,7 @@ export function startEventWorker(
       stopped = true;
       stopListening();
       wakeAll();
+      for (const wake of [...stopWakers]) wake();
       await Promise.all([dispatching, delivering, scheduling]);
       // What is in flight finishes and is recorded, or is given back (drain()).
       await pool.drain(Math.min(STOP_GRACE_MS, settings.timeoutMs));

@@ -2,6 +2,8 @@ import { Client } from 'pg';
 import { createLogger } from '../../src/logger';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
+import { renewLeases, type Claim } from '../../src/events/deliveries';
+import { asEventWorker } from '../../src/events/store';
 import { workerDatabaseUrl } from '../support/database';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { startReceiver, waitFor, type Answer, type Received } from './receiver';
@@ -324,6 +326,54 @@ describe('event delivery', () => {
     });
     expect(delivered.attempts).toBe(1);
   });
+
+  it("renews a lease without waiting for a delivery's record under way, and calls lost only a claim it no longer holds", async () => {
+    const hook = await register('/renewed', () => 'hang');
+    await createFeatures(1, 'Renewed');
+    start({ timeoutMs: 20_000, leaseMs: 10_000 });
+    await waitFor(() => receiver.at('/renewed').length === 1);
+    const [row] = await asEventWorker(server.orm, (q) =>
+      q<{ tenant_id: string; id: string; attempts: number; locked_by: string; locked_until: Date }>(
+        `select tenant_id, id, attempts, locked_by, locked_until from event_delivery where endpoint_id = ?`,
+        [hook.id],
+      ),
+    );
+    const claim = { tenant_id: row.tenant_id, id: row.id, attempts: row.attempts } as Claim;
+    const settings = { ...base, leaseMs: 10_000 };
+    // Another claim of the same delivery (a later attempt) is not this one: lost.
+    expect(
+      await renewLeases(server.orm, settings, row.locked_by, [{ ...claim, attempts: row.attempts + 1 }]),
+    ).toEqual([expect.objectContaining({ id: row.id })]);
+    if (process.env.DATABASE_URL) {
+      // The row locked by a transaction left open, as the worker's own record of it would: the
+      // renewal passes over it at once (waiting made the two deadlock), and still holds it.
+      const peer = new Client({ connectionString: await workerDatabaseUrl() });
+      await peer.connect();
+      try {
+        await peer.query('begin');
+        await peer.query(`select set_config('app.worker', 'events', true)`);
+        await peer.query(`select 1 from event_delivery where tenant_id = $1 and id = $2 for update`, [
+          row.tenant_id,
+          row.id,
+        ]);
+        const began = Date.now();
+        expect(await renewLeases(server.orm, settings, row.locked_by, [claim])).toEqual([]);
+        expect(Date.now() - began).toBeLessThan(1000);
+      } finally {
+        await peer.query('rollback');
+        await peer.end();
+      }
+    }
+    // Free of locks, the renewal moves the lease on.
+    expect(await renewLeases(server.orm, settings, row.locked_by, [claim])).toEqual([]);
+    const [renewed] = await asEventWorker(server.orm, (q) =>
+      q<{ locked_until: Date }>(`select locked_until from event_delivery where tenant_id = ? and id = ?`, [
+        row.tenant_id,
+        row.id,
+      ]),
+    );
+    expect(new Date(renewed.locked_until).getTime()).toBeGreaterThan(new Date(row.locked_until).getTime());
+  }, 60_000);
 
   it('shows the lag of each endpoint and the deliveries it made in the metrics', async () => {
     const stuck = await register('/stuck', () => 503);
