@@ -397,13 +397,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       const linking = await readLinksTo(ctx.em, this.entityName);
       gatherReads(ctx.em, 1 + linking.length);
       const [rows, linked] = await Promise.all([
-        ctx.em.find(
-          this.group.entity,
-          this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
-          {
-            disableIdentityMap: true,
-          },
-        ),
+        this.doomed(ctx, wanted),
         Promise.all(linking.map((read) => read(wanted))),
       ]);
       if (rows.length === 0) return 0;
@@ -420,6 +414,19 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       await ctx.em.flush();
       return rows.length;
     });
+  }
+
+  /**
+   * The records of `ids` a deletion removes, as the caller may see them, in the database's order:
+   * views (detached.ts), since nothing writes to them (the delete is a statement of its own, the
+   * audit log takes their fields), where managed entities cost MikroORM's query builder, an
+   * entity through its factory per row and their registration, for records the request drops.
+   */
+  private doomed(ctx: Context, ids: readonly string[]): Promise<T[]> {
+    const limits = this.limits(ctx);
+    if (limits.length === 0) return selectByIds<T>(ctx.em, this.entityName, ids);
+    const byId = { id: { $in: ids } } as unknown as FilterQuery<T>;
+    return selectDetached<T>(ctx.em, this.entityName, this.combine([...limits, byId]));
   }
 
   /**

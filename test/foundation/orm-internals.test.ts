@@ -30,6 +30,7 @@ import {
   updateWithNextStatement,
 } from '../../src/db/orm-bypass/deferred-writes';
 import { plainData } from '../../src/db/orm-bypass/plain-data';
+import { selectByIds } from '../../src/db/orm-bypass/detached';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
@@ -871,6 +872,11 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         await writer.persistAndFlush(feature);
         const [read] = await writer.find(Feature, { id: feature.id }, { disableIdentityMap: true });
         same(read);
+        // A deletion reads its records as views (family/service.ts): their data is the same, key
+        // for key and in order.
+        const [view] = await selectByIds<Feature>(writer, Feature.name, [feature.id]);
+        same(view);
+        expect(JSON.stringify(plainData(view))).toBe(JSON.stringify(plainData(read)));
         const reference = fork().getReference(Feature, [tenantId, randomUUID()] as never);
         expect(plainData(reference)).toBeUndefined();
       } finally {
