@@ -18,6 +18,7 @@ import {
   rememberDerived,
   selectByIds,
   selectDetached,
+  selectManagedByIds,
   takeDerived,
   type DerivedColumn,
 } from '../db/orm-bypass/detached';
@@ -360,7 +361,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     origin?: WriteOrigin,
   ): Promise<T> {
     const caller = callerOf(ctx);
-    const entity = await this.oneOrFail(ctx, id);
+    const entity = await this.toChange(ctx, id);
     if (expectedVersion != null && entity.version !== expectedVersion) {
       throw conflict(
         `${this.group.name} ${id} is at version ${entity.version}, not ${expectedVersion}: read it again and retry`,
@@ -376,6 +377,17 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     if (origin) await updateWithNextStatement(ctx.em, this.entityName, entity, origin, () => ctx.em.flush());
     else await ctx.em.flush();
     return entity;
+  }
+
+  /**
+   * The record an update changes, managed: read by the statement made once per entity where
+   * nothing but the tenant limits what the caller sees (selectManagedByIds), else as `oneOrFail`.
+   */
+  private async toChange(ctx: Context, id: string): Promise<T> {
+    if (!isUuid(id) || this.limits(ctx).length > 0) return this.oneOrFail(ctx, id);
+    const [found] = await selectManagedByIds<T>(ctx.em, this.entityName, [id]);
+    if (!found) throw notFound(`${this.group.name} ${id} does not exist`);
+    return found;
   }
 
   /** Deletes one record; false when it does not exist (for this caller). */
