@@ -295,8 +295,9 @@ export class ConnectionTransaction {
   }
 
   /**
-   * The next `count` statements sent through the connection knex is handed, or through `query`, go out together, in
-   * one pipeline (with the begin and the deferred writes, if pending), once all have arrived:
+   * The next `count` statements sent through the connection knex is handed, or through `query`,
+   * go out together, in one pipeline (with the begin and the deferred writes, if pending), once
+   * all have arrived:
    * for reads a request makes at once whose statements arrive one by one (a deletion's records
    * and the records linking to them). Should fewer arrive (one of them failing before its
    * statement), those that did go out once the current turn of the event loop has ended.
