@@ -96,6 +96,16 @@ export function summarizeProfile(file: string, window?: { from: number; to: numb
       seen.add(key);
     }
   }
+  const layered = layerShares(byId, parent, self);
+  // The same without the samples in a socket write's system call: on a machine where the
+  // database shares the cores, the kernel runs the woken backend within the call, so those
+  // samples are mostly time the service waited, not its CPU (/proc's figure is lower by about that).
+  const writing = new Set(['writev', 'writeBuffer', 'writeLatin1String', 'writeUtf8String']);
+  const busyCpu = [...self].reduce((n, [id, micros]) => {
+    const name = byId.get(id)!.callFrame.functionName;
+    return name === '(idle)' || writing.has(name) ? n : n + micros;
+  }, 0);
+  const cpuLayered = layerShares(byId, parent, self, writing);
   const rows = (m: Map<string, number>) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
@@ -110,7 +120,143 @@ export function summarizeProfile(file: string, window?: { from: number; to: numb
     table(['function (self time)', 'share', 'time'], rows(functions), 1),
     '',
     table(['function (inclusive time, within synchronous stacks)', 'share', 'time'], rows(inclusive), 1),
+    '',
+    `layers: inclusive (a frame of the layer anywhere on the stack; layers nest) and charged (each sample to one layer); then the same without the ${((1 - busyCpu / busy) * 100).toFixed(1)}% of samples in socket writes' system calls`,
+    table(
+      ['layer', 'inclusive', 'charged', 'charged time', 'inclusive, writes out', 'charged, writes out'],
+      LAYERS.map(([name]) => name)
+        .concat(OTHER_LAYERS)
+        .filter((name) => layered.inclusive.has(name) || layered.charged.has(name))
+        .map((name) => {
+          const share = (m: Map<string, number>, of: number) =>
+            m.has(name) ? `${((m.get(name)! / of) * 100).toFixed(1)}%` : '-';
+          return [
+            name,
+            share(layered.inclusive, busy),
+            share(layered.charged, busy),
+            `${((layered.charged.get(name) ?? 0) / 1000).toFixed(0)} ms`,
+            share(cpuLayered.inclusive, busyCpu),
+            share(cpuLayered.charged, busyCpu),
+          ];
+        }),
+      1,
+    ),
   ].join('\n');
+}
+
+/**
+ * The layers of a request's path, each a test of a frame's script (the path under `dist/src/`,
+ * or the package under `node_modules/`). The first that matches a frame names its layer.
+ */
+const LAYERS: [string, (script: string) => boolean][] = [
+  [
+    'event worker (outbox drain, deliveries)',
+    (s) => /^service:events\/(worker|store|deliveries|digest|http-post|signing|push)/.test(s),
+  ],
+  ['answer serialisation (json-bytes, sendReply)', (s) => /^service:http\/(json-bytes|idempotency)/.test(s)],
+  [
+    'orm-bypass statements + pg (transaction, pipelines, bound statements)',
+    (s) =>
+      /^service:db\/(tenant-transaction|orm-bypass\/(connection-transaction|pipeline|bound-execute|statements))/.test(
+        s,
+      ) || /^(pg|pg-protocol|pg-pool|pg-types|pg-cloudflare|pgpass|postgres-[a-z]+)$/.test(s),
+  ],
+  [
+    'flush subscribers (tenancy, history, outbox, deferred rows: ours)',
+    (s) =>
+      /^service:(db\/(tenancy|orm-bypass\/(deferred-writes|plain-data|view-prototype|entity-manager))|history\/|events\/(outbox|domain-events)|entities\/)/.test(
+        s,
+      ),
+  ],
+  ['MikroORM (em.create, flush, unit of work, change sets) + knex', (s) => /^(@mikro-orm\/|knex$)/.test(s)],
+  [
+    'resolver + domain (family service, rules, class-validator)',
+    (s) =>
+      /^service:(family|domain|services|files|context|db\/orm-bypass\/detached)/.test(s) ||
+      /^(class-validator|validator|dataloader|libphonenumber-js)$/.test(s),
+  ],
+  [
+    'GraphQL (Apollo, graphql-js, graphql-jit, type-graphql, shield, armor)',
+    (s) =>
+      /^service:(graphql|schema|permissions)/.test(s) ||
+      /^(graphql|graphql-jit|@apollo\/.*|type-graphql|graphql-shield|graphql-middleware|@escape\.tech\/.*|@graphql-tools\/.*|graphql-scalars|fast-json-stringify|generate-function)$/.test(
+        s,
+      ),
+  ],
+  ['authentication (tokens, caller)', (s) => /^service:auth\//.test(s) || /^(jsonwebtoken|jws|jwa)$/.test(s)],
+  [
+    'logging and metrics',
+    (s) => /^service:(observability|logger)/.test(s) || /^(pino|prom-client|sonic-boom|on-finished)$/.test(s),
+  ],
+  [
+    'Express + REST facade (routing, body, hardening)',
+    (s) =>
+      /^service:(rest|http|app|error-mapping|errors)/.test(s) ||
+      /^(express|router|body-parser|raw-body|finalhandler|send|helmet|cors|express-rate-limit|find-my-way|qs|type-is|content-type|iconv-lite|accepts|negotiator|mime-types|@as-integrations\/.*)$/.test(
+        s,
+      ),
+  ],
+];
+const OTHER_LAYERS = ['(garbage collector)', 'Node and V8 outside any layer', 'other packages'];
+
+/** A frame's script as LAYERS tests it: `service:<path under dist/src>` or its package. */
+function scriptOf(url: string, name: string): string {
+  const src = url.indexOf('/dist/src/');
+  if (src >= 0) return `service:${url.slice(src + '/dist/src/'.length).replace(/\.js$/, '')}`;
+  return packageOf(url, name);
+}
+
+function layerOf(url: string, name: string): string | undefined {
+  const script = scriptOf(url, name);
+  return LAYERS.find(([, test]) => test(script))?.[0];
+}
+
+/**
+ * Per layer: the share of samples with a frame of it anywhere on the (synchronous) stack
+ * (`inclusive`: layers nest, so these overlap), and each sample charged to one layer
+ * (`charged`: they sum to the whole): the innermost frame's that has one (Node's and native
+ * frames go to their caller's layer), but the event worker's for all its stack, since what it
+ * calls (knex, pg) is its cost.
+ */
+function layerShares(
+  byId: Map<number, ProfileNode>,
+  parent: Map<number, number>,
+  self: Map<number, number>,
+  leaving: ReadonlySet<string> = new Set(),
+): { inclusive: Map<string, number>; charged: Map<string, number> } {
+  const inclusive = new Map<string, number>();
+  const charged = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+  const worker = LAYERS[0][0];
+  for (const [id, micros] of self) {
+    const leaf = byId.get(id)!.callFrame;
+    if (leaf.functionName === '(idle)' || leaving.has(leaf.functionName)) continue;
+    if (leaf.functionName === '(garbage collector)') {
+      add(inclusive, '(garbage collector)', micros);
+      add(charged, '(garbage collector)', micros);
+      continue;
+    }
+    const seen = new Set<string>();
+    let innermost: string | undefined;
+    let anyPackage = false;
+    for (let p: number | undefined = id; p !== undefined; p = parent.get(p)) {
+      const { functionName, url } = byId.get(p)!.callFrame;
+      if (!url) continue;
+      const layer = layerOf(url, functionName);
+      if (!layer) {
+        if (!url.startsWith('node:')) anyPackage = true;
+        continue;
+      }
+      innermost ??= layer;
+      seen.add(layer);
+    }
+    for (const layer of seen) add(inclusive, layer, micros);
+    const to = seen.has(worker)
+      ? worker
+      : (innermost ?? (anyPackage ? 'other packages' : 'Node and V8 outside any layer'));
+    add(charged, to, micros);
+  }
+  return { inclusive, charged };
 }
 
 /** The newest .cpuprofile in `dir`. */
@@ -122,4 +268,19 @@ export function latestProfile(dir: string): string | undefined {
     .map((f) => path.join(dir, f))
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
   return files[0];
+}
+
+/**
+ * `node dist/bench/profile.js <dir> [rows]`: the summary of the newest profile in `dir` (a
+ * scenario's folder under dist/bench-results/profiles/), within the load window the run saved.
+ */
+if (require.main === module) {
+  const dir = process.argv[2];
+  const file = dir && latestProfile(dir);
+  if (!file) throw new Error('usage: node dist/bench/profile.js <folder of a profile> [rows]');
+  const windowFile = path.join(dir, 'window.json');
+  const window = fs.existsSync(windowFile)
+    ? (JSON.parse(fs.readFileSync(windowFile, 'utf8')) as { from: number; to: number })
+    : undefined;
+  console.log(summarizeProfile(file, window, Number(process.argv[3] ?? 15)));
 }

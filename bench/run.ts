@@ -560,7 +560,7 @@ async function soak(run: Run, all: Scenario[], token: string) {
 
 async function profileScenarios(run: Run, all: Scenario[], token: string): Promise<void> {
   const target = run.cfg.profileTarget;
-  for (const scenario of all.filter((s) => s.targets.includes(target) && !s.deletes)) {
+  for (const scenario of all.filter((s) => s.targets.includes(target))) {
     const dir = path.join(OUT, 'profiles', scenario.key);
     fs.rmSync(dir, { recursive: true, force: true });
     const service = await startService({
@@ -573,14 +573,26 @@ async function profileScenarios(run: Run, all: Scenario[], token: string): Promi
     await writeOnce(service, run.jwt, run.tenants[0]);
     const load = { base: service.base, token, connections: run.cfg.connections };
     const window = { from: 0, to: 0 };
+    // A delete takes rows made for it, as measureDeletes does: a pool for the warm-up, then one
+    // for about the run's duration at the warm-up's rate.
+    const per = scenario.deletes;
     try {
-      await drive({
+      if (per) run.pools.set(target, await run.upkeep!.pool(WARM_UP_DELETES * per));
+      const warm = await drive({
         ...load,
         duration: WARM_UP_SECONDS,
-        request: (i) => scenario.request(target, 1_000_000 + i),
+        amount: per ? WARM_UP_DELETES : undefined,
+        request: (i) => scenario.request(target, (per ? 0 : 1_000_000) + i),
       });
+      const amount = per ? Math.max(200, Math.ceil(warm.rps * 1.2 * run.cfg.duration)) : undefined;
+      if (per && amount) run.pools.set(target, await run.upkeep!.pool(amount * per));
       window.from = monotonicMicros();
-      await drive({ ...load, duration: run.cfg.duration, request: (i) => scenario.request(target, i) });
+      await drive({
+        ...load,
+        duration: run.cfg.duration,
+        amount,
+        request: (i) => scenario.request(target, i),
+      });
       window.to = monotonicMicros();
     } finally {
       await service.stop();
@@ -589,7 +601,11 @@ async function profileScenarios(run: Run, all: Scenario[], token: string): Promi
     log(
       `\nCPU profile of the service under load, ${scenario.title} (${target}): ${file ?? 'no profile written'}`,
     );
-    if (file) log(summarizeProfile(file, window, run.cfg.profileRows));
+    if (file) {
+      // The load window beside the profile, so that it can be summarised again (bench/profile.ts).
+      fs.writeFileSync(path.join(dir, 'window.json'), JSON.stringify(window));
+      log(summarizeProfile(file, window, run.cfg.profileRows));
+    }
   }
 }
 

@@ -18,6 +18,7 @@ import {
   rememberDerived,
   selectByIds,
   selectDetached,
+  selectManagedByIds,
   takeDerived,
   type DerivedColumn,
 } from '../db/orm-bypass/detached';
@@ -360,7 +361,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     origin?: WriteOrigin,
   ): Promise<T> {
     const caller = callerOf(ctx);
-    const entity = await this.oneOrFail(ctx, id);
+    const entity = await this.toChange(ctx, id);
     if (expectedVersion != null && entity.version !== expectedVersion) {
       throw conflict(
         `${this.group.name} ${id} is at version ${entity.version}, not ${expectedVersion}: read it again and retry`,
@@ -376,6 +377,17 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     if (origin) await updateWithNextStatement(ctx.em, this.entityName, entity, origin, () => ctx.em.flush());
     else await ctx.em.flush();
     return entity;
+  }
+
+  /**
+   * The record an update changes, managed: read by the statement made once per entity where
+   * nothing but the tenant limits what the caller sees (selectManagedByIds), else as `oneOrFail`.
+   */
+  private async toChange(ctx: Context, id: string): Promise<T> {
+    if (!isUuid(id) || this.limits(ctx).length > 0) return this.oneOrFail(ctx, id);
+    const [found] = await selectManagedByIds<T>(ctx.em, this.entityName, [id]);
+    if (!found) throw notFound(`${this.group.name} ${id} does not exist`);
+    return found;
   }
 
   /** Deletes one record; false when it does not exist (for this caller). */
@@ -397,13 +409,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       const linking = await readLinksTo(ctx.em, this.entityName);
       gatherReads(ctx.em, 1 + linking.length);
       const [rows, linked] = await Promise.all([
-        ctx.em.find(
-          this.group.entity,
-          this.where(ctx, { id: { $in: wanted } } as unknown as FilterQuery<T>),
-          {
-            disableIdentityMap: true,
-          },
-        ),
+        this.doomed(ctx, wanted),
         Promise.all(linking.map((read) => read(wanted))),
       ]);
       if (rows.length === 0) return 0;
@@ -420,6 +426,19 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       await ctx.em.flush();
       return rows.length;
     });
+  }
+
+  /**
+   * The records of `ids` a deletion removes, as the caller may see them, in the database's order:
+   * views (detached.ts), since nothing writes to them (the delete is a statement of its own, the
+   * audit log takes their fields), where managed entities cost MikroORM's query builder, an
+   * entity through its factory per row and their registration, for records the request drops.
+   */
+  private doomed(ctx: Context, ids: readonly string[]): Promise<T[]> {
+    const limits = this.limits(ctx);
+    if (limits.length === 0) return selectByIds<T>(ctx.em, this.entityName, ids);
+    const byId = { id: { $in: ids } } as unknown as FilterQuery<T>;
+    return selectDetached<T>(ctx.em, this.entityName, this.combine([...limits, byId]));
   }
 
   /**

@@ -30,6 +30,7 @@ import {
   updateWithNextStatement,
 } from '../../src/db/orm-bypass/deferred-writes';
 import { plainData } from '../../src/db/orm-bypass/plain-data';
+import { selectByIds, selectManagedByIds } from '../../src/db/orm-bypass/detached';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
@@ -464,6 +465,50 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
 
   relies(
     'orm-bypass/detached.ts',
+    'em.find makes a record of its rows with entityFactory.create(name, data, { merge: true, convertCustomTypes: true }) after em.tryFlush: selectManagedByIds gives the same record, managed and tracked',
+    async () => {
+      const { tenantId, em, end } = await watchedTransaction();
+      try {
+        const feature = em.create(Feature, {
+          tenantId,
+          name: 'probe',
+          tags: ['a'],
+          estimatedPoints: 3,
+        } as never);
+        await em.persistAndFlush(feature);
+        em.clear();
+        const [found] = await em.find(Feature, { id: feature.id });
+        const snapshot = helper(found).__originalEntityData;
+        em.clear();
+        // A change pending in the unit of work is flushed before the read, as em.find flushes it.
+        const pending = em.create(Feature, { tenantId, name: 'pending', tags: [] } as never);
+        em.persist(pending);
+        const [read] = await selectManagedByIds<Feature>(em, Feature.name, [feature.id]);
+        const stored = await queryRows(em, 'select count(*)::int as n from feature where id = $1', [
+          pending.id,
+        ]);
+        expect(stored).toEqual([{ n: 1 }]);
+        expect(read).toBeInstanceOf(Feature);
+        expect(read).not.toBe(found);
+        expect(helper(read).__managed).toBe(true);
+        expect(JSON.stringify(plainData(read))).toBe(JSON.stringify(plainData(found)));
+        expect(helper(read).__originalEntityData).toEqual(snapshot);
+        // A change to it is tracked; read again, the managed record is returned as it is.
+        read.name = 'changed';
+        em.getUnitOfWork().computeChangeSets();
+        const changes = em.getUnitOfWork().getChangeSets();
+        expect(changes.map((cs) => [cs.type, cs.payload])).toEqual([['update', { name: 'changed' }]]);
+        const [again] = await selectManagedByIds<Feature>(em, Feature.name, [feature.id]);
+        expect(again).toBe(read);
+        expect(again.name).toBe('changed');
+      } finally {
+        await end();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
     "the driver's mapResult(row, meta) names a row's columns by property",
     () => {
       const em = fork();
@@ -871,6 +916,11 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         await writer.persistAndFlush(feature);
         const [read] = await writer.find(Feature, { id: feature.id }, { disableIdentityMap: true });
         same(read);
+        // A deletion reads its records as views (family/service.ts): their data is the same, key
+        // for key and in order.
+        const [view] = await selectByIds<Feature>(writer, Feature.name, [feature.id]);
+        same(view);
+        expect(JSON.stringify(plainData(view))).toBe(JSON.stringify(plainData(read)));
         const reference = fork().getReference(Feature, [tenantId, randomUUID()] as never);
         expect(plainData(reference)).toBeUndefined();
       } finally {

@@ -235,6 +235,9 @@ export class ConnectionTransaction {
       return Promise.reject(
         new Error('the transaction has ended; its connection is no longer this request’s'),
       );
+    // A gathering under way takes it as it takes knex's (see `gather`).
+    const gathered = this.gathered([config]) as Promise<{ rows: Rows }> | undefined;
+    if (gathered) return gathered;
     let batch = this.batch;
     if (!batch) {
       const opened: Batch = { statements: [], waiting: [] };
@@ -292,8 +295,9 @@ export class ConnectionTransaction {
   }
 
   /**
-   * The next `count` statements sent through the connection knex is handed go out together, in
-   * one pipeline (with the begin and the deferred writes, if pending), once all have arrived:
+   * The next `count` statements sent through the connection knex is handed, or through `query`,
+   * go out together, in one pipeline (with the begin and the deferred writes, if pending), once
+   * all have arrived:
    * for reads a request makes at once whose statements arrive one by one (a deletion's records
    * and the records linking to them). Should fewer arrive (one of them failing before its
    * statement), those that did go out once the current turn of the event loop has ended.

@@ -239,6 +239,39 @@ export async function selectByIds<T extends object>(
 }
 
 /**
+ * Records by id, managed (the unit of work tracks their changes), as `em.find` by id makes them
+ * (the same flush first, the same factory call per row), from selectByIds's statement: a find
+ * builds its statement with MikroORM's query builder on every call, a visible share of an
+ * update's CPU. Records already managed are returned as they are, as a find returns them.
+ */
+export async function selectManagedByIds<T extends object>(
+  em: EntityManager,
+  entityName: string,
+  ids: readonly string[],
+): Promise<T[]> {
+  const among = amongIds('"e0"."id"', 2, ids);
+  const { sql, tenantId } = tenantStatement(
+    em,
+    entityName,
+    among,
+    (meta) => `select "e0".* from "${meta.tableName}" as "e0" where "e0"."tenant_id" = $1 and ${among}`,
+  );
+  // What em.find does before it reads (FlushMode.AUTO: pending changes to these records first).
+  await em.tryFlush(entityName, {});
+  const rows = await queryRows(em, sql, [tenantId, idsValue(ids)]);
+  const meta = em.getMetadata().get(entityName);
+  const driver = (em as SqlEntityManager).getDriver();
+  const factory = em.getEntityFactory();
+  // As em.find makes each record of its rows (merged: one already managed is returned as it is).
+  return rows.map((row) =>
+    factory.create<T>(entityName, driver.mapResult(row as never, meta) as never, {
+      merge: true,
+      convertCustomTypes: true,
+    }),
+  );
+}
+
+/**
  * A search's condition and order as a shape: the operators, keys, list lengths and raw
  * fragments' SQL that decide the statement's text, with the values that fill its parameters
  * collected in the order met. Two conditions of one shape make the same text with different
