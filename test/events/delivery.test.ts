@@ -199,10 +199,13 @@ describe('event delivery', () => {
     const ids = await createFeatures(40, 'Shared');
     start({ endpointConcurrency: 8, concurrency: 8 });
     // While eight of the fast one's have not arrived, at most its share (four) is in flight and
-    // the rest wait: the slow one has held no more than its share. (Once the fast one has none
-    // waiting, the slow one may take every slot, as the rule says.)
+    // the rest wait: the slow one has held no more than its share, and it was not starved either.
+    // (How many of its four it had filled by then depends on the machine's load. Once the fast
+    // one has none waiting, the slow one may take every slot, as the rule says.)
     await waitFor(() => receiver.at('/sharedfast').length >= ids.length - 8, 20_000);
-    expect(receiver.busiest('/sharedslow')).toBe(4);
+    const slowWhileShared = receiver.busiest('/sharedslow');
+    expect(slowWhileShared).toBeGreaterThan(0);
+    expect(slowWhileShared).toBeLessThanOrEqual(4);
     await waitFor(() => receiver.at('/sharedfast').length === ids.length, 20_000);
     expect(receiver.at('/sharedslow').length).toBeLessThan(ids.length);
     // Alone, it gets its whole window.
