@@ -70,9 +70,9 @@ onServer('pg_dump and pg_restore on a PostgreSQL server', () => {
     await load.more(20);
 
     const file = path.join(work, 'server.dump');
-    const began = Date.now();
+    const began = load.mark();
     const dumped = await script('pg-dump.sh', [file], env);
-    const ended = Date.now();
+    const ended = load.mark();
     expect(dumped).toEqual({ code: 0, stdout: expect.stringContaining(`"file":"${file}"`), stderr: '' });
 
     const refused = await script('pg-dump.sh', [path.join(work, 'no-such-folder', 'x.dump')], env);
@@ -83,7 +83,7 @@ onServer('pg_dump and pg_restore on a PostgreSQL server', () => {
         /cannot write the backup to .*x\.dump: its folder does not exist or is not writable/,
       ),
     });
-    await load.more(10);
+    await load.sentSince(ended, 10);
     await load.stop();
     await stop(service);
 
@@ -94,8 +94,8 @@ onServer('pg_dump and pg_restore on a PostgreSQL server', () => {
     expect(again).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/is not empty/) });
 
     service = await start(target.url, port);
-    const beforeBackup = load.acked.filter((w) => w.at < began).map((w) => w.id);
-    const afterBackup = load.acked.filter((w) => w.at > ended).map((w) => w.id);
+    const beforeBackup = load.ackedBefore(began);
+    const afterBackup = load.sentAfter(ended);
     expect(beforeBackup.length).toBeGreaterThanOrEqual(20);
     expect(afterBackup.length).toBeGreaterThanOrEqual(10);
     expect(await presentLeads(port, token, beforeBackup)).toEqual(beforeBackup);
