@@ -333,13 +333,13 @@ export async function recordAttempts(
   attempts: readonly Attempt[],
 ): Promise<Recorded> {
   if (attempts.length === 0) return { attempts: [], disabled: [] };
-  const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
+  const { recordedOf, ...statement } = recordStatement(settings, worker, attempts);
   if (plainSuccesses(attempts)) {
-    const [updated] = await inOneTripEach(orm, [{ sql, params, planEachTime: true }]);
+    const [updated] = await inOneTripEach(orm, [statement]);
     return { attempts: recordedOf(updated as { tenant_id: string; id: string }[]), disabled: [] };
   }
   return asEventWorker(orm, async (q) => {
-    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(sql, params));
+    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(statement.sql, statement.params));
     const disabled = await recordEndpoints(q, settings, recorded);
     const sent = recorded.filter((a) => a.sent);
     await markMailed(
@@ -375,9 +375,9 @@ export async function recordAndClaimWebhooks(
   limit: number,
 ): Promise<{ recorded: Attempt[]; claims: Claim[] }> {
   if (!plainSuccesses(attempts)) throw new Error('recordAndClaimWebhooks: plain successes only');
-  const { sql, params, recordedOf } = recordStatement(settings, worker, attempts);
+  const { recordedOf, ...statement } = recordStatement(settings, worker, attempts);
   const [updated, claimed] = await inOneTripEach(orm, [
-    { sql, params, planEachTime: true },
+    statement,
     claimWebhooksStatement(settings, worker, limit),
   ]);
   return {
