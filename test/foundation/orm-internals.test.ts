@@ -12,6 +12,7 @@ import {
   type MikroORM,
 } from '@mikro-orm/core';
 import {
+  AbstractSqlDriver,
   DatabaseSchema,
   type AbstractSqlConnection,
   type Knex,
@@ -105,11 +106,11 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     }) as SqlEntityManager;
     const transaction = await ConnectionTransaction.open(em, [BEGIN]);
     const connection = em.getConnection() as AbstractSqlConnection;
-    const results: { sql: string; result: unknown }[] = [];
+    const results: { sql: string; params: unknown[]; result: unknown }[] = [];
     const execute = connection.execute.bind(connection);
     connection.execute = (async (sql: string, params: unknown[], method: never, ctx: never, log: never) => {
       const result = await execute(sql, params, method, ctx, log);
-      results.push({ sql, result });
+      results.push({ sql, params, result });
       return result;
     }) as typeof connection.execute;
     const serial = (await transaction.client.acquireConnection()) as {
@@ -869,6 +870,121 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         await expect(transaction.query(read)).rejects.toBeInstanceOf(OptimisticLockError);
       } finally {
         delete (driver as { nativeUpdate?: unknown }).nativeUpdate;
+        await end();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/bound-execute.ts',
+    "MikroORM's nativeUpdate makes, for the same change, the text BoundDriver keeps for its shape (each column's kind: decimal, JSON, text[], dates, null, the version's lock) and binds the same values; a kept text built no query builder and still fails its optimistic lock",
+    async () => {
+      const { tenantId, em, transaction, results, end } = await watchedTransaction();
+      const driver = em.getDriver();
+      const connection = em.getConnection() as AbstractSqlConnection;
+      const calls: { name: string; where: object; data: object; options: object }[] = [];
+      const nativeUpdate = driver.nativeUpdate.bind(driver);
+      driver.nativeUpdate = ((name: string, where: never, data: never, options: never) => {
+        calls.push({
+          name,
+          where: { ...(where as object) },
+          data: { ...(data as object) },
+          options: { ...(options as object) },
+        });
+        return nativeUpdate(name, where, data, options);
+      }) as typeof driver.nativeUpdate;
+      let builders = 0;
+      const createQueryBuilder = driver.createQueryBuilder.bind(driver);
+      driver.createQueryBuilder = ((...args: Parameters<typeof driver.createQueryBuilder>) => {
+        builders++;
+        return createQueryBuilder(...args);
+      }) as typeof driver.createQueryBuilder;
+      /** What MikroORM's own nativeUpdate hands Connection.execute for `call`, sending nothing. */
+      const mikroOrms = async (call: (typeof calls)[number]) => {
+        const own: { sql: string; params: unknown[] }[] = [];
+        const execute = connection.execute;
+        connection.execute = (async (sql: string, params: unknown[]) => {
+          own.push({ sql, params });
+          return { affectedRows: 1, insertId: 0, row: { version: 1 }, rows: [{ version: 1 }] };
+        }) as typeof connection.execute;
+        try {
+          await AbstractSqlDriver.prototype.nativeUpdate.call(
+            driver,
+            call.name,
+            call.where,
+            call.data,
+            call.options,
+          );
+        } finally {
+          connection.execute = execute;
+        }
+        expect(own).toHaveLength(1);
+        return own[0];
+      };
+      const isUpdate = (sql: string) => sql.startsWith('update ');
+      try {
+        const invoice = em.create(Invoice, { tenantId } as never);
+        const feature = em.create(Feature, { tenantId, name: 'probe' } as never);
+        await em.persistAndFlush([invoice, feature]);
+        const changes: [object, (n: number) => void][] = [
+          [
+            invoice,
+            (n) =>
+              Object.assign(invoice, {
+                paid: 12.5 + n,
+                attachments: [{ name: `a${n}`, size: n }],
+                pdf: { name: `p${n}` },
+                sentMails: [`m${n}`, 'x'],
+                invoiceDate: new Date(Date.UTC(2026, 0, 1 + n)),
+                note: n % 2 ? null : `note ${n}`,
+              }),
+          ],
+          [invoice, (n) => Object.assign(invoice, { note: `note ${n}`, recurringAgreement: { every: n } })],
+          [
+            feature,
+            (n) =>
+              Object.assign(feature, {
+                name: `renamed ${n}`,
+                tags: [`t${n}`],
+                description: n % 2 ? null : `d${n}`,
+              }),
+          ],
+        ];
+        const versions = new Map<object, number>();
+        for (const [record, change] of changes)
+          for (let n = 1; n <= 3; n++) {
+            change(n);
+            calls.length = 0;
+            results.length = 0;
+            builders = 0;
+            await em.flush();
+            expect(calls).toHaveLength(1);
+            const sent = results.filter((r) => isUpdate(r.sql));
+            expect(sent).toHaveLength(1);
+            expect(sent[0].result).toMatchObject({ affectedRows: 1 });
+            const version = (versions.get(record) ?? 1) + 1;
+            versions.set(record, version);
+            expect((record as { version: number }).version).toBe(version);
+            // From its second use on, the shape's text is kept: no query builder.
+            if (n > 1) expect(builders).toBe(0);
+            const own = await mikroOrms(calls[0]);
+            expect(sent[0].sql).toBe(own.sql);
+            expect(sent[0].params).toEqual(own.params);
+          }
+        // A kept text matching no row: MikroORM's optimistic lock fails as its own statement would.
+        await transaction.query({
+          text: 'update feature set version = 40 where id = $1',
+          values: [feature.id],
+        });
+        feature.name = 'changed since';
+        feature.tags = ['late'];
+        feature.description = 'late';
+        builders = 0;
+        await expect(em.flush()).rejects.toBeInstanceOf(OptimisticLockError);
+        expect(builders).toBe(0);
+      } finally {
+        delete (driver as { nativeUpdate?: unknown }).nativeUpdate;
+        delete (driver as { createQueryBuilder?: unknown }).createQueryBuilder;
         await end();
       }
     },

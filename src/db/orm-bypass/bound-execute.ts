@@ -1,8 +1,12 @@
 import {
   JsonProperty,
   OptimisticLockError,
+  ReferenceKind,
   Utils,
   type Configuration,
+  type Dictionary,
+  type EntityMetadata,
+  type EntityProperty,
   type EntityData,
   type FilterQuery,
   type LoggingOptions,
@@ -26,6 +30,9 @@ const deferring = new WeakMap<ConnectionTransaction, DeferredInsert & { sql: str
 
 /** The flush's update to go out deferred, with the record it is of (`BoundDriver.nativeUpdate`). */
 const deferringUpdate = new WeakMap<ConnectionTransaction, DeferredUpdate>();
+
+/** The statements MikroORM hands `BoundConnection.execute` in a transaction, while watched. */
+const capturing = new WeakMap<ConnectionTransaction, { sql: string; params: unknown[] }[]>();
 
 /** PostgreSQL's SQLSTATE for a division by zero: the deferred update's "no row matched". */
 const DIVISION_BY_ZERO = '22012';
@@ -72,6 +79,7 @@ export class BoundConnection extends PostgreSqlConnection {
     loggerContext?: LoggingOptions,
   ): Promise<T> {
     if (typeof queryOrKnex === 'string' && params.length && ctx instanceof ConnectionTransaction) {
+      capturing.get(ctx)?.push({ sql: queryOrKnex, params: [...params] });
       const sql = this.config.get('onQuery')(queryOrKnex, params);
       const bound = boundStatement(this.platform as PostgreSqlPlatform, sql, params);
       const deferred = deferring.get(ctx);
@@ -161,6 +169,12 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
     return result;
   }
 
+  /**
+   * The update statements' texts MikroORM's query builder made, by entity, schema and the
+   * columns changed and matched (`updateShape`): the text depends on nothing else.
+   */
+  private readonly updateTexts = new Map<string, string>();
+
   override async nativeUpdate<T extends object>(
     entityName: string,
     where: FilterQuery<T>,
@@ -169,21 +183,145 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
   ): Promise<QueryResult<T>> {
     const ctx = options.ctx;
     const meta = this.metadata.find(entityName);
-    const deferred =
-      meta && ctx instanceof ConnectionTransaction && !options.upsert
-        ? deferredUpdate(ctx, meta, where, data as Record<string, unknown>)
-        : undefined;
-    if (!deferred) return super.nativeUpdate(entityName, where, data, options);
-    // MikroORM builds the statement and hands its text to BoundConnection.execute, which defers
-    // the first update it is given for this transaction. Not taken by then, it is sent as usual.
-    const transaction = ctx as ConnectionTransaction;
-    deferringUpdate.set(transaction, deferred);
+    if (!meta || !(ctx instanceof ConnectionTransaction) || options.upsert)
+      return super.nativeUpdate(entityName, where, data, options);
+    const deferred = deferredUpdate(ctx, meta, where, data as Record<string, unknown>);
+    // The statement is handed to BoundConnection.execute, which defers the first update it is
+    // given for this transaction. Not taken by then, it is sent as usual.
+    if (deferred) deferringUpdate.set(ctx, deferred);
+    try {
+      return await this.updateByShape(entityName, meta, where, data, options, ctx);
+    } finally {
+      if (deferred) deferringUpdate.delete(ctx);
+    }
+  }
+
+  /**
+   * `nativeUpdate` of one record with the statement's text MikroORM's query builder made for the
+   * same shape of update, and the values bound as it binds them (`updateParams`). The query
+   * builder costs more than the rest of an update's statement together (processing the data and
+   * the condition, knex's compiler); its text for a shape is kept from its first use, and only
+   * where its values there are the ones `updateParams` gives, each told apart from the others,
+   * so the positions match too.
+   */
+  private async updateByShape<T extends object>(
+    entityName: string,
+    meta: EntityMetadata<T>,
+    where: FilterQuery<T>,
+    data: EntityData<T>,
+    options: NativeInsertUpdateOptions<T>,
+    ctx: ConnectionTransaction,
+  ): Promise<QueryResult<T>> {
+    const shape = updateShape(this.platform, meta, where, data, options);
+    if (shape === undefined) return super.nativeUpdate(entityName, where, data, options);
+    options.convertCustomTypes ??= true;
+    const params = this.updateParams(meta, where, data, options.convertCustomTypes);
+    const text = this.updateTexts.get(shape);
+    if (text !== undefined && params)
+      return this.rethrow(
+        this.getConnection('write').execute<QueryResult<T>>(text, params, 'run', ctx, {
+          // What the query builder passes: no entity manager's id of its own.
+          id: undefined,
+          ...options.loggerContext,
+        } as LoggingOptions),
+      );
+    const sent: { sql: string; params: unknown[] }[] = [];
+    capturing.set(ctx, sent);
     try {
       return await super.nativeUpdate(entityName, where, data, options);
     } finally {
-      deferringUpdate.delete(transaction);
+      capturing.delete(ctx);
+      if (params && sent.length === 1 && sameValues(sent[0].params, params) && allDistinct(params))
+        this.updateTexts.set(shape, sent[0].sql);
     }
   }
+
+  /**
+   * The values MikroORM's query builder binds for an update of `updateShape`'s kind: the data's,
+   * mapped to columns as it maps them (`mapDataToFieldNames`: custom types, JSON, the columns'
+   * order), without those left undefined, which knex leaves out; then the condition's, as given.
+   * Undefined for a value of another kind than the statement's text was made with.
+   */
+  private updateParams(
+    meta: EntityMetadata,
+    where: unknown,
+    data: unknown,
+    convertCustomTypes: boolean,
+  ): unknown[] | undefined {
+    const mapped = this.mapDataToFieldNames(data as Dictionary, true, meta.properties, convertCustomTypes);
+    const params: unknown[] = [];
+    for (const value of Object.values(mapped)) {
+      if (value === undefined) continue;
+      if (value !== null && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value))
+        return undefined;
+      params.push(value);
+    }
+    for (const value of Object.values(where as Dictionary)) params.push(value);
+    return params;
+  }
+}
+
+/**
+ * The key of an update's statement text: the entity, schema, and the properties changed (those
+ * left undefined marked: knex leaves them out) and matched, in order. Undefined where the text
+ * could depend on a value (a raw fragment, a null or an operator in the condition), or on
+ * anything but scalar columns (relations, embeddables, many-to-many collections, a conversion
+ * written in SQL, a custom type in the condition).
+ */
+function updateShape(
+  platform: PostgreSqlPlatform,
+  meta: EntityMetadata,
+  where: unknown,
+  data: unknown,
+  options: NativeInsertUpdateOptions<never>,
+): string | undefined {
+  if (!Utils.isPlainObject(where) || !Utils.isPlainObject(data)) return undefined;
+  const scalar = (name: string) => {
+    const prop = meta.properties[name as never] as EntityProperty | undefined;
+    return prop?.kind === ReferenceKind.SCALAR &&
+      prop.fieldNames?.length === 1 &&
+      !prop.embeddedProps &&
+      !prop.hasConvertToDatabaseValueSQL
+      ? prop
+      : undefined;
+  };
+  let key = `${meta.className}\u0000${options.schema ?? ''}\u0000${options.convertCustomTypes !== false}\u0000`;
+  let changed = 0;
+  for (const [name, value] of Object.entries(data as Dictionary)) {
+    if (!scalar(name) || Utils.isRawSql(value) || platform.isRaw(value)) return undefined;
+    key += value === undefined ? `${name}?,` : `${name},`;
+    if (value !== undefined) changed++;
+  }
+  if (!changed) return undefined;
+  key += '\u0000';
+  const matched = Object.entries(where as Dictionary);
+  if (!matched.length) return undefined;
+  for (const [name, value] of matched) {
+    const prop = scalar(name);
+    const plain =
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value));
+    if (!prop || prop.customType || !plain) return undefined;
+    key += `${name},`;
+  }
+  return key;
+}
+
+/** Whether `a` and `b` hold the same values in the same order (dates by their instant). */
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((value, i) =>
+      value instanceof Date && b[i] instanceof Date ? value.getTime() === b[i].getTime() : value === b[i],
+    )
+  );
+}
+
+/** Whether no two of `values` could be taken for each other (so that matching values means matching positions). */
+function allDistinct(values: readonly unknown[]): boolean {
+  const seen = new Set(values.map((value) => (value instanceof Date ? `date:${value.getTime()}` : value)));
+  return seen.size === values.length;
 }
 
 /**
