@@ -991,6 +991,101 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
   );
 
   relies(
+    'orm-bypass/bound-execute.ts',
+    "MikroORM's nativeInsertMany writes, for the same rows, the text BoundDriver keeps for their shape (each column's kind: decimal, JSON, text[], dates, null) and binds the same values; a kept text is used without MikroORM's insert, deferred or not",
+    async () => {
+      const { tenantId, em, transaction, results, sent, end } = await watchedTransaction();
+      const driver = em.getDriver();
+      const connection = em.getConnection() as AbstractSqlConnection;
+      const calls: { name: string; data: object[]; options: object }[] = [];
+      const nativeInsertMany = driver.nativeInsertMany.bind(driver);
+      driver.nativeInsertMany = ((name: string, data: object[], options: never) => {
+        calls.push({ name, data: data.map((row) => ({ ...row })), options: { ...(options as object) } });
+        return nativeInsertMany(name, data as never, options);
+      }) as typeof driver.nativeInsertMany;
+      const ownInsert = AbstractSqlDriver.prototype.nativeInsertMany;
+      let built = 0;
+      AbstractSqlDriver.prototype.nativeInsertMany = function (
+        this: AbstractSqlDriver,
+        ...args: Parameters<typeof ownInsert>
+      ) {
+        built++;
+        return ownInsert.apply(this, args);
+      } as typeof ownInsert;
+      /** What MikroORM's own nativeInsertMany hands Connection.execute for `call`, sending nothing. */
+      const mikroOrms = async (call: (typeof calls)[number]) => {
+        const own: { sql: string; params: unknown[] }[] = [];
+        const execute = connection.execute;
+        connection.execute = (async (sql: string, params: unknown[]) => {
+          own.push({ sql, params });
+          return { affectedRows: 1, insertId: 0, row: { version: 1 }, rows: [{ version: 1 }] };
+        }) as typeof connection.execute;
+        try {
+          await ownInsert.call(driver, call.name, call.data, call.options);
+        } finally {
+          connection.execute = execute;
+        }
+        expect(own).toHaveLength(1);
+        return own[0];
+      };
+      const isInsert = (sql: string) => /^insert into "(invoice|feature)"/.test(sql);
+      try {
+        const records: [string, (n: number) => object][] = [
+          [
+            'Invoice',
+            (n) =>
+              em.create(Invoice, {
+                tenantId,
+                paid: 12.5 + n,
+                attachments: [{ name: `a${n}`, size: n }],
+                pdf: { name: `p${n}` },
+                recurringAgreement: null,
+                sentMails: [`m${n}`, 'x'],
+                invoiceDate: new Date(Date.UTC(2026, 0, 1 + n)),
+                note: null,
+              } as never),
+          ],
+          [
+            'Feature',
+            (n) =>
+              em.create(Feature, { tenantId, name: `f${n}`, tags: [`t${n}`], description: null } as never),
+          ],
+        ];
+        for (const [name, create] of records)
+          for (let n = 1; n <= 3; n++) {
+            const record = create(n);
+            // The third goes out deferred, with the next statement.
+            if (n === 3) expect(insertWithNextStatement(em, name, record as { id: string }, {})).toBe(true);
+            calls.length = 0;
+            results.length = 0;
+            sent.length = 0;
+            built = 0;
+            await em.flush();
+            expect(calls).toHaveLength(1);
+            const executed = results.filter((r) => isInsert(r.sql));
+            expect(executed).toHaveLength(1);
+            expect(executed[0].result).toMatchObject({ affectedRows: 1, row: { version: 1 } });
+            expect(sent.filter(isInsert)).toHaveLength(n === 3 ? 0 : 1);
+            // From its second use on, the shape's text is kept: MikroORM's insert is not run.
+            expect(built).toBe(n > 1 ? 0 : 1);
+            const own = await mikroOrms(calls[0]);
+            expect(executed[0].sql).toBe(own.sql);
+            expect(executed[0].params).toEqual(own.params);
+          }
+        const { rows } = await transaction.query({
+          text: 'select (select count(*)::int from invoice where tenant_id = $1) as invoices, (select count(*)::int from feature where tenant_id = $1) as features',
+          values: [tenantId],
+        });
+        expect(rows[0]).toEqual({ invoices: 3, features: 3 });
+      } finally {
+        AbstractSqlDriver.prototype.nativeInsertMany = ownInsert;
+        delete (driver as { nativeInsertMany?: unknown }).nativeInsertMany;
+        await end();
+      }
+    },
+  );
+
+  relies(
     'orm-bypass/plain-data.ts',
     'toObject() and toPOJO() of a scalar record are its primary keys, then its other fields in their own order, as they are: for a record of every type with events, made and read back',
     async () => {
