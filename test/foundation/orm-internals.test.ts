@@ -31,11 +31,12 @@ import {
   updateWithNextStatement,
 } from '../../src/db/orm-bypass/deferred-writes';
 import { plainData } from '../../src/db/orm-bypass/plain-data';
-import { selectByIds, selectManagedByIds } from '../../src/db/orm-bypass/detached';
+import { selectByIds, selectManagedByIds, selectManagedByLink } from '../../src/db/orm-bypass/detached';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
 import { Feature } from '../../src/domain/hr/entities/feature';
+import { Task } from '../../src/domain/hr/entities/task';
 import { HistoryEntry, HistoryType } from '../../src/entities/history-entry';
 import { Audited } from '../../src/entities/tenant-scoped';
 import { historyEntry } from '../../src/history/recorder';
@@ -502,6 +503,53 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         const [again] = await selectManagedByIds<Feature>(em, Feature.name, [feature.id]);
         expect(again).toBe(read);
         expect(again.name).toBe('changed');
+      } finally {
+        await end();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
+    'em.find by a link ({ featureId: { $in: ids } }) makes its records as by id: selectManagedByLink gives the same records, managed and tracked',
+    async () => {
+      const { tenantId, em, end } = await watchedTransaction();
+      try {
+        const feature = em.create(Feature, { tenantId, name: 'probe', tags: [] } as never);
+        const other = em.create(Feature, { tenantId, name: 'other', tags: [] } as never);
+        await em.persistAndFlush([feature, other]);
+        const tasks = ['a', 'b'].map((title) =>
+          em.create(Task, { tenantId, title, featureId: feature.id } as never),
+        );
+        const elsewhere = em.create(Task, { tenantId, title: 'c', featureId: other.id } as never);
+        await em.persistAndFlush([...tasks, elsewhere]);
+        em.clear();
+        const found = await em.find(Task, { featureId: { $in: [feature.id] } } as never);
+        const byId = (list: readonly Task[]) => [...list].sort((x, y) => x.id.localeCompare(y.id));
+        const snapshots = byId(found).map((t) => helper(t).__originalEntityData);
+        em.clear();
+        for (const ids of [[feature.id], [feature.id, randomUUID()]]) {
+          em.clear();
+          const read = byId((await selectManagedByLink<Task>(em, Task.name, 'featureId', ids))!);
+          expect(read.map((t) => t.id)).toEqual(byId(found).map((t) => t.id));
+          read.forEach((t, i) => {
+            expect(t).toBeInstanceOf(Task);
+            expect(helper(t).__managed).toBe(true);
+            expect(JSON.stringify(plainData(t))).toBe(JSON.stringify(plainData(byId(found)[i])));
+            expect(helper(t).__originalEntityData).toEqual(snapshots[i]);
+          });
+          // Tracked: the link cleared is the flush's update.
+          read[0].featureId = null;
+          em.getUnitOfWork().computeChangeSets();
+          expect(
+            em
+              .getUnitOfWork()
+              .getChangeSets()
+              .map((cs) => [cs.type, cs.payload]),
+          ).toEqual([['update', { featureId: null }]]);
+        }
+        // Not a uuid link of a tenant's record: the caller finds them with em.find.
+        expect(selectManagedByLink(em, Task.name, 'title', ['x'])).toBeUndefined();
       } finally {
         await end();
       }
