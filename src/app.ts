@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { Socket } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -23,6 +22,7 @@ import { API_BASE } from './http/api-base';
 import { actorOf, setActor } from './db/tenancy';
 import { classify } from './error-mapping';
 import { credentialError, fieldError, requireCredential } from './graphql/errors';
+import { graphqlHandler } from './graphql/express-handler';
 import { ideRouter } from './graphql/ide';
 import { compiledExecution } from './graphql/compiled-execution';
 import { answerKnownQueries, KnownQueries } from './graphql/known-queries';
@@ -399,7 +399,7 @@ function graphqlHandlers({
     bodyErrors(logger),
     graphqlIdempotency(contextFor, logger),
     answerKnownQueries({ known, contextFor: graphqlContext, metrics, logger }),
-    expressMiddleware(apollo, { context: ({ req, res }) => graphqlContext(req, res) }),
+    graphqlHandler(apollo, graphqlContext),
   ];
 }
 

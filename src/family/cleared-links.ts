@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../db/orm-bypass/statements';
+import { selectManagedByLink } from '../db/orm-bypass/detached';
 
 /**
  * Links a deletion clears. A foreign key declared `on delete set null` (docs/integrity.md) clears
@@ -87,7 +88,9 @@ export async function readLinksTo(
     ({ entityName: linking, property }) =>
       async (ids) => ({
         property,
-        records: (await em.find(linking, { [property]: { $in: [...ids] } } as never)) as object[],
+        records:
+          (await selectManagedByLink<object>(em, linking, property, ids)) ??
+          ((await em.find(linking, { [property]: { $in: [...ids] } } as never)) as object[]),
       }),
   );
 }

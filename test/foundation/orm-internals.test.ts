@@ -12,6 +12,7 @@ import {
   type MikroORM,
 } from '@mikro-orm/core';
 import {
+  AbstractSqlDriver,
   DatabaseSchema,
   type AbstractSqlConnection,
   type Knex,
@@ -30,11 +31,12 @@ import {
   updateWithNextStatement,
 } from '../../src/db/orm-bypass/deferred-writes';
 import { plainData } from '../../src/db/orm-bypass/plain-data';
-import { selectByIds, selectManagedByIds } from '../../src/db/orm-bypass/detached';
+import { selectByIds, selectManagedByIds, selectManagedByLink } from '../../src/db/orm-bypass/detached';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
 import { Feature } from '../../src/domain/hr/entities/feature';
+import { Task } from '../../src/domain/hr/entities/task';
 import { HistoryEntry, HistoryType } from '../../src/entities/history-entry';
 import { Audited } from '../../src/entities/tenant-scoped';
 import { historyEntry } from '../../src/history/recorder';
@@ -105,11 +107,11 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     }) as SqlEntityManager;
     const transaction = await ConnectionTransaction.open(em, [BEGIN]);
     const connection = em.getConnection() as AbstractSqlConnection;
-    const results: { sql: string; result: unknown }[] = [];
+    const results: { sql: string; params: unknown[]; result: unknown }[] = [];
     const execute = connection.execute.bind(connection);
     connection.execute = (async (sql: string, params: unknown[], method: never, ctx: never, log: never) => {
       const result = await execute(sql, params, method, ctx, log);
-      results.push({ sql, result });
+      results.push({ sql, params, result });
       return result;
     }) as typeof connection.execute;
     const serial = (await transaction.client.acquireConnection()) as {
@@ -509,6 +511,53 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
 
   relies(
     'orm-bypass/detached.ts',
+    'em.find by a link ({ featureId: { $in: ids } }) makes its records as by id: selectManagedByLink gives the same records, managed and tracked',
+    async () => {
+      const { tenantId, em, end } = await watchedTransaction();
+      try {
+        const feature = em.create(Feature, { tenantId, name: 'probe', tags: [] } as never);
+        const other = em.create(Feature, { tenantId, name: 'other', tags: [] } as never);
+        await em.persistAndFlush([feature, other]);
+        const tasks = ['a', 'b'].map((title) =>
+          em.create(Task, { tenantId, title, featureId: feature.id } as never),
+        );
+        const elsewhere = em.create(Task, { tenantId, title: 'c', featureId: other.id } as never);
+        await em.persistAndFlush([...tasks, elsewhere]);
+        em.clear();
+        const found = await em.find(Task, { featureId: { $in: [feature.id] } } as never);
+        const byId = (list: readonly Task[]) => [...list].sort((x, y) => x.id.localeCompare(y.id));
+        const snapshots = byId(found).map((t) => helper(t).__originalEntityData);
+        em.clear();
+        for (const ids of [[feature.id], [feature.id, randomUUID()]]) {
+          em.clear();
+          const read = byId((await selectManagedByLink<Task>(em, Task.name, 'featureId', ids))!);
+          expect(read.map((t) => t.id)).toEqual(byId(found).map((t) => t.id));
+          read.forEach((t, i) => {
+            expect(t).toBeInstanceOf(Task);
+            expect(helper(t).__managed).toBe(true);
+            expect(JSON.stringify(plainData(t))).toBe(JSON.stringify(plainData(byId(found)[i])));
+            expect(helper(t).__originalEntityData).toEqual(snapshots[i]);
+          });
+          // Tracked: the link cleared is the flush's update.
+          read[0].featureId = null;
+          em.getUnitOfWork().computeChangeSets();
+          expect(
+            em
+              .getUnitOfWork()
+              .getChangeSets()
+              .map((cs) => [cs.type, cs.payload]),
+          ).toEqual([['update', { featureId: null }]]);
+        }
+        // Not a uuid link of a tenant's record: the caller finds them with em.find.
+        expect(selectManagedByLink(em, Task.name, 'title', ['x'])).toBeUndefined();
+      } finally {
+        await end();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/detached.ts',
     "the driver's mapResult(row, meta) names a row's columns by property",
     () => {
       const em = fork();
@@ -869,6 +918,216 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         await expect(transaction.query(read)).rejects.toBeInstanceOf(OptimisticLockError);
       } finally {
         delete (driver as { nativeUpdate?: unknown }).nativeUpdate;
+        await end();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/bound-execute.ts',
+    "MikroORM's nativeUpdate makes, for the same change, the text BoundDriver keeps for its shape (each column's kind: decimal, JSON, text[], dates, null, the version's lock) and binds the same values; a kept text built no query builder and still fails its optimistic lock",
+    async () => {
+      const { tenantId, em, transaction, results, end } = await watchedTransaction();
+      const driver = em.getDriver();
+      const connection = em.getConnection() as AbstractSqlConnection;
+      const calls: { name: string; where: object; data: object; options: object }[] = [];
+      const nativeUpdate = driver.nativeUpdate.bind(driver);
+      driver.nativeUpdate = ((name: string, where: never, data: never, options: never) => {
+        calls.push({
+          name,
+          where: { ...(where as object) },
+          data: { ...(data as object) },
+          options: { ...(options as object) },
+        });
+        return nativeUpdate(name, where, data, options);
+      }) as typeof driver.nativeUpdate;
+      let builders = 0;
+      const createQueryBuilder = driver.createQueryBuilder.bind(driver);
+      driver.createQueryBuilder = ((...args: Parameters<typeof driver.createQueryBuilder>) => {
+        builders++;
+        return createQueryBuilder(...args);
+      }) as typeof driver.createQueryBuilder;
+      /** What MikroORM's own nativeUpdate hands Connection.execute for `call`, sending nothing. */
+      const mikroOrms = async (call: (typeof calls)[number]) => {
+        const own: { sql: string; params: unknown[] }[] = [];
+        const execute = connection.execute;
+        connection.execute = (async (sql: string, params: unknown[]) => {
+          own.push({ sql, params });
+          return { affectedRows: 1, insertId: 0, row: { version: 1 }, rows: [{ version: 1 }] };
+        }) as typeof connection.execute;
+        try {
+          await AbstractSqlDriver.prototype.nativeUpdate.call(
+            driver,
+            call.name,
+            call.where,
+            call.data,
+            call.options,
+          );
+        } finally {
+          connection.execute = execute;
+        }
+        expect(own).toHaveLength(1);
+        return own[0];
+      };
+      const isUpdate = (sql: string) => sql.startsWith('update ');
+      try {
+        const invoice = em.create(Invoice, { tenantId } as never);
+        const feature = em.create(Feature, { tenantId, name: 'probe' } as never);
+        await em.persistAndFlush([invoice, feature]);
+        const changes: [object, (n: number) => void][] = [
+          [
+            invoice,
+            (n) =>
+              Object.assign(invoice, {
+                paid: 12.5 + n,
+                attachments: [{ name: `a${n}`, size: n }],
+                pdf: { name: `p${n}` },
+                sentMails: [`m${n}`, 'x'],
+                invoiceDate: new Date(Date.UTC(2026, 0, 1 + n)),
+                note: n % 2 ? null : `note ${n}`,
+              }),
+          ],
+          [invoice, (n) => Object.assign(invoice, { note: `note ${n}`, recurringAgreement: { every: n } })],
+          [
+            feature,
+            (n) =>
+              Object.assign(feature, {
+                name: `renamed ${n}`,
+                tags: [`t${n}`],
+                description: n % 2 ? null : `d${n}`,
+              }),
+          ],
+        ];
+        const versions = new Map<object, number>();
+        for (const [record, change] of changes)
+          for (let n = 1; n <= 3; n++) {
+            change(n);
+            calls.length = 0;
+            results.length = 0;
+            builders = 0;
+            await em.flush();
+            expect(calls).toHaveLength(1);
+            const sent = results.filter((r) => isUpdate(r.sql));
+            expect(sent).toHaveLength(1);
+            expect(sent[0].result).toMatchObject({ affectedRows: 1 });
+            const version = (versions.get(record) ?? 1) + 1;
+            versions.set(record, version);
+            expect((record as { version: number }).version).toBe(version);
+            // From its second use on, the shape's text is kept: no query builder.
+            if (n > 1) expect(builders).toBe(0);
+            const own = await mikroOrms(calls[0]);
+            expect(sent[0].sql).toBe(own.sql);
+            expect(sent[0].params).toEqual(own.params);
+          }
+        // A kept text matching no row: MikroORM's optimistic lock fails as its own statement would.
+        await transaction.query({
+          text: 'update feature set version = 40 where id = $1',
+          values: [feature.id],
+        });
+        feature.name = 'changed since';
+        feature.tags = ['late'];
+        feature.description = 'late';
+        builders = 0;
+        await expect(em.flush()).rejects.toBeInstanceOf(OptimisticLockError);
+        expect(builders).toBe(0);
+      } finally {
+        delete (driver as { nativeUpdate?: unknown }).nativeUpdate;
+        delete (driver as { createQueryBuilder?: unknown }).createQueryBuilder;
+        await end();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/bound-execute.ts',
+    "MikroORM's nativeInsertMany writes, for the same rows, the text BoundDriver keeps for their shape (each column's kind: decimal, JSON, text[], dates, null) and binds the same values; a kept text is used without MikroORM's insert, deferred or not",
+    async () => {
+      const { tenantId, em, transaction, results, sent, end } = await watchedTransaction();
+      const driver = em.getDriver();
+      const connection = em.getConnection() as AbstractSqlConnection;
+      const calls: { name: string; data: object[]; options: object }[] = [];
+      const nativeInsertMany = driver.nativeInsertMany.bind(driver);
+      driver.nativeInsertMany = ((name: string, data: object[], options: never) => {
+        calls.push({ name, data: data.map((row) => ({ ...row })), options: { ...(options as object) } });
+        return nativeInsertMany(name, data as never, options);
+      }) as typeof driver.nativeInsertMany;
+      const ownInsert = AbstractSqlDriver.prototype.nativeInsertMany;
+      let built = 0;
+      AbstractSqlDriver.prototype.nativeInsertMany = function (
+        this: AbstractSqlDriver,
+        ...args: Parameters<typeof ownInsert>
+      ) {
+        built++;
+        return ownInsert.apply(this, args);
+      } as typeof ownInsert;
+      /** What MikroORM's own nativeInsertMany hands Connection.execute for `call`, sending nothing. */
+      const mikroOrms = async (call: (typeof calls)[number]) => {
+        const own: { sql: string; params: unknown[] }[] = [];
+        const execute = connection.execute;
+        connection.execute = (async (sql: string, params: unknown[]) => {
+          own.push({ sql, params });
+          return { affectedRows: 1, insertId: 0, row: { version: 1 }, rows: [{ version: 1 }] };
+        }) as typeof connection.execute;
+        try {
+          await ownInsert.call(driver, call.name, call.data, call.options);
+        } finally {
+          connection.execute = execute;
+        }
+        expect(own).toHaveLength(1);
+        return own[0];
+      };
+      const isInsert = (sql: string) => /^insert into "(invoice|feature)"/.test(sql);
+      try {
+        const records: [string, (n: number) => object][] = [
+          [
+            'Invoice',
+            (n) =>
+              em.create(Invoice, {
+                tenantId,
+                paid: 12.5 + n,
+                attachments: [{ name: `a${n}`, size: n }],
+                pdf: { name: `p${n}` },
+                recurringAgreement: null,
+                sentMails: [`m${n}`, 'x'],
+                invoiceDate: new Date(Date.UTC(2026, 0, 1 + n)),
+                note: null,
+              } as never),
+          ],
+          [
+            'Feature',
+            (n) =>
+              em.create(Feature, { tenantId, name: `f${n}`, tags: [`t${n}`], description: null } as never),
+          ],
+        ];
+        for (const [name, create] of records)
+          for (let n = 1; n <= 3; n++) {
+            const record = create(n);
+            // The third goes out deferred, with the next statement.
+            if (n === 3) expect(insertWithNextStatement(em, name, record as { id: string }, {})).toBe(true);
+            calls.length = 0;
+            results.length = 0;
+            sent.length = 0;
+            built = 0;
+            await em.flush();
+            expect(calls).toHaveLength(1);
+            const executed = results.filter((r) => isInsert(r.sql));
+            expect(executed).toHaveLength(1);
+            expect(executed[0].result).toMatchObject({ affectedRows: 1, row: { version: 1 } });
+            expect(sent.filter(isInsert)).toHaveLength(n === 3 ? 0 : 1);
+            // From its second use on, the shape's text is kept: MikroORM's insert is not run.
+            expect(built).toBe(n > 1 ? 0 : 1);
+            const own = await mikroOrms(calls[0]);
+            expect(executed[0].sql).toBe(own.sql);
+            expect(executed[0].params).toEqual(own.params);
+          }
+        const { rows } = await transaction.query({
+          text: 'select (select count(*)::int from invoice where tenant_id = $1) as invoices, (select count(*)::int from feature where tenant_id = $1) as features',
+          values: [tenantId],
+        });
+        expect(rows[0]).toEqual({ invoices: 3, features: 3 });
+      } finally {
+        AbstractSqlDriver.prototype.nativeInsertMany = ownInsert;
+        delete (driver as { nativeInsertMany?: unknown }).nativeInsertMany;
         await end();
       }
     },

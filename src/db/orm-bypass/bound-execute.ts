@@ -1,8 +1,12 @@
 import {
   JsonProperty,
   OptimisticLockError,
+  ReferenceKind,
   Utils,
   type Configuration,
+  type Dictionary,
+  type EntityMetadata,
+  type EntityProperty,
   type EntityData,
   type FilterQuery,
   type LoggingOptions,
@@ -26,6 +30,9 @@ const deferring = new WeakMap<ConnectionTransaction, DeferredInsert & { sql: str
 
 /** The flush's update to go out deferred, with the record it is of (`BoundDriver.nativeUpdate`). */
 const deferringUpdate = new WeakMap<ConnectionTransaction, DeferredUpdate>();
+
+/** The statements MikroORM hands `BoundConnection.execute` in a transaction, while watched. */
+const capturing = new WeakMap<ConnectionTransaction, { sql: string; params: unknown[] }[]>();
 
 /** PostgreSQL's SQLSTATE for a division by zero: the deferred update's "no row matched". */
 const DIVISION_BY_ZERO = '22012';
@@ -72,6 +79,7 @@ export class BoundConnection extends PostgreSqlConnection {
     loggerContext?: LoggingOptions,
   ): Promise<T> {
     if (typeof queryOrKnex === 'string' && params.length && ctx instanceof ConnectionTransaction) {
+      capturing.get(ctx)?.push({ sql: queryOrKnex, params: [...params] });
       const sql = this.config.get('onQuery')(queryOrKnex, params);
       const bound = boundStatement(this.platform as PostgreSqlPlatform, sql, params);
       const deferred = deferring.get(ctx);
@@ -137,7 +145,10 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
     super(config, new PostgreSqlPlatform(), BoundConnection, ['knex', 'pg']);
   }
 
-  override nativeInsertMany<T extends object>(
+  /** The insert statements' texts MikroORM made, by entity, schema, rows and columns (`insertShape`). */
+  private readonly insertTexts = new Map<string, string>();
+
+  override async nativeInsertMany<T extends object>(
     entityName: string,
     data: EntityData<T>[],
     options: NativeInsertUpdateManyOptions<T> = {},
@@ -145,21 +156,47 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
   ): Promise<QueryResult<T>> {
     const ctx = options.ctx;
     const meta = this.metadata.find(entityName);
-    const deferred =
-      !transform && meta && ctx instanceof ConnectionTransaction
-        ? deferredInsert(ctx, meta, data as Record<string, unknown>[])
-        : undefined;
-    if (!deferred) return super.nativeInsertMany(entityName, data, options, transform);
-    // The statement's text, as MikroORM made it: BoundConnection.execute, which MikroORM calls
-    // with it at once, defers exactly that statement. Not taken by then, it is sent as usual.
-    const transaction = ctx as ConnectionTransaction;
-    const result = super.nativeInsertMany(entityName, data, options, (sql) => {
-      deferring.set(transaction, { ...deferred, sql });
-      return sql;
-    });
-    deferring.delete(transaction);
+    if (transform || !meta || !(ctx instanceof ConnectionTransaction))
+      return super.nativeInsertMany(entityName, data, options, transform);
+    const rows = data as Record<string, unknown>[];
+    const deferred = deferredInsert(ctx, meta, rows);
+    options.convertCustomTypes ??= true;
+    const shape = insertShape(this.platform, meta, rows, options);
+    const params = shape === undefined ? undefined : insertParams(this.platform, meta, rows, options);
+    const text = shape === undefined ? undefined : this.insertTexts.get(shape);
+    // BoundConnection.execute, which MikroORM calls with the statement's text at once, defers
+    // exactly that statement. Not taken by then, it is sent as usual.
+    if (text !== undefined && params) {
+      if (deferred) deferring.set(ctx, { ...deferred, sql: text });
+      const sent = this.execute<QueryResult<T>>(text, params, 'run', ctx, options.loggerContext);
+      deferring.delete(ctx);
+      return insertResult(await sent, this.getPrimaryKeyFields(entityName));
+    }
+    const watched: { sql: string; params: unknown[] }[] = [];
+    if (params) capturing.set(ctx, watched);
+    const result = super.nativeInsertMany(
+      entityName,
+      data,
+      options,
+      deferred
+        ? (sql) => {
+            deferring.set(ctx, { ...deferred, sql });
+            return sql;
+          }
+        : undefined,
+    );
+    deferring.delete(ctx);
+    capturing.delete(ctx);
+    if (shape !== undefined && params && watched.length === 1 && sameValues(watched[0].params, params))
+      this.insertTexts.set(shape, watched[0].sql);
     return result;
   }
+
+  /**
+   * The update statements' texts MikroORM's query builder made, by entity, schema and the
+   * columns changed and matched (`updateShape`): the text depends on nothing else.
+   */
+  private readonly updateTexts = new Map<string, string>();
 
   override async nativeUpdate<T extends object>(
     entityName: string,
@@ -169,21 +206,230 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
   ): Promise<QueryResult<T>> {
     const ctx = options.ctx;
     const meta = this.metadata.find(entityName);
-    const deferred =
-      meta && ctx instanceof ConnectionTransaction && !options.upsert
-        ? deferredUpdate(ctx, meta, where, data as Record<string, unknown>)
-        : undefined;
-    if (!deferred) return super.nativeUpdate(entityName, where, data, options);
-    // MikroORM builds the statement and hands its text to BoundConnection.execute, which defers
-    // the first update it is given for this transaction. Not taken by then, it is sent as usual.
-    const transaction = ctx as ConnectionTransaction;
-    deferringUpdate.set(transaction, deferred);
+    if (!meta || !(ctx instanceof ConnectionTransaction) || options.upsert)
+      return super.nativeUpdate(entityName, where, data, options);
+    const deferred = deferredUpdate(ctx, meta, where, data as Record<string, unknown>);
+    // The statement is handed to BoundConnection.execute, which defers the first update it is
+    // given for this transaction. Not taken by then, it is sent as usual.
+    if (deferred) deferringUpdate.set(ctx, deferred);
+    try {
+      return await this.updateByShape(entityName, meta, where, data, options, ctx);
+    } finally {
+      if (deferred) deferringUpdate.delete(ctx);
+    }
+  }
+
+  /**
+   * `nativeUpdate` of one record with the statement's text MikroORM's query builder made for the
+   * same shape of update, and the values bound as it binds them (`updateParams`). The query
+   * builder costs more than the rest of an update's statement together (processing the data and
+   * the condition, knex's compiler); its text for a shape is kept from its first use, and only
+   * where its values there are the ones `updateParams` gives, each told apart from the others,
+   * so the positions match too.
+   */
+  private async updateByShape<T extends object>(
+    entityName: string,
+    meta: EntityMetadata<T>,
+    where: FilterQuery<T>,
+    data: EntityData<T>,
+    options: NativeInsertUpdateOptions<T>,
+    ctx: ConnectionTransaction,
+  ): Promise<QueryResult<T>> {
+    const shape = updateShape(this.platform, meta, where, data, options);
+    if (shape === undefined) return super.nativeUpdate(entityName, where, data, options);
+    options.convertCustomTypes ??= true;
+    const params = this.updateParams(meta, where, data, options.convertCustomTypes);
+    const text = this.updateTexts.get(shape);
+    if (text !== undefined && params)
+      return this.rethrow(
+        this.getConnection('write').execute<QueryResult<T>>(text, params, 'run', ctx, {
+          // What the query builder passes: no entity manager's id of its own.
+          id: undefined,
+          ...options.loggerContext,
+        } as LoggingOptions),
+      );
+    const sent: { sql: string; params: unknown[] }[] = [];
+    capturing.set(ctx, sent);
     try {
       return await super.nativeUpdate(entityName, where, data, options);
     } finally {
-      deferringUpdate.delete(transaction);
+      capturing.delete(ctx);
+      if (params && sent.length === 1 && sameValues(sent[0].params, params) && allDistinct(params))
+        this.updateTexts.set(shape, sent[0].sql);
     }
   }
+
+  /**
+   * The values MikroORM's query builder binds for an update of `updateShape`'s kind: the data's,
+   * mapped to columns as it maps them (`mapDataToFieldNames`: custom types, JSON, the columns'
+   * order), without those left undefined, which knex leaves out; then the condition's, as given.
+   * Undefined for a value of another kind than the statement's text was made with.
+   */
+  private updateParams(
+    meta: EntityMetadata,
+    where: unknown,
+    data: unknown,
+    convertCustomTypes: boolean,
+  ): unknown[] | undefined {
+    const mapped = this.mapDataToFieldNames(data as Dictionary, true, meta.properties, convertCustomTypes);
+    const params: unknown[] = [];
+    for (const value of Object.values(mapped)) {
+      if (value === undefined) continue;
+      if (value !== null && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value))
+        return undefined;
+      params.push(value);
+    }
+    for (const value of Object.values(where as Dictionary)) params.push(value);
+    return params;
+  }
+}
+
+/**
+ * The key of an update's statement text: the entity, schema, and the properties changed (those
+ * left undefined marked: knex leaves them out) and matched, in order. Undefined where the text
+ * could depend on a value (a raw fragment, a null or an operator in the condition), or on
+ * anything but scalar columns (relations, embeddables, many-to-many collections, a conversion
+ * written in SQL, a custom type in the condition).
+ */
+function updateShape(
+  platform: PostgreSqlPlatform,
+  meta: EntityMetadata,
+  where: unknown,
+  data: unknown,
+  options: NativeInsertUpdateOptions<never>,
+): string | undefined {
+  if (!Utils.isPlainObject(where) || !Utils.isPlainObject(data)) return undefined;
+  const scalar = (name: string) => {
+    const prop = meta.properties[name as never] as EntityProperty | undefined;
+    return prop?.kind === ReferenceKind.SCALAR &&
+      prop.fieldNames?.length === 1 &&
+      !prop.embeddedProps &&
+      !prop.hasConvertToDatabaseValueSQL
+      ? prop
+      : undefined;
+  };
+  let key = `${meta.className}\u0000${options.schema ?? ''}\u0000${options.convertCustomTypes !== false}\u0000`;
+  let changed = 0;
+  for (const [name, value] of Object.entries(data as Dictionary)) {
+    if (!scalar(name) || Utils.isRawSql(value) || platform.isRaw(value)) return undefined;
+    key += value === undefined ? `${name}?,` : `${name},`;
+    if (value !== undefined) changed++;
+  }
+  if (!changed) return undefined;
+  key += '\u0000';
+  const matched = Object.entries(where as Dictionary);
+  if (!matched.length) return undefined;
+  for (const [name, value] of matched) {
+    const prop = scalar(name);
+    const plain =
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value));
+    if (!prop || prop.customType || !plain) return undefined;
+    key += `${name},`;
+  }
+  return key;
+}
+
+/**
+ * The key of the text MikroORM's `nativeInsertMany` writes for `rows`: the entity, schema, the
+ * number of rows and their properties, in order, and which values of a type converted in SQL are
+ * null. Undefined where the text could depend on more (rows with different properties, a
+ * property missing, which takes the column's default, a raw value, a column of more than one
+ * field or of a single-table inheritance, an embeddable, a many-to-many collection).
+ */
+function insertShape(
+  platform: PostgreSqlPlatform,
+  meta: EntityMetadata,
+  rows: readonly Record<string, unknown>[],
+  options: NativeInsertUpdateManyOptions<never>,
+): string | undefined {
+  if (!rows.length || meta.discriminatorColumn || meta.root !== meta) return undefined;
+  const names = Object.keys(rows[0]);
+  if (!names.length) return undefined;
+  for (const name of names) {
+    const prop = meta.properties[name as never] as EntityProperty | undefined;
+    if (
+      !prop ||
+      (prop.kind !== ReferenceKind.SCALAR && prop.kind !== ReferenceKind.MANY_TO_ONE) ||
+      prop.fieldNames?.length !== 1 ||
+      prop.stiFieldNames ||
+      prop.embeddedProps
+    )
+      return undefined;
+  }
+  let key = `${meta.className}\u0000${options.schema ?? ''}\u0000${names.join(',')}\u0000`;
+  for (const row of rows) {
+    const keys = Object.keys(row);
+    if (keys.length !== names.length || keys.some((name, i) => name !== names[i])) return undefined;
+    for (const name of keys) {
+      const value = row[name];
+      if (value === undefined || Utils.isRawSql(value) || platform.isRaw(value)) return undefined;
+      // A value of a type converted in SQL (JSON's cast) is written as that conversion, a null as `?`.
+      const prop = meta.properties[name as never] as EntityProperty;
+      if (prop.customType && 'convertToDatabaseValueSQL' in prop.customType)
+        key += value === null ? '0' : '1';
+    }
+    key += ';';
+  }
+  return key;
+}
+
+/**
+ * The values `nativeInsertMany` binds for `rows` of `insertShape`'s kind, row by row, each
+ * property's as its `addParams` makes it: a nullable's null as it is, otherwise the value (or the
+ * property's default for a null), converted by its custom type where the options ask for it.
+ * Undefined where a value would be the column's `default` keyword.
+ */
+function insertParams(
+  platform: PostgreSqlPlatform,
+  meta: EntityMetadata,
+  rows: readonly Record<string, unknown>[],
+  options: NativeInsertUpdateManyOptions<never>,
+): unknown[] | undefined {
+  const props = Object.keys(rows[0]).map((name) => meta.properties[name as never] as EntityProperty);
+  const params: unknown[] = [];
+  for (const row of rows)
+    for (const prop of props) {
+      const given = row[prop.name];
+      if (prop.nullable && given === null) {
+        params.push(null);
+        continue;
+      }
+      const value = given ?? prop.default;
+      if (value === undefined) return undefined;
+      params.push(
+        options.convertCustomTypes && prop.customType
+          ? prop.customType.convertToDatabaseValue(value, platform, { key: prop.name, mode: 'query-data' })
+          : value,
+      );
+    }
+  return params;
+}
+
+/** What `nativeInsertMany` makes of the statement's result: a record's single key as `insertId`. */
+function insertResult<T>(res: QueryResult<T>, keys: readonly string[]): QueryResult<T> {
+  if (keys.length > 1) return res;
+  res.row ??= {};
+  res.rows ??= [];
+  res.insertId = res.insertId || (res.row as Dictionary)[keys[0]];
+  return res;
+}
+
+/** Whether `a` and `b` hold the same values in the same order (dates by their instant). */
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((value, i) =>
+      value instanceof Date && b[i] instanceof Date ? value.getTime() === b[i].getTime() : value === b[i],
+    )
+  );
+}
+
+/** Whether no two of `values` could be taken for each other (so that matching values means matching positions). */
+function allDistinct(values: readonly unknown[]): boolean {
+  const seen = new Set(values.map((value) => (value instanceof Date ? `date:${value.getTime()}` : value)));
+  return seen.size === values.length;
 }
 
 /**

@@ -244,12 +244,41 @@ export async function selectByIds<T extends object>(
  * builds its statement with MikroORM's query builder on every call, a visible share of an
  * update's CPU. Records already managed are returned as they are, as a find returns them.
  */
-export async function selectManagedByIds<T extends object>(
+export function selectManagedByIds<T extends object>(
   em: EntityManager,
   entityName: string,
   ids: readonly string[],
 ): Promise<T[]> {
-  const among = amongIds('"e0"."id"', 2, ids);
+  return selectManaged<T>(em, entityName, 'id', ids);
+}
+
+/**
+ * The records whose `property` (a uuid column: a link) is one of `ids`, managed, as `em.find`
+ * with `{ [property]: { $in: ids } }` makes them, as selectManagedByIds makes records by id: a
+ * deletion reads so the records linking to those it removes, whose links it clears through the
+ * flush, on every delete. Undefined where the property is not one uuid column of a tenant's
+ * record: the caller finds them with `em.find`.
+ */
+export function selectManagedByLink<T extends object>(
+  em: EntityManager,
+  entityName: string,
+  property: string,
+  ids: readonly string[],
+): Promise<T[]> | undefined {
+  const meta = em.getMetadata().get(entityName);
+  const prop = meta.properties[property as never] as EntityProperty | undefined;
+  if (!meta.properties.tenantId || prop?.fieldNames?.length !== 1 || prop.columnTypes?.[0] !== 'uuid')
+    return undefined;
+  return selectManaged<T>(em, entityName, prop.fieldNames[0], ids);
+}
+
+async function selectManaged<T extends object>(
+  em: EntityManager,
+  entityName: string,
+  column: string,
+  ids: readonly string[],
+): Promise<T[]> {
+  const among = amongIds(`"e0"."${column}"`, 2, ids);
   const { sql, tenantId } = tenantStatement(
     em,
     entityName,
