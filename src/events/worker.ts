@@ -9,6 +9,7 @@ import {
   plainSuccesses,
   recordAndClaimWebhooks,
   recordAttempts,
+  markSlow,
   releaseClaims,
   renewLeases,
   type Attempt,
@@ -56,6 +57,12 @@ const DISPATCH_SOON_MS = 100;
 const BATCH = 100;
 /** How long a finished attempt waits for others to end before it is recorded (see record()). */
 const GATHER_MS = 5;
+/**
+ * How long one late answer marks its endpoint slow (every process reads the mark): long enough
+ * that a slow receiver, answered at least every few seconds, stays marked between its answers;
+ * short enough that one that speeds up counts again within half a minute.
+ */
+export const SLOW_MARK_MS = 30_000;
 /**
  * How long a stopping worker lets its attempts in flight run on: those that end are recorded;
  * those still running then (a receiver that hangs) are aborted and their claims given back, so a
@@ -347,6 +354,7 @@ interface NotificationMail {
 interface Flight {
   claim: Claim;
   abort: AbortController;
+  startedAt: number;
 }
 
 /**
@@ -374,6 +382,8 @@ class DeliveryPool {
   /** The generation in which each channel's claim last came back short: no use asking again. */
   private readonly exhausted = new Map<unknown, number>();
   private readonly waiting = new Set<(recorded: boolean) => void>();
+  /** When this worker last marked each endpoint slow (a mark lasts SLOW_MARK_MS). */
+  private readonly markedSlow = new Map<string, number>();
 
   private readonly settings: EventSettings;
 
@@ -468,7 +478,7 @@ class DeliveryPool {
       running.claim.attempts = claim.attempts;
       return;
     }
-    const flight: Flight = { claim, abort: new AbortController() };
+    const flight: Flight = { claim, abort: new AbortController(), startedAt: Date.now() };
     this.flights.set(key, flight);
     attempt(this.orm, this.senders, claim, flight.abort.signal)
       .catch((err: unknown) => ({
@@ -487,9 +497,32 @@ class DeliveryPool {
           ok: done.ok,
           seconds: done.durationMs / 1000,
         });
+        if (done.durationMs >= this.settings.slowReceiverMs) this.noteSlow([claim]);
         this.finished.push(done);
         this.record();
       });
+  }
+
+  /**
+   * Marks the webhook endpoints of these claims slow, each at most once a quarter of a mark per
+   * process: a receiver that takes its time makes its own lag, which the bound on writes leaves out.
+   */
+  private noteSlow(claims: readonly Claim[]): void {
+    const now = Date.now();
+    const due = new Map<string, { tenantId: string; endpointId: string }>();
+    for (const c of claims) {
+      if (c.channel !== 'WEBHOOK' || !c.endpoint_id) continue;
+      const key = `${c.tenant_id}:${c.endpoint_id}`;
+      if (now - (this.markedSlow.get(key) ?? -Infinity) < SLOW_MARK_MS / 4) continue;
+      this.markedSlow.set(key, now);
+      due.set(key, { tenantId: c.tenant_id, endpointId: c.endpoint_id });
+    }
+    if (due.size === 0) return;
+    for (const [key, at] of this.markedSlow) if (now - at >= SLOW_MARK_MS) this.markedSlow.delete(key);
+    markSlow(this.orm, [...due.values()], SLOW_MARK_MS).catch((err: unknown) => {
+      for (const key of due.keys()) this.markedSlow.delete(key);
+      this.log.warn({ err }, 'event worker could not mark a slow endpoint');
+    });
   }
 
   /**
@@ -588,6 +621,11 @@ class DeliveryPool {
   private async renew(): Promise<void> {
     const running = [...this.flights.values()].filter((f) => !f.abort.signal.aborted);
     if (running.length === 0) return;
+    // A receiver that has not answered yet is as slow as one that answered late.
+    const now = Date.now();
+    this.noteSlow(
+      running.filter((f) => now - f.startedAt >= this.settings.slowReceiverMs).map((f) => f.claim),
+    );
     try {
       const lost = await renewLeases(
         this.orm,
