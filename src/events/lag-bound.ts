@@ -41,6 +41,7 @@ export class LagBound {
   private timer: NodeJS.Timeout | undefined;
   private readonly waiting = new Set<() => void>();
   private readonly interval: number;
+  private stopped = false;
 
   constructor(
     private readonly orm: MikroORM,
@@ -100,6 +101,7 @@ export class LagBound {
   }
 
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const wake of [...this.waiting]) wake();
@@ -120,7 +122,7 @@ export class LagBound {
   }
 
   private keepReading(): void {
-    if (this.timer) return;
+    if (this.timer || this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.read().then(() => {
