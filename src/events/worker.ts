@@ -64,6 +64,17 @@ const GATHER_MS = 5;
  */
 export const SLOW_MARK_MS = 30_000;
 /**
+ * An endpoint is judged by the median of its last this many attempts (at least a quarter of them
+ * made): one late answer is no sign, since a busy process's own pauses (garbage collection, a
+ * stretch of CPU-bound work) make every attempt that ends during them look late together.
+ */
+const SLOW_SAMPLE = 16;
+/**
+ * An attempt still running after this many times WEBHOOK_SLOW_MS, with no answer from its endpoint
+ * for as long, marks it slow before it answers (a receiver that hangs): well above any pause.
+ */
+const HANGING_FACTOR = 4;
+/**
  * How long a stopping worker lets its attempts in flight run on: those that end are recorded;
  * those still running then (a receiver that hangs) are aborted and their claims given back, so a
  * stop never waits for a request's whole timeout, nor leaves its deliveries to a lease.
@@ -384,6 +395,8 @@ class DeliveryPool {
   private readonly waiting = new Set<(recorded: boolean) => void>();
   /** When this worker last marked each endpoint slow (a mark lasts SLOW_MARK_MS). */
   private readonly markedSlow = new Map<string, number>();
+  /** Per webhook endpoint: its last attempts' times (ms) and when it last answered. */
+  private readonly answers = new Map<string, { times: number[]; lastAt: number }>();
 
   private readonly settings: EventSettings;
 
@@ -497,10 +510,29 @@ class DeliveryPool {
           ok: done.ok,
           seconds: done.durationMs / 1000,
         });
-        if (done.durationMs >= this.settings.slowReceiverMs) this.noteSlow([claim]);
+        if (this.answeredSlowly(claim, done.durationMs)) this.noteSlow([claim]);
         this.finished.push(done);
         this.record();
       });
+  }
+
+  /** Notes a webhook attempt's time; whether its endpoint's recent attempts take WEBHOOK_SLOW_MS at the median. */
+  private answeredSlowly(claim: Claim, ms: number): boolean {
+    if (claim.channel !== 'WEBHOOK' || !claim.endpoint_id) return false;
+    const key = `${claim.tenant_id}:${claim.endpoint_id}`;
+    let seen = this.answers.get(key);
+    if (!seen) {
+      // Endpoints come and go: what has not answered for a mark's length is forgotten.
+      const now = Date.now();
+      for (const [k, a] of this.answers) if (now - a.lastAt > SLOW_MARK_MS) this.answers.delete(k);
+      this.answers.set(key, (seen = { times: [], lastAt: now }));
+    }
+    seen.lastAt = Date.now();
+    seen.times.push(ms);
+    if (seen.times.length > SLOW_SAMPLE) seen.times.shift();
+    if (seen.times.length < SLOW_SAMPLE / 4) return false;
+    const sorted = [...seen.times].sort((x, y) => x - y);
+    return sorted[Math.floor(sorted.length / 2)] >= this.settings.slowReceiverMs;
   }
 
   /**
@@ -621,10 +653,18 @@ class DeliveryPool {
   private async renew(): Promise<void> {
     const running = [...this.flights.values()].filter((f) => !f.abort.signal.aborted);
     if (running.length === 0) return;
-    // A receiver that has not answered yet is as slow as one that answered late.
+    // A receiver that has not answered for long, with an attempt running, is as slow as one that
+    // answers late.
     const now = Date.now();
+    const hanging = HANGING_FACTOR * this.settings.slowReceiverMs;
     this.noteSlow(
-      running.filter((f) => now - f.startedAt >= this.settings.slowReceiverMs).map((f) => f.claim),
+      running
+        .filter(
+          (f) =>
+            now - f.startedAt >= hanging &&
+            now - (this.answers.get(`${f.claim.tenant_id}:${f.claim.endpoint_id}`)?.lastAt ?? 0) >= hanging,
+        )
+        .map((f) => f.claim),
     );
     try {
       const lost = await renewLeases(

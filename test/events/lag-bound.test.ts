@@ -162,10 +162,10 @@ describe('the bound on writes while events are behind', () => {
     const slowTenant = await server.tenant('Slow receiver');
     const hook = await register(slowTenant, '/slow', () => ({ status: 200, afterMs: 400 }));
     await dispatched();
-    for (let i = 0; i < 6; i++) expect((await create(slowTenant, `Slowly ${i}`)).status).toBe(201);
+    for (let i = 0; i < 8; i++) expect((await create(slowTenant, `Slowly ${i}`)).status).toBe(201);
     start({ endpointConcurrency: 1 });
-    // One answer seen late marks the endpoint slow; its backlog is older than the bound by then.
-    await waitFor(() => receiver.at('/slow').length >= 1, 10_000);
+    // Four answers, all late, mark the endpoint slow; its backlog is older than the bound by then.
+    await waitFor(() => receiver.at('/slow').length >= 4, 10_000);
     await waitFor(async () => (await endpointLag(hook)) > BOUND_MS + 100, 10_000);
     const [res, ms] = await timed(create(slowTenant, 'Not held'));
     expect(res.status).toBe(201);
