@@ -39,9 +39,9 @@ export interface EventSettings {
   /** How long an idle worker waits before looking for work again. */
   pollIntervalMs: number;
   /**
-   * A webhook answer (or an attempt still running) that takes at least this long marks its
-   * endpoint slow for a while: its lag is then the receiver's, not counted against the tenant's
-   * writes (lag-bound.ts).
+   * An endpoint whose attempts take at least this long (the median of its last few, or one still
+   * running for several times this) is marked slow for a while: its lag is then the receiver's,
+   * not counted against the tenant's writes (lag-bound.ts).
    */
   slowReceiverMs: number;
   /**
