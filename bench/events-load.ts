@@ -151,9 +151,7 @@ async function serviceCounts(base: string) {
     attemptsWithin: Object.fromEntries(
       buckets.map((le) => [
         le,
-        value(
-          `event_delivery_duration_seconds_bucket\\{le="${le.replace('+', '\\+')}",channel="webhook"\\}`,
-        ),
+        value(`event_delivery_duration_seconds_bucket\\{le="${le.replace('+', '\\+')}",channel="webhook"\\}`),
       ]),
     ),
   };
