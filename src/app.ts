@@ -303,11 +303,12 @@ function contextForCredentials(
     }
     // A write of a tenant whose events the service holds back waits, outside any transaction (a
     // held write keeps no connection from others), then runs as if it had just arrived; a write
-    // still over the bound at the end of the wait is refused. Checked once per request: a run
+    // still over the bound at the end of the wait is refused. So does the first write of a tenant
+    // this process has not read yet, for that reading. Checked once per request: a run
     // again for a stale caller, or Apollo's after the idempotency check, is the same request.
     if (lagBound && res.locals.lagBound === undefined && isWriteRequest(req)) {
       res.locals.lagBound = 'checked';
-      if (!lagBound.under(caller.tenantId)) {
+      if (lagBound.check(caller.tenantId) !== 'under') {
         await endTenantTransaction(em, false);
         if (await lagBound.waitUnder(caller.tenantId)) return contextFor(req, res, optimistic);
         res.locals.lagBound = eventsBehind(res, lagBound.retryAfterSeconds);

@@ -72,26 +72,33 @@ export class LagBound {
   }
 
   /**
-   * Whether a write of `tenantId` may go now, by the last reading: it is called with the request's
-   * transaction open, and the embedded database has one connection, so it never waits for one. A
-   * tenant not read yet (its first write after a quiet spell) goes, and is read from then on.
+   * Whether a write of `tenantId` may go now, by the last reading (`unread`: this process has no
+   * reading of the tenant yet, its first write after a quiet spell). It is called with the
+   * request's transaction open and never waits: the embedded database has one connection.
    */
-  under(tenantId: string): boolean {
-    if (!this.on) return true;
-    const first = !this.writers.has(tenantId);
+  check(tenantId: string): 'under' | 'over' | 'unread' {
+    if (!this.on) return 'under';
     this.writers.set(tenantId, Date.now());
-    if (first) void this.read();
     this.keepReading();
-    return (this.lags.get(tenantId) ?? 0) <= this.settings.boundMs;
+    const lag = this.lags.get(tenantId);
+    if (lag === undefined) return 'unread';
+    return lag <= this.settings.boundMs ? 'under' : 'over';
   }
 
-  /** Waits until `tenantId` is under the bound (true) or `maxWaitMs` has passed (false). */
+  /**
+   * Waits until `tenantId` is under the bound (true) or `maxWaitMs` has passed (false), reading
+   * it first if it was unread. Counted as held only when it has to wait.
+   */
   async waitUnder(tenantId: string): Promise<boolean> {
+    // A reading under way when the tenant arrived did not ask for it: the next one does.
+    for (let i = 0; i < 2 && !this.lags.has(tenantId); i++) await this.read();
+    const under = () => (this.lags.get(tenantId) ?? 0) <= this.settings.boundMs;
+    if (under()) return true;
     this.observe?.('held');
     const until = Date.now() + this.settings.maxWaitMs;
     for (;;) {
       this.writers.set(tenantId, Date.now());
-      if ((this.lags.get(tenantId) ?? 0) <= this.settings.boundMs) return true;
+      if (under()) return true;
       const left = until - Date.now();
       if (left <= 0) break;
       await this.nextReading(left);
