@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { createLogger } from '../../src/logger';
+import { signToken } from '../../src/auth/jwt';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { dispatchOutbox, startEventWorker, type EventWorker } from '../../src/events/worker';
 import { deliveryLag } from '../../src/events/deliveries';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
-import { expectErrorBody } from '../support/http';
+import { Client, expectErrorBody } from '../support/http';
 import { startReceiver, waitFor, type Answer, type Received } from './receiver';
 
 // The receivers are local HTTP servers on 127.0.0.1, which only this setting lets through.
@@ -121,14 +123,47 @@ describe('the bound on writes while events are behind', () => {
     expect(gql.headers.get('retry-after')).toBe(rest.headers.get('retry-after'));
     expect(gql.body.errors![0].message).toMatch(/events are behind/);
     expect(gqlMs).toBeGreaterThanOrEqual(WAIT_MS - 50);
-    expect(await counted('refused')).toBe(refusedBefore + 2);
+
+    // A mutation with an Idempotency-Key is checked before Apollo runs it, and again by Apollo:
+    // one wait, not two.
+    const [keyed, keyedMs] = await timed(
+      behind.client.request(
+        'POST',
+        '/graphql',
+        {
+          query: 'mutation($i: CreateConceptInput!) { createConcept(input: $i) { id } }',
+          variables: { i: { name: 'Refused with a key' } },
+        },
+        { 'idempotency-key': randomUUID() },
+      ),
+    );
+    expect(keyed.status).toBe(429);
+    expect(keyedMs).toBeGreaterThanOrEqual(WAIT_MS - 50);
+    expect(keyedMs).toBeLessThan(2 * WAIT_MS - 100);
+    expect(await counted('refused')).toBe(refusedBefore + 3);
+
+    // Another process reads the same lag from the database.
+    const second = await startServer({ http: { lagBound: { boundMs: BOUND_MS, maxWaitMs: WAIT_MS } } });
+    try {
+      const [elsewhere, elsewhereMs] = await timed(
+        new Client(
+          second.baseUrl,
+          signToken(second.jwt, { sub: behind.adminId, email: behind.adminEmail, tenantId: behind.tenantId }),
+        ).post('/concepts', { name: 'Refused elsewhere' }),
+      );
+      expectErrorBody(elsewhere, 429);
+      expect(elsewhereMs).toBeGreaterThanOrEqual(WAIT_MS - 50);
+    } finally {
+      await second.close();
+    }
 
     // Neither refused write was made.
     const names = ((await behind.client.get('/concepts/find-all')).body as { name: string }[]).map(
       (c) => c.name,
     );
     expect(names).not.toContain('Refused');
-    expect(names).not.toContain('Refused too');
+    for (const refused of ['Refused too', 'Refused with a key', 'Refused elsewhere'])
+      expect(names).not.toContain(refused);
 
     // Reads of the same tenant, and another tenant's writes, go at once.
     await dispatched();
@@ -172,6 +207,29 @@ describe('the bound on writes while events are behind', () => {
     expect(ms).toBeLessThan(WAIT_MS / 2);
     // It was still behind when the write went.
     expect(await endpointLag(hook)).toBeGreaterThan(BOUND_MS);
+  });
+
+  it('does not hold a tenant whose only lagging endpoint hangs, once it has hung for four times the slow time', async () => {
+    const hangingTenant = await server.tenant('Hanging receiver');
+    const hook = await register(hangingTenant, '/hanging', () => 'hang');
+    await dispatched();
+    for (let i = 0; i < 3; i++) expect((await create(hangingTenant, `Hanging ${i}`)).status).toBe(201);
+    // Lease renewals (every 500 ms) look at attempts running 800 ms with no answer.
+    start({ slowReceiverMs: 200, timeoutMs: 10_000 });
+    await waitFor(() => receiver.at('/hanging').length >= 1, 10_000);
+    await waitFor(async () => {
+      const [row] = await server.orm.em
+        .getConnection()
+        .execute<{ slow: boolean }[]>(
+          `select slow_until > now() as slow from webhook_endpoint where id = ?`,
+          [hook],
+        );
+      return row?.slow === true;
+    }, 10_000);
+    expect(await endpointLag(hook)).toBeGreaterThan(BOUND_MS);
+    const [res, ms] = await timed(create(hangingTenant, 'Not held by a hang'));
+    expect(res.status).toBe(201);
+    expect(ms).toBeLessThan(WAIT_MS / 2);
   });
 
   it('does not hold a tenant whose only lagging endpoint fails', async () => {
