@@ -88,7 +88,7 @@ export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettin
     circuitFailures: Math.max(1, intFrom(env.WEBHOOK_CIRCUIT_FAILURES, 5, 'WEBHOOK_CIRCUIT_FAILURES')),
     pollIntervalMs: intFrom(env.EVENT_POLL_INTERVAL_MS, 1000, 'EVENT_POLL_INTERVAL_MS'),
     slowReceiverMs: Math.max(1, intFrom(env.WEBHOOK_SLOW_MS, 500, 'WEBHOOK_SLOW_MS')),
-    lagBoundMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_MS, 1000, 'EVENT_LAG_BOUND_MS')),
+    lagBoundMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_MS, 750, 'EVENT_LAG_BOUND_MS')),
     lagBoundWaitMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_WAIT_MS, 5000, 'EVENT_LAG_BOUND_WAIT_MS')),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'notifications@localhost',
