@@ -113,6 +113,11 @@ describe('the bound on writes while events are behind', () => {
     expect(rest.body.detail).toMatch(/events are behind/);
     expect(Number(rest.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(restMs).toBeGreaterThanOrEqual(WAIT_MS - 50);
+    // The signal as the bound last read it.
+    const gauge = async (name: string) =>
+      (await server.app.metrics.registry.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
+    expect(await gauge('event_service_lag_seconds')).toBeGreaterThan(BOUND_MS / 1000);
+    expect(await gauge('event_lag_bound_tenants')).toBeGreaterThanOrEqual(1);
 
     const [gql, gqlMs] = await timed(
       behind.client.graphql('mutation($i: CreateConceptInput!) { createConcept(input: $i) { id } }', {
