@@ -21,6 +21,7 @@ import type { ContextFor } from './http/context-for';
 import { API_BASE } from './http/api-base';
 import { actorOf, setActor } from './db/tenancy';
 import { classify } from './error-mapping';
+import { AppError } from './errors';
 import { credentialError, fieldError, requireCredential } from './graphql/errors';
 import { graphqlHandler } from './graphql/express-handler';
 import { ideRouter } from './graphql/ide';
@@ -50,6 +51,8 @@ import {
   apiContentSecurityPolicy,
   corsFor,
   credentialLimiter,
+  eventsBehind,
+  isWriteRequest,
   securityHeaders,
   tenantLimiter,
   type RateLimits,
@@ -60,6 +63,7 @@ import { filesRouter } from './files/router';
 import { fileSettings, type FileSettings } from './files/settings';
 import { FileStore } from './domain/files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
+import { LagBound, type LagBoundSettings } from './events/lag-bound';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -73,6 +77,11 @@ export interface AppOptions {
     introspection?: boolean;
     /** Seconds a request's headers and body may take to arrive (REQUEST_RECEIVE_TIMEOUT). */
     receiveTimeoutSeconds?: number;
+    /**
+     * The bound on a tenant's writes while the service is behind with its events
+     * (events/lag-bound.ts); off unless given (tests that do not test it).
+     */
+    lagBound?: LagBoundSettings;
   };
   /**
    * The domains served (their groups, resolvers and REST rows): the application's unless given
@@ -181,7 +190,19 @@ export async function createApp({
 
   // Callers known to this process; the live hub's listener tells it of changes on any process.
   const callers = new CallerCache();
-  const contextFor = contextForCredentials(orm, jwt, logger, tenantLimiter(rateLimits), callers, files);
+  const lagBound =
+    httpOptions.lagBound && httpOptions.lagBound.boundMs > 0
+      ? new LagBound(orm, httpOptions.lagBound, logger, metrics.observeLagBound)
+      : undefined;
+  if (lagBound) metrics.watchLagBound(lagBound);
+  const contextFor = contextForCredentials(
+    orm,
+    jwt,
+    logger,
+    { limitTenant: tenantLimiter(rateLimits), lagBound },
+    callers,
+    files,
+  );
   mountDocs(app, () => buildOpenApi(schema, routes));
   // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
@@ -228,7 +249,7 @@ export async function createApp({
     metrics,
     close: () => {
       stopping.begin();
-      return closeApp(server, unused, subscriptions, live, apollo);
+      return closeApp(server, unused, subscriptions, live, apollo).finally(() => lagBound?.stop());
     },
   };
 }
@@ -255,7 +276,7 @@ function contextForCredentials(
   orm: MikroORM,
   jwt: JwtSettings,
   logger: Logger,
-  limitTenant: ReturnType<typeof tenantLimiter>,
+  { limitTenant, lagBound }: { limitTenant: ReturnType<typeof tenantLimiter>; lagBound?: LagBound },
   callers: CallerCache,
   files: FileStore,
 ): ContextFor {
@@ -279,6 +300,23 @@ function contextForCredentials(
     } catch (err) {
       await endTenantTransaction(em, false);
       throw err;
+    }
+    // A write of a tenant whose events the service holds back waits, outside any transaction (a
+    // held write keeps no connection from others), then runs as if it had just arrived; a write
+    // still over the bound at the end of the wait is refused. So does the first write of a tenant
+    // this process has not read yet, for that reading. Checked once per request: a run
+    // again for a stale caller, or Apollo's after the idempotency check, is the same request.
+    if (lagBound && res.locals.lagBound === undefined && isWriteRequest(req)) {
+      res.locals.lagBound = 'checked';
+      if (lagBound.check(caller.tenantId) !== 'under') {
+        await endTenantTransaction(em, false);
+        if (await lagBound.waitUnder(caller.tenantId)) return contextFor(req, res, optimistic);
+        res.locals.lagBound = eventsBehind(res, lagBound.retryAfterSeconds);
+      }
+    }
+    if (res.locals.lagBound instanceof AppError) {
+      if (em.isInTransaction()) await endTenantTransaction(em, false);
+      throw res.locals.lagBound;
     }
     const context: Context = {
       em,

@@ -57,6 +57,7 @@ export async function serve(config: Config): Promise<void> {
       rateLimits: { ...config.rateLimits, store: shared?.store },
       introspection: config.graphqlIntrospection,
       receiveTimeoutSeconds: config.receiveTimeoutSeconds,
+      lagBound: { boundMs: config.events.lagBoundMs, maxWaitMs: config.events.lagBoundWaitMs },
     },
     files: config.files,
   });

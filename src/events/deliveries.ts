@@ -586,3 +586,67 @@ export async function deliveryLag(orm: MikroORM): Promise<DeliveryLag> {
     };
   });
 }
+
+/**
+ * Per tenant of `tenantIds`, how far behind the service itself holds its webhooks, in seconds
+ * (0: not behind): the oldest of
+ *
+ * - the age of the oldest undelivered event of each of its endpoints that is active, in good
+ *   standing (no failing streak, no open circuit), not marked slow (`slow_until`), and whose
+ *   oldest undelivered delivery has never failed; what waits behind a receiver that fails,
+ *   backs off or answers slowly is that receiver's lag, not the service's;
+ * - for a tenant with an active endpoint, the age of the oldest event of all not yet fanned out
+ *   to deliveries (one queue for every tenant, only the service moves it).
+ *
+ * One probe per endpoint of these tenants with something waiting (its head in
+ * `event_delivery_window_idx`, from `webhook_backlog`), and one of the outbox's undispatched
+ * index: the cost does not grow with the backlog.
+ */
+export async function serviceLag(orm: MikroORM, tenantIds: readonly string[]): Promise<Map<string, number>> {
+  if (tenantIds.length === 0) return new Map();
+  const rows = await inOneTrip<{ tenant_id: string; seconds: number }>(
+    orm,
+    `with tenants as (
+       select distinct value::uuid as id from jsonb_array_elements_text(?::jsonb)
+     ), h as (
+       select b.tenant_id, b.endpoint_id, b.pending_from from webhook_backlog b
+       join tenants t on t.id = b.tenant_id
+       where b.pending_from < 'infinity'
+     ), heads as (
+       select h.tenant_id, max(extract(epoch from now() - x.occurred_at))::float8 as seconds
+       from h
+       join webhook_endpoint e on e.tenant_id = h.tenant_id and e.id = h.endpoint_id
+       cross join lateral (${headOf('d.occurred_at, d.attempt_log', 1)}) x
+       where e.active and e.failing_since is null and e.consecutive_failures = 0
+         and e.circuit_open_until is null and (e.slow_until is null or e.slow_until < now())
+         and jsonb_array_length(x.attempt_log) = 0
+       group by h.tenant_id
+     ), dispatch as (
+       select extract(epoch from now() - o.occurred_at)::float8 as seconds from outbox_event o
+       where o.dispatched_at is null order by o.occurred_at, o.id limit 1
+     )
+     select t.id as tenant_id, greatest(
+         coalesce((select heads.seconds from heads where heads.tenant_id = t.id), 0),
+         case when exists (select 1 from webhook_endpoint e where e.tenant_id = t.id and e.active)
+              then coalesce((select dispatch.seconds from dispatch), 0) else 0 end) as seconds
+     from tenants t`,
+    [JSON.stringify(tenantIds)],
+  );
+  return new Map(rows.map((r) => [r.tenant_id, Math.max(0, Number(r.seconds))]));
+}
+
+/** Marks endpoints slow until `forMs` from now (lag-bound.ts): each process that sees one answer late. */
+export async function markSlow(
+  orm: MikroORM,
+  endpoints: readonly { tenantId: string; endpointId: string }[],
+  forMs: number,
+): Promise<void> {
+  if (endpoints.length === 0) return;
+  await inOneTrip(
+    orm,
+    `update webhook_endpoint e set slow_until = now() + make_interval(secs => ?::float8 / 1000)
+     from jsonb_to_recordset(?::jsonb) as x("tenantId" uuid, "endpointId" uuid)
+     where e.tenant_id = x."tenantId" and e.id = x."endpointId"`,
+    [forMs, JSON.stringify(endpoints)],
+  );
+}

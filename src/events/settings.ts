@@ -38,6 +38,19 @@ export interface EventSettings {
   circuitFailures: number;
   /** How long an idle worker waits before looking for work again. */
   pollIntervalMs: number;
+  /**
+   * An endpoint whose attempts take at least this long (the median of its last few, or one still
+   * running for several times this) is marked slow for a while: its lag is then the receiver's,
+   * not counted against the tenant's writes (lag-bound.ts).
+   */
+  slowReceiverMs: number;
+  /**
+   * Writes of a tenant whose events the service holds back by more than this wait (0: no bound;
+   * lag-bound.ts says what counts).
+   */
+  lagBoundMs: number;
+  /** How long such a write waits for the lag to come under the bound before it is refused (429). */
+  lagBoundWaitMs: number;
   /** SMTP server for notification e-mail (nodemailer URL); unset: e-mail is written to the log. */
   smtpUrl?: string;
   mailFrom: string;
@@ -74,6 +87,9 @@ export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettin
     connections: Math.max(0, intFrom(env.EVENT_DB_CONNECTIONS, 3, 'EVENT_DB_CONNECTIONS')),
     circuitFailures: Math.max(1, intFrom(env.WEBHOOK_CIRCUIT_FAILURES, 5, 'WEBHOOK_CIRCUIT_FAILURES')),
     pollIntervalMs: intFrom(env.EVENT_POLL_INTERVAL_MS, 1000, 'EVENT_POLL_INTERVAL_MS'),
+    slowReceiverMs: Math.max(1, intFrom(env.WEBHOOK_SLOW_MS, 500, 'WEBHOOK_SLOW_MS')),
+    lagBoundMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_MS, 750, 'EVENT_LAG_BOUND_MS')),
+    lagBoundWaitMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_WAIT_MS, 5000, 'EVENT_LAG_BOUND_WAIT_MS')),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'notifications@localhost',
     push: pushSettings(env),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { LRUCache } from 'lru-cache';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../logger';
 import {
@@ -9,6 +10,7 @@ import {
   plainSuccesses,
   recordAndClaimWebhooks,
   recordAttempts,
+  markSlow,
   releaseClaims,
   renewLeases,
   type Attempt,
@@ -19,7 +21,7 @@ import { composeDigest, digestContent, scheduleDigests, unsubscribeToken } from 
 import { PushSenders, SERVICE_OF } from './push';
 import type { PushNotice } from './push/payload';
 import { configuredPlatforms } from './push/settings';
-import { envelopeOf } from './envelope';
+import { envelopeOf, type OutboxRecord } from './envelope';
 import { onOutboxWrites } from './outbox';
 import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
@@ -56,6 +58,23 @@ const DISPATCH_SOON_MS = 100;
 const BATCH = 100;
 /** How long a finished attempt waits for others to end before it is recorded (see record()). */
 const GATHER_MS = 5;
+/**
+ * How long one late answer marks its endpoint slow (every process reads the mark): long enough
+ * that a slow receiver, answered at least every few seconds, stays marked between its answers;
+ * short enough that one that speeds up counts again within half a minute.
+ */
+export const SLOW_MARK_MS = 30_000;
+/**
+ * An endpoint is judged by the median of its last this many attempts (at least a quarter of them
+ * made): one late answer is no sign, since a busy process's own pauses (garbage collection, a
+ * stretch of CPU-bound work) make every attempt that ends during them look late together.
+ */
+const SLOW_SAMPLE = 16;
+/**
+ * An attempt still running after this many times WEBHOOK_SLOW_MS, with no answer from its endpoint
+ * for as long, marks it slow before it answers (a receiver that hangs): well above any pause.
+ */
+const HANGING_FACTOR = 4;
 /**
  * How long a stopping worker lets its attempts in flight run on: those that end are recorded;
  * those still running then (a receiver that hangs) are aborted and their claims given back, so a
@@ -158,6 +177,20 @@ interface Senders {
   push: PushSenders;
 }
 
+/**
+ * The webhook bodies of the events delivered lately, by tenant and event: an event goes to each of
+ * its tenant's endpoints, mostly within the same claim, and its envelope is the same for all (an
+ * outbox row never changes), so it is serialised once rather than once per endpoint.
+ */
+const bodies = new LRUCache<string, string>({ max: 1024 });
+
+function bodyOf(event: OutboxRecord): string {
+  const key = `${event.tenant_id}:${event.id}`;
+  let body = bodies.get(key);
+  if (body === undefined) bodies.set(key, (body = JSON.stringify(envelopeOf(event))));
+  return body;
+}
+
 /** Makes one attempt of a claimed delivery: the POST of a webhook, or the e-mail. */
 async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: AbortSignal): Promise<Attempt> {
   const { settings, mailer } = senders;
@@ -166,7 +199,7 @@ async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: Ab
   if (claim.channel === 'DIGEST') return attemptDigest(orm, senders, claim);
   if (claim.channel === 'WEBHOOK') {
     const event = claim.event!;
-    const body = JSON.stringify(envelopeOf(event));
+    const body = bodyOf(event);
     const secrets = [claim.secret!];
     if (
       claim.previous_secret &&
@@ -347,6 +380,7 @@ interface NotificationMail {
 interface Flight {
   claim: Claim;
   abort: AbortController;
+  startedAt: number;
 }
 
 /**
@@ -374,6 +408,10 @@ class DeliveryPool {
   /** The generation in which each channel's claim last came back short: no use asking again. */
   private readonly exhausted = new Map<unknown, number>();
   private readonly waiting = new Set<(recorded: boolean) => void>();
+  /** When this worker last marked each endpoint slow (a mark lasts SLOW_MARK_MS). */
+  private readonly markedSlow = new Map<string, number>();
+  /** Per webhook endpoint: whether each of its last attempts was slow, how many were, and when it last answered. */
+  private readonly answers = new Map<string, { slow: boolean[]; slowCount: number; lastAt: number }>();
 
   private readonly settings: EventSettings;
 
@@ -468,7 +506,7 @@ class DeliveryPool {
       running.claim.attempts = claim.attempts;
       return;
     }
-    const flight: Flight = { claim, abort: new AbortController() };
+    const flight: Flight = { claim, abort: new AbortController(), startedAt: Date.now() };
     this.flights.set(key, flight);
     attempt(this.orm, this.senders, claim, flight.abort.signal)
       .catch((err: unknown) => ({
@@ -487,9 +525,56 @@ class DeliveryPool {
           ok: done.ok,
           seconds: done.durationMs / 1000,
         });
+        if (this.answeredSlowly(claim, done.durationMs)) this.noteSlow([claim]);
         this.finished.push(done);
         this.record();
       });
+  }
+
+  /**
+   * Notes a webhook attempt's time; whether its endpoint's recent attempts take WEBHOOK_SLOW_MS at
+   * the median, that is whether at least half of them took that long (counted as they come and
+   * go, not sorted: this runs at every attempt).
+   */
+  private answeredSlowly(claim: Claim, ms: number): boolean {
+    if (claim.channel !== 'WEBHOOK' || !claim.endpoint_id) return false;
+    // An endpoint's id is unique across tenants (a random UUID).
+    const key = claim.endpoint_id;
+    const now = Date.now();
+    let seen = this.answers.get(key);
+    if (!seen) {
+      // Endpoints come and go: what has not answered for a mark's length is forgotten.
+      for (const [k, a] of this.answers) if (now - a.lastAt > SLOW_MARK_MS) this.answers.delete(k);
+      this.answers.set(key, (seen = { slow: [], slowCount: 0, lastAt: now }));
+    }
+    seen.lastAt = now;
+    const slow = ms >= this.settings.slowReceiverMs;
+    seen.slow.push(slow);
+    if (slow) seen.slowCount++;
+    if (seen.slow.length > SLOW_SAMPLE && seen.slow.shift()) seen.slowCount--;
+    return seen.slow.length >= SLOW_SAMPLE / 4 && 2 * seen.slowCount >= seen.slow.length;
+  }
+
+  /**
+   * Marks the webhook endpoints of these claims slow, each at most once a quarter of a mark per
+   * process: a receiver that takes its time makes its own lag, which the bound on writes leaves out.
+   */
+  private noteSlow(claims: readonly Claim[]): void {
+    const now = Date.now();
+    const due = new Map<string, { tenantId: string; endpointId: string }>();
+    for (const c of claims) {
+      if (c.channel !== 'WEBHOOK' || !c.endpoint_id) continue;
+      const key = `${c.tenant_id}:${c.endpoint_id}`;
+      if (now - (this.markedSlow.get(key) ?? -Infinity) < SLOW_MARK_MS / 4) continue;
+      this.markedSlow.set(key, now);
+      due.set(key, { tenantId: c.tenant_id, endpointId: c.endpoint_id });
+    }
+    if (due.size === 0) return;
+    for (const [key, at] of this.markedSlow) if (now - at >= SLOW_MARK_MS) this.markedSlow.delete(key);
+    markSlow(this.orm, [...due.values()], SLOW_MARK_MS).catch((err: unknown) => {
+      for (const key of due.keys()) this.markedSlow.delete(key);
+      this.log.warn({ err }, 'event worker could not mark a slow endpoint');
+    });
   }
 
   /**
@@ -588,6 +673,19 @@ class DeliveryPool {
   private async renew(): Promise<void> {
     const running = [...this.flights.values()].filter((f) => !f.abort.signal.aborted);
     if (running.length === 0) return;
+    // A receiver that has not answered for long, with an attempt running, is as slow as one that
+    // answers late.
+    const now = Date.now();
+    const hanging = HANGING_FACTOR * this.settings.slowReceiverMs;
+    this.noteSlow(
+      running
+        .filter(
+          (f) =>
+            now - f.startedAt >= hanging &&
+            now - (this.answers.get(f.claim.endpoint_id ?? '')?.lastAt ?? 0) >= hanging,
+        )
+        .map((f) => f.claim),
+    );
     try {
       const lost = await renewLeases(
         this.orm,

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
+import { getOperationAST, parse } from 'graphql';
 import { AppError, titleFor } from '../errors';
 
 /**
@@ -200,4 +201,37 @@ export function tenantLimiter(limits: RateLimits): (req: Request, res: Response)
     const counted = await count(`tenant:${(res.locals.caller as { tenantId: string }).tenantId}`);
     if (counted && counted.totalHits > limit) throw tooMany(res, secondsLeft(counted, limits.windowMs));
   };
+}
+
+/** The GraphQL endpoint's mount path: its requests are writes only when they are mutations. */
+const GRAPHQL_PATH = '/graphql';
+
+/**
+ * Whether a request changes something: a GraphQL mutation at /graphql, elsewhere any method but
+ * GET, HEAD and OPTIONS. A GraphQL document is parsed only when its text names a mutation at all.
+ */
+export function isWriteRequest(req: Request): boolean {
+  if (req.baseUrl !== GRAPHQL_PATH) return !['GET', 'HEAD', 'OPTIONS'].includes(req.method);
+  const { query, operationName } = (req.body ?? {}) as { query?: unknown; operationName?: unknown };
+  if (req.method !== 'POST' || typeof query !== 'string' || !query.includes('mutation')) return false;
+  try {
+    const operation = getOperationAST(
+      parse(query),
+      typeof operationName === 'string' ? operationName : undefined,
+    );
+    return operation?.operation === 'mutation';
+  } catch {
+    // Apollo answers a document that does not parse; nothing is written.
+    return false;
+  }
+}
+
+/** 429 for a write refused while the tenant's events are behind (events/lag-bound.ts). */
+export function eventsBehind(res: Response, seconds: number): AppError {
+  res.setHeader('Retry-After', String(seconds));
+  return new AppError(
+    429,
+    titleFor(429),
+    `the tenant's events are behind (webhooks waiting to be delivered); retry after ${seconds} seconds`,
+  );
 }

@@ -23,6 +23,7 @@ import { Migration20261126170000_tenant_export_leases } from './Migration2026112
 import { Migration20261127000000_quiet_rls } from './Migration20261127000000_quiet_rls';
 import { Migration20261127100000_delivery_room } from './Migration20261127100000_delivery_room';
 import { Migration20261127110000_webhook_backlog } from './Migration20261127110000_webhook_backlog';
+import { Migration20261128100000_webhook_slow } from './Migration20261128100000_webhook_slow';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
@@ -49,4 +50,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261127000000_quiet_rls', class: Migration20261127000000_quiet_rls },
   { name: 'Migration20261127100000_delivery_room', class: Migration20261127100000_delivery_room },
   { name: 'Migration20261127110000_webhook_backlog', class: Migration20261127110000_webhook_backlog },
+  { name: 'Migration20261128100000_webhook_slow', class: Migration20261128100000_webhook_slow },
 ];

@@ -28,4 +28,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261127000000_quiet_rls',
   'Migration20261127100000_delivery_room',
   'Migration20261127110000_webhook_backlog',
+  'Migration20261128100000_webhook_slow',
 ];

@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { unmappedRefusals } from '../db/refusals';
 import { deliveryLag } from '../events/deliveries';
 import type { AttemptObserver } from '../events/worker';
+import type { LagBound, LagBoundObserver } from '../events/lag-bound';
 import { joinClusterMetrics } from './cluster-metrics';
 
 /** What became of a known GraphQL document when it came again (graphql/compiled-execution.ts). */
@@ -34,6 +35,10 @@ export interface Metrics {
   countReceiveTimeout(phase: 'headers' | 'body'): void;
   /** Counts one attempt of the event worker (webhook or e-mail), per endpoint. */
   observeAttempt: AttemptObserver;
+  /** Counts writes the bound on event lag held, and those it then refused. */
+  observeLagBound: LagBoundObserver;
+  /** The bound whose signal the gauges show (the app's, when it has one). */
+  watchLagBound(bound: LagBound): void;
   /** GET /metrics in the Prometheus text format: this process's, or the whole cluster's. */
   handler: RequestHandler;
 }
@@ -225,6 +230,33 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     },
   });
 
+  const lagBoundWrites = new Counter({
+    name: 'event_lag_bound_writes_total',
+    help: "Writes (REST POST, PUT, PATCH, DELETE; GraphQL mutations) that waited because their tenant's events were behind by the service's doing, by outcome: held (every one that waited) and refused (those of them answered 429 after the longest wait).",
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  let lagBound: LagBound | undefined;
+  new Gauge({
+    name: 'event_service_lag_seconds',
+    help: "The largest lag the service itself causes a tenant's webhooks (slow, failing and backing-off receivers left out), over the tenants writing lately, as the bound on writes last read it.",
+    registers: [registry],
+    // Every process reads the same tables.
+    aggregator: 'max',
+    collect() {
+      this.set(lagBound?.largestSeconds ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'event_lag_bound_tenants',
+    help: 'Tenants whose writes wait now because the service is behind with their events.',
+    registers: [registry],
+    aggregator: 'max',
+    collect() {
+      this.set(lagBound?.tenantsOver ?? 0);
+    },
+  });
+
   const operations = new LabelBudget(200);
   const observeOperation = (
     name: string | null | undefined,
@@ -281,6 +313,10 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
       const endpoint = channel === 'WEBHOOK' ? endpointLabel(endpointId) : (endpointId ?? label);
       deliveries.inc({ channel: label, endpoint, outcome: ok ? 'ok' : 'failed' });
       attemptDurations.observe({ channel: label }, seconds);
+    },
+    observeLagBound: (outcome) => lagBoundWrites.inc({ outcome }),
+    watchLagBound(bound) {
+      lagBound = bound;
     },
     async handler(_req, res, next) {
       res.locals.routePattern = '/metrics';

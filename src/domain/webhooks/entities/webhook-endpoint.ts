@@ -48,4 +48,8 @@ export class WebhookEndpoint extends TenantScoped {
   /** While the circuit is open nothing is sent to the endpoint; then one attempt probes it. */
   @Property({ type: 'timestamptz', nullable: true })
   circuitOpenUntil?: Date | null;
+
+  /** Until when it counts as slow: its lag is its own, not the service's (events/lag-bound.ts). */
+  @Property({ type: 'timestamptz', nullable: true })
+  slowUntil?: Date | null;
 }
