@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import { getOperationAST, parse } from 'graphql';
 import type { Context } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { classify } from '../error-mapping';
 import { codeFor } from '../errors';
+import { isMutation } from '../http/hardening';
 import { claimKey, idempotencyKeyOf, sendReply } from '../http/idempotency';
 import type { Logger } from '../logger';
 
@@ -54,18 +54,4 @@ export function graphqlIdempotency(
       });
     }
   };
-}
-
-function isMutation(body: unknown): boolean {
-  const { query, operationName } = (body ?? {}) as { query?: unknown; operationName?: unknown };
-  if (typeof query !== 'string') return false;
-  try {
-    const operation = getOperationAST(
-      parse(query),
-      typeof operationName === 'string' ? operationName : undefined,
-    );
-    return operation?.operation === 'mutation';
-  } catch {
-    return false;
-  }
 }

@@ -208,12 +208,21 @@ const GRAPHQL_PATH = '/graphql';
 
 /**
  * Whether a request changes something: a GraphQL mutation at /graphql, elsewhere any method but
- * GET, HEAD and OPTIONS. A GraphQL document is parsed only when its text names a mutation at all.
+ * GET, HEAD and OPTIONS.
  */
 export function isWriteRequest(req: Request): boolean {
   if (req.baseUrl !== GRAPHQL_PATH) return !['GET', 'HEAD', 'OPTIONS'].includes(req.method);
-  const { query, operationName } = (req.body ?? {}) as { query?: unknown; operationName?: unknown };
-  if (req.method !== 'POST' || typeof query !== 'string' || !query.includes('mutation')) return false;
+  return req.method === 'POST' && isMutation(req.body);
+}
+
+/**
+ * Whether a GraphQL request's body runs a mutation (its operation by `operationName`). The
+ * document is parsed only when its text names a mutation at all; one that does not parse is
+ * no mutation (Apollo answers it, nothing is written).
+ */
+export function isMutation(body: unknown): boolean {
+  const { query, operationName } = (body ?? {}) as { query?: unknown; operationName?: unknown };
+  if (typeof query !== 'string' || !query.includes('mutation')) return false;
   try {
     const operation = getOperationAST(
       parse(query),
@@ -221,7 +230,6 @@ export function isWriteRequest(req: Request): boolean {
     );
     return operation?.operation === 'mutation';
   } catch {
-    // Apollo answers a document that does not parse; nothing is written.
     return false;
   }
 }
