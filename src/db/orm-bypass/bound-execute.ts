@@ -21,6 +21,7 @@ import {
   PostgreSqlPlatform,
   type Knex,
 } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 import { sqlStateOf } from '../refusals';
 import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
 import { deferredInsert, deferredUpdate, type DeferredInsert, type DeferredUpdate } from './deferred-writes';
@@ -33,6 +34,12 @@ const deferringUpdate = new WeakMap<ConnectionTransaction, DeferredUpdate>();
 
 /** The statements MikroORM hands `BoundConnection.execute` in a transaction, while watched. */
 const capturing = new WeakMap<ConnectionTransaction, { sql: string; params: unknown[] }[]>();
+
+/**
+ * How many statement texts of each kind are kept: a shape is a set of columns, which clients
+ * choose (the fields a PATCH sends), so the count is bounded rather than left to grow with them.
+ */
+const KEPT_TEXTS = 1000;
 
 /** PostgreSQL's SQLSTATE for a division by zero: the deferred update's "no row matched". */
 const DIVISION_BY_ZERO = '22012';
@@ -146,7 +153,7 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
   }
 
   /** The insert statements' texts MikroORM made, by entity, schema, rows and columns (`insertShape`). */
-  private readonly insertTexts = new Map<string, string>();
+  private readonly insertTexts = new LRUCache<string, string>({ max: KEPT_TEXTS });
 
   override async nativeInsertMany<T extends object>(
     entityName: string,
@@ -196,7 +203,7 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
    * The update statements' texts MikroORM's query builder made, by entity, schema and the
    * columns changed and matched (`updateShape`): the text depends on nothing else.
    */
-  private readonly updateTexts = new Map<string, string>();
+  private readonly updateTexts = new LRUCache<string, string>({ max: KEPT_TEXTS });
 
   override async nativeUpdate<T extends object>(
     entityName: string,
