@@ -18,7 +18,7 @@ import { authenticate } from './auth/authenticate';
 import type { JwtSettings } from './auth/jwt';
 import { Loaders, type Context } from './context';
 import type { ContextFor } from './http/context-for';
-import { API_BASE } from './http/api-base';
+import { API_BASE, GRAPHQL_PATH } from './http/api-base';
 import { actorOf, setActor } from './db/tenancy';
 import { classify } from './error-mapping';
 import { AppError } from './errors';
@@ -212,9 +212,9 @@ export async function createApp({
   const known = new KnownQueries();
   const apollo = await startApollo(schema, { introspection, production, logger, metrics, known });
   // GraphiQL, served offline, where the landing page would be; Sandbox at ?ide=sandbox.
-  if (!production && introspection) app.use('/graphql', ideRouter(schema));
+  if (!production && introspection) app.use(GRAPHQL_PATH, ideRouter(schema));
   app.use(
-    '/graphql',
+    GRAPHQL_PATH,
     ...graphqlHandlers({ apollo, known, orm, contextFor, rateLimits, logger, metrics, files }),
   );
 

@@ -14,6 +14,7 @@ import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { codeFor } from '../errors';
+import { GRAPHQL_PATH } from '../http/api-base';
 import { classify } from '../error-mapping';
 import { CLOSE_UNAUTHORIZED, type LiveHub, type LiveSession } from '../events/live';
 import type { Logger } from '../logger';
@@ -64,7 +65,7 @@ export function serveSubscriptions(options: {
   let closing = false;
   const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
-    if (closing || path !== '/graphql') {
+    if (closing || path !== GRAPHQL_PATH) {
       socket.end(
         `HTTP/1.1 ${closing ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\n\r\n`,
       );

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
 import { getOperationAST, parse } from 'graphql';
 import { AppError, titleFor } from '../errors';
+import { GRAPHQL_PATH } from './api-base';
 
 /**
  * HTTP hardening that does not depend on what an operation does: security headers, CORS,
@@ -202,9 +203,6 @@ export function tenantLimiter(limits: RateLimits): (req: Request, res: Response)
     if (counted && counted.totalHits > limit) throw tooMany(res, secondsLeft(counted, limits.windowMs));
   };
 }
-
-/** The GraphQL endpoint's mount path: its requests are writes only when they are mutations. */
-const GRAPHQL_PATH = '/graphql';
 
 /**
  * Whether a request changes something: a GraphQL mutation at /graphql, elsewhere any method but

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context';
 import type { Logger } from '../logger';
-import { API_BASE } from '../http/api-base';
+import { API_BASE, GRAPHQL_PATH } from '../http/api-base';
 import type { Metrics } from './metrics';
 import { scrubText } from './log-safety';
 
@@ -32,7 +32,7 @@ export function routeLabel(req: Request, res: Response, rows: RowMatcher = () =>
   // Answered before the row's handler ran (rate limit, body too large, not JSON): match it here.
   const matched = path.startsWith(`${API_BASE}/`) ? rows(req.method, path.slice(API_BASE.length)) : undefined;
   if (matched) return `${API_BASE}${matched}`;
-  if (path === '/graphql' || path.startsWith('/graphql/')) return '/graphql';
+  if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) return GRAPHQL_PATH;
   if ((path === '/healthz' || path === '/readyz') && res.statusCode !== 404) return path;
   return 'unmatched';
 }
