@@ -885,7 +885,13 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
       try {
         const feature = em.create(Feature, { tenantId, name: 'probe' } as never);
         await em.persistAndFlush(feature);
+        // Each flush below must stamp a new `updated` (a millisecond), or the first statement's
+        // columns would depend on the clock.
+        const laterThanStamp = async () => {
+          while (Date.now() <= feature.updated!.getTime()) await new Promise((r) => setTimeout(r, 1));
+        };
         // Sent on its own: what the driver is handed and the database returns.
+        await laterThanStamp();
         feature.name = 'renamed alone';
         await em.flush();
         expect(updates[0].where).toMatchObject({ id: feature.id, version: 1 });
@@ -897,6 +903,7 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         expect(sent.filter(isUpdate)).toHaveLength(1);
         // Deferred: nothing sent, the same statement answered as the database would have.
         results.length = 0;
+        await laterThanStamp();
         feature.name = 'renamed deferred';
         await updateWithNextStatement(em, 'Feature', feature, {}, () => em.flush());
         const answered = results.find((r) => isUpdate(r.sql))!;
