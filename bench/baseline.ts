@@ -3,6 +3,8 @@ import { createSecretKey, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Pool, type PoolClient } from 'pg';
 import { eventsSql } from '../src/history/events-sql';
+import { Pipeline, type PipelinedStatement } from '../src/db/orm-bypass/pipeline';
+import type { Rows } from '../src/db/rows';
 
 /** A feature's `events`, in the service's own SQL: the latest entries of the history table. */
 const EVENTS = eventsSql('Feature', 'f.tenant_id', 'f.id');
@@ -254,58 +256,339 @@ async function searchFeatures(mode: Mode, claims: { sub: string; tenantId: strin
   });
 }
 
-async function createFeature(
+/**
+ * The writes, as little as the service's contract allows: each writes what the service writes
+ * (the record; its history entry with the changed fields; its outbox event with the record as
+ * REST shows it; for a deletion its audit row) in the service's two round trips, through the
+ * service's own pipeline (src/db/orm-bypass/pipeline.ts): the transaction's start, the caller
+ * and the write's reads in the first; the writes and COMMIT in the second. In `plain` mode the
+ * same without BEGIN, settings and COMMIT (each round trip is then its own implicit
+ * transaction, the writes one).
+ */
+const USER_BY_ID = `select u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
+                         where r.tenant_id = u.tenant_id and r.name = any(u.roles)), '[]'::jsonb) as role_permissions
+   from app_user u where u.tenant_id = $1 and u.id = $2`;
+const SETTINGS = "select set_config('role', 'bms_app', true), set_config('app.tenant_id', $1, true)";
+const FEATURE_BY_ID = 'select * from feature where tenant_id = $1 and id = $2';
+
+/** Statements in one round trip, each prepared once per connection under its name. */
+async function pipelined(c: PoolClient, statements: PipelinedStatement[]): Promise<Rows[]> {
+  const pipeline = new Pipeline(statements, c as unknown as ConstructorParameters<typeof Pipeline>[1]);
+  (c.query as (q: unknown) => unknown)(pipeline);
+  const outcomes = await pipeline.done;
+  const failed = outcomes.find((o): o is { error: Error } => 'error' in o);
+  if (failed) throw failed.error;
+  return outcomes.map((o) => (o as { rows: Rows }).rows);
+}
+
+const named = (name: string, text: string, values: unknown[]): PipelinedStatement => ({
+  name: `floor-${name}`,
+  text,
+  values,
+});
+
+/**
+ * A write: `reads` go with the caller in the first round trip; `write` is given the caller and
+ * their rows and returns the statements of the second and the answer.
+ */
+async function writeWith<R>(
   mode: Mode,
-  claims: { sub: string; tenantId: string },
-  body: Record<string, any>,
+  claims: Claims,
+  reads: PipelinedStatement[],
+  write: (caller: Caller, rows: Rows[]) => { statements: PipelinedStatement[]; answer: R },
+): Promise<R> {
+  const c = await pool.connect();
+  const rls = mode === 'rls';
+  const start: PipelinedStatement[] = rls
+    ? [{ text: 'begin' }, named('settings', SETTINGS, [claims.tenantId])]
+    : [];
+  try {
+    const first = await pipelined(c, [
+      ...start,
+      named('user', USER_BY_ID, [claims.tenantId, claims.sub]),
+      ...reads,
+    ]);
+    const [user, ...read] = first.slice(start.length);
+    const { statements, answer } = write(callerOf(user[0]), read);
+    await pipelined(c, rls ? [...statements, { text: 'commit' }] : statements);
+    return answer;
+  } catch (err) {
+    if (rls) await c.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
+/** `rows` of `columns` as one insert, its placeholders from $1 (a statement per table and count). */
+function insertRows(table: string, columns: string[], rows: unknown[][]): PipelinedStatement {
+  const placeholders = rows.map(
+    (_, r) => `(${columns.map((__, k) => `$${r * columns.length + k + 1}`).join(', ')})`,
+  );
+  return named(
+    `${table}-${rows.length}`,
+    `insert into ${table} (${columns.join(', ')}) values ${placeholders.join(', ')}`,
+    rows.flat(),
+  );
+}
+
+/** A table's columns, written as SQL lists them. */
+const columnList = (list: string) => list.split(', ');
+
+const HISTORY_COLUMNS = columnList(
+  'tenant_id, id, record_type, record_id, type, seq, occurred_at, actor_user_id, actor_email, description, changes',
+);
+const OUTBOX_COLUMNS = columnList(
+  'tenant_id, id, type, resource_type, resource_id, occurred_at, actor, data',
+);
+const AUDIT_COLUMNS = columnList(
+  'tenant_id, id, created, created_by, updated, updated_by, entity, entity_id, action, data',
+);
+
+let lastSeq = 0;
+/** The history's order within a record: microseconds, strictly rising in this process. */
+const nextSeq = (at: Date) => (lastSeq = Math.max(at.getTime() * 1000, lastSeq + 1));
+
+/** A feature's stored fields as REST shows them (an event's `data`), from its row. */
+function storedJson(row: Record<string, any>): Record<string, unknown> {
+  return {
+    tenantId: row.tenant_id,
+    id: row.id,
+    created: row.created,
+    createdBy: row.created_by,
+    updated: row.updated,
+    updatedBy: row.updated_by,
+    name: row.name,
+    description: row.description,
+    epicId: row.epic_id,
+    priority: row.priority,
+    status: row.status,
+    tags: row.tags,
+    estimatedPoints: row.estimated_points,
+  };
+}
+
+/** The history entry and outbox event of a change to one feature, as rows of their inserts. */
+function changeRows(
+  caller: Caller,
+  at: Date,
+  type: 'CREATE' | 'UPDATE' | 'DELETE',
+  row: Record<string, any>,
+  changes: Record<string, { old: unknown; new: unknown }>,
 ) {
+  const verb = { CREATE: 'Created', UPDATE: 'Updated', DELETE: 'Deleted' }[type];
+  const entry = {
+    id: randomUUID(),
+    type,
+    description: `${verb} Feature`,
+  };
+  const history = [
+    caller.tenantId,
+    entry.id,
+    'Feature',
+    row.id,
+    type,
+    nextSeq(at),
+    at,
+    caller.userId,
+    caller.email,
+    entry.description,
+    JSON.stringify(changes),
+  ];
+  const event = { CREATE: 'feature.created', UPDATE: 'feature.updated', DELETE: 'feature.deleted' }[type];
+  const actor = JSON.stringify({ userId: caller.userId, email: caller.email });
+  const outbox = [
+    caller.tenantId,
+    randomUUID(),
+    event,
+    'Feature',
+    row.id,
+    at,
+    actor,
+    JSON.stringify(storedJson(row)),
+  ];
+  return { history, outbox, entry };
+}
+
+/** Every field of `after` against `before` (none for a creation), as the history shows changes. */
+function changesOf(before: Record<string, unknown> | undefined, after: Record<string, unknown>) {
+  const changes: Record<string, { old: unknown; new: unknown }> = {};
+  for (const [field, value] of Object.entries(after)) {
+    const old = before?.[field] ?? null;
+    if (JSON.stringify(old) !== JSON.stringify(value ?? null)) changes[field] = { old, new: value ?? null };
+  }
+  return changes;
+}
+
+const FEATURE_COLUMNS = columnList(
+  'tenant_id, id, name, description, epic_id, priority, status, tags, estimated_points, created, created_by, updated, updated_by',
+);
+
+async function createFeature(mode: Mode, claims: Claims, body: Record<string, any>) {
   const name = typeof body.name === 'string' ? body.name : '';
   if (name.length < 1 || name.length > 200) throw new HttpError(400, 'name: 1 to 200 characters');
   if (body.epicId !== undefined && body.epicId !== null && !UUID.test(body.epicId))
     throw new HttpError(400, 'epicId must be a UUID');
-  return withConnection(mode, claims, async (c, caller) => {
+  const epicRead = body.epicId
+    ? [named('epic', 'select * from epic where tenant_id = $1 and id = $2', [claims.tenantId, body.epicId])]
+    : [];
+  return writeWith(mode, claims, epicRead, (caller, [epic]) => {
     demand(caller, 'CREATE_FEATURES');
-    if (body.epicId) {
-      const epic = await c.query('select * from epic where tenant_id = $1 and id = $2 limit 1', [
-        caller.tenantId,
-        body.epicId,
-      ]);
-      if (epic.rows.length === 0) throw new HttpError(400, `epicId: there is no Epic ${body.epicId}`);
-    }
+    if (body.epicId && epic.length === 0) throw new HttpError(400, `epicId: there is no Epic ${body.epicId}`);
     const now = new Date();
-    // The record and its CREATE entry in the history table, as the service writes them.
-    const { rows } = await c.query(
-      `with f as (
-         insert into feature (tenant_id, id, name, description, epic_id, priority, status, tags,
-           estimated_points, created, created_by, updated, updated_by)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $10, $11) returning *),
-       h as (
-         insert into record_history (tenant_id, id, record_type, record_id, type, seq, occurred_at,
-           actor_user_id, actor_email, description)
-         select f.tenant_id, $12, 'Feature', f.id, 'CREATE', $13, f.created, $14, f.created_by, 'Created Feature'
-         from f returning id, type, occurred_at, actor_user_id, description)
-       select f.*, (select jsonb_agg(jsonb_build_object('id', h.id, 'type', h.type,
-           'date', to_char(h.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'authorId', h.actor_user_id, 'description', h.description)) from h) as events
-       from f`,
-      [
-        caller.tenantId,
-        randomUUID(),
-        name,
-        body.description ?? null,
-        body.epicId ?? null,
-        body.priority ?? null,
-        body.status ?? 'BACKLOG',
-        body.tags ?? [],
-        body.estimatedPoints ?? null,
-        now,
-        caller.email,
-        randomUUID(),
-        now.getTime() * 1000,
-        caller.userId,
-      ],
+    const row: Record<string, any> = {
+      tenant_id: caller.tenantId,
+      id: randomUUID(),
+      name,
+      description: body.description ?? null,
+      epic_id: body.epicId ?? null,
+      priority: body.priority ?? null,
+      status: body.status ?? 'BACKLOG',
+      tags: body.tags ?? [],
+      estimated_points: body.estimatedPoints ?? null,
+      created: now,
+      created_by: caller.email,
+      updated: now,
+      updated_by: caller.email,
+    };
+    const { history, outbox, entry } = changeRows(
+      caller,
+      now,
+      'CREATE',
+      row,
+      changesOf(undefined, storedJson(row)),
     );
-    return (await featuresJson(c, caller.tenantId, rows))[0];
+    row.events = [
+      {
+        id: entry.id,
+        type: 'CREATE',
+        date: now.toISOString(),
+        authorId: caller.userId,
+        description: entry.description,
+      },
+    ];
+    const epics = new Map((epic ?? []).map((e) => [e.id as string, e]));
+    return {
+      statements: [
+        insertRows('record_history', HISTORY_COLUMNS, [history]),
+        insertRows('outbox_event', OUTBOX_COLUMNS, [outbox]),
+        insertRows('feature', FEATURE_COLUMNS, [FEATURE_COLUMNS.map((column) => row[column])]),
+      ],
+      answer: featureJson(row, epics, new Map()),
+    };
+  });
+}
+
+/** An update of the fields given (the benchmark's: name and priority), its version checked. */
+async function updateFeature(mode: Mode, claims: Claims, id: string, body: Record<string, any>) {
+  if (!UUID.test(id)) throw new HttpError(404, `no feature ${id}`);
+  const name = body.name;
+  if (typeof name !== 'string' || name.length < 1 || name.length > 200)
+    throw new HttpError(400, 'name: 1 to 200 characters');
+  const priority = body.priority ?? null;
+  return writeWith(
+    mode,
+    claims,
+    [named('feature', FEATURE_BY_ID, [claims.tenantId, id])],
+    (caller, [found]) => {
+      demand(caller, 'UPDATE_FEATURES');
+      const before = found[0] as Record<string, any> | undefined;
+      if (!before) throw new HttpError(404, `no feature ${id}`);
+      const now = new Date();
+      const after = {
+        ...before,
+        name,
+        priority,
+        updated: now,
+        updated_by: caller.email,
+        version: before.version + 1,
+      };
+      const { history, outbox } = changeRows(
+        caller,
+        now,
+        'UPDATE',
+        after,
+        changesOf(storedJson(before), storedJson(after)),
+      );
+      // As the service's: an update that matches no row (changed since it was read) divides by
+      // zero, so COMMIT keeps none of the writes.
+      const update = named(
+        'update',
+        `with u as (update feature set name = $1, priority = $2, updated = $3, updated_by = $4, version = version + 1
+         where tenant_id = $5 and id = $6 and version = $7 returning version) select 1 / count(*) as one from u`,
+        [name, priority, now, caller.email, caller.tenantId, id, before.version],
+      );
+      return {
+        statements: [
+          insertRows('record_history', HISTORY_COLUMNS, [history]),
+          insertRows('outbox_event', OUTBOX_COLUMNS, [outbox]),
+          update,
+        ],
+        answer: { ...storedJson(after), version: after.version },
+      };
+    },
+  );
+}
+
+/**
+ * delete-list: the features named that exist, each with its history entry, event and audit row.
+ * The tasks linking to them are read, as the service reads them; their `feature_id` is cleared
+ * by the foreign key's `on delete set null`, without the history entries and events the service
+ * writes for them (the benchmark's deletes take features without tasks).
+ */
+async function deleteFeatures(mode: Mode, claims: Claims, ids: string[]) {
+  if (ids.length === 0 || ids.length > 100 || !ids.every((id) => UUID.test(id)))
+    throw new HttpError(400, 'ids: 1 to 100 UUIDs');
+  const reads = [
+    named('doomed', 'select * from feature where tenant_id = $1 and id = any($2::uuid[])', [
+      claims.tenantId,
+      ids,
+    ]),
+    named('linked', 'select * from task where tenant_id = $1 and feature_id = any($2::uuid[])', [
+      claims.tenantId,
+      ids,
+    ]),
+  ];
+  return writeWith(mode, claims, reads, (caller, [doomed]) => {
+    demand(caller, 'DELETE_FEATURES');
+    if (doomed.length === 0) return { statements: [], answer: 0 };
+    const now = new Date();
+    const changes = doomed.map((row) =>
+      changeRows(caller, now, 'DELETE', row, changesOf(storedJson(row), {})),
+    );
+    const audit = doomed.map((row) => [
+      caller.tenantId,
+      randomUUID(),
+      now,
+      caller.email,
+      now,
+      caller.email,
+      'Feature',
+      row.id,
+      'DELETE',
+      JSON.stringify(storedJson(row)),
+    ]);
+    return {
+      statements: [
+        named(
+          `delete-${doomed.length}`,
+          'delete from feature where tenant_id = $1 and id = any($2::uuid[])',
+          [caller.tenantId, doomed.map((row) => row.id)],
+        ),
+        insertRows(
+          'record_history',
+          HISTORY_COLUMNS,
+          changes.map((c) => c.history),
+        ),
+        insertRows(
+          'outbox_event',
+          OUTBOX_COLUMNS,
+          changes.map((c) => c.outbox),
+        ),
+        insertRows('audit_log', AUDIT_COLUMNS, audit),
+      ],
+      answer: doomed.length,
+    };
   });
 }
 
@@ -349,6 +632,14 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     res.setHeader('location', `/api/v1/hr/features/find/${created.id}`);
     return send(res, 201, created);
   }
+  if (req.method === 'PATCH' && path.startsWith('/hr/features/'))
+    return send(
+      res,
+      200,
+      await updateFeature(m, claims, path.slice('/hr/features/'.length), await readBody(req)),
+    );
+  if (req.method === 'DELETE' && path === '/hr/features/delete-list')
+    return send(res, 200, await deleteFeatures(m, claims, (url.searchParams.get('ids') ?? '').split(',')));
   throw new HttpError(404, `no operation ${req.method} ${path}`);
 }
 

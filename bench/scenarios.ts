@@ -324,6 +324,8 @@ function writeScenarios(
   const updateRequest = (target: Target, i: number): HttpRequest => {
     const id = w.featureIds[i % w.featureIds.length];
     const patch = updatePatch(i);
+    if (target === 'baseline-rls')
+      return { method: 'PATCH', path: `/rls/hr/features/${id}`, body: JSON.stringify(patch), token: w.token };
     if (target === 'postgraphile')
       return gql(
         `mutation($tenantId: UUID!, $id: UUID!, $patch: FeaturePatch!) { result: updateFeatureByTenantIdAndRowId(input: { tenantId: $tenantId, rowId: $id, featurePatch: $patch }) { feature { ${THEIR_COLUMNS} } } }`,
@@ -339,10 +341,10 @@ function writeScenarios(
     );
   };
   const deleteRequest = (target: Target, ids: string[]): HttpRequest => {
-    if (target === 'rest')
+    if (target === 'rest' || target === 'baseline-rls')
       return {
         method: 'DELETE',
-        path: `/api/v1/hr/features/delete-list?ids=${ids.join(',')}`,
+        path: `${target === 'rest' ? '/api/v1' : baselinePrefix(target)}/hr/features/delete-list?ids=${ids.join(',')}`,
         token: w.token,
       };
     if (target === 'graphql')
@@ -362,6 +364,8 @@ function writeScenarios(
   };
   const ofService = (target: Target): Target => (target === 'graphql-columns' ? 'graphql' : target);
   const peerTargets: Target[] = ['rest', 'graphql', 'postgraphile'];
+  // The baseline's writes: the least the service's contract allows (bench/baseline.ts).
+  const floor: Target = 'baseline-rls';
   return [
     {
       key: 'create',
@@ -372,14 +376,14 @@ function writeScenarios(
     {
       key: 'update',
       title: 'update, two fields (GraphQL)',
-      targets: ['graphql', 'postgraphile'],
+      targets: ['graphql', 'postgraphile', floor],
       captureTarget: 'graphql',
       request: updateRequest,
     },
     {
       key: 'delete',
       title: 'delete one',
-      targets: peerTargets,
+      targets: [...peerTargets, floor],
       deletes: 1,
       request: (target, i) => {
         const ids = pool(target);
@@ -389,7 +393,7 @@ function writeScenarios(
     {
       key: 'bulkdelete',
       title: `bulk delete of ${BULK}`,
-      targets: peerTargets,
+      targets: [...peerTargets, floor],
       deletes: BULK,
       request: (target, i) => {
         const ids = pool(target);
