@@ -140,18 +140,15 @@ function featureJson(
   row: Record<string, any>,
   epics: Map<string, Record<string, any>>,
   tallies: Map<string, Record<string, number>>,
-) {
+): Record<string, any> {
   const epic = row.epic_id ? epics.get(row.epic_id) : undefined;
   const tally = tallies.get(row.id) ?? {};
   const taskCount = Object.values(tally).reduce((a, b) => a + b, 0);
   const done = tally.DONE ?? 0;
   return {
-    tenantId: row.tenant_id,
-    id: row.id,
+    ...storedJson(row),
     created: row.created?.toISOString() ?? null,
-    createdBy: row.created_by,
     updated: row.updated?.toISOString() ?? null,
-    updatedBy: row.updated_by,
     events: (row.events as EventJson[]).map((e) => ({
       id: e.id,
       type: e.type,
@@ -159,13 +156,6 @@ function featureJson(
       authorId: e.authorId,
       description: e.description,
     })),
-    name: row.name,
-    description: row.description,
-    epicId: row.epic_id,
-    priority: row.priority,
-    status: row.status,
-    tags: row.tags,
-    estimatedPoints: row.estimated_points,
     epic: epic ? { color: epic.color, id: epic.id, name: epic.name } : null,
     taskCount,
     completedTaskCount: done,
@@ -350,7 +340,7 @@ let lastSeq = 0;
 const nextSeq = (at: Date) => (lastSeq = Math.max(at.getTime() * 1000, lastSeq + 1));
 
 /** A feature's stored fields as REST shows them (an event's `data`), from its row. */
-function storedJson(row: Record<string, any>): Record<string, unknown> {
+function storedJson(row: Record<string, any>): Record<string, any> {
   return {
     tenantId: row.tenant_id,
     id: row.id,
