@@ -289,6 +289,7 @@ async function writeWith<R>(
 ): Promise<R> {
   const c = await pool.connect();
   const rls = mode === 'rls';
+  let failed = false;
   const start: PipelinedStatement[] = rls
     ? [{ text: 'begin' }, named('settings', SETTINGS, [claims.tenantId])]
     : [];
@@ -303,10 +304,12 @@ async function writeWith<R>(
     await pipelined(c, rls ? [...statements, { text: 'commit' }] : statements);
     return answer;
   } catch (err) {
+    failed = true;
     if (rls) await c.query('rollback').catch(() => undefined);
     throw err;
   } finally {
-    c.release();
+    // After a failure a statement may have been left half prepared: the connection goes.
+    c.release(failed);
   }
 }
 
