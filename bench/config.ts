@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 
 /** What one run of the benchmark does, read once from the environment. */
 export interface BenchConfig {
@@ -102,6 +103,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       .filter(Boolean),
     compareDir: env.BENCH_COMPARE_DIR || undefined,
     compareDatabase: compareDatabase(env.BENCH_COMPARE_DATABASE),
-    peerNode: env.BENCH_PEER_NODE || undefined,
+    // From where the bench was started: the peer itself starts in bench/peer/.
+    peerNode: env.BENCH_PEER_NODE ? path.resolve(env.BENCH_PEER_NODE) : undefined,
   };
 }
