@@ -44,6 +44,10 @@ onServer('two service processes on one database', () => {
       // One process alone makes fewer deliveries a second than the writes make events: both must.
       EVENT_DELIVERY_CONCURRENCY: '8',
       WEBHOOK_ENDPOINT_CONCURRENCY: '64',
+      // Writes here outrun the slow receiver on purpose, and must all be answered 201: the bound
+      // that holds a lagging tenant's writes (and refuses them after a wait) is
+      // test/events/lag-bound.test.ts's to prove.
+      EVENT_LAG_BOUND_MS: '0',
     });
     ({ services, bases } = processes);
     tenant = await d.tenant('Deploy');
