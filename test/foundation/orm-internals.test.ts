@@ -65,6 +65,25 @@ interface KnexClient {
   pool: { numUsed(): number };
 }
 
+/**
+ * Has `seen` told of each call of `target[method]` (with its arguments) before the call runs, by
+ * a wrapper set on the object itself; what it returns takes the wrapper away again.
+ */
+function watch<T extends object>(
+  target: T,
+  method: keyof T & string,
+  seen: (...args: any[]) => void,
+): () => void {
+  const original = (target[method] as (...args: unknown[]) => unknown).bind(target);
+  (target as Record<string, unknown>)[method] = (...args: unknown[]) => {
+    seen(...args);
+    return original(...args);
+  };
+  return () => {
+    delete (target as Record<string, unknown>)[method];
+  };
+}
+
 describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
   let orm: MikroORM<PostgreSqlDriver>;
   const pool = () =>
@@ -118,11 +137,9 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
       query: (...args: unknown[]) => unknown;
     };
     const sent: string[] = [];
-    const query = serial.query.bind(serial);
-    serial.query = (...args: unknown[]) => {
-      sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
-      return query(...args);
-    };
+    watch(serial, 'query', (config: string | { text: string }) =>
+      sent.push(typeof config === 'string' ? config : config.text),
+    );
     em.setTransactionContext(transaction as never);
     const end = async () => {
       delete (connection as { execute?: unknown }).execute;
@@ -788,22 +805,18 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
       const em = fork();
       const connection = em.getConnection() as AbstractSqlConnection;
       const calls: { sql: string; params: unknown[]; ctx: unknown }[] = [];
-      const execute = connection.execute.bind(connection);
-      connection.execute = ((sql: string, params: unknown[], method: never, ctx: never, log: never) => {
-        calls.push({ sql, params, ctx });
-        return execute(sql, params, method, ctx, log);
-      }) as typeof connection.execute;
+      const unwatch = watch(connection, 'execute', (sql: string, params: unknown[], _method, ctx) =>
+        calls.push({ sql, params, ctx }),
+      );
       const transaction = await ConnectionTransaction.open(em, [BEGIN]);
       // What reaches the transaction's connection, as knex is handed it.
       const serial = (await transaction.client.acquireConnection()) as {
         query: (...args: unknown[]) => unknown;
       };
       const sent: { text: string; values?: readonly unknown[] }[] = [];
-      const query = serial.query.bind(serial);
-      serial.query = (...args: unknown[]) => {
-        if (typeof args[0] === 'object') sent.push(args[0] as { text: string; values?: readonly unknown[] });
-        return query(...args);
-      };
+      watch(serial, 'query', (config: unknown) => {
+        if (typeof config === 'object') sent.push(config as { text: string; values?: readonly unknown[] });
+      });
       try {
         em.setTransactionContext(transaction as never);
         em.persist(entry);
@@ -828,7 +841,7 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         expect(byId.get(entry.id)).toEqual(byId.get(other.id));
         expect(byId.get(entry.id)).toMatchObject({ description: entry.description, changes: entry.changes });
       } finally {
-        delete (connection as { execute?: unknown }).execute;
+        unwatch();
         em.clear();
         await transaction.rollback();
       }
@@ -876,11 +889,9 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
       const { tenantId, em, transaction, results, sent, end } = await watchedTransaction();
       const driver = em.getDriver();
       const updates: { where: Record<string, unknown>; data: Record<string, unknown> }[] = [];
-      const nativeUpdate = driver.nativeUpdate.bind(driver);
-      driver.nativeUpdate = ((name: string, where: never, data: never, options: never) => {
-        updates.push({ where: { ...(where as object) }, data: { ...(data as object) } });
-        return nativeUpdate(name, where, data, options);
-      }) as typeof driver.nativeUpdate;
+      const unwatch = watch(driver, 'nativeUpdate', (_name, where: object, data: object) =>
+        updates.push({ where: { ...where }, data: { ...data } }),
+      );
       const isUpdate = (sql: string) => sql.startsWith('update "feature"');
       try {
         const feature = em.create(Feature, { tenantId, name: 'probe' } as never);
@@ -924,7 +935,7 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         await updateWithNextStatement(em, 'Feature', feature, {}, () => em.flush());
         await expect(transaction.query(read)).rejects.toBeInstanceOf(OptimisticLockError);
       } finally {
-        delete (driver as { nativeUpdate?: unknown }).nativeUpdate;
+        unwatch();
         await end();
       }
     },
@@ -938,22 +949,14 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
       const driver = em.getDriver();
       const connection = em.getConnection() as AbstractSqlConnection;
       const calls: { name: string; where: object; data: object; options: object }[] = [];
-      const nativeUpdate = driver.nativeUpdate.bind(driver);
-      driver.nativeUpdate = ((name: string, where: never, data: never, options: never) => {
-        calls.push({
-          name,
-          where: { ...(where as object) },
-          data: { ...(data as object) },
-          options: { ...(options as object) },
-        });
-        return nativeUpdate(name, where, data, options);
-      }) as typeof driver.nativeUpdate;
+      const unwatchUpdates = watch(
+        driver,
+        'nativeUpdate',
+        (name: string, where: object, data: object, options: object) =>
+          calls.push({ name, where: { ...where }, data: { ...data }, options: { ...options } }),
+      );
       let builders = 0;
-      const createQueryBuilder = driver.createQueryBuilder.bind(driver);
-      driver.createQueryBuilder = ((...args: Parameters<typeof driver.createQueryBuilder>) => {
-        builders++;
-        return createQueryBuilder(...args);
-      }) as typeof driver.createQueryBuilder;
+      const unwatchBuilders = watch(driver, 'createQueryBuilder', () => builders++);
       /** What MikroORM's own nativeUpdate hands Connection.execute for `call`, sending nothing. */
       const mikroOrms = async (call: (typeof calls)[number]) => {
         const own: { sql: string; params: unknown[] }[] = [];
@@ -1038,8 +1041,8 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         await expect(em.flush()).rejects.toBeInstanceOf(OptimisticLockError);
         expect(builders).toBe(0);
       } finally {
-        delete (driver as { nativeUpdate?: unknown }).nativeUpdate;
-        delete (driver as { createQueryBuilder?: unknown }).createQueryBuilder;
+        unwatchUpdates();
+        unwatchBuilders();
         await end();
       }
     },
@@ -1053,11 +1056,9 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
       const driver = em.getDriver();
       const connection = em.getConnection() as AbstractSqlConnection;
       const calls: { name: string; data: object[]; options: object }[] = [];
-      const nativeInsertMany = driver.nativeInsertMany.bind(driver);
-      driver.nativeInsertMany = ((name: string, data: object[], options: never) => {
-        calls.push({ name, data: data.map((row) => ({ ...row })), options: { ...(options as object) } });
-        return nativeInsertMany(name, data as never, options);
-      }) as typeof driver.nativeInsertMany;
+      const unwatch = watch(driver, 'nativeInsertMany', (name: string, data: object[], options: object) =>
+        calls.push({ name, data: data.map((row) => ({ ...row })), options: { ...options } }),
+      );
       const ownInsert = AbstractSqlDriver.prototype.nativeInsertMany;
       let built = 0;
       AbstractSqlDriver.prototype.nativeInsertMany = function (
@@ -1134,7 +1135,7 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         expect(rows[0]).toEqual({ invoices: 3, features: 3 });
       } finally {
         AbstractSqlDriver.prototype.nativeInsertMany = ownInsert;
-        delete (driver as { nativeInsertMany?: unknown }).nativeInsertMany;
+        unwatch();
         await end();
       }
     },
