@@ -4,6 +4,7 @@ import cors from 'cors';
 import helmet from 'helmet';
 import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
 import { getOperationAST, parse } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { AppError, titleFor } from '../errors';
 import { GRAPHQL_PATH } from './api-base';
 
@@ -144,12 +145,55 @@ function tooMany(res: Response, seconds: number): AppError {
   return new AppError(429, titleFor(429), `too many requests; retry after ${wait} seconds`);
 }
 
-/** Keyed by a hash of the credential, so tokens are never kept; requests without one share a key per address. */
-export function credentialKey(req: Request): string {
+/**
+ * A cache keyed by texts a client sends (a header, a document), counted by their length so that
+ * long ones cannot fill the memory: a text longer than `maxChars` is not kept at all.
+ */
+function keyedByText<V extends object | boolean>(max: number, maxChars: number): LRUCache<string, V> {
+  return new LRUCache<string, V>({
+    max,
+    maxSize: maxChars,
+    sizeCalculation: (_value, text) => text.length + 64,
+  });
+}
+
+/** The partition key of the draft-8 headers, as express-rate-limit derives it from the key. */
+const partitionKey = (key: string) =>
+  Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
+
+interface CredentialKeys {
+  /** The limiter's key. */
+  key: string;
+  /** The partition key of the draft-8 headers. */
+  partition: string;
+}
+
+/**
+ * The keys of the credentials seen lately, by their Authorization header: a client sends the
+ * same credential with every request, and its two SHA-256 digests were a request's largest cost
+ * outside the socket writes (bench/README.md, "The create's profile on main today"). The headers
+ * stay in this process's memory, as the verified tokens do (src/auth/jwt.ts); stores see digests.
+ * They are counted by their length: this runs before authentication, so any header comes here.
+ */
+const credentialKeys = keyedByText<CredentialKeys>(10_000, 4 * 1024 * 1024);
+
+function keysOf(req: Request): CredentialKeys {
   const auth = req.headers.authorization;
-  return auth
-    ? `cred:${createHash('sha256').update(auth).digest('base64url').slice(0, 32)}`
-    : `anon:${ipKeyGenerator(req.ip ?? '')}`;
+  if (!auth) {
+    const key = `anon:${ipKeyGenerator(req.ip ?? '')}`;
+    return { key, partition: partitionKey(key) };
+  }
+  let keys = credentialKeys.get(auth);
+  if (!keys) {
+    const key = `cred:${createHash('sha256').update(auth).digest('base64url').slice(0, 32)}`;
+    credentialKeys.set(auth, (keys = { key, partition: partitionKey(key) }));
+  }
+  return keys;
+}
+
+/** Keyed by a hash of the credential, so stores never see a token; requests without one share a key per address. */
+export function credentialKey(req: Request): string {
+  return keysOf(req).key;
 }
 
 /** The policy's name in the draft-8 headers, as express-rate-limit writes it: `100-in-1min`. */
@@ -167,10 +211,6 @@ function policyName(limit: number, windowMs: number): string {
   return `"${limit}-in-${duration}"`;
 }
 
-/** The partition key of the draft-8 headers, as express-rate-limit derives it from the key. */
-const partitionKey = (key: string) =>
-  Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
-
 /**
  * The per-credential limit, before authentication, with the IETF draft-8 `RateLimit` and
  * `RateLimit-Policy` headers express-rate-limit writes (`standardHeaders: 'draft-8'`).
@@ -182,12 +222,12 @@ export function credentialLimiter(limits: RateLimits): RequestHandler {
   const windowSeconds = Math.ceil(limits.windowMs / 1000);
   const name = policyName(limit, limits.windowMs);
   return (req, res, next) => {
-    const key = credentialKey(req);
+    const { key, partition } = keysOf(req);
     count(key).then((counted) => {
       if (!counted) return next();
       const seconds = secondsLeft(counted, limits.windowMs);
       res.setHeader('RateLimit', `${name}; r=${Math.max(limit - counted.totalHits, 0)}; t=${seconds}`);
-      res.setHeader('RateLimit-Policy', `${name}; q=${limit}; w=${windowSeconds}; pk=:${partitionKey(key)}:`);
+      res.setHeader('RateLimit-Policy', `${name}; q=${limit}; w=${windowSeconds}; pk=:${partition}:`);
       next(counted.totalHits > limit ? tooMany(res, seconds) : undefined);
     }, next);
   };
@@ -221,16 +261,29 @@ export function isWriteRequest(req: Request): boolean {
 export function isMutation(body: unknown): boolean {
   const { query, operationName } = (body ?? {}) as { query?: unknown; operationName?: unknown };
   if (typeof query !== 'string' || !query.includes('mutation')) return false;
+  const name = typeof operationName === 'string' ? operationName : undefined;
+  const known = mutationsOf.get(query)?.get(name);
+  if (known !== undefined) return known;
+  let operation;
   try {
-    const operation = getOperationAST(
-      parse(query),
-      typeof operationName === 'string' ? operationName : undefined,
-    );
-    return operation?.operation === 'mutation';
+    operation = getOperationAST(parse(query), name);
   } catch {
     return false;
   }
+  if (!operation) return false;
+  // Kept only for an operation the document has, so a document's entry holds no more names than it.
+  let operations = mutationsOf.get(query);
+  if (!operations) mutationsOf.set(query, (operations = new Map()));
+  operations.set(name, operation.operation === 'mutation');
+  return operation.operation === 'mutation';
 }
+
+/**
+ * Whether the operations of documents seen lately are mutations, by the document's text and the
+ * operation's name: a mutation request is asked this twice (its idempotency key, the bound on
+ * writes), and clients send the same few documents, which need not be parsed again each time.
+ */
+const mutationsOf = keyedByText<Map<string | undefined, boolean>>(1_000, 8 * 1024 * 1024);
 
 /** 429 for a write refused while the tenant's events are behind (events/lag-bound.ts). */
 export function eventsBehind(res: Response, seconds: number): AppError {

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import helmet from 'helmet';
-import { HELMET_OPTIONS } from '../../src/http/hardening';
+import type { Request } from 'express';
+import { credentialKey, HELMET_OPTIONS, isMutation } from '../../src/http/hardening';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
 
@@ -90,6 +91,42 @@ describe('HTTP hardening', () => {
     // A different tenant is not affected.
     const b = await server.tenant('Unaffected');
     expect((await b.client.get('/concepts/find-all')).status).toBe(200);
+  });
+});
+
+describe('what the hardening reads of a request', () => {
+  const document = 'query Read { concepts { id } } mutation Write { createConcept(input: {}) { id } }';
+
+  it('tells a mutation by the operation asked for, the same each time the document comes again', () => {
+    for (let round = 0; round < 3; round++) {
+      expect(isMutation({ query: document, operationName: 'Write' })).toBe(true);
+      expect(isMutation({ query: document, operationName: 'Read' })).toBe(false);
+      // No operation of that name, or none named in a document of two: nothing runs, nothing is written.
+      expect(isMutation({ query: document, operationName: 'Other' })).toBe(false);
+      expect(isMutation({ query: document, operationName: '' })).toBe(false);
+      expect(isMutation({ query: document })).toBe(false);
+      expect(isMutation({ query: 'mutation { signOutEverywhere }' })).toBe(true);
+      expect(isMutation({ query: 'mutation { signOutEverywhere }', operationName: '' })).toBe(false);
+      expect(isMutation({ query: '{ mutationLog { id } }' })).toBe(false);
+      expect(isMutation({ query: 'mutation {' })).toBe(false);
+      expect(isMutation({ query: 42 })).toBe(false);
+    }
+  });
+
+  it('keys a credential by a digest of it, the same for every request that sends it', () => {
+    const request = (authorization?: string) =>
+      ({ headers: authorization ? { authorization } : {}, ip: '127.0.0.1' }) as Request;
+    const first = credentialKey(request('Bearer one'));
+    expect(first).toMatch(/^cred:[\w-]{32}$/);
+    expect(first).not.toContain('one');
+    expect(credentialKey(request('Bearer one'))).toBe(first);
+    expect(credentialKey(request('Bearer two'))).not.toBe(first);
+    expect(credentialKey(request())).toBe(credentialKey(request()));
+    expect(credentialKey(request())).toMatch(/^anon:/);
+    // A header too long to be kept is keyed all the same.
+    const long = `Bearer ${'x'.repeat(5 * 1024 * 1024)}`;
+    expect(credentialKey(request(long))).toBe(credentialKey(request(long)));
+    expect(credentialKey(request(long))).not.toBe(credentialKey(request(`${long}y`)));
   });
 });
 
