@@ -170,10 +170,10 @@ interface CredentialKeys {
 
 /**
  * The keys of the credentials seen lately, by their Authorization header: a client sends the
- * same credential with every request, and its two SHA-256 digests were a request's largest cost
- * outside the socket writes (bench/README.md, "The create's profile on main today"). The headers
- * stay in this process's memory, as the verified tokens do (src/auth/jwt.ts); stores see digests.
- * They are counted by their length: this runs before authentication, so any header comes here.
+ * same credential with every request, and its two SHA-256 digests on each were a measurable share
+ * of every request (bench/README.md, "The create's profile on main today"). The headers stay in
+ * this process's memory, as the verified tokens do (src/auth/jwt.ts); stores see digests. They
+ * are counted by their length: this runs before authentication, so any header comes here.
  */
 const credentialKeys = keyedByText<CredentialKeys>(10_000, 4 * 1024 * 1024);
 

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
+import express, { type Request } from 'express';
 import helmet from 'helmet';
-import type { Request } from 'express';
 import { credentialKey, HELMET_OPTIONS, isMutation } from '../../src/http/hardening';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
