@@ -262,7 +262,8 @@ export function isMutation(body: unknown): boolean {
   const { query, operationName } = (body ?? {}) as { query?: unknown; operationName?: unknown };
   if (typeof query !== 'string' || !query.includes('mutation')) return false;
   const name = typeof operationName === 'string' ? operationName : undefined;
-  const known = mutationsOf.get(query)?.get(name);
+  let operations = mutationsOf.get(query);
+  const known = operations?.get(name);
   if (known !== undefined) return known;
   let operation;
   try {
@@ -272,10 +273,10 @@ export function isMutation(body: unknown): boolean {
   }
   if (!operation) return false;
   // Kept only for an operation the document has, so a document's entry holds no more names than it.
-  let operations = mutationsOf.get(query);
+  const mutation = operation.operation === 'mutation';
   if (!operations) mutationsOf.set(query, (operations = new Map()));
-  operations.set(name, operation.operation === 'mutation');
-  return operation.operation === 'mutation';
+  operations.set(name, mutation);
+  return mutation;
 }
 
 /**
