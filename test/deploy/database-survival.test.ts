@@ -1,5 +1,10 @@
 import { describeWithTool } from '../support/debian-tools';
-import { conceptLoad, startFaultedService, survivalFindings, type FaultedService } from '../support/fault-load';
+import {
+  conceptLoad,
+  startFaultedService,
+  survivalFindings,
+  type FaultedService,
+} from '../support/fault-load';
 import { pgBin, startCluster, type PgCluster } from '../support/pg-cluster';
 
 /**
@@ -12,84 +17,97 @@ jest.setTimeout(240_000);
 
 const bin = pgBin() ?? '/usr/lib/postgresql/15/bin';
 
-describeWithTool(`${bin}/initdb`, 'postgresql-15', 'the database survival test')(
-  'the service survives its database',
-  () => {
-    let pg: PgCluster;
-    let f: FaultedService | undefined;
+describeWithTool(
+  `${bin}/initdb`,
+  'postgresql-15',
+  'the database survival test',
+)('the service survives its database', () => {
+  let pg: PgCluster;
+  let f: FaultedService | undefined;
 
-    beforeAll(async () => {
-      pg = await startCluster('survive');
-      await pg.sql('create database bms');
-      f = await startFaultedService(pg.url('bms'));
-    });
+  beforeAll(async () => {
+    pg = await startCluster('survive');
+    await pg.sql('create database bms');
+    f = await startFaultedService(pg.url('bms'));
+  });
 
-    afterAll(async () => {
-      await f?.stop();
-      await pg?.remove();
-    });
+  afterAll(async () => {
+    await f?.stop();
+    await pg?.remove();
+  });
 
-    const sql = (text: string, params: unknown[]) => pg.sql(text, params, 'bms');
+  const sql = (text: string, params: unknown[]) => pg.sql(text, params, 'bms');
 
-    /** The service's own sessions on its database. */
-    const terminateAll = async () => {
-      const [{ n }] = await pg.sql<{ n: number }>(
-        `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+  /** The service's own sessions on its database. */
+  const terminateAll = async () => {
+    const [{ n }] = await pg.sql<{ n: number }>(
+      `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
          where datname = 'bms' and pid <> pg_backend_pid()`,
-      );
-      return n;
-    };
+    );
+    return n;
+  };
 
-    it('stays up and loses nothing when every backend of its database is terminated, several times', async () => {
-      const load = conceptLoad(f!, 'Terminated');
-      const terminated: number[] = [];
-      const resumedMs: number[] = [];
-      try {
-        await load.more(20);
-        for (let round = 0; round < 4; round++) {
-          terminated.push(await terminateAll());
-          resumedMs.push(await load.more(10, 20_000));
-        }
-      } finally {
-        await load.stop();
+  it('stays up and loses nothing when every backend of its database is terminated, several times', async () => {
+    const load = conceptLoad(f!, 'Terminated');
+    const terminated: number[] = [];
+    const resumedMs: number[] = [];
+    try {
+      await load.more(20);
+      for (let round = 0; round < 4; round++) {
+        terminated.push(await terminateAll());
+        resumedMs.push(await load.more(10, 20_000));
       }
-      const report = load.report;
-      const found = await survivalFindings(f!, 'Terminated', report, sql);
+    } finally {
+      await load.stop();
+    }
+    const report = load.report;
+    const found = await survivalFindings(f!, 'Terminated', report, sql);
 
-      expect(f!.service.child.exitCode).toBeNull();
-      // Each round found the request pool's, the event worker's and the listening connections.
-      expect(Math.min(...terminated)).toBeGreaterThanOrEqual(3);
-      expect(report.unanswered).toEqual([]);
-      expect(report.badRefusals).toEqual([]);
-      expect(Object.keys(report.statuses).filter((s) => s !== '201' && s !== '503')).toEqual([]);
-      expect(found).toEqual({ stored: expect.any(Number), lost: [], keyedTwice: [], undelivered: [], duplicated: [] });
-      expect(found.stored).toBeGreaterThanOrEqual(report.acknowledged.length);
-      expect(Math.max(...resumedMs)).toBeLessThan(10_000);
+    expect(f!.service.child.exitCode).toBeNull();
+    // Each round found the request pool's, the event worker's and the listening connections.
+    expect(Math.min(...terminated)).toBeGreaterThanOrEqual(3);
+    expect(report.unanswered).toEqual([]);
+    expect(report.badRefusals).toEqual([]);
+    expect(Object.keys(report.statuses).filter((s) => s !== '201' && s !== '503')).toEqual([]);
+    expect(found).toEqual({
+      stored: expect.any(Number),
+      lost: [],
+      keyedTwice: [],
+      undelivered: [],
+      duplicated: [],
     });
+    expect(found.stored).toBeGreaterThanOrEqual(report.acknowledged.length);
+    expect(Math.max(...resumedMs)).toBeLessThan(10_000);
+  });
 
-    it('stays up and loses nothing through a restart of the PostgreSQL server', async () => {
-      const load = conceptLoad(f!, 'Restarted');
-      let resumedMs: number;
-      try {
-        await load.more(20);
-        await pg.stop('fast');
-        // Down for a moment, under load: the writers are refused meanwhile.
-        await new Promise((r) => setTimeout(r, 1500));
-        await pg.start();
-        resumedMs = await load.more(20, 30_000);
-      } finally {
-        await load.stop();
-      }
-      const report = load.report;
-      const found = await survivalFindings(f!, 'Restarted', report, sql);
+  it('stays up and loses nothing through a restart of the PostgreSQL server', async () => {
+    const load = conceptLoad(f!, 'Restarted');
+    let resumedMs: number;
+    try {
+      await load.more(20);
+      await pg.stop('fast');
+      // Down for a moment, under load: the writers are refused meanwhile.
+      await new Promise((r) => setTimeout(r, 1500));
+      await pg.start();
+      resumedMs = await load.more(20, 30_000);
+    } finally {
+      await load.stop();
+    }
+    const report = load.report;
+    const found = await survivalFindings(f!, 'Restarted', report, sql);
 
-      expect(f!.service.child.exitCode).toBeNull();
-      expect(report.unanswered).toEqual([]);
-      expect(report.badRefusals).toEqual([]);
-      expect(report.statuses[503]).toBeGreaterThan(0);
-      expect(Object.keys(report.statuses).filter((s) => s !== '201' && s !== '503')).toEqual([]);
-      expect(found).toEqual({ stored: expect.any(Number), lost: [], keyedTwice: [], undelivered: [], duplicated: [] });
-      expect(resumedMs).toBeLessThan(15_000);
+    expect(f!.service.child.exitCode).toBeNull();
+    expect(report.unanswered).toEqual([]);
+    expect(report.badRefusals).toEqual([]);
+    expect(report.statuses[503]).toBeGreaterThan(0);
+    expect(Object.keys(report.statuses).filter((s) => s !== '201' && s !== '503')).toEqual([]);
+    expect(found).toEqual({
+      stored: expect.any(Number),
+      lost: [],
+      keyedTwice: [],
+      undelivered: [],
+      duplicated: [],
     });
-  },
-);
+    expect(resumedMs).toBeLessThan(15_000);
+  });
+});

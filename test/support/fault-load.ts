@@ -178,7 +178,9 @@ export function conceptLoad(f: FaultedService, label: string, writers = 6) {
       while (report.acknowledged.length < target) {
         const { exitCode, signalCode } = f.service.child;
         if (exitCode !== null || signalCode !== null)
-          throw new Error(`the service exited (${exitCode ?? signalCode}):\n${f.service.stderr().slice(-2000)}`);
+          throw new Error(
+            `the service exited (${exitCode ?? signalCode}):\n${f.service.stderr().slice(-2000)}`,
+          );
         if (Date.now() - started > ms)
           throw new Error(
             `writes did not resume within ${ms} ms: answers ${JSON.stringify(report.statuses)}, ` +
@@ -219,7 +221,10 @@ export async function survivalFindings(
   const arrived = () =>
     f.receiver
       .at('/concepts')
-      .map((r) => ({ id: r.headers['webhook-id'], name: (JSON.parse(r.body) as { data: { name: string } }).data.name }))
+      .map((r) => ({
+        id: r.headers['webhook-id'],
+        name: (JSON.parse(r.body) as { data: { name: string } }).data.name,
+      }))
       .filter((r) => r.name.startsWith(`${label} `));
   const until = Date.now() + drainMs;
   let undelivered: string[] = [];

@@ -177,6 +177,8 @@ export async function startStandby(
     'stream',
     '-R',
     '--no-sync',
+    // Its checkpoint at once, not spread over minutes as a busy server's would be.
+    '--checkpoint=fast',
   ]);
   appendFileSync(
     path.join(data, 'postgresql.auto.conf'),
@@ -191,7 +193,10 @@ export async function startStandby(
   const made = cluster(name, dir, port);
   await made.start();
   await until(`${name} to stream from ${primary.name}`, async () => {
-    const rows = await primary.sql(`select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'`, [name]);
+    const rows = await primary.sql(
+      `select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'`,
+      [name],
+    );
     return rows.length > 0;
   });
   if (synchronous) {
