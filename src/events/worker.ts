@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { LRUCache } from 'lru-cache';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../logger';
+import { Backoff } from '../db/sessions';
 import {
   claimEmails,
   claimerOf,
@@ -26,7 +27,6 @@ import { onOutboxWrites } from './outbox';
 import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
-import { Backoff } from '../db/sessions';
 import { asEventWorker, inOneTrip, ownConnections } from './store';
 import { createMailer, type Mailer } from './mail';
 
