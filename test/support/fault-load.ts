@@ -238,3 +238,28 @@ export async function survivalFindings(
   const duplicated = ids.filter((id, i) => ids.indexOf(id) !== i);
   return { stored: stored.size, lost, keyedTwice, undelivered, duplicated };
 }
+
+/**
+ * What every fault test asserts once its load has stopped: the process is up, every request got an
+ * answer, each a 201 or a 503 with Retry-After in the error body, and survivalFindings found
+ * nothing lost, stored twice, undelivered or delivered twice.
+ */
+export async function expectSurvived(
+  f: FaultedService,
+  label: string,
+  report: LoadReport,
+  sql: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>,
+): Promise<void> {
+  const found = await survivalFindings(f, label, report, sql);
+  expect(f.service.child.exitCode).toBeNull();
+  expect(report.unanswered).toEqual([]);
+  expect(report.badRefusals).toEqual([]);
+  expect(Object.keys(report.statuses).filter((s) => s !== '201' && s !== '503')).toEqual([]);
+  expect(found).toEqual({
+    stored: expect.any(Number),
+    lost: [],
+    keyedTwice: [],
+    undelivered: [],
+    duplicated: [],
+  });
+}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { describeWithTool } from './debian-tools';
 import { freePort } from './process';
 
 /**
@@ -26,6 +27,10 @@ export function pgBin(): string | undefined {
     .sort((a, b) => Number(b) - Number(a))[0];
   return newest && path.join(base, newest, 'bin');
 }
+
+/** `describe` for tests that start clusters: skipped with a warning without the programs (not in CI). */
+export const describeWithClusters = (what: string): jest.Describe =>
+  describeWithTool(`${pgBin() ?? '/usr/lib/postgresql/15/bin'}/initdb`, 'postgresql-15', what);
 
 const asRoot = process.getuid?.() === 0;
 
