@@ -1,9 +1,9 @@
-import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { openEmbedded } from './embedded';
 import { everyMigrationRecorded, migrate, openOrm } from './orm';
+import { sessionsFor } from './sessions';
 
 export interface Database {
   orm: MikroORM;
@@ -49,11 +49,12 @@ export async function openDatabase(
  * that runs one session for all its clients (the embedded database's socket host, which other
  * processes reach through DATABASE_URL). A process that dies releases it with its connection.
  * A database that already records every migration needs neither the lock nor its connection.
+ * Should the lock's connection be lost meanwhile (the server restarted), the unlock fails and so
+ * does the start: the lock no longer kept another process out.
  */
 async function migrateAlone(orm: MikroORM, clientUrl: string): Promise<void> {
   if (await everyMigrationRecorded(orm)) return;
-  const lock = new Client({ connectionString: clientUrl });
-  await lock.connect();
+  const lock = await sessionsFor(clientUrl).open();
   try {
     await lock.query(`select pg_advisory_lock(hashtext('bms:migrations'))`);
     await migrate(orm);

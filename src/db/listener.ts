@@ -1,5 +1,6 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import type { Logger } from '../logger';
+import { Backoff, sessionsFor } from './sessions';
 
 /**
  * A dedicated PostgreSQL connection that LISTENs on some channels and hands every notification
@@ -13,7 +14,7 @@ import type { Logger } from '../logger';
  * every (re)connection once the LISTENs are in place.
  */
 export interface ListenerOptions {
-  /** The database, as a connection URL. */
+  /** The database, as a connection URL (several hosts allowed: sessions.ts). */
   url: string;
   /** Channel names (plain identifiers: lower case, letters, digits and `_`). */
   channels: readonly string[];
@@ -37,14 +38,13 @@ const CHANNEL = /^[a-z_][a-z0-9_]*$/;
 export function startListener(options: ListenerOptions): Listener {
   for (const channel of options.channels)
     if (!CHANNEL.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
-  const retryMs = options.retryMs ?? 250;
-  const retryMaxMs = options.retryMaxMs ?? 10_000;
+  const backoff = new Backoff(options.retryMs ?? 250, options.retryMaxMs ?? 10_000);
+  const sessions = sessionsFor(options.url);
   const log = options.log.child({ component: 'listener', channels: options.channels });
   let client: Client | undefined;
   let closed = false;
   let connected = false;
   let everConnected = false;
-  let delay = retryMs;
   let timer: NodeJS.Timeout | undefined;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -54,12 +54,12 @@ export function startListener(options: ListenerOptions): Listener {
     timer = setTimeout(() => {
       timer = undefined;
       void connect();
-    }, delay);
-    delay = Math.min(retryMaxMs, delay * 2);
+    }, backoff.delay());
   };
 
-  const lost = (which: Client, err?: Error) => {
-    if (which !== client) return;
+  const lost = (which: Client | undefined, err?: Error) => {
+    // A session that failed while it was being opened is the opener's to retry.
+    if (!which || which !== client) return;
     client = undefined;
     if (connected && !closed) log.warn({ err }, 'listening connection lost; reconnecting');
     connected = false;
@@ -70,16 +70,24 @@ export function startListener(options: ListenerOptions): Listener {
 
   const connect = async () => {
     if (closed) return;
-    // Keep-alive probes notice a peer that vanished without closing the connection.
-    const next = new Client({ connectionString: options.url, keepAlive: true });
+    let next: Client | undefined;
+    try {
+      // Keep-alive probes notice a peer that vanished without closing the connection.
+      next = await sessions.open({ keepAlive: true }, (err) => lost(next, err));
+    } catch (err) {
+      if (!closed) log.warn({ err }, 'cannot listen yet; retrying');
+      retry();
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => undefined);
+      return;
+    }
     client = next;
-    next.on('error', (err) => lost(next, err));
-    next.on('end', () => lost(next));
     next.on('notification', (n) => {
       if (n.payload !== undefined) options.onNotification(n.channel, n.payload);
     });
     try {
-      await next.connect();
       for (const channel of options.channels) await next.query(`LISTEN ${channel}`);
     } catch (err) {
       if (!closed && client === next) log.warn({ err }, 'cannot listen yet; retrying');
@@ -88,7 +96,7 @@ export function startListener(options: ListenerOptions): Listener {
     }
     if (closed || client !== next) return;
     connected = true;
-    delay = retryMs;
+    backoff.reset();
     const reconnected = everConnected;
     everConnected = true;
     if (reconnected) log.info('listening again');

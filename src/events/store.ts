@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
-import { escapeLiteral, Pool } from 'pg';
+import { escapeLiteral } from 'pg';
 import type { Rows } from '../db/rows';
+import { sessionPool, sessionsFor, type SessionPool } from '../db/sessions';
 
 /** Runs one statement with `?` placeholders in the worker's transaction. */
 export type Query = <R = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<R[]>;
@@ -64,7 +65,10 @@ function literal(value: Literal): string {
  * only): a busy endpoint's window moves on a claim and a record, so a flush each would bound its
  * pace. What a database crash can lose is the last fraction of a second of this bookkeeping, never
  * a change or its event: a lost claim frees the delivery (as an expired lease does), a lost record
- * sends the event again, which at-least-once delivery allows (docs/events.md).
+ * sends the event again, which at-least-once delivery allows (docs/events.md). On a server with a
+ * synchronous standby (`synchronous_standby_names` set) they commit as every other transaction
+ * does instead, waiting for the standby: a failover to it is a planned event, after which the
+ * standby must know of every delivery already made, or it would make them again.
  */
 export async function inOneTrip<R = Record<string, unknown>>(
   orm: MikroORM,
@@ -139,7 +143,8 @@ export async function inOneTripEach(
 ): Promise<unknown[][]> {
   const own = ownPools.get(orm);
   if (!own) return runTrip(knexConnections(orm), statements.map(literalForm), tenantId);
-  const connection = (await own.connect()) as unknown as PgConnection & { release(): void };
+  const client = await own.acquire();
+  const connection = client as unknown as PgConnection;
   try {
     let known = preparedOn.get(connection);
     if (!known) preparedOn.set(connection, (known = { names: new Set(), since: Date.now() }));
@@ -163,7 +168,7 @@ export async function inOneTripEach(
       throw err;
     }
   } finally {
-    connection.release();
+    own.release(client);
   }
 }
 
@@ -198,7 +203,9 @@ async function runTrip(
     );
     const results = await connection.query(
       `${before.map((p) => `${p};\n`).join('')}begin; select set_config('app.worker', 'events', true),
-         set_config('app.tenant_id', ${literal(tenantId)}, true), set_config('synchronous_commit', 'off', true);
+         set_config('app.tenant_id', ${literal(tenantId)}, true), set_config('synchronous_commit',
+           case current_setting('synchronous_standby_names') when '' then 'off'
+           else current_setting('synchronous_commit') end, true);
        ${steps.flat().join(';\n')};
        commit;`,
     );
@@ -216,7 +223,7 @@ async function runTrip(
   }
 }
 
-const ownPools = new WeakMap<MikroORM, Pool>();
+const ownPools = new WeakMap<MikroORM, SessionPool>();
 
 /**
  * Gives the worker's one-trip statements (inOneTrip: claiming, renewing, recording) `size`
@@ -226,15 +233,14 @@ const ownPools = new WeakMap<MikroORM, Pool>();
  * the embedded database, which serves one connection at a time anyway.
  */
 export function ownConnections(orm: MikroORM, size: number): () => Promise<void> {
-  const pool = new Pool({
-    connectionString: orm.config.get('clientUrl'),
+  // Sessions of the same hosts as the request pool's (sessions.ts): a session the server ends,
+  // idle or in a trip, fails that trip only and is replaced at the next.
+  const pool = sessionPool(sessionsFor(orm.config.get('clientUrl')!), {
     max: size,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
-    statement_timeout: 30_000,
+    acquireTimeoutMillis: 5_000,
+    config: { connectionTimeoutMillis: 5_000, statement_timeout: 30_000 },
   });
-  // An idle connection the server dropped: the next statement takes a new one.
-  pool.on('error', () => undefined);
   ownPools.set(orm, pool);
   return async () => {
     if (ownPools.get(orm) === pool) ownPools.delete(orm);

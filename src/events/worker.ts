@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { LRUCache } from 'lru-cache';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../logger';
+import { Backoff } from '../db/sessions';
 import {
   claimEmails,
   claimerOf,
@@ -82,6 +83,8 @@ const HANGING_FACTOR = 4;
  */
 const STOP_GRACE_MS = 3000;
 const NOTIFICATION_CREATED = 'notification.created';
+/** The longest wait between two tries of a loop whose step keeps failing. */
+const RETRY_MAX_MS = 5000;
 /** Every channel's claim, in the order they take turns at claiming first. */
 const CLAIMERS = [claimWebhooks, claimEmails, claimerOf('PUSH'), claimerOf('DIGEST')];
 
@@ -806,14 +809,19 @@ export function startEventWorker(
     return made;
   };
 
+  // A failing step (the database away) is tried again after a wait that doubles, up to
+  // RETRY_MAX_MS, rather than at every poll interval: each try is a connection attempt.
   const guarded = (what: string, step: () => Promise<unknown>) =>
     (async () => {
+      const backoff = new Backoff(settings.pollIntervalMs, Math.max(settings.pollIntervalMs, RETRY_MAX_MS));
       while (!stopped) {
         try {
           await step();
+          if (backoff.failing) log.info(`event worker can ${what} again`);
+          backoff.reset();
         } catch (err) {
           log.error({ err }, `event worker failed to ${what}`);
-          await idle(settings.pollIntervalMs);
+          await idle(backoff.delay());
         }
       }
     })();

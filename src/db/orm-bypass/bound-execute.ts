@@ -15,16 +15,12 @@ import {
   type QueryResult,
   type Transaction,
 } from '@mikro-orm/core';
-import {
-  AbstractSqlDriver,
-  PostgreSqlConnection,
-  PostgreSqlPlatform,
-  type Knex,
-} from '@mikro-orm/postgresql';
+import { AbstractSqlDriver, PostgreSqlPlatform, type Knex } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { sqlStateOf } from '../refusals';
 import { ConnectionTransaction, type QueryConfig } from './connection-transaction';
 import { deferredInsert, deferredUpdate, type DeferredInsert, type DeferredUpdate } from './deferred-writes';
+import { SessionConnection } from './session-connection';
 
 /** An insert of the flush's, by its text, to go out deferred (`BoundDriver.nativeInsertMany`). */
 const deferring = new WeakMap<ConnectionTransaction, DeferredInsert & { sql: string }>();
@@ -77,7 +73,7 @@ function failingWithoutRow(update: QueryConfig): QueryConfig {
  * identifier) keeps MikroORM's own way for that statement, as does everything outside a request
  * transaction (jobs, tools, migrations).
  */
-export class BoundConnection extends PostgreSqlConnection {
+export class BoundConnection extends SessionConnection {
   override execute<T>(
     queryOrKnex: string | Knex.QueryBuilder | Knex.Raw,
     params: unknown[] = [],

@@ -1,0 +1,63 @@
+import { PostgreSqlConnection, PostgreSqlKnexDialect, type Knex } from '@mikro-orm/postgresql';
+import type { ClientConfig } from 'pg';
+import { parseDatabaseUrl } from '../database-url';
+import { sessionsFor } from '../sessions';
+
+/** A connection knex's pool holds: marked disposed once lost, so the pool's validation drops it. */
+interface PooledClient {
+  __knex__disposed?: unknown;
+}
+
+/**
+ * MikroORM's PostgreSQL connection with its pool's sessions opened by `sessions.ts`: each new
+ * connection of knex's pool tries the hosts of a multi-host DATABASE_URL, keeps only the session
+ * the URL asks for, and carries an 'error' listener for its whole life. MikroORM itself reads the
+ * URL with `new URL`, which takes one host: it is shown the first, for the user, password and
+ * database it reads from it.
+ */
+export class SessionConnection extends PostgreSqlConnection {
+  override createKnex(): void {
+    const sessions = sessionsFor(this.config.get('clientUrl')!);
+    // knex's pg dialect opens each pool connection in `_acquireOnlyConnection` (a `new
+    // Client(connectionSettings)`, an 'error' and an 'end' listener marking it disposed, then
+    // connect): here the same, through the sessions.
+    class SessionDialect extends PostgreSqlKnexDialect {
+      _acquireOnlyConnection(): Promise<unknown> {
+        const settings = (this as unknown as { connectionSettings: ClientConfig }).connectionSettings;
+        let client: PooledClient | undefined;
+        let lostEarly: unknown;
+        return sessions
+          .open(settings, (err) => {
+            if (client) client.__knex__disposed ??= err;
+            else lostEarly = err;
+          })
+          .then((opened) => {
+            client = opened as unknown as PooledClient;
+            if (lostEarly) client.__knex__disposed = lostEarly;
+            return opened;
+          });
+      }
+    }
+    // MikroORM passes the dialect class to knex as `client`, typed as a client name.
+    this.client = this.createKnexClient(SessionDialect as unknown as string);
+    (this.client.client as { ormConfig?: unknown }).ormConfig = this.config;
+    this.connected = true;
+  }
+
+  override getConnectionOptions(): Knex.PgConnectionConfig {
+    const given = this.options.clientUrl;
+    if (!given) return super.getConnectionOptions();
+    const target = parseDatabaseUrl(given);
+    this.options.clientUrl = target.urlOf(target.hosts[0]);
+    try {
+      return super.getConnectionOptions();
+    } finally {
+      this.options.clientUrl = given;
+    }
+  }
+
+  /** The hosts and the database, as MikroORM's start-up line shows them (never the password). */
+  override getClientUrl(): string {
+    return `postgresql://${parseDatabaseUrl(this.config.get('clientUrl')!).label}`;
+  }
+}
