@@ -125,14 +125,15 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
         const type = getNamedType(info.schema.getType(entity.name));
         if (!isObjectType(type)) throw new Error(`${entity.name} is not an object type`);
         const meta = ctx.em.getMetadata().get(entity.name);
-        // A list of objects is a column only where the record holds it (`stored`), as JSON.
+        // A list of objects is a column only where the record's row holds it (`stored`), as JSON;
+        // `events`, the history kept in a table of its own, is not (its own operations read it).
         const scalars = new Set(
           [...service.fieldsOf(ctx.em).values()].filter((f) => f.kind !== 'objects').map((f) => f.name),
         );
         columns = csvColumns(
           type,
           scalars,
-          (f) => f in meta.properties,
+          (f) => f in meta.properties && meta.properties[f].persist !== false,
           new Set(Object.keys(group.derived ?? {})),
         );
       }
