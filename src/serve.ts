@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
 import { createApp } from './app';
 import { appJobs } from './app-modules';
@@ -85,7 +84,7 @@ export async function serve(config: Config): Promise<void> {
   // Deleted tenants whose grace period is over lose their rows and files, checked hourly.
   const purge = startTenantPurge(db.orm, app.files.backend, logger);
   // Tenant exports asked for over the API, written under DATA_DIR/exports.
-  const exportJobs = startExportJobs(db.orm, app.files.backend, path.join(config.dataDir, 'exports'), logger);
+  const exportJobs = startExportJobs(db.orm, app.files.backend, config.dataDir, logger);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
   const missing = missingFlags();
