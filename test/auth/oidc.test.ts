@@ -222,7 +222,9 @@ describe('tokens from a trusted OpenID provider', () => {
     expect((await bearer(asking).post('/access-control/sign-out')).status).toBe(200);
     await expect401(asking, /signed out everywhere/);
     await expect401(earlier, /signed out everywhere/);
-    expect((await bearer(await signed(rsa1, { exp: now() + 601 })).get('/concepts/find-all')).status).toBe(200);
+    expect((await bearer(await signed(rsa1, { exp: now() + 601 })).get('/concepts/find-all')).status).toBe(
+      200,
+    );
   });
 
   it("never lets a token act in another tenant: B's provider naming A's user, or a forged tenant claim", async () => {

@@ -54,14 +54,19 @@ describe('signing out everywhere, then in again at once', () => {
 
   it("an administrator's sign-out of a user withdraws the user's earlier tokens, not later ones", async () => {
     const clerk = await t.userWith(['READ_CONCEPTS']);
-    const token = (email: string) => signToken(server.jwt, { sub: clerk.userId, email, tenantId: t.tenantId });
+    const token = (email: string) =>
+      signToken(server.jwt, { sub: clerk.userId, email, tenantId: t.tenantId });
     for (let i = 0; i < 5; i++) {
       const before = token(clerk.email);
       expect((await new Client(server.baseUrl, before).get('/concepts/find-all')).status).toBe(200);
-      const out = await new Client(server.baseUrl, fresh()).post(`/access-control/users/${clerk.userId}/sign-out`);
+      const out = await new Client(server.baseUrl, fresh()).post(
+        `/access-control/users/${clerk.userId}/sign-out`,
+      );
       expect(out.body).toEqual({ userId: clerk.userId, signedOutAt: expect.any(String) });
       expectErrorBody(await new Client(server.baseUrl, before).get('/concepts/find-all'), 401);
-      expect((await new Client(server.baseUrl, token(clerk.email)).get('/concepts/find-all')).status).toBe(200);
+      expect((await new Client(server.baseUrl, token(clerk.email)).get('/concepts/find-all')).status).toBe(
+        200,
+      );
     }
   });
 });

@@ -69,7 +69,12 @@ const view = (r: Record<string, any>): TenantExportJob => ({
   message: r.message ?? null,
   // Rows written before bundles were named relative to DATA_DIR hold the machine's absolute path,
   // which is not the tenant's to see.
-  bundle: r.bundle == null ? null : path.isAbsolute(r.bundle) ? path.join(EXPORTS_FOLDER, r.tenant_id, r.id) : r.bundle,
+  bundle:
+    r.bundle == null
+      ? null
+      : path.isAbsolute(r.bundle)
+        ? path.join(EXPORTS_FOLDER, r.tenant_id, r.id)
+        : r.bundle,
   downloadUrl: r.archive_key ? `/api/v1/tenant-exports/${r.id}/bundle` : null,
   archiveSize: r.archive_size == null ? null : Number(r.archive_size),
   archiveSha256: r.archive_sha256 ?? null,
