@@ -226,7 +226,7 @@ describe('history, audit log and restore', () => {
     expect(lines[1]).toContain(mine.id);
     // `changes` has the REST answer's shape, [{field, old, new}], as JSON in one cell.
     const [entry] = byActor.body.content;
-    expect(entry.changes).toEqual(expect.arrayContaining([{ field: 'name', old: null, new: mine.name }]));
+    expect(entry.changes).toEqual(expect.arrayContaining([{ field: 'name', old: null, new: 'Clerk work' }]));
     expect(lines[1].endsWith(`,"${JSON.stringify(entry.changes).replace(/"/g, '""')}"`)).toBe(true);
     // ...which is the shape docs/history.md shows.
     const doc = readFileSync(path.join(__dirname, '../../docs/history.md'), 'utf8');
