@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports */
 'use strict';
 /**
  * The build (tsc with tsconfig.build.json, incremental) and whether it is needed. A build records

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports */
 'use strict';
 /**
  * `npm start`, in one process:
@@ -11,8 +12,8 @@
  * exits 0. Its lines are JSON, as the service's log is.
  */
 const path = require('node:path');
-const { build, upToDate } = require('./build');
 const { portProblem } = require('../src/port-probe');
+const { build, upToDate } = require('./build');
 
 const log = (msg, extra = {}) =>
   process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), ...extra, msg })}\n`);

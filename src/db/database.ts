@@ -2,9 +2,9 @@ import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { checkNotStopped, StartStopped } from '../stop-signals';
 import { openEmbedded } from './embedded';
 import { everyMigrationRecorded, migrate, openOrm } from './orm';
-import { checkNotStopped, StartStopped } from '../stop-signals';
 
 export interface Database {
   orm: MikroORM;
