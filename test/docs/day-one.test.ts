@@ -11,6 +11,8 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
  * page says it does.
  */
 const PAGE = path.resolve(__dirname, '../../docs/day-one.md');
+// Some thirty requests and a dozen node processes, run one after another on a shared machine.
+jest.setTimeout(180_000);
 
 function recipes(): string {
   const blocks = [...readFileSync(PAGE, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -38,7 +40,7 @@ describe('the day-one recipes (docs/day-one.md)', () => {
       'set -e',
       block.replace(/^TOKEN=.*$/m, `TOKEN='${a.token}'`).replaceAll('http://127.0.0.1:4000', server.baseUrl),
     ].join('\n');
-    const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: work, timeout: 60_000 });
+    const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: work, timeout: 150_000 });
     const lines = stdout.split('\n');
     const json = (pattern: RegExp) => JSON.parse(lines.find((l) => pattern.test(l))!);
 
