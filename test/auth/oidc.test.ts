@@ -113,7 +113,7 @@ describe('tokens from a trusted OpenID provider', () => {
     });
     await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
     docsUrl = `http://127.0.0.1:${(docs.address() as AddressInfo).port}`;
-  });
+  }, 120_000);
 
   afterAll(async () => {
     useIssuerSettings({
