@@ -281,7 +281,13 @@ function contextForCredentials(
   files: FileStore,
 ): ContextFor {
   const contextFor: ContextFor = async (req, res, optimistic = false) => {
-    const { em, caller } = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
+    const { em, caller, tokenId } = await authenticate(
+      orm.em,
+      jwt,
+      req.headers.authorization,
+      callers,
+      optimistic,
+    );
     res.locals.caller = caller;
     // The history names the request each change came from.
     setActor(em, { ...actorOf(em)!, requestId: (res.locals.requestId as string | undefined) ?? null });
@@ -324,6 +330,7 @@ function contextForCredentials(
       loaders: new Loaders(),
       requestId: res.locals.requestId as string,
       files,
+      tokenId,
     };
     if (optimistic)
       context.renewIfStale = async (target) => {

@@ -20,6 +20,6 @@ export function printBanner(base: string, demo?: DemoLine): void {
         : `\nDemo tenant "${demo.name}" (${demo.tenantId}), admin ${demo.email}, with a token made now:\n`,
     );
     console.log(`  curl -H 'Authorization: Bearer ${demo.token}' ${base}/api/v1/concepts/find-all\n`);
-    console.log('Tenants, roles and tokens: npx bms --help (docs/operations.md)\n');
+    console.log('Tenants, roles and tokens: ./bms --help (docs/operations.md)\n');
   }
 }

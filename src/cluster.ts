@@ -1,9 +1,12 @@
 import cluster, { type Worker } from 'node:cluster';
+import path from 'node:path';
 import { printBanner } from './banner';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { createLogger } from './logger';
 import { serveClusterMetrics } from './observability/cluster-metrics';
+import { portProblem } from './port-probe';
+import type { StopSignals } from './stop-signals';
 
 /**
  * The primary of WEB_CONCURRENCY worker processes (node:cluster): it migrates the database once,
@@ -18,10 +21,20 @@ const FORCE_AFTER_MS = 28_000;
 const CRASH_LOOP_MS = 5_000;
 const RESTART_DELAY_MS = 1_000;
 
-export async function runCluster(config: Config): Promise<void> {
+export async function runCluster(config: Config, stops: StopSignals): Promise<void> {
   const logger = createLogger(config.logLevel).child({ primary: process.pid });
-  const db = await openDatabase(config, { logger });
-  await db.close();
+  const problem = await portProblem(config.host, config.port);
+  if (problem) throw new Error(problem);
+  try {
+    const db = await openDatabase(config, { logger, signal: stops.abortSignal });
+    await db.close();
+  } catch (err) {
+    if (!stops.stopRequested) throw err;
+    logger.info({ signal: stops.stopRequested, during: 'start-up' }, 'stopped');
+    process.exit(0);
+  }
+  // Workers run this same entry point (main), whatever script started this process.
+  cluster.setupPrimary({ exec: path.join(__dirname, `main${path.extname(__filename)}`) });
 
   const started = new Map<Worker, number>();
   let ready = 0;
@@ -84,7 +97,6 @@ export async function runCluster(config: Config): Promise<void> {
 
   // A scrape of /metrics, on whichever worker, answers the sum over all of them.
   serveClusterMetrics();
-  process.on('SIGTERM', () => stopAll('SIGTERM'));
-  process.on('SIGINT', () => stopAll('SIGINT'));
+  stops.handOver(stopAll);
   for (let i = 0; i < config.webConcurrency; i++) fork();
 }

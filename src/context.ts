@@ -82,6 +82,8 @@ export interface Context {
   files?: FileStore;
   /** The Idempotency-Key a GraphQL mutation holds: its answer is stored before the commit. */
   idempotency?: HeldKey;
+  /** A provider token's identity (Claims.tokenId): a sign-out it asks for records it. */
+  tokenId?: string;
   /** The WebSocket session a subscription runs in (absent over HTTP). */
   live?: LiveStreams;
   /**

@@ -1,31 +1,36 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
-import { createApp } from './app';
+import { createApp, type App } from './app';
 import { appJobs } from './app-modules';
 import { resolveJwtSecret } from './auth/secret';
 import { signToken, type JwtSettings } from './auth/jwt';
 import type { Config } from './config';
-import { printBanner } from './banner';
+import { printBanner, type DemoLine } from './banner';
 import { startIdempotencyCleanup } from './jobs/idempotency-cleanup';
 import { startHistoryRetention } from './history/retention';
 import { startFileJobs } from './jobs/file-jobs';
 import { startTenantPurge } from './jobs/tenant-purge';
 import { startExportJobs } from './jobs/tenant-exports';
-import { connectSharedState } from './http/shared-store';
-import { openDatabase } from './db/database';
+import { connectSharedState, type SharedState } from './http/shared-store';
+import { openDatabase, type Database } from './db/database';
 import { Tenant } from './entities/tenant';
 import { type User, UserStatus } from './entities/user';
-import { bufferedStdout, createLogger } from './logger';
+import { bufferedStdout, createLogger, type Logger } from './logger';
 import { startEventWorker } from './events/worker';
 import { useEventSettings } from './events/settings';
 import { embeddedVapidKeys } from './events/push/settings';
 import { createTenant, findUserByEmail } from './services/provisioning';
 import { missingFlags } from './runtime-flags';
+import { checkNotStopped, type StopSignals } from './stop-signals';
+import { addressProblem, portProblem } from './port-probe';
 
-/** Serves in this process: alone, or as one worker of a cluster (whose primary migrated). */
-export async function serve(config: Config): Promise<void> {
+/**
+ * Serves in this process: alone, or as one worker of a cluster (whose primary migrated). A stop
+ * asked for during start-up (`stops`) closes what was opened so far and ends the process with
+ * exit 0 and "stopped".
+ */
+export async function serve(config: Config, stops: StopSignals): Promise<void> {
   // Web Push on the embedded database works from the first start: its keys are made once, under
   // DATA_DIR (with a database server they come from VAPID_* or Web Push is off).
   if (!config.events.push.web && !config.databaseUrl)
@@ -36,41 +41,22 @@ export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel, bufferedStdout()).child(
     cluster.isWorker ? { workerProcess: cluster.worker!.id } : {},
   );
-  const shared = config.redisUrl
-    ? await connectSharedState(config.redisUrl, config.redisKeyPrefix, logger)
-    : undefined;
-  // A first start on the embedded database spends most of a minute here, creating it.
-  if (cluster.isPrimary)
-    logger.info({ embedded: !config.databaseUrl }, 'opening the database and applying its migrations');
-  const db = await openDatabase(config, { migrate: cluster.isPrimary, logger }).catch(async (err) => {
-    await shared?.close();
-    throw err;
-  });
-  const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
-  const app = await createApp({
-    orm: db.orm,
-    jwt,
-    logger,
-    production: config.production,
-    http: {
-      corsOrigins: config.corsOrigins,
-      rateLimits: { ...config.rateLimits, store: shared?.store },
-      introspection: config.graphqlIntrospection,
-      receiveTimeoutSeconds: config.receiveTimeoutSeconds,
-      lagBound: { boundMs: config.events.lagBoundMs, maxWaitMs: config.events.lagBoundWaitMs },
-    },
-    files: config.files,
-  });
-  // The demo tenant exists before the first request can arrive.
-  const demo = db.embedded && !config.production ? await demoTenant(db.orm.em, jwt) : undefined;
+  const signal = stops.abortSignal;
+  // What start-up has opened, closed in reverse order when it cannot finish.
+  const opened: (() => Promise<unknown>)[] = [];
+  const closeOpened = async () => {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+  };
+  let started: Started;
   try {
-    await listen(app.server, config.host, config.port);
+    started = await startUp(config, logger, signal, opened);
   } catch (err) {
-    await app.close();
-    await db.close();
-    await shared?.close();
-    throw err;
+    await closeOpened();
+    if (!stops.stopRequested) throw err;
+    logger.info({ signal: stops.stopRequested, during: 'start-up' }, 'stopped');
+    process.exit(0);
   }
+  const { db, app, shared, demo } = started;
   // The modules' own background work (coverage jobs...), shared through their tables with every
   // other process.
   const moduleJobs = appJobs.map((job) => job.start(db.orm, logger));
@@ -85,7 +71,7 @@ export async function serve(config: Config): Promise<void> {
   // Deleted tenants whose grace period is over lose their rows and files, checked hourly.
   const purge = startTenantPurge(db.orm, app.files.backend, logger);
   // Tenant exports asked for over the API, written under DATA_DIR/exports.
-  const exportJobs = startExportJobs(db.orm, app.files.backend, path.join(config.dataDir, 'exports'), logger);
+  const exportJobs = startExportJobs(db.orm, app.files.backend, config.dataDir, logger);
   const base = `http://${config.host}:${config.port}`;
   logger.info({ url: base, embedded: db.embedded }, 'listening');
   const missing = missingFlags();
@@ -128,22 +114,75 @@ export async function serve(config: Config): Promise<void> {
       process.exit(1);
     }
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  stops.handOver((signal) => void stop(signal));
+}
+
+interface Started {
+  db: Database;
+  app: App;
+  shared?: SharedState;
+  demo?: DemoLine;
+}
+
+/**
+ * Start-up up to listening: the port (free, or one line and exit 1, before anything else), shared
+ * state, the database (opened and migrated), the app, the demo tenant. Each part opened is added
+ * to `opened`; a stop asked for (`signal`) ends it with StartStopped at the next step.
+ */
+async function startUp(
+  config: Config,
+  logger: Logger,
+  signal: AbortSignal,
+  opened: (() => Promise<unknown>)[],
+): Promise<Started> {
+  // A cluster's primary checked the port for its workers, which share it.
+  if (cluster.isPrimary) {
+    const problem = await portProblem(config.host, config.port);
+    if (problem) throw new Error(problem);
+  }
+  checkNotStopped(signal);
+  const shared = config.redisUrl
+    ? await connectSharedState(config.redisUrl, config.redisKeyPrefix, logger)
+    : undefined;
+  if (shared) opened.push(() => shared.close());
+  checkNotStopped(signal);
+  // A first start on the embedded database spends most of a minute here, creating it.
+  if (cluster.isPrimary)
+    logger.info({ embedded: !config.databaseUrl }, 'opening the database and applying its migrations');
+  const db = await openDatabase(config, { migrate: cluster.isPrimary, logger, signal });
+  opened.push(() => db.close());
+  checkNotStopped(signal);
+  const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
+  const app = await createApp({
+    orm: db.orm,
+    jwt,
+    logger,
+    production: config.production,
+    http: {
+      corsOrigins: config.corsOrigins,
+      rateLimits: { ...config.rateLimits, store: shared?.store },
+      introspection: config.graphqlIntrospection,
+      receiveTimeoutSeconds: config.receiveTimeoutSeconds,
+      lagBound: { boundMs: config.events.lagBoundMs, maxWaitMs: config.events.lagBoundWaitMs },
+    },
+    files: config.files,
+  });
+  // Closed before the database: it holds connections of the pool.
+  opened.splice(opened.length - 1, 0, () => app.close());
+  checkNotStopped(signal);
+  // The demo tenant exists before the first request can arrive.
+  const demo = db.embedded && !config.production ? await demoTenant(db.orm.em, jwt) : undefined;
+  checkNotStopped(signal);
+  await listen(app.server, config.host, config.port);
+  return { db, app, shared, demo };
 }
 
 /** Listens on host:port; an address that cannot be had is one line saying what to change. */
 function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const failed = (err: NodeJS.ErrnoException) => {
-      const address = `${host}:${port}`;
-      if (err.code === 'EADDRINUSE')
-        reject(
-          new Error(`${address} is already in use (another instance?): set PORT (or HOST) to a free one`),
-        );
-      else if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL')
-        reject(new Error(`cannot listen on ${address} (${err.code}): set PORT or HOST`));
-      else reject(err);
+      const problem = addressProblem(host, port, err);
+      reject(problem ? new Error(problem) : err);
     };
     server.once('error', failed);
     server.listen(port, host, () => {

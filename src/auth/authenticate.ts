@@ -17,6 +17,7 @@ import { hydrateDetached } from '../db/orm-bypass/detached';
 import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
 import { PROVIDER_ALGORITHMS } from './key-sets';
+import { withdrawnBySignOut } from './withdrawal';
 import { trustedIssuers } from './issuers';
 import { userOfIssuerToken } from './issuer-users';
 import {
@@ -35,6 +36,8 @@ export interface Authenticated {
   em: EntityManager;
   /** When the credential expires (ms since the epoch). */
   expiresAt: number;
+  /** A provider token's identity (Claims.tokenId), which a sign-out it asks for records. */
+  tokenId?: string;
 }
 
 /**
@@ -216,12 +219,6 @@ function claimsOf(rootEm: EntityManager, jwt: JwtSettings, token: string): Claim
   throw unauthorized(`the credential's algorithm ${alg} is not accepted`);
 }
 
-/** When the credential was issued before its user last signed out everywhere. */
-function withdrawn(caller: Readonly<Caller>, claims: Claims): boolean {
-  const signedOutAt = caller.user.signedOutAt;
-  return !!signedOutAt && (claims.iat ?? 0) * 1000 < Math.floor(signedOutAt.getTime() / 1000) * 1000 + 1000;
-}
-
 /**
  * Verifies the credential and loads its user (so role, access and status changes apply to the
  * very next request): afresh, or from `callers` when the tenant's version says nothing changed
@@ -259,11 +256,11 @@ export async function authenticate(
       });
       return { em, caller, expiresAt: caller.apiKey!.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER };
     }
-    if (withdrawn(caller, claims!))
+    if (withdrawnBySignOut(caller.user, claims!))
       throw unauthorized('the credential was withdrawn: its user signed out everywhere');
     // The actor recorded on writes is the user as stored now, not as the token remembers it.
     setActor(em, { tenantId: caller.tenantId, userId: caller.userId, email: caller.email });
-    return { em, caller, expiresAt: (claims!.exp ?? 0) * 1000 };
+    return { em, caller, expiresAt: (claims!.exp ?? 0) * 1000, tokenId: claims!.tokenId };
   } catch (err) {
     await endTenantTransaction(em, false);
     throw err;

@@ -82,5 +82,12 @@ export async function userOfIssuerToken(rootEm: EntityManager, token: IssuerToke
   }
   const { id, email } = await user;
   checkDomain(token, email);
-  return { sub: id, email, tenantId: token.config.tenantId, iat: token.iat, exp: token.exp };
+  return {
+    sub: id,
+    email,
+    tenantId: token.config.tenantId,
+    iat: token.iat,
+    exp: token.exp,
+    tokenId: token.id,
+  };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import ipaddr from 'ipaddr.js';
@@ -35,6 +36,8 @@ export interface IssuerToken {
   email?: string;
   iat: number;
   exp: number;
+  /** Which token it is: its `jti`, or a digest of the whole token when it has none. */
+  id: string;
 }
 
 export interface IssuerSettings extends KeySetOptions {
@@ -216,6 +219,10 @@ export class TrustedIssuers {
       email,
       iat: payload.iat ?? 0,
       exp: payload.exp!,
+      id:
+        typeof payload.jti === 'string' && payload.jti !== ''
+          ? `jti:${payload.jti}`
+          : `sha256:${createHash('sha256').update(token).digest('base64url')}`,
     });
     if (this.verified.size >= ISSUERS_MAX * 10) this.verified.delete(this.verified.keys().next().value!);
     // The generation the key was found in: a refetch during the verification moves it.

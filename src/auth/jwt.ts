@@ -7,10 +7,20 @@ export interface Claims {
   sub: string;
   email: string;
   tenantId: string;
-  /** When the credential was issued (s since the epoch): "sign out everywhere" refuses older ones. */
+  /**
+   * When the credential was issued (s since the epoch): "sign out everywhere" refuses older ones.
+   * The service's own tokens carry it to the millisecond (a fraction, as RFC 7519's NumericDate
+   * allows), so one issued right after a sign-out is told from one issued right before it.
+   */
   iat?: number;
   /** When it expires (s since the epoch). */
   exp?: number;
+  /**
+   * A provider's token only: which credential it is (its `jti`, or a digest of the token), since
+   * its `iat` may be a whole second, which cannot say on which side of a sign-out in that second
+   * it was issued (src/auth/withdrawal.ts).
+   */
+  tokenId?: string;
 }
 
 export interface JwtSettings {
@@ -38,10 +48,12 @@ const ALGORITHMS: jwt.Algorithm[] = ['HS256'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function signToken(settings: JwtSettings, claims: Claims, expiresIn: string | number = '12h'): string {
-  return jwt.sign({ email: claims.email, tenantId: claims.tenantId }, settings.secret, {
+  const iat = Date.now() / 1000;
+  return jwt.sign({ email: claims.email, tenantId: claims.tenantId, iat }, settings.secret, {
     algorithm: 'HS256',
     subject: claims.sub,
-    expiresIn: expiresIn as jwt.SignOptions['expiresIn'],
+    // As a duration's text, jsonwebtoken rounds `exp` down to a whole second from the fractional iat.
+    expiresIn: (typeof expiresIn === 'number' ? `${expiresIn}s` : expiresIn) as jwt.SignOptions['expiresIn'],
     ...(settings.issuer ? { issuer: settings.issuer } : {}),
     ...(settings.audience ? { audience: settings.audience } : {}),
   });

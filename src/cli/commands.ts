@@ -439,8 +439,8 @@ const COMMANDS: Record<string, Command> = {
       const tenant = await services.named(values);
       const user = await services.directory.userByEmail(services.em, need(values, 'email'), tenant.id);
       const { signOutEverywhere } = await import('../domain/access/sign-out');
-      const at = await signOutEverywhere(services.tenantEm(tenant.id), user.id);
-      return { userId: user.id, email: user.email, signedOutAt: at.toISOString() };
+      const { signedOutAt } = await signOutEverywhere(services.tenantEm(tenant.id), user.id);
+      return { userId: user.id, email: user.email, signedOutAt: signedOutAt.toISOString() };
     },
   },
   token: {

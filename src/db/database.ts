@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { checkNotStopped, StartStopped } from '../stop-signals';
 import { openEmbedded } from './embedded';
 import { everyMigrationRecorded, migrate, openOrm } from './orm';
 import { sessionsFor } from './sessions';
@@ -17,27 +18,44 @@ export interface Database {
  */
 export async function openDatabase(
   config: Config,
-  options: { migrate?: boolean; logger?: Logger } = {},
+  options: { migrate?: boolean; logger?: Logger; signal?: AbortSignal } = {},
 ): Promise<Database> {
-  const embedded = config.databaseUrl ? undefined : await openEmbedded(config.dataDir);
+  const { signal, logger } = options;
+  const embedded = config.databaseUrl ? undefined : await openEmbedded(config.dataDir, signal);
+  let orm: MikroORM | undefined;
+  // A stop asked for from here on: the embedded host stops (rolling back what is under way, as a
+  // dropped connection does) and the pool closes, so the statement running fails and the start
+  // ends without having changed anything half-way.
+  const abort = () => {
+    void embedded?.stop();
+    void orm?.close(true);
+  };
+  signal?.addEventListener('abort', abort, { once: true });
   try {
+    checkNotStopped(signal);
     const clientUrl = config.databaseUrl ?? embedded!.url;
-    const orm = await openOrm({ clientUrl, poolMax: embedded ? 1 : config.poolSize, logger: options.logger });
+    orm = await openOrm({ clientUrl, poolMax: embedded ? 1 : config.poolSize, logger });
+    checkNotStopped(signal);
     if (options.migrate !== false) {
-      if (embedded) await migrate(orm);
-      else await migrateAlone(orm, clientUrl);
+      if (embedded) await migrate(orm, logger);
+      else await migrateAlone(orm, clientUrl, logger, signal);
     }
+    checkNotStopped(signal);
+    signal?.removeEventListener('abort', abort);
+    const opened = orm;
     return {
-      orm,
+      orm: opened,
       embedded: Boolean(embedded),
       async close() {
-        await orm.close(true);
+        await opened.close(true);
         await embedded?.stop();
       },
     };
   } catch (err) {
+    signal?.removeEventListener('abort', abort);
+    await orm?.close(true).catch(() => undefined);
     await embedded?.stop();
-    throw err;
+    throw signal?.aborted ? new StartStopped() : err;
   }
 }
 
@@ -52,14 +70,23 @@ export async function openDatabase(
  * Should the lock's connection be lost meanwhile (the server restarted), the unlock fails and so
  * does the start: the lock no longer kept another process out.
  */
-async function migrateAlone(orm: MikroORM, clientUrl: string): Promise<void> {
+async function migrateAlone(
+  orm: MikroORM,
+  clientUrl: string,
+  logger: Logger | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   if (await everyMigrationRecorded(orm)) return;
   const lock = await sessionsFor(clientUrl).open();
+  // A stop while waiting for another process's migrations ends the wait too.
+  const abort = () => void lock.end();
+  signal?.addEventListener('abort', abort, { once: true });
   try {
     await lock.query(`select pg_advisory_lock(hashtext('bms:migrations'))`);
-    await migrate(orm);
+    await migrate(orm, logger);
     await lock.query(`select pg_advisory_unlock(hashtext('bms:migrations'))`);
   } finally {
-    await lock.end();
+    signal?.removeEventListener('abort', abort);
+    await lock.end().catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { StartStopped } from '../stop-signals';
 
 /**
  * The embedded database: one PGlite host process per data directory, guarded by a lock file
@@ -50,21 +51,30 @@ function readLock(file: string): LockInfo | undefined {
 
 const urlFor = (port: number) => `postgresql://postgres@127.0.0.1:${port}/postgres`;
 
-/** Starts a PGlite host for `dataDir` ("memory://" for a throw-away database) and waits for it. */
+/**
+ * Starts a PGlite host for `dataDir` ("memory://" for a throw-away database) and waits for it.
+ * `signal` aborted meanwhile stops the host (which finishes opening an existing database first:
+ * see pglite-host.js) and rejects with StartStopped once it has exited.
+ */
 export function startHost(
   dataDir: string,
   port = 0,
+  signal?: AbortSignal,
 ): Promise<{ child: ChildProcess; port: number; control: Control }> {
   const child = fork(path.join(__dirname, 'pglite-host.js'), [dataDir, String(port)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  return new Promise((resolve, reject) => {
+  const abort = () => child.kill('SIGTERM');
+  signal?.addEventListener('abort', abort, { once: true });
+  return new Promise<{ child: ChildProcess; port: number; control: Control }>((resolve, reject) => {
     child.once('message', (msg: { ready: boolean; port?: number; control?: Control; error?: string }) => {
       if (msg.ready && msg.port && msg.control) resolve({ child, port: msg.port, control: msg.control });
       else reject(new Error(`embedded database failed to start: ${msg.error ?? 'unknown error'}`));
     });
-    child.once('exit', (code) => reject(new Error(`embedded database exited with code ${code}`)));
-  });
+    child.once('exit', (code) =>
+      reject(signal?.aborted ? new StartStopped() : new Error(`embedded database exited with code ${code}`)),
+    );
+  }).finally(() => signal?.removeEventListener('abort', abort));
 }
 
 export function stopHost(child: ChildProcess): Promise<void> {
@@ -75,7 +85,7 @@ export function stopHost(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
+export async function openEmbedded(dataDir: string, signal?: AbortSignal): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = lockFile(dataDir);
   for (let attempt = 0; attempt < 50; attempt++) {
@@ -99,7 +109,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
       throw err;
     }
     try {
-      const { child, port, control } = await startHost(path.join(dataDir, 'pgdata'));
+      const { child, port, control } = await startHost(path.join(dataDir, 'pgdata'), 0, signal);
       fs.writeSync(fd, JSON.stringify({ pid: child.pid, port, control }));
       fs.closeSync(fd);
       return {

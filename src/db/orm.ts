@@ -97,8 +97,11 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM<PostgreSqlD
  * migrator (@mikro-orm/migrations, umzug and its command-line parser) was a third of the CPU of a
  * CLI command's start, and every command and service start migrates first.
  */
-export async function migrate(orm: MikroORM): Promise<void> {
-  if (await everyMigrationRecorded(orm)) return;
+export async function migrate(orm: MikroORM, logger?: Logger): Promise<void> {
+  const recorded = await recordedMigrations(orm);
+  const pending = migrationNames.filter((name) => !recorded.has(name));
+  if (pending.length === 0) return;
+  logger?.info({ pending: pending.length }, 'applying migrations');
   await (await migratorOf(orm)).up();
   // Tables added by any migration get their row-level security policy (idempotent).
   await enableRowLevelSecurity(orm);

@@ -12,15 +12,49 @@
  * on SIGTERM or when the parent goes. `control` is a second loopback port and a token for the
  * operations the wire protocol cannot carry (a backup: see backup()).
  */
+const fs = require('node:fs');
 const http = require('node:http');
 const { randomBytes, timingSafeEqual } = require('node:crypto');
 const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
 
+/**
+ * The folder of a database being created carries a marker beside it until PGlite is ready: a
+ * marker found at start means a creation was cut off, and what it left is removed and made anew.
+ */
+function prepareDataDir(dataDir) {
+  const marker = `${dataDir}.creating`;
+  if (fs.existsSync(marker)) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(marker, { force: true });
+  }
+  if (fs.existsSync(dataDir)) return undefined;
+  fs.writeFileSync(marker, `${process.pid}\n`);
+  return marker;
+}
+
 async function main() {
   const dataDir = process.argv[2];
-  const db = dataDir === 'memory://' ? new PGlite() : new PGlite(dataDir);
+  const memory = dataDir === 'memory://';
+  const creating = memory ? undefined : prepareDataDir(dataDir);
+  // A stop asked for while PGlite opens: PGlite cannot be interrupted, and a PGlite killed while it
+  // writes may not open again. A database being created is given up at once (the marker has the
+  // next start make it anew); an existing one is opened to the end, then closed.
+  let stopAsked = false;
+  let onStop = () => {
+    if (creating) process.exit(0);
+    stopAsked = true;
+  };
+  process.on('SIGTERM', () => onStop());
+  process.on('disconnect', () => onStop());
+  // A terminal's Ctrl-C reaches the whole process group, this host included. Stopping then would
+  // cut off the queries of a parent that is still finishing its requests; the parent stops the
+  // host itself (SIGTERM), or the host stops when the parent goes away.
+  process.on('SIGINT', () => undefined);
+  const db = memory ? new PGlite() : new PGlite(dataDir);
   await db.waitReady;
+  if (creating) fs.rmSync(creating, { force: true });
+  onStop = () => (stopAsked = true);
   const server = new PGLiteSocketServer({
     db,
     port: Number(process.argv[3] || 0),
@@ -44,12 +78,8 @@ async function main() {
       process.exit(0);
     }
   };
-  process.on('SIGTERM', stop);
-  // A terminal's Ctrl-C reaches the whole process group, this host included. Stopping then would
-  // cut off the queries of a parent that is still finishing its requests; the parent stops the
-  // host itself (SIGTERM), or the host stops when the parent goes away.
-  process.on('SIGINT', () => undefined);
-  process.on('disconnect', stop);
+  onStop = () => void stop();
+  if (stopAsked) return stop();
   process.send?.({ ready: true, port, control: { port: control.port, token: control.token } });
 }
 

@@ -121,6 +121,13 @@ export class User extends Audited {
   })
   signedOutAt?: Date | null;
 
+  /**
+   * The provider token that asked for the last sign-out (its `jti` or digest): a provider's `iat`
+   * is a whole second, so this tells that token from one issued after it in the same second.
+   */
+  @Property({ type: 'text', nullable: true })
+  signedOutTokenId?: string | null;
+
   /** `<issuer> <subject>` of a user created on first sign-in through an issuer naming users by `sub`. */
   @Property({ type: 'text', nullable: true })
   externalSubject?: string | null;

@@ -21,6 +21,8 @@ export interface DeliveryTarget {
   frequency?: string;
   from?: string;
   to?: string;
+  /** A digest its user asked for now (src/events/digest.ts, requestDigest), not a period's. */
+  requested?: boolean;
 }
 
 /** A claimed delivery with what its attempt needs, read by the claiming statement itself. */

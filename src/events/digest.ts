@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { asEventWorker, type Query } from './store';
+import type { EventSettings } from './settings';
 
 /**
  * E-mail digests: once a period, each user whose `digestFrequency` asks for one gets a single
@@ -76,9 +77,7 @@ export async function scheduleDigests(orm: MikroORM, now = new Date()): Promise<
     const rows = await q(
       `with due as (
          select s.tenant_id, s.user_id, s.digest_frequency, s.enabled_categories, s.disabled_scopes, p."to",
-           coalesce((select max((d.target->>'to')::timestamptz) from event_delivery d
-                     where d.tenant_id = s.tenant_id and d.channel = 'DIGEST' and d.target->>'userId' = s.user_id::text
-                       and d.target->>'to' > ${isoText('p."from" - (p."to" - p."from")')}), p."from") as "from"
+           ${digestStart('s', 'p')} as "from"
          from notification_settings s
          join tenant t on t.id = s.tenant_id
          join jsonb_to_recordset(?::jsonb) as p("timeZone" text, frequency text, "from" timestamptz, "to" timestamptz)
@@ -107,6 +106,122 @@ export async function scheduleDigests(orm: MikroORM, now = new Date()): Promise<
 const isoText = (timestamp: string) =>
   `to_char((${timestamp}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * Where the digest of `settings`' user for the period `period` ("from", "to") starts: where the
+ * user's last digest (scheduled or asked for) ended, when that was less than a period before the
+ * period's start; else the period's start.
+ */
+const digestStart = (settings: string, period: string) =>
+  `coalesce((select max((d.target->>'to')::timestamptz) from event_delivery d
+     where d.tenant_id = ${settings}.tenant_id and d.channel = 'DIGEST' and d.target->>'userId' = ${settings}.user_id::text
+       and d.target->>'to' > ${isoText(`${period}."from" - (${period}."to" - ${period}."from")`)}), ${period}."from")`;
+
+/** What a digest of `userId` sent now would cover; `off` while the user's digests are off. */
+export type DigestWindow =
+  { off: true } | { off: false; frequency: DigestFrequency; timeZone: string; from: Date; to: Date };
+
+/**
+ * The window of a digest sent now: from where the user's next scheduled digest would start (that
+ * of the period that ended last, which the scheduler may not have sent yet) up to `now`. A digest
+ * sent for it moves the start of the next scheduled one to `now` (digestStart), so the two
+ * neither repeat a notification nor drop one.
+ */
+async function windowNow(q: Query, tenantId: string, userId: string, now: Date): Promise<DigestWindow> {
+  const [settings] = await q<{ frequency: string; zone: string }>(
+    `select s.digest_frequency as frequency, coalesce(t.settings->>'defaultTimezone', 'UTC') as zone
+     from notification_settings s join tenant t on t.id = s.tenant_id
+     where s.tenant_id = ? and s.user_id = ?`,
+    [tenantId, userId],
+  );
+  if (!settings || (settings.frequency !== 'DAILY' && settings.frequency !== 'WEEKLY')) return { off: true };
+  const frequency: DigestFrequency = settings.frequency;
+  const period = (await digestPeriods(q, [settings.zone], now)).find(
+    (p) => p.timeZone === settings.zone && p.frequency === frequency,
+  )!;
+  const [start] = await q<{ from: Date }>(
+    `select ${digestStart('s', 'p')} as "from"
+     from (select ?::uuid as tenant_id, ?::uuid as user_id) s,
+          (select ?::timestamptz as "from", ?::timestamptz as "to") p`,
+    [tenantId, userId, period.from.toISOString(), period.to.toISOString()],
+  );
+  return { off: false, frequency, timeZone: settings.zone, from: new Date(start.from), to: now };
+}
+
+/** A digest as its user would receive it now: its window, what it lists, and the e-mail. */
+export interface DigestPreview {
+  off: false;
+  frequency: DigestFrequency;
+  from: Date;
+  to: Date;
+  /** Null when nothing in the window would be listed: no digest would be sent. */
+  content: DigestContent | null;
+  mail: { subject: string; text: string; html: string } | null;
+}
+
+/**
+ * The digest `userId` would receive if it were sent now; `off` while the user's digests are off.
+ * `q` runs in a transaction bound to the user's tenant (the request's own).
+ */
+export async function previewDigest(
+  q: Query,
+  settings: Pick<EventSettings, 'linkSecret' | 'publicUrl'>,
+  tenantId: string,
+  userId: string,
+  now = new Date(),
+): Promise<DigestPreview | { off: true }> {
+  const window = await windowNow(q, tenantId, userId, now);
+  if (window.off) return window;
+  const content =
+    window.from < window.to ? await readDigestContent(q, tenantId, digestTarget(userId, window)) : null;
+  const mail = content ? composeDigest(content, await unsubscribeLink(settings, tenantId, userId)) : null;
+  return { off: false, frequency: window.frequency, from: window.from, to: window.to, content, mail };
+}
+
+const digestTarget = (userId: string, window: { frequency: string; from: Date; to: Date }) => ({
+  userId,
+  frequency: window.frequency,
+  from: window.from.toISOString(),
+  to: window.to.toISOString(),
+  requested: true,
+});
+
+/**
+ * Queues the digest `userId` would receive now, as a DIGEST delivery that the event worker sends
+ * as it sends every digest; answers its id with the preview, or the preview alone when there is
+ * nothing to send (digests off, or no notification in the window).
+ */
+export async function requestDigest(
+  q: Query,
+  settings: Pick<EventSettings, 'linkSecret' | 'publicUrl'>,
+  tenantId: string,
+  userId: string,
+  now = new Date(),
+): Promise<{ preview: DigestPreview | { off: true }; deliveryId: string | null }> {
+  const preview = await previewDigest(q, settings, tenantId, userId, now);
+  if (preview.off || !preview.content) return { preview, deliveryId: null };
+  const [row] = await q<{ id: string }>(
+    `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
+       event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
+     values (?, gen_random_uuid(), now(), 'digest-request', now(), 'digest-request', 1, 'DIGEST',
+       null, '${DIGEST_EVENT}', ?, 'PENDING', 0, now(), '[]'::jsonb, ?::jsonb)
+     on conflict do nothing
+     returning id`,
+    [tenantId, preview.to.toISOString(), JSON.stringify(digestTarget(userId, preview))],
+  );
+  return { preview, deliveryId: row?.id ?? null };
+}
+
+/** The signed link that turns `userId`'s digests off; none without a secret to sign it with. */
+export async function unsubscribeLink(
+  settings: Pick<EventSettings, 'linkSecret' | 'publicUrl'>,
+  tenantId: string,
+  userId: string,
+): Promise<string | undefined> {
+  return settings.linkSecret
+    ? `${settings.publicUrl}/unsubscribe?token=${await unsubscribeToken(settings.linkSecret, tenantId, userId)}`
+    : undefined;
+}
+
 /** The notifications of `settings`' user in [from, to) that its categories and scopes let through. */
 const includedNotifications = (settings: string, from: string, to: string) =>
   `select 1 from notification n
@@ -120,6 +235,11 @@ export interface DigestContent {
   email: string;
   language: string;
   frequency: DigestFrequency;
+  /** The tenant's time zone, in which a digest asked for says since when it lists. */
+  timeZone: string;
+  from: Date;
+  /** A digest its user asked for (since the last one) rather than a period's. */
+  requested: boolean;
   total: number;
   items: {
     title: string | null;
@@ -137,42 +257,50 @@ const DIGEST_ITEMS = 50;
  * Reads what the digest of `target` says, within its tenant; null when there is nothing to send
  * (the user turned digests off since, is gone or inactive, or the notifications were deleted).
  */
-export async function digestContent(
+export function digestContent(
   orm: MikroORM,
   tenantId: string,
-  target: { userId: string; frequency: string; from: string; to: string },
+  target: DigestTarget,
 ): Promise<DigestContent | null> {
-  return asEventWorker(
-    orm,
-    async (q: Query) => {
-      const [who] = await q<{ email: string; language: string | null; frequency: string }>(
-        `select u.email, coalesce(nullif(u.language, ''), t.settings->>'defaultLanguage') as language,
-           s.digest_frequency as frequency
+  return asEventWorker(orm, (q) => readDigestContent(q, tenantId, target), tenantId);
+}
+
+type DigestTarget = { userId: string; frequency: string; from: string; to: string; requested?: boolean };
+
+/** digestContent, in a transaction bound to the tenant (`q`). */
+async function readDigestContent(
+  q: Query,
+  tenantId: string,
+  target: DigestTarget,
+): Promise<DigestContent | null> {
+  const [who] = await q<{ email: string; language: string | null; frequency: string; zone: string }>(
+    `select u.email, coalesce(nullif(u.language, ''), t.settings->>'defaultLanguage') as language,
+           s.digest_frequency as frequency, coalesce(t.settings->>'defaultTimezone', 'UTC') as zone
          from app_user u join tenant t on t.id = u.tenant_id
          join notification_settings s on s.tenant_id = u.tenant_id and s.user_id = u.id
          where u.tenant_id = ? and u.id = ? and u.status = 'ACTIVE'`,
-        [tenantId, target.userId],
-      );
-      if (!who || who.frequency === 'OFF') return null;
-      const items = await q<DigestContent['items'][number] & { total: number }>(
-        `select n.title, n.body, n.action_url as "actionUrl", n.created, n.category, count(*) over () as total
+    [tenantId, target.userId],
+  );
+  if (!who || who.frequency === 'OFF') return null;
+  const items = await q<DigestContent['items'][number] & { total: number }>(
+    `select n.title, n.body, n.action_url as "actionUrl", n.created, n.category, count(*) over () as total
          from notification n join notification_settings s on s.tenant_id = n.tenant_id and s.user_id = n.user_id
          where n.tenant_id = ? and n.user_id = ? and n.created >= ?::timestamptz and n.created < ?::timestamptz
            and n.category = any(s.enabled_categories) and not coalesce(n.scope = any(s.disabled_scopes), false)
          order by n.created, n.id limit ${DIGEST_ITEMS}`,
-        [tenantId, target.userId, target.from, target.to],
-      );
-      if (items.length === 0) return null;
-      return {
-        email: who.email,
-        language: who.language ?? 'en',
-        frequency: target.frequency === 'WEEKLY' ? 'WEEKLY' : 'DAILY',
-        total: Number(items[0].total),
-        items: items.map(({ total: _total, ...item }) => item),
-      };
-    },
-    tenantId,
+    [tenantId, target.userId, target.from, target.to],
   );
+  if (items.length === 0) return null;
+  return {
+    email: who.email,
+    language: who.language ?? 'en',
+    frequency: target.frequency === 'WEEKLY' ? 'WEEKLY' : 'DAILY',
+    timeZone: who.zone,
+    from: new Date(target.from),
+    requested: target.requested === true,
+    total: Number(items[0].total),
+    items: items.map(({ total: _total, ...item }) => item),
+  };
 }
 
 const TEXTS = {
@@ -180,6 +308,7 @@ const TEXTS = {
     subject: (f: DigestFrequency, n: number) =>
       `Your ${f === 'DAILY' ? 'daily' : 'weekly'} summary: ${n} notification${n === 1 ? '' : 's'}`,
     intro: (f: DigestFrequency) => `Here is what happened ${f === 'DAILY' ? 'yesterday' : 'last week'}.`,
+    since: (when: string) => `Here is what happened since ${when}.`,
     more: (n: number) => `… and ${n} more.`,
     unsubscribe: 'Stop these summaries',
     open: 'Open',
@@ -188,6 +317,7 @@ const TEXTS = {
     subject: (f: DigestFrequency, n: number) =>
       `Ihre ${f === 'DAILY' ? 'tägliche' : 'wöchentliche'} Zusammenfassung: ${n} Benachrichtigung${n === 1 ? '' : 'en'}`,
     intro: (f: DigestFrequency) => `Das ist ${f === 'DAILY' ? 'gestern' : 'letzte Woche'} passiert.`,
+    since: (when: string) => `Das ist seit ${when} passiert.`,
     more: (n: number) => `… und ${n} weitere.`,
     unsubscribe: 'Diese Zusammenfassungen abbestellen',
     open: 'Öffnen',
@@ -196,6 +326,7 @@ const TEXTS = {
     subject: (f: DigestFrequency, n: number) =>
       `${f === 'DAILY' ? 'Päivän' : 'Viikon'} yhteenveto: ${n} ilmoitus${n === 1 ? '' : 'ta'}`,
     intro: (f: DigestFrequency) => `Tässä mitä tapahtui ${f === 'DAILY' ? 'eilen' : 'viime viikolla'}.`,
+    since: (when: string) => `Tässä mitä on tapahtunut ${when} jälkeen.`,
     more: (n: number) => `… ja ${n} muuta.`,
     unsubscribe: 'Lopeta nämä yhteenvedot',
     open: 'Avaa',
@@ -206,6 +337,18 @@ const TEXTS = {
 export function digestLanguage(language: string): keyof typeof TEXTS {
   const primary = language.toLowerCase().split(/[-_]/)[0];
   return primary in TEXTS ? (primary as keyof typeof TEXTS) : 'en';
+}
+
+/** A moment as the digest's reader reads it: in their language, in the tenant's time zone. */
+function moment(at: Date, language: string, timeZone: string): string {
+  const format = (zone: string) =>
+    new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(at);
+  try {
+    return format(timeZone);
+  } catch {
+    // A zone PostgreSQL knows and this Node's ICU does not: the periods fall back to UTC alike.
+    return `${format('UTC')} UTC`;
+  }
 }
 
 const escapeHtml = (text: string) =>
@@ -219,11 +362,15 @@ export function composeDigest(
   content: DigestContent,
   unsubscribeUrl: string | undefined,
 ): { subject: string; text: string; html: string } {
-  const t = TEXTS[digestLanguage(content.language)];
+  const language = digestLanguage(content.language);
+  const t = TEXTS[language];
+  const intro = content.requested
+    ? t.since(moment(content.from, language, content.timeZone))
+    : t.intro(content.frequency);
   const safeUrl = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
   const more = content.total - content.items.length;
   const text = [
-    t.intro(content.frequency),
+    intro,
     '',
     ...content.items.map((n) =>
       [`- ${n.title ?? ''}`, n.body ? `  ${n.body}` : '', safeUrl(n.actionUrl) ? `  ${n.actionUrl}` : '']
@@ -234,7 +381,7 @@ export function composeDigest(
     ...(unsubscribeUrl ? ['', `${t.unsubscribe}: ${unsubscribeUrl}`] : []),
   ].join('\n');
   const html = `<!doctype html><html lang="${digestLanguage(content.language)}"><body>
-<p>${escapeHtml(t.intro(content.frequency))}</p>
+<p>${escapeHtml(intro)}</p>
 <ul>
 ${content.items
   .map((n) => {

@@ -2,11 +2,29 @@ import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { escapeLiteral } from 'pg';
+import type { EntityManager } from '@mikro-orm/core';
 import type { Rows } from '../db/rows';
+import { queryRows } from '../db/orm-bypass/statements';
 import { sessionPool, sessionsFor, type SessionPool } from '../db/sessions';
 
 /** Runs one statement with `?` placeholders in the worker's transaction. */
 export type Query = <R = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<R[]>;
+
+/**
+ * The same in a request's own transaction (as the application role, bound to the caller's
+ * tenant), for what a request reads or queues of the event worker's tables: a transaction of its
+ * own would wait for the embedded database's one connection, which the request holds.
+ */
+export const requestQuery =
+  (em: EntityManager): Query =>
+  async <R>(sql: string, params: readonly unknown[] = []) => {
+    let n = 0;
+    return (await queryRows(
+      em,
+      sql.replace(/\?/g, () => `$${++n}`),
+      params,
+    )) as R[];
+  };
 
 /**
  * Runs `work` in a transaction of the event worker: as the connection's own database user, with

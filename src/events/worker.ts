@@ -18,7 +18,7 @@ import {
   type Channel,
   type Claim,
 } from './deliveries';
-import { composeDigest, digestContent, scheduleDigests, unsubscribeToken } from './digest';
+import { composeDigest, digestContent, scheduleDigests, unsubscribeLink } from './digest';
 import { PushSenders, SERVICE_OF } from './push';
 import type { PushNotice } from './push/payload';
 import { configuredPlatforms } from './push/settings';
@@ -350,12 +350,10 @@ async function attemptDigest(orm: MikroORM, senders: Senders, claim: Claim): Pro
     frequency: target.frequency ?? 'DAILY',
     from: target.from ?? at.toISOString(),
     to: target.to ?? at.toISOString(),
+    requested: target.requested,
   });
   if (!content) return nothingToSend(claim, at);
-  const { linkSecret, publicUrl } = senders.settings;
-  const link = linkSecret
-    ? `${publicUrl}/unsubscribe?token=${await unsubscribeToken(linkSecret, claim.tenant_id, target.userId)}`
-    : undefined;
+  const link = await unsubscribeLink(senders.settings, claim.tenant_id, target.userId);
   const mail = composeDigest(content, link);
   let error: string | null = null;
   try {

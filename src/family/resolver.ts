@@ -4,7 +4,7 @@ import type { Audited } from '../entities/tenant-scoped';
 import type { Context } from '../context';
 import { can, Requires } from '../permissions/rules';
 import type { Verb } from '../permissions/catalog';
-import { ARG_DOCS } from '../schema/descriptions';
+import { ARG_DOCS, withArticle } from '../schema/descriptions';
 import { PageArg } from '../schema/args';
 import { HistoryPage } from '../history/history-types';
 import type { HistoryRow } from '../history/query';
@@ -125,14 +125,15 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
         const type = getNamedType(info.schema.getType(entity.name));
         if (!isObjectType(type)) throw new Error(`${entity.name} is not an object type`);
         const meta = ctx.em.getMetadata().get(entity.name);
-        // A list of objects is a column only where the record holds it (`stored`), as JSON.
+        // A list of objects is a column only where the record's row holds it (`stored`), as JSON;
+        // `events`, the history kept in a table of its own, is not (its own operations read it).
         const scalars = new Set(
           [...service.fieldsOf(ctx.em).values()].filter((f) => f.kind !== 'objects').map((f) => f.name),
         );
         columns = csvColumns(
           type,
           scalars,
-          (f) => f in meta.properties,
+          (f) => f in meta.properties && meta.properties[f].persist !== false,
           new Set(Object.keys(group.derived ?? {})),
         );
       }
@@ -142,7 +143,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     @Requires(rule('CREATE'))
     @Mutation(() => entity, {
       name: `create${name}`,
-      description: `Creates a ${name}; returns it as stored.`,
+      description: `Creates ${withArticle(name)}; returns it as stored.`,
     })
     create(
       @Arg('input', () => createInput, { description: `The new ${name}.` }) input: C,
@@ -188,7 +189,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     @Requires(rule('READ'))
     @Query(() => HistoryPage, {
       name: `${lowerFirst(name)}History`,
-      description: `The history of one ${name}, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ${name} deleted within the retention period. A malformed id is a 400, an unknown one a 404.`,
+      description: `The history of one ${name}, newest first, paged: each change's values before and after, who made it, in which request, and when; also of ${withArticle(name)} deleted within the retention period. A malformed id is a 400, an unknown one a 404.`,
     })
     history(
       @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
@@ -202,7 +203,7 @@ export function familyResolver<T extends Audited, C extends object, U extends ob
     @Requires(rule('CREATE'))
     @Mutation(() => entity, {
       name: `restore${name}`,
-      description: `Brings back a ${name} deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).`,
+      description: `Brings back ${withArticle(name)} deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).`,
     })
     restore(@Arg('id', () => ID, { description: ARG_DOCS.id }) id: string, @Ctx() ctx: Context): Promise<T> {
       return service.restore(ctx, id);

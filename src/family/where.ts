@@ -1,6 +1,7 @@
 import { raw, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { Context } from '../context';
 import { badRequest } from '../errors';
+import { withArticle } from '../schema/descriptions';
 import { isSortable, OPS_BY_KIND, type FieldInfo } from './fields';
 import { isUuid } from './limits';
 import { FilterOp, type FilterInput, type SortInput } from './search-input';
@@ -85,7 +86,7 @@ function condition(field: FieldInfo, filter: FilterInput, ctx: Context): FilterQ
   const name = field.name;
   if (!OPS_BY_KIND[field.kind].includes(op)) {
     throw badRequest(
-      `filter ${name}: the op ${op} does not apply to a ${field.kind} field; use one of ${OPS_BY_KIND[field.kind].join(', ')}`,
+      `filter ${name}: the op ${op} does not apply to ${withArticle(field.kind)} field; use one of ${OPS_BY_KIND[field.kind].join(', ')}`,
     );
   }
   if (field.some) return someElement(field, filter, ctx);

@@ -28,6 +28,7 @@ import {
   type Upload,
 } from '../domain/files/stored-files';
 import { fileEvent } from '../domain/files/file-events';
+import { FileAssetType } from '../entities/shared';
 
 /** Types a browser may show in place; anything else (SVG and HTML included) is downloaded. */
 const INLINE_TYPES = new Set([
@@ -42,20 +43,30 @@ const INLINE_TYPES = new Set([
 ]);
 
 export const fileUrl = (id: string) => `/api/v1/files/${id}`;
-export const thumbnailUrl = (id: string) => `/api/v1/files/${id}/thumbnail`;
+const thumbnailUrl = (id: string) => `/api/v1/files/${id}/thumbnail`;
 
-/** The answer to an upload: the `FileAsset` and, for an image, the `ImageRef`, with their URLs. */
+/**
+ * Where to download a FileAsset and, for an image, its thumbnail: the one form of every answer
+ * that gives them (an upload, a completed two-step upload, GraphQL's fields).
+ */
+export const assetLinks = (asset: { blobId?: string | null; type?: string | null }) => ({
+  url: asset.blobId ? fileUrl(asset.blobId) : null,
+  thumbnailUrl: asset.blobId && asset.type === FileAssetType.IMAGE ? thumbnailUrl(asset.blobId) : null,
+});
+
+/** The same for an ImageRef: its thumbnail's link once the image has one. */
+export const imageLinks = (image: { blobId?: string | null; thumbnailBlobId?: string | null }) => ({
+  url: image.blobId ? fileUrl(image.blobId) : null,
+  thumbnailUrl: image.blobId && image.thumbnailBlobId ? thumbnailUrl(image.blobId) : null,
+});
+
+/** The answer to an upload: the `FileAsset` and, for an image, the `ImageRef`, with their links. */
 export function uploadAnswer(file: StoredFile) {
+  const asset = assetOf(file);
   const image = file.type.startsWith('image/') ? imageOf(file) : null;
   return {
-    file: { ...assetOf(file), url: fileUrl(file.id) },
-    image: image
-      ? {
-          ...image,
-          url: fileUrl(file.id),
-          thumbnailUrl: image.thumbnailBlobId ? thumbnailUrl(file.id) : null,
-        }
-      : null,
+    file: { ...asset, ...assetLinks(asset) },
+    image: image ? { ...image, ...imageLinks(image) } : null,
   };
 }
 

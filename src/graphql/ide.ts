@@ -46,6 +46,8 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+// The shell inside #graphiql says what the page is before the scripts have run (a headless
+// screenshot, a slow link) or when they cannot (no JavaScript); GraphiQL replaces it when it renders.
 const PAGE = `<!doctype html>
 <html lang="en">
   <head>
@@ -53,10 +55,26 @@ const PAGE = `<!doctype html>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Business management service: GraphQL</title>
     <link rel="stylesheet" href="${IDE_BASE}/graphiql.min.css" />
-    <style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
+    <style>
+      body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }
+      .shell { max-width: 42rem; margin: 0 auto; padding: 2rem 1rem; font: 16px/1.5 system-ui, sans-serif; color: #1b2240; }
+      .shell h1 { font-size: 1.5rem; margin: 0 0 0.5rem; } .shell code { font-size: 0.9em; }
+    </style>
   </head>
   <body>
-    <div id="graphiql">Loading GraphiQL…</div>
+    <div id="graphiql">
+      <main class="shell">
+        <h1>GraphQL IDE</h1>
+        <p>This page runs GraphiQL, an editor for this service's GraphQL API: it appears here once
+          its scripts have loaded. Paste a token into the <code>Authorization</code> header in its
+          Headers pane, then run a query.</p>
+        <noscript><p>GraphiQL needs JavaScript. Without it, send a query with any HTTP client:
+          <code>POST /graphql</code> with the JSON body <code>{"query": "{ me { email } }"}</code> and
+          the header <code>Authorization: Bearer &lt;token&gt;</code>. The schema is in the
+          repository's <code>schema.graphql</code>; the REST operations are described at
+          <a href="/api/v1/docs">/api/v1/docs</a>.</p></noscript>
+      </main>
+    </div>
     <script src="${IDE_BASE}/react.production.min.js"></script>
     <script src="${IDE_BASE}/react-dom.production.min.js"></script>
     <script src="${IDE_BASE}/graphiql.min.js"></script>

@@ -13,8 +13,9 @@ import { runPeriodically, type Periodic } from './periodic';
  * The export jobs: exports a super-admin asked for over the API (`tenant_export` rows), claimed
  * with FOR UPDATE SKIP LOCKED by any process's worker (through the table's worker policy, as the
  * connection's own user with `app.worker` = 'exports'), run, with their progress recorded as they
- * go. The bundle is written under `dir`/<tenant id>/<export id> on the worker's machine, where an
- * operator picks it up (`bms tenant:import --bundle ...`: docs/operations.md), and stored as one
+ * go. The bundle is written under `DATA_DIR/exports/<tenant id>/<export id>` on the worker's
+ * machine, and the export names it relative to DATA_DIR (the machine's own paths are not the
+ * tenant's to see), where an operator picks it up (`bms tenant:import --bundle ...`: docs/operations.md), and stored as one
  * archive in the file store under `<tenant id>/<id of the run>`, where any process serves it to the
  * tenant's administrator (`GET /tenant-exports/{id}/bundle`).
  *
@@ -25,6 +26,8 @@ import { runPeriodically, type Periodic } from './periodic';
  * whose export was taken over meanwhile, changes nothing when it wakes up.
  */
 export const EXPORT_ATTEMPTS = 3;
+/** The folder of DATA_DIR the bundles are written in. */
+export const EXPORTS_FOLDER = 'exports';
 export const EXPORT_LEASE_MS = 60_000;
 
 export interface ExportJobOptions {
@@ -77,7 +80,7 @@ async function claim(orm: MikroORM, leaseMs: number): Promise<Claimed | null> {
 export async function runNextExport(
   orm: MikroORM,
   backend: FileBackend,
-  dir: string,
+  dataDir: string,
   { leaseMs = EXPORT_LEASE_MS }: ExportJobOptions = {},
 ): Promise<boolean> {
   const job = await claim(orm, leaseMs);
@@ -101,7 +104,8 @@ export async function runNextExport(
   };
   const renewal = setInterval(() => report(`lease_until = ${lease(leaseMs)}`), Math.max(10, leaseMs / 3));
   let reportedAt = 0;
-  const bundle = path.join(dir, job.tenant_id, job.id);
+  const named = path.join(EXPORTS_FOLDER, job.tenant_id, job.id);
+  const bundle = path.join(dataDir, named);
   // A key of this run's own: a run that was taken over, should it wake up, touches no other's.
   const archiveKey = `${job.tenant_id}/${randomUUID()}`;
   try {
@@ -133,7 +137,7 @@ export async function runNextExport(
       `status = 'DONE', progress = 100, completed = now(), lease_until = null, bundle = ?, message = ?,
        archive_key = ?, archive_size = ?, archive_sha256 = ?`,
       [
-        bundle,
+        named,
         `${records} records, ${Object.keys(manifest.files).length} files`,
         archiveKey,
         size,
@@ -157,12 +161,12 @@ export type ExportJobs = Periodic;
 export function startExportJobs(
   orm: MikroORM,
   backend: FileBackend,
-  dir: string,
+  dataDir: string,
   logger: Logger,
   intervalMs = 2000,
   options: ExportJobOptions = {},
 ): ExportJobs {
   return runPeriodically(intervalMs, logger, 'tenant exports failed; trying again later', async () => {
-    while (await runNextExport(orm, backend, dir, options));
+    while (await runNextExport(orm, backend, dataDir, options));
   });
 }

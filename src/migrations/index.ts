@@ -24,6 +24,7 @@ import { Migration20261127000000_quiet_rls } from './Migration20261127000000_qui
 import { Migration20261127100000_delivery_room } from './Migration20261127100000_delivery_room';
 import { Migration20261127110000_webhook_backlog } from './Migration20261127110000_webhook_backlog';
 import { Migration20261128100000_webhook_slow } from './Migration20261128100000_webhook_slow';
+import { Migration20261129100000_signed_out_token } from './Migration20261129100000_signed_out_token';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
@@ -51,4 +52,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261127100000_delivery_room', class: Migration20261127100000_delivery_room },
   { name: 'Migration20261127110000_webhook_backlog', class: Migration20261127110000_webhook_backlog },
   { name: 'Migration20261128100000_webhook_slow', class: Migration20261128100000_webhook_slow },
+  { name: 'Migration20261129100000_signed_out_token', class: Migration20261129100000_signed_out_token },
 ];

@@ -29,4 +29,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261127100000_delivery_room',
   'Migration20261127110000_webhook_backlog',
   'Migration20261128100000_webhook_slow',
+  'Migration20261129100000_signed_out_token',
 ];

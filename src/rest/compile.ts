@@ -52,17 +52,20 @@ export interface CompiledRoute {
 
 const MAX_SELECTION_DEPTH = 8;
 
-/** Every field of `type` a REST client sees, recursively; fields marked `rest: false` are left out. */
-export function selectionOf(type: GraphQLObjectType, seen: string[] = []): string {
+/**
+ * Every field of `type` a REST client sees, recursively; fields marked `rest: false` are left out
+ * unless `all` (RestRoute.allFields).
+ */
+export function selectionOf(type: GraphQLObjectType, seen: string[] = [], all = false): string {
   if (seen.length >= MAX_SELECTION_DEPTH) return '';
   const parts: string[] = [];
   for (const field of Object.values(type.getFields())) {
-    if (field.extensions?.rest === false) continue;
+    if (field.extensions?.rest === false && !all) continue;
     if (field.args.some((a) => isNonNullType(a.type) && a.defaultValue === undefined)) continue;
     const named = getNamedType(field.type);
     if (isObjectType(named)) {
       if (seen.includes(named.name)) continue;
-      const inner = selectionOf(named, [...seen, type.name]);
+      const inner = selectionOf(named, [...seen, type.name], all);
       if (inner) parts.push(`${field.name} ${inner}`);
     } else {
       parts.push(field.name);
@@ -309,7 +312,7 @@ export function compileRoute(
   const check = rule && checkOf(rule);
   if (!check) throw new Error(`REST ${route.method} ${route.path}: ${route.field} has no permission rule`);
   const returned = getNamedType(field.type);
-  const selection = isObjectType(returned) ? selectionOf(returned) : '';
+  const selection = isObjectType(returned) ? selectionOf(returned, [], route.allFields) : '';
   const varDefs = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
   const callArgs = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const opName = `Rest_${route.method}_${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`;

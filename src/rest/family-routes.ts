@@ -3,9 +3,9 @@ import { lowerFirst } from '../family/fields';
 import { body, fromRequest, query, type RestRoute } from './route';
 import { searchFromBody, searchFromQuery } from './search-params';
 
-/** The codes of the specification's family table (section 4.1), plus create and bulk delete. */
+/** The codes of the specification's family table (section 4.1), plus create, update and bulk delete. */
 export type FamilyCode =
-  'create' | 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'bulk-delete';
+  'create' | 'update' | 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'bulk-delete';
 
 export interface FamilyOptions {
   /** S1 without ids answers [] instead of 400 (Inbox). */
@@ -17,7 +17,10 @@ export interface FamilyOptions {
 /**
  * The REST rows of a group's family operations, generated from the codes the specification
  * lists for it. Where a group has no documented `find/{id}`, one is added as an extension so
- * that the Location of a created record points somewhere real.
+ * that the Location of a created record points somewhere real; so are a single record's change
+ * (`PATCH <base>/{id}`, as the specification writes it for concepts) and deletion
+ * (`DELETE <base>/{id}`, S10) where the specification lists none, so that every group's record can
+ * be changed and deleted over REST as over GraphQL.
  */
 export function familyRoutes(
   group: GroupDef<any, any, any>,
@@ -37,6 +40,13 @@ export function familyRoutes(
       status: 201,
       location: (r: { id: string }) => `${base}/find/${r.id}`,
       summary: `Create ${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`,
+    },
+    update: {
+      method: 'PATCH',
+      path: `${base}/{id}`,
+      field: `update${name}`,
+      args: { input: body() },
+      summary: `Change one ${name}: the fields sent (with ?expectedVersion=, a 409 if it changed since)`,
     },
     S1: {
       method: 'GET',
@@ -108,7 +118,8 @@ export function familyRoutes(
     },
   };
   const routes: RestRoute[] = codes.map((code) => ({ ...rows[code], code }));
-  if (!codes.includes('S3')) routes.push({ ...rows.S3, code: 'S3', extension: true });
+  for (const code of ['S3', 'update', 'S10'] as const)
+    if (!codes.includes(code)) routes.push({ ...rows[code], code, extension: true });
   // The record's history, wherever it can be found by id; restore, wherever it can be deleted.
   routes.push({
     method: 'GET',
@@ -118,14 +129,13 @@ export function familyRoutes(
     extension: true,
     summary: `The history of one ${name}, newest first (docs/history.md)`,
   });
-  if (codes.some((c) => c === 'S9' || c === 'S10' || c === 'bulk-delete'))
-    routes.push({
-      method: 'POST',
-      path: `${base}/deleted/{id}/restore`,
-      field: `restore${name}`,
-      code: 'custom',
-      extension: true,
-      summary: `Restore a deleted ${name} (docs/history.md)`,
-    });
+  routes.push({
+    method: 'POST',
+    path: `${base}/deleted/{id}/restore`,
+    field: `restore${name}`,
+    code: 'custom',
+    extension: true,
+    summary: `Restore a deleted ${name} (docs/history.md)`,
+  });
   return routes;
 }

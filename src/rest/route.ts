@@ -49,6 +49,11 @@ export interface RestRoute {
   /** Summary for the OpenAPI document. */
   summary?: string;
   /**
+   * The answer selects every field of its type, those marked `rest: false` too: an extension's
+   * answer that no specification shape binds (a stored file's download links).
+   */
+  allFields?: boolean;
+  /**
    * The answer is CSV text: by default sent as a JSON string (as documented); a client whose
    * `Accept` prefers `text/csv` gets the CSV itself as an attachment named `filename`.
    */

@@ -38,3 +38,6 @@ export const ROOT_DOCS = {
   subscription:
     'Live events over WebSocket at /graphql (graphql-transport-ws; the credential goes in connection_init). Each event passes the same permission and scope rules as a query would.',
 } as const;
+
+/** `a Feature`, `an Invoice`: the article a generated description puts before a type's name. */
+export const withArticle = (name: string): string => `${/^[aeio]/i.test(name) ? 'an' : 'a'} ${name}`;

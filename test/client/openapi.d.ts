@@ -67,7 +67,7 @@ export interface paths {
     put?: never;
     /**
      * Sign the caller out everywhere: every credential issued to them until now is refused
-     * @description Signs the caller out everywhere: every credential issued to them until now is refused; answers the moment.
+     * @description Signs the caller out everywhere: every credential issued to them until now is refused (this one included); one issued after it works at once.
      *
      *     GraphQL: `mutation { signOutEverywhere }`.
      *
@@ -197,7 +197,7 @@ export interface paths {
     put?: never;
     /**
      * Sign a user of the tenant out everywhere
-     * @description Signs a user of the tenant out everywhere: every credential issued to them until now is refused; answers the moment.
+     * @description Signs a user of the tenant out everywhere: every credential issued to them until now is refused; one issued after it works at once.
      *
      *     GraphQL: `mutation { signOutUser }`.
      *
@@ -223,7 +223,7 @@ export interface paths {
     put?: never;
     /**
      * Create an ApInvoice
-     * @description Creates a ApInvoice; returns it as stored.
+     * @description Creates an ApInvoice; returns it as stored.
      *
      *     GraphQL: `mutation { createApInvoice }`.
      *
@@ -234,6 +234,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/ap-invoices/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one ApInvoice
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteApInvoice }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteApInvoicesById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one ApInvoice: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateApInvoice }`.
+     *
+     *     Needs the UPDATE_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchApInvoicesById'];
     trace?: never;
   };
   '/ap-invoices/aging-report': {
@@ -367,7 +403,7 @@ export interface paths {
     put?: never;
     /**
      * Restore a deleted ApInvoice (docs/history.md)
-     * @description Brings back a ApInvoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     * @description Brings back an ApInvoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
      *
      *     GraphQL: `mutation { restoreApInvoice }`.
      *
@@ -449,7 +485,7 @@ export interface paths {
     };
     /**
      * The history of one ApInvoice, newest first (docs/history.md)
-     * @description The history of one ApInvoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a ApInvoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     * @description The history of one ApInvoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of an ApInvoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
      *
      *     GraphQL: `query { apInvoiceHistory }`.
      *
@@ -689,7 +725,17 @@ export interface paths {
     delete: operations['deleteCommunicationsInboxById'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change one InboundEmail: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateInboundEmail }`.
+     *
+     *     Needs the UPDATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchCommunicationsInboxById'];
     trace?: never;
   };
   '/communications/inbox/csv-export': {
@@ -751,7 +797,7 @@ export interface paths {
     put?: never;
     /**
      * Restore a deleted InboundEmail (docs/history.md)
-     * @description Brings back a InboundEmail deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     * @description Brings back an InboundEmail deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
      *
      *     GraphQL: `mutation { restoreInboundEmail }`.
      *
@@ -903,7 +949,7 @@ export interface paths {
     };
     /**
      * The history of one InboundEmail, newest first (docs/history.md)
-     * @description The history of one InboundEmail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a InboundEmail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     * @description The history of one InboundEmail, newest first, paged: each change's values before and after, who made it, in which request, and when; also of an InboundEmail deleted within the retention period. A malformed id is a 400, an unknown one a 404.
      *
      *     GraphQL: `query { inboundEmailHistory }`.
      *
@@ -1022,7 +1068,7 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change a concept
+     * Change one Concept: the fields sent (with ?expectedVersion=, a 409 if it changed since)
      * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
      *
      *     GraphQL: `mutation { updateConcept }`.
@@ -1215,7 +1261,7 @@ export interface paths {
     put?: never;
     /**
      * Create an Activity
-     * @description Creates a Activity; returns it as stored.
+     * @description Creates an Activity; returns it as stored.
      *
      *     GraphQL: `mutation { createActivity }`.
      *
@@ -1226,6 +1272,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/crm/activities/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one Activity
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteActivity }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_ACTIVITIES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteCrmActivitiesById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one Activity: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateActivity }`.
+     *
+     *     Needs the UPDATE_ACTIVITIES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchCrmActivitiesById'];
     trace?: never;
   };
   '/crm/activities/by-customer/{customerId}': {
@@ -1407,7 +1489,7 @@ export interface paths {
     put?: never;
     /**
      * Restore a deleted Activity (docs/history.md)
-     * @description Brings back a Activity deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     * @description Brings back an Activity deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
      *
      *     GraphQL: `mutation { restoreActivity }`.
      *
@@ -1489,7 +1571,7 @@ export interface paths {
     };
     /**
      * The history of one Activity, newest first (docs/history.md)
-     * @description The history of one Activity, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Activity deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     * @description The history of one Activity, newest first, paged: each change's values before and after, who made it, in which request, and when; also of an Activity deleted within the retention period. A malformed id is a 400, an unknown one a 404.
      *
      *     GraphQL: `query { activityHistory }`.
      *
@@ -1504,6 +1586,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/crm/bookings/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one Booking
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteBooking }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_BOOKINGS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteCrmBookingsById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one Booking: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateBooking }`.
+     *
+     *     Needs the UPDATE_BOOKINGS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchCrmBookingsById'];
     trace?: never;
   };
   '/crm/bookings/by-widget/{widgetId}': {
@@ -1804,6 +1922,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/crm/contact-form-widgets/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one ContactFormWidget
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteContactFormWidget }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_CONTACT_FORMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteCrmContactFormWidgetsById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one ContactFormWidget: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateContactFormWidget }`.
+     *
+     *     Needs the UPDATE_CONTACT_FORMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchCrmContactFormWidgetsById'];
     trace?: never;
   };
   '/crm/contact-form-widgets/active': {
@@ -2296,7 +2450,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A stored file: its FileAsset and, for an image, its ImageRef
+     * A stored file: its FileAsset and, for an image, its ImageRef, with their download links
      * @description A stored file of the caller's tenant, or null: its FileAsset and, for an image, its ImageRef.
      *
      *     GraphQL: `query { storedFile }`.
@@ -2345,7 +2499,7 @@ export interface paths {
     put?: never;
     /**
      * Create an Epic
-     * @description Creates a Epic; returns it as stored.
+     * @description Creates an Epic; returns it as stored.
      *
      *     GraphQL: `mutation { createEpic }`.
      *
@@ -2356,6 +2510,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/hr/epics/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one Epic
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteEpic }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_EPICS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteHrEpicsById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one Epic: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateEpic }`.
+     *
+     *     Needs the UPDATE_EPICS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchHrEpicsById'];
     trace?: never;
   };
   '/hr/epics/active': {
@@ -2513,7 +2703,7 @@ export interface paths {
     put?: never;
     /**
      * Restore a deleted Epic (docs/history.md)
-     * @description Brings back a Epic deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     * @description Brings back an Epic deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
      *
      *     GraphQL: `mutation { restoreEpic }`.
      *
@@ -2667,7 +2857,7 @@ export interface paths {
     };
     /**
      * The history of one Epic, newest first (docs/history.md)
-     * @description The history of one Epic, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Epic deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     * @description The history of one Epic, newest first, paged: each change's values before and after, who made it, in which request, and when; also of an Epic deleted within the retention period. A malformed id is a 400, an unknown one a 404.
      *
      *     GraphQL: `query { epicHistory }`.
      *
@@ -2706,6 +2896,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/hr/features/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one Feature
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteFeature }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_FEATURES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteHrFeaturesById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one Feature: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateFeature }`.
+     *
+     *     Needs the UPDATE_FEATURES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchHrFeaturesById'];
     trace?: never;
   };
   '/hr/features/by-epic/{epicId}': {
@@ -3032,6 +3258,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/hr/projects/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one HrProject
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteHrProject }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_PROJECTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteHrProjectsById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one HrProject: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateHrProject }`.
+     *
+     *     Needs the UPDATE_PROJECTS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchHrProjectsById'];
+    trace?: never;
+  };
   '/hr/projects/active': {
     parameters: {
       query?: never;
@@ -3332,6 +3594,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/hr/teams/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one Team
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteTeam }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_TEAMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteHrTeamsById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one Team: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateTeam }`.
+     *
+     *     Needs the UPDATE_TEAMS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchHrTeamsById'];
     trace?: never;
   };
   '/hr/teams/active': {
@@ -3684,6 +3982,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one StockInventory
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteStockInventory }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteInventoryById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one StockInventory: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateStockInventory }`.
+     *
+     *     Needs the UPDATE_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchInventoryById'];
+    trace?: never;
+  };
   '/inventory/adjust': {
     parameters: {
       query?: never;
@@ -3941,7 +4275,7 @@ export interface paths {
     put?: never;
     /**
      * Create an Invoice
-     * @description Creates a Invoice; returns it as stored.
+     * @description Creates an Invoice; returns it as stored.
      *
      *     GraphQL: `mutation { createInvoice }`.
      *
@@ -3952,6 +4286,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/invoices/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one Invoice
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteInvoice }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteInvoicesById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one Invoice: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateInvoice }`.
+     *
+     *     Needs the UPDATE_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchInvoicesById'];
     trace?: never;
   };
   '/invoices/by-opportunity/{opportunityId}': {
@@ -4085,7 +4455,7 @@ export interface paths {
     put?: never;
     /**
      * Restore a deleted Invoice (docs/history.md)
-     * @description Brings back a Invoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     * @description Brings back an Invoice deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
      *
      *     GraphQL: `mutation { restoreInvoice }`.
      *
@@ -4167,7 +4537,7 @@ export interface paths {
     };
     /**
      * The history of one Invoice, newest first (docs/history.md)
-     * @description The history of one Invoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Invoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     * @description The history of one Invoice, newest first, paged: each change's values before and after, who made it, in which request, and when; also of an Invoice deleted within the retention period. A malformed id is a 400, an unknown one a 404.
      *
      *     GraphQL: `query { invoiceHistory }`.
      *
@@ -4237,7 +4607,17 @@ export interface paths {
     delete: operations['deleteNotificationsById'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change one Notification: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateNotification }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchNotificationsById'];
     trace?: never;
   };
   '/notifications/deleted/{id}/restore': {
@@ -4260,6 +4640,58 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     post: operations['postNotificationsDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/digest/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The digest the caller would receive if it were sent now (a preview: nothing is sent)
+     * @description The digest the caller would receive if it were sent now (their frequency, since their last digest); nothing is sent.
+     *
+     *     GraphQL: `query { myDigestPreview }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getNotificationsDigestMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/digest/me/send': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send the caller their digest now, through the outbox (the next scheduled one starts after it)
+     * @description Sends the caller their digest now, through the outbox as every digest goes (the next scheduled one starts where this one ends); 409 while digests are off or when it would list nothing.
+     *
+     *     GraphQL: `mutation { sendMyDigest }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postNotificationsDigestMeSend'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4849,7 +5281,17 @@ export interface paths {
     delete: operations['deleteSentMailsById'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change one SentMail: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateSentMail }`.
+     *
+     *     Needs the UPDATE_SENT_MAILS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchSentMailsById'];
     trace?: never;
   };
   '/sent-mails/deleted/{id}/restore': {
@@ -4998,6 +5440,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/stock-transfers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one StockTransfer
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteStockTransfer }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteStockTransfersById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one StockTransfer: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateStockTransfer }`.
+     *
+     *     Needs the UPDATE_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchStockTransfersById'];
     trace?: never;
   };
   '/stock-transfers/csv-export': {
@@ -5260,7 +5738,7 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change a tax rate
+     * Change one TaxPercentage: the fields sent (with ?expectedVersion=, a 409 if it changed since)
      * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
      *
      *     GraphQL: `mutation { updateTaxPercentage }`.
@@ -5418,6 +5896,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/tenant': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's tenant: its profile, logos, billing details, scopes and settings
+     * @description The caller's tenant: name, branding, scopes, settings, roles.
+     *
+     *     GraphQL: `query { tenant }`.
+     *
+     *     Needs only a valid credential (the caller’s own records).
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getTenant'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change the caller's tenant (super-admins): the fields sent; billingInfo, settings and logos replace the stored value
+     * @description Changes the caller's tenant (super-admins only).
+     *
+     *     GraphQL: `mutation { updateTenant }`.
+     *
+     *     Needs the super-admin role.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchTenant'];
+    trace?: never;
+  };
   '/tenant-exports': {
     parameters: {
       query?: never;
@@ -5560,6 +6074,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/type-product-coverages/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one TypeProductCoverage
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteTypeProductCoverage }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_COVERAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteTypeProductCoveragesById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one TypeProductCoverage: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateTypeProductCoverage }`.
+     *
+     *     Needs the UPDATE_COVERAGES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchTypeProductCoveragesById'];
     trace?: never;
   };
   '/type-product-coverages/calculate/{typeId}': {
@@ -5974,6 +6524,42 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/waste-management/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one WasteRecord
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteWasteRecord }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_WASTE permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteWasteManagementById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one WasteRecord: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateWasteRecord }`.
+     *
+     *     Needs the UPDATE_WASTE permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchWasteManagementById'];
     trace?: never;
   };
   '/waste-management/by-shift/{shiftId}': {
@@ -7266,6 +7852,31 @@ export interface components {
       /** @description Street name. */
       street: string | null;
     };
+    /** @description A postal address with optional coordinates, as sent. */
+    AddressInput: {
+      /** @description City. */
+      city?: string | null;
+      /** @description Country. */
+      country?: string | null;
+      /** @description House number, with any addition. */
+      houseNumber?: string | null;
+      /** @description Optional id of the address, kept as sent. */
+      id?: string | null;
+      /**
+       * Format: double
+       * @description Latitude in decimal degrees (WGS 84).
+       */
+      latitude?: number | null;
+      /**
+       * Format: double
+       * @description Longitude in decimal degrees (WGS 84).
+       */
+      longitude?: number | null;
+      /** @description Postal code. */
+      postalCode?: string | null;
+      /** @description Street name. */
+      street?: string | null;
+    };
     /** @description Stock coming into a site (POST /inventory). */
     AddStockInput: {
       /** @description The lines added. */
@@ -7835,6 +8446,25 @@ export interface components {
        */
       quantity: number | null;
     };
+    /** @description A quantity taken from one batch, as sent. */
+    BatchAllocationInput: {
+      /** @description Number of the batch. */
+      batchNumber?: string | null;
+      /**
+       * Format: date-time
+       * @description When the batch expires.
+       */
+      expirationDate?: string | null;
+      /** @description Where in the site the batch lies. */
+      locationId?: string | null;
+      /** @description Id of the product. */
+      productId?: string | null;
+      /**
+       * Format: double
+       * @description Quantity taken from the batch.
+       */
+      quantity?: number | null;
+    };
     /** @description A batch of a stock site with its product. */
     BatchSearchRow: {
       /** @description Number of the batch. */
@@ -7946,6 +8576,21 @@ export interface components {
       /** @description The contact's phone number. */
       phone: string | null;
     };
+    /** @description A person to contact about billing, as sent. */
+    BillingContactInput: {
+      /** @description The contact's department. */
+      department?: string | null;
+      /** @description The contact's e-mail address. */
+      email?: string | null;
+      /** @description The contact's first name. */
+      firstName?: string | null;
+      /** @description Optional id of the contact, kept as sent. */
+      id?: string | null;
+      /** @description The contact's last name. */
+      lastName?: string | null;
+      /** @description The contact's phone number. */
+      phone?: string | null;
+    };
     /** @description How and where the tenant is billed. */
     BillingInfo: {
       /** @description Billing address. */
@@ -7968,6 +8613,29 @@ export interface components {
       type: components['schemas']['BillingType'] | null;
       /** @description VAT identification number. */
       vatNumber: string | null;
+    };
+    /** @description How the tenant is billed, as sent. */
+    BillingInfoInput: {
+      /** @description Billing address. */
+      address?: components['schemas']['AddressInput'] | null;
+      /** @description Name of the bank. */
+      bank?: string | null;
+      /** @description BIC (SWIFT code) of the bank. */
+      bic?: string | null;
+      /** @description Chamber of commerce registration number. */
+      cocNumber?: string | null;
+      /** @description People to contact about billing. */
+      contacts?: components['schemas']['BillingContactInput'][] | null;
+      /** @description E-mail address invoices go to. */
+      email?: string | null;
+      /** @description IBAN of the account. */
+      iban?: string | null;
+      /** @description Billing phone number. */
+      phone?: string | null;
+      /** @description Billed as a company or a private person. */
+      type?: components['schemas']['BillingType'] | null;
+      /** @description VAT identification number. */
+      vatNumber?: string | null;
     };
     /**
      * @description Who is billed.
@@ -8106,6 +8774,11 @@ export interface components {
       isNotEmpty: boolean;
       /** @description The lines cancelled. */
       products: components['schemas']['ProductQuantity'][];
+    };
+    /** @description Lines of a transfer that were cancelled, as sent. */
+    CancelledProductsInput: {
+      /** @description The lines cancelled. */
+      products: components['schemas']['ProductQuantityInput'][];
     };
     /** @description A building concept of the configurator. */
     Concept: {
@@ -8875,6 +9548,57 @@ export interface components {
      * @enum {string}
      */
     DigestFrequency: 'OFF' | 'DAILY' | 'WEEKLY';
+    /** @description A notification as a digest lists it. */
+    DigestItem: {
+      /** @description Its link (shown when http or https). */
+      actionUrl: string | null;
+      /** @description Its text. */
+      body: string | null;
+      /** @description Its category. */
+      category: components['schemas']['NotificationCategory'];
+      /**
+       * Format: date-time
+       * @description When it was created.
+       */
+      created: string;
+      /** @description Its title. */
+      title: string | null;
+    };
+    /** @description The digest the caller would receive if it were sent now: what it covers, what it lists and the e-mail itself (docs/events.md, "Digests"). */
+    DigestPreview: {
+      /** @description The caller's digest frequency; OFF: no digest would be sent (and `from` and `to` are now). */
+      frequency: components['schemas']['DigestFrequency'];
+      /**
+       * Format: date-time
+       * @description Where it starts: the end of the last digest, or the start of the period that ended last when that digest has not been made yet.
+       */
+      from: string;
+      /** @description The e-mail's HTML; null when nothing would be sent. */
+      html: string | null;
+      /** @description The first 50 of them, oldest first (the e-mail counts the rest). */
+      notifications: components['schemas']['DigestItem'][];
+      /** @description The e-mail's subject; null when nothing would be sent. */
+      subject: string | null;
+      /** @description The e-mail's plain text; null when nothing would be sent. */
+      text: string | null;
+      /**
+       * Format: date-time
+       * @description Where it ends: now.
+       */
+      to: string;
+      /**
+       * Format: int32
+       * @description How many notifications it covers that the caller’s categories and scopes let through.
+       */
+      total: number;
+    };
+    /** @description A digest asked for now: queued for sending, and what it holds. */
+    DigestRequest: {
+      /** @description The delivery that sends it (channel DIGEST), through the event worker. */
+      deliveryId: string;
+      /** @description The digest as it will be sent. */
+      digest: components['schemas']['DigestPreview'];
+    };
     /**
      * @description Sort direction: ascending or descending.
      * @enum {string}
@@ -9542,6 +10266,31 @@ export interface components {
       /** @description What kind of file it is. */
       type: components['schemas']['FileAssetType'] | null;
     };
+    /** @description A stored file. */
+    FileAsset2: {
+      /** @description Id of the stored file. */
+      blobId: string | null;
+      /**
+       * Format: date-time
+       * @description When the file was stored (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description File name extension, without the dot. */
+      extension: string | null;
+      /**
+       * Format: int32
+       * @description Size of the file in bytes.
+       */
+      fileSize: number | null;
+      /** @description File name. */
+      name: string | null;
+      /** @description Where to download an image's thumbnail. */
+      thumbnailUrl: string | null;
+      /** @description What kind of file it is. */
+      type: components['schemas']['FileAssetType'] | null;
+      /** @description Where to download the file (a path of this service). */
+      url: string | null;
+    };
     /** @description A stored file, as sent. */
     FileAssetInput: {
       /** @description Id of the stored file. */
@@ -9864,6 +10613,27 @@ export interface components {
        */
       width: number | null;
     };
+    /** @description A stored image and its thumbnail. */
+    ImageRef2: {
+      /** @description Id of the stored image. */
+      blobId: string | null;
+      /**
+       * Format: int32
+       * @description Height of the image in pixels.
+       */
+      height: number | null;
+      /** @description Id of the stored thumbnail. */
+      thumbnailBlobId: string | null;
+      /** @description Where to download the image's thumbnail. */
+      thumbnailUrl: string | null;
+      /** @description Where to download the image (a path of this service). */
+      url: string | null;
+      /**
+       * Format: int32
+       * @description Width of the image in pixels.
+       */
+      width: number | null;
+    };
     /** @description A stored image and its thumbnail, as sent. */
     ImageRefInput: {
       /** @description Id of the stored image. */
@@ -9938,6 +10708,50 @@ export interface components {
       updated: string | null;
       /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
+    };
+    /** @description An inbound e-mail, new or changed; on update, absent fields stay as they are. */
+    InboundEmailInput: {
+      /** @description The HTML body. */
+      bodyHtml?: string | null;
+      /** @description The plain-text body. */
+      bodyText?: string | null;
+      /** @description Addresses in copy. */
+      cc?: string[];
+      /** @description Id of the conversation (thread) the e-mail belongs to. */
+      conversationId?: string | null;
+      /** @description Sender's e-mail address. */
+      fromEmail?: string | null;
+      /** @description Sender's name. */
+      fromName?: string | null;
+      /** @description Id of the message at the mail gateway. */
+      graphMessageId?: string | null;
+      /** @description The In-Reply-To header: the Message-ID of the e-mail this one answers. */
+      inReplyTo?: string | null;
+      /** @description Unique within the tenant. */
+      internetMessageId?: string | null;
+      /**
+       * Format: uuid
+       * @description The communication this one answers.
+       */
+      parentCommunicationId?: string | null;
+      /**
+       * Format: date-time
+       * @description Now when a new e-mail leaves it out.
+       */
+      receivedAt?: string;
+      /** @description Addresses the e-mail was sent to. */
+      recipients?: string[];
+      /**
+       * Format: uuid
+       * @description A record the e-mail is about (see relatedEntityType).
+       */
+      relatedEntityId?: string | null;
+      /** @description The kind of record relatedEntityId names, for example LEAD. */
+      relatedEntityType?: string | null;
+      /** @description NEW when a new e-mail leaves it out. */
+      status?: components['schemas']['InboundEmailStatus'];
+      /** @description Subject line. */
+      subject?: string | null;
     };
     /** @description A page of InboundEmail. */
     InboundEmailPage: {
@@ -10045,6 +10859,16 @@ export interface components {
       updated: string | null;
       /** @description E-mail of the user who last changed the entry; set by the service. */
       updatedBy: string | null;
+    };
+    /** @description Stock on its way to the site. */
+    InTransitStockInput: {
+      /**
+       * Format: double
+       * @description Quantity on its way.
+       */
+      quantity: number;
+      /** @description Id of the stock transfer bringing it. */
+      transferId?: string | null;
     };
     /** @description A sales invoice to a client. Numbers, due date and amounts are computed. */
     Invoice: {
@@ -11036,6 +11860,15 @@ export interface components {
       /** @description The value, any JSON. */
       value: unknown;
     };
+    /** @description A named, typed value, as sent. */
+    ParameterInput: {
+      /** @description Name of the parameter. */
+      name?: string | null;
+      /** @description Type of the value (free text, for example "number"). */
+      type?: string | null;
+      /** @description The value, any JSON. */
+      value?: unknown;
+    };
     /**
      * @description A permission: <VERB>_<RESOURCE>, VERB one of READ, CREATE, UPDATE, DELETE.
      * @enum {string}
@@ -11291,6 +12124,18 @@ export interface components {
       /** @description The unit the quantity is in. */
       unit: string | null;
     };
+    /** @description A quantity of a product, as sent. */
+    ProductQuantityInput: {
+      /** @description Id of the product. */
+      productId?: string | null;
+      /**
+       * Format: double
+       * @description The quantity.
+       */
+      quantity?: number | null;
+      /** @description The unit the quantity is in. */
+      unit?: string | null;
+    };
     /** @description A product with its stock at a site. */
     ProductStockRow: {
       /**
@@ -11530,6 +12375,18 @@ export interface components {
       /** @description Id of the stock site. */
       siteId: string | null;
     };
+    /** @description A quantity of a product reserved at a site, as sent. */
+    ReservedProductInput: {
+      /** @description Id of the product. */
+      productId?: string | null;
+      /**
+       * Format: double
+       * @description Quantity reserved.
+       */
+      quantity?: number | null;
+      /** @description Id of the stock site. */
+      siteId?: string | null;
+    };
     /** @description The codes still allowed for an option, and why. */
     RestrictedOption: {
       /** @description The codes still allowed. */
@@ -11674,6 +12531,43 @@ export interface components {
       shopDescription: string | null;
       /** @description The shop's terms and conditions text. */
       termsAndConditions: string | null;
+    };
+    /** @description Settings of the tenant's web shop, as sent. */
+    ShopSettingsInput: {
+      /** @description Id of the shop's banner image. */
+      bannerImageId?: string | null;
+      /** @description Subtitle shown on the shop's banner. */
+      bannerSubtitle?: string | null;
+      /** @description Title shown on the shop's banner. */
+      bannerTitle?: string | null;
+      /** @description Payment methods the shop offers. */
+      enabledPaymentMethods?: components['schemas']['ShopPaymentMethod'][] | null;
+      /**
+       * Format: double
+       * @description Order amount from which shipping is free.
+       */
+      freeShippingThreshold?: number | null;
+      /** @description The shop's return policy text. */
+      returnPolicy?: string | null;
+      /**
+       * Format: double
+       * @description Shipping cost charged below the free-shipping threshold.
+       */
+      shippingFlatRate?: number | null;
+      /** @description Description of the shop. */
+      shopDescription?: string | null;
+      /** @description The shop's terms and conditions text. */
+      termsAndConditions?: string | null;
+    };
+    /** @description A sign-out everywhere: whose, and from when credentials count as new. */
+    SignOut: {
+      /**
+       * Format: date-time
+       * @description The moment: credentials issued to the user before it are refused, those issued after it work.
+       */
+      signedOutAt: string;
+      /** @description The user signed out. */
+      userId: string;
     };
     /** @description A quantity of a product reserved at a named site. */
     SiteReservation: {
@@ -12004,6 +12898,18 @@ export interface components {
       /** @description E-mail of the user who last changed the reservation; set by the service. */
       updatedBy: string | null;
     };
+    /** @description Stock promised to an order, transfer or production. */
+    StockReservationInput: {
+      /**
+       * Format: double
+       * @description Quantity reserved; counts against the available quantity.
+       */
+      quantity: number;
+      /** @description Id of the order, transfer or production run the stock is reserved for. */
+      reservationSourceId?: string | null;
+      /** @description What the stock is reserved for. */
+      reservationType?: components['schemas']['ReservationType'] | null;
+    };
     /**
      * @description How a batch came into stock.
      * @enum {string}
@@ -12072,6 +12978,58 @@ export interface components {
       /** @description E-mail of the user who last changed the record. */
       updatedBy: string | null;
     };
+    /** @description A stock transfer, or changes to one. */
+    StockTransferInput: {
+      /** @description The batches picked for the transfer. */
+      batchAllocations?: components['schemas']['BatchAllocationInput'][];
+      /** @description The lines cancelled. */
+      cancelledProducts?: components['schemas']['CancelledProductsInput'];
+      /** @description The lines delivered. */
+      deliveredProducts?: components['schemas']['ProductQuantityInput'][];
+      /**
+       * Format: date-time
+       * @description When the goods should arrive.
+       */
+      deliveryDate?: string | null;
+      /** @description How the goods travel. */
+      deliveryMethod?: components['schemas']['DeliveryMethod'] | null;
+      /**
+       * Format: uuid
+       * @description Id of the stock site the goods go to.
+       */
+      destinationStockSiteId?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the incoming transfer at the destination.
+       */
+      incomingStockTransferId?: string | null;
+      /** @description State of the incoming transfer at the destination. */
+      incomingStockTransferStatus?: components['schemas']['IncomingTransferStatus'] | null;
+      /** @description Note on the transfer. */
+      note?: string | null;
+      /** @description Ids of the pick lists made for the transfer. */
+      picklistIds?: string[];
+      /** @description How urgent the transfer is. */
+      priority?: components['schemas']['TransferPriority'] | null;
+      /** @description The lines ordered. */
+      products?: components['schemas']['TransferProductInput'][];
+      /** @description The quantities reserved, per site. */
+      reservedProducts?: components['schemas']['ReservedProductInput'][];
+      /** @description The lines returned. */
+      returnedProducts?: components['schemas']['ProductQuantityInput'][];
+      /** @description Where the transfer stands. */
+      status?: components['schemas']['TransferStatus'];
+      /**
+       * Format: uuid
+       * @description Id of the stock site the goods leave from.
+       */
+      stockSiteId?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the subsidiary the transfer belongs to; limits who sees it.
+       */
+      subsidiaryId?: string | null;
+    };
     /** @description A page of StockTransfer. */
     StockTransferPage: {
       /** @description The records of this page, in order. */
@@ -12115,9 +13073,9 @@ export interface components {
     /** @description A stored file: its FileAsset and, for an image, its ImageRef. */
     StoredFileAnswer: {
       /** @description The file, as records hold it. */
-      file: components['schemas']['FileAsset'];
+      file: components['schemas']['FileAsset2'];
       /** @description For an image: its dimensions and thumbnail. */
-      image: components['schemas']['ImageRef'] | null;
+      image: components['schemas']['ImageRef2'] | null;
     };
     /** @description The subsidiaries a user may see. */
     SubsidiaryAccessInput: {
@@ -12358,7 +13316,7 @@ export interface components {
        * @description Size of the archive in bytes (DONE).
        */
       archiveSize: number | null;
-      /** @description Where the bundle is, on the service's machine (DONE): the folder `bms tenant:import --bundle` takes. */
+      /** @description Where the bundle is on the machine that ran the export (DONE), relative to that service's DATA_DIR (`exports/<tenant id>/<id>`): the folder `bms tenant:import --bundle` takes there. */
       bundle: string | null;
       /**
        * Format: date-time
@@ -12463,6 +13421,47 @@ export interface components {
       /** @description The tasks module is on. */
       tasks: boolean | null;
     };
+    /** @description Which modules the tenant uses, as sent; absent modules stay as they are. */
+    TenantScopesInput: {
+      /** @description The asset-management module is on. */
+      assetManagement?: boolean | null;
+      /** @description The calendar module is on. */
+      calendar?: boolean | null;
+      /** @description The clients module is on. */
+      clients?: boolean | null;
+      /** @description The communications module (inbox, mails, notifications) is on. */
+      communications?: boolean | null;
+      /** @description The concepts module is on. */
+      concepts?: boolean | null;
+      /** @description The configurator module is on. */
+      configurator?: boolean | null;
+      /** @description The CRM module is on. */
+      crm?: boolean | null;
+      /** @description The environment module is on. */
+      environment?: boolean | null;
+      /** @description The finance module is on. */
+      finance?: boolean | null;
+      /** @description The HR module is on. */
+      hr?: boolean | null;
+      /** @description The inventory module is on. */
+      inventory?: boolean | null;
+      /** @description The production module is on. */
+      production?: boolean | null;
+      /** @description The products module is on. */
+      products?: boolean | null;
+      /** @description The projects module is on. */
+      projects?: boolean | null;
+      /** @description The reporting module is on. */
+      reporting?: boolean | null;
+      /** @description The subsidiaries module is on. */
+      subsidiaries?: boolean | null;
+      /** @description The suppliers module is on. */
+      suppliers?: boolean | null;
+      /** @description The support module is on. */
+      support?: boolean | null;
+      /** @description The tasks module is on. */
+      tasks?: boolean | null;
+    };
     /** @description Defaults and preferences of the tenant. */
     TenantSettings: {
       /** @description Accent colour of the tenant's branding (CSS colour). */
@@ -12490,6 +13489,34 @@ export interface components {
       shopEnabled: boolean | null;
       /** @description Settings of the web shop. */
       shopSettings: components['schemas']['ShopSettings'] | null;
+    };
+    /** @description Tenant-wide settings, as sent. */
+    TenantSettingsInput: {
+      /** @description Accent colour of the tenant's branding (CSS colour). */
+      accentColor?: string | null;
+      /** @description Short code of the tenant. */
+      code?: string | null;
+      /** @description Country used where a record gives none. */
+      defaultCountry?: string | null;
+      /** @description Currency used where a record gives none (ISO 4217 code). */
+      defaultCurrency?: string | null;
+      /** @description Language used where a user gives none. */
+      defaultLanguage?: string | null;
+      /** @description Visibility new products get. */
+      defaultProductVisibility?: string | null;
+      /** @description Time zone used where a record gives none, and the days and weeks e-mail digests cover (IANA name). */
+      defaultTimezone?: string | null;
+      /**
+       * Format: double
+       * @description VAT percentage used where a record gives none.
+       */
+      defaultVat?: number | null;
+      /** @description Whether exchange rates are synchronised automatically. */
+      exchangeRateSyncEnabled?: boolean | null;
+      /** @description Whether the tenant's web shop is open. */
+      shopEnabled?: boolean | null;
+      /** @description Settings of the web shop. */
+      shopSettings?: components['schemas']['ShopSettingsInput'] | null;
     };
     /**
      * @description Where the tenant stands with its subscription.
@@ -12537,6 +13564,43 @@ export interface components {
       totalPrice: number | null;
       /** @description The unit the quantity is in. */
       unit: string | null;
+    };
+    /** @description A product line of a transfer, as sent. */
+    TransferProductInput: {
+      /**
+       * Format: double
+       * @description Base units per unit (default 1).
+       */
+      baseUnitConversion?: number | null;
+      /**
+       * Format: double
+       * @description quantity x baseUnitConversion (computed).
+       */
+      baseUnitQuantity?: number | null;
+      /**
+       * Format: double
+       * @description pricePerUnit / baseUnitConversion (computed).
+       */
+      pricePerBaseUnit?: number | null;
+      /**
+       * Format: double
+       * @description Price of one of the line's unit.
+       */
+      pricePerUnit?: number | null;
+      /** @description Id of the product. */
+      productId?: string | null;
+      /**
+       * Format: double
+       * @description Quantity, in the line's unit.
+       */
+      quantity?: number | null;
+      /**
+       * Format: double
+       * @description quantity x pricePerUnit (computed).
+       */
+      totalPrice?: number | null;
+      /** @description The unit the quantity is in. */
+      unit?: string | null;
     };
     /** @description The progress of one product of a transfer. */
     TransferProductStatus: {
@@ -12866,12 +13930,318 @@ export interface components {
        */
       count: number;
     };
+    /** @description Changes to an activity; absent fields stay as they are. */
+    UpdateActivityInput: {
+      /** @description Who takes part (names or e-mail addresses). */
+      attendees?: string[];
+      /** @description True once done; same as `isCompleted`. */
+      completed?: boolean;
+      /**
+       * Format: date-time
+       * @description Set to now on completion when absent.
+       */
+      completedAt?: string | null;
+      /** @description E-mail address of the person contacted. */
+      contactEmail?: string | null;
+      /** @description Name of the person contacted. */
+      contactName?: string | null;
+      /** @description Phone number of the person contacted. */
+      contactPhone?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the customer it concerns; `customer` is that customer.
+       */
+      customerId?: string | null;
+      /** @description Longer description of the activity. */
+      description?: string | null;
+      /**
+       * Format: date-time
+       * @description When it must be done.
+       */
+      dueDate?: string | null;
+      /**
+       * Format: date-time
+       * @description When the owner was reminded that the activity is due.
+       */
+      dueNotifiedAt?: string | null;
+      /**
+       * Format: int32
+       * @description How long it takes, in minutes.
+       */
+      durationMinutes?: number | null;
+      /** @description Same as `completed`. */
+      isCompleted?: boolean;
+      /** @description Where it takes place. */
+      location?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the opportunity it concerns; `opportunity` is that opportunity.
+       */
+      opportunityId?: string | null;
+      /** @description What came of it. */
+      outcome?: string | null;
+      /**
+       * Format: uuid
+       * @description A user id; the creator when a new activity leaves it out.
+       */
+      ownerId?: string | null;
+      /** @description How urgent it is. */
+      priority?: components['schemas']['ActivityPriority'] | null;
+      /**
+       * Format: date-time
+       * @description When it is planned.
+       */
+      scheduledAt?: string | null;
+      /** @description What the activity is about (1 to 500 characters). */
+      subject?: string;
+      /** @description What kind of contact it is. */
+      type?: components['schemas']['ActivityType'];
+    };
+    /** @description Changes to a booking; absent fields stay as they are. */
+    UpdateBookingInput: {
+      /**
+       * Format: uuid
+       * @description Id of the activity that records the appointment.
+       */
+      activityId?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the employee who takes the appointment.
+       */
+      assignedEmployeeId?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the subsidiary where it takes place.
+       */
+      assignedSubsidiaryId?: string | null;
+      /** @description The id of the event in an external calendar. */
+      calendarEventId?: string | null;
+      /** @description The visitor's city. */
+      city?: string | null;
+      /** @description The visitor's company. */
+      companyName?: string | null;
+      /**
+       * Format: int32
+       * @description Minutes; endTime - startTime when absent.
+       */
+      duration?: number | null;
+      /** @description The visitor's e-mail address. */
+      email?: string | null;
+      /**
+       * Format: date-time
+       * @description startTime + duration when absent.
+       */
+      endTime?: string | null;
+      /** @description The visitor's first name. */
+      firstName?: string | null;
+      /** @description The visitor's house number. */
+      houseNumber?: string | null;
+      /** @description The visitor's last name. */
+      lastName?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the lead the booking belongs to.
+       */
+      leadId?: string | null;
+      /** @description What the visitor wrote. */
+      message?: string | null;
+      /** @description The visitor's phone number. */
+      phone?: string | null;
+      /** @description The visitor's postal code. */
+      postalCode?: string | null;
+      /**
+       * Format: date-time
+       * @description When the appointment starts.
+       */
+      startTime?: string;
+      /** @description CONFIRMED when a new booking leaves it out. */
+      status?: components['schemas']['BookingStatus'];
+      /** @description The visitor's street. */
+      street?: string | null;
+      /** @description An IANA time zone: Europe/Amsterdam. */
+      timezone?: string | null;
+      /**
+       * Format: uuid
+       * @description The contact-form widget it was booked through.
+       */
+      widgetConfigId?: string | null;
+    };
     /** @description Changes to a concept; absent fields stay as they are. */
     UpdateConceptInput: {
       /** @description The kind of building the concept is. */
       buildingType?: components['schemas']['BuildingType'] | null;
       /** @description Name of the concept. */
       name?: string;
+    };
+    /** @description Changes to a contact-form widget; absent fields stay as they are. */
+    UpdateContactFormWidgetInput: {
+      /** @description True when a new widget leaves it out. */
+      active?: boolean;
+      /**
+       * Format: uuid
+       * @description An employee id.
+       */
+      assignedTeamLeadId?: string | null;
+      /** @description Shown to a visitor after sending the form. */
+      confirmationMessage?: string | null;
+      /** @description What the widget is for. */
+      description?: string | null;
+      /** @description The inputs of the form; replaces the list. */
+      fields?: components['schemas']['ContactFormFieldInput'][];
+      /** @description Same as `active`. */
+      isActive?: boolean;
+      /** @description Name of the widget. */
+      name?: string;
+      /** @description The widget address on a website: lower-cased, unique within the tenant (409). */
+      slug?: string;
+    };
+    /** @description Changes to an epic; absent fields stay as they are. */
+    UpdateEpicInput: {
+      /** @description Colour shown for the epic (CSS colour). */
+      color?: string | null;
+      /** @description What the epic is about. */
+      description?: string | null;
+      /** @description Name of the epic. */
+      name?: string;
+      /**
+       * Format: uuid
+       * @description Id of the employee who owns the epic; `owner` is that employee.
+       */
+      ownerId?: string | null;
+      /**
+       * Format: int32
+       * @description Priority, an integer.
+       */
+      priority?: number | null;
+      /**
+       * Format: uuid
+       * @description Id of the HR project the epic belongs to; limits who sees it (project access).
+       */
+      projectId?: string | null;
+      /** @description Where the epic stands (default PLANNING). */
+      status?: components['schemas']['EpicStatus'];
+      /** @description Free labels. */
+      tags?: string[];
+      /**
+       * Format: date
+       * @description When work should end; not before the start (400).
+       */
+      targetEndDate?: string | null;
+      /**
+       * Format: date
+       * @description When work should start.
+       */
+      targetStartDate?: string | null;
+    };
+    /** @description Changes to a feature; absent fields stay as they are. */
+    UpdateFeatureInput: {
+      /** @description What the feature is about. */
+      description?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the epic the feature belongs to; its tasks follow it when it changes.
+       */
+      epicId?: string | null;
+      /**
+       * Format: int32
+       * @description Estimated effort in story points.
+       */
+      estimatedPoints?: number | null;
+      /** @description Name of the feature. */
+      name?: string;
+      /** @description How important the feature is. */
+      priority?: components['schemas']['FeaturePriority'] | null;
+      /** @description Where the feature stands (default BACKLOG). */
+      status?: components['schemas']['FeatureStatus'];
+      /** @description Free labels. */
+      tags?: string[];
+    };
+    /** @description Changes to an HR project; absent fields stay as they are. */
+    UpdateHrProjectInput: {
+      /**
+       * Format: uuid
+       * @description Id of the client the project is for.
+       */
+      clientId?: string | null;
+      /** @description Short code of the project. */
+      code?: string | null;
+      /** @description Colour shown for the project (CSS colour). */
+      color?: string | null;
+      /**
+       * Format: int32
+       * @description Length of a sprint in days, unless a sprint says otherwise.
+       */
+      defaultSprintDurationDays?: number | null;
+      /** @description What the project is about. */
+      description?: string | null;
+      /**
+       * Format: date
+       * @description When the project ends; not before the start (400).
+       */
+      endDate?: string | null;
+      /**
+       * Format: double
+       * @description Hourly rate charged for work on the project.
+       */
+      hourlyRate?: number | null;
+      /**
+       * Format: uuid
+       * @description Id of the employee who leads the project; `lead` is that employee.
+       */
+      leadId?: string | null;
+      /** @description Name of the project. */
+      name?: string;
+      /** @description Picture of the project. */
+      picture?: components['schemas']['FileAssetInput'] | null;
+      /**
+       * Format: date
+       * @description When the project starts.
+       */
+      startDate?: string | null;
+      /** @description Where the project stands (default PLANNING). */
+      status?: components['schemas']['HrProjectStatus'];
+      /** @description Free labels. */
+      tags?: string[];
+      /** @description Ids of the employees on the project; `teamMembers` are those employees. */
+      teamMemberIds?: string[];
+    };
+    /** @description What a recipient may change: whether it is read (either name). */
+    UpdateNotificationInput: {
+      /** @description Same as `read`. */
+      isRead?: boolean;
+      /** @description True once read; same as `isRead`. */
+      read?: boolean;
+    };
+    /** @description Changes to a sent e-mail; absent fields stay as they are. */
+    UpdateSentMailInput: {
+      /** @description False when a new mail leaves it out. */
+      opened?: boolean;
+      /**
+       * Format: date-time
+       * @description Now when the mail is marked opened.
+       */
+      openedAt?: string | null;
+      /** @description E-mail address it was sent to. */
+      recipient?: string;
+      /** @description Subject line. */
+      subject?: string | null;
+    };
+    /** @description Changes to an inventory; quantities follow from them. */
+    UpdateStockInventoryInput: {
+      /** @description Replaces the stock in transit. */
+      inTransitStock?: components['schemas']['InTransitStockInput'][];
+      /**
+       * Format: double
+       * @description Quantity the site should hold at most.
+       */
+      maximum?: number | null;
+      /**
+       * Format: double
+       * @description Quantity at or below which the stock is LOW_STOCK.
+       */
+      minimum?: number | null;
+      /** @description Replaces the reservations. */
+      reservations?: components['schemas']['StockReservationInput'][];
     };
     /** @description Changes to a tax rate. */
     UpdateTaxPercentageInput: {
@@ -12880,6 +14250,103 @@ export interface components {
        * @description The rate in percent (for example 21).
        */
       percentage?: number;
+    };
+    /** @description Changes to a team; absent fields stay as they are. */
+    UpdateTeamInput: {
+      /** @description Colour shown for the team (CSS colour). */
+      color?: string | null;
+      /**
+       * Format: int32
+       * @description Hours the team can work per day.
+       */
+      dailyCapacity?: number | null;
+      /** @description What the team does. */
+      description?: string | null;
+      /** @description Ids of the employees in the team; `members` are those employees. */
+      memberIds?: string[];
+      /** @description Name of the team. */
+      name?: string;
+      /** @description Whether the team is working (default ACTIVE). */
+      status?: components['schemas']['TeamStatus'];
+    };
+    /** @description Changes to the tenant; absent fields stay. `scopes` changes only the areas named; `billingInfo`, `settings` and logos replace the stored value as a whole. */
+    UpdateTenantInput: {
+      /** @description How the tenant is billed; replaces the stored value. */
+      billingInfo?: components['schemas']['BillingInfoInput'] | null;
+      /** @description The tenant's internet domain. */
+      domain?: string | null;
+      /** @description The tenant's logo for light themes. */
+      lightThemeLogo?: components['schemas']['ImageRefInput'] | null;
+      /** @description The tenant's logo. */
+      logo?: components['schemas']['ImageRefInput'] | null;
+      /** @description Address of the tenant's logo. */
+      logoUrl?: string | null;
+      /** @description Name of the organisation. */
+      name?: string | null;
+      /** @description E-mail of the tenant's owner. */
+      owner?: string | null;
+      /** @description Which modules the tenant uses. */
+      scopes?: components['schemas']['TenantScopesInput'] | null;
+      /** @description Tenant-wide settings; replaces the stored value. */
+      settings?: components['schemas']['TenantSettingsInput'] | null;
+      /** @description State of the tenant's subscription. */
+      subscription?: components['schemas']['TenantSubscription'] | null;
+      /**
+       * Format: date-time
+       * @description When the subscription ends.
+       */
+      subscriptionExpires?: string | null;
+    };
+    /** @description Changes to a coverage; absent fields stay as they are. */
+    UpdateTypeProductCoverageInput: {
+      /** @description Model files of the variant; `complete` and `totalFileSize` derive from them. */
+      assets?: components['schemas']['FileAssetInput'][];
+      /** @description Id of the product made for the coverage. */
+      linkedProductId?: string | null;
+      /** @description What the static model models. */
+      modelType?: components['schemas']['StaticModelType'] | null;
+      /** @description Parameters of the variant. */
+      parameters?: components['schemas']['ParameterInput'][];
+      /** @description Name of the product the variant is sold as. */
+      productName?: string | null;
+      /** @description Ids of the projects the coverage is used in. */
+      projectIds?: string[];
+      /** @description Id of the static model tree it was calculated from. */
+      staticModelTreeId?: string | null;
+      /** @description Id of the configurator type. */
+      typeId?: string;
+      /** @description Id of the variant it covers. */
+      variantId?: string | null;
+    };
+    /** @description Changes to a waste record; absent fields stay as they are. */
+    UpdateWasteRecordInput: {
+      /** @description Who approved the write-off. */
+      approvedBy?: string | null;
+      /** @description True to take the quantity from the site's available stock (first-expiring-first) in the same transaction; not enough stock is a 409. */
+      deductRawMaterials?: boolean;
+      /** @description Picture of the waste. */
+      image?: components['schemas']['ImageRefInput'] | null;
+      /** @description Id of the product wasted; fixed once deducted. */
+      productId?: string;
+      /**
+       * Format: double
+       * @description Quantity wasted; fixed once deducted.
+       */
+      quantity?: number;
+      /** @description Why it was wasted. */
+      reason?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the shift in which it was wasted.
+       */
+      shiftId?: string | null;
+      /** @description Id of the stock site; fixed once deducted. */
+      stockSiteId?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the subsidiary; limits who sees the record.
+       */
+      subsidiaryId?: string | null;
     };
     /** @description Changes to a webhook endpoint; absent fields stay as they are. */
     UpdateWebhookInput: {
@@ -13527,7 +14994,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          'application/json': components['schemas']['SignOut'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -13783,7 +15250,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          'application/json': components['schemas']['SignOut'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -13819,6 +15286,93 @@ export interface operations {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApInvoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteApInvoicesById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchApInvoicesById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ApInvoiceInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14615,6 +16169,55 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchCommunicationsInboxById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InboundEmailInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboundEmail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -15539,6 +17142,93 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  deleteCrmActivitiesById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchCrmActivitiesById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateActivityInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Activity'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCrmActivitiesByCustomerByCustomerId: {
     parameters: {
       query?: never;
@@ -15980,6 +17670,93 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCrmBookingsById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchCrmBookingsById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateBookingInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Booking'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -16466,6 +18243,93 @@ export interface operations {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContactFormWidgetConfig'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCrmContactFormWidgetsById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchCrmContactFormWidgetsById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateContactFormWidgetInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -17537,6 +19401,93 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  deleteHrEpicsById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchHrEpicsById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateEpicInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Epic'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrEpicsActive: {
     parameters: {
       query?: never;
@@ -18092,6 +20043,93 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  deleteHrFeaturesById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchHrFeaturesById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateFeatureInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Feature'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrFeaturesByEpicByEpicId: {
     parameters: {
       query?: never;
@@ -18624,6 +20662,93 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  deleteHrProjectsById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchHrProjectsById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateHrProjectInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HrProject'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getHrProjectsActive: {
     parameters: {
       query?: never;
@@ -19089,6 +21214,93 @@ export interface operations {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteHrTeamsById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchHrTeamsById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateTeamInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -19674,6 +21886,93 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  deleteInventoryById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchInventoryById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateStockInventoryInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StockInventory'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postInventoryAdjust: {
     parameters: {
       query?: never;
@@ -20139,6 +22438,93 @@ export interface operations {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteInvoicesById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchInvoicesById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -20659,6 +23045,55 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  patchNotificationsById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateNotificationInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Notification'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postNotificationsDeletedByIdRestore: {
     parameters: {
       query?: never;
@@ -20686,6 +23121,74 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Notification'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getNotificationsDigestMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DigestPreview'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postNotificationsDigestMeSend: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DigestRequest'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -21686,6 +24189,55 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  patchSentMailsById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSentMailInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SentMail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postSentMailsDeletedByIdRestore: {
     parameters: {
       query?: never;
@@ -21901,6 +24453,93 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteStockTransfersById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchStockTransfersById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StockTransferInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StockTransfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -22658,6 +25297,80 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Tenant'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchTenant: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateTenantInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Tenant'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postTenantExports: {
     parameters: {
       query?: never;
@@ -22950,6 +25663,93 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteTypeProductCoveragesById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchTypeProductCoveragesById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateTypeProductCoverageInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TypeProductCoverage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
@@ -23702,6 +26502,93 @@ export interface operations {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WasteRecord'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteWasteManagementById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchWasteManagementById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWasteRecordInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -226,7 +226,7 @@ describe('Contact-form widgets', () => {
     expect(typeof csv.body).toBe('string');
     const lines = (csv.body as string).split('\r\n').filter((l) => l.length > 0);
     expect(lines[0].split(',')).toEqual(
-      expect.arrayContaining(['id', 'tenantId', 'name', 'slug', 'active', 'isActive', 'fields', 'events']),
+      expect.arrayContaining(['id', 'tenantId', 'name', 'slug', 'active', 'isActive', 'fields']),
     );
     expect(lines).toHaveLength(3);
     expect(csv.body).toContain(`'=cmd|calc`);

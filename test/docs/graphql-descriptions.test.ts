@@ -62,3 +62,14 @@ describe('GraphQL schema documents itself', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('GraphQL descriptions read as English', () => {
+  it('"an" before a vowel sound, also where a generated description names a type', async () => {
+    const schema = await buildBareSchema();
+    // "a one", "a user", "a unique" are right; a capitalised vowel but U starts a type's name.
+    const wrong = describedPlaces(schema).filter((p) =>
+      /\ba (?!one\b)[aeioAEIO]\w/.test(p.description ?? ''),
+    );
+    expect(wrong.map((p) => `${p.place}: ${/\ba [aeioAEIO]\w+/.exec(p.description!)![0]}`)).toEqual([]);
+  });
+});

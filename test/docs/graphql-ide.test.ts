@@ -76,12 +76,35 @@ describeInBrowser('GraphQL IDE test')('GraphiQL at /graphql (headless chromium)'
     await page.close();
   }, 90_000);
 
+  it('says what the page is before its scripts run, and without JavaScript', async () => {
+    // Scripts that have not arrived yet (a headless screenshot taken at once, a slow link).
+    const waiting = await browser.newPage();
+    await waiting.route('**/graphql/ide/*.js', (route) => route.abort());
+    await waiting.goto(`${server.baseUrl}/graphql`, { waitUntil: 'load' });
+    expect(await waiting.title()).toBe('Business management service: GraphQL');
+    const shown = await waiting.locator('body').innerText();
+    expect(shown).toMatch(/^GraphQL IDE\n/);
+    expect(shown).toMatch(/This page runs GraphiQL, an editor for this service's GraphQL API/);
+    expect(shown).not.toMatch(/needs JavaScript/);
+    await waiting.close();
+
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/graphql`, { waitUntil: 'load' });
+    const text = await page.locator('body').innerText();
+    expect(text).toMatch(/^GraphQL IDE\n/);
+    expect(text).toMatch(/GraphiQL needs JavaScript/);
+    expect(text).toContain('POST /graphql');
+    await page.screenshot({ path: path.join(os.tmpdir(), 'graphql-ide-noscript.png') });
+    await context.close();
+  }, 60_000);
+
   it('serves its files from node_modules; API calls, Sandbox and non-browser GETs are untouched', async () => {
     const html = await (
       await fetch(`${server.baseUrl}/graphql`, { headers: { accept: 'text/html' } })
     ).text();
     expect(html).not.toMatch(/https?:\/\//);
-    const files = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    const files = [...html.matchAll(/(?:src|href)="(\/graphql\/ide\/[^"]+)"/g)].map((m) => m[1]);
     expect(files).toHaveLength(5);
     files.push('/graphql/ide/schema.json');
     for (const file of files) {

@@ -332,11 +332,31 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
     const done = await a.client.post(`/file-uploads/${id}/complete`);
     expect(done.status).toBe(201);
     expect(done.headers.get('location')).toBe(`/api/v1/files/${id}`);
+    // The same links as a one-step upload's answer, in one form everywhere (GraphQL too).
+    const links = {
+      file: { url: `/api/v1/files/${id}`, thumbnailUrl: `/api/v1/files/${id}/thumbnail` },
+      image: { url: `/api/v1/files/${id}`, thumbnailUrl: `/api/v1/files/${id}/thumbnail` },
+    };
     expect(done.body).toMatchObject({
-      file: { blobId: id, fileSize: image.length },
-      image: { width: 32, height: 16 },
+      file: { blobId: id, fileSize: image.length, ...links.file },
+      image: { width: 32, height: 16, thumbnailBlobId: expect.any(String), ...links.image },
     });
     expect((await a.client.get(`/files/${id}/info`)).body).toEqual(done.body);
+    const gql = await graphql(
+      server,
+      a.token,
+      'query ($id: ID!) { storedFile(id: $id) { file { url thumbnailUrl } image { url thumbnailUrl } } }',
+      { id },
+    );
+    expect(gql.data.storedFile).toEqual(links);
+    const once = await upload(server, a.token, image, { name: 'once.png', type: 'image/png' });
+    const onceId = once.body.file.blobId as string;
+    expect(once.body).toMatchObject({
+      file: { url: `/api/v1/files/${onceId}`, thumbnailUrl: `/api/v1/files/${onceId}/thumbnail` },
+      image: { url: `/api/v1/files/${onceId}`, thumbnailUrl: `/api/v1/files/${onceId}/thumbnail` },
+    });
+    expect(Object.keys(once.body.file).sort()).toEqual(Object.keys(done.body.file).sort());
+    expect(Object.keys(once.body.image).sort()).toEqual(Object.keys(done.body.image).sort());
     expect((await b.client.get(`/files/${id}/info`)).status).toBe(404);
 
     const settings = (await a.client.get('/file-settings')).body;

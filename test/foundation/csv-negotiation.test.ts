@@ -72,6 +72,15 @@ describe('CSV export content negotiation', () => {
         'text/csv; charset=utf-8',
       ]);
       expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${name}.csv"`);
+      // The records' history is read through its own operations, never a column of the export.
+      const header = res.text.split('\r\n')[0].split(',');
+      expect({
+        path: row.path,
+        events: header.filter((h) => h === 'events' || h.startsWith('events.')),
+      }).toEqual({
+        path: row.path,
+        events: [],
+      });
     }
   });
 

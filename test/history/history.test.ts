@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
 import { purgeExpiredHistory } from '../../src/history/retention';
@@ -222,6 +224,17 @@ describe('history, audit log and restore', () => {
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(mine.id);
+    // `changes` has the REST answer's shape, [{field, old, new}], as JSON in one cell.
+    const [entry] = byActor.body.content;
+    expect(entry.changes).toEqual(expect.arrayContaining([{ field: 'name', old: null, new: 'Clerk work' }]));
+    expect(lines[1].endsWith(`,"${JSON.stringify(entry.changes).replace(/"/g, '""')}"`)).toBe(true);
+    // ...which is the shape docs/history.md shows.
+    const doc = readFileSync(path.join(__dirname, '../../docs/history.md'), 'utf8');
+    const example = JSON.parse(
+      /`changes` has one shape[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1],
+    ) as object[];
+    for (const change of [...example, ...entry.changes])
+      expect(Object.keys(change)).toEqual(['field', 'old', 'new']);
 
     const gqlLog = await gql(
       a.client,

@@ -84,9 +84,9 @@ it('the super-admin starts an export and follows its progress until the bundle i
   const other = await server.tenant('Elsewhere');
   expectErrorBody(await other.client.get(`/tenant-exports/${id}`), 404);
 
-  const dir = path.join(work, 'exports');
+  const dataDir = path.join(work, 'data');
   const seen: number[] = [];
-  const jobs = startExportJobs(server.orm, server.app.files.backend, dir, createLogger('silent'), 50);
+  const jobs = startExportJobs(server.orm, server.app.files.backend, dataDir, createLogger('silent'), 50);
   let done: any;
   try {
     done = await waitFor(async () => {
@@ -102,7 +102,8 @@ it('the super-admin starts an export and follows its progress until the bundle i
     expect.objectContaining({
       status: 'DONE',
       progress: 100,
-      bundle: path.join(dir, tenant.tenantId, id),
+      // Relative to the service's DATA_DIR: the machine's own paths are not the tenant's to see.
+      bundle: `exports/${tenant.tenantId}/${id}`,
       message: expect.stringMatching(/^\d+ records, \d+ files$/),
       completed: expect.any(String),
     }),
@@ -110,7 +111,12 @@ it('the super-admin starts an export and follows its progress until the bundle i
   // Progress only goes forward.
   expect(seen).toEqual([...seen].sort((a, b) => a - b));
 
-  const manifest = JSON.parse(await fs.readFile(path.join(done.bundle, 'manifest.json'), 'utf8')) as Manifest;
+  expect(JSON.stringify(done)).not.toContain(work);
+  // A row an earlier version wrote with the machine's absolute path shows the same relative one.
+  await leave(tenant.tenantId, id, `bundle = '${path.join(work, 'data', done.bundle)}'`);
+  expect((await tenant.client.get(`/tenant-exports/${id}`)).body.bundle).toBe(done.bundle);
+  const bundle = path.join(dataDir, done.bundle);
+  const manifest = JSON.parse(await fs.readFile(path.join(bundle, 'manifest.json'), 'utf8')) as Manifest;
   expect(manifest.tenant.id).toBe(tenant.tenantId);
 
   // The same bundle over HTTP, as one archive, to the tenant's super-admin alone.
@@ -142,9 +148,9 @@ it('the super-admin starts an export and follows its progress until the bundle i
   expectErrorBody(await tenant.client.get(`/tenant-exports/not-an-id/bundle`), 404);
   const pending = await tenant.client.post('/tenant-exports');
   expectErrorBody(await tenant.client.get(`/tenant-exports/${pending.body.id}/bundle`), 409);
-  while (await runNextExport(server.orm, server.app.files.backend, dir));
+  while (await runNextExport(server.orm, server.app.files.backend, dataDir));
 
-  const imported = await importTenant(server.orm, server.app.files.backend, done.bundle, {
+  const imported = await importTenant(server.orm, server.app.files.backend, bundle, {
     name: `From the job ${randomUUID().slice(0, 8)}`,
   });
   expect(imported.records).toEqual(
@@ -170,7 +176,7 @@ it('an export whose bundle cannot be written ends FAILED with the reason', async
 });
 
 it('an export whose process died (RUNNING, its lease run out) is taken over and run again; after the last attempt it fails saying why', async () => {
-  const dir = path.join(work, 'takeover');
+  const dataDir = path.join(work, 'takeover');
   const dead = (await tenant.client.post('/tenant-exports')).body.id as string;
   await leave(
     tenant.tenantId,
@@ -178,7 +184,7 @@ it('an export whose process died (RUNNING, its lease run out) is taken over and 
     `status = 'RUNNING', attempts = 1, progress = 40, started = now() - interval '10 minutes', lease_until = now() - interval '5 minutes'`,
   );
   // What the dead run had written of its bundle on this machine.
-  await fs.mkdir(path.join(dir, tenant.tenantId, dead, 'records'), { recursive: true });
+  await fs.mkdir(path.join(dataDir, 'exports', tenant.tenantId, dead, 'records'), { recursive: true });
   // One still held by a live process (its lease not run out) is left alone.
   const held = (await tenant.client.post('/tenant-exports')).body.id as string;
   await leave(
@@ -194,7 +200,7 @@ it('an export whose process died (RUNNING, its lease run out) is taken over and 
   );
 
   let runs = 0;
-  while (await runNextExport(server.orm, server.app.files.backend, dir, { leaseMs: 30 })) runs++;
+  while (await runNextExport(server.orm, server.app.files.backend, dataDir, { leaseMs: 30 })) runs++;
   expect(runs).toBe(2);
 
   const taken = (await tenant.client.get(`/tenant-exports/${dead}`)).body;
@@ -202,7 +208,7 @@ it('an export whose process died (RUNNING, its lease run out) is taken over and 
     expect.objectContaining({
       status: 'DONE',
       progress: 100,
-      bundle: path.join(dir, tenant.tenantId, dead),
+      bundle: `exports/${tenant.tenantId}/${dead}`,
       downloadUrl: `/api/v1/tenant-exports/${dead}/bundle`,
     }),
   );
@@ -220,7 +226,7 @@ it('an export whose process died (RUNNING, its lease run out) is taken over and 
   );
   // The held one, once its lease runs out too, is taken over like the first.
   await leave(tenant.tenantId, held, `lease_until = now() - interval '1 second'`);
-  expect(await runNextExport(server.orm, server.app.files.backend, dir)).toBe(true);
+  expect(await runNextExport(server.orm, server.app.files.backend, dataDir)).toBe(true);
   expect((await tenant.client.get(`/tenant-exports/${held}`)).body.status).toBe('DONE');
 });
 

@@ -2,7 +2,7 @@ import { createLogger } from '../../src/logger';
 import { openOrm } from '../../src/db/orm';
 import { digestPeriods, scheduleDigests, unsubscribeToken } from '../../src/events/digest';
 import { asEventWorker } from '../../src/events/store';
-import { eventSettings, type EventSettings } from '../../src/events/settings';
+import { eventSettings, useEventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
 import { workerDatabaseUrl } from '../support/database';
 import { expectErrorBody } from '../support/http';
@@ -42,6 +42,8 @@ describe('e-mail digests', () => {
       publicUrl: server.baseUrl,
       linkSecret: server.jwt.secret,
     };
+    // As serve.ts does: the requests' previews link as the worker's mails do.
+    useEventSettings(settings);
   }, 120_000);
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
@@ -223,6 +225,88 @@ describe('e-mail digests', () => {
     expect(smtp.to(v.email)).toHaveLength(0);
     expect(smtp.to(u.email)).toHaveLength(1);
   });
+  it('can be tried: a preview of the digest as it would go now, and "send my digest now" through the outbox', async () => {
+    const u = await userWithDigest('DAILY', { enabledCategories: ['ERP', 'SYSTEM'] });
+    const started = Date.now();
+    await notify(u.email, 'Order 7 shipped', { category: 'ERP', actionUrl: 'https://app.example.test/o/7' });
+    await notify(u.email, 'Not in my categories', { category: 'CRM' });
+    await notify(u.email, 'Disk almost full', { category: 'SYSTEM' });
+
+    // The preview sends nothing: the same answer over REST and GraphQL, twice.
+    const preview = await u.client.get('/notifications/digest/me');
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({
+      frequency: 'DAILY',
+      total: 2,
+      subject: 'Your daily summary: 2 notifications',
+      notifications: [
+        { title: 'Order 7 shipped', category: 'ERP', actionUrl: 'https://app.example.test/o/7' },
+        { title: 'Disk almost full', category: 'SYSTEM' },
+      ],
+    });
+    // A first digest covers the period that ended last (yesterday) and what came since.
+    expect(Date.parse(preview.body.from)).toBeLessThan(started - 3_600_000);
+    expect(Date.parse(preview.body.to)).toBeGreaterThanOrEqual(started);
+    expect(preview.body.text).toMatch(/^Here is what happened since /);
+    expect(preview.body.html).toContain('href="https://app.example.test/o/7"');
+    const gql = await u.client.graphql('{ myDigestPreview { total subject notifications { title } } }');
+    expect(gql.body.data.myDigestPreview).toEqual({
+      total: 2,
+      subject: preview.body.subject,
+      notifications: [{ title: 'Order 7 shipped' }, { title: 'Disk almost full' }],
+    });
+    await worker().runOnce();
+    expect(smtp.to(u.email)).toHaveLength(0);
+
+    // Sent now: queued as a DIGEST delivery, mailed by the event worker as the preview showed it.
+    const sent = await u.client.post('/notifications/digest/me/send');
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ deliveryId: expect.any(String), digest: { total: 2 } });
+    await worker().runOnce();
+    await settled();
+    const [mail] = smtp.to(u.email);
+    expect(smtp.to(u.email)).toHaveLength(1);
+    expect(mail.parsed.subject).toBe(sent.body.digest.subject);
+    // The same text, but for the unsubscribe link's token, signed at each making.
+    const unsigned = (text: string) => text.trim().replace(/token=\S+/, 'token=…');
+    expect(unsigned(String(mail.parsed.text))).toBe(unsigned(sent.body.digest.text));
+    expect(headerOf(mail.raw, 'List-Unsubscribe')).toMatch(/^<http:\/\/.*\/unsubscribe\?token=/);
+
+    // Nothing since: the preview is empty and a send is refused, saying why.
+    const empty = await u.client.get('/notifications/digest/me');
+    expect(empty.body).toMatchObject({ total: 0, notifications: [], subject: null, text: null, html: null });
+    expect(empty.body.from).toBe(sent.body.digest.to);
+    const nothing = await u.client.post('/notifications/digest/me/send');
+    expectErrorBody(nothing, 409);
+    expect(nothing.body.detail).toMatch(/^nothing to send/);
+
+    // The scheduled digest of the period starts where the one sent now ended: no repeats.
+    await notify(u.email, 'After the digest', { category: 'ERP' });
+    await scheduleDigests(server.orm, tomorrow());
+    await worker().runOnce();
+    await settled();
+    expect(smtp.to(u.email).map((m) => m.parsed.subject)).toEqual([
+      'Your daily summary: 2 notifications',
+      'Your daily summary: 1 notification',
+    ]);
+    expect(String(smtp.to(u.email)[1].parsed.text)).toContain('After the digest');
+    expect(String(smtp.to(u.email)[1].parsed.text)).not.toContain('Order 7 shipped');
+
+    // Digests off: nothing would be sent, and a send says how to turn them on.
+    const off = await userWithDigest('OFF');
+    expect((await off.client.get('/notifications/digest/me')).body).toMatchObject({
+      frequency: 'OFF',
+      total: 0,
+      subject: null,
+    });
+    const refused = await off.client.post('/notifications/digest/me/send');
+    expectErrorBody(refused, 409);
+    expect(refused.body.detail).toMatch(/digests are off: set digestFrequency/);
+    // A user sees only their own.
+    const other = await userWithDigest('DAILY');
+    expect((await other.client.get('/notifications/digest/me')).body.total).toBe(0);
+  });
+
   it('periods are days and weeks of the tenant’s time zone, 23 or 25 hours long when clocks change', async () => {
     const periodsAt = async (at: string) => {
       const periods = await asEventWorker(server.orm, (q) =>

@@ -3,11 +3,12 @@ import { notificationEntities } from './entities';
 import { notificationsRoutes } from './api/rest';
 import { notifications } from './api/notifications';
 import { NotificationResolver, NotificationSettingsResolver, PushTokenResolver } from './api/resolver';
+import { DigestResolver } from './api/digest';
 
 /** Notifications, push tokens and notification settings. */
 export const notificationsModule: DomainModule = {
   entities: notificationEntities,
   groups: [notifications],
-  resolvers: [NotificationResolver, PushTokenResolver, NotificationSettingsResolver],
+  resolvers: [NotificationResolver, PushTokenResolver, NotificationSettingsResolver, DigestResolver],
   routes: notificationsRoutes,
 };

@@ -4,7 +4,7 @@ import { User } from '../../../entities/user';
 import { callerOf, type Context } from '../../../context';
 import { forbidden } from '../../../errors';
 import { ARG_DOCS } from '../../../schema/descriptions';
-import { signOutEverywhere } from '../sign-out';
+import { signOutEverywhere, type SignedOut } from '../sign-out';
 import { DateTimeISOResolver } from '../../../graphql/date-time';
 import { authenticated, can, Requires } from '../../../permissions/rules';
 import { MAX_IDS } from '../../../family/limits';
@@ -76,29 +76,41 @@ export class SubsidiaryAccessInput {
   subsidiaryIds!: string[];
 }
 
+@ObjectType({ description: 'A sign-out everywhere: whose, and from when credentials count as new.' })
+export class SignOut implements SignedOut {
+  @Field(() => ID, { description: 'The user signed out.' })
+  userId!: string;
+  @Field(() => DateTimeISOResolver, {
+    description:
+      'The moment: credentials issued to the user before it are refused, those issued after it work.',
+  })
+  signedOutAt!: Date;
+}
+
 @Resolver()
 export class AccessControlResolver {
   @Requires(authenticated)
-  @Mutation(() => DateTimeISOResolver, {
+  @Mutation(() => SignOut, {
     description:
-      'Signs the caller out everywhere: every credential issued to them until now is refused; answers the moment.',
+      'Signs the caller out everywhere: every credential issued to them until now is refused (this one included); one issued after it works at once.',
   })
-  signOutEverywhere(@Ctx() ctx: Context): Promise<Date> {
+  signOutEverywhere(@Ctx() ctx: Context): Promise<SignOut> {
     const caller = callerOf(ctx);
     if (caller.apiKey) throw forbidden('an API key is withdrawn by revoking it, not by signing out');
-    return signOutEverywhere(ctx.em, caller.userId);
+    return signOutEverywhere(ctx.em, caller.userId, ctx.tokenId);
   }
 
   @Requires(can('UPDATE', 'USERS'))
-  @Mutation(() => DateTimeISOResolver, {
+  @Mutation(() => SignOut, {
     description:
-      'Signs a user of the tenant out everywhere: every credential issued to them until now is refused; answers the moment.',
+      'Signs a user of the tenant out everywhere: every credential issued to them until now is refused; one issued after it works at once.',
   })
   signOutUser(
     @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
     @Ctx() ctx: Context,
-  ): Promise<Date> {
-    return signOutEverywhere(ctx.em, id);
+  ): Promise<SignOut> {
+    // The caller's own token is not the user's, unless the caller signs itself out this way.
+    return signOutEverywhere(ctx.em, id, id === callerOf(ctx).userId ? ctx.tokenId : undefined);
   }
 
   @Requires(authenticated)

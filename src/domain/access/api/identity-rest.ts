@@ -122,6 +122,25 @@ export const identityRoutes: RestRoute[] = [
   },
 
   {
+    method: 'GET',
+    path: '/tenant',
+    field: 'tenant',
+    code: 'custom',
+    extension: true,
+    summary: "The caller's tenant: its profile, logos, billing details, scopes and settings",
+  },
+  {
+    method: 'PATCH',
+    path: '/tenant',
+    field: 'updateTenant',
+    args: { input: body() },
+    code: 'custom',
+    extension: true,
+    summary:
+      "Change the caller's tenant (super-admins): the fields sent; billingInfo, settings and logos replace the stored value",
+  },
+
+  {
     method: 'POST',
     path: '/tenant-exports',
     field: 'startTenantExport',

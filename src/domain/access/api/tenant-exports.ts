@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { Arg, Ctx, Field, Float, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { callerOf, type Context } from '../../../context';
 import { queryRows } from '../../../db/orm-bypass/statements';
@@ -6,6 +7,7 @@ import { isUuid } from '../../../family/limits';
 import { DateTimeISOResolver } from '../../../graphql/date-time';
 import { Requires, superAdminOnly } from '../../../permissions/rules';
 import { ARG_DOCS } from '../../../schema/descriptions';
+import { EXPORTS_FOLDER } from '../../../jobs/tenant-exports';
 
 @ObjectType({
   description:
@@ -30,7 +32,7 @@ export class TenantExportJob {
   @Field(() => String, {
     nullable: true,
     description:
-      "Where the bundle is, on the service's machine (DONE): the folder `bms tenant:import --bundle` takes.",
+      "Where the bundle is on the machine that ran the export (DONE), relative to that service's DATA_DIR (`exports/<tenant id>/<id>`): the folder `bms tenant:import --bundle` takes there.",
   })
   bundle!: string | null;
 
@@ -65,7 +67,14 @@ const view = (r: Record<string, any>): TenantExportJob => ({
   status: r.status,
   progress: r.progress,
   message: r.message ?? null,
-  bundle: r.bundle ?? null,
+  // Rows written before bundles were named relative to DATA_DIR hold the machine's absolute path,
+  // which is not the tenant's to see.
+  bundle:
+    r.bundle == null
+      ? null
+      : path.isAbsolute(r.bundle)
+        ? path.join(EXPORTS_FOLDER, r.tenant_id, r.id)
+        : r.bundle,
   downloadUrl: r.archive_key ? `/api/v1/tenant-exports/${r.id}/bundle` : null,
   archiveSize: r.archive_size == null ? null : Number(r.archive_size),
   archiveSha256: r.archive_sha256 ?? null,

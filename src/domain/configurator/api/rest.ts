@@ -5,15 +5,7 @@ import { typeProductCoverages } from './type-product-coverages';
 import { concepts } from './concepts';
 
 export const configuratorRoutes: RestRoute[] = [
-  ...familyRoutes(concepts, '/concepts', ['create', 'S1', 'S2', 'S3', 'S5', 'S10', 'bulk-delete']),
-  {
-    method: 'PATCH',
-    path: '/concepts/{id}',
-    field: 'updateConcept',
-    args: { input: body() },
-    code: 'custom',
-    summary: 'Change a concept',
-  },
+  ...familyRoutes(concepts, '/concepts', ['create', 'update', 'S1', 'S2', 'S3', 'S5', 'S10', 'bulk-delete']),
   {
     method: 'GET',
     path: '/concepts/tenant/list',

@@ -1,11 +1,11 @@
 import { Arg, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../../context';
-import { FileAsset, FileAssetType, ImageRef } from '../../../entities/shared';
+import { FileAsset, ImageRef } from '../../../entities/shared';
 import { badRequest, notFound } from '../../../errors';
 import { authenticated, can, Requires } from '../../../permissions/rules';
 import { assetOf, findFile, imageOf, limitsOf, saveLimits, usedBytes, type FileStore } from '../stored-files';
 import { fileEvent } from '../file-events';
-import { fileUrl, thumbnailUrl, uploadToken } from '../../../files/router';
+import { assetLinks, imageLinks, uploadToken } from '../../../files/router';
 import {
   CreateFileUploadInput,
   FileSettingsInput,
@@ -145,13 +145,13 @@ export class FileAssetResolver {
     description: 'Where to download the file (a path of this service).',
   })
   url(@Root() asset: FileAsset): string | null {
-    return asset.blobId ? fileUrl(asset.blobId) : null;
+    return assetLinks(asset).url;
   }
 
   @Extensions({ rest: false, searchable: false })
   @FieldResolver(() => String, { nullable: true, description: "Where to download an image's thumbnail." })
   thumbnailUrl(@Root() asset: FileAsset): string | null {
-    return asset.blobId && asset.type === FileAssetType.IMAGE ? thumbnailUrl(asset.blobId) : null;
+    return assetLinks(asset).thumbnailUrl;
   }
 }
 
@@ -164,13 +164,13 @@ export class ImageRefResolver {
     description: 'Where to download the image (a path of this service).',
   })
   url(@Root() image: ImageRef): string | null {
-    return image.blobId ? fileUrl(image.blobId) : null;
+    return imageLinks(image).url;
   }
 
   @Extensions({ rest: false, searchable: false })
   @FieldResolver(() => String, { nullable: true, description: "Where to download the image's thumbnail." })
   thumbnailUrl(@Root() image: ImageRef): string | null {
-    return image.thumbnailBlobId ? fileUrl(image.thumbnailBlobId) : null;
+    return imageLinks(image).thumbnailUrl;
   }
 }
 

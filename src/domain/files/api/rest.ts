@@ -13,7 +13,8 @@ export const fileRoutes: RestRoute[] = [
     nullIs404: true,
     code: 'custom',
     extension: true,
-    summary: 'A stored file: its FileAsset and, for an image, its ImageRef',
+    summary: 'A stored file: its FileAsset and, for an image, its ImageRef, with their download links',
+    allFields: true,
   },
   {
     method: 'DELETE',
@@ -43,6 +44,7 @@ export const fileRoutes: RestRoute[] = [
     code: 'custom',
     extension: true,
     summary: 'Complete a two-step upload: the stored bytes must have the declared size and type',
+    allFields: true,
   },
   {
     method: 'GET',

@@ -1,5 +1,5 @@
 import { familyRoutes } from '../../../rest/family-routes';
-import { body, fromRequest, type RestRoute } from '../../../rest/route';
+import { fromRequest, type RestRoute } from '../../../rest/route';
 import { parseSort, queryList } from '../../../rest/search-params';
 import { apInvoices } from './ap-invoices';
 import { invoices } from './invoices';
@@ -8,6 +8,7 @@ import { taxPercentages } from './tax-percentages';
 export const financeRoutes: RestRoute[] = [
   ...familyRoutes(taxPercentages, '/tax-percentages', [
     'create',
+    'update',
     'S1',
     'S2',
     'S3',
@@ -15,14 +16,6 @@ export const financeRoutes: RestRoute[] = [
     'S10',
     'bulk-delete',
   ]),
-  {
-    method: 'PATCH',
-    path: '/tax-percentages/{id}',
-    field: 'updateTaxPercentage',
-    args: { input: body() },
-    code: 'custom',
-    summary: 'Change a tax rate',
-  },
   ...familyRoutes(invoices, '/invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
   {
     method: 'GET',

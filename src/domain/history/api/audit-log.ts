@@ -81,11 +81,8 @@ function csvOf(rows: HistoryRow[]): string {
       r.apiKeyId ?? '',
       safe(r.requestId ?? ''),
       safe(r.description ?? ''),
-      r.changes.length
-        ? safe(
-            JSON.stringify(Object.fromEntries(r.changes.map((c) => [c.field, { old: c.old, new: c.new }]))),
-          )
-        : '',
+      // The shape the entry has everywhere else (REST, GraphQL, docs/history.md): [{field, old, new}].
+      r.changes.length ? safe(JSON.stringify(r.changes)) : '',
     ]),
     { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\r\n' },
   );

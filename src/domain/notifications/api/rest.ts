@@ -89,6 +89,22 @@ export const notificationsRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    path: '/notifications/digest/me',
+    field: 'myDigestPreview',
+    code: 'custom',
+    extension: true,
+    summary: 'The digest the caller would receive if it were sent now (a preview: nothing is sent)',
+  },
+  {
+    method: 'POST',
+    path: '/notifications/digest/me/send',
+    field: 'sendMyDigest',
+    code: 'custom',
+    extension: true,
+    summary: 'Send the caller their digest now, through the outbox (the next scheduled one starts after it)',
+  },
+  {
+    method: 'GET',
     path: '/notifications/settings/scopes',
     field: 'notificationScopes',
     code: 'custom',
