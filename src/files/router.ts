@@ -12,6 +12,7 @@ import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
 import { badRequest, conflict, notFound } from '../errors';
 import { queryRows } from '../db/orm-bypass/statements';
 import { isUuid } from '../family/limits';
+import { MissingBytes } from './backends';
 import { checkOf, superAdminOnly } from '../permissions/rules';
 import type { Logger } from '../logger';
 import { sendCaught, sendError } from '../http/send-error';
@@ -40,6 +41,9 @@ const INLINE_TYPES = new Set([
   'video/mp4',
   'text/plain',
 ]);
+
+/** What a download says of the file before its bytes: none of it belongs on an error's answer. */
+const FILE_HEADERS = ['ETag', 'Cache-Control', 'Accept-Ranges', 'Content-Disposition', 'Content-Type'];
 
 export const fileUrl = (id: string) => `/api/v1/files/${id}`;
 export const thumbnailUrl = (id: string) => `/api/v1/files/${id}/thumbnail`;
@@ -311,16 +315,27 @@ export function filesRouter({
       // A malformed header, or several ranges, is answered with the whole file (RFC 9110 allows it).
       if (Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes') range = ranges[0];
     }
+    // The bytes are looked for before the answer's status is set: a file whose bytes are missing
+    // from the store is a 404 in the documented body, not a failure halfway through a reply.
+    let bytes: Readable | undefined;
+    try {
+      if (req.method !== 'HEAD' && file.size > 0) bytes = await backend.get(file.storageKey, range);
+      else if ((await backend.size(file.storageKey)) === null) throw new MissingBytes(file.storageKey);
+    } catch (err) {
+      if (!(err instanceof MissingBytes)) throw err;
+      for (const header of FILE_HEADERS) res.removeHeader(header);
+      throw notFound(`the bytes of ${file.name} are missing from the file store`);
+    }
     if (range) {
       res.status(206);
       res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
       res.setHeader('Content-Length', range.end - range.start + 1);
     } else res.setHeader('Content-Length', file.size);
-    if (req.method === 'HEAD' || file.size === 0) {
+    if (!bytes) {
       res.end();
       return;
     }
-    await pipeline(await backend.get(file.storageKey, range), res);
+    await pipeline(bytes, res);
   }
 
   return router;
