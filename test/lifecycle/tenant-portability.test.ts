@@ -31,9 +31,15 @@ let manifest: Manifest;
 
 const knex = () => (server.orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
 
-/** Every row of every tenant table of `tenantId`, as JSON, in key order. */
+/**
+ * Every row of every tenant table of `tenantId`, as JSON, in key order, with the values an import
+ * assigns itself written as the rule that makes them: the tenant columns, the stored files'
+ * storage keys and the API keys' starts (`<tenant>`), and no secret for an API key. A tenant id
+ * anywhere else (a text, a JSON document) is a value like any other, kept as written.
+ */
 async function rowsOf(tenantId: string): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
+  const hex = tenantId.replace(/-/g, '');
   for (const table of await tenantTables(knex())) {
     const result = (await knex().raw(
       `select row_to_json(t)::text as line from "${table.name}" t where tenant_id = ? order by ${table.key
@@ -41,7 +47,19 @@ async function rowsOf(tenantId: string): Promise<Record<string, unknown[]>> {
         .join(', ')}`,
       [tenantId],
     )) as { rows: { line: string }[] };
-    out[table.name] = result.rows.map((r) => JSON.parse(r.line.split(tenantId).join('<tenant>')));
+    out[table.name] = result.rows.map((r) => {
+      const row = JSON.parse(r.line) as Record<string, unknown>;
+      for (const column of table.tenantColumns)
+        row[column] = row[column] === tenantId ? '<tenant>' : row[column];
+      if (table.name === 'stored_file' && row.storage_key === `${tenantId}/${row.id as string}`)
+        row.storage_key = '<tenant>/<id>';
+      if (table.name === 'api_key') {
+        row.hint =
+          row.hint === `bms_${hex}${(row.id as string).replace(/-/g, '')}` ? '<tenant><id>' : row.hint;
+        delete row.secret_hash;
+      }
+      return row;
+    });
   }
   return out;
 }
