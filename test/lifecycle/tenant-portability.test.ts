@@ -8,7 +8,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { signToken } from '../../src/auth/jwt';
 import { BundleError, exportTenant, importTenant, type Manifest } from '../../src/services/tenant-bundle';
 import { tenantTables } from '../../src/services/tenant-tables';
-import { Client } from '../support/http';
+import { Client, expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { fillTenant, type FilledTenant } from '../support/tenant-fixture';
 
@@ -28,6 +28,7 @@ let filled: FilledTenant;
 let work: string;
 let bundle: string;
 let manifest: Manifest;
+let apiKey: { id: string; key: string; hint: string };
 
 const knex = () => (server.orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
 
@@ -83,6 +84,9 @@ beforeAll(async () => {
   server = await startServer();
   source = await server.tenant('Portable');
   filled = await fillTenant(server, source);
+  const key = await source.client.post('/api-keys', { name: 'integration', permissions: ['READ_CONCEPTS'] });
+  expect(key.status).toBe(201);
+  apiKey = key.body;
   bundle = path.join(work, 'bundle');
   manifest = await exportTenant(server.orm, server.app.files.backend, source.tenantId, bundle);
 });
@@ -212,6 +216,31 @@ describe('tenant export and import', () => {
     const copied = await download(client);
     expect(copied.status).toBe(200);
     expect(copied).toEqual(await download(source.client));
+  });
+
+  it('an imported API key keeps its name and permissions, not its secret: refused until rotated, its start naming the new tenant', async () => {
+    const { tenantId } = await importTenant(server.orm, server.app.files.backend, bundle, {
+      name: `Keys ${randomUUID().slice(0, 8)}`,
+    });
+    const admin = new Client(
+      server.baseUrl,
+      signToken(server.jwt, { sub: source.adminId, email: source.adminEmail, tenantId }),
+    );
+    const hint = `bms_${tenantId.replace(/-/g, '')}${apiKey.id.replace(/-/g, '')}`;
+    expect((await admin.get(`/api-keys/${apiKey.id}`)).body).toEqual(
+      expect.objectContaining({ name: 'integration', permissions: ['READ_CONCEPTS'], hint }),
+    );
+    // The exported key with its tenant part made the new tenant's: its secret is not kept.
+    const secret = apiKey.key.slice(apiKey.hint.length + 1);
+    const moved = await new Client(server.baseUrl, `${hint}_${secret}`).get('/concepts/find-all');
+    expectErrorBody(moved, 401);
+    expect(moved.body.detail).toMatch(/imported with its tenant: rotate it first/);
+    const rotated = await admin.post(`/api-keys/${apiKey.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.key.startsWith(`${hint}_`)).toBe(true);
+    expect((await new Client(server.baseUrl, rotated.body.key).get('/concepts/find-all')).status).toBe(200);
+    // The original key goes on working in the original tenant.
+    expect((await new Client(server.baseUrl, apiKey.key).get('/concepts/find-all')).status).toBe(200);
   });
 
   it('an altered, truncated or newer-schema bundle, or one naming an existing tenant: a clear error, nothing imported', async () => {
