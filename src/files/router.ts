@@ -12,7 +12,6 @@ import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
 import { badRequest, conflict, notFound } from '../errors';
 import { queryRows } from '../db/orm-bypass/statements';
 import { isUuid } from '../family/limits';
-import { MissingBytes } from './backends';
 import { checkOf, superAdminOnly } from '../permissions/rules';
 import type { Logger } from '../logger';
 import { sendCaught, sendError } from '../http/send-error';
@@ -29,6 +28,7 @@ import {
   type Upload,
 } from '../domain/files/stored-files';
 import { fileEvent } from '../domain/files/file-events';
+import { MissingBytes } from './backends';
 
 /** Types a browser may show in place; anything else (SVG and HTML included) is downloaded. */
 const INLINE_TYPES = new Set([

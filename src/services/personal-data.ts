@@ -5,7 +5,15 @@ import { PERSONAL_DATA, type PersonalKind } from '../db/personal-data';
 import { queryRows } from '../db/orm-bypass/statements';
 import { notFound } from '../errors';
 import { isUuid } from '../family/limits';
-import { actAsTenant, quoteIdent, rows, tenantRowTable, tenantTables, type Sql, knexOf } from './tenant-tables';
+import {
+  actAsTenant,
+  quoteIdent,
+  rows,
+  tenantRowTable,
+  tenantTables,
+  type Sql,
+  knexOf,
+} from './tenant-tables';
 
 /**
  * One person's data in one tenant (docs/security.md, "Personal data"): everything the service
