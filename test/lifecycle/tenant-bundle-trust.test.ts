@@ -245,11 +245,13 @@ describe('records of another tenant', () => {
   });
 
   it("a tenant id inside a record's text is kept as written; only the tenant columns are assigned", async () => {
-    const dir = await forged({ concept: replaced(aConcept, (row) => (row.name = `Mentions ${b.tenantId}`)) });
+    const dir = await forged({
+      concept: replaced(aConcept, (row) => (row.name = `Mentions ${a.tenantId} and ${b.tenantId}`)),
+    });
     const { tenantId } = await imported(dir);
     const res = await new Client(server.baseUrl, adminOf(tenantId)).get(`/concepts/find/${aConcept}`);
     expect(res.status).toBe(200);
-    expect(res.body.name).toBe(`Mentions ${b.tenantId}`);
+    expect(res.body.name).toBe(`Mentions ${a.tenantId} and ${b.tenantId}`);
   });
 });
 
