@@ -38,13 +38,20 @@ export function newApiKey(
   keyId: string,
 ): { key: string; secretHash: string; hint: string } {
   const secret = randomBytes(32).toString('base64url');
-  const ids = `${tenantId.replace(/-/g, '')}${keyId.replace(/-/g, '')}`;
-  return {
-    key: `${API_KEY_PREFIX}${ids}_${secret}`,
-    secretHash: hashSecret(secret),
-    hint: `${API_KEY_PREFIX}${ids}`,
-  };
+  const hint = keyHint(tenantId, keyId);
+  return { key: `${hint}_${secret}`, secretHash: hashSecret(secret), hint };
 }
+
+/** The start of every key of the ids, which names them: what listings show of a key. */
+export const keyHint = (tenantId: string, keyId: string): string =>
+  `${API_KEY_PREFIX}${tenantId.replace(/-/g, '')}${keyId.replace(/-/g, '')}`;
+
+/**
+ * What an imported key stores in place of its secret's hash: no secret hashes to it (it is not
+ * 64 hex digits), so the key is refused until it is rotated. A key's secret was given to its
+ * holder by the deployment it came from, under the tenant id the key names.
+ */
+export const NO_SECRET = 'rotate-before-use';
 
 /** What a caller that is an API key carries beyond its permissions. */
 export interface KeyOfCaller {
@@ -126,6 +133,8 @@ export function keyCaller(creator: Readonly<Caller>, key: LoadedKey['key']): Rea
 /** 401 unless the presented secret is the key's and the key has not expired. */
 export function checkKey(caller: Readonly<Caller>, presented: PresentedKey): void {
   const key = caller.apiKey!;
+  if (key.secretHash.length === 0)
+    throw unauthorized('the API key was imported with its tenant: rotate it first');
   const hash = Buffer.from(hashSecret(presented.secret), 'hex');
   if (hash.length !== key.secretHash.length || !timingSafeEqual(hash, key.secretHash))
     throw unauthorized('the API key is invalid');

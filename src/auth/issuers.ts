@@ -79,7 +79,9 @@ export function providerUrlProblem(url: string, what: string): string | undefine
  * What registering an issuer needs from its provider: its discovery document (which must name the
  * same issuer) and the signing keys at its `jwks_uri`. Throws ProviderProblem naming what is wrong.
  */
-export async function discoverIssuer(issuer: string): Promise<{ jwksUri: string; keys: JSONWebKeySet }> {
+export async function discoverIssuer(
+  issuer: string,
+): Promise<{ jwksUri: string; keys: JSONWebKeySet; keyTypes: string }> {
   const problem = providerUrlProblem(issuer, 'the issuer URL');
   if (problem) throw new ProviderProblem(problem);
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
@@ -99,7 +101,7 @@ export async function discoverIssuer(issuer: string): Promise<{ jwksUri: string;
   if (uriProblem) throw new ProviderProblem(uriProblem);
   const keys = signingKeys(await fetchProviderJson(doc.jwks_uri, settings, 'key set'), doc.jwks_uri);
   keySetFor(doc.jwks_uri, keys);
-  return { jwksUri: doc.jwks_uri, keys };
+  return { jwksUri: doc.jwks_uri, keys, keyTypes: [...new Set(keys.keys.map((k) => k.kty))].join(',') };
 }
 
 /** Key sets by URL, shared by the issuers that publish there. */

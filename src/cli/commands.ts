@@ -149,32 +149,56 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'tenant:export': {
-    args: '--tenant TENANT --out FOLDER',
+    args: '--tenant TENANT --out FOLDER [--skip-missing-files]',
     summary:
       "writes the tenant's records, settings and stored files as a bundle in a new folder (docs/operations.md)",
-    options: { tenant: { type: 'string' }, out: { type: 'string' } },
+    options: {
+      tenant: { type: 'string' },
+      out: { type: 'string' },
+      'skip-missing-files': { type: 'boolean' },
+    },
     async run(values, services) {
       const tenant = await services.named(values);
       const { exportTenant } = await import('../services/tenant-bundle');
       const out = need(values, 'out');
-      const manifest = await exportTenant(services.orm, services.files, tenant.id, out);
+      const manifest = await exportTenant(services.orm, services.files, tenant.id, out, undefined, {
+        skipMissingFiles: values['skip-missing-files'] === true,
+      });
       return {
         tenantId: tenant.id,
         bundle: out,
         schemaVersion: manifest.schemaVersion,
         records: Object.fromEntries(Object.entries(manifest.records).map(([t, r]) => [t, r.count])),
         files: Object.keys(manifest.files).length,
+        ...(manifest.missingFiles ? { missingFiles: manifest.missingFiles } : {}),
       };
     },
   },
   'tenant:import': {
-    args: '--bundle FOLDER [--name NAME]',
-    summary: "loads a bundle as a new tenant (under the bundle's tenant name unless --name says another)",
-    options: { bundle: { type: 'string' }, name: { type: 'string' } },
+    args: '--bundle FOLDER [--name NAME] [--without-issuers] [--issuer-map OLD=NEW]... [--allow-missing-files]',
+    summary:
+      "loads a bundle as a new tenant (under the bundle's tenant name unless --name says another); issuers another tenant trusts are left out or renamed (docs/operations.md)",
+    options: {
+      bundle: { type: 'string' },
+      name: { type: 'string' },
+      'without-issuers': { type: 'boolean' },
+      'issuer-map': { type: 'string', multiple: true },
+      'allow-missing-files': { type: 'boolean' },
+    },
     async run(values, services) {
       const { importTenant } = await import('../services/tenant-bundle');
+      const issuerMap: Record<string, string> = {};
+      for (const pair of list(values, 'issuer-map')) {
+        const at = pair.indexOf('=');
+        if (at <= 0 || at === pair.length - 1)
+          throw new UsageError(`--issuer-map takes OLD=NEW (two issuer URLs), got "${pair}"`);
+        issuerMap[pair.slice(0, at)] = pair.slice(at + 1);
+      }
       return importTenant(services.orm, services.files, need(values, 'bundle'), {
         name: values.name as string | undefined,
+        withoutIssuers: values['without-issuers'] === true,
+        issuerMap,
+        allowMissingFiles: values['allow-missing-files'] === true,
       });
     },
   },

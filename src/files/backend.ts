@@ -39,8 +39,25 @@ export interface FileBackend {
 
 const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
 
+/** The key of a tenant's object: the only scheme there is, for stored files and export archives alike. */
+export const storageKeyOf = (tenantId: string, id: string): string => `${tenantId}/${id}`;
+
+/** Whether `key` is one the service makes, for an object of `tenantId` when that is given. */
+export const isStorageKey = (key: string, tenantId?: string): boolean =>
+  KEY.test(key) && (tenantId === undefined || key.startsWith(`${tenantId}/`));
+
 /** A key the service made: two ids. Anything else never reaches a path or the object store. */
 export function checkedKey(key: string): string {
-  if (!KEY.test(key)) throw new Error(`not a storage key: ${key}`);
+  if (!isStorageKey(key)) throw new Error(`not a storage key: ${key}`);
   return key;
+}
+
+/**
+ * The store holds no bytes under the key: a file whose bytes were lost, or a record that names a
+ * key the service never made. A download answers it with 404, not as a failure of the service.
+ */
+export class MissingBytes extends Error {
+  constructor(readonly key: string) {
+    super(`no bytes are stored under ${JSON.stringify(key)}`);
+  }
 }

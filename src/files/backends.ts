@@ -4,10 +4,18 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { checkedKey, type ByteRange, type FileBackend, type PresignedPost } from './backend';
+import {
+  checkedKey,
+  isStorageKey,
+  MissingBytes,
+  type ByteRange,
+  type FileBackend,
+  type PresignedPost,
+} from './backend';
 import type { FileSettings, S3Settings } from './settings';
 
 export type { ByteRange, FileBackend, PresignedPost } from './backend';
+export { MissingBytes, isStorageKey, storageKeyOf } from './backend';
 
 /** Makes a folder's entries (a rename into it, a folder made in it) last through a crash. */
 async function syncFolder(folder: string): Promise<void> {
@@ -60,9 +68,11 @@ export class LocalBackend implements FileBackend {
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
-    const file = this.pathOf(key);
+    if (!isStorageKey(key)) throw new MissingBytes(key);
     // Opened before answering, so a missing file is an error here, not in the middle of a reply.
-    const handle = await fs.open(file, 'r');
+    const handle = await fs.open(this.pathOf(key), 'r').catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new MissingBytes(key) : err;
+    });
     // 1 MiB reads: a download is a stream of large writes to the socket, not of 64 KiB ones.
     return handle.createReadStream({
       start: range?.start,
@@ -73,6 +83,7 @@ export class LocalBackend implements FileBackend {
   }
 
   async size(key: string): Promise<number | null> {
+    if (!isStorageKey(key)) return null;
     try {
       return (await fs.stat(this.pathOf(key))).size;
     } catch (err) {

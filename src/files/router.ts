@@ -29,6 +29,7 @@ import {
 } from '../domain/files/stored-files';
 import { fileEvent } from '../domain/files/file-events';
 import { FileAssetType } from '../entities/shared';
+import { MissingBytes } from './backends';
 
 /** Types a browser may show in place; anything else (SVG and HTML included) is downloaded. */
 const INLINE_TYPES = new Set([
@@ -41,6 +42,9 @@ const INLINE_TYPES = new Set([
   'video/mp4',
   'text/plain',
 ]);
+
+/** What a download says of the file before its bytes: none of it belongs on an error's answer. */
+const FILE_HEADERS = ['ETag', 'Cache-Control', 'Accept-Ranges', 'Content-Disposition', 'Content-Type'];
 
 export const fileUrl = (id: string) => `/api/v1/files/${id}`;
 const thumbnailUrl = (id: string) => `/api/v1/files/${id}/thumbnail`;
@@ -322,16 +326,27 @@ export function filesRouter({
       // A malformed header, or several ranges, is answered with the whole file (RFC 9110 allows it).
       if (Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes') range = ranges[0];
     }
+    // The bytes are looked for before the answer's status is set: a file whose bytes are missing
+    // from the store is a 404 in the documented body, not a failure halfway through a reply.
+    let bytes: Readable | undefined;
+    try {
+      if (req.method !== 'HEAD' && file.size > 0) bytes = await backend.get(file.storageKey, range);
+      else if ((await backend.size(file.storageKey)) === null) throw new MissingBytes(file.storageKey);
+    } catch (err) {
+      if (!(err instanceof MissingBytes)) throw err;
+      for (const header of FILE_HEADERS) res.removeHeader(header);
+      throw notFound(`the bytes of ${file.name} are missing from the file store`);
+    }
     if (range) {
       res.status(206);
       res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
       res.setHeader('Content-Length', range.end - range.start + 1);
     } else res.setHeader('Content-Length', file.size);
-    if (req.method === 'HEAD' || file.size === 0) {
+    if (!bytes) {
       res.end();
       return;
     }
-    await pipeline(await backend.get(file.storageKey, range), res);
+    await pipeline(bytes, res);
   }
 
   return router;

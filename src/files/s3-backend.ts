@@ -10,8 +10,20 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { checkedKey, type ByteRange, type FileBackend, type PresignedPost } from './backend';
+import {
+  checkedKey,
+  isStorageKey,
+  MissingBytes,
+  type ByteRange,
+  type FileBackend,
+  type PresignedPost,
+} from './backend';
 import type { S3Settings } from './settings';
+
+const isNotFound = (err: unknown) =>
+  err instanceof NotFound ||
+  err instanceof NoSuchKey ||
+  ['NotFound', 'NoSuchKey'].includes((err as { name?: string }).name ?? '');
 
 /**
  * Any S3-compatible object store, through the AWS SDK v3. Uploads go up as multipart uploads
@@ -61,29 +73,31 @@ export class S3Backend implements FileBackend {
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
-    const answer = await this.client.send(
-      new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: checkedKey(key),
-        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }),
-    );
-    return answer.Body as Readable;
+    if (!isStorageKey(key)) throw new MissingBytes(key);
+    try {
+      const answer = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
+      return answer.Body as Readable;
+    } catch (err) {
+      if (isNotFound(err)) throw new MissingBytes(key);
+      throw err;
+    }
   }
 
   async size(key: string): Promise<number | null> {
+    if (!isStorageKey(key)) return null;
     try {
       const head = await this.client.send(
         new HeadObjectCommand({ Bucket: this.bucket, Key: checkedKey(key) }),
       );
       return head.ContentLength ?? 0;
     } catch (err) {
-      if (
-        err instanceof NotFound ||
-        err instanceof NoSuchKey ||
-        (err as { name?: string }).name === 'NotFound'
-      )
-        return null;
+      if (isNotFound(err)) return null;
       throw err;
     }
   }

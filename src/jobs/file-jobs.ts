@@ -8,6 +8,7 @@ import { queryRows } from '../db/orm-bypass/statements';
 import { Audited } from '../entities/tenant-scoped';
 import { fileEvent } from '../domain/files/file-events';
 import type { FileStore, StoredFile } from '../domain/files/stored-files';
+import { storageKeyOf } from '../files/backends';
 import type { Logger } from '../logger';
 import { runPeriodically, type Periodic } from './periodic';
 
@@ -40,7 +41,7 @@ export async function makeThumbnails(orm: MikroORM, store: FileStore, batch = 10
     for (const row of due) {
       const tenantId = row.tenant_id as string;
       const thumbnailId = row.thumbnail_id as string;
-      const key = `${tenantId}/${thumbnailId}`;
+      const key = storageKeyOf(tenantId, thumbnailId);
       let state = 'DONE';
       try {
         const resize = sharp({ failOn: 'none' })

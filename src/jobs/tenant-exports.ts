@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/core';
-import type { FileBackend } from '../files/backends';
+import { storageKeyOf, type FileBackend } from '../files/backends';
 import type { Logger } from '../logger';
 import { bundleArchive, exportTenant } from '../services/tenant-bundle';
 import { actAsTenant, knexOf, rows } from '../services/tenant-tables';
@@ -107,17 +107,26 @@ export async function runNextExport(
   const named = path.join(EXPORTS_FOLDER, job.tenant_id, job.id);
   const bundle = path.join(dataDir, named);
   // A key of this run's own: a run that was taken over, should it wake up, touches no other's.
-  const archiveKey = `${job.tenant_id}/${randomUUID()}`;
+  const archiveKey = storageKeyOf(job.tenant_id, randomUUID());
   try {
     // What a run that died left of the bundle on this machine.
     if (job.attempts > 1) await fs.rm(bundle, { recursive: true, force: true });
-    const manifest = await exportTenant(orm, backend, job.tenant_id, bundle, ({ done, total, what }) => {
-      // The records are most of the work; the files and the archive the rest.
-      const percent = Math.floor(what === 'files' ? 90 + (5 * done) / total : (90 * done) / total);
-      if (Date.now() - reportedAt < 1000 && percent < 100) return;
-      reportedAt = Date.now();
-      report('progress = greatest(progress, ?)', [Math.min(95, percent)]);
-    });
+    const manifest = await exportTenant(
+      orm,
+      backend,
+      job.tenant_id,
+      bundle,
+      ({ done, total, what }) => {
+        // The records are most of the work; the files and the archive the rest.
+        const percent = Math.floor(what === 'files' ? 90 + (5 * done) / total : (90 * done) / total);
+        if (Date.now() - reportedAt < 1000 && percent < 100) return;
+        reportedAt = Date.now();
+        report('progress = greatest(progress, ?)', [Math.min(95, percent)]);
+      },
+      // An administrator cannot mend the store: the export goes on without the bytes it lacks and
+      // says which (the message and the manifest), and an import of it refuses them unless told.
+      { skipMissingFiles: true },
+    );
     const hash = createHash('sha256');
     let size = 0;
     const archive = Readable.from(
@@ -138,7 +147,11 @@ export async function runNextExport(
        archive_key = ?, archive_size = ?, archive_sha256 = ?`,
       [
         named,
-        `${records} records, ${Object.keys(manifest.files).length} files`,
+        `${records} records, ${Object.keys(manifest.files).length} files${
+          manifest.missingFiles
+            ? `; the bytes of ${manifest.missingFiles.length} stored file(s) were missing from the file store and are left out (the manifest's missingFiles)`
+            : ''
+        }`,
         archiveKey,
         size,
         hash.digest('hex'),

@@ -5,7 +5,15 @@ import { PERSONAL_DATA, type PersonalKind } from '../db/personal-data';
 import { queryRows } from '../db/orm-bypass/statements';
 import { notFound } from '../errors';
 import { isUuid } from '../family/limits';
-import { actAsTenant, quoteIdent, rows, tenantTables, type Sql, knexOf } from './tenant-tables';
+import {
+  actAsTenant,
+  quoteIdent,
+  rows,
+  tenantRowTable,
+  tenantTables,
+  type Sql,
+  knexOf,
+} from './tenant-tables';
 
 /**
  * One person's data in one tenant (docs/security.md, "Personal data"): everything the service
@@ -28,17 +36,7 @@ const TYPES: Record<PersonalKind, readonly string[]> = {
 async function personalColumns(sql: Sql): Promise<Map<string, Map<string, PersonalKind>>> {
   const out = new Map<string, Map<string, PersonalKind>>();
   // The tenant's own row (its owner's address) is the tenant's too, keyed by `id`.
-  const [own] = await rows<{ columns: string[]; types: string[] }>(
-    sql,
-    `select array_agg(attname::text order by attnum) as columns,
-       array_agg(format_type(atttypid, atttypmod) order by attnum) as types
-     from pg_attribute where attrelid = 'tenant'::regclass and attnum > 0 and not attisdropped`,
-  );
-  const tenantRow = {
-    name: 'tenant',
-    columns: own.columns,
-    types: Object.fromEntries(own.columns.map((c, i) => [c, own.types[i]])),
-  };
+  const tenantRow = await tenantRowTable(sql);
   for (const table of [tenantRow, ...(await tenantTables(sql))]) {
     const columns = new Map<string, PersonalKind>();
     for (const column of table.columns) {

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { FileBackend } from '../files/backends';
+import { isStorageKey, type FileBackend } from '../files/backends';
 import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables, knexOf } from './tenant-tables';
 
 /**
@@ -104,7 +104,9 @@ export async function removeTenant(
     const found: string[] = [];
     for (const query of queries)
       found.push(...(await rows<{ key: string }>(trx, query, [tenantId])).map((r) => r.key));
-    return found;
+    // Only the tenant's own objects: a row naming another key (written before imports made every
+    // key themselves) must not take another tenant's bytes, or a path outside the store, with it.
+    return found.filter((key) => isStorageKey(key, tenantId));
   });
   if (keys === null) return null;
   for (const key of keys) await backend.remove(key);

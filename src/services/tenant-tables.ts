@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
+import { APP_ROLE } from '../db/tenant-transaction';
 
 /**
  * A tenant's tables as the database catalog describes them: every table of the schema with a
@@ -18,6 +19,12 @@ export interface TenantTable {
   parents: string[];
   /** Whether a row may reference another row of the same table (checked at the end of a statement). */
   selfReferencing: boolean;
+  /**
+   * The columns that name the row's tenant, as the catalog says: those its row-level policies
+   * compare with `app.tenant_id` (`tenant_id`; the tenant's own row's `id`) and those with a
+   * foreign key to the tenant.
+   */
+  tenantColumns: string[];
 }
 
 /** The ORM's knex: these statements are the database's, not any entity's. */
@@ -44,14 +51,32 @@ export async function rows<R>(sql: Sql, text: string, bindings: readonly unknown
  */
 const DERIVED_TABLES = ['webhook_backlog'];
 
+type TableShape = Omit<TenantTable, 'parents' | 'selfReferencing'>;
+
 /**
- * The tenant tables, ordered so that a table comes after every table it references: inserted in
- * this order, each statement's references are already there; deleted in the reverse order, no
- * row is left referenced. A table's references to itself are checked at the end of its one
- * statement, and deferred keys at commit, so neither orders anything.
+ * The columns of the table `c` that name a tenant: those its row-level policies compare with
+ * `app.tenant_id`, and those with a foreign key to the tenant's id.
  */
-export async function tenantTables(sql: Sql): Promise<TenantTable[]> {
-  const found = await rows<{ name: string; columns: string[]; types: string[]; key: string[] | null }>(
+const TENANT_COLUMNS = `array(
+    select m[1] from pg_policies p
+    cross join lateral regexp_matches(coalesce(p.qual, '') || ' ' || coalesce(p.with_check, ''),
+      '(\\w+) = \\(NULLIF\\(current_setting\\(''app\\.tenant_id''', 'g') m
+    where p.schemaname = current_schema() and p.tablename = c.relname
+    union
+    select a.attname::text from pg_constraint k
+    join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
+    where k.conrelid = c.oid and k.contype = 'f' and k.confrelid = 'tenant'::regclass
+      and cardinality(k.conkey) = 1)`;
+
+/** The tables of the schema that `where` admits (a condition on `c`, the table's pg_class row). */
+async function tableShapes(sql: Sql, where: string, bindings: unknown[]): Promise<TableShape[]> {
+  const found = await rows<{
+    name: string;
+    columns: string[];
+    types: string[];
+    key: string[] | null;
+    tenant: string[];
+  }>(
     sql,
     `select c.relname as name,
        array(select a.attname::text from pg_attribute a
@@ -63,13 +88,41 @@ export async function tenantTables(sql: Sql): Promise<TenantTable[]> {
        array(select a.attname::text from pg_index i
              cross join lateral unnest(i.indkey) with ordinality k(attnum, n)
              join pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum
-             where i.indrelid = c.oid and i.indisprimary order by k.n) as key
+             where i.indrelid = c.oid and i.indisprimary order by k.n) as key,
+       ${TENANT_COLUMNS} as tenant
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = current_schema() and c.relkind in ('r', 'p')
-       and exists (select 1 from pg_attribute t
-                   where t.attrelid = c.oid and t.attname = 'tenant_id' and not t.attisdropped)
-       and c.relname <> all(string_to_array(?, ','))
+     where n.nspname = current_schema() and c.relkind in ('r', 'p') and ${where}
      order by c.relname`,
+    bindings,
+  );
+  return found.map((t) => ({
+    name: t.name,
+    columns: t.columns,
+    types: Object.fromEntries(t.columns.map((c, i) => [c, t.types[i]])),
+    key: t.key && t.key.length > 0 ? t.key : t.columns,
+    // A table whose policy a migration has yet to make still names its tenant by tenant_id.
+    tenantColumns: t.columns.filter((c) => t.tenant.includes(c) || c === 'tenant_id'),
+  }));
+}
+
+/** The tenant's own row's table, in the terms of a tenant table: the column naming the tenant is `id`. */
+export async function tenantRowTable(sql: Sql): Promise<TenantTable> {
+  const [shape] = await tableShapes(sql, `c.relname = 'tenant'`, []);
+  return { ...shape, parents: [], selfReferencing: false };
+}
+
+/**
+ * The tenant tables, ordered so that a table comes after every table it references: inserted in
+ * this order, each statement's references are already there; deleted in the reverse order, no
+ * row is left referenced. A table's references to itself are checked at the end of its one
+ * statement, and deferred keys at commit, so neither orders anything.
+ */
+export async function tenantTables(sql: Sql): Promise<TenantTable[]> {
+  const found = await tableShapes(
+    sql,
+    `exists (select 1 from pg_attribute t
+             where t.attrelid = c.oid and t.attname = 'tenant_id' and not t.attisdropped)
+     and c.relname <> all(string_to_array(?, ','))`,
     [DERIVED_TABLES.join(',')],
   );
   const keys = await rows<{ child: string; parent: string }>(
@@ -86,10 +139,7 @@ export async function tenantTables(sql: Sql): Promise<TenantTable[]> {
     found.map((t) => [
       t.name,
       {
-        name: t.name,
-        columns: t.columns,
-        types: Object.fromEntries(t.columns.map((c, i) => [c, t.types[i]])),
-        key: t.key && t.key.length > 0 ? t.key : t.columns,
+        ...t,
         parents: keys
           .filter((k) => k.child === t.name && k.parent !== t.name && names.has(k.parent))
           .map((k) => k.parent),
@@ -135,4 +185,17 @@ export async function actAsTenant(trx: Knex.Transaction, tenantId: string): Prom
   await trx.raw(`select set_config('app.tenant_id', ?, true), set_config('statement_timeout', '0', true)`, [
     tenantId,
   ]);
+}
+
+/**
+ * Binds the transaction to one tenant as a request's transaction is bound: as the application
+ * role, under row-level security, so that no statement of it can read or write another tenant's
+ * rows, whatever they say. Checked, since a connection whose user may not take that role would
+ * otherwise go on as itself.
+ */
+export async function actAsApplication(trx: Knex.Transaction, tenantId: string): Promise<void> {
+  await actAsTenant(trx, tenantId);
+  await trx.raw(`select set_config('role', ?, true)`, [APP_ROLE]);
+  const [me] = await rows<{ role: string }>(trx, 'select current_user::text as role');
+  if (me?.role !== APP_ROLE) throw new Error(`the transaction runs as ${me?.role}, not as ${APP_ROLE}`);
 }

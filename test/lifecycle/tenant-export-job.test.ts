@@ -273,3 +273,30 @@ it('a run whose export was taken over while it worked writes nothing when it end
   expect(await stored()).toEqual(before);
   await leave(tenant.tenantId, id, `status = 'FAILED'`);
 });
+
+it('a stored file whose bytes are missing: the export ends DONE without them, saying how many, the manifest which', async () => {
+  const lossy = await server.tenant('Lossy');
+  const form = new FormData();
+  form.append('file', new Blob(['soon gone'], { type: 'text/plain' }), 'gone.txt');
+  const uploaded = await fetch(`${server.baseUrl}/api/v1/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${lossy.token}` },
+    body: form,
+  });
+  expect(uploaded.status).toBe(201);
+  const lost = ((await uploaded.json()) as { file: { blobId: string } }).file.blobId;
+  await fs.rm(path.join(server.app.files.settings.dir, lossy.tenantId, lost));
+  const id = (await lossy.client.post('/tenant-exports')).body.id as string;
+  while (await runNextExport(server.orm, server.app.files.backend, path.join(work, 'lossy')));
+  const done = (await lossy.client.get(`/tenant-exports/${id}`)).body;
+  expect(done).toEqual(
+    expect.objectContaining({
+      status: 'DONE',
+      message: expect.stringMatching(
+        /^\d+ records, 0 files; the bytes of 1 stored file\(s\) were missing from the file store and are left out/,
+      ),
+    }),
+  );
+  const manifest = JSON.parse(await fs.readFile(path.join(done.bundle, 'manifest.json'), 'utf8')) as Manifest;
+  expect({ files: manifest.files, missing: manifest.missingFiles }).toEqual({ files: {}, missing: [lost] });
+});

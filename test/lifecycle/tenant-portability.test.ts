@@ -8,7 +8,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { signToken } from '../../src/auth/jwt';
 import { BundleError, exportTenant, importTenant, type Manifest } from '../../src/services/tenant-bundle';
 import { tenantTables } from '../../src/services/tenant-tables';
-import { Client } from '../support/http';
+import { Client, expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { fillTenant, type FilledTenant } from '../support/tenant-fixture';
 
@@ -28,12 +28,19 @@ let filled: FilledTenant;
 let work: string;
 let bundle: string;
 let manifest: Manifest;
+let apiKey: { id: string; key: string; hint: string };
 
 const knex = () => (server.orm.em.getConnection() as AbstractSqlConnection).getKnex() as Knex;
 
-/** Every row of every tenant table of `tenantId`, as JSON, in key order. */
+/**
+ * Every row of every tenant table of `tenantId`, as JSON, in key order, with the values an import
+ * assigns itself written as the rule that makes them: the tenant columns, the stored files'
+ * storage keys and the API keys' starts (`<tenant>`), and no secret for an API key. A tenant id
+ * anywhere else (a text, a JSON document) is a value like any other, kept as written.
+ */
 async function rowsOf(tenantId: string): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
+  const hex = tenantId.replace(/-/g, '');
   for (const table of await tenantTables(knex())) {
     const result = (await knex().raw(
       `select row_to_json(t)::text as line from "${table.name}" t where tenant_id = ? order by ${table.key
@@ -41,7 +48,19 @@ async function rowsOf(tenantId: string): Promise<Record<string, unknown[]>> {
         .join(', ')}`,
       [tenantId],
     )) as { rows: { line: string }[] };
-    out[table.name] = result.rows.map((r) => JSON.parse(r.line.split(tenantId).join('<tenant>')));
+    out[table.name] = result.rows.map((r) => {
+      const row = JSON.parse(r.line) as Record<string, unknown>;
+      for (const column of table.tenantColumns)
+        row[column] = row[column] === tenantId ? '<tenant>' : row[column];
+      if (table.name === 'stored_file' && row.storage_key === `${tenantId}/${row.id as string}`)
+        row.storage_key = '<tenant>/<id>';
+      if (table.name === 'api_key') {
+        row.hint =
+          row.hint === `bms_${hex}${(row.id as string).replace(/-/g, '')}` ? '<tenant><id>' : row.hint;
+        delete row.secret_hash;
+      }
+      return row;
+    });
   }
   return out;
 }
@@ -65,6 +84,9 @@ beforeAll(async () => {
   server = await startServer();
   source = await server.tenant('Portable');
   filled = await fillTenant(server, source);
+  const key = await source.client.post('/api-keys', { name: 'integration', permissions: ['READ_CONCEPTS'] });
+  expect(key.status).toBe(201);
+  apiKey = key.body;
   bundle = path.join(work, 'bundle');
   manifest = await exportTenant(server.orm, server.app.files.backend, source.tenantId, bundle);
 });
@@ -194,6 +216,31 @@ describe('tenant export and import', () => {
     const copied = await download(client);
     expect(copied.status).toBe(200);
     expect(copied).toEqual(await download(source.client));
+  });
+
+  it('an imported API key keeps its name and permissions, not its secret: refused until rotated, its start naming the new tenant', async () => {
+    const { tenantId } = await importTenant(server.orm, server.app.files.backend, bundle, {
+      name: `Keys ${randomUUID().slice(0, 8)}`,
+    });
+    const admin = new Client(
+      server.baseUrl,
+      signToken(server.jwt, { sub: source.adminId, email: source.adminEmail, tenantId }),
+    );
+    const hint = `bms_${tenantId.replace(/-/g, '')}${apiKey.id.replace(/-/g, '')}`;
+    expect((await admin.get(`/api-keys/${apiKey.id}`)).body).toEqual(
+      expect.objectContaining({ name: 'integration', permissions: ['READ_CONCEPTS'], hint }),
+    );
+    // The exported key with its tenant part made the new tenant's: its secret is not kept.
+    const secret = apiKey.key.slice(apiKey.hint.length + 1);
+    const moved = await new Client(server.baseUrl, `${hint}_${secret}`).get('/concepts/find-all');
+    expectErrorBody(moved, 401);
+    expect(moved.body.detail).toMatch(/imported with its tenant: rotate it first/);
+    const rotated = await admin.post(`/api-keys/${apiKey.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.key.startsWith(`${hint}_`)).toBe(true);
+    expect((await new Client(server.baseUrl, rotated.body.key).get('/concepts/find-all')).status).toBe(200);
+    // The original key goes on working in the original tenant.
+    expect((await new Client(server.baseUrl, apiKey.key).get('/concepts/find-all')).status).toBe(200);
   });
 
   it('an altered, truncated or newer-schema bundle, or one naming an existing tenant: a clear error, nothing imported', async () => {

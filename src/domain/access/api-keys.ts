@@ -68,8 +68,10 @@ export async function createKey(
 export async function rotateKey(em: EntityManager, id: string): Promise<KeyWithSecret> {
   const found = await keyOrFail(em, id);
   if (found.revokedAt) throw badRequest('a revoked API key cannot be rotated');
-  const { key, secretHash } = newApiKey(found.tenantId, found.id);
+  const { key, secretHash, hint } = newApiKey(found.tenantId, found.id);
   found.secretHash = secretHash;
+  // An imported key's start named the tenant it was exported from.
+  found.hint = hint;
   await em.flush();
   return Object.assign(found, { key });
 }

@@ -48,7 +48,7 @@ export async function addIssuer(
     allowedDomains: [...new Set((input.allowedDomains ?? []).map((d) => d.toLowerCase()))],
     createUsers: role != null,
     createRole: role ?? null,
-    keyTypes: [...new Set(discovered.keys.keys.map((k) => k.kty))].join(','),
+    keyTypes: discovered.keyTypes,
   } as never);
   try {
     await em.flush();

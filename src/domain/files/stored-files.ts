@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
 import { FileAssetType } from '../../entities/shared';
-import type { FileBackend } from '../../files/backends';
+import { storageKeyOf, type FileBackend } from '../../files/backends';
 import type { FileLimits, FileSettings } from '../../files/settings';
 import { Inspector, storedType, typeAllowed, unsupportedType, type Sniffed } from './inspect';
 
@@ -260,10 +260,6 @@ export class FileStore {
     readonly uploadSecret: string,
   ) {}
 
-  private keyOf(tenantId: string, id: string): string {
-    return `${tenantId}/${id}`;
-  }
-
   /**
    * Stores an upload as it streams: hashed, counted and recognised on the way, refused as soon
    * as it breaks a limit or its type lies, and recorded only once every byte is stored. A body
@@ -279,7 +275,7 @@ export class FileStore {
     onStored?: OnStored,
   ): Promise<StoredFile> {
     const id = randomUUID();
-    const key = this.keyOf(tenantId, id);
+    const key = storageKeyOf(tenantId, id);
     const room = limits.quotaBytes - used;
     const max = Math.min(limits.maxFileSize, Math.max(room, 0));
     let type = 'application/octet-stream';
@@ -405,7 +401,7 @@ export class FileStore {
         cleanName(input.name),
         type,
         input.size,
-        this.keyOf(tenantId, id),
+        storageKeyOf(tenantId, id),
         userId,
         this.settings.uploadTtlSeconds,
       ],
@@ -496,7 +492,7 @@ export class FileStore {
     file: { name: string; type: string; bytes: Buffer },
   ): Promise<StoredFile> {
     const id = randomUUID();
-    const key = this.keyOf(tenantId, id);
+    const key = storageKeyOf(tenantId, id);
     const { Readable } = await import('node:stream');
     await this.backend.put(key, Readable.from([file.bytes]), file.type);
     const { createHash } = await import('node:crypto');
