@@ -40,6 +40,9 @@ export interface Config {
   files: FileSettings;
 }
 
+/** Where e-mail is kept as `.eml` files when no SMTP server is configured (`bms mail` lists them). */
+export const outboxMailDir = (dataDir: string): string => path.join(dataDir, 'outbox-mail');
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -74,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     rateLimits,
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : !production,
-    events: eventSettings(env),
+    events: { ...eventSettings(env), mailDir: outboxMailDir(dataDir) },
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY, { databaseUrl, redisUrl, rateLimits }),
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'bms:',

@@ -18,6 +18,18 @@ const becomes =
   (status: string) => (before: Record<string, unknown> | undefined, after: Record<string, unknown>) =>
     after.status === status && before?.status !== status;
 
+/** A list's length, whether the snapshot holds it as a list, JSON text or a PostgreSQL array literal. */
+function listLength(value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  if (typeof value !== 'string' || value === '{}' || value === '[]') return 0;
+  if (value.startsWith('[')) return (JSON.parse(value) as unknown[]).length;
+  if (value.startsWith('{')) return value.slice(1, -1).split(',').length;
+  return 0;
+}
+const mailCount = (record: Record<string, unknown>) => listLength(record.sentMails);
+const hasNewReminder = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  listLength(after.reminders) > listLength(before.reminders);
+
 export const DOMAIN_EVENTS: readonly DomainEvent[] = [
   {
     entity: 'StockInventory',
@@ -31,6 +43,26 @@ export const DOMAIN_EVENTS: readonly DomainEvent[] = [
     name: 'invoice.numbered',
     description: 'The invoice received its number from the tenant sequence',
     happened: (before, after) => Boolean(after.invoiceNumber) && !before?.invoiceNumber,
+  },
+  {
+    entity: 'Invoice',
+    name: 'invoice.sent',
+    description:
+      'The invoice was mailed to its customer (sendInvoice, or a recurring agreement with autoSend)',
+    happened: (before, after) =>
+      before !== undefined && mailCount(after) > mailCount(before) && !hasNewReminder(before, after),
+  },
+  {
+    entity: 'Invoice',
+    name: 'invoice.overdue',
+    description: 'The invoice became OVERDUE: money is outstanding past its due date',
+    happened: becomes('OVERDUE'),
+  },
+  {
+    entity: 'Invoice',
+    name: 'invoice.reminded',
+    description: 'A payment reminder for the invoice was mailed',
+    happened: (before, after) => before !== undefined && hasNewReminder(before, after),
   },
   {
     entity: 'Lead',

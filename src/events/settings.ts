@@ -51,9 +51,14 @@ export interface EventSettings {
   lagBoundMs: number;
   /** How long such a write waits for the lag to come under the bound before it is refused (429). */
   lagBoundWaitMs: number;
-  /** SMTP server for notification e-mail (nodemailer URL); unset: e-mail is written to the log. */
+  /**
+   * SMTP server for notification and invoice e-mail (nodemailer URL); unset: each message is
+   * written to `mailDir` as an `.eml` file (to the log when that is unset too).
+   */
   smtpUrl?: string;
   mailFrom: string;
+  /** Where messages go without an SMTP server: `DATA_DIR/outbox-mail` (config.ts). */
+  mailDir?: string;
   /** Web Push, FCM and APNs senders (push/settings.ts). */
   push: PushSettings;
   /** How often each process looks for digests that are due (inserting one twice is a no-op). */

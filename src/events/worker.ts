@@ -28,7 +28,7 @@ import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
 import { asEventWorker, inOneTrip, ownConnections } from './store';
-import { createMailer, type Mailer } from './mail';
+import { createMailer, type Mailer, type MailMessage } from './mail';
 
 /**
  * The event worker: fans committed outbox rows out to deliveries, and hands deliveries to their
@@ -218,6 +218,7 @@ async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: Ab
     const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     return { claim, ok, ...outcome, at };
   }
+  if (claim.target?.mail) return attemptComposed(mailer, claim, claim.target.mail, at);
   const notificationId = claim.target?.notificationId ?? '';
   const [mail] = await asEventWorker(
     orm,
@@ -243,6 +244,26 @@ async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: Ab
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
     }
+  }
+  return {
+    claim,
+    ok: error === null,
+    statusCode: null,
+    error,
+    durationMs: Date.now() - at.getTime(),
+    at,
+    sent,
+  };
+}
+
+/** An e-mail the service composed when it queued it (outbound-mail.ts): sent as stored. */
+async function attemptComposed(mailer: Mailer, claim: Claim, mail: MailMessage, at: Date): Promise<Attempt> {
+  let error: string | null = null;
+  let sent = false;
+  try {
+    sent = await mailer.send(mail);
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
   }
   return {
     claim,
@@ -759,7 +780,7 @@ export function startEventWorker(
   server = false,
 ): EventWorker {
   const log = logger.child({ worker: `event-worker@${hostname()}:${process.pid}` });
-  const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log);
+  const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log, settings.mailDir);
   const push = new PushSenders(settings.push);
   const platforms = configuredPlatforms(settings.push);
   sizeAgents(settings.concurrency);

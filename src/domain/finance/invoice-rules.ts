@@ -5,6 +5,7 @@ import { Subsidiary } from '../reference/entities/subsidiary';
 import { badRequest } from '../../errors';
 import { nextNumber } from '../../services/sequences';
 import { requireRef } from '../../family/references';
+import { callerTenant } from '../access/caller-tenant';
 import type {
   InvoiceInput,
   InvoiceReminderInput,
@@ -24,6 +25,8 @@ import {
   type RecurringAgreement,
 } from './entities/invoice';
 import { storeInvoicePdf } from './invoice-pdf';
+import { financeDefaults, type FinanceDefaults } from './tenant-defaults';
+import { isPastDue, settledStatus } from './invoice-status';
 import {
   addDays,
   addMonths,
@@ -38,22 +41,13 @@ import {
   setJson,
   storedJson,
 } from './common';
-import {
-  amount,
-  lineAmounts,
-  lineInput,
-  paidCents,
-  settlement,
-  shownAmounts,
-  type LineAmounts,
-} from './money';
+import { amount, lineAmounts, lineInput, paidCents, shownAmounts, type LineAmounts } from './money';
 
 /**
  * What the service decides about a sales invoice before it is stored (the group's beforeSave):
  * references, defaults, due date, row amounts and totals, paid amounts, the payment-driven
  * status, and on creation the gapless number.
  */
-export const DEFAULT_PAYMENT_TERM_DAYS = 30;
 export const INVOICE_SEQUENCE = 'invoice';
 
 export const formatInvoiceNumber = (year: number, n: number) => `${year}-${String(n).padStart(5, '0')}`;
@@ -70,6 +64,7 @@ type RowSource = InvoiceRowInput | InvoiceRow;
 export function computeRows(
   source: readonly RowSource[],
   invoiceType: InvoiceType,
+  defaultRate?: number,
 ): { rows: InvoiceRow[]; totals: LineAmounts } {
   const totalFields = { total: 'totalExcludingTax', taxAmount: 'totalTax', totalWithTax: 'totalWithTax' };
   return rowsAndTotals(source, totalFields, (r, id, field): { row: InvoiceRow; line?: LineAmounts } => {
@@ -89,7 +84,7 @@ export function computeRows(
       };
       return { row };
     }
-    const values = lineInput(r);
+    const values = lineInput(r, defaultRate);
     const quantityType = r.quantityType ?? InvoiceQuantityType.AMOUNT;
     const line = lineAmounts(
       {
@@ -167,16 +162,6 @@ function checkStatusRequest(stored: InvoiceStatus | undefined, requested: Invoic
     throw badRequest(`status: an invoice that is ${stored} cannot return to DRAFT`);
 }
 
-/** The status once payments are taken into account: they decide, unless the invoice is cancelled. */
-function settledStatus(status: InvoiceStatus, paid: bigint, total: bigint): InvoiceStatus {
-  if (status === InvoiceStatus.CANCELLED) return status;
-  const settled = settlement(paid, total);
-  if (settled === 'FULL') return InvoiceStatus.PAID;
-  if (settled === 'PARTIAL') return InvoiceStatus.PARTIALLY_PAID;
-  if (status === InvoiceStatus.PAID || status === InvoiceStatus.PARTIALLY_PAID) return InvoiceStatus.SENT;
-  return status;
-}
-
 /**
  * What the service decides about an invoice before it is stored: the status request, its
  * references, defaults, amounts, payments and (for a new invoice) its number, in that order.
@@ -191,9 +176,10 @@ export async function prepareInvoice(
   applyStatusRequest(invoice, input.status, isNew, checkStatusRequest);
 
   await checkReferences(ctx, invoice, input);
-  const { type, invoiceDate } = applyDefaults(invoice, input, caller.email);
-  const totals = applyAmounts(invoice, input, type);
-  applyPayments(invoice, input, totals, caller);
+  const defaults = financeDefaults((await callerTenant(ctx)).settings);
+  const { type, invoiceDate } = applyDefaults(invoice, input, caller.email, defaults);
+  const totals = applyAmounts(invoice, input, type, defaults.vat);
+  applyPayments(invoice, input, totals, caller, defaults.timeZone);
   if (isNew) await assignNumber(ctx, invoice, invoiceDate);
   // The PDF is the service's rendering of what was just computed, never the client's.
   await storeInvoicePdf(ctx, invoice);
@@ -214,11 +200,12 @@ function applyDefaults(
   invoice: Invoice,
   input: Partial<InvoiceInput>,
   callerEmail: string,
+  defaults: FinanceDefaults,
 ): { type: InvoiceType; invoiceDate: Date } {
-  invoice.currency = normalizeCurrency(invoice.currency);
+  invoice.currency = normalizeCurrency(invoice.currency ?? defaults.currency);
   invoice.type ??= InvoiceType.MANUAL;
   invoice.invoiceDate ??= new Date();
-  invoice.paymentTermDays ??= DEFAULT_PAYMENT_TERM_DAYS;
+  invoice.paymentTermDays ??= defaults.paymentTermDays;
   invoice.dueDate = addDays(invoice.invoiceDate, invoice.paymentTermDays);
   invoice.sentMails ??= [];
   copyJsonInputs(invoice, input, ['attachments', 'pdf']);
@@ -254,8 +241,9 @@ function applyAmounts(
   invoice: Invoice,
   input: Partial<InvoiceInput>,
   type: InvoiceType,
+  defaultRate: number,
 ): ReturnType<typeof computeRows>['totals'] {
-  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type);
+  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type, defaultRate);
   setJson(invoice, 'rows', rows);
   invoice.totalExcludingTax = amount(totals.total);
   invoice.totalTax = amount(totals.taxAmount);
@@ -270,6 +258,7 @@ function applyPayments(
   input: Partial<InvoiceInput>,
   totals: ReturnType<typeof computeRows>['totals'],
   caller: { tenantId: string; email: string },
+  timeZone: string,
 ): void {
   if (input.transactions !== undefined) {
     setJson(
@@ -290,7 +279,12 @@ function applyPayments(
   invoice.paidExcludingTax = amount(
     totals.totalWithTax === 0n ? paid : divideRounded(paid * totals.total, totals.totalWithTax),
   );
-  invoice.status = settledStatus(invoice.status ?? InvoiceStatus.DRAFT, paid, totals.totalWithTax);
+  invoice.status = settledStatus(
+    invoice.status ?? InvoiceStatus.DRAFT,
+    paid,
+    totals.totalWithTax,
+    isPastDue(invoice.dueDate, new Date(), timeZone),
+  );
   invoice.datePaid =
     invoice.status === InvoiceStatus.PAID ? latest(invoice.transactions.map((t) => t.date)) : null;
 }

@@ -1,5 +1,5 @@
 import { familyRoutes } from '../../../rest/family-routes';
-import { fromRequest, type RestRoute } from '../../../rest/route';
+import { body, fromRequest, type RestRoute } from '../../../rest/route';
 import { parseSort, queryList } from '../../../rest/search-params';
 import { apInvoices } from './ap-invoices';
 import { invoices } from './invoices';
@@ -37,6 +37,16 @@ export const financeRoutes: RestRoute[] = [
     field: 'invoiceDateRange',
     code: 'custom',
     summary: 'The earliest and latest invoice dates ({min, max})',
+  },
+  {
+    method: 'POST',
+    path: '/invoices/{id}/send',
+    field: 'sendInvoice',
+    args: { input: body({}) },
+    code: 'custom',
+    extension: true,
+    summary:
+      'Mail the invoice with its PDF (optional recipients, subject, body); writes SentMails, DRAFT becomes SENT',
   },
   ...familyRoutes(apInvoices, '/ap-invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
   {
