@@ -300,6 +300,16 @@ const COMMANDS: Record<string, Command> = {
       return restoreEmbedded(config.dataDir, need(values, 'from'));
     },
   },
+  mail: {
+    args: '',
+    summary:
+      'the e-mail kept as .eml files under DATA_DIR/outbox-mail because SMTP_URL is not set (a JSON array, oldest first: file, date, to, subject, attachments)',
+    options: {},
+    async alone(_values, config) {
+      const { listKeptMail } = await import('./outbox-mail');
+      return listKeptMail(config.events.mailDir ?? '');
+    },
+  },
   'role:create': {
     args: '--tenant TENANT --name NAME --permission PERMISSION... [--description TEXT]',
     summary: 'a tenant role granting the named permissions (READ_CONCEPTS, CREATE_INVOICES, ...)',

@@ -24,8 +24,8 @@ export const attachmentBytes = (attachments: readonly MailAttachment[]): number 
 /**
  * Queues `mail` as an EMAIL delivery of the tenant, in `em`'s transaction (so it goes only if
  * what it reports commits): the event worker sends it with the retries and backoff of every
- * e-mail (docs/events.md). `eventId` names what the message is about (an invoice mail: its
- * SentMail), `eventType` what kind of message it is. Answers the delivery's id.
+ * e-mail (docs/events.md). `eventId` is the outbox event the message reports (an invoice mail:
+ * its SentMail's creation), `eventType` what kind of message it is. Answers the delivery's id.
  */
 export async function queueMail(
   em: EntityManager,

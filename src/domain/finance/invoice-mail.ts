@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { badRequest, conflict } from '../../errors';
 import { Tenant } from '../../entities/tenant';
+import { queryRows } from '../../db/orm-bypass/statements';
 import type { FileBackend } from '../../files/backend';
 import {
   queueMail,
@@ -26,7 +27,7 @@ export interface InvoiceMailRequest {
   body?: string | null;
 }
 
-/** The delivery's event type: what the message is (an invoice mail's delivery names its SentMail). */
+/** The delivery's event type: what the message is (its event is its SentMail's `sent_mail.created`). */
 export const MAIL_EVENT: Record<InvoiceMailKind, string> = {
   invoice: 'invoice.mail',
   reminder: 'invoice.reminder_mail',
@@ -80,8 +81,8 @@ function recipientsOf(
  * the PDF `invoice-<number>.pdf` (and the structured invoice where eInvoiceAttachment gives one),
  * queued through the outbox's e-mail deliveries in `em`'s transaction, so it is sent, with
  * retries, only if the change that reports it commits. A SentMail is written per recipient and
- * its id added to the invoice's `sentMails`; a DRAFT invoice mailed becomes SENT. The caller
- * flushes. A cancelled invoice is a 409.
+ * its id added to the invoice's `sentMails`; a DRAFT invoice mailed becomes SENT. This `em` (the mails' deliveries are queued after their SentMails' events are written). A
+ * cancelled invoice is a 409.
  */
 export async function mailInvoice(
   em: EntityManager,
@@ -126,26 +127,30 @@ export async function mailInvoice(
       `pdf: the attachments weigh ${size} bytes, more than the ${MAX_MAIL_ATTACHMENT_BYTES} an e-mail of the service carries`,
     );
 
-  const mails: SentMail[] = [];
-  for (const to of recipients) {
-    const mail = Object.assign(new SentMail(), {
-      tenantId: invoice.tenantId,
-      recipient: to,
-      subject,
-      opened: false,
-    });
-    em.persist(mail);
-    await queueMail(em, {
-      tenantId: invoice.tenantId,
-      eventId: mail.id,
-      eventType: MAIL_EVENT[kind],
-      by,
-      mail: { to, subject, text, attachments },
-    });
-    mails.push(mail);
-  }
+  const mails = recipients.map((to) =>
+    Object.assign(new SentMail(), { tenantId: invoice.tenantId, recipient: to, subject, opened: false }),
+  );
+  for (const mail of mails) em.persist(mail);
   invoice.sentMails = [...(invoice.sentMails ?? []), ...mails.map((m) => m.id)];
   if (kind === 'invoice' && (invoice.status ?? InvoiceStatus.DRAFT) === InvoiceStatus.DRAFT)
     invoice.status = InvoiceStatus.SENT;
+  // The flush writes each SentMail's `sent_mail.created` event; its e-mail delivery is of that event.
+  await em.flush();
+  const events = await queryRows(
+    em,
+    `select id, resource_id from outbox_event
+     where tenant_id = $1 and resource_id = any($2::text[]) and type = 'sent_mail.created'`,
+    [invoice.tenantId, mails.map((m) => m.id)],
+  );
+  const eventOf = new Map(events.map((e) => [String(e.resource_id), String(e.id)]));
+  for (const mail of mails) {
+    await queueMail(em, {
+      tenantId: invoice.tenantId,
+      eventId: eventOf.get(mail.id)!,
+      eventType: MAIL_EVENT[kind],
+      by,
+      mail: { to: mail.recipient, subject, text, attachments },
+    });
+  }
   return mails;
 }

@@ -90,12 +90,13 @@ export async function markOverdueAndRemind(
       if (due !== null) {
         if (!invoice.contactEmail && !(await hasCustomerEmail(t, invoice))) outcome.unreachable += 1;
         else {
-          await mailInvoice(t, options.backend, invoice, 'reminder', {}, INVOICING_ACTOR);
+          // Recorded before the mail's flush, so the change reads as a reminder, not as a send.
           invoice.reminders = [
             ...invoice.reminders,
             { sentOn: now.toISOString(), createdBy: INVOICING_ACTOR },
           ];
           invoice.overdueNotifiedAt = now;
+          await mailInvoice(t, options.backend, invoice, 'reminder', {}, INVOICING_ACTOR);
           outcome.reminded += 1;
         }
       }
