@@ -31,8 +31,8 @@ export const isPastDue = (due: Date | null | undefined, now: Date, timeZone: str
  * The status once payments are taken into account: CANCELLED is final; paid in full is PAID;
  * money outstanding past the due date on an invoice that went out (not a DRAFT) is OVERDUE,
  * paid in part or not at all, so a partial payment does not hide it; otherwise paid in part is
- * PARTIALLY_PAID, and an invoice whose payments were refunded (or no longer past due) returns to
- * SENT. An invoice with nothing to pay is never OVERDUE.
+ * PARTIALLY_PAID, and an invoice whose payments were refunded returns to SENT. The service never
+ * makes an invoice with nothing to pay (or a credit note) OVERDUE.
  */
 export function settledStatus(
   status: InvoiceStatus,
@@ -45,12 +45,9 @@ export function settledStatus(
   if (settled === 'FULL') return InvoiceStatus.PAID;
   // A credit note (a negative total) is money the tenant owes: never the customer's overdue.
   if (status !== InvoiceStatus.DRAFT && total > 0n && pastDue) return InvoiceStatus.OVERDUE;
+  // An OVERDUE verdict (the daily run's, or a client's) stands until the invoice is paid in full.
+  if (status === InvoiceStatus.OVERDUE) return status;
   if (settled === 'PARTIAL') return InvoiceStatus.PARTIALLY_PAID;
-  if (
-    status === InvoiceStatus.PAID ||
-    status === InvoiceStatus.PARTIALLY_PAID ||
-    status === InvoiceStatus.OVERDUE
-  )
-    return InvoiceStatus.SENT;
+  if (status === InvoiceStatus.PAID || status === InvoiceStatus.PARTIALLY_PAID) return InvoiceStatus.SENT;
   return status;
 }
