@@ -4324,6 +4324,32 @@ export interface paths {
     patch: operations['patchInvoicesById'];
     trace?: never;
   };
+  '/invoices/{id}/send': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail the invoice with its PDF (optional recipients, subject, body); writes SentMails, DRAFT becomes SENT
+     * @description Mails the invoice with its PDF (invoice-<number>.pdf) to each recipient through the outbox (retried like every e-mail); writes a SentMail per recipient into sentMails; a DRAFT becomes SENT. No recipient: 400; a CANCELLED invoice: 409.
+     *
+     *     GraphQL: `mutation { sendInvoice }`.
+     *
+     *     Needs the UPDATE_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postInvoicesByIdSend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/invoices/by-opportunity/{opportunityId}': {
     parameters: {
       query?: never;
@@ -12426,6 +12452,15 @@ export interface components {
       /** @description The result when no branch applies. */
       result: components['schemas']['RestrictionRule'] | null;
     };
+    /** @description How to mail an invoice; every field may be left out: recipients default to contactEmail (else the customer’s e-mail), the body to mailBody (else the built-in text in the tenant’s language). */
+    SendInvoiceInput: {
+      /** @description Body text; mailBody, then the built-in text, when absent. */
+      body?: string | null;
+      /** @description E-mail addresses to send to, one message each (at most 20). */
+      recipients?: string[] | null;
+      /** @description Subject line; a built-in one naming the invoice when absent. */
+      subject?: string | null;
+    };
     /** @description An e-mail the tenant sent, and whether it was opened. */
     SentMail: {
       /**
@@ -13470,21 +13505,28 @@ export interface components {
       code: string | null;
       /** @description Country used where a record gives none. */
       defaultCountry: string | null;
-      /** @description Currency used where a record gives none (ISO 4217 code). */
+      /** @description Currency (ISO 4217 code) a sales or purchase invoice gets when it names none (EUR when unset). */
       defaultCurrency: string | null;
-      /** @description Language used where a user gives none. */
+      /** @description Language used where a user gives none; also the language of the invoice and reminder e-mails' built-in texts (en, nl; others get en). */
       defaultLanguage: string | null;
+      /**
+       * Format: int32
+       * @description Days to pay a sales invoice that gives no paymentTermDays (30 when unset), 0 to 3650.
+       */
+      defaultPaymentTermDays: number | null;
       /** @description Visibility new products get. */
       defaultProductVisibility: string | null;
       /** @description Time zone used where a record gives none, and the days and weeks e-mail digests cover (IANA name). */
       defaultTimezone: string | null;
       /**
        * Format: double
-       * @description VAT percentage used where a record gives none.
+       * @description VAT percentage (0 to 100) a sales or purchase invoice row gets when it names no taxRate (21 when unset).
        */
       defaultVat: number | null;
       /** @description Whether exchange rates are synchronised automatically. */
       exchangeRateSyncEnabled: boolean | null;
+      /** @description Days after its due date on which an unpaid sales invoice gets a payment reminder, each once (default [7]; [] sends none); 1 to 3650, at most 10. */
+      reminderDays: number[] | null;
       /** @description Whether the tenant's web shop is open. */
       shopEnabled: boolean | null;
       /** @description Settings of the web shop. */
@@ -13498,21 +13540,28 @@ export interface components {
       code?: string | null;
       /** @description Country used where a record gives none. */
       defaultCountry?: string | null;
-      /** @description Currency used where a record gives none (ISO 4217 code). */
+      /** @description Currency (ISO 4217 code) a sales or purchase invoice gets when it names none (EUR when unset). */
       defaultCurrency?: string | null;
-      /** @description Language used where a user gives none. */
+      /** @description Language used where a user gives none; also the language of the invoice and reminder e-mails' built-in texts (en, nl; others get en). */
       defaultLanguage?: string | null;
+      /**
+       * Format: int32
+       * @description Days to pay a sales invoice that gives no paymentTermDays (30 when unset), 0 to 3650.
+       */
+      defaultPaymentTermDays?: number | null;
       /** @description Visibility new products get. */
       defaultProductVisibility?: string | null;
       /** @description Time zone used where a record gives none, and the days and weeks e-mail digests cover (IANA name). */
       defaultTimezone?: string | null;
       /**
        * Format: double
-       * @description VAT percentage used where a record gives none.
+       * @description VAT percentage (0 to 100) a sales or purchase invoice row gets when it names no taxRate (21 when unset).
        */
       defaultVat?: number | null;
       /** @description Whether exchange rates are synchronised automatically. */
       exchangeRateSyncEnabled?: boolean | null;
+      /** @description Days after its due date on which an unpaid sales invoice gets a payment reminder, each once (default [7]; [] sends none); 1 to 3650, at most 10. */
+      reminderDays?: number[] | null;
       /** @description Whether the tenant's web shop is open. */
       shopEnabled?: boolean | null;
       /** @description Settings of the web shop. */
@@ -22547,6 +22596,52 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postInvoicesByIdSend: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the invoice. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['SendInvoiceInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getInvoicesByOpportunityByOpportunityId: {
     parameters: {
       query?: never;
@@ -27969,7 +28064,10 @@ export interface operations {
             | 'invoice.status_changed'
             | 'invoice.deleted'
             | 'invoice.restored'
-            | 'invoice.numbered';
+            | 'invoice.numbered'
+            | 'invoice.sent'
+            | 'invoice.overdue'
+            | 'invoice.reminded';
         };
       };
     };

@@ -10,7 +10,7 @@ import { expectErrorBody } from '../support/http';
 import { cliCommands } from '../support/process';
 import { startSmtp } from '../support/smtp';
 import { waitFor } from '../events/receiver';
-import { DAY, gql, gqlError } from './helpers';
+import { gql, gqlError } from './helpers';
 
 const settingsWith = (smtpUrl: string | undefined, mailDir?: string): EventSettings => ({
   ...eventSettings({}),
