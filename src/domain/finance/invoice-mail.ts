@@ -14,7 +14,7 @@ import { Customer } from '../reference/entities/customer';
 import { SentMail } from '../crm/entities/sent-mail';
 import { findFile } from '../files/stored-files';
 import { InvoiceStatus, type Invoice } from './entities/invoice';
-import { renderInvoicePdf } from './invoice-pdf';
+import { readAll, renderInvoicePdf } from './invoice-pdf';
 import { eInvoiceAttachment } from './e-invoice-attachment';
 import { mailTexts, type InvoiceMailKind } from './invoice-mail-texts';
 import { financeDefaults } from './tenant-defaults';
@@ -34,12 +34,6 @@ export const MAIL_EVENT: Record<InvoiceMailKind, string> = {
 };
 
 const EMAIL = /^[^\s@<>,;]+@[^\s@<>,;]+\.[^\s@<>,;]+$/;
-
-async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 /**
  * The invoice's PDF as the customer gets it: the stored rendering (made when the invoice was

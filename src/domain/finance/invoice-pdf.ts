@@ -7,7 +7,7 @@ import { callerTenant } from '../access/caller-tenant';
 import { assetOf, findFile } from '../files/stored-files';
 import type { Invoice } from './entities/invoice';
 
-async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+export async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   return Buffer.concat(chunks);
