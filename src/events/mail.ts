@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from '../logger';
@@ -70,7 +70,9 @@ export function createMailer(
           mailDir,
           `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
         );
-        await writeFile(file, info.message as Buffer);
+        // Written aside and renamed, so a reader (bms mail) never finds a file half written.
+        await writeFile(`${file}.part`, info.message as Buffer);
+        await rename(`${file}.part`, file);
         log.info(
           { to: message.to, subject: message.subject, file },
           'e-mail written to a file (SMTP_URL is not set)',
