@@ -73,11 +73,11 @@ function flowed(text: string, markdown: boolean): string {
   return text.replace(markdown ? /[ \t]*\n[ \t]*/g : /[ \t]*\n[ \t]*(?:\*(?!\/)|\/\/|#)?[ \t]*/g, ' ');
 }
 
-// `file.md` (or a link whose text or target is it), a comma or an opening parenthesis, then
-// quoted titles joined by "and" or commas.
+// A document's path (or a link whose text or target is it), a comma or an opening parenthesis,
+// then quoted titles joined by "and" or commas.
 const TITLED =
   /([\w./-]*\w\.md)(?:\]\(([^)\s#]+)\))?,?\s*\(?((?:"[^"\n]{1,120}"(?:\s*(?:,|and|,\s*and)\s*(?="))?)+)/g;
-// A link's or a path's anchor: `file.md#anchor`, or `](#anchor)` within a document.
+// A link's or a path's anchor (`docs/events.md#events`), or `](#anchor)` within a document.
 const ANCHORED = /([\w./-]*\w\.md)#([\w-]+)|\]\(#([\w-]+)\)/g;
 
 interface Broken {
