@@ -28,6 +28,7 @@ export async function schedulerOf(orm: MikroORM, config: Config, secret: string)
     ...kernelJobs({ orm, files, digestIntervalMs: config.events.digestIntervalMs }),
     ...appScheduled,
   ];
-  // Its logs go to stderr: stdout is the command's one JSON value.
-  return new JobScheduler(orm, jobs, createLogger(config.logLevel, process.stderr));
+  // Warnings (a failed run, with its error) go to stderr; stdout is the command's one JSON value,
+  // which says how each run went.
+  return new JobScheduler(orm, jobs, createLogger('warn', process.stderr));
 }

@@ -33,7 +33,8 @@ export function periodOf(schedule: JobSchedule, now: Date, timeZone = 'UTC'): Pe
   }
   const [hour, minute] = dailyTime(schedule.dailyAt);
   const local = DateTime.fromJSDate(now, { zone: zoneOrUtc(timeZone) });
-  const at = (day: DateTime) => day.set({ hour, minute, second: 0, millisecond: 0 });
+  // From the day's first moment, so a time that comes twice is taken at its first coming.
+  const at = (day: DateTime) => day.startOf('day').set({ hour, minute });
   let start = at(local);
   if (start.toMillis() > now.getTime()) start = at(local.minus({ days: 1 }));
   return { start: start.toJSDate(), next: at(start.plus({ days: 1 })).toJSDate() };
