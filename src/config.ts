@@ -6,7 +6,10 @@ import { DEFAULT_RECEIVE_TIMEOUT_SECONDS } from './http/slow-clients';
 import { fileSettings, type FileSettings } from './files/settings';
 import { DEFAULT_TICK_MS } from './jobs/job';
 
-/** Everything the service reads from its environment, read once. */
+/**
+ * The service's settings from its environment, read once at start-up. A few modules read
+ * `process.env` themselves (docs/architecture.md, "Layout and request path", lists them).
+ */
 export interface Config {
   production: boolean;
   port: number;

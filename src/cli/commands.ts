@@ -65,8 +65,14 @@ const tokenFor = (
   services.sign(
     services.jwt,
     { sub: user.id, email: user.email, tenantId: user.tenantId },
-    (values['expires-in'] as string | undefined) ?? DEFAULT_EXPIRY,
+    lifetime((values['expires-in'] as string | undefined) ?? DEFAULT_EXPIRY),
   );
+
+/**
+ * A bare number of --expires-in is seconds, as JWT's `exp` counts: jsonwebtoken would read the
+ * string "600" as 600 milliseconds, a token dead before it is used.
+ */
+const lifetime = (expiresIn: string): string => (/^\d+$/.test(expiresIn) ? `${expiresIn}s` : expiresIn);
 
 /** What the CLI prints of a trusted issuer: its published fields. */
 const issuerView = (i: import('../entities/trusted-issuer').TrustedIssuer) => ({
@@ -520,7 +526,7 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
   -h, --help   this text (after a command: that command's)
-Tokens last 12 hours unless --expires-in says otherwise (30m, 12h, 7d).
+Tokens last 12 hours unless --expires-in says otherwise (30m, 12h, 7d; a bare number is seconds).
 Exit status: 0 done, 1 failed (one line on stderr), 2 a usage mistake (one line on stderr).`;
 
 /** The command and its checked options, or the usage text to print; usage mistakes throw. */
