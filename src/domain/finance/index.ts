@@ -6,13 +6,13 @@ import { apInvoices } from './api/ap-invoices';
 import { InvoiceResolver } from './api/invoice-resolver';
 import { invoices } from './api/invoices';
 import { taxPercentages } from './api/tax-percentages';
-import { startInvoiceRuns } from './invoice-runs';
+import { invoiceJobs } from './invoice-jobs';
 
-/** Invoicing: tax percentages, sales invoices and AP invoices; the daily invoice runs. */
+/** Invoicing: tax percentages, sales invoices and AP invoices; the daily invoice jobs. */
 export const financeModule: DomainModule = {
   entities: financeEntities,
   groups: [taxPercentages, invoices, apInvoices],
   resolvers: [InvoiceResolver, ApInvoiceResolver],
   routes: financeRoutes,
-  jobs: [{ name: 'invoice runs', start: (orm, logger) => startInvoiceRuns(orm, logger) }],
+  scheduled: invoiceJobs,
 };

@@ -1,6 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { withTenant } from '../../db/tenant-transaction';
+import { actorOf } from '../../db/tenancy';
 import type { FileBackend } from '../../files/backend';
 import { Invoice, InvoiceStatus } from './entities/invoice';
 import { mailInvoice } from './invoice-mail';
@@ -10,6 +11,16 @@ import { tenantFinanceDefaults } from './tenant-defaults';
 
 /** Who the daily runs write as (audit fields, history, events). */
 export const INVOICING_ACTOR = 'invoicing';
+
+/**
+ * Runs `work` in `em`'s own tenant transaction when it is in one for `tenantId` (a scheduled
+ * job's: its run commits with the job's record), otherwise in a transaction of its own.
+ */
+export function tenantWork(em: EntityManager, tenantId: string) {
+  const bound = em.isInTransaction() && actorOf(em)?.tenantId === tenantId;
+  return <R>(work: (t: EntityManager) => Promise<R>): Promise<R> =>
+    bound ? work(em) : withTenant(em, { tenantId, userId: null, email: INVOICING_ACTOR }, work);
+}
 
 export interface OverdueOutcome {
   /** Invoices that became OVERDUE in this run. */
@@ -43,8 +54,9 @@ export function reminderDue(
  * the built-in text) with the PDF, appended to `reminders`, stamping `overdueNotifiedAt`. After
  * downtime, one reminder covers the days missed. Each invoice is handled in a transaction of its
  * own that locks its row (skipping one another process holds) and decides on the row as locked,
- * so any number of processes running this at once send each reminder once. `em` is any
- * EntityManager of the ORM: the run opens its own tenant transactions.
+ * so any number of processes running this at once send each reminder once. `em` is a scheduled
+ * job's (the tenant's transaction: all of it commits together), or any EntityManager of the ORM
+ * (a transaction per invoice).
  */
 export async function markOverdueAndRemind(
   em: EntityManager,
@@ -52,9 +64,9 @@ export async function markOverdueAndRemind(
   now: Date,
   options: { backend?: FileBackend } = {},
 ): Promise<OverdueOutcome> {
-  const actor = { tenantId, userId: null, email: INVOICING_ACTOR };
+  const inTenant = tenantWork(em, tenantId);
   const outcome: OverdueOutcome = { overdue: 0, reminded: 0, unreachable: 0 };
-  const { defaults, ids } = await withTenant(em, actor, async (t) => {
+  const { defaults, ids } = await inTenant(async (t) => {
     const defaults = await tenantFinanceDefaults(t, tenantId);
     // A day's margin either side of the time zone; the exact test is per invoice below.
     const rows = await queryRows(
@@ -68,7 +80,7 @@ export async function markOverdueAndRemind(
     return { defaults, ids: rows.map((r) => String(r.id)) };
   });
   for (const id of ids) {
-    await withTenant(em, actor, async (t) => {
+    await inTenant(async (t) => {
       const invoice = await t.findOne(Invoice, { id }, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
       if (!invoice?.dueDate) return; // gone, or another process holds it now
       const days = daysPastDueIn(invoice.dueDate, now, defaults.timeZone);

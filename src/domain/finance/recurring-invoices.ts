@@ -1,7 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { AppError } from '../../errors';
 import { queryRows } from '../../db/orm-bypass/statements';
-import { withTenant } from '../../db/tenant-transaction';
 import { nextNumber } from '../../services/sequences';
 import type { FileBackend } from '../../files/backend';
 import { Invoice, InvoiceStatus, InvoiceType, type RecurringAgreement } from './entities/invoice';
@@ -10,7 +9,7 @@ import { computeRows, formatInvoiceNumber, INVOICE_SEQUENCE } from './invoice-ru
 import { mailInvoice } from './invoice-mail';
 import { dayIn } from './invoice-status';
 import { amount } from './money';
-import { INVOICING_ACTOR } from './overdue-reminders';
+import { INVOICING_ACTOR, tenantWork } from './overdue-reminders';
 import { tenantFinanceDefaults } from './tenant-defaults';
 
 export interface RecurringOutcome {
@@ -50,9 +49,9 @@ export async function generateRecurringInvoices(
   today: Date,
   options: { backend?: FileBackend } = {},
 ): Promise<RecurringOutcome> {
-  const actor = { tenantId, userId: null, email: INVOICING_ACTOR };
+  const inTenant = tenantWork(em, tenantId);
   const outcome: RecurringOutcome = { generated: 0, sent: 0, unsent: 0 };
-  const { timeZone, ids } = await withTenant(em, actor, async (t) => {
+  const { timeZone, ids } = await inTenant(async (t) => {
     const { timeZone } = await tenantFinanceDefaults(t, tenantId);
     // A day's margin for the time zone; the exact test is per agreement below.
     const rows = await queryRows(
@@ -67,7 +66,7 @@ export async function generateRecurringInvoices(
   });
   const todayIs = dayIn(today, timeZone);
   for (const id of ids) {
-    await withTenant(em, actor, async (t) => {
+    await inTenant(async (t) => {
       const source = await t.findOne(Invoice, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       let agreement: RecurringAgreement | null | undefined = source?.recurringAgreement;
       if (!source || source.status === InvoiceStatus.CANCELLED || !repeats(agreement)) return;
