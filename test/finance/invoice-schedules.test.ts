@@ -6,6 +6,8 @@ import { generateRecurringInvoices } from '../../src/domain/finance/recurring-in
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { startSmtp } from '../support/smtp';
 import { waitFor } from '../events/receiver';
+import { workerDatabaseUrl } from '../support/database';
+import { childEnv, cliCommands, randomSecret } from '../support/process';
 import { DAY, gql } from './helpers';
 
 const row = { description: 'Hosting', quantity: 1, unitPrice: 100, taxRate: 0 };
@@ -312,5 +314,46 @@ describe('recurring agreements (generateRecurringInvoices)', () => {
       (await generateRecurringInvoices(server.orm.em, a.tenantId, new Date('2026-12-01T00:00:00.000Z')))
         .generated,
     ).toBe(0);
+  });
+});
+
+describe('the scheduled jobs, driven by bms jobs:run', () => {
+  let server: TestServer;
+  let env: NodeJS.ProcessEnv;
+  const { ok } = cliCommands(() => env);
+  beforeAll(async () => {
+    server = await startServer();
+    env = childEnv({ DATABASE_URL: await workerDatabaseUrl(), JWT_SECRET: randomSecret() });
+  }, 120_000);
+  afterAll(() => server.close());
+
+  it('invoices.recurring and invoices.overdue run for one tenant at the clock given', async () => {
+    const t = await server.tenant('Jobs');
+    const unpaid = (
+      await t.client.post('/invoices', {
+        status: 'SENT',
+        invoiceDate: new Date(Date.now() - 29 * DAY).toISOString(),
+        paymentTermDays: 30,
+        rows: [row],
+      })
+    ).body;
+    await t.client.post('/invoices', {
+      type: 'RECURRING',
+      rows: [row],
+      recurringAgreement: { intervalDays: 7, nextInvoiceDate: new Date(Date.now() - DAY).toISOString() },
+    });
+    const now = new Date(new Date(unpaid.dueDate).getTime() + 8 * DAY).toISOString();
+    const recurring = await ok('jobs:run', 'invoices.recurring', '--tenant', t.tenantId, '--now', now);
+    expect(recurring).toEqual([
+      expect.objectContaining({ job: 'invoices.recurring', tenantId: t.tenantId, outcome: 'ok', items: 2 }),
+    ]);
+    const overdue = await ok('jobs:run', 'invoices.overdue', '--tenant', t.tenantId, '--now', now);
+    // The unpaid invoice becomes overdue (no recipient: no reminder mailed); the agreement and its two new DRAFTs are not.
+    expect(overdue).toEqual([
+      expect.objectContaining({ job: 'invoices.overdue', tenantId: t.tenantId, outcome: 'ok', items: 1 }),
+    ]);
+    const read = (await t.client.get(`/invoices/dynamic-search?filters=id:eq:${unpaid.id}`)).body.content[0];
+    expect(read.status).toBe('OVERDUE');
+    expect((await t.client.get('/invoices/count-by-status')).body).toMatchObject({ OVERDUE: 1, DRAFT: 3 });
   });
 });
