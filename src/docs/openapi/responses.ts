@@ -161,10 +161,23 @@ export function operationResponses(
             ...common(),
             ...(status === 201 ? { Location: headerRef('Location') } : {}),
           },
-          content: {
-            'application/json': { schema: resultSchema },
-            ...(route.csv ? { 'text/csv': csvContent(route.csv.filename) } : {}),
-          },
+          content: route.document
+            ? Object.fromEntries(
+                route.document.types.map((type) => [
+                  type,
+                  {
+                    schema: {
+                      type: 'string',
+                      format: 'binary',
+                      description: 'The document, as an attachment.',
+                    },
+                  },
+                ]),
+              )
+            : {
+                'application/json': { schema: resultSchema },
+                ...(route.csv ? { 'text/csv': csvContent(route.csv.filename) } : {}),
+              },
         };
   const write = takesIdempotencyKey(route);
   if (write)

@@ -24,6 +24,8 @@ import {
   type RecurringAgreement,
 } from './entities/invoice';
 import { storeInvoicePdf } from './invoice-pdf';
+import { callerTenant } from '../access/caller-tenant';
+import { isReverseCharge, sellerVatParty } from './vat-rules';
 import {
   addDays,
   addMonths,
@@ -67,9 +69,14 @@ function rowDirection(row: InvoiceRowType, invoice: InvoiceType): 1 | -1 | undef
 
 type RowSource = InvoiceRowInput | InvoiceRow;
 
+/**
+ * Rows and totals from the rows as sent. A reverse-charged invoice (`reverseCharge`) charges no
+ * VAT: every row's rate is 0, whatever it names (docs/business-rules.md, "Reverse charge").
+ */
 export function computeRows(
   source: readonly RowSource[],
   invoiceType: InvoiceType,
+  reverseCharge = false,
 ): { rows: InvoiceRow[]; totals: LineAmounts } {
   const totalFields = { total: 'totalExcludingTax', taxAmount: 'totalTax', totalWithTax: 'totalWithTax' };
   return rowsAndTotals(source, totalFields, (r, id, field): { row: InvoiceRow; line?: LineAmounts } => {
@@ -90,6 +97,7 @@ export function computeRows(
       return { row };
     }
     const values = lineInput(r);
+    if (reverseCharge) values.taxRate = 0;
     const quantityType = r.quantityType ?? InvoiceQuantityType.AMOUNT;
     const line = lineAmounts(
       {
@@ -192,7 +200,7 @@ export async function prepareInvoice(
 
   await checkReferences(ctx, invoice, input);
   const { type, invoiceDate } = applyDefaults(invoice, input, caller.email);
-  const totals = applyAmounts(invoice, input, type);
+  const totals = applyAmounts(invoice, input, type, await reverseChargeOf(ctx, invoice));
   applyPayments(invoice, input, totals, caller);
   if (isNew) await assignNumber(ctx, invoice, invoiceDate);
   // The PDF is the service's rendering of what was just computed, never the client's.
@@ -203,10 +211,28 @@ export async function prepareInvoice(
 async function checkReferences(ctx: Context, invoice: Invoice, input: Partial<InvoiceInput>): Promise<void> {
   if (input.clientId) await requireRef(ctx, 400, 'clientId', input.clientId, Customer);
   if (input.subsidiaryId) await requireRef(ctx, 400, 'subsidiaryId', input.subsidiaryId, Subsidiary);
+  if (input.creditedInvoiceId) {
+    // Through the group's service, so an invoice outside the caller's scope is as absent as any.
+    const { invoiceService } = await import('./api/invoice-service');
+    const credited = await requireRef(ctx, 400, 'creditedInvoiceId', input.creditedInvoiceId, invoiceService);
+    if (credited.id === invoice.id) throw badRequest('creditedInvoiceId: an invoice cannot credit itself');
+  }
+  if (invoice.creditedInvoiceId && invoice.type !== InvoiceType.CREDIT_NOTE) {
+    throw badRequest('creditedInvoiceId: only a CREDIT_NOTE refers to the invoice it corrects');
+  }
   if (input.opportunityId) {
     const opportunity = await requireRef(ctx, 400, 'opportunityId', input.opportunityId, Opportunity);
     if (!invoice.clientId && opportunity.customerId) invoice.clientId = opportunity.customerId;
   }
+}
+
+/** Whether the sale is reverse-charged: the tenant and the customer, VAT-registered in two EU states. */
+async function reverseChargeOf(ctx: Context, invoice: Invoice): Promise<boolean> {
+  if (!invoice.clientId) return false;
+  const customer = await ctx.em.findOne(Customer, { id: invoice.clientId });
+  if (!customer?.vatNumber) return false;
+  const tenant = await callerTenant(ctx);
+  return isReverseCharge(sellerVatParty(tenant), customer);
 }
 
 /** Defaults, the recurring agreement (a RECURRING invoice needs one that repeats) and reminders. */
@@ -254,8 +280,9 @@ function applyAmounts(
   invoice: Invoice,
   input: Partial<InvoiceInput>,
   type: InvoiceType,
+  reverseCharge: boolean,
 ): ReturnType<typeof computeRows>['totals'] {
-  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type);
+  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type, reverseCharge);
   setJson(invoice, 'rows', rows);
   invoice.totalExcludingTax = amount(totals.total);
   invoice.totalTax = amount(totals.taxAmount);

@@ -38,6 +38,37 @@ export const financeRoutes: RestRoute[] = [
     code: 'custom',
     summary: 'The earliest and latest invoice dates ({min, max})',
   },
+  {
+    method: 'GET',
+    path: '/invoices/{id}/e-invoice',
+    field: 'invoiceEInvoice',
+    code: 'custom',
+    extension: true,
+    nullIs404: true,
+    document: { types: ['application/xml', 'application/pdf'] },
+    summary:
+      'The invoice as an EN 16931 e-invoice: ?format=ubl (UBL 2.1, Peppol BIS Billing 3.0; default), cii (UN/CEFACT CII) or facturx (Factur-X PDF/A-3)',
+  },
+  {
+    method: 'POST',
+    path: '/ap-invoices/import',
+    field: 'importApInvoice',
+    args: {
+      document: fromRequest(
+        (req) =>
+          typeof req.body === 'string'
+            ? req.body
+            : (req.body as { document?: unknown } | undefined)?.document,
+        'body',
+      ),
+    },
+    status: 201,
+    location: (r: { id: string }) => `/ap-invoices/find/${r.id}`,
+    code: 'custom',
+    extension: true,
+    summary:
+      'Create an AP invoice from an incoming e-invoice: the UBL or CII XML as the body (application/xml), or {"document": "<xml>"}',
+  },
   ...familyRoutes(apInvoices, '/ap-invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
   {
     method: 'GET',
