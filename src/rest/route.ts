@@ -65,6 +65,11 @@ export interface RestRoute {
    * it can be, for the OpenAPI document.
    */
   document?: { types: readonly string[] };
+  /**
+   * The body may also be an XML document (`application/xml`, `text/xml`), which reaches the row's
+   * body argument as text; the app reads such a body for this row's path only (src/app.ts).
+   */
+  xmlBody?: boolean;
 }
 
 /** Every row but a read takes an `Idempotency-Key` (src/http/idempotency.ts); the document says so. */

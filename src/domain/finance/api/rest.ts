@@ -1,5 +1,5 @@
 import { familyRoutes } from '../../../rest/family-routes';
-import { fromRequest, type RestRoute } from '../../../rest/route';
+import { fromRequest, query, type RestRoute } from '../../../rest/route';
 import { parseSort, queryList } from '../../../rest/search-params';
 import { apInvoices } from './ap-invoices';
 import { invoices } from './invoices';
@@ -42,6 +42,7 @@ export const financeRoutes: RestRoute[] = [
     method: 'GET',
     path: '/invoices/{id}/e-invoice',
     field: 'invoiceEInvoice',
+    args: { format: query('format', 'ubl') },
     code: 'custom',
     extension: true,
     nullIs404: true,
@@ -53,21 +54,14 @@ export const financeRoutes: RestRoute[] = [
     method: 'POST',
     path: '/ap-invoices/import',
     field: 'importApInvoice',
-    args: {
-      document: fromRequest(
-        (req) =>
-          typeof req.body === 'string'
-            ? req.body
-            : (req.body as { document?: unknown } | undefined)?.document,
-        'body',
-      ),
-    },
+    args: { document: fromRequest((req) => req.body as unknown, 'body') },
+    xmlBody: true,
     status: 201,
     location: (r: { id: string }) => `/ap-invoices/find/${r.id}`,
     code: 'custom',
     extension: true,
     summary:
-      'Create an AP invoice from an incoming e-invoice: the UBL or CII XML as the body (application/xml), or {"document": "<xml>"}',
+      'Create an AP invoice from an incoming e-invoice: the UBL or CII XML as the body (application/xml), or as a JSON string',
   },
   ...familyRoutes(apInvoices, '/ap-invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
   {

@@ -214,7 +214,8 @@ export const INVOICE_DOCS = {
   salesOrderId: 'Id of the sales order invoiced.',
   overdueNotifiedAt: 'When the owner was told the invoice is overdue.',
   recurringAgreement: 'How the invoice recurs, for RECURRING invoices.',
-  creditedInvoiceId: 'Id of the invoice a CREDIT_NOTE corrects; its number is shown on the PDF and e-invoice.',
+  creditedInvoiceId:
+    'Id of the invoice a CREDIT_NOTE corrects; its number is shown on the PDF and e-invoice.',
 } as const;
 
 @Entity({ tableName: 'invoice' })
