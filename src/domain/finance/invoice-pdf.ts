@@ -104,18 +104,20 @@ export async function renderInvoicePdf(
   if (invoice.paymentReference) doc.text(`Payment reference: ${invoice.paymentReference}`);
   doc.moveDown();
 
-  const columns = [50, 220, 290, 370, 410, 475];
-  const row = (cells: string[]) => {
+  /** A table row: each cell from its column's left edge to the next one's; the row is as tall as its tallest cell. */
+  const table = (columns: number[], align: ('left' | 'right')[]) => (cells: string[]) => {
     const y = doc.y;
-    cells.forEach((cell, i) =>
-      doc.text(cell, columns[i], y, {
-        width: (columns[i + 1] ?? 545) - columns[i] - 5,
-        align: i ? 'right' : 'left',
-      }),
-    );
+    let bottom = y;
+    cells.forEach((cell, i) => {
+      doc.text(cell, columns[i], y, { width: (columns[i + 1] ?? 545) - columns[i] - 5, align: align[i] });
+      bottom = Math.max(bottom, doc.y);
+    });
     doc.x = columns[0];
+    doc.y = bottom;
     doc.moveDown(0.3);
   };
+  const right = (n: number) => Array<'right'>(n).fill('right');
+  const row = table([50, 200, 260, 335, 385, 455], ['left', ...right(5)]);
   doc.font('Helvetica-Bold');
   row(['Description', 'Quantity', 'Unit price', 'VAT %', 'VAT', 'Total excl. VAT']);
   doc.font('Helvetica');
@@ -130,25 +132,28 @@ export async function renderInvoicePdf(
     ]);
   }
   doc.moveDown();
+  // The VAT per rate, under the rows' columns: taxable amount, rate, VAT.
+  const breakdown = table([50, 200, 335, 385, 455], ['left', ...right(4)]);
   doc.font('Helvetica-Bold');
-  row(['VAT breakdown', '', 'Taxable amount', 'Rate', 'VAT', '']);
+  breakdown(['VAT breakdown', 'Taxable amount', 'Rate', 'VAT', '']);
   doc.font('Helvetica');
   for (const line of vatBreakdown(invoice.rows)) {
-    row(['', '', money(line.taxable, currency), `${line.rate}%`, money(line.tax, currency), '']);
+    breakdown(['', money(line.taxable, currency), `${line.rate}%`, money(line.tax, currency), '']);
   }
   doc.moveDown();
+  const total = table([50, 300, 455], ['left', 'right', 'right']);
   doc.font('Helvetica-Bold');
-  row(['', '', '', '', 'Total excl. VAT', money(invoice.totalExcludingTax, currency)]);
-  row(['', '', '', '', 'VAT', money(invoice.totalTax, currency)]);
-  row(['', '', '', '', 'Total incl. VAT', money(invoice.totalWithTax, currency)]);
+  total(['', 'Total excl. VAT', money(invoice.totalExcludingTax, currency)]);
+  total(['', 'VAT', money(invoice.totalTax, currency)]);
+  total(['', 'Total incl. VAT', money(invoice.totalWithTax, currency)]);
   doc.font('Helvetica');
   if (customer && isReverseCharged(invoice, seller, buyerParty(customer))) {
     doc.moveDown();
-    doc.text(REVERSE_CHARGE_NOTE, columns[0]);
+    doc.text(REVERSE_CHARGE_NOTE, 50);
   }
   if (invoice.note) {
     doc.moveDown();
-    doc.text(invoice.note, columns[0]);
+    doc.text(invoice.note, 50);
   }
   doc.end();
   return done;
