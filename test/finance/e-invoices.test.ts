@@ -191,7 +191,12 @@ describe('e-invoices', () => {
     expect(doc.CreditNoteTypeCode).toBe('381');
     expect(doc.BillingReference.InvoiceDocumentReference.ID).toBe(original.invoiceNumber);
     expect(doc.LegalMonetaryTotal.PayableAmount['#text']).toBe('60.50');
-    expect(await fatal((await eInvoice(credit.id, 'cii')).bytes.toString('utf8'), 'CII')).toEqual([]);
+    const cii = (await eInvoice(credit.id, 'cii')).bytes.toString('utf8');
+    expect(await fatal(cii, 'CII')).toEqual([]);
+    expect(
+      xml.parse(cii).CrossIndustryInvoice.SupplyChainTradeTransaction.ApplicableHeaderTradeSettlement
+        .InvoiceReferencedDocument.IssuerAssignedID,
+    ).toBe(original.invoiceNumber);
 
     // Only a credit note names the invoice it corrects, and that invoice must exist.
     const plain = await a.client.post('/invoices', { creditedInvoiceId: original.id, rows: [] });

@@ -2,9 +2,10 @@ import { callerOf, type Context } from '../../context';
 import { Customer } from '../reference/entities/customer';
 import { Opportunity } from '../reference/entities/opportunity';
 import { Subsidiary } from '../reference/entities/subsidiary';
-import { badRequest } from '../../errors';
+import { badRequest, invalidField } from '../../errors';
 import { nextNumber } from '../../services/sequences';
 import { requireRef } from '../../family/references';
+import { callerTenant } from '../access/caller-tenant';
 import type {
   InvoiceInput,
   InvoiceReminderInput,
@@ -17,14 +18,13 @@ import {
   InvoiceRowType,
   InvoiceStatus,
   InvoiceType,
-  type Invoice,
+  Invoice,
   type InvoiceReminder,
   type InvoiceRow,
   type InvoiceTransaction,
   type RecurringAgreement,
 } from './entities/invoice';
 import { storeInvoicePdf } from './invoice-pdf';
-import { callerTenant } from '../access/caller-tenant';
 import { isReverseCharge, sellerVatParty } from './vat-rules';
 import {
   addDays,
@@ -212,9 +212,12 @@ async function checkReferences(ctx: Context, invoice: Invoice, input: Partial<In
   if (input.clientId) await requireRef(ctx, 400, 'clientId', input.clientId, Customer);
   if (input.subsidiaryId) await requireRef(ctx, 400, 'subsidiaryId', input.subsidiaryId, Subsidiary);
   if (input.creditedInvoiceId) {
-    // Through the group's service, so an invoice outside the caller's scope is as absent as any.
-    const { invoiceService } = await import('./api/invoice-service');
-    const credited = await requireRef(ctx, 400, 'creditedInvoiceId', input.creditedInvoiceId, invoiceService);
+    const credited = await requireRef(ctx, 400, 'creditedInvoiceId', input.creditedInvoiceId, Invoice);
+    // An invoice of a subsidiary outside the caller's access is as absent as any (data scope).
+    const { hasFullAccess, subsidiaryAccess } = callerOf(ctx);
+    const hidden =
+      credited.subsidiaryId && !hasFullAccess && !subsidiaryAccess.includes(credited.subsidiaryId);
+    if (hidden) throw invalidField('creditedInvoiceId', `there is no invoice ${credited.id}`);
     if (credited.id === invoice.id) throw badRequest('creditedInvoiceId: an invoice cannot credit itself');
   }
   if (invoice.creditedInvoiceId && invoice.type !== InvoiceType.CREDIT_NOTE) {
