@@ -3,10 +3,9 @@ import type { Context } from '../../../context';
 import { invalidField, notFound } from '../../../errors';
 import { can, Requires } from '../../../permissions/rules';
 import { ApInvoice } from '../entities/ap-invoice';
-import { E_INVOICE_FORMATS, renderEInvoice, type EInvoiceFormat } from '../e-invoice';
+import { E_INVOICE_FORMATS, type EInvoiceFormat } from '../e-invoice';
+import { eInvoiceDocument } from '../e-invoice-document';
 import { readEInvoice } from '../e-invoice-import';
-import { buyerParty, sellerParty } from '../invoice-parties';
-import { invoiceDocumentParts, invoicePdfBytes } from '../invoice-pdf';
 import type { ApInvoiceInput } from './ap-invoice-inputs';
 import { apInvoiceService } from './ap-invoice-service';
 import { invoiceService } from './invoice-service';
@@ -21,12 +20,6 @@ export class GeneratedDocument {
   content!: string;
 }
 
-const FORMAT_FILES: Record<EInvoiceFormat, { suffix: string; type: string }> = {
-  ubl: { suffix: '-ubl.xml', type: 'application/xml' },
-  cii: { suffix: '-cii.xml', type: 'application/xml' },
-  facturx: { suffix: '-facturx.pdf', type: 'application/pdf' },
-};
-
 /** An invoice the caller may see (tenant and subsidiary scope), as an e-invoice in one format. */
 export async function invoiceEInvoice(ctx: Context, id: string, format: string): Promise<GeneratedDocument> {
   const wanted = format.toLowerCase() as EInvoiceFormat;
@@ -34,26 +27,11 @@ export async function invoiceEInvoice(ctx: Context, id: string, format: string):
     throw invalidField('format', `must be one of ${E_INVOICE_FORMATS.join(', ')}`);
   const invoice = await invoiceService.one(ctx, id);
   if (!invoice) throw notFound(`no invoice ${id}`);
-  const parts = await invoiceDocumentParts(ctx, invoice);
-  const billing = parts.tenant.billingInfo;
-  const bytes = await renderEInvoice(
-    invoice,
-    sellerParty(parts.tenant),
-    parts.customer ? buyerParty(parts.customer) : null,
-    wanted,
-    {
-      credited: parts.credited,
-      iban: billing?.iban,
-      bic: billing?.bic,
-      cocNumber: billing?.cocNumber,
-      pdf: wanted === 'facturx' ? await invoicePdfBytes(ctx, invoice, parts) : undefined,
-    },
-  );
-  const file = FORMAT_FILES[wanted];
+  const document = await eInvoiceDocument(ctx, invoice, wanted);
   return {
-    fileName: `invoice-${invoice.invoiceNumber ?? invoice.id}${file.suffix}`,
-    contentType: file.type,
-    content: bytes.toString('base64'),
+    fileName: document.fileName,
+    contentType: document.contentType,
+    content: document.bytes.toString('base64'),
   };
 }
 
