@@ -279,7 +279,30 @@ export async function renderEInvoice(
       ? { pdf: { buffer: extra.pdf, filename: name, mimetype: 'application/pdf' } }
       : {}),
   });
-  return typeof out === 'string' ? Buffer.from(out, 'utf8') : Buffer.from(out);
+  if (typeof out !== 'string') return Buffer.from(out);
+  return Buffer.from(format === 'cii' ? withCiiInvoiceReference(out, extra.credited) : out, 'utf8');
+}
+
+/**
+ * The preceding invoice (BG-3) in CII. The library reads it for CII from a shape its own schema
+ * refuses, so it never writes one; it goes where the CII schema orders it, after the monetary
+ * summation of the header settlement. (Inside a Factur-X PDF the CII is the library's, without it.)
+ */
+function withCiiInvoiceReference(
+  xml: string,
+  credited: Pick<Invoice, 'invoiceNumber' | 'invoiceDate'> | null | undefined,
+): string {
+  if (!credited?.invoiceNumber) return xml;
+  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const issued = day(credited.invoiceDate)?.replace(/-/g, '');
+  const reference =
+    `<ram:InvoiceReferencedDocument><ram:IssuerAssignedID>${escape(credited.invoiceNumber)}</ram:IssuerAssignedID>` +
+    (issued
+      ? `<ram:FormattedIssueDateTime><qdt:DateTimeString format="102">${issued}</qdt:DateTimeString></ram:FormattedIssueDateTime>`
+      : '') +
+    `</ram:InvoiceReferencedDocument>`;
+  const anchor = '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>';
+  return xml.includes(anchor) ? xml.replace(anchor, anchor + reference) : xml;
 }
 
 /** The public name of what renderEInvoice makes for the XML formats, for callers that attach it. */
