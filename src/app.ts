@@ -361,6 +361,11 @@ function restApi(
   // Uploads stream their multipart bodies, so files are served before the JSON body parser.
   api.use(fileRoutes);
   api.use(refuseDeclaredOverLimit(BODY_LIMIT_BYTES));
+  // An incoming e-invoice is XML: the operation that imports one reads its body as text.
+  api.post(
+    '/ap-invoices/import',
+    express.text({ limit: BODY_LIMIT, type: ['application/xml', 'text/xml', 'application/*+xml'] }),
+  );
   api.use(
     jsonBody(
       express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),

@@ -502,6 +502,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ap-invoices/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create an AP invoice from an incoming e-invoice: the UBL or CII XML as the body (application/xml), or as a JSON string
+     * @description Creates a purchase invoice from an incoming e-invoice (UBL 2.1 Invoice or CreditNote, or UN/CEFACT CII). 400 naming what the document lacks.
+     *
+     *     GraphQL: `mutation { importApInvoice }`.
+     *
+     *     Needs the CREATE_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApInvoicesImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api-keys': {
     parameters: {
       query?: never;
@@ -2282,6 +2308,312 @@ export interface paths {
      *     Needs the UPDATE_LEADS permission.
      */
     patch: operations['patchCrmLeadsByIdSubsidiary'];
+    trace?: never;
+  };
+  '/customers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a Customer
+     * @description Creates a Customer; returns it as stored.
+     *
+     *     GraphQL: `mutation { createCustomer }`.
+     *
+     *     Needs the CREATE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCustomers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one Customer
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteCustomer }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteCustomersById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one Customer: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateCustomer }`.
+     *
+     *     Needs the UPDATE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchCustomersById'];
+    trace?: never;
+  };
+  '/customers/csv-export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Customers as CSV
+     * @description A page of the dynamic search as RFC 4180 CSV.
+     *
+     *     GraphQL: `query { exportCustomersCsv }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersCsvExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/delete-list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete Customers by ids
+     * @description Answers 204 with no body when done.
+     *
+     *     GraphQL: `mutation { deleteCustomers }`, which returns more: deletes the records named; returns how many existed.
+     *
+     *     Needs the DELETE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteCustomersDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Customer (docs/history.md)
+     * @description Brings back a Customer deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreCustomer }`.
+     *
+     *     Needs the CREATE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCustomersDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/dynamic-search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Dynamic search of Customers
+     * @description Dynamic search over Customers.
+     *
+     *     GraphQL: `query { searchCustomers }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersDynamicSearch'];
+    put?: never;
+    /**
+     * Dynamic search of Customers (body)
+     * @description Dynamic search over Customers.
+     *
+     *     GraphQL: `query { searchCustomers }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCustomersDynamicSearch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/find': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Customers by ids
+     * @description Customers by id, in the order asked; unknown ids are skipped.
+     *
+     *     GraphQL: `query { customers }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersFind'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/find-all': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every Customer of the tenant
+     * @description Every Customer of the tenant, oldest first.
+     *
+     *     GraphQL: `query { allCustomers }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersFindAll'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/find/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One Customer
+     * @description One Customer, or null when it does not exist.
+     *
+     *     GraphQL: `query { customer }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Customer, newest first (docs/history.md)
+     * @description The history of one Customer, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Customer deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { customerHistory }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of Customers
+     * @description A page of Customers, optionally sorted and searched.
+     *
+     *     GraphQL: `query { customerPage }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersPage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/file-settings': {
@@ -4322,6 +4654,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     patch: operations['patchInvoicesById'];
+    trace?: never;
+  };
+  '/invoices/{id}/e-invoice': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The invoice as an EN 16931 e-invoice: ?format=ubl (UBL 2.1, Peppol BIS Billing 3.0; default), cii (UN/CEFACT CII) or facturx (Factur-X PDF/A-3)
+     * @description A sales invoice as an EN 16931 e-invoice: ubl (UBL 2.1, Peppol BIS Billing 3.0), cii (UN/CEFACT CII) or facturx (the PDF as PDF/A-3 with the CII inside). 409 naming the seller or buyer details it lacks.
+     *
+     *     GraphQL: `query { invoiceEInvoice }`.
+     *
+     *     Needs the READ_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInvoicesByIdEInvoice'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/invoices/{id}/send': {
@@ -9477,6 +9835,104 @@ export interface components {
       /** @description An https URL on a public address. */
       url: string;
     };
+    /** @description A customer (client) of the tenant. */
+    Customer: {
+      /** @description City of the postal address. */
+      city: string | null;
+      /** @description Country of the postal address, ISO 3166-1 alpha-2 (e.g. NL, DE). */
+      country: string | null;
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description E-mail of the user who created the record. */
+      createdBy: string | null;
+      /** @description The customer's e-mail address. */
+      email: string | null;
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
+      events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
+      id: string;
+      /** @description Name of the customer. */
+      name: string;
+      /** @description The customer's phone number. */
+      phone: string | null;
+      /** @description Postal code of the postal address. */
+      postalCode: string | null;
+      /** @description Street and house number of the postal address. */
+      street: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
+      tenantId: string;
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
+      updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
+      updatedBy: string | null;
+      /** @description VAT identification number, with its country prefix (e.g. DE123456789). */
+      vatNumber: string | null;
+    };
+    /** @description A customer, as sent. */
+    CustomerInput: {
+      /** @description City of the postal address. */
+      city?: string | null;
+      /** @description Country of the postal address, ISO 3166-1 alpha-2 (e.g. NL, DE). */
+      country?: string | null;
+      /** @description The customer's e-mail address. */
+      email?: string | null;
+      /** @description Name of the customer. */
+      name?: string;
+      /** @description The customer's phone number. */
+      phone?: string | null;
+      /** @description Postal code of the postal address. */
+      postalCode?: string | null;
+      /** @description Street and house number of the postal address. */
+      street?: string | null;
+      /** @description VAT identification number, with its country prefix (e.g. DE123456789). */
+      vatNumber?: string | null;
+    };
+    /** @description A page of Customer. */
+    CustomerPage: {
+      /** @description The records of this page, in order. */
+      content: components['schemas']['Customer'][];
+      /** @description True when the page holds no records. */
+      empty: boolean;
+      /** @description True for page 0. */
+      first: boolean;
+      /** @description True when no page follows. */
+      last: boolean;
+      /**
+       * Format: int32
+       * @description 0-based number of this page.
+       */
+      number: number;
+      /**
+       * Format: int32
+       * @description Records on this page.
+       */
+      numberOfElements: number;
+      /** @description The page that was asked for. */
+      pageable: components['schemas']['Pageable'];
+      /**
+       * Format: int32
+       * @description The page size asked for.
+       */
+      size: number;
+      /** @description The sort applied. */
+      sort: components['schemas']['Sort'];
+      /**
+       * Format: int32
+       * @description Records matching, over all pages.
+       */
+      totalElements: number;
+      /**
+       * Format: int32
+       * @description Pages at this size.
+       */
+      totalPages: number;
+    };
     /** @description A customer as CRM records show it. */
     CustomerSummary: {
       /** @description The customer's e-mail address. */
@@ -10406,6 +10862,15 @@ export interface components {
       /** @description True to let the user see every subsidiary and project. */
       hasFullAccess: boolean;
     };
+    /** @description A document made by the service: its name, media type and bytes (base64). */
+    GeneratedDocument: {
+      /** @description The bytes, base64-encoded (REST answers them as they are). */
+      content: string;
+      /** @description Media type: application/xml or application/pdf. */
+      contentType: string;
+      /** @description File name to save it under. */
+      fileName: string;
+    };
     /** @description One change of a record: what happened, to which fields (values before and after; secrets never shown), who made it, in which request, and when. */
     HistoryEntry: {
       /** @description Who made it, as written: the user's e-mail, `api-key:<id>`, or the job's name. */
@@ -10911,6 +11376,8 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description Id of the invoice a CREDIT_NOTE corrects; its number is shown on the PDF and e-invoice. */
+      creditedInvoiceId: string | null;
       /** @description ISO 4217 code, EUR when not given. */
       currency: string | null;
       /**
@@ -11040,6 +11507,11 @@ export interface components {
       clientId?: string | null;
       /** @description E-mail address the invoice is sent to. */
       contactEmail?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the invoice a CREDIT_NOTE corrects; its number is shown on the PDF and e-invoice.
+       */
+      creditedInvoiceId?: string | null;
       /** @description ISO 4217 code; EUR when not given. */
       currency?: string | null;
       /**
@@ -15834,6 +16306,51 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postApInvoicesImport: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': string;
+        'application/xml': string;
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApInvoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getApiKeys: {
     parameters: {
       query?: never;
@@ -18939,6 +19456,523 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCustomers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomerInput'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCustomersById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchCustomersById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomerInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersCsvExport: {
+    parameters: {
+      query?: {
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        filters?: string[];
+        /** @description 0-based page number. */
+        page?: number;
+        /** @description Search terms (repeat the parameter for several); every term must occur, ignoring case, in one of the searchable text fields. */
+        search?: string[];
+        /** @description Page size, at most 1000. */
+        size?: number;
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        sort?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+          'text/csv': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCustomersDeleteList: {
+    parameters: {
+      query: {
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
+        ids: string[];
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCustomersDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersDynamicSearch: {
+    parameters: {
+      query?: {
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `email` (text), `phone` (text), `street` (text), `postalCode` (text), `city` (text), `country` (text), `vatNumber` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        filters?: string[];
+        /** @description 0-based page number. */
+        page?: number;
+        /** @description Search terms (repeat the parameter for several); every term must occur, ignoring case, in one of the searchable text fields. */
+        search?: string[];
+        /** @description Page size, at most 1000. */
+        size?: number;
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, email, phone, street, postalCode, city, country, vatNumber. */
+        sort?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCustomersDynamicSearch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['DynamicSearchRequest'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersFind: {
+    parameters: {
+      query: {
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
+        ids: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersFindAll: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersFindById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersPage: {
+    parameters: {
+      query?: {
+        /** @description Sort direction (default ASC). */
+        direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
+        search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
+        sortBy?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -22596,6 +23630,45 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getInvoicesByIdEInvoice: {
+    parameters: {
+      query?: {
+        /** @description ubl (default), cii or facturx. */
+        format?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the invoice. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/xml': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postInvoicesByIdSend: {
     parameters: {
       query?: never;
@@ -22862,7 +23935,7 @@ export interface operations {
   getInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `recurringAgreement` (JSON), `reminders` (list of objects), `reminders.createdBy` (text), `reminders.sentOn` (date-time), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.productId` (text), `rows.quantity` (number), `rows.quantityType` (enum: AMOUNT, HOURS, DAYS, PERCENTAGE), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `rows.type` (enum: ITEM, TEXT, DISCOUNT), `transactions` (list of objects), `transactions.id` (text), `transactions.accountId` (text), `transactions.description` (text), `transactions.amount` (number), `transactions.date` (date-time), `transactions.paymentMethod` (enum: CREDIT_CARD, BANK_TRANSFER, DIRECT_DEBIT, CASH, PAYPAL, IDEAL, OTHER), `transactions.tenantId` (text), `transactions.created` (date-time), `transactions.createdBy` (text), `transactions.updated` (date-time), `transactions.updatedBy` (text), `client.tenantId` (text), `client.id` (text), `client.created` (date-time), `client.createdBy` (text), `client.updated` (date-time), `client.updatedBy` (text), `client.version` (integer), `client.name` (text), `client.email` (text), `client.phone` (text), `opportunity.tenantId` (text), `opportunity.id` (text), `opportunity.created` (date-time), `opportunity.createdBy` (text), `opportunity.updated` (date-time), `opportunity.updatedBy` (text), `opportunity.version` (integer), `opportunity.name` (text), `opportunity.value` (number), `opportunity.customerId` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `creditedInvoiceId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `recurringAgreement` (JSON), `reminders` (list of objects), `reminders.createdBy` (text), `reminders.sentOn` (date-time), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.productId` (text), `rows.quantity` (number), `rows.quantityType` (enum: AMOUNT, HOURS, DAYS, PERCENTAGE), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `rows.type` (enum: ITEM, TEXT, DISCOUNT), `transactions` (list of objects), `transactions.id` (text), `transactions.accountId` (text), `transactions.description` (text), `transactions.amount` (number), `transactions.date` (date-time), `transactions.paymentMethod` (enum: CREDIT_CARD, BANK_TRANSFER, DIRECT_DEBIT, CASH, PAYPAL, IDEAL, OTHER), `transactions.tenantId` (text), `transactions.created` (date-time), `transactions.createdBy` (text), `transactions.updated` (date-time), `transactions.updatedBy` (text), `client.tenantId` (text), `client.id` (text), `client.created` (date-time), `client.createdBy` (text), `client.updated` (date-time), `client.updatedBy` (text), `client.version` (integer), `client.name` (text), `client.email` (text), `client.phone` (text), `client.street` (text), `client.postalCode` (text), `client.city` (text), `client.country` (text), `client.vatNumber` (text), `opportunity.tenantId` (text), `opportunity.id` (text), `opportunity.created` (date-time), `opportunity.createdBy` (text), `opportunity.updated` (date-time), `opportunity.updatedBy` (text), `opportunity.version` (integer), `opportunity.name` (text), `opportunity.value` (number), `opportunity.customerId` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -22870,7 +23943,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, status, type, clientId, contactEmail, currency, mailBody, milestoneId, note, opportunityId, paymentReference, reminderBody, salesOrderId, subsidiaryId, invoiceDate, dueDate, datePaid, overdueNotifiedAt, paymentTermDays, paid, paidExcludingTax, total, totalExcludingTax, totalTax, totalWithTax, sentMails, client.tenantId, client.id, client.created, client.createdBy, client.updated, client.updatedBy, client.version, client.name, client.email, client.phone, opportunity.tenantId, opportunity.id, opportunity.created, opportunity.createdBy, opportunity.updated, opportunity.updatedBy, opportunity.version, opportunity.name, opportunity.value, opportunity.customerId, subsidiary.tenantId, subsidiary.id, subsidiary.created, subsidiary.createdBy, subsidiary.updated, subsidiary.updatedBy, subsidiary.version, subsidiary.name, subsidiary.color. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, status, type, clientId, contactEmail, currency, mailBody, milestoneId, note, opportunityId, paymentReference, reminderBody, salesOrderId, creditedInvoiceId, subsidiaryId, invoiceDate, dueDate, datePaid, overdueNotifiedAt, paymentTermDays, paid, paidExcludingTax, total, totalExcludingTax, totalTax, totalWithTax, sentMails, client.tenantId, client.id, client.created, client.createdBy, client.updated, client.updatedBy, client.version, client.name, client.email, client.phone, client.street, client.postalCode, client.city, client.country, client.vatNumber, opportunity.tenantId, opportunity.id, opportunity.created, opportunity.createdBy, opportunity.updated, opportunity.updatedBy, opportunity.version, opportunity.name, opportunity.value, opportunity.customerId, subsidiary.tenantId, subsidiary.id, subsidiary.created, subsidiary.createdBy, subsidiary.updated, subsidiary.updatedBy, subsidiary.version, subsidiary.name, subsidiary.color. */
         sort?: string[];
       };
       header?: never;
@@ -27833,7 +28906,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['EventEnvelope'] & {
-          data?: Record<string, never>;
+          data?: components['schemas']['Customer'];
           /** @enum {string} */
           type?:
             | 'customer.created'

@@ -95,6 +95,7 @@ describe('sales invoices over REST', () => {
       reminderBody: null,
       salesOrderId: null,
       subsidiaryId: null,
+      creditedInvoiceId: null,
       invoiceDate: '2026-03-10T10:00:00.000Z',
       dueDate: '2026-03-24T10:00:00.000Z',
       datePaid: null,

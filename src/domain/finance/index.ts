@@ -2,6 +2,7 @@ import type { DomainModule } from '../../modules';
 import { financeEntities } from './entities';
 import { financeRoutes } from './api/rest';
 import { ApInvoiceResolver } from './api/ap-invoice-resolver';
+import { EInvoiceResolver } from './api/e-invoice-resolver';
 import { apInvoices } from './api/ap-invoices';
 import { InvoiceResolver } from './api/invoice-resolver';
 import { invoices } from './api/invoices';
@@ -12,7 +13,7 @@ import { invoiceJobs } from './invoice-jobs';
 export const financeModule: DomainModule = {
   entities: financeEntities,
   groups: [taxPercentages, invoices, apInvoices],
-  resolvers: [InvoiceResolver, ApInvoiceResolver],
+  resolvers: [InvoiceResolver, ApInvoiceResolver, EInvoiceResolver],
   routes: financeRoutes,
   scheduled: invoiceJobs,
 };

@@ -2,7 +2,7 @@ import { callerOf, type Context } from '../../context';
 import { Customer } from '../reference/entities/customer';
 import { Opportunity } from '../reference/entities/opportunity';
 import { Subsidiary } from '../reference/entities/subsidiary';
-import { badRequest } from '../../errors';
+import { badRequest, invalidField } from '../../errors';
 import { nextNumber } from '../../services/sequences';
 import { requireRef } from '../../family/references';
 import { callerTenant } from '../access/caller-tenant';
@@ -18,7 +18,7 @@ import {
   InvoiceRowType,
   InvoiceStatus,
   InvoiceType,
-  type Invoice,
+  Invoice,
   type InvoiceReminder,
   type InvoiceRow,
   type InvoiceTransaction,
@@ -27,6 +27,7 @@ import {
 import { storeInvoicePdf } from './invoice-pdf';
 import { financeDefaults, type FinanceDefaults } from './tenant-defaults';
 import { isPastDue, settledStatus } from './invoice-status';
+import { isReverseCharge, sellerVatParty } from './vat-rules';
 import {
   addDays,
   addMonths,
@@ -61,10 +62,15 @@ function rowDirection(row: InvoiceRowType, invoice: InvoiceType): 1 | -1 | undef
 
 type RowSource = InvoiceRowInput | InvoiceRow;
 
+/**
+ * Rows and totals from the rows as sent. A reverse-charged invoice (`reverseCharge`) charges no
+ * VAT: every row's rate is 0, whatever it names (docs/business-rules.md, "Reverse charge").
+ */
 export function computeRows(
   source: readonly RowSource[],
   invoiceType: InvoiceType,
   defaultRate?: number,
+  reverseCharge = false,
 ): { rows: InvoiceRow[]; totals: LineAmounts } {
   const totalFields = { total: 'totalExcludingTax', taxAmount: 'totalTax', totalWithTax: 'totalWithTax' };
   return rowsAndTotals(source, totalFields, (r, id, field): { row: InvoiceRow; line?: LineAmounts } => {
@@ -85,6 +91,7 @@ export function computeRows(
       return { row };
     }
     const values = lineInput(r, defaultRate);
+    if (reverseCharge) values.taxRate = 0;
     const quantityType = r.quantityType ?? InvoiceQuantityType.AMOUNT;
     const line = lineAmounts(
       {
@@ -178,7 +185,7 @@ export async function prepareInvoice(
   await checkReferences(ctx, invoice, input);
   const defaults = financeDefaults((await callerTenant(ctx)).settings);
   const { type, invoiceDate } = applyDefaults(invoice, input, caller.email, defaults);
-  const totals = applyAmounts(invoice, input, type, defaults.vat);
+  const totals = applyAmounts(invoice, input, type, defaults.vat, await reverseChargeOf(ctx, invoice));
   applyPayments(invoice, input, totals, caller, defaults.timeZone);
   if (isNew) await assignNumber(ctx, invoice, invoiceDate);
   // The PDF is the service's rendering of what was just computed, never the client's.
@@ -189,10 +196,31 @@ export async function prepareInvoice(
 async function checkReferences(ctx: Context, invoice: Invoice, input: Partial<InvoiceInput>): Promise<void> {
   if (input.clientId) await requireRef(ctx, 400, 'clientId', input.clientId, Customer);
   if (input.subsidiaryId) await requireRef(ctx, 400, 'subsidiaryId', input.subsidiaryId, Subsidiary);
+  if (input.creditedInvoiceId) {
+    const credited = await requireRef(ctx, 400, 'creditedInvoiceId', input.creditedInvoiceId, Invoice);
+    // An invoice of a subsidiary outside the caller's access is as absent as any (data scope).
+    const { hasFullAccess, subsidiaryAccess } = callerOf(ctx);
+    const hidden =
+      credited.subsidiaryId && !hasFullAccess && !subsidiaryAccess.includes(credited.subsidiaryId);
+    if (hidden) throw invalidField('creditedInvoiceId', `there is no invoice ${credited.id}`);
+    if (credited.id === invoice.id) throw badRequest('creditedInvoiceId: an invoice cannot credit itself');
+  }
+  if (invoice.creditedInvoiceId && invoice.type !== InvoiceType.CREDIT_NOTE) {
+    throw badRequest('creditedInvoiceId: only a CREDIT_NOTE refers to the invoice it corrects');
+  }
   if (input.opportunityId) {
     const opportunity = await requireRef(ctx, 400, 'opportunityId', input.opportunityId, Opportunity);
     if (!invoice.clientId && opportunity.customerId) invoice.clientId = opportunity.customerId;
   }
+}
+
+/** Whether the sale is reverse-charged: the tenant and the customer, VAT-registered in two EU states. */
+async function reverseChargeOf(ctx: Context, invoice: Invoice): Promise<boolean> {
+  if (!invoice.clientId) return false;
+  const customer = await ctx.em.findOne(Customer, { id: invoice.clientId });
+  if (!customer?.vatNumber) return false;
+  const tenant = await callerTenant(ctx);
+  return isReverseCharge(sellerVatParty(tenant), customer);
 }
 
 /** Defaults, the recurring agreement (a RECURRING invoice needs one that repeats) and reminders. */
@@ -242,8 +270,9 @@ function applyAmounts(
   input: Partial<InvoiceInput>,
   type: InvoiceType,
   defaultRate: number,
+  reverseCharge: boolean,
 ): ReturnType<typeof computeRows>['totals'] {
-  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type, defaultRate);
+  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type, defaultRate, reverseCharge);
   setJson(invoice, 'rows', rows);
   invoice.totalExcludingTax = amount(totals.total);
   invoice.totalTax = amount(totals.taxAmount);

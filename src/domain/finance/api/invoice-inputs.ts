@@ -163,6 +163,11 @@ export class InvoiceInput {
   @InvoiceField.SubsidiaryId()
   subsidiaryId?: string;
 
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.creditedInvoiceId })
+  @IsOptional()
+  @IsUUID()
+  creditedInvoiceId?: string;
+
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   invoiceDate?: Date;
 
