@@ -139,7 +139,9 @@ const armorProtection = new ApolloArmor({
   // Introspection is where the classic ofType-chain attack lives, so it is not exempt.
   maxDepth: { n: 12, ignoreIntrospection: false },
   costLimit: { maxCost: 50_000 },
-  maxAliases: { n: 20 },
+  // Every alias counts, `__typename`'s too: graphql-armor exempts it by default, and a thousand of
+  // them are a thousand fields to resolve and answer.
+  maxAliases: { n: 20, allowList: [] },
   maxDirectives: { n: 20 },
   // Tokens are limited by graphql's own parser (parseOptions below), which reports a 400.
   maxTokens: { enabled: false },

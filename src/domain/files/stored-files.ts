@@ -8,6 +8,7 @@ import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors
 import { FileAssetType } from '../../entities/shared';
 import { storageKeyOf, type FileBackend } from '../../files/backends';
 import type { FileLimits, FileSettings } from '../../files/settings';
+import { withoutBidiControls } from '../../family/display-text';
 import { Inspector, storedType, typeAllowed, unsupportedType, type Sniffed } from './inspect';
 
 /** A row of `stored_file`, as the service reads it. */
@@ -101,11 +102,12 @@ export function imageOf(file: StoredFile): ImageRefValue {
 
 /**
  * A name as stored: the last segment of whatever path a client sent, without control
- * characters, at most 255 characters. It is shown, never used as a path or key.
+ * characters or bidirectional controls (which would show `x\u202egnp.exe` as `xexe.png`), at most
+ * 255 characters. It is shown, never used as a path or key.
  */
 export function cleanName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base
+  const clean = withoutBidiControls(base)
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, 255);
