@@ -47,6 +47,7 @@ import { LiveHub } from './events/live';
 import { CallerCache } from './auth/caller-cache';
 import { useIssuerSettings } from './auth/issuers';
 import { serveSubscriptions } from './graphql/subscriptions';
+import { credentialFailures, type CredentialFailures } from './http/credential-failures';
 import {
   apiContentSecurityPolicy,
   corsFor,
@@ -201,7 +202,7 @@ export async function createApp({
     orm,
     jwt,
     logger,
-    { limitTenant: tenantLimiter(rateLimits), lagBound },
+    { limitTenant: tenantLimiter(rateLimits), failures: credentialFailures(rateLimits), lagBound },
     callers,
     files,
   );
@@ -278,18 +279,26 @@ function contextForCredentials(
   orm: MikroORM,
   jwt: JwtSettings,
   logger: Logger,
-  { limitTenant, lagBound }: { limitTenant: ReturnType<typeof tenantLimiter>; lagBound?: LagBound },
+  {
+    limitTenant,
+    failures,
+    lagBound,
+  }: { limitTenant: ReturnType<typeof tenantLimiter>; failures: CredentialFailures; lagBound?: LagBound },
   callers: CallerCache,
   files: FileStore,
 ): ContextFor {
   const contextFor: ContextFor = async (req, res, optimistic = false) => {
-    const { em, caller, tokenId } = await authenticate(
-      orm.em,
-      jwt,
-      req.headers.authorization,
-      callers,
-      optimistic,
-    );
+    // An address or key that failed too often is refused before its credential is checked.
+    await failures.check(req, res);
+    let authenticated: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      authenticated = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) await failures.refused(req);
+      throw err;
+    }
+    failures.accepted(req);
+    const { em, caller, tokenId } = authenticated;
     res.locals.caller = caller;
     // The history names the request each change came from.
     setActor(em, { ...actorOf(em)!, requestId: (res.locals.requestId as string | undefined) ?? null });
