@@ -47,6 +47,7 @@ import { LiveHub } from './events/live';
 import { CallerCache } from './auth/caller-cache';
 import { useIssuerSettings } from './auth/issuers';
 import { serveSubscriptions } from './graphql/subscriptions';
+import { credentialFailures, type CredentialFailures } from './http/credential-failures';
 import {
   apiContentSecurityPolicy,
   corsFor,
@@ -139,7 +140,9 @@ const armorProtection = new ApolloArmor({
   // Introspection is where the classic ofType-chain attack lives, so it is not exempt.
   maxDepth: { n: 12, ignoreIntrospection: false },
   costLimit: { maxCost: 50_000 },
-  maxAliases: { n: 20 },
+  // Every alias counts, `__typename`'s too: graphql-armor exempts it by default, and a thousand of
+  // them are a thousand fields to resolve and answer.
+  maxAliases: { n: 20, allowList: [] },
   maxDirectives: { n: 20 },
   // Tokens are limited by graphql's own parser (parseOptions below), which reports a 400.
   maxTokens: { enabled: false },
@@ -199,14 +202,14 @@ export async function createApp({
     orm,
     jwt,
     logger,
-    { limitTenant: tenantLimiter(rateLimits), lagBound },
+    { limitTenant: tenantLimiter(rateLimits), failures: credentialFailures(rateLimits), lagBound },
     callers,
     files,
   );
   mountDocs(app, () => buildOpenApi(schema, routes));
   // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
-  const fileRoutes = filesRouter({ store: files, orm, contextFor, logger });
+  const fileRoutes = filesRouter({ store: files, orm, contextFor, logger, idleSeconds: receiveSeconds });
   app.use(API_BASE, restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
 
   const known = new KnownQueries();
@@ -276,18 +279,26 @@ function contextForCredentials(
   orm: MikroORM,
   jwt: JwtSettings,
   logger: Logger,
-  { limitTenant, lagBound }: { limitTenant: ReturnType<typeof tenantLimiter>; lagBound?: LagBound },
+  {
+    limitTenant,
+    failures,
+    lagBound,
+  }: { limitTenant: ReturnType<typeof tenantLimiter>; failures: CredentialFailures; lagBound?: LagBound },
   callers: CallerCache,
   files: FileStore,
 ): ContextFor {
   const contextFor: ContextFor = async (req, res, optimistic = false) => {
-    const { em, caller, tokenId } = await authenticate(
-      orm.em,
-      jwt,
-      req.headers.authorization,
-      callers,
-      optimistic,
-    );
+    // An address or key that failed too often is refused before its credential is checked.
+    await failures.check(req, res);
+    let authenticated: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      authenticated = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) await failures.refused(req);
+      throw err;
+    }
+    failures.accepted(req);
+    const { em, caller, tokenId } = authenticated;
     res.locals.caller = caller;
     // The history names the request each change came from.
     setActor(em, { ...actorOf(em)!, requestId: (res.locals.requestId as string | undefined) ?? null });

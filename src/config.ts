@@ -26,8 +26,17 @@ export interface Config {
   poolSize: number;
   /** Browser origins allowed by CORS (`*` for any). */
   corsOrigins: string[];
-  /** Requests per minute per credential and per tenant; 0 turns a limit off. */
-  rateLimits: { perCredential: number; perTenant: number; windowMs: number };
+  /**
+   * Requests per minute per credential and per tenant; refused credentials per 15 minutes per
+   * address and per API key (http/credential-failures.ts); 0 turns a limit off.
+   */
+  rateLimits: {
+    perCredential: number;
+    perTenant: number;
+    windowMs: number;
+    failuresPerAddress: number;
+    failuresPerKey: number;
+  };
   /** GraphQL introspection and the Sandbox page (default: on outside production). */
   graphqlIntrospection: boolean;
   /** Webhooks, notification e-mail and the event worker (events/settings.ts). */
@@ -68,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     perCredential: intFrom(env.RATE_LIMIT_PER_CREDENTIAL, 1200, 'RATE_LIMIT_PER_CREDENTIAL'),
     perTenant: intFrom(env.RATE_LIMIT_PER_TENANT, 6000, 'RATE_LIMIT_PER_TENANT'),
     windowMs: 60_000,
+    failuresPerAddress: intFrom(env.AUTH_FAILURES_PER_ADDRESS, 30, 'AUTH_FAILURES_PER_ADDRESS'),
+    failuresPerKey: intFrom(env.AUTH_FAILURES_PER_KEY, 100, 'AUTH_FAILURES_PER_KEY'),
   };
   return {
     production,

@@ -69,6 +69,11 @@ export interface LiveStreams {
   records(ctx: Context, types: readonly string[] | null | undefined): AsyncIterable<EventEnvelope>;
   /** The caller's notifications as they arrive. */
   notifications(): AsyncIterable<Notification>;
+  /**
+   * Runs the execution of a payload read for this caller alone in a tenant transaction of theirs
+   * (the fields that read, `events` and `history`, need one); undefined for any other payload.
+   */
+  executeOwn<R>(payload: object, execute: (ctx: Context) => Promise<R>): Promise<R> | undefined;
 }
 
 /** What every resolver receives: the request's ORM fork, caller and loaders. */

@@ -39,6 +39,11 @@ export interface EventSettings {
   /** How long an idle worker waits before looking for work again. */
   pollIntervalMs: number;
   /**
+   * The longest wait of a worker that keeps finding nothing: each empty look doubles the wait
+   * from `pollIntervalMs` up to this; work found, or written by the process, starts it again.
+   */
+  idlePollMaxMs: number;
+  /**
    * An endpoint whose attempts take at least this long (the median of its last few, or one still
    * running for several times this) is marked slow for a while: its lag is then the receiver's,
    * not counted against the tenant's writes (lag-bound.ts).
@@ -92,6 +97,7 @@ export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettin
     connections: Math.max(0, intFrom(env.EVENT_DB_CONNECTIONS, 3, 'EVENT_DB_CONNECTIONS')),
     circuitFailures: Math.max(1, intFrom(env.WEBHOOK_CIRCUIT_FAILURES, 5, 'WEBHOOK_CIRCUIT_FAILURES')),
     pollIntervalMs: intFrom(env.EVENT_POLL_INTERVAL_MS, 1000, 'EVENT_POLL_INTERVAL_MS'),
+    idlePollMaxMs: intFrom(env.EVENT_IDLE_POLL_MAX_MS, 10_000, 'EVENT_IDLE_POLL_MAX_MS'),
     slowReceiverMs: Math.max(1, intFrom(env.WEBHOOK_SLOW_MS, 500, 'WEBHOOK_SLOW_MS')),
     lagBoundMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_MS, 750, 'EVENT_LAG_BOUND_MS')),
     lagBoundWaitMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_WAIT_MS, 5000, 'EVENT_LAG_BOUND_WAIT_MS')),

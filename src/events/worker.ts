@@ -771,6 +771,13 @@ export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Lo
  * unavailable) are logged and retried after the interval; whatever they interrupted is taken up
  * again from the database.
  */
+/**
+ * The wait of a loop that keeps finding nothing: the poll interval, doubling at each empty look
+ * up to `idlePollMaxMs` (a quarter more at most, so the processes of a deployment drift apart).
+ */
+const quietly = (settings: EventSettings) =>
+  new Backoff(settings.pollIntervalMs, Math.max(settings.pollIntervalMs, settings.idlePollMaxMs));
+
 export function startEventWorker(
   orm: MikroORM,
   logger: Logger,
@@ -794,16 +801,17 @@ export function startEventWorker(
   const wakeAll = () => {
     for (const wake of [...wakers]) wake();
   };
+  /** Waits `ms`, or less when woken: resolves true when woken (a write, a nudge), false when the time ran out. */
   const idle = (ms: number, also?: Set<() => void>, woken = wakers) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(false), ms);
       // A wait is never what keeps the process alive (a stopped worker leaves none behind).
       timer.unref();
-      function done() {
+      function done(early = true) {
         clearTimeout(timer);
         woken.delete(done);
         also?.delete(done);
-        resolve();
+        resolve(early);
       }
       woken.add(done);
       also?.add(done);
@@ -843,24 +851,39 @@ export function startEventWorker(
       }
     })();
 
+  // An idle process looks less and less often (quietly()): each look is a statement, and a
+  // deployment's processes are idle most of the time. What its own requests write wakes it at
+  // once (onOutboxWrites, wakeAll), so only work made elsewhere (another process's events
+  // without a worker, a retry coming due) waits up to EVENT_IDLE_POLL_MAX_MS.
+  const quietDispatch = quietly(settings);
+  const quietDelivery = quietly(settings);
   const dispatching = guarded('dispatch', async () => {
-    await dispatchAll();
+    const made = await dispatchAll();
     if (stopped) return;
     const soon = Date.now() < soonUntil;
-    await idle(
-      soon ? Math.min(DISPATCH_SOON_MS, settings.pollIntervalMs) : settings.pollIntervalMs,
+    if (made > 0 || soon) quietDispatch.reset();
+    const woken = await idle(
+      soon ? Math.min(DISPATCH_SOON_MS, settings.pollIntervalMs) : quietDispatch.delay(),
       dispatchWakers,
     );
+    if (woken) quietDispatch.reset();
   });
   const delivering = guarded('deliver', async () => {
     const started = await pool.fill();
     if (stopped) return;
+    if (started > 0 || pool.inFlight > 0) quietDelivery.reset();
     // Room left and nothing claimed: wait for work. Full: wait for a slot.
     if (started === 0 || pool.inFlight >= settings.concurrency) {
+      const wait = pool.inFlight > 0 ? settings.pollIntervalMs : quietDelivery.delay();
       const recorded = await Promise.race([
-        pool.settle(settings.pollIntervalMs),
-        idle(settings.pollIntervalMs).then(() => false),
+        pool.settle(wait),
+        idle(wait).then((woken) => {
+          // Woken by new events or a nudge: work is near, look often again.
+          if (woken) quietDelivery.reset();
+          return false;
+        }),
       ]);
+      if (recorded) quietDelivery.reset();
       // Woken by a nudge or the poll interval: anything may be due now (a record has said what).
       if (!recorded) pool.poke();
     }
