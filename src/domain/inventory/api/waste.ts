@@ -42,7 +42,11 @@ export const wasteRecords = defineGroup({
   beforeSave,
   // The stock a record deducted goes back when it is deleted, and is taken again on its restore.
   async beforeDelete(ctx, rows) {
-    for (const w of rows) await returnWaste(ctx, w, 'give back');
+    // In the order of (site, product), as every change of several inventories locks them.
+    const ordered = [...rows].sort(
+      (x, y) => (x.stockSiteId ?? '').localeCompare(y.stockSiteId ?? '') || x.productId.localeCompare(y.productId),
+    );
+    for (const w of ordered) await returnWaste(ctx, w, 'give back');
   },
   beforeRestore: (ctx, w) => returnWaste(ctx, w, 'take again'),
 });
