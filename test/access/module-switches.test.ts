@@ -40,8 +40,8 @@ describe('module switches', () => {
       expect(res.body.detail).toContain('inventory module');
     }
     const refused = await a.client.graphql(`{ searchStockInventories(input: {}) { totalElements } }`);
-    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', status: 403 });
-    expect(refused.body.errors[0].message).toContain('inventory module');
+    expect(refused.body.errors![0].extensions).toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    expect(refused.body.errors![0].message).toContain('inventory module');
     // Other modules, and the tenant's administration, are untouched.
     expect((await a.client.get('/crm/activities/dynamic-search')).status).toBe(200);
     expect((await a.client.get('/access-control/my-access')).status).toBe(200);
@@ -59,7 +59,7 @@ describe('module switches', () => {
     const hidden = (await a.client.get('/access-control/my-access')).body;
     expect(hidden).toMatchObject({ accessibleProjectIds: [], accessibleSubsidiaryIds: before.accessibleSubsidiaryIds });
     const graph = await a.client.graphql(`{ allHrProjects { id } }`);
-    expect(graph.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(graph.body.errors![0].extensions!.code).toBe('FORBIDDEN');
     await scopes({ projects: true });
     expect((await a.client.get('/access-control/my-access')).body).toEqual(before);
   });

@@ -194,7 +194,7 @@ describe('stock transfers move stock', () => {
     expect(res.body.detail).toContain(oak);
     expect(res.body.detail).toContain(src);
     const gqlRes = await a.client.graphql(UPDATE, { id, input: { status: 'SHIPPED' } });
-    expect(gqlRes.body.errors[0].extensions.status).toBe(409);
+    expect(gqlRes.body.errors![0].extensions!.status).toBe(409);
     expect((await a.client.get(`/stock-transfers/find/${id}`)).body).toMatchObject({
       status: 'DRAFT',
       reservedProducts: [],
@@ -246,19 +246,19 @@ describe('stock transfers move stock', () => {
       { incomingStockTransferStatus: 'RECEIVED' },
     ]) {
       const refused = await a.client.graphql(UPDATE, { id, input });
-      expect(refused.body.errors[0].extensions.status).toBe(400);
+      expect(refused.body.errors![0].extensions!.status).toBe(400);
     }
     const inv = await stock(src);
     const transit = await a.client.graphql(
       `mutation($id: ID!) { updateStockInventory(id: $id, input: {inTransitStock: [{quantity: 5}]}) { id } }`,
       { id: inv.id },
     );
-    expect(transit.body.errors[0].extensions.status).toBe(400);
+    expect(transit.body.errors![0].extensions!.status).toBe(400);
     const transfer = await a.client.graphql(
       `mutation($id: ID!) { updateStockInventory(id: $id, input: {reservations: [{quantity: 1, reservationType: TRANSFER}]}) { id } }`,
       { id: inv.id },
     );
-    expect(transfer.body.errors[0].extensions.status).toBe(400);
+    expect(transfer.body.errors![0].extensions!.status).toBe(400);
     expect(
       (await a.client.patch(`/stock-transfers/${id}`, { deliveredProducts: [{ productId: oak, quantity: 1 }] }))
         .status,

@@ -61,7 +61,7 @@ describe('waste returns stock', () => {
     const refused = await a.client.graphql(`mutation($id: ID!) { restoreWasteRecord(id: $id) { id } }`, {
       id: w.body.id,
     });
-    expect(refused.body.errors[0].extensions.status).toBe(409);
+    expect(refused.body.errors![0].extensions!.status).toBe(409);
     expectErrorBody(await a.client.post(`/waste-management/deleted/${w.body.id}/restore`), 409);
     expectErrorBody(await a.client.get(`/waste-management/find/${w.body.id}`), 404);
     expect(await stockOf()).toMatchObject({ totalQuantity: 2 });
