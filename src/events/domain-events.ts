@@ -19,7 +19,12 @@ const becomes =
     after.status === status && before?.status !== status;
 
 /** The figures of an inventory that a move of stock changes. */
-const STOCK_QUANTITIES = ['totalQuantity', 'reservedQuantity', 'availableQuantity', 'inTransitQuantity'] as const;
+const STOCK_QUANTITIES = [
+  'totalQuantity',
+  'reservedQuantity',
+  'availableQuantity',
+  'inTransitQuantity',
+] as const;
 
 export const DOMAIN_EVENTS: readonly DomainEvent[] = [
   {
@@ -28,8 +33,7 @@ export const DOMAIN_EVENTS: readonly DomainEvent[] = [
     description:
       'Stock moved: received, issued, reserved or released, shipped or received by a transfer, adjusted, or written off as waste (or given back)',
     happened: (before, after) =>
-      before !== undefined &&
-      STOCK_QUANTITIES.some((name) => Number(before[name]) !== Number(after[name])),
+      before !== undefined && STOCK_QUANTITIES.some((name) => Number(before[name]) !== Number(after[name])),
   },
   {
     entity: 'StockInventory',

@@ -57,7 +57,10 @@ describe('module switches', () => {
     expect(before.accessibleProjectIds).toHaveLength(1);
     await scopes({ projects: false });
     const hidden = (await a.client.get('/access-control/my-access')).body;
-    expect(hidden).toMatchObject({ accessibleProjectIds: [], accessibleSubsidiaryIds: before.accessibleSubsidiaryIds });
+    expect(hidden).toMatchObject({
+      accessibleProjectIds: [],
+      accessibleSubsidiaryIds: before.accessibleSubsidiaryIds,
+    });
     const graph = await a.client.graphql(`{ allHrProjects { id } }`);
     expect(graph.body.errors![0].extensions!.code).toBe('FORBIDDEN');
     await scopes({ projects: true });

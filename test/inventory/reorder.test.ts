@@ -2,7 +2,12 @@ import { reorderQuantity } from '../../src/domain/inventory/reorder';
 
 /** The reorder rule, without a database. */
 describe('reorderQuantity', () => {
-  const inv = (availableQuantity: number, minimum: number | null, maximum: number | null, inTransitQuantity = 0) => ({
+  const inv = (
+    availableQuantity: number,
+    minimum: number | null,
+    maximum: number | null,
+    inTransitQuantity = 0,
+  ) => ({
     availableQuantity,
     inTransitQuantity,
     minimum,

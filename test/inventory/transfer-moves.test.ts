@@ -107,7 +107,9 @@ describe('stock transfers move stock', () => {
       }),
     ]);
     let t = await enriched(id);
-    expect(t.reservedProducts).toEqual([{ productId: oak, quantity: 12, siteId: src, siteName: 'Warehouse' }]);
+    expect(t.reservedProducts).toEqual([
+      { productId: oak, quantity: 12, siteId: src, siteName: 'Warehouse' },
+    ]);
     expect(t.productStatus[0]).toMatchObject({ quantityReservedUnassigned: 12, quantityPicked: 0 });
     const search = await a.client.get(
       `/inventory/dynamic-product-stock-inventory-search?stockSiteId=${src}&destinationStockSiteId=${dst}&search=oak`,
@@ -131,13 +133,33 @@ describe('stock transfers move stock', () => {
     expect(shop).toMatchObject({ totalQuantity: 0, inTransitQuantity: 12, status: 'OUT_OF_STOCK' });
     expect(shop.inTransitStock).toEqual([expect.objectContaining({ transferId: id, quantity: 12 })]);
     t = await enriched(id);
-    expect(t).toMatchObject({ status: 'SHIPPED', incomingStockTransferStatus: 'EXPECTED', incomingStockTransferId: id });
+    expect(t).toMatchObject({
+      status: 'SHIPPED',
+      incomingStockTransferStatus: 'EXPECTED',
+      incomingStockTransferId: id,
+    });
     expect(t.reservedProducts).toEqual([]);
     expect(t.products[0].batchAllocations).toEqual([
-      { productId: oak, quantity: 10, batchNumber: 'OLD', locationId: 'L1', expirationDate: '2030-01-01T00:00:00.000Z' },
-      { productId: oak, quantity: 2, batchNumber: 'NEW', locationId: 'L1', expirationDate: '2031-01-01T00:00:00.000Z' },
+      {
+        productId: oak,
+        quantity: 10,
+        batchNumber: 'OLD',
+        locationId: 'L1',
+        expirationDate: '2030-01-01T00:00:00.000Z',
+      },
+      {
+        productId: oak,
+        quantity: 2,
+        batchNumber: 'NEW',
+        locationId: 'L1',
+        expirationDate: '2031-01-01T00:00:00.000Z',
+      },
     ]);
-    expect(t.productStatus[0]).toMatchObject({ quantityShipped: 12, quantityPicked: 12, quantityPending: 12 });
+    expect(t.productStatus[0]).toMatchObject({
+      quantityShipped: 12,
+      quantityPicked: 12,
+      quantityPending: 12,
+    });
     expect(await everything()).toBe(35);
 
     // A part arrives: as the batch it left, with its expiry and price.
@@ -151,11 +173,15 @@ describe('stock transfers move stock', () => {
     expect(batches(shop)).toEqual([['OLD', 4, '2030-01-01T00:00:00.000Z']]);
     expect(await everything()).toBe(35);
     expectErrorBody(
-      await a.client.patch(`/stock-transfers/${id}`, { deliveredProducts: [{ productId: oak, quantity: 2 }] }),
+      await a.client.patch(`/stock-transfers/${id}`, {
+        deliveredProducts: [{ productId: oak, quantity: 2 }],
+      }),
       409,
     );
     expectErrorBody(
-      await a.client.patch(`/stock-transfers/${id}`, { deliveredProducts: [{ productId: oak, quantity: 13 }] }),
+      await a.client.patch(`/stock-transfers/${id}`, {
+        deliveredProducts: [{ productId: oak, quantity: 13 }],
+      }),
       400,
     );
 
@@ -171,12 +197,18 @@ describe('stock transfers move stock', () => {
     t = await enriched(id);
     expect(t).toMatchObject({ status: 'DELIVERED', incomingStockTransferStatus: 'RECEIVED' });
     expect(t.deliveryDate).not.toBeNull();
-    expect(t.productStatus[0]).toMatchObject({ quantityDelivered: 12, quantityPending: 0, finishedQuantity: 12 });
+    expect(t.productStatus[0]).toMatchObject({
+      quantityDelivered: 12,
+      quantityPending: 0,
+      finishedQuantity: 12,
+    });
     expect(await everything()).toBe(35);
 
     // Each step that changed an inventory's figures says so, with the record as it is after.
     const srcEvents = await eventTypes(server, a.tenantId, srcId);
-    expect(srcEvents.filter((e) => e === 'stock_inventory.quantity_changed').length).toBeGreaterThanOrEqual(2);
+    expect(srcEvents.filter((e) => e === 'stock_inventory.quantity_changed').length).toBeGreaterThanOrEqual(
+      2,
+    );
     const dstEvents = await eventTypes(server, a.tenantId, shop.id);
     expect(dstEvents.filter((e) => e === 'stock_inventory.quantity_changed')).toHaveLength(2);
 
@@ -210,7 +242,8 @@ describe('stock transfers move stock', () => {
     expect(await stock(src)).toMatchObject({ reservedQuantity: 5 });
     // Changing the quantities of a reserved transfer changes its reservation.
     expect(
-      (await a.client.patch(`/stock-transfers/${id}`, { products: [{ productId: oak, quantity: 7 }] })).status,
+      (await a.client.patch(`/stock-transfers/${id}`, { products: [{ productId: oak, quantity: 7 }] }))
+        .status,
     ).toBe(200);
     expect(await stock(src)).toMatchObject({ reservedQuantity: 7 });
     expect((await a.client.patch(`/stock-transfers/${id}`, { status: 'CANCELLED' })).status).toBe(200);
@@ -239,7 +272,11 @@ describe('stock transfers move stock', () => {
       incomingStockTransferId: id,
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ reservedProducts: [], batchAllocations: [], incomingStockTransferId: null });
+    expect(res.body).toMatchObject({
+      reservedProducts: [],
+      batchAllocations: [],
+      incomingStockTransferId: null,
+    });
     for (const input of [
       { reservedProducts: [{ productId: oak, quantity: 1, siteId: src }] },
       { batchAllocations: [{ productId: oak, quantity: 1 }] },
@@ -260,8 +297,11 @@ describe('stock transfers move stock', () => {
     );
     expect(transfer.body.errors![0].extensions!.status).toBe(400);
     expect(
-      (await a.client.patch(`/stock-transfers/${id}`, { deliveredProducts: [{ productId: oak, quantity: 1 }] }))
-        .status,
+      (
+        await a.client.patch(`/stock-transfers/${id}`, {
+          deliveredProducts: [{ productId: oak, quantity: 1 }],
+        })
+      ).status,
     ).toBe(400);
   });
 

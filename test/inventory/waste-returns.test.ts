@@ -53,7 +53,9 @@ describe('waste returns stock', () => {
     const w = await register({ productId: flour, quantity: 5, stockSiteId: site, deductRawMaterials: true });
     expect(w.status).toBe(201);
     expect(await stockOf()).toMatchObject({ totalQuantity: 1 });
-    const deleted = await gql(a.client, `mutation($id: ID!) { deleteWasteRecord(id: $id) }`, { id: w.body.id });
+    const deleted = await gql(a.client, `mutation($id: ID!) { deleteWasteRecord(id: $id) }`, {
+      id: w.body.id,
+    });
     expect(deleted).toBeTruthy();
     expect(await stockOf()).toMatchObject({ totalQuantity: 6 });
     // The stock is used up meanwhile.

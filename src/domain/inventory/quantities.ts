@@ -23,7 +23,9 @@ export function unitRates(
   lines: readonly { productId?: string | null; quantity?: number | null; baseUnitQuantity?: number | null }[],
 ): Map<string, number> {
   const quantity = perProduct(lines);
-  const base = perProduct(lines.map((l) => ({ productId: l.productId, quantity: l.baseUnitQuantity ?? l.quantity })));
+  const base = perProduct(
+    lines.map((l) => ({ productId: l.productId, quantity: l.baseUnitQuantity ?? l.quantity })),
+  );
   const out = new Map<string, number>();
   for (const [id, q] of quantity) out.set(id, q > 0 ? (base.get(id) ?? q) / q : 1);
   return out;

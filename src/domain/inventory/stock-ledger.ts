@@ -206,7 +206,9 @@ export class StockLedger {
     const entry = this.inventory.inTransitStock.find((t) => t.transferId === transferId);
     const quantity = round4(Number(entry?.quantity ?? 0) + delta);
     if (quantity < 0)
-      throw conflict(`only ${entry?.quantity ?? 0} of product ${this.inventory.productId} is in transit by ${transferId}`);
+      throw conflict(
+        `only ${entry?.quantity ?? 0} of product ${this.inventory.productId} is in transit by ${transferId}`,
+      );
     const rest = this.inventory.inTransitStock.filter((t) => t !== entry);
     this.inventory.inTransitStock =
       quantity > 0

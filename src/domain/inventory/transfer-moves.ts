@@ -58,10 +58,13 @@ interface Before {
 
 function beforeOf(t: StockTransfer, isNew: boolean): Before {
   const original = (isNew ? undefined : wrap(t, true).__originalEntityData) as
-    | Record<string, unknown>
-    | undefined;
+    Record<string, unknown> | undefined;
   const json = <T>(value: unknown, empty: T): T =>
-    value === undefined || value === null ? empty : typeof value === 'string' ? JSON.parse(value) : (value as T);
+    value === undefined || value === null
+      ? empty
+      : typeof value === 'string'
+        ? JSON.parse(value)
+        : (value as T);
   if (!original)
     return {
       status: TransferStatus.DRAFT,
@@ -141,7 +144,8 @@ function releaseSteps(t: StockTransfer): Step[] {
       siteId: r.siteId!,
       productId: r.productId!,
       change: (ledger) => {
-        if (ledger.release(t.id)) ledger.note(`Released ${r.quantity} reserved by transfer ${t.transferNumber}`);
+        if (ledger.release(t.id))
+          ledger.note(`Released ${r.quantity} reserved by transfer ${t.transferNumber}`);
       },
     }));
 }
@@ -234,14 +238,18 @@ async function deliver(ctx: Context, t: StockTransfer, before: Before, by: strin
   const now = inBase(t, t.deliveredProducts);
   for (const [id, q] of now) {
     if (q > (shipped.get(id) ?? 0))
-      throw badRequest(`deliveredProducts: ${q} of product ${id} is more than the ${shipped.get(id) ?? 0} shipped`);
+      throw badRequest(
+        `deliveredProducts: ${q} of product ${id} is more than the ${shipped.get(id) ?? 0} shipped`,
+      );
   }
   const steps: Step[] = [];
   for (const productId of shipped.keys()) {
     const from = was.get(productId) ?? 0;
     const upTo = now.get(productId) ?? 0;
     if (upTo < from)
-      throw conflict(`deliveredProducts: product ${productId} was delivered ${from}; a delivery cannot be undone`);
+      throw conflict(
+        `deliveredProducts: product ${productId} was delivered ${from}; a delivery cannot be undone`,
+      );
     if (upTo === from) continue;
     // The allocations in the order they were shipped; this delivery is the slice [from, upTo).
     const pieces: Shipped[] = [];
@@ -312,7 +320,8 @@ export async function moveTransferStock(
   }
   const next = stageOf(t.status);
   if (was === 2) {
-    if (next < 2) throw conflict(`transfer ${t.transferNumber} has shipped; its status cannot go back to ${t.status}`);
+    if (next < 2)
+      throw conflict(`transfer ${t.transferNumber} has shipped; its status cannot go back to ${t.status}`);
     if (
       !sameFigures(before.wanted, wantedOf(t)) ||
       before.stockSiteId !== (t.stockSiteId ?? null) ||
@@ -367,6 +376,8 @@ export async function moveTransferStock(
  */
 export async function releaseTransferStock(ctx: Context, t: StockTransfer): Promise<void> {
   if (stageOf(t.status) === 2 && t.status !== TransferStatus.DELIVERED)
-    throw conflict(`transfer ${t.transferNumber} has stock in transit; deliver it before deleting the transfer`);
+    throw conflict(
+      `transfer ${t.transferNumber} has stock in transit; deliver it before deleting the transfer`,
+    );
   if (stageOf(t.status) === 1) await inTransaction(ctx.em, () => run(ctx, releaseSteps(t), false));
 }

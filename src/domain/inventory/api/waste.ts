@@ -44,7 +44,8 @@ export const wasteRecords = defineGroup({
   async beforeDelete(ctx, rows) {
     // In the order of (site, product), as every change of several inventories locks them.
     const ordered = [...rows].sort(
-      (x, y) => (x.stockSiteId ?? '').localeCompare(y.stockSiteId ?? '') || x.productId.localeCompare(y.productId),
+      (x, y) =>
+        (x.stockSiteId ?? '').localeCompare(y.stockSiteId ?? '') || x.productId.localeCompare(y.productId),
     );
     for (const w of ordered) await returnWaste(ctx, w, 'give back');
   },
