@@ -2,6 +2,7 @@ import { wrap } from '@mikro-orm/core';
 import { callerOf, type Context } from '../../context';
 import { inTransaction } from '../../db/transaction';
 import { badRequest, conflict } from '../../errors';
+import { StockSite } from '../reference/entities/stock-site';
 import { ReservationType } from './entities/stock-inventory';
 import { StockSource } from './entities/stock-batch';
 import {
@@ -115,6 +116,8 @@ const sameFigures = (a: Map<string, number>, b: Map<string, number>) =>
 interface Step {
   siteId: string;
   productId: string;
+  /** The subsidiary of an inventory the step makes (the site's). */
+  subsidiaryId?: string | null;
   change: (ledger: StockLedger) => void;
 }
 
@@ -126,7 +129,7 @@ async function run(ctx: Context, steps: Step[], create: boolean): Promise<void> 
   for (const step of ordered) {
     await changeStock(
       ctx,
-      { siteId: step.siteId, productId: step.productId, subsidiaryId: null },
+      { siteId: step.siteId, productId: step.productId, subsidiaryId: step.subsidiaryId ?? null },
       {
         create,
         missing: () => conflict(`no stock of product ${step.productId} at site ${step.siteId}`),
@@ -181,6 +184,8 @@ async function ship(ctx: Context, t: StockTransfer, by: string): Promise<void> {
   const { from, to } = needSites(t);
   const wanted = wantedOf(t);
   if (wanted.size === 0) throw badRequest('products: a transfer with nothing to ship cannot ship');
+  // The destination's inventory, made here when missing, belongs to the site's subsidiary.
+  const subsidiaryId = (await ctx.em.findOne(StockSite, { id: to }))?.subsidiaryId ?? null;
   const allocations: BatchAllocation[] = [];
   const steps: Step[] = releaseSteps(t).filter((s) => s.siteId !== from || !wanted.has(s.productId));
   for (const [productId, quantity] of wanted) {
@@ -208,6 +213,7 @@ async function ship(ctx: Context, t: StockTransfer, by: string): Promise<void> {
     steps.push({
       siteId: to,
       productId,
+      subsidiaryId,
       change: (ledger) => {
         ledger.inTransit(t.id, quantity, by);
         ledger.note(`${quantity} in transit from site ${from} by transfer ${t.transferNumber}`);
@@ -365,6 +371,8 @@ export async function moveTransferStock(
       } else if (some) {
         t.status = TransferStatus.PARTIALLY_DELIVERED;
         t.incomingStockTransferStatus = IncomingTransferStatus.PARTIALLY_RECEIVED;
+      } else if (t.status === TransferStatus.PARTIALLY_DELIVERED) {
+        throw badRequest('deliveredProducts: name the quantities delivered for PARTIALLY_DELIVERED');
       }
     }
   });
