@@ -1,10 +1,11 @@
-import { withTenant } from '../../src/db/tenant-transaction';
-import { reportExpiredBatches } from '../../src/domain/inventory/expiry-report';
+import { inventoryModule } from '../../src/domain/inventory';
+import { JobScheduler } from '../../src/jobs/scheduler';
+import { createLogger } from '../../src/logger';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { addStock, createProduct, createSite } from './helpers';
 
-/** The daily expiry report's work, run as the job would for one tenant; its effect read over the API. */
-describe('reportExpiredBatches', () => {
+/** The daily expiry report, run by the scheduler for one tenant; its effect read over the API. */
+describe('the inventory.expired-batches job', () => {
   let server: TestServer;
   let a: TestTenant;
 
@@ -14,10 +15,11 @@ describe('reportExpiredBatches', () => {
   });
   afterAll(() => server.close());
 
-  const run = (tenantId: string, now: Date) =>
-    withTenant(server.orm.em, { tenantId, userId: null, email: 'inventory.expired-batches' }, (em) =>
-      reportExpiredBatches(em, now),
-    );
+  const run = async (tenantId: string, now: Date) => {
+    const scheduler = new JobScheduler(server.orm, inventoryModule.scheduled!, createLogger('silent'));
+    const [result] = await scheduler.runNow(['inventory.expired-batches'], { tenantId, now });
+    return result.outcome === 'skipped' ? 'skipped' : result.items;
+  };
 
   it("reports each batch that expired in the day up to now once, in its inventory's events; other tenants see nothing", async () => {
     const site = await createSite(a.client, 'Dairy');
@@ -44,5 +46,8 @@ describe('reportExpiredBatches', () => {
     expect(reported.map((e: any) => e.description)).toEqual([
       'Batch M1 at F1: 4 expired on 2027-03-01T05:00:00.000Z and is no longer offered',
     ]);
+    // A tenant that switched inventory off is skipped.
+    expect((await a.client.patch('/tenant', { scopes: { inventory: false } })).status).toBe(200);
+    expect(await run(a.tenantId, new Date('2027-03-09T06:00:00.000Z'))).toBe('skipped');
   });
 });
