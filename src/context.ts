@@ -16,6 +16,8 @@ export interface Caller {
   hasFullAccess: boolean;
   projectAccess: readonly string[];
   subsidiaryAccess: readonly string[];
+  /** The tenant's modules that are switched off (Tenant.scopes): their operations are refused. */
+  modulesOff?: ReadonlySet<string>;
   /** Set when the credential is an API key: the caller is the key, within its creator's rights. */
   apiKey?: Readonly<{ id: string; name: string; secretHash: Buffer; expiresAt: Date | null }>;
 }

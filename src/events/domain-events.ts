@@ -29,14 +29,31 @@ function listLength(value: unknown): number {
 const mailCount = (record: Record<string, unknown>) => listLength(record.sentMails);
 const hasNewReminder = (before: Record<string, unknown>, after: Record<string, unknown>) =>
   listLength(after.reminders) > listLength(before.reminders);
+/** The figures of an inventory that a move of stock changes. */
+const STOCK_QUANTITIES = [
+  'totalQuantity',
+  'reservedQuantity',
+  'availableQuantity',
+  'inTransitQuantity',
+] as const;
 
 export const DOMAIN_EVENTS: readonly DomainEvent[] = [
   {
     entity: 'StockInventory',
     name: 'stock_inventory.quantity_changed',
-    description: 'Stock moved: received, issued, transferred, adjusted or written off as waste',
+    description:
+      'Stock moved: received, issued, reserved or released, shipped or received by a transfer, adjusted, or written off as waste (or given back)',
     happened: (before, after) =>
-      before !== undefined && Number(before.totalQuantity) !== Number(after.totalQuantity),
+      before !== undefined && STOCK_QUANTITIES.some((name) => Number(before[name]) !== Number(after[name])),
+  },
+  {
+    entity: 'StockInventory',
+    name: 'stock_inventory.low',
+    description:
+      'The stock of a product at a site fell to or below its minimum, or ran out: the status went from IN_STOCK (or a new inventory) to LOW_STOCK or OUT_OF_STOCK; once per crossing',
+    happened: (before, after) =>
+      (before === undefined || before.status === 'IN_STOCK') &&
+      (after.status === 'LOW_STOCK' || after.status === 'OUT_OF_STOCK'),
   },
   {
     entity: 'Invoice',

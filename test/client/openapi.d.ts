@@ -4596,6 +4596,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory/reorder-suggestions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Products at or below their minimum and what to order to bring them up to their maximum
+     * @description The inventories at or below their minimum with what to order to bring them up to their maximum, by site and product.
+     *
+     *     GraphQL: `query { stockReorderSuggestions }`.
+     *
+     *     Needs the READ_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInventoryReorderSuggestions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/invoices': {
     parameters: {
       query?: never;
@@ -8830,25 +8856,6 @@ export interface components {
        */
       quantity: number | null;
     };
-    /** @description A quantity taken from one batch, as sent. */
-    BatchAllocationInput: {
-      /** @description Number of the batch. */
-      batchNumber?: string | null;
-      /**
-       * Format: date-time
-       * @description When the batch expires.
-       */
-      expirationDate?: string | null;
-      /** @description Where in the site the batch lies. */
-      locationId?: string | null;
-      /** @description Id of the product. */
-      productId?: string | null;
-      /**
-       * Format: double
-       * @description Quantity taken from the batch.
-       */
-      quantity?: number | null;
-    };
     /** @description A batch of a stock site with its product. */
     BatchSearchRow: {
       /** @description Number of the batch. */
@@ -11351,16 +11358,6 @@ export interface components {
       /** @description E-mail of the user who last changed the entry; set by the service. */
       updatedBy: string | null;
     };
-    /** @description Stock on its way to the site. */
-    InTransitStockInput: {
-      /**
-       * Format: double
-       * @description Quantity on its way.
-       */
-      quantity: number;
-      /** @description Id of the stock transfer bringing it. */
-      transferId?: string | null;
-    };
     /** @description A sales invoice to a client. Numbers, due date and amounts are computed. */
     Invoice: {
       /** @description Files attached to the invoice. */
@@ -12856,6 +12853,42 @@ export interface components {
        */
       nextInvoiceDate?: string | null;
     };
+    /** @description A product at a site at or below its minimum: how much to order to bring it up to its maximum. */
+    ReorderSuggestion: {
+      /**
+       * Format: double
+       * @description What is available at the site now.
+       */
+      availableQuantity: number;
+      /**
+       * Format: double
+       * @description What is on its way to the site.
+       */
+      inTransitQuantity: number;
+      /** @description Id of the inventory. */
+      inventoryId: string;
+      /**
+       * Format: double
+       * @description The maximum ordered up to (absent: the minimum).
+       */
+      maximum: number | null;
+      /**
+       * Format: double
+       * @description The minimum the stock fell to or below.
+       */
+      minimum: number;
+      /** @description Id of the product. */
+      productId: string;
+      /** @description Id of the stock site. */
+      siteId: string;
+      /** @description The subsidiary the inventory belongs to. */
+      subsidiaryId: string | null;
+      /**
+       * Format: double
+       * @description (maximum, or minimum when none) - available - in transit: what to order.
+       */
+      suggestedQuantity: number;
+    };
     /**
      * @description What stock is reserved for.
      * @enum {string}
@@ -12872,18 +12905,6 @@ export interface components {
       quantity: number | null;
       /** @description Id of the stock site. */
       siteId: string | null;
-    };
-    /** @description A quantity of a product reserved at a site, as sent. */
-    ReservedProductInput: {
-      /** @description Id of the product. */
-      productId?: string | null;
-      /**
-       * Format: double
-       * @description Quantity reserved.
-       */
-      quantity?: number | null;
-      /** @description Id of the stock site. */
-      siteId?: string | null;
     };
     /** @description The codes still allowed for an option, and why. */
     RestrictedOption: {
@@ -13487,11 +13508,9 @@ export interface components {
     };
     /** @description A stock transfer, or changes to one. */
     StockTransferInput: {
-      /** @description The batches picked for the transfer. */
-      batchAllocations?: components['schemas']['BatchAllocationInput'][];
       /** @description The lines cancelled. */
       cancelledProducts?: components['schemas']['CancelledProductsInput'];
-      /** @description The lines delivered. */
+      /** @description Everything delivered so far (replaces the list; never less than before, never more than shipped): what it adds arrives at the destination. */
       deliveredProducts?: components['schemas']['ProductQuantityInput'][];
       /**
        * Format: date-time
@@ -13505,13 +13524,6 @@ export interface components {
        * @description Id of the stock site the goods go to.
        */
       destinationStockSiteId?: string | null;
-      /**
-       * Format: uuid
-       * @description Id of the incoming transfer at the destination.
-       */
-      incomingStockTransferId?: string | null;
-      /** @description State of the incoming transfer at the destination. */
-      incomingStockTransferStatus?: components['schemas']['IncomingTransferStatus'] | null;
       /** @description Note on the transfer. */
       note?: string | null;
       /** @description Ids of the pick lists made for the transfer. */
@@ -13520,11 +13532,9 @@ export interface components {
       priority?: components['schemas']['TransferPriority'] | null;
       /** @description The lines ordered. */
       products?: components['schemas']['TransferProductInput'][];
-      /** @description The quantities reserved, per site. */
-      reservedProducts?: components['schemas']['ReservedProductInput'][];
       /** @description The lines returned. */
       returnedProducts?: components['schemas']['ProductQuantityInput'][];
-      /** @description Where the transfer stands. */
+      /** @description Where the transfer stands; APPROVED or PICKING reserves the stock, SHIPPED takes it out of the source, DELIVERED brings what is in transit in. */
       status?: components['schemas']['TransferStatus'];
       /**
        * Format: uuid
@@ -14749,8 +14759,6 @@ export interface components {
     };
     /** @description Changes to an inventory; quantities follow from them. */
     UpdateStockInventoryInput: {
-      /** @description Replaces the stock in transit. */
-      inTransitStock?: components['schemas']['InTransitStockInput'][];
       /**
        * Format: double
        * @description Quantity the site should hold at most.
@@ -14761,7 +14769,7 @@ export interface components {
        * @description Quantity at or below which the stock is LOW_STOCK.
        */
       minimum?: number | null;
-      /** @description Replaces the reservations. */
+      /** @description Replaces the reservations of orders, production and others; the transfers' own (type TRANSFER) stay and cannot be sent. */
       reservations?: components['schemas']['StockReservationInput'][];
     };
     /** @description Changes to a tax rate. */
@@ -23499,6 +23507,40 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getInventoryReorderSuggestions: {
+    parameters: {
+      query?: {
+        /** @description Only this stock site. */
+        siteId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReorderSuggestion'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postInvoices: {
     parameters: {
       query?: never;
@@ -29372,7 +29414,8 @@ export interface operations {
             | 'stock_inventory.status_changed'
             | 'stock_inventory.deleted'
             | 'stock_inventory.restored'
-            | 'stock_inventory.quantity_changed';
+            | 'stock_inventory.quantity_changed'
+            | 'stock_inventory.low';
         };
       };
     };
