@@ -1,0 +1,27 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { ApInvoice, ApInvoiceStatus, ApPaymentStatus } from './entities/ap-invoice';
+
+/** How many invoices one run reminds of at most; the next run takes the rest. */
+const REMINDERS_PER_RUN = 500;
+
+/**
+ * Reminds whoever created each AP invoice of `tenantId` due by `now` that is neither paid nor
+ * cancelled: stamps `dueNotifiedAt`, once, which produces `ap-invoice.due` in the same
+ * transaction (src/domain/notifications/producers.ts). Answers how many were stamped.
+ */
+export async function remindDueApInvoices(em: EntityManager, tenantId: string, now: Date): Promise<number> {
+  const due = await em.find(
+    ApInvoice,
+    {
+      tenantId,
+      dueDate: { $lte: now },
+      dueNotifiedAt: null,
+      status: { $ne: ApInvoiceStatus.CANCELLED },
+      $or: [{ paymentStatus: null }, { paymentStatus: { $ne: ApPaymentStatus.PAID } }],
+    },
+    { limit: REMINDERS_PER_RUN, orderBy: { dueDate: 'asc', id: 'asc' } },
+  );
+  for (const invoice of due) invoice.dueNotifiedAt = now;
+  await em.flush();
+  return due.length;
+}
