@@ -60,7 +60,9 @@ export async function notificationsFor(
       category,
       notificationType: notice.type ?? NotificationType.INFO,
       scope: notice.scope,
-      metadata: notice.resourceId ? { resourceType: notice.resourceType, resourceId: notice.resourceId } : null,
+      metadata: notice.resourceId
+        ? { resourceType: notice.resourceType, resourceId: notice.resourceId }
+        : null,
       // No settings row yet means the defaults: in-app on, every category, no scope off.
       delivered:
         !s ||

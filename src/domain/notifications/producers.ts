@@ -174,7 +174,10 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
     type: NotificationType.TASK,
     happened: reassigned('ownerId'),
     recipients: (users, after) => users.users([str(after.ownerId)]),
-    message: (r) => ({ title: `Lead ${nameOf(r)} was assigned to you`, actionUrl: `/crm/leads/${str(r.id)}` }),
+    message: (r) => ({
+      title: `Lead ${nameOf(r)} was assigned to you`,
+      actionUrl: `/crm/leads/${str(r.id)}`,
+    }),
   },
   {
     scope: 'lead.status',
@@ -182,7 +185,10 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
     when: "a lead's status changes; to its owner",
     happened: statusChanged,
     recipients: (users, after) => users.users([str(after.ownerId)]),
-    message: (r) => ({ title: `Lead ${nameOf(r)} is ${str(r.status)}`, actionUrl: `/crm/leads/${str(r.id)}` }),
+    message: (r) => ({
+      title: `Lead ${nameOf(r)} is ${str(r.status)}`,
+      actionUrl: `/crm/leads/${str(r.id)}`,
+    }),
   },
   {
     scope: 'activity.due',
@@ -248,7 +254,10 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
         ...added('teamMemberIds', before, after),
         ...(reassigned('leadId')(before, after) ? [str(after.leadId)] : []),
       ]),
-    message: (r) => ({ title: `You were added to project ${str(r.name)}`, actionUrl: `/hr/projects/${str(r.id)}` }),
+    message: (r) => ({
+      title: `You were added to project ${str(r.name)}`,
+      actionUrl: `/hr/projects/${str(r.id)}`,
+    }),
   },
   {
     scope: 'epic.status',
@@ -256,7 +265,10 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
     when: "an epic's status changes; to the user of its owner",
     happened: statusChanged,
     recipients: (users, after) => users.employees([str(after.ownerId)]),
-    message: (r) => ({ title: `Epic ${str(r.name)} is ${str(r.status)}`, actionUrl: `/hr/epics/${str(r.id)}` }),
+    message: (r) => ({
+      title: `Epic ${str(r.name)} is ${str(r.status)}`,
+      actionUrl: `/hr/epics/${str(r.id)}`,
+    }),
   },
   {
     scope: 'feature.assigned',
@@ -265,7 +277,10 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
     type: NotificationType.TASK,
     happened: reassigned('epicId'),
     recipients: (users, after) => users.epicOwner(str(after.epicId)),
-    message: (r) => ({ title: `Feature ${str(r.name)} was assigned to you`, actionUrl: `/hr/features/${str(r.id)}` }),
+    message: (r) => ({
+      title: `Feature ${str(r.name)} was assigned to you`,
+      actionUrl: `/hr/features/${str(r.id)}`,
+    }),
   },
   {
     scope: 'team.member-added',
