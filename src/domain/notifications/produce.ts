@@ -74,6 +74,22 @@ export async function notificationsFor(
 }
 
 /**
+ * The record before an update: the fields the update changes as they were loaded, every other
+ * field as it is (the same value, so a field the update leaves alone never looks changed,
+ * whatever form the loaded copy keeps it in).
+ */
+function beforeOf(
+  payload: object,
+  original: object | undefined,
+  after: RecordState,
+): RecordState | undefined {
+  if (!original) return undefined;
+  const before: RecordState = { ...after };
+  for (const key of Object.keys(payload)) before[key] = (original as RecordState)[key];
+  return before;
+}
+
+/**
  * Produces the catalog's notifications from the changes of each flush (producers.ts), in that
  * flush: the notifications are inserted with the change that made them, in its transaction, so
  * each change produces its notifications exactly once, and a change rolled back produces none.
@@ -93,7 +109,7 @@ export class NotificationProducerSubscriber implements EventSubscriber {
       const entity = cs.entity as unknown;
       if (!(entity instanceof Audited)) continue;
       const after = entity as unknown as RecordState;
-      const before = cs.type === 'update' ? (cs.originalEntity as RecordState | undefined) : undefined;
+      const before = cs.type === 'update' ? beforeOf(cs.payload, cs.originalEntity, after) : undefined;
       if (cs.type === 'update' && !before) continue;
       const tenantId = entity.tenantId ?? actor?.tenantId;
       if (!tenantId) continue;

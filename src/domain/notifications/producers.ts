@@ -60,10 +60,23 @@ const restamped =
 
 const timeOf = (v: unknown): number | null => (v == null ? null : new Date(v as string).getTime());
 
+/** A list field's values as text (a loaded copy may hold PostgreSQL's `{a,b}` form). */
+const listOf = (v: unknown): string[] => {
+  if (Array.isArray(v)) return v.map(str);
+  if (typeof v === 'string' && v.startsWith('{') && v.endsWith('}'))
+    return v.length > 2
+      ? v
+          .slice(1, -1)
+          .split(',')
+          .map((s) => s.replace(/^"|"$/g, ''))
+      : [];
+  return [];
+};
+
 /** The ids of a list field that were not in it before (all of them on a creation). */
 const added = (field: string, before: RecordState | undefined, after: RecordState): string[] => {
-  const old = new Set(((before?.[field] as unknown[] | null | undefined) ?? []).map(str));
-  return ((after[field] as unknown[] | null | undefined) ?? []).map(str).filter((id) => !old.has(id));
+  const old = new Set(listOf(before?.[field]));
+  return listOf(after[field]).filter((id) => !old.has(id));
 };
 
 /** A single id field that now names someone other than before. */
@@ -78,8 +91,7 @@ const nameOf = (r: RecordState): string =>
 const ACCESS_FIELDS = ['roles', 'hasFullAccess', 'subsidiaryAccess', 'projectAccess'] as const;
 
 const sameList = (a: unknown, b: unknown): boolean =>
-  JSON.stringify([...((a as unknown[] | null) ?? [])].map(str).sort()) ===
-  JSON.stringify([...((b as unknown[] | null) ?? [])].map(str).sort());
+  JSON.stringify(listOf(a).sort()) === JSON.stringify(listOf(b).sort());
 
 /**
  * Every producer, at least one per scope of the catalog (test/notifications/scopes-produced.test.ts
