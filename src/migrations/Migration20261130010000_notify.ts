@@ -6,8 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  * (`lead.next_action_notified_at`), each stamped once per reminder (src/domain/crm/reminders.ts,
  * src/domain/finance/reminders.ts). A user's `last_login`, written at most once a minute by
  * sign-ins, no longer counts as a change of the caller: the trigger that bumps the tenant's caller
- * version (Migration20261123140000_caller_cache) now skips an update that changes nothing else, so
- * a sign-in never drops the tenant's remembered callers.
+ * version (Migration20261123140000_caller_cache) now skips an update that changes `last_login` and
+ * nothing else (any other update, one that changes nothing included, still counts), so a sign-in
+ * never drops the tenant's remembered callers.
  */
 export class Migration20261130010000_notify extends Migration {
   override async up(): Promise<void> {
@@ -18,7 +19,7 @@ export class Migration20261130010000_notify extends Migration {
       `create trigger app_user_caller_changed after insert or delete on "app_user" for each row execute function bms_caller_changed('tenant_id');`,
     );
     this.addSql(
-      `create trigger app_user_caller_updated after update on "app_user" for each row when ((to_jsonb(old) - 'last_login') is distinct from (to_jsonb(new) - 'last_login')) execute function bms_caller_changed('tenant_id');`,
+      `create trigger app_user_caller_updated after update on "app_user" for each row when (old.last_login is not distinct from new.last_login or (to_jsonb(old) - 'last_login') is distinct from (to_jsonb(new) - 'last_login')) execute function bms_caller_changed('tenant_id');`,
     );
   }
 
