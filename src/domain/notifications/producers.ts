@@ -129,7 +129,7 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
   {
     scope: 'ap-invoice.due',
     entity: 'ApInvoice',
-    when: "an AP invoice's `dueNotifiedAt` is stamped (the due-date job, or a client); to the user who created it",
+    when: "an AP invoice's `dueNotifiedAt` is stamped (the due-date reminders, or a client); to the user who created it",
     type: NotificationType.TASK,
     notifyActor: true,
     happened: stamped('dueNotifiedAt'),
@@ -205,7 +205,7 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
   {
     scope: 'activity.due',
     entity: 'Activity',
-    when: "an activity's `dueNotifiedAt` is stamped (the due-date job, or a client); to its owner",
+    when: "an activity's `dueNotifiedAt` is stamped (the due-date reminders, or a client); to its owner",
     type: NotificationType.TASK,
     notifyActor: true,
     happened: stamped('dueNotifiedAt'),
@@ -219,7 +219,7 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
   {
     scope: 'activity.due',
     entity: 'Lead',
-    when: "a lead's `nextActionNotifiedAt` is stamped anew (the due-date job, or a client): its next action is due; to its owner",
+    when: "a lead's `nextActionNotifiedAt` is stamped anew (the due-date reminders, or a client): its next action is due; to its owner",
     type: NotificationType.TASK,
     notifyActor: true,
     happened: restamped('nextActionNotifiedAt'),
