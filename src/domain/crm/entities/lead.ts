@@ -51,7 +51,8 @@ export const LEAD_DOCS = {
   message: 'What the lead wrote.',
   nextAction: 'What is to be done next.',
   nextActionDueDate: 'When the next action is due.',
-  nextActionNotifiedAt: 'When the owner was last reminded that the next action is due; a new `nextActionDueDate` later than it is reminded again.',
+  nextActionNotifiedAt:
+    'When the owner was last reminded that the next action is due; a new `nextActionDueDate` later than it is reminded again.',
   note: 'Internal note.',
   pageUrl: 'The web page the lead came in from.',
   preferredLanguage: 'The language the lead prefers.',
