@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { SUPER_ADMIN } from '../../permissions/catalog';
+import { isUuid } from '../../family/limits';
 
 /**
  * The users a notification concerns, looked up in the transaction of the change that makes it
@@ -19,13 +20,17 @@ export class Recipients {
     return rows.map((r) => String(r.id));
   }
 
+  /** The statement's users for the well-formed ids among `ids` (`$2`); none without any. */
+  private byIds(sql: string, ids: readonly (string | null | undefined)[]): Promise<string[]> {
+    const wanted = ids.filter(isUuid);
+    return wanted.length === 0 ? Promise.resolve([]) : this.ids(sql, [wanted]);
+  }
+
   /** These users, as far as they exist in the tenant and are active. */
   users(ids: readonly (string | null | undefined)[]): Promise<string[]> {
-    const wanted = ids.filter((id): id is string => typeof id === 'string' && UUID.test(id));
-    if (wanted.length === 0) return Promise.resolve([]);
-    return this.ids(
+    return this.byIds(
       `select id from app_user where tenant_id = $1 and id = any($2::uuid[]) and status = 'ACTIVE'`,
-      [wanted],
+      ids,
     );
   }
 
@@ -40,22 +45,19 @@ export class Recipients {
 
   /** The users of these employees (an employee's `userId`), HR naming people by employee. */
   employees(ids: readonly (string | null | undefined)[]): Promise<string[]> {
-    const wanted = ids.filter((id): id is string => typeof id === 'string' && UUID.test(id));
-    if (wanted.length === 0) return Promise.resolve([]);
-    return this.ids(
+    return this.byIds(
       `select u.id from employee e join app_user u on u.tenant_id = e.tenant_id and u.id = e.user_id
        where e.tenant_id = $1 and e.id = any($2::uuid[]) and u.status = 'ACTIVE'`,
-      [wanted],
+      ids,
     );
   }
 
   /** The user of the employee who owns this epic. */
   epicOwner(epicId: string | null | undefined): Promise<string[]> {
-    if (!epicId || !UUID.test(epicId)) return Promise.resolve([]);
-    return this.ids(
+    return this.byIds(
       `select u.id from epic p join employee e on e.tenant_id = p.tenant_id and e.id = p.owner_id
        join app_user u on u.tenant_id = e.tenant_id and u.id = e.user_id
-       where p.tenant_id = $1 and p.id = $2 and u.status = 'ACTIVE'`,
+       where p.tenant_id = $1 and p.id = any($2::uuid[]) and u.status = 'ACTIVE'`,
       [epicId],
     );
   }
@@ -76,5 +78,3 @@ export class Recipients {
     );
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

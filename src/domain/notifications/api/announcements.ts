@@ -1,24 +1,18 @@
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
-import { IsOptional, Length } from 'class-validator';
 import type { Context } from '../../../context';
 import { can, Requires } from '../../../permissions/rules';
 import { announce } from '../announce';
-import { NOTIFICATION_DOCS } from '../entities/notification';
+import { TextField } from './notification-inputs';
 
 @InputType({ description: 'An announcement to every user of the tenant.' })
 export class AnnouncementInput {
-  @Field(() => String, { description: NOTIFICATION_DOCS.title })
-  @Length(1, 500)
+  @TextField.title()
   title!: string;
 
-  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.body })
-  @IsOptional()
-  @Length(0, 10_000)
+  @TextField.body()
   body?: string;
 
-  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.actionUrl })
-  @IsOptional()
-  @Length(0, 2000)
+  @TextField.actionUrl()
   actionUrl?: string;
 }
 
