@@ -166,7 +166,7 @@ const rowOf = (rows: Row[], scenario: ScenarioKey, target: Target) =>
  * The service against the peer (PostGraphile 5) in the same run: throughput of the REST facade
  * (its full shape) and of GraphQL with the peer's columns, and PostgreSQL's CPU per request.
  */
-/** What the service's throughput should reach against the peer's, per scenario (issue 33's targets). */
+/** What the service's throughput should reach against the peer's, per scenario (bench/README.md, "How ratios are computed"). */
 const PEER_TARGET: Partial<Record<ScenarioKey, number>> = {
   find: 1,
   search20: 1,

@@ -51,7 +51,7 @@ import { WriteUpkeep } from './writes';
 /**
  * `npm run bench`: a fresh database, a realistic data set loaded through the service's own code,
  * the service (the build output, as deployed) and the baseline as child processes, load from
- * this process, then the table and the ratios of issue 7. See bench/README in the report.
+ * this process, then the table and the ratios (bench/README.md, "How ratios are computed").
  */
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'dist', 'bench-results');

@@ -5,8 +5,8 @@
  * a digest of its inputs (every file under src/, the tsconfig files, mikro-orm.config.ts) in
  * dist/.build-inputs; a start whose inputs have that digest and whose dist/src/main.js exists
  * does not build. The digest reads the files' contents, not their times, so a checkout or a touch
- * that changes nothing builds nothing and a change of any kind is never missed; it costs a tenth
- * of a second or two, where tsc with nothing to do costs 5 to 15 s (bench/README.md, "Start-up").
+ * that changes nothing builds nothing and a change of any kind is never missed; it costs far less
+ * than tsc with nothing to do (bench/README.md, "Start-up").
  *
  * `node scripts/build.js` builds; `--if-changed` builds only when the inputs changed. Exit code:
  * tsc's.

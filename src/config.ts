@@ -4,8 +4,12 @@ import { eventSettings, type EventSettings } from './events/settings';
 import { intFrom } from './env-values';
 import { DEFAULT_RECEIVE_TIMEOUT_SECONDS } from './http/slow-clients';
 import { fileSettings, type FileSettings } from './files/settings';
+import { DEFAULT_TICK_MS } from './jobs/job';
 
-/** Everything the service reads from its environment, read once. */
+/**
+ * The service's settings from its environment, read once at start-up. A few modules read
+ * `process.env` themselves (docs/architecture.md, "Layout and request path", lists them).
+ */
 export interface Config {
   production: boolean;
   port: number;
@@ -38,6 +42,11 @@ export interface Config {
   receiveTimeoutSeconds: number;
   /** Stored files: the backend and the tenants' default limits (files/settings.ts). */
   files: FileSettings;
+  /**
+   * How often each process's scheduler wakes to claim and run the scheduled jobs that are due
+   * (jobs/scheduler.ts): a job runs at most this long after its period starts.
+   */
+  jobsTickMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -80,7 +89,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'bms:',
     receiveTimeoutSeconds: receiveTimeout(env.REQUEST_RECEIVE_TIMEOUT),
     files: fileSettings(env, dataDir),
+    jobsTickMs: jobsTick(env.JOBS_TICK_MS),
   };
+}
+
+/** JOBS_TICK_MS: at least a second (the scheduler's statements come at most this often). */
+function jobsTick(value: string | undefined): number {
+  const ms = intFrom(value, DEFAULT_TICK_MS, 'JOBS_TICK_MS');
+  if (ms < 1000) throw new Error(`JOBS_TICK_MS must be at least 1000 (milliseconds), got "${value}"`);
+  return ms;
 }
 
 /** REQUEST_RECEIVE_TIMEOUT: whole seconds, at least 1 (0 would let a request stall forever). */

@@ -2,8 +2,7 @@
  * SIGINT (a terminal's Ctrl-C) and SIGTERM (a supervisor), heard from the process's first line
  * (main.ts) rather than once it listens: a stop asked for while the service builds its app, opens
  * the embedded database or migrates aborts the start-up, which closes what it had opened and exits
- * 0 with "stopped", as a stop of the running service does (docs/operations.md, "Start-up and
- * shutdown").
+ * 0 with "stopped", as a stop of the running service does (docs/operations.md, "Stopping").
  */
 export class StopSignals {
   private received?: NodeJS.Signals;

@@ -67,8 +67,8 @@ export function ormOptions({
     subscribers: [new NotificationProducerSubscriber(), new TenancySubscriber(), new OutboxSubscriber()],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
-    // (domain/files/stored-files.ts, jobs/tenant-exports.ts) or by the history's retention
-    // settings (history/retention.ts).
+    // (domain/files/stored-files.ts, jobs/tenant-exports.ts), by the history's retention
+    // settings (history/retention.ts) or by the scheduler's claims (jobs/scheduler.ts).
     schemaGenerator: {
       skipTables: [
         'caller_version',
@@ -78,6 +78,7 @@ export function ormOptions({
         'tenant_export',
         'history_settings',
         'webhook_backlog',
+        'job_run',
       ],
     },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).

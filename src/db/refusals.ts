@@ -7,7 +7,7 @@ import type { ClientError, Problem } from '../errors';
  * by SQLSTATE, with its status and the reason given for the field (or the conflict) it names.
  * PostgreSQL reports the column of a NOT NULL refusal, and the table and constraint of a unique,
  * foreign key or check refusal, so the field is named wherever the database says which it is.
- * docs/conventions.md ("Errors") publishes this table; test/foundation/error-mapping.test.ts
+ * docs/conventions.md ("Responses") publishes this table; test/foundation/error-mapping.test.ts
  * provokes each refusal on a real database and checks the answer.
  */
 export interface Refusal {

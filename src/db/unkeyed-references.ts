@@ -12,6 +12,8 @@ export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
   'record_history.request_id': 'the X-Request-Id of the request that made a change (text), not a record',
   'outbox_event.resource_id':
     'the record an event is about, in any table, and it must outlive a deleted record',
+  'app_user.signed_out_token_id':
+    'the identifier (jti) of the provider token that asked for a sign-out everywhere, not a record',
   'booking.calendar_event_id': 'an id in an external calendar (text)',
   'coverage_job.current_agent_id': 'the name of the worker process holding the job, not a record',
   'coverage_job.type_id':

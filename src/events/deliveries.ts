@@ -8,7 +8,8 @@ import { TEST_EVENT } from './catalog';
 /**
  * The statements of delivery: claiming due deliveries, renewing the leases of those in flight,
  * and recording attempts, each a batch in one short transaction. None reads more rows than it
- * claims, renews or records, however long the backlog (bench/README.md has the plans).
+ * claims, renews or records, however long the backlog (bench/README.md, "Events: claiming and
+ * draining"; bench/events-explain.ts prints the plans).
  */
 
 export type Channel = 'WEBHOOK' | 'EMAIL' | 'PUSH' | 'DIGEST';

@@ -56,7 +56,7 @@ export interface EventSettings {
   mailFrom: string;
   /** Web Push, FCM and APNs senders (push/settings.ts). */
   push: PushSettings;
-  /** How often each process looks for digests that are due (inserting one twice is a no-op). */
+  /** How often digests that are due are looked for: the `events.digests` job's period. */
   digestIntervalMs: number;
   /** The service's address as people reach it: digests link to `{publicUrl}/unsubscribe`. */
   publicUrl: string;

@@ -18,7 +18,7 @@ import {
   type Channel,
   type Claim,
 } from './deliveries';
-import { composeDigest, digestContent, scheduleDigests, unsubscribeLink } from './digest';
+import { composeDigest, digestContent, unsubscribeLink } from './digest';
 import { PushSenders, SERVICE_OF } from './push';
 import type { PushNotice } from './push/payload';
 import { configuredPlatforms } from './push/settings';
@@ -39,8 +39,8 @@ import { createMailer, type Mailer } from './mail';
  *   active endpoint of the row's tenant whose `events` match (and, for created notifications, an
  *   e-mail and a push per device as the recipient's settings allow), and marks the rows
  *   dispatched, all in one transaction;
- * - digests: every `digestIntervalMs`, a DIGEST delivery per user and period that is due
- *   (digest.ts), once whatever the number of processes;
+ * - digests: the DIGEST deliveries the `events.digests` scheduled job inserts (digest.ts,
+ *   src/jobs/kernel-jobs.ts), sent like e-mail;
  * - delivery: claims a batch of due deliveries (webhooks within their endpoint's window, see
  *   deliveries.ts; e-mail, push and digests by due time), each under a short lease, and commits; then makes the
  *   attempts at once, outside any transaction, up to `concurrency` in flight, renewing the leases
@@ -773,8 +773,6 @@ export function startEventWorker(
   const wakeAll = () => {
     for (const wake of [...wakers]) wake();
   };
-  /** Waits that only stop() ends early. */
-  const stopWakers = new Set<() => void>();
   const idle = (ms: number, also?: Set<() => void>, woken = wakers) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
@@ -846,12 +844,6 @@ export function startEventWorker(
       if (!recorded) pool.poke();
     }
   });
-  const scheduling = guarded('schedule digests', async () => {
-    if ((await scheduleDigests(orm)) > 0) wakeAll();
-    // Not woken by new events or nudges: under a write load those come many times a second, and
-    // the scheduling statement (every tenant's users and periods) ran at each of them.
-    if (!stopped) await idle(settings.digestIntervalMs, undefined, stopWakers);
-  });
   log.info('event worker started');
 
   return {
@@ -874,8 +866,7 @@ export function startEventWorker(
       stopped = true;
       stopListening();
       wakeAll();
-      for (const wake of [...stopWakers]) wake();
-      await Promise.all([dispatching, delivering, scheduling]);
+      await Promise.all([dispatching, delivering]);
       // What is in flight finishes and is recorded, or is given back (drain()).
       await pool.drain(Math.min(STOP_GRACE_MS, settings.timeoutMs));
       mailer.close();

@@ -7,7 +7,7 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
  * except for the query string: that one reads it with `url.parse`, which on Node 24 walks the
  * caller's stack on every call made from a package (to decide whether to print its deprecation
  * warning, which it then never prints for a package's call), a visible share of every GraphQL
- * request's CPU (bench/README.md has the profile). Here it is the part of the request's path from
+ * request's CPU (bench/README.md, "The write path"). Here it is the part of the request's path from
  * its `?` on, which is what `url.parse` gives as `search` for a request line's path (no fragment
  * is ever sent); Apollo reads it with `URLSearchParams`, which decodes what `url.parse` would have
  * escaped to the same text.

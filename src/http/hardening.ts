@@ -171,7 +171,7 @@ interface CredentialKeys {
 /**
  * The keys of the credentials seen lately, by their Authorization header: a client sends the
  * same credential with every request, and its two SHA-256 digests on each were a measurable share
- * of every request (bench/README.md, "Where a create's CPU goes now"). The headers stay in
+ * of every request (bench/README.md, "The rate limiters"). The headers stay in
  * this process's memory, as the verified tokens do (src/auth/jwt.ts); stores see digests. They
  * are counted by their length: this runs before authentication, so any header comes here.
  */

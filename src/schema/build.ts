@@ -35,8 +35,8 @@ const isObject = (value: unknown): value is object => value !== null && typeof v
  * Argument validation as type-graphql's own (class-validator on object arguments and on the
  * objects of list arguments, the same options, the same error), with class-validator imported
  * once: type-graphql's built-in path imports it again for every validated argument, copying
- * its hundreds of exports each time, a visible share of a simple request's CPU (bench/README.md
- * has the profile).
+ * its hundreds of exports each time, a visible share of a simple request's CPU (bench/README.md,
+ * "Other measured reasons").
  */
 async function validateArgument(value: unknown, argType: unknown, data: ResolverData): Promise<void> {
   if (!isObject(value)) return;

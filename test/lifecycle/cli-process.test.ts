@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { verifyToken } from '../../src/auth/jwt';
 import { childEnv, cliCommands, cliRunner, randomSecret } from '../support/process';
@@ -94,6 +95,12 @@ describe('the CLI as a process', () => {
         tenantId: created.tenantId,
       });
     }
+    // A bare number of --expires-in is seconds, not jsonwebtoken's milliseconds.
+    const { token: short } = await command.ok('token', '--email', adminEmail, '--expires-in', '600');
+    const { exp, iat } = jwt.decode(short) as { exp: number; iat: number };
+    // iat keeps milliseconds (a sign-out's precision); exp is whole seconds.
+    expect(exp - iat).toBeGreaterThan(599);
+    expect(exp - iat).toBeLessThanOrEqual(600);
     // A process: a failure is one line on stderr, exit 1.
     expect(await fails('token', '--email', `nobody-${suffix}@cli.test`)).toEqual({
       code: 1,

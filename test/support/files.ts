@@ -31,7 +31,7 @@ export async function storedFile(
   const body = (await res.json()) as { file: any; image: any };
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
   // As records hold them: without the download URLs the upload's answer adds.
-  const { url: _url, ...file } = body.file;
+  const { url: _url, thumbnailUrl: _fileThumbnailUrl, ...file } = body.file;
   const { url: _imageUrl, thumbnailUrl: _thumbnailUrl, ...image } = body.image ?? {};
   return { file, image: body.image ? image : null };
 }

@@ -54,7 +54,7 @@ export interface ReadOnlyBegin {
  * Why not `em.begin()`: a knex transaction builds a whole knex instance for itself and sends
  * BEGIN and COMMIT through knex's query runner. Every request opens one, and that cost several
  * times the CPU of the same two statements sent on the connection, a large share of a find/{id}
- * (bench/README.md, "Earlier rounds"). Here BEGIN also shares its round trip with what the request
+ * (bench/README.md, "Other measured reasons"). Here BEGIN also shares its round trip with what the request
  * sends first (the tenant's settings and the user).
  *
  * What MikroORM and knex need of a transaction context, and nothing more: `client`, the pool's

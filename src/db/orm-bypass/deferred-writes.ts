@@ -77,8 +77,8 @@ export function insertStatements(
  * `instanceof` included, with MikroORM's change-tracking setters shadowed by plain fields);
  * elsewhere `new entity()`, for the flush to insert. Each field of a class instance goes through
  * MikroORM's setter, which redefines it on the instance at its first assignment: for a history
- * entry or an outbox event, most of the CPU of making the row (bench/README.md, "Writes against
- * the peer").
+ * entry or an outbox event, most of the CPU of making the row (bench/README.md, "The write
+ * path").
  */
 export function newRow<T extends object>(em: EntityManager, entity: new () => T): T {
   if (!(em.getTransactionContext() instanceof ConnectionTransaction)) return new entity();

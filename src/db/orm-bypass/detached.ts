@@ -18,9 +18,9 @@ import { viewPrototype } from './view-prototype';
  *
  * `em.find` registers every row in the identity map, wraps it, snapshots it for change tracking,
  * and the request's commit then compares every snapshot: on a large page that was a large share
- * of the service's CPU (bench/README.md, "Earlier rounds" and "Pages of 200"). Rows read here go through MikroORM's own result mapper and
- * hydrator (the same conversions as `em.find`: decimals, JSON, dates) onto the entity's prototype
- * (so getters and field resolvers work), and are then left alone: no identity map, no snapshot,
+ * of the service's CPU (bench/README.md, "Other measured reasons"). Rows read here go through
+ * MikroORM's own result mapper and hydrator (the same conversions as `em.find`: decimals, JSON,
+ * dates) onto the entity's prototype (so getters and field resolvers work), and are then left alone: no identity map, no snapshot,
  * nothing for the commit to compare.
  *
  * The price: what these return is a view, not a managed entity. Writing to it changes nothing;

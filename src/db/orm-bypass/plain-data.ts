@@ -16,8 +16,8 @@ import {
  * Such a record's `toObject` (and `toPOJO`) is its primary keys and then its other fields in
  * their own order. MikroORM builds a serialization context for every call and walks it for
  * relations a scalar record has none of: a visible share of every write's CPU, once for its
- * outbox event and once per record a deletion logs (bench/README.md, "Writes against the
- * peer"). Every record type with `events` is such a record today;
+ * outbox event and once per record a deletion logs (bench/README.md, "The write
+ * path"). Every record type with `events` is such a record today;
  * test/foundation/orm-internals.test.ts holds the forms equal for each.
  */
 const plainShapes = new WeakMap<EntityMetadata, boolean>();

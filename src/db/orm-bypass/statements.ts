@@ -15,7 +15,8 @@ interface PgConnection {
  * `Connection.execute` of MikroORM inlines every parameter into the SQL text and runs it through
  * knex's query runner (events, formatting, promise chains); for the statements every request
  * sends (set_config, the user, a record, a page, a tally) that was a large part of the CPU of a
- * simple read (bench/README.md, "Earlier rounds"). Here the text goes to the transaction's own connection as it is.
+ * simple read (bench/README.md, "Other measured reasons"). Here the text goes to the transaction's
+ * own connection as it is.
  * The connection is the transaction's own (ConnectionTransaction, or a knex transaction's), so
  * ordering, the transaction's settings (role, tenant) and its end are unchanged. Outside a
  * transaction (tools), the ORM's execute runs the statement.
