@@ -2,6 +2,8 @@ import { withTenant } from '../../src/db/tenant-transaction';
 import { remindDueActivities, remindLeadActions } from '../../src/domain/crm/reminders';
 import { remindDueApInvoices } from '../../src/domain/finance/reminders';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { workerDatabaseUrl } from '../support/database';
+import { childEnv, cliCommands, randomSecret } from '../support/process';
 import type { Client } from '../support/http';
 
 /**
@@ -126,5 +128,46 @@ describe('due-date reminders', () => {
     expect((await scoped(u.client, 'ap-invoice.due')).map((n) => n.title)).toEqual([
       'Supplier invoice AP-1 is due',
     ]);
+  });
+
+  it('run as scheduled jobs: bms jobs:run crm.due-reminders and finance.ap-invoices-due', async () => {
+    const env = childEnv({ DATABASE_URL: await workerDatabaseUrl(), JWT_SECRET: randomSecret() });
+    const { ok } = cliCommands(() => env);
+    const u = await a.userWith(['CREATE_AP_INVOICES', 'READ_AP_INVOICES']);
+    const now = new Date(Date.now() + 10 * hour);
+    await gql(a.client, 'mutation($i: CreateActivityInput!) { createActivity(input: $i) { id } }', {
+      i: {
+        subject: 'From the job',
+        type: 'TASK',
+        ownerId: u.userId,
+        dueDate: new Date(now.getTime() - hour),
+      },
+    });
+    await gql(u.client, 'mutation($i: ApInvoiceInput!) { createApInvoice(input: $i) { id } }', {
+      i: { invoiceNumber: 'AP-JOB', dueDate: new Date(now.getTime() - hour).toISOString() },
+    });
+    const run = async (job: string) =>
+      (await ok('jobs:run', job, '--tenant', a.tenantId, '--now', now.toISOString())) as {
+        job: string;
+        tenantId: string;
+        outcome: string;
+        items: number;
+      }[];
+    const crm = await run('crm.due-reminders');
+    expect(crm).toEqual([
+      expect.objectContaining({ job: 'crm.due-reminders', tenantId: a.tenantId, outcome: 'ok' }),
+    ]);
+    expect(crm[0].items).toBeGreaterThanOrEqual(1);
+    const finance = await run('finance.ap-invoices-due');
+    expect(finance).toEqual([
+      expect.objectContaining({ job: 'finance.ap-invoices-due', tenantId: a.tenantId, outcome: 'ok' }),
+    ]);
+    expect(finance[0].items).toBeGreaterThanOrEqual(1);
+    expect((await scoped(u.client, 'activity.due')).map((n) => n.title)).toEqual(['From the job is due']);
+    expect((await scoped(u.client, 'ap-invoice.due')).map((n) => n.title)).toEqual([
+      'Supplier invoice AP-JOB is due',
+    ]);
+    // Run again: everything is reminded already.
+    expect((await run('crm.due-reminders'))[0].items).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import type { ScheduledJob } from '../../jobs/job';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { Activity } from './entities/activity';
 import { Lead, LeadStatus } from './entities/lead';
@@ -48,3 +49,18 @@ export async function remindLeadActions(em: EntityManager, tenantId: string, now
   await em.flush();
   return due.length;
 }
+
+/**
+ * The CRM's due-date reminders as a scheduled job: every five minutes per tenant with the CRM
+ * module on, activities falling due and then leads' next actions; the items are the reminders sent.
+ */
+export const dueRemindersJob: ScheduledJob = {
+  name: 'crm.due-reminders',
+  description: "reminds owners of activities that fell due and of leads' next actions (activity.due)",
+  schedule: { every: 5 * 60_000 },
+  perTenant: true,
+  module: 'crm',
+  async run({ em, tenantId, now }) {
+    return (await remindDueActivities(em, tenantId!, now)) + (await remindLeadActions(em, tenantId!, now));
+  },
+};

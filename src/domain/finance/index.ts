@@ -6,6 +6,7 @@ import { apInvoices } from './api/ap-invoices';
 import { InvoiceResolver } from './api/invoice-resolver';
 import { invoices } from './api/invoices';
 import { taxPercentages } from './api/tax-percentages';
+import { apInvoicesDueJob } from './reminders';
 
 /** Invoicing: tax percentages, sales invoices and AP invoices. */
 export const financeModule: DomainModule = {
@@ -13,4 +14,5 @@ export const financeModule: DomainModule = {
   groups: [taxPercentages, invoices, apInvoices],
   resolvers: [InvoiceResolver, ApInvoiceResolver],
   routes: financeRoutes,
+  scheduled: [apInvoicesDueJob],
 };

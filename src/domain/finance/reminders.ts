@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import type { ScheduledJob } from '../../jobs/job';
 import { ApInvoice, ApInvoiceStatus, ApPaymentStatus } from './entities/ap-invoice';
 
 /** How many invoices one run reminds of at most; the next run takes the rest. */
@@ -25,3 +26,13 @@ export async function remindDueApInvoices(em: EntityManager, tenantId: string, n
   await em.flush();
   return due.length;
 }
+
+/** AP invoices' due-date reminders as a scheduled job: every five minutes per tenant with finance on. */
+export const apInvoicesDueJob: ScheduledJob = {
+  name: 'finance.ap-invoices-due',
+  description: 'reminds the creators of AP invoices that fell due unpaid (ap-invoice.due)',
+  schedule: { every: 5 * 60_000 },
+  perTenant: true,
+  module: 'finance',
+  run: ({ em, tenantId, now }) => remindDueApInvoices(em, tenantId!, now),
+};
