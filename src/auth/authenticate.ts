@@ -18,6 +18,7 @@ import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
 import { PROVIDER_ALGORITHMS } from './key-sets';
 import { withdrawnBySignOut } from './withdrawal';
+import { signedIn } from './last-login';
 import { trustedIssuers } from './issuers';
 import { userOfIssuerToken } from './issuer-users';
 import {
@@ -265,6 +266,7 @@ export async function authenticate(
       throw unauthorized('the credential was withdrawn: its user signed out everywhere');
     // The actor recorded on writes is the user as stored now, not as the token remembers it.
     setActor(em, { tenantId: caller.tenantId, userId: caller.userId, email: caller.email });
+    void signedIn(rootEm, caller.tenantId, caller.userId, () => undefined);
     return { em, caller, expiresAt: (claims!.exp ?? 0) * 1000, tokenId: claims!.tokenId };
   } catch (err) {
     await endTenantTransaction(em, false);

@@ -27,6 +27,7 @@ import { Migration20261128100000_webhook_slow } from './Migration20261128100000_
 import { Migration20261129100000_signed_out_token } from './Migration20261129100000_signed_out_token';
 import { Migration20261129200000_jobs } from './Migration20261129200000_jobs';
 import { Migration20261129230000_customer_address } from './Migration20261129230000_customer_address';
+import { Migration20261130010000_notify } from './Migration20261130010000_notify';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
@@ -57,4 +58,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261129100000_signed_out_token', class: Migration20261129100000_signed_out_token },
   { name: 'Migration20261129200000_jobs', class: Migration20261129200000_jobs },
   { name: 'Migration20261129230000_customer_address', class: Migration20261129230000_customer_address },
+  { name: 'Migration20261130010000_notify', class: Migration20261130010000_notify },
 ];

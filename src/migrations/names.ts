@@ -32,4 +32,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261129100000_signed_out_token',
   'Migration20261129200000_jobs',
   'Migration20261129230000_customer_address',
+  'Migration20261130010000_notify',
 ];

@@ -5030,6 +5030,32 @@ export interface paths {
     patch: operations['patchNotificationsById'];
     trace?: never;
   };
+  '/notifications/announcements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Announce something to every user of the tenant (scope system.announcement)
+     * @description Sends a `system.announcement` notification to every active user of the tenant but the caller.
+     *
+     *     GraphQL: `mutation { announce }`.
+     *
+     *     Needs the CREATE_NOTIFICATIONS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postNotificationsAnnouncements'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/notifications/deleted/{id}/restore': {
     parameters: {
       query?: never;
@@ -8358,6 +8384,23 @@ export interface components {
        */
       totalOutstanding: number;
     };
+    /** @description An announcement to every user of the tenant. */
+    AnnouncementInput: {
+      /** @description Where the notification leads when opened. */
+      actionUrl?: string | null;
+      /** @description Text of the notification. */
+      body?: string | null;
+      /** @description Title of the notification. */
+      title: string;
+    };
+    /** @description Whom an announcement was addressed to. */
+    AnnouncementResult: {
+      /**
+       * Format: int32
+       * @description How many users it was addressed to (each receives it as their settings allow).
+       */
+      recipients: number;
+    };
     /**
      * @description How the cost classification was made.
      * @enum {string}
@@ -8488,6 +8531,11 @@ export interface components {
        * @description When it must be paid; `daysOverdue` counts from it.
        */
       dueDate: string | null;
+      /**
+       * Format: date-time
+       * @description When the user who created the invoice was reminded that it is due.
+       */
+      dueNotifiedAt: string | null;
       /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
@@ -8621,6 +8669,11 @@ export interface components {
        * @description invoiceDate + 30 days when not given.
        */
       dueDate?: string | null;
+      /**
+       * Format: date-time
+       * @description When the user who created the invoice was reminded that it is due.
+       */
+      dueNotifiedAt?: string | null;
       /**
        * Format: date-time
        * @description Now when not given.
@@ -11863,6 +11916,11 @@ export interface components {
        * @description When the next action is due.
        */
       nextActionDueDate: string | null;
+      /**
+       * Format: date-time
+       * @description When the owner was last reminded that the next action is due; a new `nextActionDueDate` later than it is reminded again.
+       */
+      nextActionNotifiedAt: string | null;
       /** @description Internal note. */
       note: string | null;
       /** @description The opportunity `opportunityId` names. */
@@ -16159,7 +16217,7 @@ export interface operations {
   getApInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `classification` (JSON), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `linkedPurchaseOrders` (list of objects), `linkedPurchaseOrders.allocatedAmount` (number), `linkedPurchaseOrders.costType` (enum: PRODUCT, SERVICE, FREIGHT, OTHER), `linkedPurchaseOrders.purchaseOrderId` (text), `linkedPurchaseOrders.purchaseOrderNumber` (text), `linkedPurchaseOrders.purchaseOrderStatus` (text), `linkedPurchaseOrders.purchaseOrderTotal` (number), `linkedPurchaseOrders.stockAdjustmentApplied` (boolean), `linkedPurchaseOrders.created` (date-time), `linkedPurchaseOrders.createdBy` (text), `payments` (list of objects), `payments.id` (text), `payments.bankTransactionId` (text), `payments.note` (text), `payments.reference` (text), `payments.amount` (number), `payments.date` (date-time), `payments.paymentMethod` (enum: BANK_TRANSFER, DIRECT_DEBIT, CREDIT_CARD, CASH, OTHER), `payments.created` (date-time), `payments.createdBy` (text), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.glAccountId` (text), `rows.productId` (text), `rows.quantity` (number), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean), `supplier.tenantId` (text), `supplier.id` (text), `supplier.created` (date-time), `supplier.createdBy` (text), `supplier.updated` (date-time), `supplier.updatedBy` (text), `supplier.version` (integer), `supplier.name` (text), `supplier.email` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `dueNotifiedAt` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `classification` (JSON), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `linkedPurchaseOrders` (list of objects), `linkedPurchaseOrders.allocatedAmount` (number), `linkedPurchaseOrders.costType` (enum: PRODUCT, SERVICE, FREIGHT, OTHER), `linkedPurchaseOrders.purchaseOrderId` (text), `linkedPurchaseOrders.purchaseOrderNumber` (text), `linkedPurchaseOrders.purchaseOrderStatus` (text), `linkedPurchaseOrders.purchaseOrderTotal` (number), `linkedPurchaseOrders.stockAdjustmentApplied` (boolean), `linkedPurchaseOrders.created` (date-time), `linkedPurchaseOrders.createdBy` (text), `payments` (list of objects), `payments.id` (text), `payments.bankTransactionId` (text), `payments.note` (text), `payments.reference` (text), `payments.amount` (number), `payments.date` (date-time), `payments.paymentMethod` (enum: BANK_TRANSFER, DIRECT_DEBIT, CREDIT_CARD, CASH, OTHER), `payments.created` (date-time), `payments.createdBy` (text), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.glAccountId` (text), `rows.productId` (text), `rows.quantity` (number), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean), `supplier.tenantId` (text), `supplier.id` (text), `supplier.created` (date-time), `supplier.createdBy` (text), `supplier.updated` (date-time), `supplier.updatedBy` (text), `supplier.version` (integer), `supplier.name` (text), `supplier.email` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -16167,7 +16225,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, referenceNumber, currency, note, subsidiaryId, supplierId, supplierName, supplierEmail, invoiceDate, dueDate, receivedDate, paidDate, subtotal, taxAmount, totalAmount, totalLinkedAmount, unlinkedAmount, outstandingAmount, paidAmount, status, paymentStatus, classificationMethod, purchaseOrderIds, daysOverdue, isOverdue, supplier.tenantId, supplier.id, supplier.created, supplier.createdBy, supplier.updated, supplier.updatedBy, supplier.version, supplier.name, supplier.email, subsidiary.tenantId, subsidiary.id, subsidiary.created, subsidiary.createdBy, subsidiary.updated, subsidiary.updatedBy, subsidiary.version, subsidiary.name, subsidiary.color. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, referenceNumber, currency, note, subsidiaryId, supplierId, supplierName, supplierEmail, invoiceDate, dueDate, dueNotifiedAt, receivedDate, paidDate, subtotal, taxAmount, totalAmount, totalLinkedAmount, unlinkedAmount, outstandingAmount, paidAmount, status, paymentStatus, classificationMethod, purchaseOrderIds, daysOverdue, isOverdue, supplier.tenantId, supplier.id, supplier.created, supplier.createdBy, supplier.updated, supplier.updatedBy, supplier.version, supplier.name, supplier.email, subsidiary.tenantId, subsidiary.id, subsidiary.created, subsidiary.createdBy, subsidiary.updated, subsidiary.updatedBy, subsidiary.version, subsidiary.name, subsidiary.color. */
         sort?: string[];
       };
       header?: never;
@@ -24289,6 +24347,49 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Notification'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postNotificationsAnnouncements: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AnnouncementInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AnnouncementResult'];
         };
       };
       400: components['responses']['BadRequest'];

@@ -85,6 +85,7 @@ export const AP_INVOICE_KEYS = [
   'supplierEmail',
   'invoiceDate',
   'dueDate',
+  'dueNotifiedAt',
   'receivedDate',
   'paidDate',
   'daysOverdue',

@@ -8,6 +8,7 @@ import { InvoiceResolver } from './api/invoice-resolver';
 import { invoices } from './api/invoices';
 import { taxPercentages } from './api/tax-percentages';
 import { invoiceJobs } from './invoice-jobs';
+import { apInvoicesDueJob } from './reminders';
 
 /** Invoicing: tax percentages, sales invoices and AP invoices; the daily invoice jobs. */
 export const financeModule: DomainModule = {
@@ -15,5 +16,5 @@ export const financeModule: DomainModule = {
   groups: [taxPercentages, invoices, apInvoices],
   resolvers: [InvoiceResolver, ApInvoiceResolver, EInvoiceResolver],
   routes: financeRoutes,
-  scheduled: invoiceJobs,
+  scheduled: [...invoiceJobs, apInvoicesDueJob],
 };
