@@ -10,7 +10,9 @@
 -- create_distributed_table copies rows already present into the shards.
 --
 -- Global tables: there are none that tenant tables point at. mikro_orm_migrations (the migration
--- log, written by migrations only) stays a local table of the coordinator, where migrations run.
+-- log, written by migrations only) stays a local table of the coordinator, where migrations run;
+-- so does job_run (the schedulers' claims: one row per job and period, deployment-wide jobs with
+-- no tenant among them, claimed through its unique key across the tenants).
 --
 -- Order: a table comes after every table its foreign keys point at, so each key is created
 -- between tables that are already co-located. docs/integrity.md says what was not tried.

@@ -13,7 +13,7 @@ import { createProduct, createSite } from '../inventory/helpers';
  */
 const SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'citus', 'distribute.sql');
 /** Tables that stay local to the coordinator (the script says why). */
-const COORDINATOR_LOCAL = ['mikro_orm_migrations'];
+const COORDINATOR_LOCAL = ['mikro_orm_migrations', 'job_run'];
 
 interface Distribution {
   table: string;

@@ -32,6 +32,8 @@ export function argsOf(schema: GraphQLSchema, route: RestRoute): readonly GraphQ
   return field.args;
 }
 
+const COUNTRIES = ['NL', 'BE', 'DE', 'FR'];
+
 export function sampleValue(type: GraphQLInputType, name = ''): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) return [sampleValue(inner.ofType, name)];
@@ -57,7 +59,11 @@ export function sampleValue(type: GraphQLInputType, name = ''): unknown {
     case 'Date':
       return '2026-11-22';
     default:
-      return /email/i.test(name) ? 'nobody@example.test' : randomUUID();
+      if (/email/i.test(name)) return 'nobody@example.test';
+      // Fields that are checked as codes: an ISO 3166 country, a VAT number with its country prefix.
+      if (name === 'country') return COUNTRIES[Math.floor(Math.random() * COUNTRIES.length)];
+      if (/vatNumber$/i.test(name)) return `NL${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`;
+      return randomUUID();
   }
 }
 
