@@ -1,12 +1,11 @@
 import pino from 'pino';
 import { MikroORM, type IMigrator, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { entities as appEntities } from '../entities';
+import { entities as appEntities, domainFlushSubscribers } from '../entities';
 import { Tenant } from '../entities/tenant';
 import { migrationNames } from '../migrations/names';
 import { RENAMED_MIGRATIONS } from '../migrations/renamed';
 import { OutboxSubscriber } from '../events/outbox';
-import { NotificationProducerSubscriber } from '../domain/notifications/produce';
 import { createLogger, type Logger } from '../logger';
 import { BoundDriver } from './orm-bypass/bound-execute';
 import { ServiceEntityManager } from './orm-bypass/entity-manager';
@@ -61,10 +60,9 @@ export function ormOptions({
       log: driverLog(logger),
     },
     filters: tenantFilter(scoped),
-    // The notification producers add their notifications to the flush first, so tenancy stamps
-    // them and records their history; the outbox runs after tenancy, which appends the history
-    // entries it turns into events.
-    subscribers: [new NotificationProducerSubscriber(), new TenancySubscriber(), new OutboxSubscriber()],
+    // The domains' subscribers add to the flush first (entities/index.ts says why); the outbox runs
+    // after tenancy, which appends the history entries it turns into events.
+    subscribers: [...domainFlushSubscribers(), new TenancySubscriber(), new OutboxSubscriber()],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
     // (domain/files/stored-files.ts, jobs/tenant-exports.ts), by the history's retention

@@ -4,6 +4,7 @@ import { financeEntities } from '../domain/finance/entities';
 import { hrEntities } from '../domain/hr/entities';
 import { inventoryEntities } from '../domain/inventory/entities';
 import { notificationEntities } from '../domain/notifications/entities';
+import { NotificationProducerSubscriber } from '../domain/notifications/produce';
 import { webhookEntities } from '../domain/webhooks/entities';
 import { referenceEntities } from '../domain/reference/entities';
 import { AuditLog } from './audit-log';
@@ -43,3 +44,11 @@ export const entities: Function[] = [
   OutboxEvent,
   ...webhookEntities,
 ];
+
+/**
+ * What the domains add to every flush, before the kernel's own subscribers (tenancy, then the
+ * outbox): the notification producers, so tenancy stamps the notifications they add and records
+ * their history. Composed here, beside the entity list, so the ORM's set-up (db/orm.ts) names no
+ * domain; a fresh list per ORM, since a subscriber may keep state for the flush under way.
+ */
+export const domainFlushSubscribers = () => [new NotificationProducerSubscriber()];

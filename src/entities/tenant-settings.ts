@@ -1,4 +1,5 @@
 import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { TENANT_SCOPE_NAMES, type TenantScopeName } from '../permissions/modules';
 import { Address } from './shared';
 
 /**
@@ -68,29 +69,7 @@ export class BillingInfo {
   contacts?: BillingContact[];
 }
 
-/** The functional areas; a front end shows the areas that are on. */
-export const TENANT_SCOPE_NAMES = [
-  'assetManagement',
-  'calendar',
-  'clients',
-  'communications',
-  'concepts',
-  'configurator',
-  'crm',
-  'environment',
-  'finance',
-  'hr',
-  'inventory',
-  'production',
-  'products',
-  'projects',
-  'reporting',
-  'subsidiaries',
-  'suppliers',
-  'support',
-  'tasks',
-] as const;
-export type TenantScopeName = (typeof TENANT_SCOPE_NAMES)[number];
+export { TENANT_SCOPE_NAMES, type TenantScopeName };
 
 @ObjectType('TenantScopes', { description: 'Which functional areas the tenant uses.' })
 @InputType('TenantScopesInput', {

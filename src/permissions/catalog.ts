@@ -1,5 +1,5 @@
 import { registerEnumType } from 'type-graphql';
-import type { TenantScopeName } from '../entities/tenant-settings';
+import type { TenantScopeName } from './modules';
 
 /**
  * The permission catalog (docs/conventions.md, "Permissions"). A permission is `<VERB>_<RESOURCE>`; each
