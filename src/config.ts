@@ -26,7 +26,13 @@ export interface Config {
   /** Browser origins allowed by CORS (`*` for any). */
   corsOrigins: string[];
   /** Requests per minute per credential and per tenant; 0 turns a limit off. */
-  rateLimits: { perCredential: number; perTenant: number; windowMs: number };
+  rateLimits: {
+    perCredential: number;
+    perTenant: number;
+    publicPerAddress: number;
+    publicPerWidget: number;
+    windowMs: number;
+  };
   /** GraphQL introspection and the Sandbox page (default: on outside production). */
   graphqlIntrospection: boolean;
   /** Webhooks, notification e-mail and the event worker (events/settings.ts). */
@@ -58,6 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rateLimits = {
     perCredential: intFrom(env.RATE_LIMIT_PER_CREDENTIAL, 1200, 'RATE_LIMIT_PER_CREDENTIAL'),
     perTenant: intFrom(env.RATE_LIMIT_PER_TENANT, 6000, 'RATE_LIMIT_PER_TENANT'),
+    publicPerAddress: intFrom(env.PUBLIC_RATE_LIMIT_PER_ADDRESS, 30, 'PUBLIC_RATE_LIMIT_PER_ADDRESS'),
+    publicPerWidget: intFrom(env.PUBLIC_RATE_LIMIT_PER_WIDGET, 300, 'PUBLIC_RATE_LIMIT_PER_WIDGET'),
     windowMs: 60_000,
   };
   return {

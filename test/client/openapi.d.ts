@@ -5108,6 +5108,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/contact-forms/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a contact form (no credential)
+     * @description A visitor's submission of an active contact-form widget becomes a NEW lead (source `contact-form`, sourceDetail the slug, the visit's page, referrer, UTM fields and language), owned by the user of the widget's `assignedTeamLeadId`; the answer is the widget's `confirmationMessage`. `fields` is checked against the widget's own field definitions: each problem is named in `errors` (400). An unknown or inactive slug, or another tenant's, is 404. A browser request whose `Origin` is not among the widget's `allowedOrigins` is 403 (CORS answers only those origins). The `website` field is a honeypot: a widget hides it, and a submission that fills it is answered as a success and stored nowhere. Rate limited per client address (PUBLIC_RATE_LIMIT_PER_ADDRESS, 30 a minute unless configured) and per widget (PUBLIC_RATE_LIMIT_PER_WIDGET, 300 a minute): over either, 429 with `Retry-After`.
+     */
+    post: operations['submitPublicContactForm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/roles/tenant': {
     parameters: {
       query?: never;
@@ -8972,6 +8992,8 @@ export interface components {
     ContactFormWidgetConfig: {
       /** @description True when the widget accepts submissions; same as `isActive`. */
       active: boolean;
+      /** @description The web origins (scheme://host[:port]) whose pages may send the form from a browser; `*` for any. */
+      allowedOrigins: string[];
       /** @description The employee who follows up on submissions. */
       assignedTeamLeadId: string | null;
       /** @description Shown to a visitor after sending the form. */
@@ -9223,6 +9245,8 @@ export interface components {
     CreateContactFormWidgetInput: {
       /** @description True when a new widget leaves it out. */
       active?: boolean;
+      /** @description Web origins (scheme://host[:port]) allowed to send the form from a browser, or `*`; replaces the list. */
+      allowedOrigins?: string[];
       /**
        * Format: uuid
        * @description An employee id.
@@ -14077,6 +14101,8 @@ export interface components {
     UpdateContactFormWidgetInput: {
       /** @description True when a new widget leaves it out. */
       active?: boolean;
+      /** @description Web origins (scheme://host[:port]) allowed to send the form from a browser, or `*`; replaces the list. */
+      allowedOrigins?: string[];
       /**
        * Format: uuid
        * @description An employee id.
@@ -18507,7 +18533,7 @@ export interface operations {
   getCrmContactFormWidgetsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean), `fields` (list of objects), `fields.label` (text), `fields.name` (text), `fields.required` (boolean), `fields.sortOrder` (integer), `fields.type` (enum: TEXT, EMAIL, PHONE, TEXTAREA, SELECT, CHECKBOX, DATE, NUMBER). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean), `fields` (list of objects), `fields.label` (text), `fields.name` (text), `fields.required` (boolean), `fields.sortOrder` (integer), `fields.type` (enum: TEXT, EMAIL, PHONE, TEXTAREA, SELECT, CHECKBOX, DATE, NUMBER), `allowedOrigins` (list). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -18515,7 +18541,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, slug, description, confirmationMessage, assignedTeamLeadId, active, isActive. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, slug, description, confirmationMessage, assignedTeamLeadId, active, isActive, allowedOrigins. */
         sort?: string[];
       };
       header?: never;
@@ -23855,6 +23881,73 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  submitPublicContactForm: {
+    parameters: {
+      query: {
+        /** @description Id of the widget's tenant: a slug is unique only within its tenant. A slug of another tenant reads as an unknown one (404). */
+        tenant: string;
+      };
+      header?: never;
+      path: {
+        /** @description The widget's slug (case does not matter). */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The form's values by field name (a CHECKBOX true or false, a NUMBER a number, the others texts). */
+          fields?: {
+            [key: string]: string | number | boolean | null;
+          };
+          /** @description The lead's `pageUrl`. */
+          pageUrl?: string;
+          /** @description The lead's `preferredLanguage`. */
+          preferredLanguage?: string;
+          /** @description The lead's `referrerUrl`. */
+          referrerUrl?: string;
+          /** @description The lead's `utmCampaign`. */
+          utmCampaign?: string;
+          /** @description The lead's `utmContent`. */
+          utmContent?: string;
+          /** @description The lead's `utmMedium`. */
+          utmMedium?: string;
+          /** @description The lead's `utmSource`. */
+          utmSource?: string;
+          /** @description The lead's `utmTerm`. */
+          utmTerm?: string;
+          /** @description The honeypot: left empty by people. */
+          website?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Received. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What to show the visitor. */
+            confirmationMessage: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
