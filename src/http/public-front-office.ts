@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { AppError, notFound } from '../errors';
+import { AppError, badRequest, forbidden, notFound } from '../errors';
 import { withTenant } from '../db/tenant-transaction';
 import { isUuid } from '../family/limits';
 import type { Logger } from '../logger';
@@ -12,6 +12,15 @@ import {
   originAllowed,
   tenantOpen,
 } from '../domain/crm/public-forms';
+import {
+  bookablePerson,
+  bookSlot,
+  cancelByToken,
+  checkBookingRequest,
+  freeSlots,
+  MAX_DAYS,
+  SLOT_MINUTES,
+} from '../domain/crm/public-bookings';
 import type { ContactFormWidgetConfig } from '../domain/crm/entities/contact-form-widget';
 import {
   addressKey,
@@ -67,8 +76,12 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
 
   // A browser asks before a cross-origin JSON POST: the widget's origins say yes, nobody else.
   router.options(
-    `${PUBLIC_PATH}/contact-forms/:slug`,
-    route('OPTIONS /public/contact-forms/{slug}', async (req, res) => {
+    [
+      `${PUBLIC_PATH}/contact-forms/:slug`,
+      `${PUBLIC_PATH}/bookings/:slug`,
+      `${PUBLIC_PATH}/bookings/:slug/slots`,
+    ],
+    route('OPTIONS /public/{widget}', async (req, res) => {
       await perAddress(res, addressKey(req));
       const widget = await findForCors(req);
       if (widget) allowOrigin(req, res, widget);
@@ -85,7 +98,7 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
       const message = await asVisitor(req, async (em) => {
         const widget = await activeWidget(em, String(req.params.slug));
         if (req.headers.origin !== undefined && !originAllowed(widget, req.headers.origin))
-          throw new AppError(403, 'Forbidden', `origin ${req.headers.origin} may not send this form`);
+          throw forbidden(`origin ${req.headers.origin} may not send this form`);
         allowOrigin(req, res, widget);
         await perWidget(res, `${widget.tenantId}:${widget.id}`);
         const confirmation = widget.confirmationMessage ?? 'Thank you, we will be in touch.';
@@ -100,6 +113,63 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
         return confirmation;
       });
       res.status(201).json({ confirmationMessage: message });
+    }),
+  );
+
+  router.get(
+    `${PUBLIC_PATH}/bookings/:slug/slots`,
+    route('GET /public/bookings/{slug}/slots', async (req, res) => {
+      await perAddress(res, addressKey(req));
+      const { from, days } = slotWindow(req);
+      const slots = await asVisitor(req, async (em) => {
+        const widget = await activeWidget(em, String(req.params.slug));
+        allowOrigin(req, res, widget);
+        return freeSlots(em, widget, from, days);
+      });
+      res.json({
+        slotMinutes: SLOT_MINUTES,
+        slots: slots.map((s) => ({
+          startTime: s.toISOString(),
+          endTime: new Date(s.getTime() + SLOT_MINUTES * 60_000).toISOString(),
+        })),
+      });
+    }),
+  );
+
+  // Before `:slug`: "cancel" is no widget.
+  router.post(
+    `${PUBLIC_PATH}/bookings/cancel`,
+    express.json({ limit: '4kb' }),
+    route('POST /public/bookings/cancel', async (req, res) => {
+      await perAddress(res, addressKey(req));
+      const token = bodyOf(req).token;
+      const booking = await asVisitor(req, (em) => cancelByToken(em, typeof token === 'string' ? token : ''));
+      res.json({ id: booking.id, status: booking.status, startTime: booking.startTime.toISOString() });
+    }),
+  );
+
+  router.post(
+    `${PUBLIC_PATH}/bookings/:slug`,
+    express.json({ limit: '64kb' }),
+    route('POST /public/bookings/{slug}', async (req, res) => {
+      await perAddress(res, addressKey(req));
+      const body = bodyOf(req);
+      const booking = await asVisitor(req, async (em) => {
+        const widget = await activeWidget(em, String(req.params.slug));
+        if (req.headers.origin !== undefined && !originAllowed(widget, req.headers.origin))
+          throw forbidden(`origin ${req.headers.origin} may not book here`);
+        allowOrigin(req, res, widget);
+        await perWidget(res, `${widget.tenantId}:${widget.id}`);
+        bookablePerson(widget);
+        return bookSlot(em, widget, checkBookingRequest(body));
+      });
+      res.status(201).json({
+        id: booking.id,
+        status: booking.status,
+        startTime: booking.startTime.toISOString(),
+        endTime: booking.endTime!.toISOString(),
+        cancellationToken: booking.cancellationToken,
+      });
     }),
   );
 
@@ -124,6 +194,20 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
   return router;
 }
 
+/** The days a slot request covers: `from` (YYYY-MM-DD, today unless given) and `days` (7 unless given). */
+function slotWindow(req: Request): { from: Date; days: number } {
+  const fromText =
+    typeof req.query.from === 'string' ? req.query.from : new Date().toISOString().slice(0, 10);
+  const from = new Date(`${fromText}T00:00:00.000Z`);
+  if (!/^\d{4}-\d\d-\d\d$/.test(fromText) || Number.isNaN(from.getTime()))
+    throw badRequest('from: must be a date (YYYY-MM-DD)');
+  const daysText = typeof req.query.days === 'string' ? req.query.days : '7';
+  const days = Number(daysText);
+  if (!/^\d+$/.test(daysText) || days < 1 || days > MAX_DAYS)
+    throw badRequest(`days: must be a whole number from 1 to ${MAX_DAYS}`);
+  return { from, days };
+}
+
 function bodyOf(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   if (body == null || typeof body !== 'object' || Array.isArray(body))
@@ -137,7 +221,7 @@ function allowOrigin(req: Request, res: Response, widget: ContactFormWidgetConfi
   res.setHeader('Vary', 'Origin');
   if (!origin || !originAllowed(widget, origin)) return;
   res.setHeader('Access-Control-Allow-Origin', origin);
-  res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
   res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
   res.setHeader('Access-Control-Expose-Headers', 'Retry-After, X-Request-Id');
   res.setHeader('Access-Control-Max-Age', '600');

@@ -1,6 +1,7 @@
 import { HONEYPOT_FIELD } from '../../http/public-front-office';
 import { PUBLIC_LIMITS } from '../../http/hardening';
 import { VISIT_KEYS } from '../../domain/crm/public-forms';
+import { CLOSE_HOUR, MAX_DAYS, OPEN_HOUR, SLOT_MINUTES } from '../../domain/crm/public-bookings';
 import { errors } from './file-routes';
 import type { OpenApiDocument } from './types';
 import { common } from './responses';
@@ -85,6 +86,172 @@ export function publicPaths(tag: string): OpenApiDocument['paths'] {
             'InternalServerError',
             'ServiceUnavailable',
           ),
+        },
+        'x-extension': true,
+      },
+    },
+    '/public/bookings/{slug}/slots': {
+      get: {
+        operationId: 'publicBookingSlots',
+        summary: 'The free slots of a booking page (no credential)',
+        description: `The free slots of the employee a widget names as \`assignedTeamLeadId\` (a widget without one has no booking page: 404): ${SLOT_MINUTES}-minute slots on weekdays, ${OPEN_HOUR}:00 to ${CLOSE_HOUR}:00 UTC, in the future, less every CONFIRMED or PENDING booking of that employee. ${LIMITS}`,
+        tags: [tag],
+        security: [],
+        parameters: [
+          SLUG,
+          TENANT,
+          {
+            name: 'from',
+            in: 'query',
+            required: false,
+            description: 'First day (YYYY-MM-DD, UTC); today unless given.',
+            schema: { type: 'string', maxLength: 10 },
+          },
+          {
+            name: 'days',
+            in: 'query',
+            required: false,
+            description: `How many days (1 to ${MAX_DAYS}); 7 unless given.`,
+            schema: { type: 'string', maxLength: 3 },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The free slots, earliest first.',
+            headers: common(),
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['slotMinutes', 'slots'],
+                  properties: {
+                    slotMinutes: { type: 'integer' },
+                    slots: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: ['startTime', 'endTime'],
+                        properties: {
+                          startTime: { type: 'string', format: 'date-time' },
+                          endTime: { type: 'string', format: 'date-time' },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          ...errors('BadRequest', 'NotFound', 'TooManyRequests', 'InternalServerError', 'ServiceUnavailable'),
+        },
+        'x-extension': true,
+      },
+    },
+    '/public/bookings/{slug}': {
+      post: {
+        operationId: 'bookPublicSlot',
+        summary: 'Book a slot (no credential)',
+        description: `Books a free slot of the booking page's employee as CONFIRMED; a slot taken meanwhile is 409, also when requests arrive at once (the employee's row is locked while a booking is decided). The booking's lead is the tenant's latest lead with that e-mail, or a NEW lead (source \`booking\`) owned by the team lead's user. The answer carries the \`cancellationToken\` for POST /public/bookings/cancel. Origins as for contact forms (403 for another). ${LIMITS}`,
+        tags: [tag],
+        security: [],
+        parameters: [SLUG, TENANT],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['startTime', 'email'],
+                properties: {
+                  startTime: { type: 'string', description: "A free slot's startTime." },
+                  email: text("The visitor's e-mail address."),
+                  firstName: text("The visitor's first name."),
+                  lastName: text("The visitor's last name."),
+                  companyName: text("The visitor's company."),
+                  phone: text("The visitor's phone number."),
+                  message: text('What the visitor writes.'),
+                  timezone: text("The visitor's time zone (IANA name)."),
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Booked.',
+            headers: common(),
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['id', 'status', 'startTime', 'endTime', 'cancellationToken'],
+                  properties: {
+                    id: { type: 'string', format: 'uuid' },
+                    status: { type: 'string' },
+                    startTime: { type: 'string', format: 'date-time' },
+                    endTime: { type: 'string', format: 'date-time' },
+                    cancellationToken: {
+                      type: 'string',
+                      description: 'Cancels the booking (POST /public/bookings/cancel).',
+                    },
+                  },
+                },
+              },
+            },
+          },
+          ...errors(
+            'BadRequest',
+            'Forbidden',
+            'NotFound',
+            'Conflict',
+            'PayloadTooLarge',
+            'TooManyRequests',
+            'InternalServerError',
+            'ServiceUnavailable',
+          ),
+        },
+        'x-extension': true,
+      },
+    },
+    '/public/bookings/cancel': {
+      post: {
+        operationId: 'cancelPublicBooking',
+        summary: 'Cancel a booking with its token (no credential)',
+        description: `Cancels the CONFIRMED or PENDING booking whose \`cancellationToken\` is given. A token unknown, of another tenant, or of a booking already cancelled or over is 404. Rate limited per client address.`,
+        tags: [tag],
+        security: [],
+        parameters: [TENANT],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['token'],
+                properties: { token: { type: 'string', maxLength: 200 } },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'Cancelled.',
+            headers: common(),
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['id', 'status', 'startTime'],
+                  properties: {
+                    id: { type: 'string', format: 'uuid' },
+                    status: { type: 'string', enum: ['CANCELLED'] },
+                    startTime: { type: 'string', format: 'date-time' },
+                  },
+                },
+              },
+            },
+          },
+          ...errors('BadRequest', 'NotFound', 'TooManyRequests', 'InternalServerError', 'ServiceUnavailable'),
         },
         'x-extension': true,
       },
