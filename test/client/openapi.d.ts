@@ -5108,6 +5108,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/bookings/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Book a slot (no credential)
+     * @description Books a free slot of the booking page's employee as CONFIRMED; a slot taken meanwhile is 409, also when requests arrive at once (the employee's row is locked while a booking is decided). The booking's lead is the tenant's latest lead with that e-mail, or a NEW lead (source `booking`) owned by the team lead's user. The answer carries the `cancellationToken` for POST /public/bookings/cancel. Origins as for contact forms (403 for another). Rate limited per client address (PUBLIC_RATE_LIMIT_PER_ADDRESS, 30 a minute unless configured) and per widget (PUBLIC_RATE_LIMIT_PER_WIDGET, 300 a minute): over either, 429 with `Retry-After`.
+     */
+    post: operations['bookPublicSlot'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/bookings/{slug}/slots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The free slots of a booking page (no credential)
+     * @description The free slots of the employee a widget names as `assignedTeamLeadId` (a widget without one has no booking page: 404): 30-minute slots on weekdays, 9:00 to 17:00 UTC, in the future, less every CONFIRMED or PENDING booking of that employee. Rate limited per client address (PUBLIC_RATE_LIMIT_PER_ADDRESS, 30 a minute unless configured) and per widget (PUBLIC_RATE_LIMIT_PER_WIDGET, 300 a minute): over either, 429 with `Retry-After`.
+     */
+    get: operations['publicBookingSlots'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/bookings/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a booking with its token (no credential)
+     * @description Cancels the CONFIRMED or PENDING booking whose `cancellationToken` is given. A token unknown, of another tenant, or of a booking already cancelled or over is 404. Rate limited per client address.
+     */
+    post: operations['cancelPublicBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/public/contact-forms/{slug}': {
     parameters: {
       query?: never;
@@ -23881,6 +23941,167 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  bookPublicSlot: {
+    parameters: {
+      query: {
+        /** @description Id of the widget's tenant: a slug is unique only within its tenant. A slug of another tenant reads as an unknown one (404). */
+        tenant: string;
+      };
+      header?: never;
+      path: {
+        /** @description The widget's slug (case does not matter). */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The visitor's company. */
+          companyName?: string;
+          /** @description The visitor's e-mail address. */
+          email: string;
+          /** @description The visitor's first name. */
+          firstName?: string;
+          /** @description The visitor's last name. */
+          lastName?: string;
+          /** @description What the visitor writes. */
+          message?: string;
+          /** @description The visitor's phone number. */
+          phone?: string;
+          /** @description A free slot's startTime. */
+          startTime: string;
+          /** @description The visitor's time zone (IANA name). */
+          timezone?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Booked. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Cancels the booking (POST /public/bookings/cancel). */
+            cancellationToken: string;
+            /** Format: date-time */
+            endTime: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            startTime: string;
+            status: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  publicBookingSlots: {
+    parameters: {
+      query: {
+        /** @description How many days (1 to 31); 7 unless given. */
+        days?: string;
+        /** @description First day (YYYY-MM-DD, UTC); today unless given. */
+        from?: string;
+        /** @description Id of the widget's tenant: a slug is unique only within its tenant. A slug of another tenant reads as an unknown one (404). */
+        tenant: string;
+      };
+      header?: never;
+      path: {
+        /** @description The widget's slug (case does not matter). */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The free slots, earliest first. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            slotMinutes: number;
+            slots: {
+              /** Format: date-time */
+              endTime: string;
+              /** Format: date-time */
+              startTime: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  cancelPublicBooking: {
+    parameters: {
+      query: {
+        /** @description Id of the widget's tenant: a slug is unique only within its tenant. A slug of another tenant reads as an unknown one (404). */
+        tenant: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Cancelled. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            startTime: string;
+            /** @enum {string} */
+            status: 'CANCELLED';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
