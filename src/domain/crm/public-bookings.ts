@@ -5,7 +5,7 @@ import { prepareBooking } from './booking-rules';
 import { Booking, BookingStatus } from './entities/booking';
 import type { ContactFormWidgetConfig } from './entities/contact-form-widget';
 import { Lead, LeadStatus } from './entities/lead';
-import { ownerOf } from './public-forms';
+import { optionalTexts, ownerOf } from './public-forms';
 
 /**
  * Public bookings. There is no booking widget of its own: a contact-form widget with an
@@ -118,14 +118,11 @@ export function checkBookingRequest(body: Record<string, unknown>, now = new Dat
   else if (!isSlotStart(start)) found.push({ field: 'startTime', reason: 'is not the start of a slot' });
   if (typeof body.email !== 'string' || !EMAIL.test(body.email.trim()))
     found.push({ field: 'email', reason: 'is required, as an e-mail address' });
-  const request = { startTime: start!, email: String(body.email ?? '').trim() } as BookingRequest;
-  for (const key of TEXTS) {
-    const value = body[key];
-    if (value === undefined || value === null || value === '') continue;
-    if (typeof value !== 'string' || value.length > 2000)
-      found.push({ field: key, reason: 'must be a text of at most 2000 characters' });
-    else request[key] = value.trim();
-  }
+  const request: BookingRequest = {
+    ...optionalTexts(body, TEXTS, found),
+    startTime: start!,
+    email: String(body.email ?? '').trim(),
+  };
   if (found.length) throw problems(400, found);
   return request;
 }
@@ -161,12 +158,7 @@ export async function bookSlot(
     status: BookingStatus.CONFIRMED,
     startTime: start,
     duration: SLOT_MINUTES,
-    email: request.email,
-    firstName: request.firstName ?? null,
-    lastName: request.lastName ?? null,
-    companyName: request.companyName ?? null,
-    phone: request.phone ?? null,
-    message: request.message ?? null,
+    ...visitor(request),
     timezone: request.timezone ?? null,
   });
   prepareBooking(booking, { startTime: start, duration: SLOT_MINUTES }, true);
@@ -174,6 +166,16 @@ export async function bookSlot(
   await em.flush();
   return booking;
 }
+
+/** Who the visitor is, as both a booking and a lead keep it. */
+const visitor = (request: BookingRequest) => ({
+  email: request.email,
+  firstName: request.firstName ?? null,
+  lastName: request.lastName ?? null,
+  companyName: request.companyName ?? null,
+  phone: request.phone ?? null,
+  message: request.message ?? null,
+});
 
 async function leadOf(
   em: EntityManager,
@@ -189,12 +191,7 @@ async function leadOf(
   const lead = new Lead();
   Object.assign(lead, {
     status: LeadStatus.NEW,
-    email: request.email,
-    firstName: request.firstName ?? null,
-    lastName: request.lastName ?? null,
-    companyName: request.companyName ?? null,
-    phone: request.phone ?? null,
-    message: request.message ?? null,
+    ...visitor(request),
     source: 'booking',
     sourceDetail: widget.slug,
     ownerId: await ownerOf(em, widget.assignedTeamLeadId),

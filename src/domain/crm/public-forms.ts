@@ -138,16 +138,26 @@ function problemOf(type: ContactFormFieldType, value: unknown): string | undefin
 /** The visit's context, each a text of at most 2000 characters (400 naming the one that is not). */
 export function checkVisit(body: Record<string, unknown>): VisitContext {
   const found: Problem[] = [];
-  const visit: VisitContext = {};
-  for (const key of VISIT_KEYS) {
+  const visit = optionalTexts(body, VISIT_KEYS, found) as VisitContext;
+  if (found.length) throw problems(400, found);
+  return visit;
+}
+
+/** The optional texts of a public body by `keys`, trimmed; each one too long or no text named in `found`. */
+export function optionalTexts(
+  body: Record<string, unknown>,
+  keys: readonly string[],
+  found: Problem[],
+): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const key of keys) {
     const value = body[key];
     if (value === undefined || value === null || value === '') continue;
     if (typeof value !== 'string' || value.length > 2000)
       found.push({ field: key, reason: 'must be a text of at most 2000 characters' });
-    else visit[key] = value;
+    else texts[key] = value.trim();
   }
-  if (found.length) throw problems(400, found);
-  return visit;
+  return texts;
 }
 
 /** The user who owns what a widget brings in: the user of its assigned employee, if they have one. */
