@@ -37,3 +37,9 @@ export const appGroups = appModules.flatMap((m) => m.groups);
 
 /** Every module's background work, which each service process runs (src/serve.ts). */
 export const appJobs = appModules.flatMap((m) => m.jobs ?? []);
+
+/**
+ * Every module's scheduled jobs (src/jobs/job.ts), which the scheduler of each service process
+ * runs beside the kernel's, once per period across them all.
+ */
+export const appScheduled = appModules.flatMap((m) => m.scheduled ?? []);

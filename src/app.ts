@@ -47,6 +47,7 @@ import { LiveHub } from './events/live';
 import { CallerCache } from './auth/caller-cache';
 import { useIssuerSettings } from './auth/issuers';
 import { serveSubscriptions } from './graphql/subscriptions';
+import { credentialFailures, type CredentialFailures } from './http/credential-failures';
 import {
   apiContentSecurityPolicy,
   corsFor,
@@ -140,7 +141,9 @@ const armorProtection = new ApolloArmor({
   // Introspection is where the classic ofType-chain attack lives, so it is not exempt.
   maxDepth: { n: 12, ignoreIntrospection: false },
   costLimit: { maxCost: 50_000 },
-  maxAliases: { n: 20 },
+  // Every alias counts, `__typename`'s too: graphql-armor exempts it by default, and a thousand of
+  // them are a thousand fields to resolve and answer.
+  maxAliases: { n: 20, allowList: [] },
   maxDirectives: { n: 20 },
   // Tokens are limited by graphql's own parser (parseOptions below), which reports a 400.
   maxTokens: { enabled: false },
@@ -203,7 +206,7 @@ export async function createApp({
     orm,
     jwt,
     logger,
-    { limitTenant: tenantLimiter(rateLimits), lagBound },
+    { limitTenant: tenantLimiter(rateLimits), failures: credentialFailures(rateLimits), lagBound },
     callers,
     files,
   );
@@ -212,7 +215,7 @@ export async function createApp({
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
   // Contact forms and bookings of visitors: no credential, the tenant's key in the URL.
   app.use(API_BASE, publicFrontOfficeRouter(orm, rateLimits, logger));
-  const fileRoutes = filesRouter({ store: files, orm, contextFor, logger });
+  const fileRoutes = filesRouter({ store: files, orm, contextFor, logger, idleSeconds: receiveSeconds });
   app.use(API_BASE, restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
 
   const known = new KnownQueries();
@@ -282,18 +285,26 @@ function contextForCredentials(
   orm: MikroORM,
   jwt: JwtSettings,
   logger: Logger,
-  { limitTenant, lagBound }: { limitTenant: ReturnType<typeof tenantLimiter>; lagBound?: LagBound },
+  {
+    limitTenant,
+    failures,
+    lagBound,
+  }: { limitTenant: ReturnType<typeof tenantLimiter>; failures: CredentialFailures; lagBound?: LagBound },
   callers: CallerCache,
   files: FileStore,
 ): ContextFor {
   const contextFor: ContextFor = async (req, res, optimistic = false) => {
-    const { em, caller, tokenId } = await authenticate(
-      orm.em,
-      jwt,
-      req.headers.authorization,
-      callers,
-      optimistic,
-    );
+    // An address or key that failed too often is refused before its credential is checked.
+    await failures.check(req, res);
+    let authenticated: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      authenticated = await authenticate(orm.em, jwt, req.headers.authorization, callers, optimistic);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) await failures.refused(req);
+      throw err;
+    }
+    failures.accepted(req);
+    const { em, caller, tokenId } = authenticated;
     res.locals.caller = caller;
     // The history names the request each change came from.
     setActor(em, { ...actorOf(em)!, requestId: (res.locals.requestId as string | undefined) ?? null });
@@ -367,6 +378,11 @@ function restApi(
   // Uploads stream their multipart bodies, so files are served before the JSON body parser.
   api.use(fileRoutes);
   api.use(refuseDeclaredOverLimit(BODY_LIMIT_BYTES));
+  // An incoming e-invoice is XML: the operation that imports one reads its body as text.
+  api.post(
+    '/ap-invoices/import',
+    express.text({ limit: BODY_LIMIT, type: ['application/xml', 'text/xml', 'application/*+xml'] }),
+  );
   api.use(
     jsonBody(
       express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),

@@ -4,6 +4,7 @@ import { eventSettings, type EventSettings } from './events/settings';
 import { intFrom } from './env-values';
 import { DEFAULT_RECEIVE_TIMEOUT_SECONDS } from './http/slow-clients';
 import { fileSettings, type FileSettings } from './files/settings';
+import { DEFAULT_TICK_MS } from './jobs/job';
 
 /**
  * The service's settings from its environment, read once at start-up. A few modules read
@@ -25,13 +26,18 @@ export interface Config {
   poolSize: number;
   /** Browser origins allowed by CORS (`*` for any). */
   corsOrigins: string[];
-  /** Requests per minute per credential and per tenant; 0 turns a limit off. */
+  /**
+   * Requests per minute per credential and per tenant; refused credentials per 15 minutes per
+   * address and per API key (http/credential-failures.ts); 0 turns a limit off.
+   */
   rateLimits: {
     perCredential: number;
     perTenant: number;
+    windowMs: number;
+    failuresPerAddress: number;
+    failuresPerKey: number;
     publicPerAddress: number;
     publicPerWidget: number;
-    windowMs: number;
   };
   /** GraphQL introspection and the Sandbox page (default: on outside production). */
   graphqlIntrospection: boolean;
@@ -47,7 +53,15 @@ export interface Config {
   receiveTimeoutSeconds: number;
   /** Stored files: the backend and the tenants' default limits (files/settings.ts). */
   files: FileSettings;
+  /**
+   * How often each process's scheduler wakes to claim and run the scheduled jobs that are due
+   * (jobs/scheduler.ts): a job runs at most this long after its period starts.
+   */
+  jobsTickMs: number;
 }
+
+/** Where e-mail is kept as `.eml` files when no SMTP server is configured (`bms mail` lists them). */
+export const outboxMailDir = (dataDir: string): string => path.join(dataDir, 'outbox-mail');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
@@ -67,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicPerAddress: intFrom(env.PUBLIC_RATE_LIMIT_PER_ADDRESS, 30, 'PUBLIC_RATE_LIMIT_PER_ADDRESS'),
     publicPerWidget: intFrom(env.PUBLIC_RATE_LIMIT_PER_WIDGET, 300, 'PUBLIC_RATE_LIMIT_PER_WIDGET'),
     windowMs: 60_000,
+    failuresPerAddress: intFrom(env.AUTH_FAILURES_PER_ADDRESS, 30, 'AUTH_FAILURES_PER_ADDRESS'),
+    failuresPerKey: intFrom(env.AUTH_FAILURES_PER_KEY, 100, 'AUTH_FAILURES_PER_KEY'),
   };
   return {
     production,
@@ -85,13 +101,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     rateLimits,
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION ? env.GRAPHQL_INTROSPECTION === 'true' : !production,
-    events: eventSettings(env),
+    events: { ...eventSettings(env), mailDir: outboxMailDir(dataDir) },
     webConcurrency: webConcurrency(env.WEB_CONCURRENCY, { databaseUrl, redisUrl, rateLimits }),
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'bms:',
     receiveTimeoutSeconds: receiveTimeout(env.REQUEST_RECEIVE_TIMEOUT),
     files: fileSettings(env, dataDir),
+    jobsTickMs: jobsTick(env.JOBS_TICK_MS),
   };
+}
+
+/** JOBS_TICK_MS: at least a second (the scheduler's statements come at most this often). */
+function jobsTick(value: string | undefined): number {
+  const ms = intFrom(value, DEFAULT_TICK_MS, 'JOBS_TICK_MS');
+  if (ms < 1000) throw new Error(`JOBS_TICK_MS must be at least 1000 (milliseconds), got "${value}"`);
+  return ms;
 }
 
 /** REQUEST_RECEIVE_TIMEOUT: whole seconds, at least 1 (0 would let a request stall forever). */

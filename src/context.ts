@@ -16,6 +16,8 @@ export interface Caller {
   hasFullAccess: boolean;
   projectAccess: readonly string[];
   subsidiaryAccess: readonly string[];
+  /** The tenant's modules that are switched off (Tenant.scopes): their operations are refused. */
+  modulesOff?: ReadonlySet<string>;
   /** Set when the credential is an API key: the caller is the key, within its creator's rights. */
   apiKey?: Readonly<{ id: string; name: string; secretHash: Buffer; expiresAt: Date | null }>;
 }
@@ -69,6 +71,11 @@ export interface LiveStreams {
   records(ctx: Context, types: readonly string[] | null | undefined): AsyncIterable<EventEnvelope>;
   /** The caller's notifications as they arrive. */
   notifications(): AsyncIterable<Notification>;
+  /**
+   * Runs the execution of a payload read for this caller alone in a tenant transaction of theirs
+   * (the fields that read, `events` and `history`, need one); undefined for any other payload.
+   */
+  executeOwn<R>(payload: object, execute: (ctx: Context) => Promise<R>): Promise<R> | undefined;
 }
 
 /** What every resolver receives: the request's ORM fork, caller and loaders. */

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { GroupDef } from './family/group';
+import type { ScheduledJob } from './jobs/job';
 import type { Logger } from './logger';
 import type { RestRoute } from './rest/route';
 
@@ -21,11 +22,17 @@ export interface DomainModule {
   readonly routes: readonly RestRoute[];
   /** Work it runs beside the requests, in every service process. */
   readonly jobs?: readonly ModuleJob[];
+  /**
+   * Its time-based work: jobs that run once per period (an interval, or a time of day in the
+   * tenant's time zone) across every process, recorded and counted (src/jobs/job.ts).
+   */
+  readonly scheduled?: readonly ScheduledJob[];
 }
 
 /**
- * A module's background work. Every service process starts each one, so the work must be shared
- * through its tables (rows claimed with FOR UPDATE SKIP LOCKED), never assume it runs alone.
+ * A module's background work that runs all the time (a queue's worker; what runs on a schedule is
+ * `scheduled`). Every service process starts each one, so the work must be shared through its
+ * tables (rows claimed with FOR UPDATE SKIP LOCKED), never assume it runs alone.
  */
 export interface ModuleJob {
   /** How the logs and docs name it. */

@@ -2,15 +2,14 @@ import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import type { EntityManager } from '@mikro-orm/core';
 import { createApp, type App } from './app';
-import { appJobs } from './app-modules';
+import { appJobs, appScheduled } from './app-modules';
 import { resolveJwtSecret } from './auth/secret';
 import { signToken, type JwtSettings } from './auth/jwt';
 import type { Config } from './config';
 import { printBanner, type DemoLine } from './banner';
-import { startIdempotencyCleanup } from './jobs/idempotency-cleanup';
-import { startHistoryRetention } from './history/retention';
 import { startFileJobs } from './jobs/file-jobs';
-import { startTenantPurge } from './jobs/tenant-purge';
+import { kernelJobs } from './jobs/kernel-jobs';
+import { JobScheduler } from './jobs/scheduler';
 import { startExportJobs } from './jobs/tenant-exports';
 import { connectSharedState, type SharedState } from './http/shared-store';
 import { openDatabase, type Database } from './db/database';
@@ -62,14 +61,24 @@ export async function serve(config: Config, stops: StopSignals): Promise<void> {
   const moduleJobs = appJobs.map((job) => job.start(db.orm, logger));
   // Webhooks (and notification e-mail) go out from the outbox through this process and any other.
   const events = startEventWorker(db.orm, logger, config.events, app.metrics.observeAttempt, !db.embedded);
-  // Idempotency keys past their 24 hours go, in every process (deleting twice costs nothing).
-  const cleanup = startIdempotencyCleanup(db.orm, logger);
-  // History past each tenant's retention period goes, in every process too.
-  const retention = startHistoryRetention(db.orm, logger);
-  // Thumbnails of uploaded images, and files no record names, in this process and any other.
+  // Time-based work, the kernel's (clean-ups, retention, purges, digests) and the modules': each
+  // period runs once across every process, claimed in the database (jobs/scheduler.ts).
+  const scheduler = new JobScheduler(
+    db.orm,
+    [
+      ...kernelJobs({
+        orm: db.orm,
+        files: app.files,
+        digestIntervalMs: config.events.digestIntervalMs,
+        nudgeEvents: events.nudge,
+      }),
+      ...appScheduled,
+    ],
+    logger,
+    { tickMs: config.jobsTickMs, observe: app.metrics.observeJobRun },
+  ).start();
+  // Thumbnails of uploaded images, in this process and any other.
   const fileJobs = startFileJobs(db.orm, app.files, logger);
-  // Deleted tenants whose grace period is over lose their rows and files, checked hourly.
-  const purge = startTenantPurge(db.orm, app.files.backend, logger);
   // Tenant exports asked for over the API, written under DATA_DIR/exports.
   const exportJobs = startExportJobs(db.orm, app.files.backend, config.dataDir, logger);
   const base = `http://${config.host}:${config.port}`;
@@ -100,10 +109,8 @@ export async function serve(config: Config, stops: StopSignals): Promise<void> {
         app.close(),
         ...moduleJobs.map((job) => job.stop()),
         events.stop(),
-        cleanup.stop(),
-        retention.stop(),
+        scheduler.stop(),
         fileJobs.stop(),
-        purge.stop(),
         exportJobs.stop(),
       ]);
       await Promise.all([db.close(), shared?.close()]);

@@ -18,6 +18,7 @@ import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
 import type { CallerCache } from './caller-cache';
 import { PROVIDER_ALGORITHMS } from './key-sets';
 import { withdrawnBySignOut } from './withdrawal';
+import { signedIn } from './last-login';
 import { trustedIssuers } from './issuers';
 import { userOfIssuerToken } from './issuer-users';
 import {
@@ -50,7 +51,8 @@ export interface Authenticated {
  */
 const CALLER_COLUMNS = `u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
                          where r.tenant_id = u.tenant_id and r.name = any(u.roles)), '[]'::jsonb) as role_permissions,
-          coalesce((select t.active from tenant t where t.id = u.tenant_id), false) as tenant_active`;
+          coalesce((select t.active from tenant t where t.id = u.tenant_id), false) as tenant_active,
+          (select t.scopes from tenant t where t.id = u.tenant_id) as tenant_scopes`;
 
 const userStatement = (tenantId: string, userId: string) => ({
   text: `select ${CALLER_COLUMNS}
@@ -91,15 +93,18 @@ interface LoadedCaller {
   columns: Record<string, unknown> | null;
   rolePermissions: Permissions[];
   tenantActive: boolean;
+  /** The tenant's modules switched off. */
+  modulesOff: string[];
 }
 
 function loadedCallerOf(rows: Record<string, unknown>[]): LoadedCaller {
-  if (rows.length === 0) return { columns: null, rolePermissions: [], tenantActive: false };
-  const { role_permissions, tenant_active, ...columns } = rows[0];
-  const rolePermissions = (
-    typeof role_permissions === 'string' ? JSON.parse(role_permissions) : role_permissions
-  ) as Permissions[];
-  return { columns, rolePermissions, tenantActive: tenant_active === true };
+  if (rows.length === 0) return { columns: null, rolePermissions: [], tenantActive: false, modulesOff: [] };
+  const { role_permissions, tenant_active, tenant_scopes, ...columns } = rows[0];
+  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+  const rolePermissions = json(role_permissions) as Permissions[];
+  const scopes = (json(tenant_scopes) ?? {}) as Record<string, unknown>;
+  const modulesOff = Object.keys(scopes).filter((name) => scopes[name] === false);
+  return { columns, rolePermissions, tenantActive: tenant_active === true, modulesOff };
 }
 
 /**
@@ -127,6 +132,7 @@ function callerFrom(em: EntityManager, loaded: LoadedCaller): Readonly<Caller> {
     hasFullAccess: user.hasFullAccess || superAdmin,
     projectAccess: user.projectAccess,
     subsidiaryAccess: user.subsidiaryAccess,
+    modulesOff: new Set(loaded.modulesOff),
   });
 }
 
@@ -260,6 +266,7 @@ export async function authenticate(
       throw unauthorized('the credential was withdrawn: its user signed out everywhere');
     // The actor recorded on writes is the user as stored now, not as the token remembers it.
     setActor(em, { tenantId: caller.tenantId, userId: caller.userId, email: caller.email });
+    void signedIn(rootEm, caller.tenantId, caller.userId, () => undefined);
     return { em, caller, expiresAt: (claims!.exp ?? 0) * 1000, tokenId: claims!.tokenId };
   } catch (err) {
     await endTenantTransaction(em, false);

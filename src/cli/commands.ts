@@ -30,12 +30,16 @@ interface Services {
   tenantEm(tenantId: string): EntityManager;
   /** The tenant the command's --tenant names (by id or exact name). */
   named(values: Values): ReturnType<typeof import('../services/directory').resolveTenant>;
+  /** The scheduler over every job the service runs (not started: the CLI runs jobs when told). */
+  scheduler(): Promise<import('../jobs/scheduler').JobScheduler>;
 }
 
 type Command = {
   args: string;
   summary: string;
   options: Options;
+  /** The one word it takes before its options (`jobs:run NAME`), read as `values._`. */
+  positional?: string;
 } & (
   | { run(values: Values, services: Services): Promise<unknown> }
   /** A command that must not open the database the usual way (a backup asks its host; a restore replaces it). */
@@ -306,6 +310,16 @@ const COMMANDS: Record<string, Command> = {
       return restoreEmbedded(config.dataDir, need(values, 'from'));
     },
   },
+  mail: {
+    args: '',
+    summary:
+      'the e-mail kept as .eml files under DATA_DIR/outbox-mail because SMTP_URL is not set (a JSON array, oldest first: file, date, to, subject, attachments)',
+    options: {},
+    async alone(_values, config) {
+      const { listKeptMail } = await import('./outbox-mail');
+      return listKeptMail(config.events.mailDir ?? '');
+    },
+  },
   'role:create': {
     args: '--tenant TENANT --name NAME --permission PERMISSION... [--description TEXT]',
     summary: 'a tenant role granting the named permissions (READ_CONCEPTS, CREATE_INVOICES, ...)',
@@ -473,6 +487,30 @@ const COMMANDS: Record<string, Command> = {
       return { userId: user.id, email: user.email, signedOutAt: signedOutAt.toISOString() };
     },
   },
+  jobs: {
+    args: '',
+    summary: 'every scheduled job: its schedule, module, last run and next run (a JSON array)',
+    options: {},
+    run: async (_values, services) => (await services.scheduler()).status(),
+  },
+  'jobs:run': {
+    args: '(NAME | --all) [--tenant TENANT] [--now ISO-TIME]',
+    summary:
+      "runs a job (or every job) now, for every tenant or one, with the clock at --now if given; recorded as a manual run, which the schedule ignores; prints each run's outcome and items (a JSON array)",
+    options: { all: { type: 'boolean' }, tenant: { type: 'string' }, now: { type: 'string' } },
+    positional: 'NAME',
+    async run(values, services) {
+      const name = values._ as string | undefined;
+      if ((name === undefined) === (values.all !== true))
+        throw new UsageError('jobs:run takes a job name (bms jobs lists them) or --all, not both');
+      const text = values.now as string | undefined;
+      const now = text === undefined ? new Date() : new Date(text);
+      if (Number.isNaN(now.getTime()))
+        throw new UsageError(`--now must be an ISO 8601 time (2026-12-01T06:00:00Z), got "${text}"`);
+      const tenantId = values.tenant === undefined ? undefined : (await services.named(values)).id;
+      return (await services.scheduler()).runNow(name === undefined ? 'all' : [name], { tenantId, now });
+    },
+  },
   token: {
     args: '--email EMAIL [--tenant TENANT] [--expires-in 12h]',
     summary: 'a token for an existing user; --tenant only when the e-mail is in several tenants',
@@ -512,13 +550,18 @@ function parse(argv: string[]): { help: string } | { command: Command; values: V
     );
   let values: Values;
   try {
-    ({ values } = parseArgs({
+    let positionals: string[];
+    ({ values, positionals } = parseArgs({
       args: rest,
       options: { ...command.options, help: { type: 'boolean', short: 'h' } },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: command.positional !== undefined,
     }));
+    if (positionals.length > 1)
+      throw new UsageError(`${name} takes one ${command.positional}, got "${positionals.join(' ')}"`);
+    if (positionals.length === 1) values._ = positionals[0];
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     // parseArgs explains itself at length (how to pass a positional that starts with "-").
     throw new UsageError(`${name}: ${(err as Error).message.split('. ')[0]}`);
   }
@@ -559,6 +602,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv = proces
       issuers: await import('../domain/access/issuers'),
       tenantEm: (tenantId) => forkFor(db.orm.em, { tenantId, userId: null, email: 'cli' }),
       named: (values) => directory.resolveTenant(db.orm.em, need(values, 'tenant')),
+      scheduler: async () => (await import('./jobs')).schedulerOf(db.orm, config, jwt.secret),
     };
     return JSON.stringify(await command.run(parsed.values, services));
   } finally {

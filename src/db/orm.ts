@@ -6,6 +6,7 @@ import { Tenant } from '../entities/tenant';
 import { migrationNames } from '../migrations/names';
 import { RENAMED_MIGRATIONS } from '../migrations/renamed';
 import { OutboxSubscriber } from '../events/outbox';
+import { NotificationProducerSubscriber } from '../domain/notifications/produce';
 import { createLogger, type Logger } from '../logger';
 import { BoundDriver } from './orm-bypass/bound-execute';
 import { ServiceEntityManager } from './orm-bypass/entity-manager';
@@ -60,12 +61,14 @@ export function ormOptions({
       log: driverLog(logger),
     },
     filters: tenantFilter(scoped),
-    // The outbox runs after tenancy, which appends the history entries it turns into events.
-    subscribers: [new TenancySubscriber(), new OutboxSubscriber()],
+    // The notification producers add their notifications to the flush first, so tenancy stamps
+    // them and records their history; the outbox runs after tenancy, which appends the history
+    // entries it turns into events.
+    subscribers: [new NotificationProducerSubscriber(), new TenancySubscriber(), new OutboxSubscriber()],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
-    // (domain/files/stored-files.ts, jobs/tenant-exports.ts) or by the history's retention
-    // settings (history/retention.ts).
+    // (domain/files/stored-files.ts, jobs/tenant-exports.ts), by the history's retention
+    // settings (history/retention.ts) or by the scheduler's claims (jobs/scheduler.ts).
     schemaGenerator: {
       skipTables: [
         'caller_version',
@@ -75,6 +78,7 @@ export function ormOptions({
         'tenant_export',
         'history_settings',
         'webhook_backlog',
+        'job_run',
       ],
     },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).

@@ -37,6 +37,7 @@ const KEYWORDS: Record<string, (constraints: unknown[]) => JsonSchema> = {
   arrayMaxSize: ([max]) => ({ maxItems: max }),
   arrayMinSize: ([min]) => ({ minItems: min }),
   isUuid: () => ({ format: 'uuid' }),
+  matches: ([pattern]) => (pattern instanceof RegExp ? { pattern: pattern.source } : {}),
 };
 
 let byType: Map<string, Map<string, Limits>> | undefined;

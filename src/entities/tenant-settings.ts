@@ -1,4 +1,4 @@
-import { Field, Float, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Address } from './shared';
 
 /**
@@ -164,11 +164,21 @@ export class TenantSettings {
   defaultCountry?: string;
   @Field(() => String, {
     nullable: true,
-    description: 'Currency used where a record gives none (ISO 4217 code).',
+    description:
+      'Currency (ISO 4217 code) a sales or purchase invoice gets when it names none (EUR when unset).',
   })
   defaultCurrency?: string;
-  @Field(() => String, { nullable: true, description: 'Language used where a user gives none.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Language used where a user gives none; also the language of the invoice and reminder e-mails' built-in texts (en, nl; others get en).",
+  })
   defaultLanguage?: string;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Days to pay a sales invoice that gives no paymentTermDays (30 when unset), 0 to 3650.',
+  })
+  defaultPaymentTermDays?: number;
   @Field(() => String, { nullable: true, description: 'Visibility new products get.' })
   defaultProductVisibility?: string;
   @Field(() => String, {
@@ -177,13 +187,23 @@ export class TenantSettings {
       'Time zone used where a record gives none, and the days and weeks e-mail digests cover (IANA name).',
   })
   defaultTimezone?: string;
-  @Field(() => Float, { nullable: true, description: 'VAT percentage used where a record gives none.' })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'VAT percentage (0 to 100) a sales or purchase invoice row gets when it names no taxRate (21 when unset).',
+  })
   defaultVat?: number;
   @Field(() => Boolean, {
     nullable: true,
     description: 'Whether exchange rates are synchronised automatically.',
   })
   exchangeRateSyncEnabled?: boolean;
+  @Field(() => [Int], {
+    nullable: true,
+    description:
+      'Days after its due date on which an unpaid sales invoice gets a payment reminder, each once (default [7]; [] sends none); 1 to 3650, at most 10.',
+  })
+  reminderDays?: number[];
   @Field(() => Boolean, { nullable: true, description: "Whether the tenant's web shop is open." })
   shopEnabled?: boolean;
   @Field(() => ShopSettings, { nullable: true, description: 'Settings of the web shop.' })
@@ -226,10 +246,12 @@ export function completeSettings(s: TenantSettings | null | undefined): TenantSe
     defaultCountry: s?.defaultCountry ?? undefined,
     defaultCurrency: s?.defaultCurrency ?? undefined,
     defaultLanguage: s?.defaultLanguage ?? undefined,
+    defaultPaymentTermDays: s?.defaultPaymentTermDays ?? undefined,
     defaultProductVisibility: s?.defaultProductVisibility ?? undefined,
     defaultTimezone: s?.defaultTimezone ?? undefined,
     defaultVat: s?.defaultVat ?? undefined,
     exchangeRateSyncEnabled: s?.exchangeRateSyncEnabled ?? false,
+    reminderDays: s?.reminderDays ? [...new Set(s.reminderDays)].sort((a, b) => a - b) : undefined,
     shopEnabled: s?.shopEnabled ?? false,
     shopSettings: completeShopSettings(s?.shopSettings),
   };

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EventActor } from '../entities/outbox-event';
+import type { MailMessage } from './mail';
 import type { OutboxRecord } from './envelope';
 import { retryDelay, type EventSettings } from './settings';
 import { asEventWorker, inOneTrip, inOneTripEach, type Query, type TripStatement } from './store';
@@ -24,6 +25,11 @@ export interface DeliveryTarget {
   to?: string;
   /** A digest its user asked for now (src/events/digest.ts, requestDigest), not a period's. */
   requested?: boolean;
+  /**
+   * An e-mail composed by the service (an invoice, a reminder: outbound-mail.ts), sent as it
+   * is; such a delivery names no notification.
+   */
+  mail?: MailMessage;
 }
 
 /** A claimed delivery with what its attempt needs, read by the claiming statement itself. */

@@ -13,9 +13,10 @@ import type { EventSettings } from './settings';
  * less than a period before, so changing the tenant's time zone or the user's frequency neither
  * repeats a notification nor drops one.
  *
- * Scheduling is a single insert of one DIGEST delivery per user and period, run by every process
- * every `digestIntervalMs`; a unique index on (tenant, user, period end) makes whichever process
- * comes first the only one that inserts it. The delivery then goes as notification e-mail goes
+ * Scheduling is a single insert of one DIGEST delivery per user and period, run every
+ * `digestIntervalMs` by the `events.digests` scheduled job (src/jobs/kernel-jobs.ts); a unique
+ * index on (tenant, user, period end) makes a second insert (a manual run, a period retried) a
+ * no-op. The delivery then goes as notification e-mail goes
  * (claimed under a lease, retried with backoff), so it is sent once, and again only if a process
  * dies between the SMTP server's acceptance and recording it.
  */

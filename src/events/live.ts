@@ -10,7 +10,7 @@ import { endTenantTransaction } from '../db/tenant-transaction';
 import { startListener, type Listener } from '../db/listener';
 import type { Notification } from '../domain/notifications/entities/notification';
 import { classify } from '../error-mapping';
-import { badRequest, forbidden } from '../errors';
+import { badRequest, forbidden, unauthorized } from '../errors';
 import { FamilyService } from '../family/service';
 import type { GroupDef } from '../family/group';
 import type { Logger } from '../logger';
@@ -54,6 +54,8 @@ export class LiveSession implements LiveStreams {
   private chain: Promise<void> = Promise.resolve();
   private readonly expiry: NodeJS.Timeout;
   private ended = false;
+  /** Payloads read for this session alone (a notification): their fields may read more. */
+  private readonly ownPayloads = new WeakSet<object>();
 
   constructor(
     private readonly hub: LiveHub,
@@ -120,10 +122,39 @@ export class LiveSession implements LiveStreams {
       offer: async (ctx, event) => {
         if (!event.resource.id) return;
         const [found] = await this.hub.notifications.byIds(ctx, [event.resource.id], { detached: true });
-        if (found) sub.queue.push(found);
+        if (!found) return;
+        this.ownPayloads.add(found);
+        sub.queue.push(found);
       },
     });
     return sub.queue as PushQueue<Notification>;
+  }
+
+  /**
+   * Runs the execution of a payload read for this session alone in a tenant transaction of the
+   * caller, checked afresh, as a query's fields run in its request's: a notification's `events`,
+   * `history` and any other field that reads find their tenant there. Undefined for a payload
+   * shared by many sessions (an event's envelope), whose fields read nothing, so a fan-out takes
+   * no transaction per socket.
+   */
+  executeOwn<R>(payload: object, execute: (ctx: Context) => Promise<R>): Promise<R> | undefined {
+    return this.ownPayloads.has(payload) ? this.inTransaction(execute) : undefined;
+  }
+
+  private async inTransaction<R>(work: (ctx: Context) => Promise<R>): Promise<R> {
+    const auth = await this.authenticated();
+    if (!auth) throw unauthorized('the credential no longer holds');
+    try {
+      return await work({
+        em: auth.em,
+        caller: auth.caller,
+        loaders: new Loaders(),
+        requestId: randomUUID(),
+        live: this,
+      });
+    } finally {
+      await endTenantTransaction(auth.em, false);
+    }
   }
 
   private add(kind: Omit<LiveSubscription, 'queue'>): LiveSubscription {

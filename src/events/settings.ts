@@ -39,6 +39,11 @@ export interface EventSettings {
   /** How long an idle worker waits before looking for work again. */
   pollIntervalMs: number;
   /**
+   * The longest wait of a worker that keeps finding nothing: each empty look doubles the wait
+   * from `pollIntervalMs` up to this; work found, or written by the process, starts it again.
+   */
+  idlePollMaxMs: number;
+  /**
    * An endpoint whose attempts take at least this long (the median of its last few, or one still
    * running for several times this) is marked slow for a while: its lag is then the receiver's,
    * not counted against the tenant's writes (lag-bound.ts).
@@ -51,12 +56,17 @@ export interface EventSettings {
   lagBoundMs: number;
   /** How long such a write waits for the lag to come under the bound before it is refused (429). */
   lagBoundWaitMs: number;
-  /** SMTP server for notification e-mail (nodemailer URL); unset: e-mail is written to the log. */
+  /**
+   * SMTP server for notification and invoice e-mail (nodemailer URL); unset: each message is
+   * written to `mailDir` as an `.eml` file (to the log when that is unset too).
+   */
   smtpUrl?: string;
   mailFrom: string;
+  /** Where messages go without an SMTP server: `DATA_DIR/outbox-mail` (config.ts). */
+  mailDir?: string;
   /** Web Push, FCM and APNs senders (push/settings.ts). */
   push: PushSettings;
-  /** How often each process looks for digests that are due (inserting one twice is a no-op). */
+  /** How often digests that are due are looked for: the `events.digests` job's period. */
   digestIntervalMs: number;
   /** The service's address as people reach it: digests link to `{publicUrl}/unsubscribe`. */
   publicUrl: string;
@@ -87,6 +97,7 @@ export function eventSettings(env: NodeJS.ProcessEnv = process.env): EventSettin
     connections: Math.max(0, intFrom(env.EVENT_DB_CONNECTIONS, 3, 'EVENT_DB_CONNECTIONS')),
     circuitFailures: Math.max(1, intFrom(env.WEBHOOK_CIRCUIT_FAILURES, 5, 'WEBHOOK_CIRCUIT_FAILURES')),
     pollIntervalMs: intFrom(env.EVENT_POLL_INTERVAL_MS, 1000, 'EVENT_POLL_INTERVAL_MS'),
+    idlePollMaxMs: intFrom(env.EVENT_IDLE_POLL_MAX_MS, 10_000, 'EVENT_IDLE_POLL_MAX_MS'),
     slowReceiverMs: Math.max(1, intFrom(env.WEBHOOK_SLOW_MS, 500, 'WEBHOOK_SLOW_MS')),
     lagBoundMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_MS, 750, 'EVENT_LAG_BOUND_MS')),
     lagBoundWaitMs: Math.max(0, intFrom(env.EVENT_LAG_BOUND_WAIT_MS, 5000, 'EVENT_LAG_BOUND_WAIT_MS')),

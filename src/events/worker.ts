@@ -18,7 +18,7 @@ import {
   type Channel,
   type Claim,
 } from './deliveries';
-import { composeDigest, digestContent, scheduleDigests, unsubscribeLink } from './digest';
+import { composeDigest, digestContent, unsubscribeLink } from './digest';
 import { PushSenders, SERVICE_OF } from './push';
 import type { PushNotice } from './push/payload';
 import { configuredPlatforms } from './push/settings';
@@ -28,7 +28,7 @@ import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
 import { asEventWorker, inOneTrip, ownConnections } from './store';
-import { createMailer, type Mailer } from './mail';
+import { createMailer, type Mailer, type MailMessage } from './mail';
 
 /**
  * The event worker: fans committed outbox rows out to deliveries, and hands deliveries to their
@@ -39,8 +39,8 @@ import { createMailer, type Mailer } from './mail';
  *   active endpoint of the row's tenant whose `events` match (and, for created notifications, an
  *   e-mail and a push per device as the recipient's settings allow), and marks the rows
  *   dispatched, all in one transaction;
- * - digests: every `digestIntervalMs`, a DIGEST delivery per user and period that is due
- *   (digest.ts), once whatever the number of processes;
+ * - digests: the DIGEST deliveries the `events.digests` scheduled job inserts (digest.ts,
+ *   src/jobs/kernel-jobs.ts), sent like e-mail;
  * - delivery: claims a batch of due deliveries (webhooks within their endpoint's window, see
  *   deliveries.ts; e-mail, push and digests by due time), each under a short lease, and commits; then makes the
  *   attempts at once, outside any transaction, up to `concurrency` in flight, renewing the leases
@@ -218,6 +218,7 @@ async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: Ab
     const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     return { claim, ok, ...outcome, at };
   }
+  if (claim.target?.mail) return attemptComposed(mailer, claim, claim.target.mail, at);
   const notificationId = claim.target?.notificationId ?? '';
   const [mail] = await asEventWorker(
     orm,
@@ -243,6 +244,26 @@ async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: Ab
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
     }
+  }
+  return {
+    claim,
+    ok: error === null,
+    statusCode: null,
+    error,
+    durationMs: Date.now() - at.getTime(),
+    at,
+    sent,
+  };
+}
+
+/** An e-mail the service composed when it queued it (outbound-mail.ts): sent as stored. */
+async function attemptComposed(mailer: Mailer, claim: Claim, mail: MailMessage, at: Date): Promise<Attempt> {
+  let error: string | null = null;
+  let sent = false;
+  try {
+    sent = await mailer.send(mail);
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
   }
   return {
     claim,
@@ -750,6 +771,13 @@ export async function deliverOne(orm: MikroORM, settings: EventSettings, log: Lo
  * unavailable) are logged and retried after the interval; whatever they interrupted is taken up
  * again from the database.
  */
+/**
+ * The wait of a loop that keeps finding nothing: the poll interval, doubling at each empty look
+ * up to `idlePollMaxMs` (a quarter more at most, so the processes of a deployment drift apart).
+ */
+const quietly = (settings: EventSettings) =>
+  new Backoff(settings.pollIntervalMs, Math.max(settings.pollIntervalMs, settings.idlePollMaxMs));
+
 export function startEventWorker(
   orm: MikroORM,
   logger: Logger,
@@ -759,7 +787,7 @@ export function startEventWorker(
   server = false,
 ): EventWorker {
   const log = logger.child({ worker: `event-worker@${hostname()}:${process.pid}` });
-  const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log);
+  const mailer = createMailer(settings.smtpUrl, settings.mailFrom, log, settings.mailDir);
   const push = new PushSenders(settings.push);
   const platforms = configuredPlatforms(settings.push);
   sizeAgents(settings.concurrency);
@@ -773,18 +801,17 @@ export function startEventWorker(
   const wakeAll = () => {
     for (const wake of [...wakers]) wake();
   };
-  /** Waits that only stop() ends early. */
-  const stopWakers = new Set<() => void>();
+  /** Waits `ms`, or less when woken: resolves true when woken (a write, a nudge), false when the time ran out. */
   const idle = (ms: number, also?: Set<() => void>, woken = wakers) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(false), ms);
       // A wait is never what keeps the process alive (a stopped worker leaves none behind).
       timer.unref();
-      function done() {
+      function done(early = true) {
         clearTimeout(timer);
         woken.delete(done);
         also?.delete(done);
-        resolve();
+        resolve(early);
       }
       woken.add(done);
       also?.add(done);
@@ -824,33 +851,42 @@ export function startEventWorker(
       }
     })();
 
+  // An idle process looks less and less often (quietly()): each look is a statement, and a
+  // deployment's processes are idle most of the time. What its own requests write wakes it at
+  // once (onOutboxWrites, wakeAll), so only work made elsewhere (another process's events
+  // without a worker, a retry coming due) waits up to EVENT_IDLE_POLL_MAX_MS.
+  const quietDispatch = quietly(settings);
+  const quietDelivery = quietly(settings);
   const dispatching = guarded('dispatch', async () => {
-    await dispatchAll();
+    const made = await dispatchAll();
     if (stopped) return;
     const soon = Date.now() < soonUntil;
-    await idle(
-      soon ? Math.min(DISPATCH_SOON_MS, settings.pollIntervalMs) : settings.pollIntervalMs,
+    if (made > 0 || soon) quietDispatch.reset();
+    const woken = await idle(
+      soon ? Math.min(DISPATCH_SOON_MS, settings.pollIntervalMs) : quietDispatch.delay(),
       dispatchWakers,
     );
+    if (woken) quietDispatch.reset();
   });
   const delivering = guarded('deliver', async () => {
     const started = await pool.fill();
     if (stopped) return;
+    if (started > 0 || pool.inFlight > 0) quietDelivery.reset();
     // Room left and nothing claimed: wait for work. Full: wait for a slot.
     if (started === 0 || pool.inFlight >= settings.concurrency) {
+      const wait = pool.inFlight > 0 ? settings.pollIntervalMs : quietDelivery.delay();
       const recorded = await Promise.race([
-        pool.settle(settings.pollIntervalMs),
-        idle(settings.pollIntervalMs).then(() => false),
+        pool.settle(wait),
+        idle(wait).then((woken) => {
+          // Woken by new events or a nudge: work is near, look often again.
+          if (woken) quietDelivery.reset();
+          return false;
+        }),
       ]);
+      if (recorded) quietDelivery.reset();
       // Woken by a nudge or the poll interval: anything may be due now (a record has said what).
       if (!recorded) pool.poke();
     }
-  });
-  const scheduling = guarded('schedule digests', async () => {
-    if ((await scheduleDigests(orm)) > 0) wakeAll();
-    // Not woken by new events or nudges: under a write load those come many times a second, and
-    // the scheduling statement (every tenant's users and periods) ran at each of them.
-    if (!stopped) await idle(settings.digestIntervalMs, undefined, stopWakers);
   });
   log.info('event worker started');
 
@@ -874,8 +910,7 @@ export function startEventWorker(
       stopped = true;
       stopListening();
       wakeAll();
-      for (const wake of [...stopWakers]) wake();
-      await Promise.all([dispatching, delivering, scheduling]);
+      await Promise.all([dispatching, delivering]);
       // What is in flight finishes and is recorded, or is given back (drain()).
       await pool.drain(Math.min(STOP_GRACE_MS, settings.timeoutMs));
       mailer.close();

@@ -56,6 +56,8 @@ export interface GroupDef<T extends Audited = Audited, C extends object = any, U
   lists?: readonly ListQuery<T>[];
   /** Checks run inside the delete's transaction, before the rows found are deleted. */
   beforeDelete?(ctx: Context, rows: T[]): Promise<void> | void;
+  /** Rules run inside a restore's transaction, before the record comes back (undoing beforeDelete's). */
+  beforeRestore?(ctx: Context, entity: T): Promise<void> | void;
 }
 
 /** A group, with its records' `events` read in their own statement when a query asks for them. */

@@ -512,6 +512,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       await checkFileRefs(ctx, data);
       await checkRestoredReferences(ctx.em, this.entityName, data);
       const entity = ctx.em.create(this.group.entity, { ...data, id, tenantId: caller.tenantId } as never);
+      await this.group.beforeRestore?.(ctx, entity);
       markRestore(entity);
       await ctx.em.persistAndFlush(entity);
       return entity;

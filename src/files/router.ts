@@ -15,6 +15,7 @@ import { isUuid } from '../family/limits';
 import { checkOf, superAdminOnly } from '../permissions/rules';
 import type { Logger } from '../logger';
 import { sendCaught, sendError } from '../http/send-error';
+import { receiveWithoutLimit } from '../http/slow-clients';
 import {
   assetOf,
   findFile,
@@ -97,7 +98,11 @@ function tokenTenant(secret: string, id: string, token: string): string | null {
  * file are ignored; a second file part, a body that is not multipart, or one that ends without a
  * file part is a 400 (415 for another media type).
  */
-function fileOfMultipart<R>(req: Request, take: (upload: Upload) => Promise<R>): Promise<R> {
+function fileOfMultipart<R>(
+  req: Request,
+  take: (upload: Upload) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R> {
   if (!req.is('multipart/form-data'))
     return Promise.reject(
       Object.assign(badRequest('the body must be multipart/form-data with a part named "file"'), {
@@ -139,6 +144,7 @@ function fileOfMultipart<R>(req: Request, take: (upload: Upload) => Promise<R>):
     });
     // A client gone halfway: the file part fails, and the stored object with it.
     req.on('aborted', () => parser.destroy(new Error('the request was cut off')));
+    signal?.addEventListener('abort', () => parser.destroy(signal.reason as Error));
     req.pipe(parser);
   });
 }
@@ -160,11 +166,14 @@ export function filesRouter({
   orm,
   contextFor,
   logger,
+  idleSeconds,
 }: {
   store: FileStore;
   orm: MikroORM;
   contextFor: ContextFor;
   logger: Logger;
+  /** How long the local upload target waits for the next bytes of a body (REQUEST_RECEIVE_TIMEOUT). */
+  idleSeconds: number;
 }): express.Router {
   const router = express.Router();
   const inTenantOf =
@@ -213,7 +222,16 @@ export function filesRouter({
         file: await store.pending(em, tenantId, id),
         limits: await limitsOf(em, tenantId, store.settings.defaults),
       }));
-      await fileOfMultipart(req, (upload) => store.receive(file, limits, upload.body));
+      // A large file on a slow link: the whole body is not held to the receive limit, only each
+      // gap in it, and the ticket's expiry.
+      const receiving = receiveWithoutLimit(req, idleSeconds, file.expires);
+      try {
+        await fileOfMultipart(req, (upload) => store.receive(file, limits, upload.body), receiving.signal);
+      } catch (err) {
+        throw receiving.signal.aborted ? receiving.signal.reason : err;
+      } finally {
+        receiving.done();
+      }
       res.status(204).end();
     } catch (err) {
       refuseUpload(req, res, err, logger);

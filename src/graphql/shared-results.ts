@@ -1,4 +1,11 @@
-import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import {
+  createSourceEventStream,
+  execute,
+  GraphQLError,
+  print,
+  type ExecutionArgs,
+  type ExecutionResult,
+} from 'graphql';
 
 /**
  * Subscriptions whose sockets share their results: graphql's own `subscribe`, except that a
@@ -7,8 +14,8 @@ import { createSourceEventStream, execute, print, type ExecutionArgs, type Execu
  * not once per socket. What a caller may see is decided before the payload is offered
  * (events/readable.ts); the fields of the payload do not depend on who asked, so the result is
  * the same for each (a result with errors is not kept for later ones). A payload made for one session (a
- * notification read in its recipient's transaction) is a new object each time, and so is
- * executed for its own socket as before.
+ * notification read in its recipient's transaction) is a new object each time, executed for its own socket
+ * with the context `own` gives it (its fields may read: a notification's history).
  */
 const executed = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
 /** The results shared by many sockets, each with its JSON once a socket's message needed it. */
@@ -25,8 +32,18 @@ export function sharedJsonOf(value: unknown): string | undefined {
   return (entry.json ??= JSON.stringify(value));
 }
 
+/**
+ * Where a payload made for one subscriber alone is executed: `execute` run with a context of
+ * its own (a tenant transaction, for fields that read), or undefined for the subscription's.
+ */
+export type OwnExecution = (
+  payload: object,
+  execute: (contextValue: unknown) => Promise<ExecutionResult>,
+) => Promise<ExecutionResult> | undefined;
+
 export async function subscribeSharing(
   args: ExecutionArgs,
+  own?: OwnExecution,
 ): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source;
@@ -35,6 +52,15 @@ export async function subscribeSharing(
   const resultOf = (payload: unknown): Promise<ExecutionResult> => {
     if (typeof payload !== 'object' || payload === null)
       return Promise.resolve(execute({ ...args, rootValue: payload }));
+    const alone = own?.(payload, async (contextValue) =>
+      execute({ ...args, contextValue, rootValue: payload }),
+    );
+    // A context that could not be had (the credential gone, the database away) is the result's error.
+    if (alone)
+      return alone.catch((err: Error) => ({
+        data: null,
+        errors: [new GraphQLError(err.message, { originalError: err })],
+      }));
     let results = executed.get(payload);
     if (!results) executed.set(payload, (results = new Map()));
     const known = results.get(key);

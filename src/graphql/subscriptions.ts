@@ -17,6 +17,7 @@ import { codeFor } from '../errors';
 import { GRAPHQL_PATH } from '../http/api-base';
 import { classify } from '../error-mapping';
 import { CLOSE_UNAUTHORIZED, type LiveHub, type LiveSession } from '../events/live';
+import type { Context } from '../context';
 import type { Logger } from '../logger';
 import { withoutSuggestions } from './errors';
 import { FanoutSocket, messageReplacer } from './fanout-socket';
@@ -81,7 +82,11 @@ export function serveSubscriptions(options: {
     {
       schema,
       // An event offered to many sockets is executed once per document (shared-results.ts).
-      subscribe: subscribeSharing,
+      // A payload read for one session alone runs in a tenant transaction of its caller (events/live.ts).
+      subscribe: (args) =>
+        subscribeSharing(args, (payload, execute) =>
+          (args.contextValue as Context).live?.executeOwn(payload, execute),
+        ),
       jsonMessageReplacer: messageReplacer,
       connectionInitWaitTimeout: 10_000,
       onConnect: async (ctx) => {

@@ -3,8 +3,6 @@ import { queryRows } from '../db/orm-bypass/statements';
 import { actorOf } from '../db/tenancy';
 import { affectedRows, asWorker } from '../db/worker-transaction';
 import { badRequest } from '../errors';
-import type { Logger } from '../logger';
-import { runPeriodically, type Periodic } from '../jobs/periodic';
 
 /**
  * How long a tenant's history (and the deleted records the audit log keeps for restoring) is
@@ -47,7 +45,7 @@ export async function retainedSince(em: EntityManager, now = new Date()): Promis
 /**
  * Deletes, in every tenant, the history entries and the audit log's deleted records older than
  * the tenant's retention period, as the `history-retention` worker, which the tables' retention
- * policies admit.
+ * policies admit: the `history.retention` scheduled job (src/jobs/kernel-jobs.ts).
  */
 export async function purgeExpiredHistory(orm: MikroORM): Promise<{ entries: number; deletions: number }> {
   const keep = (table: string) =>
@@ -59,19 +57,4 @@ export async function purgeExpiredHistory(orm: MikroORM): Promise<{ entries: num
     ),
     deletions: await affectedRows(em, `delete from audit_log where created < now() - ${keep('audit_log')}`),
   }));
-}
-
-export type Retention = Periodic;
-
-/** Runs purgeExpiredHistory at start and then every `intervalMs` (every process; repeats cost nothing). */
-export function startHistoryRetention(orm: MikroORM, logger: Logger, intervalMs = 60 * 60_000): Retention {
-  return runPeriodically(
-    intervalMs,
-    logger,
-    'could not delete history past its retention; trying again later',
-    async () => {
-      const purged = await purgeExpiredHistory(orm);
-      if (purged.entries || purged.deletions) logger.info(purged, 'history past its retention deleted');
-    },
-  );
 }

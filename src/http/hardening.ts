@@ -90,6 +90,16 @@ export interface RateLimits {
   perTenant: number;
   windowMs: number;
   /**
+   * Refused credentials (401s) per failure window from one client address, after which its
+   * requests with a credential are answered 429 until the window ends; 0 or unset turns it off
+   * (credential-failures.ts).
+   */
+  failuresPerAddress?: number;
+  /** The same per API key id, from any address. */
+  failuresPerKey?: number;
+  /** The failure window (15 minutes when unset). */
+  failureWindowMs?: number;
+  /**
    * Requests per window to the public routes (no credential: contact forms, bookings) per client
    * address, and per widget; unset, PUBLIC_LIMITS' figures hold (0 turns one off).
    */
@@ -109,7 +119,7 @@ export interface RateLimits {
 export const PUBLIC_LIMITS = { perAddress: 30, perWidget: 300 } as const;
 
 /** What a window's count came to: the store's answer. */
-interface WindowCount {
+export interface WindowCount {
   totalHits: number;
   resetTime?: Date;
 }
@@ -144,7 +154,7 @@ function windowCounter(
 }
 
 /** Seconds until the window resets, as express-rate-limit counts them. */
-function secondsLeft(count: WindowCount, windowMs: number): number {
+export function secondsLeft(count: WindowCount, windowMs: number): number {
   return count.resetTime
     ? Math.max(0, Math.ceil((count.resetTime.getTime() - Date.now()) / 1000))
     : Math.ceil(windowMs / 1000);
@@ -161,7 +171,7 @@ function tooMany(res: Response, seconds: number): AppError {
  * A cache keyed by texts a client sends (a header, a document), counted by their length so that
  * long ones cannot fill the memory: a text longer than `maxChars` is not kept at all.
  */
-function keyedByText<V extends object | boolean>(max: number, maxChars: number): LRUCache<string, V> {
+export function keyedByText<V extends object | boolean>(max: number, maxChars: number): LRUCache<string, V> {
   return new LRUCache<string, V>({
     max,
     maxSize: maxChars,

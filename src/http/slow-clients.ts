@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { errorBody } from '../errors';
+import { AppError, errorBody, titleFor } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 
@@ -44,6 +44,7 @@ export function answerClientErrors(
   metrics: Metrics,
 ): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && keepsReceiving(socket)) return;
     const inFlight = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
     const code = err.code ?? '';
     const [status, title] = HTTP_ERRORS[code] ?? [400, 'Bad Request'];
@@ -67,4 +68,70 @@ export function answerClientErrors(
     }
     socket.destroySoon();
   });
+}
+
+/** The connections whose request is exempt from the receive limit, with their error listeners. */
+const exempt = new WeakMap<Socket, ((err: Error) => void)[]>();
+
+/**
+ * Node's request timer fired for a connection whose request was exempted (receiveWithoutLimit):
+ * it is ignored. Node took its own error listener off the socket before telling, so it is put
+ * back; the timer does not fire again for the same request.
+ */
+function keepsReceiving(socket: Socket): boolean {
+  const listeners = exempt.get(socket);
+  if (!listeners) return false;
+  for (const listener of listeners)
+    if (!socket.listeners('error').includes(listener)) socket.on('error', listener);
+  return true;
+}
+
+/** How a request received without the receive limit was cut short, if it was. */
+export interface Receiving {
+  /** Aborted with a 408 when the body stalls or the deadline passes. */
+  signal: AbortSignal;
+  /** The receive limit is back for the connection's next request; the timers are cleared. */
+  done(): void;
+}
+
+/**
+ * Exempts one request from the receive limit (`requestTimeout`), for a body that may take long
+ * on a slow link (the two-step upload's local target): it is held instead to `idleSeconds`
+ * without a byte, and to `deadline`. Either cut answers 408 (`signal`'s reason).
+ *
+ * Node has no per-request setting for its timer: it checks every connection with a request in
+ * progress and reports an overdue one as a `clientError`, which answerClientErrors then ignores
+ * for this connection. The exemption ends with `done()`.
+ */
+export function receiveWithoutLimit(
+  req: http.IncomingMessage,
+  idleSeconds: number,
+  deadline: Date | null,
+): Receiving {
+  const socket = req.socket;
+  exempt.set(socket, socket.listeners('error') as ((err: Error) => void)[]);
+  const abort = new AbortController();
+  const cut = (detail: string) => {
+    if (!abort.signal.aborted) abort.abort(new AppError(408, titleFor(408), detail));
+  };
+  const onIdle = () => cut(`no bytes of the request's body arrived for ${idleSeconds} s`);
+  req.setTimeout(idleSeconds * 1000, onIdle);
+  const left = deadline ? Math.max(0, deadline.getTime() - Date.now()) : undefined;
+  const late =
+    left === undefined
+      ? undefined
+      : setTimeout(
+          () => cut('the upload did not arrive in full before its ticket expired'),
+          Math.min(left, 2 ** 31 - 1),
+        );
+  late?.unref();
+  return {
+    signal: abort.signal,
+    done() {
+      clearTimeout(late);
+      req.off('timeout', onIdle);
+      socket.setTimeout(0);
+      exempt.delete(socket);
+    },
+  };
 }

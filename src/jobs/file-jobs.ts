@@ -152,15 +152,12 @@ export async function cleanUpFiles(orm: MikroORM, store: FileStore, graceMs = st
 
 export type FileJobs = Periodic;
 
-/** Runs the thumbnails every `intervalMs` and the clean-up every hour, in this process. */
+/**
+ * Makes the thumbnails that are due every `intervalMs`, in this process: a queue found in the
+ * table, which every process polls (the clean-up is the `files.cleanup` scheduled job).
+ */
 export function startFileJobs(orm: MikroORM, store: FileStore, logger: Logger, intervalMs = 2000): FileJobs {
-  let lastCleanUp = 0;
   return runPeriodically(intervalMs, logger, 'file jobs failed; trying again later', async () => {
     while ((await makeThumbnails(orm, store)) > 0);
-    if (Date.now() - lastCleanUp > 3600_000) {
-      lastCleanUp = Date.now();
-      const removed = await cleanUpFiles(orm, store);
-      if (removed) logger.info({ removed }, 'files no record names removed');
-    }
   });
 }

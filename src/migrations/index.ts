@@ -25,6 +25,9 @@ import { Migration20261127100000_delivery_room } from './Migration20261127100000
 import { Migration20261127110000_webhook_backlog } from './Migration20261127110000_webhook_backlog';
 import { Migration20261128100000_webhook_slow } from './Migration20261128100000_webhook_slow';
 import { Migration20261129100000_signed_out_token } from './Migration20261129100000_signed_out_token';
+import { Migration20261129200000_jobs } from './Migration20261129200000_jobs';
+import { Migration20261129230000_customer_address } from './Migration20261129230000_customer_address';
+import { Migration20261130010000_notify } from './Migration20261130010000_notify';
 import { Migration20261130020000_front_office } from './Migration20261130020000_front_office';
 
 export const migrationsList: { name: string; class: any }[] = [
@@ -54,5 +57,8 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261127110000_webhook_backlog', class: Migration20261127110000_webhook_backlog },
   { name: 'Migration20261128100000_webhook_slow', class: Migration20261128100000_webhook_slow },
   { name: 'Migration20261129100000_signed_out_token', class: Migration20261129100000_signed_out_token },
+  { name: 'Migration20261129200000_jobs', class: Migration20261129200000_jobs },
+  { name: 'Migration20261129230000_customer_address', class: Migration20261129230000_customer_address },
+  { name: 'Migration20261130010000_notify', class: Migration20261130010000_notify },
   { name: 'Migration20261130020000_front_office', class: Migration20261130020000_front_office },
 ];

@@ -30,5 +30,8 @@ export const migrationNames: readonly string[] = [
   'Migration20261127110000_webhook_backlog',
   'Migration20261128100000_webhook_slow',
   'Migration20261129100000_signed_out_token',
+  'Migration20261129200000_jobs',
+  'Migration20261129230000_customer_address',
+  'Migration20261130010000_notify',
   'Migration20261130020000_front_office',
 ];

@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { unmappedRefusals } from '../db/refusals';
 import { deliveryLag } from '../events/deliveries';
 import type { AttemptObserver } from '../events/worker';
+import type { JobRunObserver } from '../jobs/scheduler';
 import type { LagBound, LagBoundObserver } from '../events/lag-bound';
 import { joinClusterMetrics } from './cluster-metrics';
 
@@ -35,6 +36,8 @@ export interface Metrics {
   countReceiveTimeout(phase: 'headers' | 'body'): void;
   /** Counts one attempt of the event worker (webhook or e-mail), per endpoint. */
   observeAttempt: AttemptObserver;
+  /** Counts one finished run of a scheduled job, its items and its duration. */
+  observeJobRun: JobRunObserver;
   /** Counts writes the bound on event lag held, and those it then refused. */
   observeLagBound: LagBoundObserver;
   /** The bound whose signal the gauges show (the app's, when it has one). */
@@ -230,6 +233,26 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
     },
   });
 
+  const jobRuns = new Counter({
+    name: 'job_runs_total',
+    help: 'Runs of scheduled jobs (bms jobs lists them) by job and outcome (ok or failed), in this process; a per-tenant job counts a run per tenant.',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+  });
+  const jobItems = new Counter({
+    name: 'job_items_total',
+    help: 'Items the scheduled jobs handled (what each counts: keys deleted, digests scheduled...), by job.',
+    labelNames: ['job'],
+    registers: [registry],
+  });
+  const jobDurations = new Histogram({
+    name: 'job_run_duration_seconds',
+    help: 'How long one run of a scheduled job took, by job.',
+    labelNames: ['job'],
+    buckets: [0.01, 0.05, 0.25, 1, 5, 15, 60, 300, 1800],
+    registers: [registry],
+  });
+
   const lagBoundWrites = new Counter({
     name: 'event_lag_bound_writes_total',
     help: "Writes (REST POST, PUT, PATCH, DELETE; GraphQL mutations) that waited because their tenant's events were behind by the service's doing, by outcome: held (every one that waited) and refused (those of them answered 429 after the longest wait).",
@@ -313,6 +336,11 @@ export function createMetrics(orm: MikroORM, logger: Logger): Metrics {
       const endpoint = channel === 'WEBHOOK' ? endpointLabel(endpointId) : (endpointId ?? label);
       deliveries.inc({ channel: label, endpoint, outcome: ok ? 'ok' : 'failed' });
       attemptDurations.observe({ channel: label }, seconds);
+    },
+    observeJobRun({ job, outcome, items, seconds }) {
+      jobRuns.inc({ job, outcome });
+      if (items > 0) jobItems.inc({ job }, items);
+      jobDurations.observe({ job }, seconds);
     },
     observeLagBound: (outcome) => lagBoundWrites.inc({ outcome }),
     watchLagBound(bound) {

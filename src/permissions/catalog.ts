@@ -1,4 +1,5 @@
 import { registerEnumType } from 'type-graphql';
+import type { TenantScopeName } from '../entities/tenant-settings';
 
 /**
  * The permission catalog (docs/conventions.md, "Permissions"). A permission is `<VERB>_<RESOURCE>`; each
@@ -27,6 +28,62 @@ export const PERMISSION_LISTS = {
 
 export type PermissionList = keyof typeof PERMISSION_LISTS;
 export type Resource = (typeof PERMISSION_LISTS)[PermissionList][number];
+
+/**
+ * The tenant module (a switch of `Tenant.scopes`) each resource belongs to: with the module off,
+ * every operation whose rule needs a permission on the resource is refused for the tenant
+ * (rules.ts), whichever group or route declares it. Declared once per resource, as the groups
+ * and operations name their permission by resource. `null`: always on; the users, roles, keys
+ * and webhooks that administer the tenant, so switching modules can never lock it out.
+ */
+export const RESOURCE_MODULES: Record<Resource, TenantScopeName | null> = {
+  USERS: null,
+  ROLES: null,
+  SUBSIDIARIES: 'subsidiaries',
+  APIKEYS: null,
+  WEBHOOKS: null,
+  AUDIT_LOG: null,
+  ASSETS: 'assetManagement',
+  CALENDAR_EVENTS: 'calendar',
+  INBOX: 'communications',
+  SENT_MAILS: 'communications',
+  NOTIFICATIONS: 'communications',
+  TEMPLATES: 'communications',
+  CONCEPTS: 'concepts',
+  TYPES: 'configurator',
+  COVERAGES: 'configurator',
+  CONTACT_FORMS: 'crm',
+  ACTIVITIES: 'crm',
+  BOOKINGS: 'crm',
+  LEADS: 'crm',
+  CUSTOMERS: 'crm',
+  OPPORTUNITIES: 'crm',
+  TAX_PERCENTAGES: 'finance',
+  INVOICES: 'finance',
+  AP_INVOICES: 'finance',
+  SUPPLIERS: 'suppliers',
+  CLIENTS: 'clients',
+  TEAMS: 'hr',
+  EMPLOYEES: 'hr',
+  INVENTORY: 'inventory',
+  STOCK_TRANSFERS: 'inventory',
+  STOCK_SITES: 'inventory',
+  WASTE: 'production',
+  PRODUCTION: 'production',
+  PRODUCTS: 'products',
+  PROJECTS: 'projects',
+  EPICS: 'projects',
+  FEATURES: 'projects',
+  TASKS: 'tasks',
+  SALES_REPORTS: 'reporting',
+};
+
+/** The module a permission's resource belongs to (null: always on, or not a resource permission). */
+export function moduleOfPermission(name: string): TenantScopeName | null {
+  const verb = VERBS.find((v) => name.startsWith(`${v}_`));
+  if (!verb) return null;
+  return RESOURCE_MODULES[name.slice(verb.length + 1) as Resource] ?? null;
+}
 export const PERMISSION_LIST_NAMES = Object.keys(PERMISSION_LISTS) as PermissionList[];
 
 export const permissionName = (verb: Verb, resource: Resource) => `${verb}_${resource}`;

@@ -5,7 +5,7 @@ import type { IRule } from 'graphql-shield';
 import { getMetadataStorage } from 'type-graphql';
 import type { Context } from '../context';
 import { forbidden, unauthorized } from '../errors';
-import { permissionName, SUPER_ADMIN, type Resource, type Verb } from './catalog';
+import { moduleOfPermission, permissionName, SUPER_ADMIN, type Resource, type Verb } from './catalog';
 
 /**
  * Permission rules of the root fields. A resolver method names its rule with @Requires; the
@@ -56,12 +56,18 @@ export const authenticated = defineRule('authenticated', (ctx) => (ctx.caller ? 
 
 const permissionRules = new Map<string, IRule>();
 
-/** The caller holds `name` (or is the super-admin, who holds every permission). */
+/**
+ * The caller holds `name` (or is the super-admin, who holds every permission), and the module
+ * of its resource is on for the caller's tenant (catalog.ts, RESOURCE_MODULES).
+ */
 export function permission(name: string): IRule {
   let r = permissionRules.get(name);
   if (!r) {
+    const module = moduleOfPermission(name);
     r = defineRule(`permission:${name}`, (ctx) => {
       if (!ctx.caller) return unauthorized();
+      if (module && ctx.caller.modulesOff?.has(module))
+        return forbidden(`the ${module} module is switched off for this tenant`);
       return ctx.caller.permissions.has(name)
         ? true
         : forbidden(`this operation needs the ${name} permission`);

@@ -58,6 +58,18 @@ export interface RestRoute {
    * `Accept` prefers `text/csv` gets the CSV itself as an attachment named `filename`.
    */
   csv?: { filename: string };
+  /**
+   * The answer is a document made by the service (an e-invoice): the field returns
+   * `{fileName, contentType, content}` with the bytes in base64, and the client receives the bytes
+   * themselves, with that media type, as an attachment of that name. `types` lists the media types
+   * it can be, for the OpenAPI document.
+   */
+  document?: { types: readonly string[] };
+  /**
+   * The body may also be an XML document (`application/xml`, `text/xml`), which reaches the row's
+   * body argument as text; the app reads such a body for this row's path only (src/app.ts).
+   */
+  xmlBody?: boolean;
 }
 
 /** Every row but a read takes an `Idempotency-Key` (src/http/idempotency.ts); the document says so. */

@@ -119,9 +119,18 @@ function replyFor({ route }: CompiledRoute, req: Request, value: unknown): Reply
     headers['content-type'] = 'text/csv; charset=utf-8';
     return { status, headers, body: value };
   }
+  if (route.document && isDocument(value)) {
+    headers['content-type'] = value.contentType;
+    // The name is the service's own (an invoice number and a fixed suffix).
+    headers['content-disposition'] = `attachment; filename="${value.fileName}"`;
+    return { status, headers, body: Buffer.from(value.content, 'base64') };
+  }
   headers['content-type'] = 'application/json; charset=utf-8';
   return { status, headers, body: jsonBytes(value) };
 }
+
+const isDocument = (value: unknown): value is { fileName: string; contentType: string; content: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { content?: unknown }).content === 'string';
 
 /** Body-parser failures in the documented shape: 413, 415 or 400. */
 export function bodyErrors(logger: Logger) {
@@ -175,7 +184,8 @@ const mayHaveBody = (req: Request) =>
  */
 export function jsonBody(parse: RequestHandler): RequestHandler {
   return (req, res, next) => {
-    if (!mayHaveBody(req)) return next();
+    // A body an earlier parser read as text (an XML document, for the one operation that takes one).
+    if (!mayHaveBody(req) || typeof req.body === 'string') return next();
     requireJsonBody(req, res, () => parse(req, res, next));
   };
 }

@@ -12,6 +12,7 @@ import { appModules } from '../app-modules';
 import { recordHistoryResolvers } from '../domain/history/api/record-history';
 import { applyPermissions } from '../permissions/rules';
 import { registerRecordTypes } from '../family/record-types';
+import { checkInputNames, cleanNames } from './input-names';
 import { ROOT_DOCS } from './descriptions';
 import { directFieldResolvers, resolverContainer } from './direct-resolvers';
 
@@ -46,6 +47,8 @@ async function validateArgument(value: unknown, argType: unknown, data: Resolver
     typeof argType === 'function' && !Array.isArray(value) && context?.em
       ? nullWhereRequired(context.em, value, argType)
       : [];
+  if (Array.isArray(value)) value.filter(isObject).forEach(cleanNames);
+  else cleanNames(value);
   try {
     if (Array.isArray(value))
       await Promise.all(value.filter(isObject).map((item) => validateOrReject(item, VALIDATION)));
@@ -109,6 +112,7 @@ function simpleWherePlain(): void {
 export async function buildBareSchema(modules: readonly DomainModule[] = appModules): Promise<GraphQLSchema> {
   const groups = modules.flatMap((m) => m.groups);
   simpleWherePlain();
+  checkInputNames();
   for (const group of groups) registerWritingInputs(group);
   const schema = await buildSchema({
     resolvers: [

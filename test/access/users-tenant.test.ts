@@ -19,7 +19,7 @@ const TENANT_FIELDS = `
   }
   settings {
     accentColor code defaultCountry defaultCurrency defaultLanguage defaultProductVisibility
-    defaultTimezone defaultVat exchangeRateSyncEnabled shopEnabled
+    defaultTimezone defaultVat exchangeRateSyncEnabled shopEnabled defaultPaymentTermDays reminderDays
     shopSettings {
       bannerImageId bannerSubtitle bannerTitle returnPolicy shopDescription termsAndConditions
       enabledPaymentMethods freeShippingThreshold shippingFlatRate

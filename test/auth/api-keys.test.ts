@@ -82,6 +82,28 @@ describe('API keys', () => {
     expect((await creator.client.get('/api-keys')).body.length).toBe(before);
   });
 
+  it('refuses an empty or blank name, over REST and GraphQL; stores nothing', async () => {
+    const before = (await creator.client.get('/api-keys')).body.length;
+    for (const name of ['', ' ', '\t \n']) {
+      const res = await create({ name });
+      expectErrorBody(res, 400);
+      expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'name' })]));
+    }
+    const graphql = await creator.client.graphql(
+      'mutation { createApiKey(input: { name: "   ", permissions: [READ_CONCEPTS] }) { id } }',
+    );
+    expect(graphql.body.errors?.[0]?.extensions?.status).toBe(400);
+    expect(JSON.stringify(graphql.body.errors)).toMatch(/must not be blank/);
+    expect((await creator.client.get('/api-keys')).body.length).toBe(before);
+    // A name with words around its spaces is a name.
+    expect((await create({ name: '  nightly import ' })).status).toBe(201);
+    // Bidirectional controls are dropped from a stored name; a name of them alone is blank.
+    expectErrorBody(await create({ name: '\u202e\u2066' }), 400);
+    const reordered = await create({ name: 'exe.\u202egnp' });
+    expect(reordered.status).toBe(201);
+    expect(reordered.body.name).toBe('exe.gnp');
+  });
+
   it('refuses a wrong secret, a forged tenant, rotated, revoked and expired keys', async () => {
     const { body } = await create();
     const [, ids, secret] = /^bms_([0-9a-f]{64})_(.+)$/.exec(body.key)!;

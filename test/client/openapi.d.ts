@@ -502,6 +502,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ap-invoices/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create an AP invoice from an incoming e-invoice: the UBL or CII XML as the body (application/xml), or as a JSON string
+     * @description Creates a purchase invoice from an incoming e-invoice (UBL 2.1 Invoice or CreditNote, or UN/CEFACT CII). 400 naming what the document lacks.
+     *
+     *     GraphQL: `mutation { importApInvoice }`.
+     *
+     *     Needs the CREATE_AP_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postApInvoicesImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api-keys': {
     parameters: {
       query?: never;
@@ -2282,6 +2308,312 @@ export interface paths {
      *     Needs the UPDATE_LEADS permission.
      */
     patch: operations['patchCrmLeadsByIdSubsidiary'];
+    trace?: never;
+  };
+  '/customers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a Customer
+     * @description Creates a Customer; returns it as stored.
+     *
+     *     GraphQL: `mutation { createCustomer }`.
+     *
+     *     Needs the CREATE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCustomers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one Customer
+     * @description Answers 204 with no body when done. A record that does not exist (for this caller) is a 404.
+     *
+     *     GraphQL: `mutation { deleteCustomer }`, which returns more: true when the record existed and is now deleted.
+     *
+     *     Needs the DELETE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteCustomersById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change one Customer: the fields sent (with ?expectedVersion=, a 409 if it changed since)
+     * @description Changes the fields given; others stay. With expectedVersion, a record changed since is a 409.
+     *
+     *     GraphQL: `mutation { updateCustomer }`.
+     *
+     *     Needs the UPDATE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchCustomersById'];
+    trace?: never;
+  };
+  '/customers/csv-export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Customers as CSV
+     * @description A page of the dynamic search as RFC 4180 CSV.
+     *
+     *     GraphQL: `query { exportCustomersCsv }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersCsvExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/delete-list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete Customers by ids
+     * @description Answers 204 with no body when done.
+     *
+     *     GraphQL: `mutation { deleteCustomers }`, which returns more: deletes the records named; returns how many existed.
+     *
+     *     Needs the DELETE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteCustomersDeleteList'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/deleted/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a deleted Customer (docs/history.md)
+     * @description Brings back a Customer deleted within the retention period, as it was, under its id (a RESTORE entry in its history). 404 when it was never deleted or longer ago; 409 when it exists, or when a record it refers to is gone too (the error names the field).
+     *
+     *     GraphQL: `mutation { restoreCustomer }`.
+     *
+     *     Needs the CREATE_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCustomersDeletedByIdRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/dynamic-search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Dynamic search of Customers
+     * @description Dynamic search over Customers.
+     *
+     *     GraphQL: `query { searchCustomers }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersDynamicSearch'];
+    put?: never;
+    /**
+     * Dynamic search of Customers (body)
+     * @description Dynamic search over Customers.
+     *
+     *     GraphQL: `query { searchCustomers }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCustomersDynamicSearch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/find': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Customers by ids
+     * @description Customers by id, in the order asked; unknown ids are skipped.
+     *
+     *     GraphQL: `query { customers }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersFind'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/find-all': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every Customer of the tenant
+     * @description Every Customer of the tenant, oldest first.
+     *
+     *     GraphQL: `query { allCustomers }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersFindAll'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/find/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One Customer
+     * @description One Customer, or null when it does not exist.
+     *
+     *     GraphQL: `query { customer }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersFindById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/find/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The history of one Customer, newest first (docs/history.md)
+     * @description The history of one Customer, newest first, paged: each change's values before and after, who made it, in which request, and when; also of a Customer deleted within the retention period. A malformed id is a 400, an unknown one a 404.
+     *
+     *     GraphQL: `query { customerHistory }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersFindByIdHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customers/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of Customers
+     * @description A page of Customers, optionally sorted and searched.
+     *
+     *     GraphQL: `query { customerPage }`.
+     *
+     *     Needs the READ_CUSTOMERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCustomersPage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/file-settings': {
@@ -4264,6 +4596,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory/reorder-suggestions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Products at or below their minimum and what to order to bring them up to their maximum
+     * @description The inventories at or below their minimum with what to order to bring them up to their maximum, by site and product.
+     *
+     *     GraphQL: `query { stockReorderSuggestions }`.
+     *
+     *     Needs the READ_INVENTORY permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInventoryReorderSuggestions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/invoices': {
     parameters: {
       query?: never;
@@ -4322,6 +4680,58 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     patch: operations['patchInvoicesById'];
+    trace?: never;
+  };
+  '/invoices/{id}/e-invoice': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The invoice as an EN 16931 e-invoice: ?format=ubl (UBL 2.1, Peppol BIS Billing 3.0; default), cii (UN/CEFACT CII) or facturx (Factur-X PDF/A-3)
+     * @description A sales invoice as an EN 16931 e-invoice: ubl (UBL 2.1, Peppol BIS Billing 3.0), cii (UN/CEFACT CII) or facturx (the PDF as PDF/A-3 with the CII inside). 409 naming the seller or buyer details it lacks.
+     *
+     *     GraphQL: `query { invoiceEInvoice }`.
+     *
+     *     Needs the READ_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getInvoicesByIdEInvoice'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/{id}/send': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail the invoice with its PDF (optional recipients, subject, body); writes SentMails, DRAFT becomes SENT
+     * @description Mails the invoice with its PDF (invoice-<number>.pdf) to each recipient through the outbox (retried like every e-mail); writes a SentMail per recipient into sentMails; a DRAFT becomes SENT. No recipient: 400; a CANCELLED invoice: 409.
+     *
+     *     GraphQL: `mutation { sendInvoice }`.
+     *
+     *     Needs the UPDATE_INVOICES permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postInvoicesByIdSend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/invoices/by-opportunity/{opportunityId}': {
@@ -4618,6 +5028,32 @@ export interface paths {
      *     Not in the interface specification: an extension of this service.
      */
     patch: operations['patchNotificationsById'];
+    trace?: never;
+  };
+  '/notifications/announcements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Announce something to every user of the tenant (scope system.announcement)
+     * @description Sends a `system.announcement` notification to every active user of the tenant but the caller.
+     *
+     *     GraphQL: `mutation { announce }`.
+     *
+     *     Needs the CREATE_NOTIFICATIONS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postNotificationsAnnouncements'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/notifications/deleted/{id}/restore': {
@@ -8028,6 +8464,23 @@ export interface components {
        */
       totalOutstanding: number;
     };
+    /** @description An announcement to every user of the tenant. */
+    AnnouncementInput: {
+      /** @description Where the notification leads when opened. */
+      actionUrl?: string | null;
+      /** @description Text of the notification. */
+      body?: string | null;
+      /** @description Title of the notification. */
+      title: string;
+    };
+    /** @description Whom an announcement was addressed to. */
+    AnnouncementResult: {
+      /**
+       * Format: int32
+       * @description How many users it was addressed to (each receives it as their settings allow).
+       */
+      recipients: number;
+    };
     /**
      * @description How the cost classification was made.
      * @enum {string}
@@ -8158,6 +8611,11 @@ export interface components {
        * @description When it must be paid; `daysOverdue` counts from it.
        */
       dueDate: string | null;
+      /**
+       * Format: date-time
+       * @description When the user who created the invoice was reminded that it is due.
+       */
+      dueNotifiedAt: string | null;
       /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
@@ -8291,6 +8749,11 @@ export interface components {
        * @description invoiceDate + 30 days when not given.
        */
       dueDate?: string | null;
+      /**
+       * Format: date-time
+       * @description When the user who created the invoice was reminded that it is due.
+       */
+      dueNotifiedAt?: string | null;
       /**
        * Format: date-time
        * @description Now when not given.
@@ -8525,25 +8988,6 @@ export interface components {
        * @description Quantity taken from the batch.
        */
       quantity: number | null;
-    };
-    /** @description A quantity taken from one batch, as sent. */
-    BatchAllocationInput: {
-      /** @description Number of the batch. */
-      batchNumber?: string | null;
-      /**
-       * Format: date-time
-       * @description When the batch expires.
-       */
-      expirationDate?: string | null;
-      /** @description Where in the site the batch lies. */
-      locationId?: string | null;
-      /** @description Id of the product. */
-      productId?: string | null;
-      /**
-       * Format: double
-       * @description Quantity taken from the batch.
-       */
-      quantity?: number | null;
     };
     /** @description A batch of a stock site with its product. */
     BatchSearchRow: {
@@ -9535,6 +9979,104 @@ export interface components {
       /** @description An https URL on a public address. */
       url: string;
     };
+    /** @description A customer (client) of the tenant. */
+    Customer: {
+      /** @description City of the postal address. */
+      city: string | null;
+      /** @description Country of the postal address, ISO 3166-1 alpha-2 (e.g. NL, DE). */
+      country: string | null;
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, UTC).
+       */
+      created: string | null;
+      /** @description E-mail of the user who created the record. */
+      createdBy: string | null;
+      /** @description The customer's e-mail address. */
+      email: string | null;
+      /** @description The latest entries of the history of the record (at most 100), oldest first: CREATE, UPDATE (naming the changed fields), STATUS_CHANGE, DELETE, RESTORE. The field `history` pages through all of it, with the values before and after. */
+      events: components['schemas']['Event'][];
+      /** @description The unique id of the record (a UUID). */
+      id: string;
+      /** @description Name of the customer. */
+      name: string;
+      /** @description The customer's phone number. */
+      phone: string | null;
+      /** @description Postal code of the postal address. */
+      postalCode: string | null;
+      /** @description Street and house number of the postal address. */
+      street: string | null;
+      /** @description The tenant the record belongs to; always the caller's tenant (a tenantId sent in a body is ignored). */
+      tenantId: string;
+      /**
+       * Format: date-time
+       * @description When the record was last changed (ISO 8601, UTC).
+       */
+      updated: string | null;
+      /** @description E-mail of the user who last changed the record. */
+      updatedBy: string | null;
+      /** @description VAT identification number, with its country prefix (e.g. DE123456789). */
+      vatNumber: string | null;
+    };
+    /** @description A customer, as sent. */
+    CustomerInput: {
+      /** @description City of the postal address. */
+      city?: string | null;
+      /** @description Country of the postal address, ISO 3166-1 alpha-2 (e.g. NL, DE). */
+      country?: string | null;
+      /** @description The customer's e-mail address. */
+      email?: string | null;
+      /** @description Name of the customer. */
+      name?: string;
+      /** @description The customer's phone number. */
+      phone?: string | null;
+      /** @description Postal code of the postal address. */
+      postalCode?: string | null;
+      /** @description Street and house number of the postal address. */
+      street?: string | null;
+      /** @description VAT identification number, with its country prefix (e.g. DE123456789). */
+      vatNumber?: string | null;
+    };
+    /** @description A page of Customer. */
+    CustomerPage: {
+      /** @description The records of this page, in order. */
+      content: components['schemas']['Customer'][];
+      /** @description True when the page holds no records. */
+      empty: boolean;
+      /** @description True for page 0. */
+      first: boolean;
+      /** @description True when no page follows. */
+      last: boolean;
+      /**
+       * Format: int32
+       * @description 0-based number of this page.
+       */
+      number: number;
+      /**
+       * Format: int32
+       * @description Records on this page.
+       */
+      numberOfElements: number;
+      /** @description The page that was asked for. */
+      pageable: components['schemas']['Pageable'];
+      /**
+       * Format: int32
+       * @description The page size asked for.
+       */
+      size: number;
+      /** @description The sort applied. */
+      sort: components['schemas']['Sort'];
+      /**
+       * Format: int32
+       * @description Records matching, over all pages.
+       */
+      totalElements: number;
+      /**
+       * Format: int32
+       * @description Pages at this size.
+       */
+      totalPages: number;
+    };
     /** @description A customer as CRM records show it. */
     CustomerSummary: {
       /** @description The customer's e-mail address. */
@@ -10464,6 +11006,15 @@ export interface components {
       /** @description True to let the user see every subsidiary and project. */
       hasFullAccess: boolean;
     };
+    /** @description A document made by the service: its name, media type and bytes (base64). */
+    GeneratedDocument: {
+      /** @description The bytes, base64-encoded (REST answers them as they are). */
+      content: string;
+      /** @description Media type: application/xml or application/pdf. */
+      contentType: string;
+      /** @description File name to save it under. */
+      fileName: string;
+    };
     /** @description One change of a record: what happened, to which fields (values before and after; secrets never shown), who made it, in which request, and when. */
     HistoryEntry: {
       /** @description Who made it, as written: the user's e-mail, `api-key:<id>`, or the job's name. */
@@ -10944,16 +11495,6 @@ export interface components {
       /** @description E-mail of the user who last changed the entry; set by the service. */
       updatedBy: string | null;
     };
-    /** @description Stock on its way to the site. */
-    InTransitStockInput: {
-      /**
-       * Format: double
-       * @description Quantity on its way.
-       */
-      quantity: number;
-      /** @description Id of the stock transfer bringing it. */
-      transferId?: string | null;
-    };
     /** @description A sales invoice to a client. Numbers, due date and amounts are computed. */
     Invoice: {
       /** @description Files attached to the invoice. */
@@ -10969,6 +11510,8 @@ export interface components {
       created: string | null;
       /** @description E-mail of the user who created the record. */
       createdBy: string | null;
+      /** @description Id of the invoice a CREDIT_NOTE corrects; its number is shown on the PDF and e-invoice. */
+      creditedInvoiceId: string | null;
       /** @description ISO 4217 code, EUR when not given. */
       currency: string | null;
       /**
@@ -11098,6 +11641,11 @@ export interface components {
       clientId?: string | null;
       /** @description E-mail address the invoice is sent to. */
       contactEmail?: string | null;
+      /**
+       * Format: uuid
+       * @description Id of the invoice a CREDIT_NOTE corrects; its number is shown on the PDF and e-invoice.
+       */
+      creditedInvoiceId?: string | null;
       /** @description ISO 4217 code; EUR when not given. */
       currency?: string | null;
       /**
@@ -11452,6 +12000,11 @@ export interface components {
        * @description When the next action is due.
        */
       nextActionDueDate: string | null;
+      /**
+       * Format: date-time
+       * @description When the owner was last reminded that the next action is due; a new `nextActionDueDate` later than it is reminded again.
+       */
+      nextActionNotifiedAt: string | null;
       /** @description Internal note. */
       note: string | null;
       /** @description The opportunity `opportunityId` names. */
@@ -12442,6 +12995,42 @@ export interface components {
        */
       nextInvoiceDate?: string | null;
     };
+    /** @description A product at a site at or below its minimum: how much to order to bring it up to its maximum. */
+    ReorderSuggestion: {
+      /**
+       * Format: double
+       * @description What is available at the site now.
+       */
+      availableQuantity: number;
+      /**
+       * Format: double
+       * @description What is on its way to the site.
+       */
+      inTransitQuantity: number;
+      /** @description Id of the inventory. */
+      inventoryId: string;
+      /**
+       * Format: double
+       * @description The maximum ordered up to (absent: the minimum).
+       */
+      maximum: number | null;
+      /**
+       * Format: double
+       * @description The minimum the stock fell to or below.
+       */
+      minimum: number;
+      /** @description Id of the product. */
+      productId: string;
+      /** @description Id of the stock site. */
+      siteId: string;
+      /** @description The subsidiary the inventory belongs to. */
+      subsidiaryId: string | null;
+      /**
+       * Format: double
+       * @description (maximum, or minimum when none) - available - in transit: what to order.
+       */
+      suggestedQuantity: number;
+    };
     /**
      * @description What stock is reserved for.
      * @enum {string}
@@ -12458,18 +13047,6 @@ export interface components {
       quantity: number | null;
       /** @description Id of the stock site. */
       siteId: string | null;
-    };
-    /** @description A quantity of a product reserved at a site, as sent. */
-    ReservedProductInput: {
-      /** @description Id of the product. */
-      productId?: string | null;
-      /**
-       * Format: double
-       * @description Quantity reserved.
-       */
-      quantity?: number | null;
-      /** @description Id of the stock site. */
-      siteId?: string | null;
     };
     /** @description The codes still allowed for an option, and why. */
     RestrictedOption: {
@@ -12509,6 +13086,15 @@ export interface components {
       id: string | null;
       /** @description The result when no branch applies. */
       result: components['schemas']['RestrictionRule'] | null;
+    };
+    /** @description How to mail an invoice; every field may be left out: recipients default to contactEmail (else the customer’s e-mail), the body to mailBody (else the built-in text in the tenant’s language). */
+    SendInvoiceInput: {
+      /** @description Body text; mailBody, then the built-in text, when absent. */
+      body?: string | null;
+      /** @description E-mail addresses to send to, one message each (at most 20). */
+      recipients?: string[] | null;
+      /** @description Subject line; a built-in one naming the invoice when absent. */
+      subject?: string | null;
     };
     /** @description An e-mail the tenant sent, and whether it was opened. */
     SentMail: {
@@ -13064,11 +13650,9 @@ export interface components {
     };
     /** @description A stock transfer, or changes to one. */
     StockTransferInput: {
-      /** @description The batches picked for the transfer. */
-      batchAllocations?: components['schemas']['BatchAllocationInput'][];
       /** @description The lines cancelled. */
       cancelledProducts?: components['schemas']['CancelledProductsInput'];
-      /** @description The lines delivered. */
+      /** @description Everything delivered so far (replaces the list; never less than before, never more than shipped): what it adds arrives at the destination. */
       deliveredProducts?: components['schemas']['ProductQuantityInput'][];
       /**
        * Format: date-time
@@ -13082,13 +13666,6 @@ export interface components {
        * @description Id of the stock site the goods go to.
        */
       destinationStockSiteId?: string | null;
-      /**
-       * Format: uuid
-       * @description Id of the incoming transfer at the destination.
-       */
-      incomingStockTransferId?: string | null;
-      /** @description State of the incoming transfer at the destination. */
-      incomingStockTransferStatus?: components['schemas']['IncomingTransferStatus'] | null;
       /** @description Note on the transfer. */
       note?: string | null;
       /** @description Ids of the pick lists made for the transfer. */
@@ -13097,11 +13674,9 @@ export interface components {
       priority?: components['schemas']['TransferPriority'] | null;
       /** @description The lines ordered. */
       products?: components['schemas']['TransferProductInput'][];
-      /** @description The quantities reserved, per site. */
-      reservedProducts?: components['schemas']['ReservedProductInput'][];
       /** @description The lines returned. */
       returnedProducts?: components['schemas']['ProductQuantityInput'][];
-      /** @description Where the transfer stands. */
+      /** @description Where the transfer stands; APPROVED or PICKING reserves the stock, SHIPPED takes it out of the source, DELIVERED brings what is in transit in. */
       status?: components['schemas']['TransferStatus'];
       /**
        * Format: uuid
@@ -13554,21 +14129,28 @@ export interface components {
       code: string | null;
       /** @description Country used where a record gives none. */
       defaultCountry: string | null;
-      /** @description Currency used where a record gives none (ISO 4217 code). */
+      /** @description Currency (ISO 4217 code) a sales or purchase invoice gets when it names none (EUR when unset). */
       defaultCurrency: string | null;
-      /** @description Language used where a user gives none. */
+      /** @description Language used where a user gives none; also the language of the invoice and reminder e-mails' built-in texts (en, nl; others get en). */
       defaultLanguage: string | null;
+      /**
+       * Format: int32
+       * @description Days to pay a sales invoice that gives no paymentTermDays (30 when unset), 0 to 3650.
+       */
+      defaultPaymentTermDays: number | null;
       /** @description Visibility new products get. */
       defaultProductVisibility: string | null;
       /** @description Time zone used where a record gives none, and the days and weeks e-mail digests cover (IANA name). */
       defaultTimezone: string | null;
       /**
        * Format: double
-       * @description VAT percentage used where a record gives none.
+       * @description VAT percentage (0 to 100) a sales or purchase invoice row gets when it names no taxRate (21 when unset).
        */
       defaultVat: number | null;
       /** @description Whether exchange rates are synchronised automatically. */
       exchangeRateSyncEnabled: boolean | null;
+      /** @description Days after its due date on which an unpaid sales invoice gets a payment reminder, each once (default [7]; [] sends none); 1 to 3650, at most 10. */
+      reminderDays: number[] | null;
       /** @description Whether the tenant's web shop is open. */
       shopEnabled: boolean | null;
       /** @description Settings of the web shop. */
@@ -13582,21 +14164,28 @@ export interface components {
       code?: string | null;
       /** @description Country used where a record gives none. */
       defaultCountry?: string | null;
-      /** @description Currency used where a record gives none (ISO 4217 code). */
+      /** @description Currency (ISO 4217 code) a sales or purchase invoice gets when it names none (EUR when unset). */
       defaultCurrency?: string | null;
-      /** @description Language used where a user gives none. */
+      /** @description Language used where a user gives none; also the language of the invoice and reminder e-mails' built-in texts (en, nl; others get en). */
       defaultLanguage?: string | null;
+      /**
+       * Format: int32
+       * @description Days to pay a sales invoice that gives no paymentTermDays (30 when unset), 0 to 3650.
+       */
+      defaultPaymentTermDays?: number | null;
       /** @description Visibility new products get. */
       defaultProductVisibility?: string | null;
       /** @description Time zone used where a record gives none, and the days and weeks e-mail digests cover (IANA name). */
       defaultTimezone?: string | null;
       /**
        * Format: double
-       * @description VAT percentage used where a record gives none.
+       * @description VAT percentage (0 to 100) a sales or purchase invoice row gets when it names no taxRate (21 when unset).
        */
       defaultVat?: number | null;
       /** @description Whether exchange rates are synchronised automatically. */
       exchangeRateSyncEnabled?: boolean | null;
+      /** @description Days after its due date on which an unpaid sales invoice gets a payment reminder, each once (default [7]; [] sends none); 1 to 3650, at most 10. */
+      reminderDays?: number[] | null;
       /** @description Whether the tenant's web shop is open. */
       shopEnabled?: boolean | null;
       /** @description Settings of the web shop. */
@@ -14314,8 +14903,6 @@ export interface components {
     };
     /** @description Changes to an inventory; quantities follow from them. */
     UpdateStockInventoryInput: {
-      /** @description Replaces the stock in transit. */
-      inTransitStock?: components['schemas']['InTransitStockInput'][];
       /**
        * Format: double
        * @description Quantity the site should hold at most.
@@ -14326,7 +14913,7 @@ export interface components {
        * @description Quantity at or below which the stock is LOW_STOCK.
        */
       minimum?: number | null;
-      /** @description Replaces the reservations. */
+      /** @description Replaces the reservations of orders, production and others; the transfers' own (type TRANSFER) stay and cannot be sent. */
       reservations?: components['schemas']['StockReservationInput'][];
     };
     /** @description Changes to a tax rate. */
@@ -15716,7 +16303,7 @@ export interface operations {
   getApInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `classification` (JSON), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `linkedPurchaseOrders` (list of objects), `linkedPurchaseOrders.allocatedAmount` (number), `linkedPurchaseOrders.costType` (enum: PRODUCT, SERVICE, FREIGHT, OTHER), `linkedPurchaseOrders.purchaseOrderId` (text), `linkedPurchaseOrders.purchaseOrderNumber` (text), `linkedPurchaseOrders.purchaseOrderStatus` (text), `linkedPurchaseOrders.purchaseOrderTotal` (number), `linkedPurchaseOrders.stockAdjustmentApplied` (boolean), `linkedPurchaseOrders.created` (date-time), `linkedPurchaseOrders.createdBy` (text), `payments` (list of objects), `payments.id` (text), `payments.bankTransactionId` (text), `payments.note` (text), `payments.reference` (text), `payments.amount` (number), `payments.date` (date-time), `payments.paymentMethod` (enum: BANK_TRANSFER, DIRECT_DEBIT, CREDIT_CARD, CASH, OTHER), `payments.created` (date-time), `payments.createdBy` (text), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.glAccountId` (text), `rows.productId` (text), `rows.quantity` (number), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean), `supplier.tenantId` (text), `supplier.id` (text), `supplier.created` (date-time), `supplier.createdBy` (text), `supplier.updated` (date-time), `supplier.updatedBy` (text), `supplier.version` (integer), `supplier.name` (text), `supplier.email` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `referenceNumber` (text), `currency` (text), `note` (text), `subsidiaryId` (text), `supplierId` (text), `supplierName` (text), `supplierEmail` (text), `invoiceDate` (date-time), `dueDate` (date-time), `dueNotifiedAt` (date-time), `receivedDate` (date-time), `paidDate` (date-time), `subtotal` (number), `taxAmount` (number), `totalAmount` (number), `totalLinkedAmount` (number), `unlinkedAmount` (number), `outstandingAmount` (number), `paidAmount` (number), `status` (enum: DRAFT, APPROVED, POSTED, CANCELLED), `paymentStatus` (enum: UNPAID, PARTIALLY_PAID, PAID), `classificationMethod` (enum: MANUAL, RULE, AI), `classification` (JSON), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `linkedPurchaseOrders` (list of objects), `linkedPurchaseOrders.allocatedAmount` (number), `linkedPurchaseOrders.costType` (enum: PRODUCT, SERVICE, FREIGHT, OTHER), `linkedPurchaseOrders.purchaseOrderId` (text), `linkedPurchaseOrders.purchaseOrderNumber` (text), `linkedPurchaseOrders.purchaseOrderStatus` (text), `linkedPurchaseOrders.purchaseOrderTotal` (number), `linkedPurchaseOrders.stockAdjustmentApplied` (boolean), `linkedPurchaseOrders.created` (date-time), `linkedPurchaseOrders.createdBy` (text), `payments` (list of objects), `payments.id` (text), `payments.bankTransactionId` (text), `payments.note` (text), `payments.reference` (text), `payments.amount` (number), `payments.date` (date-time), `payments.paymentMethod` (enum: BANK_TRANSFER, DIRECT_DEBIT, CREDIT_CARD, CASH, OTHER), `payments.created` (date-time), `payments.createdBy` (text), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.glAccountId` (text), `rows.productId` (text), `rows.quantity` (number), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `purchaseOrderIds` (list), `daysOverdue` (integer), `isOverdue` (boolean), `supplier.tenantId` (text), `supplier.id` (text), `supplier.created` (date-time), `supplier.createdBy` (text), `supplier.updated` (date-time), `supplier.updatedBy` (text), `supplier.version` (integer), `supplier.name` (text), `supplier.email` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -15724,7 +16311,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, referenceNumber, currency, note, subsidiaryId, supplierId, supplierName, supplierEmail, invoiceDate, dueDate, receivedDate, paidDate, subtotal, taxAmount, totalAmount, totalLinkedAmount, unlinkedAmount, outstandingAmount, paidAmount, status, paymentStatus, classificationMethod, purchaseOrderIds, daysOverdue, isOverdue, supplier.tenantId, supplier.id, supplier.created, supplier.createdBy, supplier.updated, supplier.updatedBy, supplier.version, supplier.name, supplier.email, subsidiary.tenantId, subsidiary.id, subsidiary.created, subsidiary.createdBy, subsidiary.updated, subsidiary.updatedBy, subsidiary.version, subsidiary.name, subsidiary.color. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, referenceNumber, currency, note, subsidiaryId, supplierId, supplierName, supplierEmail, invoiceDate, dueDate, dueNotifiedAt, receivedDate, paidDate, subtotal, taxAmount, totalAmount, totalLinkedAmount, unlinkedAmount, outstandingAmount, paidAmount, status, paymentStatus, classificationMethod, purchaseOrderIds, daysOverdue, isOverdue, supplier.tenantId, supplier.id, supplier.created, supplier.createdBy, supplier.updated, supplier.updatedBy, supplier.version, supplier.name, supplier.email, subsidiary.tenantId, subsidiary.id, subsidiary.created, subsidiary.createdBy, subsidiary.updated, subsidiary.updatedBy, subsidiary.version, subsidiary.name, subsidiary.color. */
         sort?: string[];
       };
       header?: never;
@@ -15866,6 +16453,51 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postApInvoicesImport: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': string;
+        'application/xml': string;
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApInvoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -18976,6 +19608,523 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCustomers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomerInput'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCustomersById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchCustomersById: {
+    parameters: {
+      query?: {
+        /** @description The version the change is based on. */
+        expectedVersion?: number;
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomerInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersCsvExport: {
+    parameters: {
+      query?: {
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. */
+        filters?: string[];
+        /** @description 0-based page number. */
+        page?: number;
+        /** @description Search terms (repeat the parameter for several); every term must occur, ignoring case, in one of the searchable text fields. */
+        search?: string[];
+        /** @description Page size, at most 1000. */
+        size?: number;
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. */
+        sort?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+          'text/csv': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCustomersDeleteList: {
+    parameters: {
+      query: {
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
+        ids: string[];
+      };
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCustomersDeletedByIdRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersDynamicSearch: {
+    parameters: {
+      query?: {
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `email` (text), `phone` (text), `street` (text), `postalCode` (text), `city` (text), `country` (text), `vatNumber` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        filters?: string[];
+        /** @description 0-based page number. */
+        page?: number;
+        /** @description Search terms (repeat the parameter for several); every term must occur, ignoring case, in one of the searchable text fields. */
+        search?: string[];
+        /** @description Page size, at most 1000. */
+        size?: number;
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, email, phone, street, postalCode, city, country, vatNumber. */
+        sort?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCustomersDynamicSearch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['DynamicSearchRequest'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersFind: {
+    parameters: {
+      query: {
+        /** @description Ids of the records (at most 1000); unknown ids are skipped. Repeat the parameter or separate the values with commas. */
+        ids: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersFindAll: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersFindById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Customer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersFindByIdHistory: {
+    parameters: {
+      query?: {
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomersPage: {
+    parameters: {
+      query?: {
+        /** @description Sort direction (default ASC). */
+        direction?: components['schemas']['Direction'];
+        /** @description 0-based page number (default 0). */
+        pageNumber?: number;
+        /** @description Records per page (default 20, at most 1000). */
+        pageSize?: number;
+        /** @description Text that must occur (case-insensitively) in one of the searchable text fields. */
+        search?: string;
+        /** @description A sortable field of the record to sort by (default: creation order). */
+        sortBy?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -22502,6 +23651,40 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getInventoryReorderSuggestions: {
+    parameters: {
+      query?: {
+        /** @description Only this stock site. */
+        siteId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReorderSuggestion'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   postInvoices: {
     parameters: {
       query?: never;
@@ -22603,6 +23786,91 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['InvoiceInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getInvoicesByIdEInvoice: {
+    parameters: {
+      query?: {
+        /** @description ubl (default), cii or facturx. */
+        format?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of the invoice. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/xml': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postInvoicesByIdSend: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the invoice. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['SendInvoiceInput'];
       };
     };
     responses: {
@@ -22853,7 +24121,7 @@ export interface operations {
   getInvoicesDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `recurringAgreement` (JSON), `reminders` (list of objects), `reminders.createdBy` (text), `reminders.sentOn` (date-time), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.productId` (text), `rows.quantity` (number), `rows.quantityType` (enum: AMOUNT, HOURS, DAYS, PERCENTAGE), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `rows.type` (enum: ITEM, TEXT, DISCOUNT), `transactions` (list of objects), `transactions.id` (text), `transactions.accountId` (text), `transactions.description` (text), `transactions.amount` (number), `transactions.date` (date-time), `transactions.paymentMethod` (enum: CREDIT_CARD, BANK_TRANSFER, DIRECT_DEBIT, CASH, PAYPAL, IDEAL, OTHER), `transactions.tenantId` (text), `transactions.created` (date-time), `transactions.createdBy` (text), `transactions.updated` (date-time), `transactions.updatedBy` (text), `client.tenantId` (text), `client.id` (text), `client.created` (date-time), `client.createdBy` (text), `client.updated` (date-time), `client.updatedBy` (text), `client.version` (integer), `client.name` (text), `client.email` (text), `client.phone` (text), `opportunity.tenantId` (text), `opportunity.id` (text), `opportunity.created` (date-time), `opportunity.createdBy` (text), `opportunity.updated` (date-time), `opportunity.updatedBy` (text), `opportunity.version` (integer), `opportunity.name` (text), `opportunity.value` (number), `opportunity.customerId` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `invoiceNumber` (text), `status` (enum: DRAFT, SENT, PARTIALLY_PAID, PAID, OVERDUE, CANCELLED), `type` (enum: MANUAL, RECURRING, CREDIT_NOTE, DEPOSIT), `clientId` (text), `contactEmail` (text), `currency` (text), `mailBody` (text), `milestoneId` (text), `note` (text), `opportunityId` (text), `paymentReference` (text), `reminderBody` (text), `salesOrderId` (text), `creditedInvoiceId` (text), `subsidiaryId` (text), `invoiceDate` (date-time), `dueDate` (date-time), `datePaid` (date-time), `overdueNotifiedAt` (date-time), `paymentTermDays` (integer), `paid` (number), `paidExcludingTax` (number), `total` (number), `totalExcludingTax` (number), `totalTax` (number), `totalWithTax` (number), `sentMails` (list), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER), `pdf` (JSON), `recurringAgreement` (JSON), `reminders` (list of objects), `reminders.createdBy` (text), `reminders.sentOn` (date-time), `rows` (list of objects), `rows.id` (text), `rows.description` (text), `rows.productId` (text), `rows.quantity` (number), `rows.quantityType` (enum: AMOUNT, HOURS, DAYS, PERCENTAGE), `rows.unitPrice` (number), `rows.taxRate` (number), `rows.taxAmount` (number), `rows.total` (number), `rows.totalWithTax` (number), `rows.type` (enum: ITEM, TEXT, DISCOUNT), `transactions` (list of objects), `transactions.id` (text), `transactions.accountId` (text), `transactions.description` (text), `transactions.amount` (number), `transactions.date` (date-time), `transactions.paymentMethod` (enum: CREDIT_CARD, BANK_TRANSFER, DIRECT_DEBIT, CASH, PAYPAL, IDEAL, OTHER), `transactions.tenantId` (text), `transactions.created` (date-time), `transactions.createdBy` (text), `transactions.updated` (date-time), `transactions.updatedBy` (text), `client.tenantId` (text), `client.id` (text), `client.created` (date-time), `client.createdBy` (text), `client.updated` (date-time), `client.updatedBy` (text), `client.version` (integer), `client.name` (text), `client.email` (text), `client.phone` (text), `client.street` (text), `client.postalCode` (text), `client.city` (text), `client.country` (text), `client.vatNumber` (text), `opportunity.tenantId` (text), `opportunity.id` (text), `opportunity.created` (date-time), `opportunity.createdBy` (text), `opportunity.updated` (date-time), `opportunity.updatedBy` (text), `opportunity.version` (integer), `opportunity.name` (text), `opportunity.value` (number), `opportunity.customerId` (text), `subsidiary.tenantId` (text), `subsidiary.id` (text), `subsidiary.created` (date-time), `subsidiary.createdBy` (text), `subsidiary.updated` (date-time), `subsidiary.updatedBy` (text), `subsidiary.version` (integer), `subsidiary.name` (text), `subsidiary.color` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -22861,7 +24129,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, status, type, clientId, contactEmail, currency, mailBody, milestoneId, note, opportunityId, paymentReference, reminderBody, salesOrderId, subsidiaryId, invoiceDate, dueDate, datePaid, overdueNotifiedAt, paymentTermDays, paid, paidExcludingTax, total, totalExcludingTax, totalTax, totalWithTax, sentMails, client.tenantId, client.id, client.created, client.createdBy, client.updated, client.updatedBy, client.version, client.name, client.email, client.phone, opportunity.tenantId, opportunity.id, opportunity.created, opportunity.createdBy, opportunity.updated, opportunity.updatedBy, opportunity.version, opportunity.name, opportunity.value, opportunity.customerId, subsidiary.tenantId, subsidiary.id, subsidiary.created, subsidiary.createdBy, subsidiary.updated, subsidiary.updatedBy, subsidiary.version, subsidiary.name, subsidiary.color. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, invoiceNumber, status, type, clientId, contactEmail, currency, mailBody, milestoneId, note, opportunityId, paymentReference, reminderBody, salesOrderId, creditedInvoiceId, subsidiaryId, invoiceDate, dueDate, datePaid, overdueNotifiedAt, paymentTermDays, paid, paidExcludingTax, total, totalExcludingTax, totalTax, totalWithTax, sentMails, client.tenantId, client.id, client.created, client.createdBy, client.updated, client.updatedBy, client.version, client.name, client.email, client.phone, client.street, client.postalCode, client.city, client.country, client.vatNumber, opportunity.tenantId, opportunity.id, opportunity.created, opportunity.createdBy, opportunity.updated, opportunity.updatedBy, opportunity.version, opportunity.name, opportunity.value, opportunity.customerId, subsidiary.tenantId, subsidiary.id, subsidiary.created, subsidiary.createdBy, subsidiary.updated, subsidiary.updatedBy, subsidiary.version, subsidiary.name, subsidiary.color. */
         sort?: string[];
       };
       header?: never;
@@ -23165,6 +24433,49 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Notification'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postNotificationsAnnouncements: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AnnouncementInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AnnouncementResult'];
         };
       };
       400: components['responses']['BadRequest'];
@@ -28052,7 +29363,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['EventEnvelope'] & {
-          data?: Record<string, never>;
+          data?: components['schemas']['Customer'];
           /** @enum {string} */
           type?:
             | 'customer.created'
@@ -28283,7 +29594,10 @@ export interface operations {
             | 'invoice.status_changed'
             | 'invoice.deleted'
             | 'invoice.restored'
-            | 'invoice.numbered';
+            | 'invoice.numbered'
+            | 'invoice.sent'
+            | 'invoice.overdue'
+            | 'invoice.reminded';
         };
       };
     };
@@ -28515,7 +29829,8 @@ export interface operations {
             | 'stock_inventory.status_changed'
             | 'stock_inventory.deleted'
             | 'stock_inventory.restored'
-            | 'stock_inventory.quantity_changed';
+            | 'stock_inventory.quantity_changed'
+            | 'stock_inventory.low';
         };
       };
     };

@@ -76,6 +76,7 @@ describe('Leads', () => {
       message: null,
       nextAction: null,
       nextActionDueDate: '2026-12-24T12:00:00.000Z',
+      nextActionNotifiedAt: null,
       note: null,
       pageUrl: null,
       preferredLanguage: null,

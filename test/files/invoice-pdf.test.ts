@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { describeWithTool } from '../support/debian-tools';
 import { storedFile } from '../support/files';
-import { createCustomer } from '../finance/helpers';
 import {
   download,
   graphql,
@@ -62,13 +61,28 @@ describeWithTool(
           billingInfo: {
             iban: 'NL91ABNA0417164300',
             vatNumber: 'NL123456789B01',
-            address: { street: 'Main', houseNumber: '1', city: 'Utrecht' },
+            address: {
+              street: 'Main',
+              houseNumber: '1',
+              postalCode: '3511 AA',
+              city: 'Utrecht',
+              country: 'NL',
+            },
           },
         },
       },
     );
     expect(tenant.errors).toBeUndefined();
-    const customer = await createCustomer(a.client, 'Globex Corporation');
+    const created0 = await a.client.post('/customers', {
+      name: 'Globex Corporation',
+      street: 'Kade 2',
+      postalCode: '1011 AB',
+      city: 'Amsterdam',
+      country: 'NL',
+      vatNumber: 'NL987654321B01',
+    });
+    expect(created0.status).toBe(201);
+    const customer = created0.body.id as string;
     const created = await a.client.post('/invoices', {
       currency: 'EUR',
       clientId: customer,
@@ -92,12 +106,24 @@ describeWithTool(
     expect(text).toContain('Pdf Works');
     expect(text).toContain('IBAN NL91ABNA0417164300');
     expect(text).toContain('VAT NL123456789B01');
+    // The seller's and the buyer's names, addresses and VAT numbers.
+    expect(text).toContain('Main 1');
+    expect(text).toContain('3511 AA Utrecht');
     expect(text).toContain('Bill to: Globex Corporation');
+    expect(text).toContain('Kade 2');
+    expect(text).toContain('1011 AB Amsterdam');
+    expect(text).toContain('VAT NL987654321B01');
+    expect(text).toContain('Supply date: 2026-03-10');
+    expect(text).toMatch(/VAT %\s+VAT\s+Total excl\. VAT/);
     expect(text).toMatch(/Oak planks\s+3\s+EUR 19\.99\s+21%\s+EUR 12\.59\s+EUR 59\.97/);
     expect(text).toMatch(/Fitting hours\s+2\.5\s+EUR 80\.00\s+9%\s+EUR 18\.00\s+EUR 200\.00/);
-    expect(text).toMatch(/Subtotal\s+EUR 259\.97/);
-    expect(text).toMatch(/Tax\s+EUR 30\.59/);
-    expect(text).toMatch(/Total\s+EUR 290\.56/);
+    // The VAT per rate: taxable amount, rate, tax.
+    expect(text).toMatch(/EUR 59\.97\s+21%\s+EUR 12\.59/);
+    expect(text).toMatch(/EUR 200\.00\s+9%\s+EUR 18\.00/);
+    expect(text).toMatch(/Total excl\. VAT\s+EUR 259\.97/);
+    expect(text).toMatch(/VAT\s+EUR 30\.59/);
+    expect(text).toMatch(/Total incl\. VAT\s+EUR 290\.56/);
+    expect(text).not.toContain('Reverse charge');
     expect([invoice.totalExcludingTax, invoice.totalTax, invoice.totalWithTax]).toEqual([
       259.97, 30.59, 290.56,
     ]);
@@ -131,6 +157,39 @@ describeWithTool(
     );
     expect(again).toMatch(/Oak planks\s+5\s+EUR 19\.99\s+21%\s+EUR 20\.99\s+EUR 99\.95/);
     expect(again).not.toContain('Fitting hours');
-    expect(again).toMatch(/Total\s+EUR 120\.94/);
+    expect(again).toMatch(/Total incl\. VAT\s+EUR 120\.94/);
+  });
+
+  test('a reverse-charged sale says so and charges no VAT; a credit note names the invoice it corrects', async () => {
+    const buyer = await a.client.post('/customers', {
+      name: 'Berlin GmbH',
+      street: 'Allee 3',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      vatNumber: 'DE123456789',
+    });
+    const sale = await a.client.post('/invoices', {
+      clientId: buyer.body.id,
+      invoiceDate: '2026-03-11T10:00:00.000Z',
+      rows: [{ description: 'Consulting', quantity: 2, unitPrice: 100, taxRate: 21 }],
+    });
+    expect(sale.status).toBe(201);
+    const text = pdfText((await download(server, a.token, `/api/v1/files/${sale.body.pdf.blobId}`)).bytes);
+    expect(text).toContain('Reverse charge: VAT to be accounted for by the recipient');
+    expect(text).toMatch(/EUR 200\.00\s+0%\s+EUR 0\.00/);
+    expect(text).toMatch(/Total incl\. VAT\s+EUR 200\.00/);
+
+    const credit = await a.client.post('/invoices', {
+      type: 'CREDIT_NOTE',
+      clientId: buyer.body.id,
+      creditedInvoiceId: sale.body.id,
+      invoiceDate: '2026-03-12T10:00:00.000Z',
+      rows: [{ description: 'Consulting', quantity: 1, unitPrice: 100 }],
+    });
+    expect(credit.status).toBe(201);
+    const note = pdfText((await download(server, a.token, `/api/v1/files/${credit.body.pdf.blobId}`)).bytes);
+    expect(note).toContain(`Credit note ${credit.body.invoiceNumber}`);
+    expect(note).toContain(`Corrects invoice ${sale.body.invoiceNumber} of 2026-03-11`);
   });
 });

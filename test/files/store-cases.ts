@@ -128,6 +128,13 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
     });
     expect(up.status).toBe(201);
     expect(up.body.file.name).toBe('passwd.png');
+    // Bidirectional controls would show `invoice\u202egnp.png` as `invoicegnp.png` reversed: gone.
+    const bidi = await upload(server, a.token, await png(2, 2), {
+      name: 'invoice\u202egnp\u2066\u200f\u061c.png',
+      type: 'image/png',
+    });
+    expect(bidi.status).toBe(201);
+    expect(bidi.body.file.name).toBe('invoicegnp.png');
     const id = up.body.file.blobId;
     for (const path of [`/api/v1/files/${id}`, `/api/v1/files/${id}/thumbnail`]) {
       const got = await download(server, b.token, path);
@@ -320,7 +327,7 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
   test('the same over REST, as the OpenAPI document describes it: two steps, info, settings, delete', async () => {
     const image = await png(32, 16);
     const ticket = await a.client.post('/file-uploads', {
-      name: 'rest.png',
+      name: 'rest\u202e.png',
       type: 'image/png',
       size: image.length,
     });
@@ -338,7 +345,7 @@ export function fileStoreCases(settings: () => FileSettings, objectCount: () => 
       image: { url: `/api/v1/files/${id}`, thumbnailUrl: `/api/v1/files/${id}/thumbnail` },
     };
     expect(done.body).toMatchObject({
-      file: { blobId: id, fileSize: image.length, ...links.file },
+      file: { blobId: id, name: 'rest.png', fileSize: image.length, ...links.file },
       image: { width: 32, height: 16, thumbnailBlobId: expect.any(String), ...links.image },
     });
     expect((await a.client.get(`/files/${id}/info`)).body).toEqual(done.body);

@@ -96,6 +96,7 @@ describe('AP invoices over REST', () => {
       supplierEmail: 'ap@paper.test',
       invoiceDate: dayFromToday(-1),
       dueDate: dayFromToday(29),
+      dueNotifiedAt: null,
       receivedDate: expect.stringMatching(ISO),
       paidDate: null,
       daysOverdue: 0,

@@ -42,6 +42,8 @@ export const INVOICE_KEYS = [
   'reminders',
   'rows',
   'transactions',
+  // Not in the specification: the invoice a credit note corrects (docs/business-rules.md).
+  'creditedInvoiceId',
 ];
 export const INVOICE_ROW_KEYS = [
   'id',
@@ -83,6 +85,7 @@ export const AP_INVOICE_KEYS = [
   'supplierEmail',
   'invoiceDate',
   'dueDate',
+  'dueNotifiedAt',
   'receivedDate',
   'paidDate',
   'daysOverdue',

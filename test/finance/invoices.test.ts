@@ -95,6 +95,7 @@ describe('sales invoices over REST', () => {
       reminderBody: null,
       salesOrderId: null,
       subsidiaryId: null,
+      creditedInvoiceId: null,
       invoiceDate: '2026-03-10T10:00:00.000Z',
       dueDate: '2026-03-24T10:00:00.000Z',
       datePaid: null,
@@ -328,7 +329,8 @@ describe('sales invoices over REST', () => {
   it('transactions set paid, paidExcludingTax, datePaid and the payment status; clients cannot set those', async () => {
     const created = (
       await a.client.post('/invoices', {
-        invoiceDate: '2026-03-01T00:00:00.000Z',
+        // Not yet due: past its due date, money outstanding would make it OVERDUE (invoice-schedules.test.ts).
+        invoiceDate: new Date().toISOString(),
         rows: [{ quantity: 1, unitPrice: 100 }],
       })
     ).body;
@@ -551,9 +553,10 @@ describe('sales invoices over REST', () => {
       expect(
         ids(await t.client.get('/invoices/dynamic-search?filters=invoiceDate:lt:2026-02-01T00:00:00.000Z')),
       ).toEqual([x.id]);
-      expect(ids(await t.client.get('/invoices/dynamic-search?filters=status:in:SENT|CANCELLED'))).toEqual([
-        y.id,
-      ]);
+      // y went out and is long past its due date with nothing paid: OVERDUE.
+      expect(ids(await t.client.get('/invoices/dynamic-search?filters=status:in:OVERDUE|CANCELLED'))).toEqual(
+        [y.id],
+      );
       expect(
         ids(await t.client.get(`/invoices/dynamic-search?filters=dueDate:gt:2026-03-01T00:00:00.000Z`)),
       ).toEqual([y.id, z.id]);
@@ -583,7 +586,7 @@ describe('sales invoices over REST', () => {
 
     it('POST /invoices/dynamic-search takes the same search as a body', async () => {
       const res = await t.client.post('/invoices/dynamic-search', {
-        filters: { status: ['DRAFT', 'SENT'], total: { gte: 100 } },
+        filters: { status: ['DRAFT', 'OVERDUE'], total: { gte: 100 } },
         sort: [{ field: 'invoiceDate', ascending: false }],
         page: 0,
         size: 10,

@@ -9,7 +9,8 @@ import { runNextExport } from '../../src/jobs/tenant-exports';
 import { fileSettings } from '../../src/files/settings';
 import { tenantTables } from '../../src/services/tenant-tables';
 import { requestDeletion } from '../../src/services/tenant-lifecycle';
-import { startTenantPurge } from '../../src/jobs/tenant-purge';
+import { kernelJobs } from '../../src/jobs/kernel-jobs';
+import { JobScheduler } from '../../src/jobs/scheduler';
 import { workerDatabaseUrl } from '../support/database';
 import { childEnv, cliCommands, randomSecret } from '../support/process';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
@@ -211,7 +212,18 @@ describe('tenant deletion', () => {
     const late = await server.tenant('Late');
     expect(await createLead(late, 'Soon gone')).toBeUndefined();
     await requestDeletion(server.orm, late.tenantId, 1500);
-    const purge = startTenantPurge(server.orm, server.app.files.backend, createLogger('silent'), 100);
+    // The service's job, run every second rather than hourly, by a scheduler waking every 100 ms.
+    const [job] = kernelJobs({ orm: server.orm, files: server.app.files, digestIntervalMs: 60_000 }).filter(
+      (j) => j.name === 'tenants.purge',
+    );
+    const purge = new JobScheduler(
+      server.orm,
+      [{ ...job, schedule: { every: 1000 } }],
+      createLogger('silent'),
+      {
+        tickMs: 100,
+      },
+    ).start();
     try {
       await new Promise((r) => setTimeout(r, 500));
       expect(await rowCounts(late.tenantId)).toEqual(expect.objectContaining({ lead: 1 }));

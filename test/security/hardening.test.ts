@@ -159,4 +159,14 @@ describe('GraphQL limits', () => {
     const invalid = await a.client.graphql('{ nope }');
     expect(invalid.status).toBe(400);
   });
+
+  it('counts `__typename` aliases against the alias limit', async () => {
+    const typenames = Array.from({ length: 1000 }, (_, i) => `t${i}: __typename`).join(' ');
+    const many = await a.client.graphql(`{ ${typenames} }`);
+    expect(many.status).toBe(400);
+    expect(JSON.stringify(many.body.errors)).toMatch(/alias/i);
+    const few = await a.client.graphql(`{ ${typenames.split(' ').slice(0, 40).join(' ')} }`);
+    expect(few.status).toBe(200);
+    expect(Object.keys(few.body.data)).toHaveLength(20);
+  });
 });

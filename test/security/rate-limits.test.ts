@@ -127,3 +127,97 @@ describe('rate limits', () => {
     expect(increments).toBeGreaterThanOrEqual(6);
   });
 });
+
+/** A GET of `path` sent from the local address `from` (127.0.0.0/8 reaches the server from any). */
+function getFrom(
+  baseUrl: string,
+  from: string,
+  path: string,
+  authorization: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+  const url = new URL(`${baseUrl}/api/v1${path}`);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        localAddress: from,
+        headers: { authorization },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: text ? JSON.parse(text) : undefined,
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('refused credentials', () => {
+  const PER_ADDRESS = 5;
+  const PER_KEY = 10;
+  let server: TestServer;
+  let a: TestTenant;
+  beforeAll(async () => {
+    server = await startServer({
+      http: {
+        rateLimits: {
+          perCredential: 0,
+          perTenant: 0,
+          windowMs: WINDOW_MS,
+          failuresPerAddress: PER_ADDRESS,
+          failuresPerKey: PER_KEY,
+        },
+      },
+    });
+    a = await server.tenant('Guessed');
+  });
+  afterAll(() => server?.close());
+
+  it('answers 429 with Retry-After to an address or a key that failed too often; right credentials still work', async () => {
+    const created = await a.client.post('/api-keys', { name: 'guessed', permissions: ['READ_CONCEPTS'] });
+    expect(created.status).toBe(201);
+    const key = created.body.key as string;
+    const wrong = (n: number) => `Bearer ${key.slice(0, -4)}${String(n).padStart(4, 'x')}`;
+    const get = (from: string, authorization: string) =>
+      getFrom(server.baseUrl, from, '/concepts/find-all', authorization);
+
+    for (let i = 0; i < PER_ADDRESS; i++) expect((await get('127.0.0.1', wrong(i))).status).toBe(401);
+    const refused = await get('127.0.0.1', wrong(99));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/application\/json/);
+    expect(refused.body).toMatchObject({ status: 429, title: 'Too Many Requests' });
+    expect(refused.body.detail).toMatch(/refused credentials from this address; retry after \d+ seconds/);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    // The failure window: 15 minutes unless configured.
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    // A bad bearer token from that address too, the right key included: the address is throttled.
+    expect((await get('127.0.0.1', 'Bearer not.a.token')).status).toBe(429);
+
+    // The right key from another address works; so does a credential already seen to work.
+    expect((await get('127.0.0.2', `Bearer ${key}`)).status).toBe(200);
+    expect((await get('127.0.0.1', `Bearer ${a.token}`)).status).toBe(200);
+
+    // Guessed from many addresses, the key is throttled on its own.
+    let failures = PER_ADDRESS;
+    for (let host = 3; failures < PER_KEY; host++)
+      for (let i = 0; i < PER_ADDRESS - 1 && failures < PER_KEY; i++, failures++)
+        expect((await get(`127.0.0.${host}`, wrong(i))).status).toBe(401);
+    const keyRefused = await get('127.0.0.50', wrong(0));
+    expect(keyRefused.status).toBe(429);
+    expect(keyRefused.body.detail).toMatch(/refused credentials from this API key/);
+    // Its holder, whose key this process accepted, is not locked out by the guessing.
+    expect((await get('127.0.0.2', `Bearer ${key}`)).status).toBe(200);
+  });
+});

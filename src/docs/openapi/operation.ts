@@ -97,7 +97,21 @@ export function buildOperation(
       ? { parameters: [...parameters, ...(takesIdempotencyKey(route) ? [idempotencyKeyRef] : [])] }
       : {}),
     ...(body
-      ? { requestBody: { required: body.required, content: { 'application/json': { schema: body.schema } } } }
+      ? {
+          requestBody: {
+            required: body.required,
+            content: {
+              'application/json': { schema: body.schema },
+              ...(route.xmlBody
+                ? {
+                    'application/xml': {
+                      schema: { type: 'string', description: 'The XML document itself.' },
+                    },
+                  }
+                : {}),
+            },
+          },
+        }
       : {}),
     responses: operationResponses(route, resultSchema, Boolean(body)),
     'x-graphql-field': route.field,

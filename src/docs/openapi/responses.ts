@@ -161,10 +161,23 @@ export function operationResponses(
             ...common(),
             ...(status === 201 ? { Location: headerRef('Location') } : {}),
           },
-          content: {
-            'application/json': { schema: resultSchema },
-            ...(route.csv ? { 'text/csv': csvContent(route.csv.filename) } : {}),
-          },
+          content: route.document
+            ? Object.fromEntries(
+                route.document.types.map((type) => [
+                  type,
+                  {
+                    schema: {
+                      type: 'string',
+                      format: 'binary',
+                      description: 'The document, as an attachment.',
+                    },
+                  },
+                ]),
+              )
+            : {
+                'application/json': { schema: resultSchema },
+                ...(route.csv ? { 'text/csv': csvContent(route.csv.filename) } : {}),
+              },
         };
   const write = takesIdempotencyKey(route);
   if (write)
@@ -172,7 +185,9 @@ export function operationResponses(
   const responses: Record<string, unknown> = { [String(status)]: success };
   for (const [code, name] of ERRORS) {
     if ((code === 413 || code === 415) && !hasBody) continue;
-    if ((code === 409 || code === 422) && !write) continue;
+    // A read answers 409 only where it makes a document from records that lack what it needs.
+    if (code === 409 && !write && !route.document) continue;
+    if (code === 422 && !write) continue;
     responses[String(code)] = { $ref: `#/components/responses/${name}` };
   }
   return responses;

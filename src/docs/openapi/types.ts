@@ -26,7 +26,7 @@ export type OpenApiOperation = {
   description: string;
   tags: string[];
   parameters?: (QueryParameter | { $ref: string })[];
-  requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
+  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, unknown>;
   'x-graphql-field': string;
   'x-permission'?: string;

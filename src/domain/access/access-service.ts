@@ -58,6 +58,15 @@ const union = (...lists: readonly (readonly string[])[]) => [...new Set(lists.fl
  * subsidiary, so the lists name all of them, plus any ids of its own lists.
  */
 export async function myAccess(ctx: Context): Promise<Access> {
+  const access = await accessOf(ctx);
+  // A module switched off for the tenant hides its groups: projects, subsidiaries.
+  const off = callerOf(ctx).modulesOff;
+  if (off?.has('projects')) access.accessibleProjectIds = [];
+  if (off?.has('subsidiaries')) access.accessibleSubsidiaryIds = [];
+  return access;
+}
+
+async function accessOf(ctx: Context): Promise<Access> {
   const caller = callerOf(ctx);
   if (!caller.hasFullAccess) {
     return {

@@ -8,6 +8,7 @@ import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors
 import { FileAssetType } from '../../entities/shared';
 import { storageKeyOf, type FileBackend } from '../../files/backends';
 import type { FileLimits, FileSettings } from '../../files/settings';
+import { withoutBidiControls } from '../../family/display-text';
 import { Inspector, storedType, typeAllowed, unsupportedType, type Sniffed } from './inspect';
 
 /** A row of `stored_file`, as the service reads it. */
@@ -101,11 +102,12 @@ export function imageOf(file: StoredFile): ImageRefValue {
 
 /**
  * A name as stored: the last segment of whatever path a client sent, without control
- * characters, at most 255 characters. It is shown, never used as a path or key.
+ * characters or bidirectional controls (which would show `x\u202egnp.exe` as `xexe.png`), at most
+ * 255 characters. It is shown, never used as a path or key.
  */
 export function cleanName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base
+  const clean = withoutBidiControls(base)
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, 255);
@@ -140,6 +142,13 @@ export async function limitsOf(
   return limitsOfRow(row, defaults);
 }
 
+/**
+ * A row that takes its size of the quota: a file, or a two-step upload whose ticket has not
+ * expired. An expired ticket's reservation is released at once, though its row waits for the
+ * clean-up job (a ticket cut by a stalled body stays valid until then: it can be sent again).
+ */
+const HOLDS_ROOM = `not (completed is null and coalesce(expires < now(), false))`;
+
 /** The tenant's limits and the bytes it stores now, in one statement (an upload needs both). */
 export async function limitsAndUse(
   em: EntityManager,
@@ -149,7 +158,7 @@ export async function limitsAndUse(
   const [row] = await queryRows(
     em,
     `select s.max_file_size, s.allowed_types, s.quota_bytes,
-       (select coalesce(sum(size), 0) from stored_file where tenant_id = $1 and deleted is null) as used
+       (select coalesce(sum(size), 0) from stored_file where tenant_id = $1 and deleted is null and ${HOLDS_ROOM}) as used
      from (select 1) one left join file_settings s on s.tenant_id = $1`,
     [tenantId],
   );
@@ -185,7 +194,7 @@ export async function saveLimits(
 export async function usedBytes(em: EntityManager, tenantId: string): Promise<number> {
   const [row] = await queryRows(
     em,
-    `select coalesce(sum(size), 0) as used from stored_file where tenant_id = $1 and deleted is null`,
+    `select coalesce(sum(size), 0) as used from stored_file where tenant_id = $1 and deleted is null and ${HOLDS_ROOM}`,
     [tenantId],
   );
   return Number(row.used);

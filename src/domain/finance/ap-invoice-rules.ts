@@ -1,8 +1,10 @@
+import { callerTenant } from '../access/caller-tenant';
 import { callerOf, type Context } from '../../context';
 import { Subsidiary } from '../reference/entities/subsidiary';
 import { Supplier } from '../reference/entities/supplier';
 import { badRequest } from '../../errors';
 import { requireRef } from '../../family/references';
+import { financeDefaults } from './tenant-defaults';
 import type {
   ApInvoiceInput,
   ApInvoicePaymentInput,
@@ -68,10 +70,13 @@ function checkMove(from: ApInvoiceStatus | null | undefined, to: ApInvoiceStatus
 
 type RowSource = ApInvoiceRowInput | ApInvoiceRow;
 
-function computeRows(source: readonly RowSource[]): { rows: ApInvoiceRow[]; totals: LineAmounts } {
+function computeRows(
+  source: readonly RowSource[],
+  defaultRate: number,
+): { rows: ApInvoiceRow[]; totals: LineAmounts } {
   const totalFields = { total: 'subtotal', taxAmount: 'taxAmount', totalWithTax: 'totalAmount' };
   return rowsAndTotals(source, totalFields, (r, id, field) => {
-    const values = lineInput(r);
+    const values = lineInput(r, defaultRate);
     const line = lineAmounts(values, field);
     const row: ApInvoiceRow = {
       id,
@@ -157,7 +162,8 @@ export async function prepareApInvoice(
     if (input.supplierEmail === undefined) invoice.supplierEmail = supplier.email ?? null;
   }
 
-  invoice.currency = normalizeCurrency(invoice.currency);
+  const defaults = financeDefaults((await callerTenant(ctx)).settings);
+  invoice.currency = normalizeCurrency(invoice.currency ?? defaults.currency);
   invoice.status ??= ApInvoiceStatus.DRAFT;
   invoice.classificationMethod ??= ApClassificationMethod.MANUAL;
   invoice.invoiceDate ??= new Date();
@@ -171,7 +177,7 @@ export async function prepareApInvoice(
   copyJsonInputs(invoice, input, ['attachments', 'pdf', 'classification']);
   invoice.attachments ??= [];
 
-  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? []);
+  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], defaults.vat);
   setJson(invoice, 'rows', rows);
   invoice.subtotal = amount(totals.total);
   invoice.taxAmount = amount(totals.taxAmount);

@@ -5,9 +5,11 @@ import { FileAsset } from '../../entities/shared';
 import type { Tenant } from '../../entities/tenant';
 import { callerTenant } from '../access/caller-tenant';
 import { assetOf, findFile } from '../files/stored-files';
-import type { Invoice } from './entities/invoice';
+import { Invoice, InvoiceRowType, InvoiceType } from './entities/invoice';
+import { buyerParty, isReverseCharged, sellerParty, type InvoiceParty } from './invoice-parties';
+import { REVERSE_CHARGE_NOTE, vatBreakdown } from './vat-rules';
 
-async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+export async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   return Buffer.concat(chunks);
@@ -16,27 +18,42 @@ async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
 const money = (n: number | null | undefined, currency: string) => `${currency} ${(n ?? 0).toFixed(2)}`;
 const day = (d: Date | null | undefined) => (d ? d.toISOString().slice(0, 10) : '');
 
+/** A party's block on the invoice: name, postal address, country and VAT number, lines left out when empty. */
+function partyLines(party: InvoiceParty): string[] {
+  return [
+    party.street ?? '',
+    [party.postalCode, party.city].filter(Boolean).join(' '),
+    party.country ?? '',
+    party.vatNumber ? `VAT ${party.vatNumber}` : '',
+  ].filter(Boolean);
+}
+
 /**
- * A sales invoice as a PDF (pdfkit, with its built-in Helvetica): the tenant's billing details,
- * the customer, the rows with their tax, and the totals, as stored after the invoice's amounts
- * were computed.
+ * A sales invoice as a PDF (pdfkit, with its built-in Helvetica), with what an EU invoice must
+ * show (Directive 2006/112/EC, article 226): the seller's and the buyer's names, addresses and VAT
+ * numbers, the invoice and supply dates, the rows with their rates, the VAT per rate, the totals
+ * before and after VAT, the reverse-charge note where it applies, and for a credit note the
+ * invoice it corrects. Everything as stored after the invoice's amounts were computed.
  */
 export async function renderInvoicePdf(
   invoice: Invoice,
   tenant: Tenant,
   customer: Customer | null,
   logo: Buffer | null,
+  credited: Pick<Invoice, 'invoiceNumber' | 'invoiceDate'> | null = null,
 ): Promise<Buffer> {
   // Loaded on the first invoice rendered, not at start-up: pdfkit is one large module, and every
   // start (each test file's servers among them) paid for it whether or not it made a PDF.
   const { default: PDFDocument } = await import('pdfkit');
+  const creditNote = invoice.type === InvoiceType.CREDIT_NOTE;
+  const title = creditNote ? 'Credit note' : 'Invoice';
   // A fixed creation date makes the same invoice the same bytes, so an unchanged rendering is
   // recognised (storeInvoicePdf) and no new file, nor an update event, is made for it.
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
     info: {
-      Title: `Invoice ${invoice.invoiceNumber ?? ''}`,
+      Title: `${title} ${invoice.invoiceNumber ?? ''}`,
       CreationDate: invoice.invoiceDate ?? new Date(0),
     },
   });
@@ -48,7 +65,7 @@ export async function renderInvoicePdf(
   });
   const currency = invoice.currency ?? 'EUR';
   const billing = tenant.billingInfo;
-  const address = billing?.address;
+  const seller = sellerParty(tenant);
 
   if (logo) {
     // pdfkit draws JPEG and PNG; a logo of another type is left out rather than failing the invoice.
@@ -61,60 +78,120 @@ export async function renderInvoicePdf(
   doc.fontSize(18).text(tenant.name, 50, 50);
   doc.fontSize(9);
   for (const line of [
-    [address?.street, address?.houseNumber].filter(Boolean).join(' '),
-    [address?.postalCode, address?.city].filter(Boolean).join(' '),
-    address?.country,
-    billing?.vatNumber ? `VAT ${billing.vatNumber}` : '',
+    ...partyLines(seller),
     billing?.cocNumber ? `CoC ${billing.cocNumber}` : '',
     billing?.iban ? `IBAN ${billing.iban}${billing.bic ? ` (BIC ${billing.bic})` : ''}` : '',
     billing?.email ?? '',
   ])
     if (line) doc.text(line);
   doc.moveDown();
-  doc.fontSize(14).text(`Invoice ${invoice.invoiceNumber ?? '(draft)'}`);
+  doc.fontSize(14).text(`${title} ${invoice.invoiceNumber ?? '(draft)'}`);
   doc.fontSize(10);
-  doc.text(`Date: ${day(invoice.invoiceDate)}    Due: ${day(invoice.dueDate)}`);
-  if (customer) doc.text(`Bill to: ${customer.name}${customer.email ? ` <${customer.email}>` : ''}`);
+  // The model has no separate delivery date: goods and services are taken as supplied on the
+  // invoice date (docs/business-rules.md).
+  doc.text(
+    `Date: ${day(invoice.invoiceDate)}    Supply date: ${day(invoice.invoiceDate)}    Due: ${day(invoice.dueDate)}`,
+  );
+  if (credited) {
+    doc.text(`Corrects invoice ${credited.invoiceNumber ?? ''} of ${day(credited.invoiceDate)}`);
+  }
+  if (customer) {
+    doc.moveDown(0.5);
+    doc.text(`Bill to: ${customer.name}`);
+    for (const line of partyLines(buyerParty(customer))) doc.text(line);
+    if (customer.email) doc.text(customer.email);
+  }
   if (invoice.paymentReference) doc.text(`Payment reference: ${invoice.paymentReference}`);
   doc.moveDown();
 
-  const columns = [50, 220, 290, 370, 410, 475];
-  const row = (cells: string[]) => {
+  /** A table row: each cell from its column's left edge to the next one's; the row is as tall as its tallest cell. */
+  const table = (columns: number[], align: ('left' | 'right')[]) => (cells: string[]) => {
     const y = doc.y;
-    cells.forEach((cell, i) =>
-      doc.text(cell, columns[i], y, {
-        width: (columns[i + 1] ?? 545) - columns[i] - 5,
-        align: i ? 'right' : 'left',
-      }),
-    );
+    let bottom = y;
+    cells.forEach((cell, i) => {
+      doc.text(cell, columns[i], y, { width: (columns[i + 1] ?? 545) - columns[i] - 5, align: align[i] });
+      bottom = Math.max(bottom, doc.y);
+    });
     doc.x = columns[0];
+    doc.y = bottom;
     doc.moveDown(0.3);
   };
+  const right = (n: number) => Array<'right'>(n).fill('right');
+  const row = table([50, 200, 260, 335, 385, 455], ['left', ...right(5)]);
   doc.font('Helvetica-Bold');
-  row(['Description', 'Quantity', 'Unit price', 'Tax %', 'Tax', 'Total']);
+  row(['Description', 'Quantity', 'Unit price', 'VAT %', 'VAT', 'Total excl. VAT']);
   doc.font('Helvetica');
   for (const r of invoice.rows) {
     row([
       r.description ?? '',
       r.quantity == null ? '' : String(r.quantity),
       r.unitPrice == null ? '' : money(r.unitPrice, currency),
-      `${r.taxRate ?? 0}%`,
+      r.type === InvoiceRowType.TEXT ? '' : `${r.taxRate ?? 0}%`,
       money(r.taxAmount, currency),
       money(r.total, currency),
     ]);
   }
   doc.moveDown();
+  // The VAT per rate, under the rows' columns: taxable amount, rate, VAT.
+  const breakdown = table([50, 200, 335, 385, 455], ['left', ...right(4)]);
   doc.font('Helvetica-Bold');
-  row(['', '', '', '', 'Subtotal', money(invoice.totalExcludingTax, currency)]);
-  row(['', '', '', '', 'Tax', money(invoice.totalTax, currency)]);
-  row(['', '', '', '', 'Total', money(invoice.totalWithTax, currency)]);
+  breakdown(['VAT breakdown', 'Taxable amount', 'Rate', 'VAT', '']);
   doc.font('Helvetica');
+  for (const line of vatBreakdown(invoice.rows)) {
+    breakdown(['', money(line.taxable, currency), `${line.rate}%`, money(line.tax, currency), '']);
+  }
+  doc.moveDown();
+  const total = table([50, 300, 455], ['left', 'right', 'right']);
+  doc.font('Helvetica-Bold');
+  total(['', 'Total excl. VAT', money(invoice.totalExcludingTax, currency)]);
+  total(['', 'VAT', money(invoice.totalTax, currency)]);
+  total(['', 'Total incl. VAT', money(invoice.totalWithTax, currency)]);
+  doc.font('Helvetica');
+  if (customer && isReverseCharged(invoice, seller, buyerParty(customer))) {
+    doc.moveDown();
+    doc.text(REVERSE_CHARGE_NOTE, 50);
+  }
   if (invoice.note) {
     doc.moveDown();
-    doc.text(invoice.note, columns[0]);
+    doc.text(invoice.note, 50);
   }
   doc.end();
   return done;
+}
+
+/** What an invoice's documents (its PDF, its e-invoices) show besides the invoice itself. */
+export interface InvoiceDocumentParts {
+  tenant: Tenant;
+  customer: Customer | null;
+  credited: Invoice | null;
+}
+
+/** The tenant, the customer and the corrected invoice of an invoice, read in the caller's tenant. */
+export async function invoiceDocumentParts(ctx: Context, invoice: Invoice): Promise<InvoiceDocumentParts> {
+  const tenant = await callerTenant(ctx);
+  const customer = invoice.clientId ? await ctx.em.findOne(Customer, { id: invoice.clientId }) : null;
+  const credited = invoice.creditedInvoiceId
+    ? await ctx.em.findOne(Invoice, { id: invoice.creditedInvoiceId })
+    : null;
+  return { tenant, customer, credited };
+}
+
+/** The invoice's PDF as rendered now, with the tenant's logo where files are served. */
+export async function invoicePdfBytes(
+  ctx: Context,
+  invoice: Invoice,
+  parts?: InvoiceDocumentParts,
+): Promise<Buffer> {
+  const { tenant, customer, credited } = parts ?? (await invoiceDocumentParts(ctx, invoice));
+  const store = ctx.files;
+  const logoFile =
+    store && tenant.logo?.blobId ? await findFile(ctx.em, tenant.id, tenant.logo.blobId) : null;
+  // A logo is a picture of a few kilobytes; a huge file is not read into memory for it.
+  const logo =
+    store && logoFile && logoFile.size <= 5 * 1024 * 1024
+      ? await readAll(await store.backend.get(logoFile.storageKey))
+      : null;
+  return renderInvoicePdf(invoice, tenant, customer, logo, credited);
 }
 
 /**
@@ -126,18 +203,11 @@ export async function renderInvoicePdf(
 export async function storeInvoicePdf(ctx: Context, invoice: Invoice): Promise<void> {
   const store = ctx.files;
   if (!store) return;
-  const tenant = await callerTenant(ctx);
-  const customer = invoice.clientId ? await ctx.em.findOne(Customer, { id: invoice.clientId }) : null;
-  const logoFile = tenant.logo?.blobId ? await findFile(ctx.em, tenant.id, tenant.logo.blobId) : null;
-  // A logo is a picture of a few kilobytes; a huge file is not read into memory for it.
-  const logo =
-    logoFile && logoFile.size <= 5 * 1024 * 1024
-      ? await readAll(await store.backend.get(logoFile.storageKey))
-      : null;
-  const bytes = await renderInvoicePdf(invoice, tenant, customer, logo);
+  const parts = await invoiceDocumentParts(ctx, invoice);
+  const bytes = await invoicePdfBytes(ctx, invoice, parts);
   const previous = invoice.pdf?.blobId;
   if (previous) {
-    const current = await findFile(ctx.em, tenant.id, previous);
+    const current = await findFile(ctx.em, parts.tenant.id, previous);
     if (current?.sha256 === createHash('sha256').update(bytes).digest('hex')) return;
   }
   const file = await store.storeBytes(ctx.em, ctx.caller!.tenantId, ctx.caller!.userId, {

@@ -2,9 +2,10 @@ import { callerOf, type Context } from '../../context';
 import { Customer } from '../reference/entities/customer';
 import { Opportunity } from '../reference/entities/opportunity';
 import { Subsidiary } from '../reference/entities/subsidiary';
-import { badRequest } from '../../errors';
+import { badRequest, invalidField } from '../../errors';
 import { nextNumber } from '../../services/sequences';
 import { requireRef } from '../../family/references';
+import { callerTenant } from '../access/caller-tenant';
 import type {
   InvoiceInput,
   InvoiceReminderInput,
@@ -17,13 +18,16 @@ import {
   InvoiceRowType,
   InvoiceStatus,
   InvoiceType,
-  type Invoice,
+  Invoice,
   type InvoiceReminder,
   type InvoiceRow,
   type InvoiceTransaction,
   type RecurringAgreement,
 } from './entities/invoice';
 import { storeInvoicePdf } from './invoice-pdf';
+import { financeDefaults, type FinanceDefaults } from './tenant-defaults';
+import { isPastDue, settledStatus } from './invoice-status';
+import { isReverseCharge, sellerVatParty } from './vat-rules';
 import {
   addDays,
   addMonths,
@@ -38,22 +42,13 @@ import {
   setJson,
   storedJson,
 } from './common';
-import {
-  amount,
-  lineAmounts,
-  lineInput,
-  paidCents,
-  settlement,
-  shownAmounts,
-  type LineAmounts,
-} from './money';
+import { amount, lineAmounts, lineInput, paidCents, shownAmounts, type LineAmounts } from './money';
 
 /**
  * What the service decides about a sales invoice before it is stored (the group's beforeSave):
  * references, defaults, due date, row amounts and totals, paid amounts, the payment-driven
  * status, and on creation the gapless number.
  */
-export const DEFAULT_PAYMENT_TERM_DAYS = 30;
 export const INVOICE_SEQUENCE = 'invoice';
 
 export const formatInvoiceNumber = (year: number, n: number) => `${year}-${String(n).padStart(5, '0')}`;
@@ -67,9 +62,15 @@ function rowDirection(row: InvoiceRowType, invoice: InvoiceType): 1 | -1 | undef
 
 type RowSource = InvoiceRowInput | InvoiceRow;
 
+/**
+ * Rows and totals from the rows as sent. A reverse-charged invoice (`reverseCharge`) charges no
+ * VAT: every row's rate is 0, whatever it names (docs/business-rules.md, "Reverse charge").
+ */
 export function computeRows(
   source: readonly RowSource[],
   invoiceType: InvoiceType,
+  defaultRate?: number,
+  reverseCharge = false,
 ): { rows: InvoiceRow[]; totals: LineAmounts } {
   const totalFields = { total: 'totalExcludingTax', taxAmount: 'totalTax', totalWithTax: 'totalWithTax' };
   return rowsAndTotals(source, totalFields, (r, id, field): { row: InvoiceRow; line?: LineAmounts } => {
@@ -89,7 +90,8 @@ export function computeRows(
       };
       return { row };
     }
-    const values = lineInput(r);
+    const values = lineInput(r, defaultRate);
+    if (reverseCharge) values.taxRate = 0;
     const quantityType = r.quantityType ?? InvoiceQuantityType.AMOUNT;
     const line = lineAmounts(
       {
@@ -167,16 +169,6 @@ function checkStatusRequest(stored: InvoiceStatus | undefined, requested: Invoic
     throw badRequest(`status: an invoice that is ${stored} cannot return to DRAFT`);
 }
 
-/** The status once payments are taken into account: they decide, unless the invoice is cancelled. */
-function settledStatus(status: InvoiceStatus, paid: bigint, total: bigint): InvoiceStatus {
-  if (status === InvoiceStatus.CANCELLED) return status;
-  const settled = settlement(paid, total);
-  if (settled === 'FULL') return InvoiceStatus.PAID;
-  if (settled === 'PARTIAL') return InvoiceStatus.PARTIALLY_PAID;
-  if (status === InvoiceStatus.PAID || status === InvoiceStatus.PARTIALLY_PAID) return InvoiceStatus.SENT;
-  return status;
-}
-
 /**
  * What the service decides about an invoice before it is stored: the status request, its
  * references, defaults, amounts, payments and (for a new invoice) its number, in that order.
@@ -191,9 +183,10 @@ export async function prepareInvoice(
   applyStatusRequest(invoice, input.status, isNew, checkStatusRequest);
 
   await checkReferences(ctx, invoice, input);
-  const { type, invoiceDate } = applyDefaults(invoice, input, caller.email);
-  const totals = applyAmounts(invoice, input, type);
-  applyPayments(invoice, input, totals, caller);
+  const defaults = financeDefaults((await callerTenant(ctx)).settings);
+  const { type, invoiceDate } = applyDefaults(invoice, input, caller.email, defaults);
+  const totals = applyAmounts(invoice, input, type, defaults.vat, await reverseChargeOf(ctx, invoice));
+  applyPayments(invoice, input, totals, caller, defaults.timeZone);
   if (isNew) await assignNumber(ctx, invoice, invoiceDate);
   // The PDF is the service's rendering of what was just computed, never the client's.
   await storeInvoicePdf(ctx, invoice);
@@ -203,10 +196,31 @@ export async function prepareInvoice(
 async function checkReferences(ctx: Context, invoice: Invoice, input: Partial<InvoiceInput>): Promise<void> {
   if (input.clientId) await requireRef(ctx, 400, 'clientId', input.clientId, Customer);
   if (input.subsidiaryId) await requireRef(ctx, 400, 'subsidiaryId', input.subsidiaryId, Subsidiary);
+  if (input.creditedInvoiceId) {
+    const credited = await requireRef(ctx, 400, 'creditedInvoiceId', input.creditedInvoiceId, Invoice);
+    // An invoice of a subsidiary outside the caller's access is as absent as any (data scope).
+    const { hasFullAccess, subsidiaryAccess } = callerOf(ctx);
+    const hidden =
+      credited.subsidiaryId && !hasFullAccess && !subsidiaryAccess.includes(credited.subsidiaryId);
+    if (hidden) throw invalidField('creditedInvoiceId', `there is no invoice ${credited.id}`);
+    if (credited.id === invoice.id) throw badRequest('creditedInvoiceId: an invoice cannot credit itself');
+  }
+  if (invoice.creditedInvoiceId && invoice.type !== InvoiceType.CREDIT_NOTE) {
+    throw badRequest('creditedInvoiceId: only a CREDIT_NOTE refers to the invoice it corrects');
+  }
   if (input.opportunityId) {
     const opportunity = await requireRef(ctx, 400, 'opportunityId', input.opportunityId, Opportunity);
     if (!invoice.clientId && opportunity.customerId) invoice.clientId = opportunity.customerId;
   }
+}
+
+/** Whether the sale is reverse-charged: the tenant and the customer, VAT-registered in two EU states. */
+async function reverseChargeOf(ctx: Context, invoice: Invoice): Promise<boolean> {
+  if (!invoice.clientId) return false;
+  const customer = await ctx.em.findOne(Customer, { id: invoice.clientId });
+  if (!customer?.vatNumber) return false;
+  const tenant = await callerTenant(ctx);
+  return isReverseCharge(sellerVatParty(tenant), customer);
 }
 
 /** Defaults, the recurring agreement (a RECURRING invoice needs one that repeats) and reminders. */
@@ -214,11 +228,12 @@ function applyDefaults(
   invoice: Invoice,
   input: Partial<InvoiceInput>,
   callerEmail: string,
+  defaults: FinanceDefaults,
 ): { type: InvoiceType; invoiceDate: Date } {
-  invoice.currency = normalizeCurrency(invoice.currency);
+  invoice.currency = normalizeCurrency(invoice.currency ?? defaults.currency);
   invoice.type ??= InvoiceType.MANUAL;
   invoice.invoiceDate ??= new Date();
-  invoice.paymentTermDays ??= DEFAULT_PAYMENT_TERM_DAYS;
+  invoice.paymentTermDays ??= defaults.paymentTermDays;
   invoice.dueDate = addDays(invoice.invoiceDate, invoice.paymentTermDays);
   invoice.sentMails ??= [];
   copyJsonInputs(invoice, input, ['attachments', 'pdf']);
@@ -254,8 +269,10 @@ function applyAmounts(
   invoice: Invoice,
   input: Partial<InvoiceInput>,
   type: InvoiceType,
+  defaultRate: number,
+  reverseCharge: boolean,
 ): ReturnType<typeof computeRows>['totals'] {
-  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type);
+  const { rows, totals } = computeRows(input.rows ?? invoice.rows ?? [], type, defaultRate, reverseCharge);
   setJson(invoice, 'rows', rows);
   invoice.totalExcludingTax = amount(totals.total);
   invoice.totalTax = amount(totals.taxAmount);
@@ -270,6 +287,7 @@ function applyPayments(
   input: Partial<InvoiceInput>,
   totals: ReturnType<typeof computeRows>['totals'],
   caller: { tenantId: string; email: string },
+  timeZone: string,
 ): void {
   if (input.transactions !== undefined) {
     setJson(
@@ -290,7 +308,12 @@ function applyPayments(
   invoice.paidExcludingTax = amount(
     totals.totalWithTax === 0n ? paid : divideRounded(paid * totals.total, totals.totalWithTax),
   );
-  invoice.status = settledStatus(invoice.status ?? InvoiceStatus.DRAFT, paid, totals.totalWithTax);
+  invoice.status = settledStatus(
+    invoice.status ?? InvoiceStatus.DRAFT,
+    paid,
+    totals.totalWithTax,
+    isPastDue(invoice.dueDate, new Date(), timeZone),
+  );
   invoice.datePaid =
     invoice.status === InvoiceStatus.PAID ? latest(invoice.transactions.map((t) => t.date)) : null;
 }

@@ -89,7 +89,7 @@ export function settlement(paid: bigint, total: bigint): Settlement {
   return paid * direction >= total * direction ? 'FULL' : 'PARTIAL';
 }
 
-/** The rate applied to a row that names none (a tenant-independent default; see README). */
+/** The rate applied to a row that names none when its tenant sets no `defaultVat`. */
 export const DEFAULT_TAX_RATE = 21;
 
 export interface LineInput {
@@ -108,16 +108,22 @@ export interface LineAmounts {
   totalWithTax: bigint;
 }
 
-/** A row's quantity, unit price and tax rate, with the defaults of a row that names none. */
-export function lineInput(row: {
-  quantity?: number | null;
-  unitPrice?: number | null;
-  taxRate?: number | null;
-}): LineInput {
+/**
+ * A row's quantity, unit price and tax rate, with the defaults of a row that names none (the rate:
+ * the tenant's `defaultVat` where the caller passes it).
+ */
+export function lineInput(
+  row: {
+    quantity?: number | null;
+    unitPrice?: number | null;
+    taxRate?: number | null;
+  },
+  defaultRate: number = DEFAULT_TAX_RATE,
+): LineInput {
   return {
     quantity: row.quantity ?? 1,
     unitPrice: row.unitPrice ?? 0,
-    taxRate: row.taxRate ?? DEFAULT_TAX_RATE,
+    taxRate: row.taxRate ?? defaultRate,
   };
 }
 

@@ -1,7 +1,7 @@
 import { wrap } from '@mikro-orm/core';
 import { callerOf, type Context } from '../../context';
 import { badRequest } from '../../errors';
-import type { InTransitStock, StockInventory, StockReservation } from './entities/stock-inventory';
+import { ReservationType, type StockInventory, type StockReservation } from './entities/stock-inventory';
 import type { CreateStockInventoryInput, UpdateStockInventoryInput } from './api/stock-inventory-inputs';
 import { recomputeDerived } from './stock-ledger';
 
@@ -38,8 +38,11 @@ function stamp<T extends Stamped>(ctx: Context, next: T[], previous: T[], key: (
 }
 
 /**
- * What an inventory stores of its input: limits that make sense, reservations and stock in
- * transit stamped with who made and changed each entry, and its derived quantities.
+ * What an inventory stores of its input: limits that make sense, and the reservations a client
+ * keeps (orders, production, other) stamped with who made and changed each entry. A transfer's
+ * reservations and the stock in transit are the transfers' own (transfer-moves.ts): the input's
+ * list replaces the client's entries and keeps the transfers'; naming a transfer there is a 400.
+ * Then the derived quantities.
  */
 export function applyInventoryInput(ctx: Context, inv: StockInventory, input: StockInventoryInput): void {
   if (inv.minimum != null && inv.maximum != null && Number(inv.minimum) > Number(inv.maximum)) {
@@ -53,20 +56,20 @@ export function applyInventoryInput(ctx: Context, inv: StockInventory, input: St
     return Array.isArray(list) ? (list as T[]) : [];
   };
   if (input.reservations) {
-    inv.reservations = stamp<StockReservation>(
-      ctx,
-      input.reservations.map((r) => ({ ...r })),
-      before<StockReservation>('reservations'),
-      (r) => `${r.reservationType ?? ''}:${r.reservationSourceId ?? ''}`,
-    );
-  }
-  if (input.inTransitStock) {
-    inv.inTransitStock = stamp<InTransitStock>(
-      ctx,
-      input.inTransitStock.map((t) => ({ ...t })),
-      before<InTransitStock>('inTransitStock'),
-      (t) => t.transferId ?? '',
-    );
+    if (input.reservations.some((r) => r.reservationType === ReservationType.TRANSFER))
+      throw badRequest(
+        'reservations: reservations of type TRANSFER are made by the stock transfers themselves',
+      );
+    const previous = before<StockReservation>('reservations');
+    inv.reservations = [
+      ...previous.filter((r) => r.reservationType === ReservationType.TRANSFER),
+      ...stamp<StockReservation>(
+        ctx,
+        input.reservations.map((r) => ({ ...r })),
+        previous,
+        (r) => `${r.reservationType ?? ''}:${r.reservationSourceId ?? ''}`,
+      ),
+    ];
   }
   recomputeDerived(inv);
 }

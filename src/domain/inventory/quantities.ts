@@ -14,3 +14,19 @@ export function perProduct(items: readonly { productId?: string | null; quantity
   }
   return out;
 }
+
+/**
+ * Base units per unit of each product of a transfer's lines: their base quantity over their
+ * quantity (1 for a product without quantity). Stock moves in base units.
+ */
+export function unitRates(
+  lines: readonly { productId?: string | null; quantity?: number | null; baseUnitQuantity?: number | null }[],
+): Map<string, number> {
+  const quantity = perProduct(lines);
+  const base = perProduct(
+    lines.map((l) => ({ productId: l.productId, quantity: l.baseUnitQuantity ?? l.quantity })),
+  );
+  const out = new Map<string, number>();
+  for (const [id, q] of quantity) out.set(id, q > 0 ? (base.get(id) ?? q) / q : 1);
+  return out;
+}

@@ -8,7 +8,12 @@ import { fieldChanges, historyEntry, noteChange, takeNotes } from '../../history
 import { conflict, notFound } from '../../errors';
 import type { OutboxEvent } from '../../entities/outbox-event';
 import { eventName, outboxRow, recordData, resourceName } from '../../events/outbox';
-import { StockInventory, StockStatus } from './entities/stock-inventory';
+import {
+  type ReservationType,
+  StockInventory,
+  type StockReservation,
+  StockStatus,
+} from './entities/stock-inventory';
 import { StockBatch, StockSource } from './entities/stock-batch';
 import { round4, sumOf } from './quantities';
 
@@ -53,7 +58,23 @@ export interface Receipt {
   price: number;
   stockSource?: StockSource | null;
   originalPurchaseOrderId?: string | null;
+  expirationDate?: Date | string | null;
+  productionDate?: Date | string | null;
 }
+
+/** What a take removed from one batch: enough to bring the same stock in elsewhere. */
+export interface TakenPiece {
+  batchNumber: string | null;
+  locationId: string | null;
+  expirationDate: Date | null;
+  productionDate: Date | null;
+  unitPrice: number;
+  quantity: number;
+}
+
+/** Whether a batch is past its expiration date at `now`: never offered for use any more. */
+export const isExpired = (b: { expirationDate?: Date | string | null }, now: Date): boolean =>
+  !!b.expirationDate && new Date(b.expirationDate).getTime() <= now.getTime();
 
 const time = (d: Date | null | undefined) => (d ? new Date(d).getTime() : Number.POSITIVE_INFINITY);
 
@@ -119,27 +140,110 @@ export class StockLedger {
     b.lastStockDate = this.now;
     if (r.stockSource) b.stockSource = r.stockSource;
     if (r.originalPurchaseOrderId) b.originalPurchaseOrderId = r.originalPurchaseOrderId;
+    if (r.expirationDate) b.expirationDate = new Date(r.expirationDate);
+    if (r.productionDate) b.productionDate = new Date(r.productionDate);
   }
 
-  /** Stock goes out, first-expiring batches first; never more than is available (409). */
-  take(quantity: number): void {
-    const available = round4(this.totalOfBatches() - sumOf(this.inventory.reservations));
-    if (quantity > available) {
+  /** The batches that may be taken or reserved: those not past their expiration date. */
+  private usable(): StockBatch[] {
+    return this.batches.filter((b) => !isExpired(b, this.now));
+  }
+
+  /** What may still be taken or reserved: the unexpired stock less what is reserved. */
+  available(): number {
+    return round4(sumOf(this.usable()) - sumOf(this.inventory.reservations));
+  }
+
+  private shortage(quantity: number, available: number): Error {
+    return conflict(
+      `only ${Math.max(available, 0)} of product ${this.inventory.productId} available at site ${this.inventory.siteId}; ${quantity} asked`,
+    );
+  }
+
+  /**
+   * Stock goes out, first-expiring unexpired batches first; never more than is available (409).
+   * Answers what was taken from which batch.
+   */
+  take(quantity: number): TakenPiece[] {
+    const available = this.available();
+    if (quantity > available) throw this.shortage(quantity, available);
+    return this.removeFefo(quantity, this.usable());
+  }
+
+  /**
+   * Reserves `quantity` for `sourceId` (replacing what it held), stamped by `by`; 409 when the
+   * unexpired stock not reserved by others does not cover it.
+   */
+  reserve(type: ReservationType, sourceId: string, quantity: number, by: string): void {
+    const held = this.release(sourceId);
+    const available = this.available();
+    if (quantity > available) throw this.shortage(quantity, available);
+    const now = this.now.toISOString();
+    this.inventory.reservations = [
+      ...this.inventory.reservations,
+      {
+        reservationType: type,
+        reservationSourceId: sourceId,
+        quantity,
+        created: held?.created ?? now,
+        createdBy: held?.createdBy ?? by,
+        updated: now,
+        updatedBy: by,
+      },
+    ];
+  }
+
+  /** Ends the reservation of `sourceId`; answers it (undefined when it held none). */
+  release(sourceId: string): StockReservation | undefined {
+    const held = this.inventory.reservations.find((r) => r.reservationSourceId === sourceId);
+    if (held) this.inventory.reservations = this.inventory.reservations.filter((r) => r !== held);
+    return held;
+  }
+
+  /** Changes the stock on its way to the site by `transferId` by `delta` (an entry at zero goes). */
+  inTransit(transferId: string, delta: number, by: string): void {
+    const now = this.now.toISOString();
+    const entry = this.inventory.inTransitStock.find((t) => t.transferId === transferId);
+    const quantity = round4(Number(entry?.quantity ?? 0) + delta);
+    if (quantity < 0)
       throw conflict(
-        `only ${Math.max(available, 0)} of product ${this.inventory.productId} available at site ${this.inventory.siteId}; ${quantity} asked`,
+        `only ${entry?.quantity ?? 0} of product ${this.inventory.productId} is in transit by ${transferId}`,
       );
-    }
-    this.removeFefo(quantity);
+    const rest = this.inventory.inTransitStock.filter((t) => t !== entry);
+    this.inventory.inTransitStock =
+      quantity > 0
+        ? [
+            ...rest,
+            {
+              transferId,
+              quantity,
+              created: entry?.created ?? now,
+              createdBy: entry?.createdBy ?? by,
+              updated: now,
+              updatedBy: by,
+            },
+          ]
+        : rest;
   }
 
-  private removeFefo(quantity: number): void {
+  private removeFefo(quantity: number, from: StockBatch[] = this.batches): TakenPiece[] {
+    const taken: TakenPiece[] = [];
     let left = quantity;
-    for (const b of [...this.batches].sort(fefo)) {
+    for (const b of [...from].sort(fefo)) {
       if (left <= 0) break;
       const used = Math.min(Number(b.quantity), left);
+      taken.push({
+        batchNumber: b.batchNumber ?? null,
+        locationId: b.locationId ?? null,
+        expirationDate: b.expirationDate ? new Date(b.expirationDate) : null,
+        productionDate: b.productionDate ? new Date(b.productionDate) : null,
+        unitPrice: Number(b.unitPrice),
+        quantity: round4(used),
+      });
       this.setBatchQuantity(b, round4(Number(b.quantity) - used));
       left = round4(left - used);
     }
+    return taken;
   }
 
   /** A batch's new quantity; a batch that reaches zero is removed. */

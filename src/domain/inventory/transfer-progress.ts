@@ -1,5 +1,5 @@
 import { SHIPPED_STATUSES, type StockTransfer } from './entities/stock-transfer';
-import { perProduct, round4 } from './quantities';
+import { perProduct, round4, unitRates } from './quantities';
 
 /** Where one product of a transfer stands (GraphQL's TransferProductStatus). */
 export interface TransferProductProgress {
@@ -32,8 +32,12 @@ export function productStatusOf(t: StockTransfer): TransferProductProgress[] {
   const cancelled = perProduct(t.cancelledProducts?.products ?? []);
   const delivered = perProduct(t.deliveredProducts ?? []);
   const returned = perProduct(t.returnedProducts ?? []);
-  const picked = perProduct(t.batchAllocations);
-  const reserved = perProduct(t.reservedProducts);
+  // Allocations and reservations are in base units, as the stock they move.
+  const rate = unitRates(t.products);
+  const inLineUnits = (base: Map<string, number>) =>
+    new Map([...base].map(([id, q]) => [id, round4(q / (rate.get(id) ?? 1))]));
+  const picked = inLineUnits(perProduct(t.batchAllocations));
+  const reserved = inLineUnits(perProduct(t.reservedProducts));
   const shippedNow = SHIPPED_STATUSES.includes(t.status);
   return [...ordered.keys()].map((productId) => {
     const q = (m: Map<string, number>) => m.get(productId) ?? 0;

@@ -25,13 +25,15 @@ function withAmounts(line: TransferProduct): TransferProduct {
 
 const plain = <T extends object>(items: readonly T[]): T[] => items.map((i) => ({ ...i }));
 
-/** Quantities must add up: nothing cancelled, delivered or picked beyond what was ordered. */
+/**
+ * Quantities must add up: nothing cancelled or delivered beyond what was ordered, nothing returned
+ * beyond what was delivered. (What was picked is the service's: transfer-moves.ts.)
+ */
 function checkQuantities(t: StockTransfer): void {
   const ordered = perProduct(t.products);
   const cancelled = perProduct(t.cancelledProducts.products);
   const delivered = perProduct(t.deliveredProducts);
   const returned = perProduct(t.returnedProducts);
-  const picked = perProduct(t.batchAllocations);
   const check = (what: string, amounts: Map<string, number>, limit: (id: string) => number, of: string) => {
     for (const [id, q] of amounts) {
       if (q > limit(id))
@@ -40,7 +42,6 @@ function checkQuantities(t: StockTransfer): void {
   };
   const left = (id: string) => round4((ordered.get(id) ?? 0) - (cancelled.get(id) ?? 0));
   check('cancelledProducts', cancelled, (id) => ordered.get(id) ?? 0, 'ordered');
-  check('batchAllocations', picked, left, 'ordered and not cancelled');
   check('deliveredProducts', delivered, left, 'ordered and not cancelled');
   check('returnedProducts', returned, (id) => delivered.get(id) ?? 0, 'delivered');
 }
@@ -58,8 +59,6 @@ export function checkSites(t: StockTransfer): void {
  */
 export function applyTransferInput(t: StockTransfer, input: Partial<StockTransferInput>): void {
   if (input.products) t.products = input.products.map(withAmounts);
-  if (input.batchAllocations) t.batchAllocations = plain(input.batchAllocations);
-  if (input.reservedProducts) t.reservedProducts = plain(input.reservedProducts);
   if (input.deliveredProducts) t.deliveredProducts = plain(input.deliveredProducts);
   if (input.returnedProducts) t.returnedProducts = plain(input.returnedProducts);
   const cancelled = plain(t.cancelledProducts?.products ?? []);

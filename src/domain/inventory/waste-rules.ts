@@ -4,6 +4,7 @@ import { inTransaction } from '../../db/transaction';
 import { badRequest, conflict } from '../../errors';
 import type { WasteRecord } from './entities/waste-record';
 import type { CreateWasteRecordInput, UpdateWasteRecordInput } from './api/waste-record-inputs';
+import { StockSource } from './entities/stock-batch';
 import { changeStock } from './stock-ledger';
 
 export type WasteInput = Partial<CreateWasteRecordInput & UpdateWasteRecordInput>;
@@ -55,6 +56,41 @@ export async function deductWaste(ctx: Context, w: WasteRecord): Promise<void> {
       (ledger) => {
         ledger.take(quantity);
         ledger.note(`Deducted ${quantity} as waste (waste record ${w.id})`);
+      },
+    ),
+  );
+}
+
+/**
+ * A deleted waste record that deducted stock gives it back, in the delete's transaction: into the
+ * site's batch without number or location (made with source RETURN), at the current valuation,
+ * since which batches the deduction emptied is not kept. A restored one takes it again (409 when
+ * it is no longer available, and the record stays deleted).
+ */
+export async function returnWaste(ctx: Context, w: WasteRecord, direction: 'give back' | 'take again') {
+  if (!w.deductRawMaterials || !w.stockSiteId) return;
+  const quantity = Number(w.quantity);
+  await inTransaction(ctx.em, () =>
+    changeStock(
+      ctx,
+      { siteId: w.stockSiteId!, productId: w.productId, subsidiaryId: w.subsidiaryId ?? null },
+      {
+        create: direction === 'give back',
+        missing: () =>
+          conflict(`no stock of product ${w.productId} at site ${w.stockSiteId} to deduct ${quantity} from`),
+      },
+      (ledger) => {
+        if (direction === 'give back') {
+          ledger.receive({
+            quantity,
+            price: Number(ledger.inventory.unitPrice),
+            stockSource: StockSource.RETURN,
+          });
+          ledger.note(`Gave back ${quantity} deducted by deleted waste record ${w.id}`);
+        } else {
+          ledger.take(quantity);
+          ledger.note(`Deducted ${quantity} again for restored waste record ${w.id}`);
+        }
       },
     ),
   );

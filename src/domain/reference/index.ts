@@ -1,6 +1,7 @@
 import type { DomainModule } from '../../modules';
 import { referenceEntities } from './entities';
 import { referenceGroups } from './api/groups';
+import { referenceRoutes } from './api/rest';
 
 /** The groups other modules' services read (a transfer's sites, a stock line's product). */
 export { products, stockSites } from './api/groups';
@@ -10,5 +11,5 @@ export const referenceModule: DomainModule = {
   entities: referenceEntities,
   groups: referenceGroups,
   resolvers: [],
-  routes: [],
+  routes: referenceRoutes,
 };

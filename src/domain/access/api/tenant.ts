@@ -15,6 +15,7 @@ import {
 import { TenantRole } from '../../../entities/tenant-role';
 import { ImageRef } from '../../../entities/shared';
 import { checkTimeZone } from '../time-zone';
+import { checkFinanceSettings } from '../../finance/tenant-defaults';
 import { checkFileRefs } from '../../files/references';
 import { callerOf, type Context } from '../../../context';
 import { loaderManyBy } from '../../../family/loaders';
@@ -74,6 +75,7 @@ export async function updateTenant(ctx: Context, input: UpdateTenantInput): Prom
   if (billingInfo !== undefined) tenant.billingInfo = completeBillingInfo(billingInfo);
   if (scopes !== undefined && scopes !== null) tenant.scopes = completeScopes(scopes, tenant.scopes);
   checkTimeZone('settings.defaultTimezone', settings?.defaultTimezone);
+  checkFinanceSettings(settings);
   if (settings !== undefined) tenant.settings = completeSettings(settings);
   // Tenant is not a tenant-scoped record, so the audit subscriber leaves it to us.
   tenant.updated = new Date();

@@ -59,6 +59,8 @@ export class LeadInput {
   nextAction?: string;
   @Field(() => DateTimeISOResolver, { nullable: true, description: LEAD_DOCS.nextActionDueDate })
   nextActionDueDate?: Date;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: LEAD_DOCS.nextActionNotifiedAt })
+  nextActionNotifiedAt?: Date;
   @Field(() => String, { nullable: true, description: LEAD_DOCS.note })
   @IsOptional()
   @MaxLength(10000)

@@ -51,6 +51,8 @@ export const LEAD_DOCS = {
   message: 'What the lead wrote.',
   nextAction: 'What is to be done next.',
   nextActionDueDate: 'When the next action is due.',
+  nextActionNotifiedAt:
+    'When the owner was last reminded that the next action is due; a new `nextActionDueDate` later than it is reminded again.',
   note: 'Internal note.',
   pageUrl: 'The web page the lead came in from.',
   preferredLanguage: 'The language the lead prefers.',
@@ -131,6 +133,9 @@ export class Lead extends Audited {
 
   @DateTimeColumn({ description: LEAD_DOCS.nextActionDueDate })
   nextActionDueDate?: Date | null;
+
+  @DateTimeColumn({ description: LEAD_DOCS.nextActionNotifiedAt })
+  nextActionNotifiedAt?: Date | null;
 
   @TextColumn({ description: LEAD_DOCS.note })
   note?: string | null;

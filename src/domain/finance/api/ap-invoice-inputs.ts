@@ -147,6 +147,9 @@ export class ApInvoiceInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'invoiceDate + 30 days when not given.' })
   dueDate?: Date;
 
+  @Field(() => DateTimeISOResolver, { nullable: true, description: AP_INVOICE_DOCS.dueNotifiedAt })
+  dueNotifiedAt?: Date;
+
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'When registered, if not given.' })
   receivedDate?: Date;
 

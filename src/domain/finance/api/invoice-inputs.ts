@@ -1,5 +1,15 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { ArrayMaxSize, IsEmail, IsInt, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsEmail,
+  IsInt,
+  IsOptional,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { DateTimeISOResolver } from '../../../graphql/date-time';
 import {
   InvoicePaymentMethod,
@@ -153,6 +163,11 @@ export class InvoiceInput {
   @InvoiceField.SubsidiaryId()
   subsidiaryId?: string;
 
+  @Field(() => String, { nullable: true, description: INVOICE_DOCS.creditedInvoiceId })
+  @IsOptional()
+  @IsUUID()
+  creditedInvoiceId?: string;
+
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Now when not given.' })
   invoiceDate?: Date;
 
@@ -213,4 +228,35 @@ export class InvoiceInput {
 
   @InvoiceField.Lines(() => [InvoiceTransactionInput], 'Payments received; replaces the list.')
   transactions?: InvoiceTransactionInput[];
+}
+
+@InputType({
+  description:
+    'How to mail an invoice; every field may be left out: recipients default to contactEmail (else the customer’s e-mail), the body to mailBody (else the built-in text in the tenant’s language).',
+})
+export class SendInvoiceInput {
+  @Field(() => [String], {
+    nullable: true,
+    description: 'E-mail addresses to send to, one message each (at most 20).',
+  })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  @IsEmail({}, { each: true })
+  recipients?: string[];
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Subject line; a built-in one naming the invoice when absent.',
+  })
+  @IsOptional()
+  @MaxLength(500)
+  subject?: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Body text; mailBody, then the built-in text, when absent.',
+  })
+  @IsOptional()
+  @MaxLength(20000)
+  body?: string;
 }

@@ -1,4 +1,4 @@
-import { Ctx, Extensions, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../../context';
 import { Invoice } from '../entities/invoice';
 import { Customer } from '../../reference/entities/customer';
@@ -7,7 +7,8 @@ import { Subsidiary } from '../../reference/entities/subsidiary';
 import { loaderById } from '../../../family/loaders';
 import { can, Requires } from '../../../permissions/rules';
 import { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
-import { invoiceCountByStatus, invoiceDateRange } from './invoice-service';
+import { invoiceCountByStatus, invoiceDateRange, sendInvoice } from './invoice-service';
+import { SendInvoiceInput } from './invoice-inputs';
 
 @Resolver(() => Invoice)
 export class InvoiceResolver {
@@ -21,6 +22,23 @@ export class InvoiceResolver {
   @Query(() => InvoiceDateRange, { description: 'The earliest and latest invoice dates.' })
   invoiceDateRange(@Ctx() ctx: Context): Promise<InvoiceDateRange> {
     return invoiceDateRange(ctx);
+  }
+
+  @Requires(can('UPDATE', 'INVOICES'))
+  @Mutation(() => Invoice, {
+    description:
+      'Mails the invoice with its PDF (invoice-<number>.pdf) to each recipient through the outbox (retried like every e-mail); writes a SentMail per recipient into sentMails; a DRAFT becomes SENT. No recipient: 400; a CANCELLED invoice: 409.',
+  })
+  sendInvoice(
+    @Arg('id', () => ID, { description: 'Id of the invoice.' }) id: string,
+    @Arg('input', () => SendInvoiceInput, {
+      nullable: true,
+      description: 'Recipients, subject and body; all optional.',
+    })
+    input: SendInvoiceInput | null,
+    @Ctx() ctx: Context,
+  ): Promise<Invoice> {
+    return sendInvoice(ctx, id, input);
   }
 
   @FieldResolver(() => Customer, { nullable: true, description: 'The customer invoiced (GraphQL only).' })

@@ -1,7 +1,10 @@
 import { raw, type QBFilterQuery, type QueryBuilder, type SqlEntityManager } from '@mikro-orm/postgresql';
-import type { Context } from '../../../context';
+import { callerOf, type Context } from '../../../context';
+import { inTransaction } from '../../../db/transaction';
+import { mailInvoice } from '../invoice-mail';
 import { Invoice, InvoiceStatus } from '../entities/invoice';
 import { FamilyService } from '../../../family/service';
+import type { SendInvoiceInput } from './invoice-inputs';
 import type { InvoiceDateRange, InvoiceStatusCounts } from './report-types';
 import { invoices } from './invoices';
 
@@ -41,4 +44,21 @@ export async function invoiceDateRange(ctx: Context): Promise<InvoiceDateRange> 
   }[];
   const date = (v: Date | string | null | undefined) => (v === null || v === undefined ? null : new Date(v));
   return { min: date(row?.min), max: date(row?.max) };
+}
+
+/**
+ * Mails the invoice (invoice-mail.ts) and records it, in one transaction: the SentMails, the
+ * queued messages, `sentMails` and DRAFT -> SENT commit together or not at all.
+ */
+export async function sendInvoice(
+  ctx: Context,
+  id: string,
+  input: SendInvoiceInput | null | undefined,
+): Promise<Invoice> {
+  return inTransaction(ctx.em, async () => {
+    const invoice = await invoiceService.oneOrFail(ctx, id);
+    await mailInvoice(ctx.em, ctx.files?.backend, invoice, 'invoice', input ?? {}, callerOf(ctx).email);
+    await ctx.em.flush();
+    return invoice;
+  });
 }

@@ -1,5 +1,5 @@
 import { familyRoutes } from '../../../rest/family-routes';
-import { fromRequest, type RestRoute } from '../../../rest/route';
+import { body, fromRequest, query, type RestRoute } from '../../../rest/route';
 import { parseSort, queryList } from '../../../rest/search-params';
 import { apInvoices } from './ap-invoices';
 import { invoices } from './invoices';
@@ -37,6 +37,41 @@ export const financeRoutes: RestRoute[] = [
     field: 'invoiceDateRange',
     code: 'custom',
     summary: 'The earliest and latest invoice dates ({min, max})',
+  },
+  {
+    method: 'POST',
+    path: '/invoices/{id}/send',
+    field: 'sendInvoice',
+    args: { input: body({}) },
+    code: 'custom',
+    extension: true,
+    summary:
+      'Mail the invoice with its PDF (optional recipients, subject, body); writes SentMails, DRAFT becomes SENT',
+  },
+  {
+    method: 'GET',
+    path: '/invoices/{id}/e-invoice',
+    field: 'invoiceEInvoice',
+    args: { format: query('format', 'ubl') },
+    code: 'custom',
+    extension: true,
+    nullIs404: true,
+    document: { types: ['application/xml', 'application/pdf'] },
+    summary:
+      'The invoice as an EN 16931 e-invoice: ?format=ubl (UBL 2.1, Peppol BIS Billing 3.0; default), cii (UN/CEFACT CII) or facturx (Factur-X PDF/A-3)',
+  },
+  {
+    method: 'POST',
+    path: '/ap-invoices/import',
+    field: 'importApInvoice',
+    args: { document: fromRequest((req) => req.body as unknown, 'body') },
+    xmlBody: true,
+    status: 201,
+    location: (r: { id: string }) => `/ap-invoices/find/${r.id}`,
+    code: 'custom',
+    extension: true,
+    summary:
+      'Create an AP invoice from an incoming e-invoice: the UBL or CII XML as the body (application/xml), or as a JSON string',
   },
   ...familyRoutes(apInvoices, '/ap-invoices', ['create', 'S6', 'S7', 'S8', 'S9'], { s9IdsOptional: true }),
   {

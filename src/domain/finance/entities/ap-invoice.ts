@@ -226,6 +226,7 @@ export class ApInvoiceRow {
 
 /** What ApInvoice fields mean, shared with the inputs that set them. */
 export const AP_INVOICE_DOCS = {
+  dueNotifiedAt: 'When the user who created the invoice was reminded that it is due.',
   ...INVOICE_SHARED_DOCS,
   referenceNumber: "The supplier's invoice number.",
   supplierName: "The supplier's name when not given.",
@@ -281,6 +282,9 @@ export class ApInvoice extends Audited {
 
   @DateTimeColumn({ description: 'When it must be paid; `daysOverdue` counts from it.' })
   dueDate?: Date | null;
+
+  @DateTimeColumn({ description: AP_INVOICE_DOCS.dueNotifiedAt })
+  dueNotifiedAt?: Date | null;
 
   @DateTimeColumn({ description: 'When the invoice was received.' })
   receivedDate?: Date | null;

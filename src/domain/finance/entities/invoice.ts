@@ -214,6 +214,8 @@ export const INVOICE_DOCS = {
   salesOrderId: 'Id of the sales order invoiced.',
   overdueNotifiedAt: 'When the owner was told the invoice is overdue.',
   recurringAgreement: 'How the invoice recurs, for RECURRING invoices.',
+  creditedInvoiceId:
+    'Id of the invoice a CREDIT_NOTE corrects; its number is shown on the PDF and e-invoice.',
 } as const;
 
 @Entity({ tableName: 'invoice' })
@@ -275,6 +277,9 @@ export class Invoice extends Audited {
 
   @UuidColumn({ description: INVOICE_DOCS.salesOrderId })
   salesOrderId?: string | null;
+
+  @UuidColumn({ description: INVOICE_DOCS.creditedInvoiceId })
+  creditedInvoiceId?: string | null;
 
   @UuidColumn({ description: INVOICE_DOCS.subsidiaryId })
   subsidiaryId?: string | null;

@@ -22,7 +22,8 @@ import { PageOf, type Page } from '../../../family/page';
 import { Direction, SearchInput } from '../../../family/search-input';
 import { can, Requires } from '../../../permissions/rules';
 import { ARG_DOCS } from '../../../schema/descriptions';
-import { BatchSearchRow, ProductStockRow, StockLocation } from './stock-view-types';
+import { BatchSearchRow, ProductStockRow, ReorderSuggestion, StockLocation } from './stock-view-types';
+import { reorderSuggestions } from './reorder-suggestions';
 import { adjustStock, updateBatch } from './adjust-stock';
 import { BatchSortField, searchBatches } from './batch-search';
 import { locationsOf } from './inventory-locations';
@@ -237,5 +238,17 @@ export class StockInventoryResolver {
     destinationStockSiteId?: string,
   ): Promise<Page<ProductStockRow>> {
     return searchProductStock(ctx, input ?? {}, stockSiteId, destinationStockSiteId);
+  }
+
+  @Requires(can('READ', 'INVENTORY'))
+  @Query(() => [ReorderSuggestion], {
+    description:
+      'The inventories at or below their minimum with what to order to bring them up to their maximum, by site and product.',
+  })
+  stockReorderSuggestions(
+    @Ctx() ctx: Context,
+    @Arg('siteId', () => ID, { nullable: true, description: 'Only this stock site.' }) siteId?: string,
+  ): Promise<ReorderSuggestion[]> {
+    return reorderSuggestions(ctx, siteId);
   }
 }

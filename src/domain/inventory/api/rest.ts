@@ -52,6 +52,15 @@ export const inventoryRoutes: RestRoute[] = [
     summary: 'Products with their stock at a site and a destination',
   },
 
+  {
+    method: 'GET',
+    path: '/inventory/reorder-suggestions',
+    field: 'stockReorderSuggestions',
+    code: 'custom',
+    extension: true,
+    summary: 'Products at or below their minimum and what to order to bring them up to their maximum',
+  },
+
   // Stock transfers
   ...familyRoutes(stockTransfers, '/stock-transfers', ['S6', 'S7', 'S8', 'S9']),
   {

@@ -1,10 +1,6 @@
 import { Field, Float, ID, InputType } from 'type-graphql';
 import { IsOptional, Min, ValidateNested } from 'class-validator';
-import {
-  InTransitStockInput,
-  StockReservationInput,
-  STOCK_INVENTORY_DOCS,
-} from '../entities/stock-inventory';
+import { StockReservationInput, STOCK_INVENTORY_DOCS } from '../entities/stock-inventory';
 import { allOf } from '../../../family/field-decorators';
 
 /** A stock threshold (minimum or maximum), set alike on create and update. */
@@ -18,8 +14,8 @@ const Threshold = (description: string) =>
 /**
  * Quantities are never written through these inputs: they follow from batches, which only the
  * stock operations (addStock, adjustStock, updateStockBatch, waste) change. GraphQL's create makes
- * an empty inventory (for setting a minimum before any stock arrives); update sets thresholds,
- * reservations and stock in transit.
+ * an empty inventory (for setting a minimum before any stock arrives); update sets thresholds and
+ * the reservations clients keep (stock in transit and transfers' reservations are the transfers').
  */
 @InputType({ description: 'An empty inventory of a product at a site.' })
 export class CreateStockInventoryInput {
@@ -41,13 +37,12 @@ export class UpdateStockInventoryInput {
   @Threshold(STOCK_INVENTORY_DOCS.minimum) minimum?: number | null;
   @Threshold(STOCK_INVENTORY_DOCS.maximum) maximum?: number | null;
 
-  @Field(() => [StockReservationInput], { nullable: true, description: 'Replaces the reservations.' })
+  @Field(() => [StockReservationInput], {
+    nullable: true,
+    description:
+      "Replaces the reservations of orders, production and others; the transfers' own (type TRANSFER) stay and cannot be sent.",
+  })
   @IsOptional()
   @ValidateNested({ each: true })
   reservations?: StockReservationInput[];
-
-  @Field(() => [InTransitStockInput], { nullable: true, description: 'Replaces the stock in transit.' })
-  @IsOptional()
-  @ValidateNested({ each: true })
-  inTransitStock?: InTransitStockInput[];
 }

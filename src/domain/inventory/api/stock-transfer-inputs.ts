@@ -3,18 +3,19 @@ import { IsOptional, IsUUID, Length, ValidateNested } from 'class-validator';
 import { DateTimeISOResolver } from '../../../graphql/date-time';
 import { ProductQuantity } from '../entities/shapes';
 import {
-  BatchAllocation,
   CancelledProductsInput,
   DeliveryMethod,
-  IncomingTransferStatus,
-  ReservedProduct,
   TransferPriority,
   TransferProduct,
   TransferStatus,
   STOCK_TRANSFER_DOCS,
 } from '../entities/stock-transfer';
 
-/** Create and update take one shape: absent fields stay as they are. Lists given replace the stored ones. */
+/**
+ * Create and update take one shape: absent fields stay as they are. Lists given replace the stored
+ * ones. What the stock moves keep (reservations, batch allocations, the receiving side) is the
+ * service's and not taken from clients.
+ */
 @InputType('StockTransferInput', { description: 'A stock transfer, or changes to one.' })
 export class StockTransferInput {
   @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.note })
@@ -36,16 +37,11 @@ export class StockTransferInput {
   @IsOptional()
   @IsUUID()
   subsidiaryId?: string | null;
-  @Field(() => String, { nullable: true, description: STOCK_TRANSFER_DOCS.incomingStockTransferId })
-  @IsOptional()
-  @IsUUID()
-  incomingStockTransferId?: string | null;
-  @Field(() => IncomingTransferStatus, {
+  @Field(() => TransferStatus, {
     nullable: true,
-    description: 'State of the incoming transfer at the destination.',
+    description:
+      'Where the transfer stands; APPROVED or PICKING reserves the stock, SHIPPED takes it out of the source, DELIVERED brings what is in transit in.',
   })
-  incomingStockTransferStatus?: IncomingTransferStatus | null;
-  @Field(() => TransferStatus, { nullable: true, description: STOCK_TRANSFER_DOCS.status })
   status?: TransferStatus;
   @Field(() => TransferPriority, { nullable: true, description: STOCK_TRANSFER_DOCS.priority })
   priority?: TransferPriority | null;
@@ -56,27 +52,21 @@ export class StockTransferInput {
   @Field(() => [String], { nullable: true, description: STOCK_TRANSFER_DOCS.picklistIds })
   picklistIds?: string[];
 
-  @Field(() => [BatchAllocation], { nullable: true, description: STOCK_TRANSFER_DOCS.batchAllocations })
-  @IsOptional()
-  @ValidateNested({ each: true })
-  batchAllocations?: BatchAllocation[];
-
   @Field(() => [TransferProduct], { nullable: true, description: STOCK_TRANSFER_DOCS.products })
   @IsOptional()
   @ValidateNested({ each: true })
   products?: TransferProduct[];
-
-  @Field(() => [ReservedProduct], { nullable: true, description: STOCK_TRANSFER_DOCS.reservedProducts })
-  @IsOptional()
-  @ValidateNested({ each: true })
-  reservedProducts?: ReservedProduct[];
 
   @Field(() => CancelledProductsInput, { nullable: true, description: STOCK_TRANSFER_DOCS.cancelledProducts })
   @IsOptional()
   @ValidateNested()
   cancelledProducts?: CancelledProductsInput;
 
-  @Field(() => [ProductQuantity], { nullable: true, description: 'The lines delivered.' })
+  @Field(() => [ProductQuantity], {
+    nullable: true,
+    description:
+      'Everything delivered so far (replaces the list; never less than before, never more than shipped): what it adds arrives at the destination.',
+  })
   @IsOptional()
   @ValidateNested({ each: true })
   deliveredProducts?: ProductQuantity[];

@@ -1,5 +1,6 @@
 import type { Context } from '../../../context';
 import { applyTransferInput, checkSites, transferNumber } from '../transfer-rules';
+import { moveTransferStock, releaseTransferStock } from '../transfer-moves';
 import { StockTransfer } from '../entities/stock-transfer';
 import { defineGroup } from '../../../family/group';
 import { nextNumber } from '../../../services/sequences';
@@ -26,6 +27,7 @@ async function beforeSave(
       input.products.map((p) => p.productId).filter((id): id is string => !!id),
     );
   applyTransferInput(t, input);
+  await moveTransferStock(ctx, t, isNew, input);
 }
 
 /**
@@ -42,4 +44,8 @@ export const stockTransfers = defineGroup({
   searchable: ['transferNumber', 'note'],
   scope: 'subsidiaryId',
   beforeSave,
+  // A deleted transfer gives back what it reserved; one with stock in transit cannot go.
+  async beforeDelete(ctx, rows) {
+    for (const t of rows) await releaseTransferStock(ctx, t);
+  },
 });

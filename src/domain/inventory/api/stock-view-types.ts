@@ -139,3 +139,24 @@ export class ProductStockRow {
   })
   destinationProductInfo!: DestinationProductInfo | null;
 }
+
+@ObjectType('ReorderSuggestion', {
+  description:
+    'A product at a site at or below its minimum: how much to order to bring it up to its maximum.',
+})
+export class ReorderSuggestion {
+  @Field(() => ID, { description: 'Id of the inventory.' }) inventoryId!: string;
+  @Field(() => ID, { description: 'Id of the product.' }) productId!: string;
+  @Field(() => ID, { description: 'Id of the stock site.' }) siteId!: string;
+  @Field(() => String, { nullable: true, description: 'The subsidiary the inventory belongs to.' })
+  subsidiaryId!: string | null;
+  @Field(() => Float, { description: 'What is available at the site now.' }) availableQuantity!: number;
+  @Field(() => Float, { description: 'What is on its way to the site.' }) inTransitQuantity!: number;
+  @Field(() => Float, { description: 'The minimum the stock fell to or below.' }) minimum!: number;
+  @Field(() => Float, { nullable: true, description: 'The maximum ordered up to (absent: the minimum).' })
+  maximum!: number | null;
+  @Field(() => Float, {
+    description: '(maximum, or minimum when none) - available - in transit: what to order.',
+  })
+  suggestedQuantity!: number;
+}

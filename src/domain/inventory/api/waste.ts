@@ -2,7 +2,7 @@ import { ID } from 'type-graphql';
 import type { Context } from '../../../context';
 import { WasteRecord } from '../entities/waste-record';
 import { defineGroup } from '../../../family/group';
-import { checkDeductionFinal, deductWaste, type WasteInput } from '../waste-rules';
+import { checkDeductionFinal, deductWaste, returnWaste, type WasteInput } from '../waste-rules';
 import { productsOrFail, siteOrFail, subsidiaryAt } from './places';
 import { CreateWasteRecordInput, UpdateWasteRecordInput } from './waste-record-inputs';
 
@@ -40,4 +40,14 @@ export const wasteRecords = defineGroup({
   ],
   scope: 'subsidiaryId',
   beforeSave,
+  // The stock a record deducted goes back when it is deleted, and is taken again on its restore.
+  async beforeDelete(ctx, rows) {
+    // In the order of (site, product), as every change of several inventories locks them.
+    const ordered = [...rows].sort(
+      (x, y) =>
+        (x.stockSiteId ?? '').localeCompare(y.stockSiteId ?? '') || x.productId.localeCompare(y.productId),
+    );
+    for (const w of ordered) await returnWaste(ctx, w, 'give back');
+  },
+  beforeRestore: (ctx, w) => returnWaste(ctx, w, 'take again'),
 });

@@ -44,7 +44,7 @@ export const IN_TRANSIT_STOCK_DOCS = {
   transferId: 'Id of the stock transfer bringing it.',
 } as const;
 
-/** Stock on its way to the site; stamped by the service. */
+/** Stock on its way to the site, kept by the transfers that ship it; stamped by the service. */
 @ObjectType('InTransitStock', { description: 'Stock on its way to the site.' })
 export class InTransitStock {
   @Field(() => Float, { nullable: true, description: IN_TRANSIT_STOCK_DOCS.quantity }) quantity?:
@@ -71,13 +71,6 @@ export class InTransitStock {
     description: 'E-mail of the user who last changed the entry; set by the service.',
   })
   updatedBy?: string | null;
-}
-
-@InputType('InTransitStockInput', { description: 'Stock on its way to the site.' })
-export class InTransitStockInput {
-  @Field(() => Float, { description: IN_TRANSIT_STOCK_DOCS.quantity }) @Min(0) quantity!: number;
-  @Field(() => String, { nullable: true, description: IN_TRANSIT_STOCK_DOCS.transferId }) transferId?:
-    string | null;
 }
 
 /** What StockReservation fields mean, shared with the inputs that set them. */

@@ -1,7 +1,29 @@
 import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { allOf } from '../../../family/field-decorators';
 import { NotificationCategory, NotificationType, NOTIFICATION_DOCS } from '../entities/notification';
+
+/** The text fields a notification and an announcement share, each declared once. */
+export const TextField = {
+  title: () =>
+    allOf(
+      Field(() => String, { description: NOTIFICATION_DOCS.title }),
+      Length(1, 500),
+    ),
+  body: () =>
+    allOf(
+      Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.body }),
+      IsOptional(),
+      Length(0, 10_000),
+    ),
+  actionUrl: () =>
+    allOf(
+      Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.actionUrl }),
+      IsOptional(),
+      Length(0, 2000),
+    ),
+};
 
 @InputType({ description: 'A notification for one user of the tenant.' })
 export class CreateNotificationInput {
@@ -9,13 +31,10 @@ export class CreateNotificationInput {
   @Length(3, 254)
   username!: string;
 
-  @Field(() => String, { description: NOTIFICATION_DOCS.title })
-  @Length(1, 500)
+  @TextField.title()
   title!: string;
 
-  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.body })
-  @IsOptional()
-  @Length(0, 10_000)
+  @TextField.body()
   body?: string;
 
   @Field(() => NotificationCategory, { nullable: true, description: 'Default SYSTEM.' })
@@ -32,9 +51,7 @@ export class CreateNotificationInput {
   @Field(() => String, { nullable: true, description: 'A scope of the catalog.' })
   scope?: string;
 
-  @Field(() => String, { nullable: true, description: NOTIFICATION_DOCS.actionUrl })
-  @IsOptional()
-  @Length(0, 2000)
+  @TextField.actionUrl()
   actionUrl?: string;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Any JSON to attach.' })

@@ -6,6 +6,15 @@ import { notifications } from './notifications';
 export const notificationsRoutes: RestRoute[] = [
   ...familyRoutes(notifications, '/notifications', ['create', 'S1', 'S2', 'S3', 'S5', 'S10', 'bulk-delete']),
   {
+    method: 'POST',
+    path: '/notifications/announcements',
+    field: 'announce',
+    args: { input: body() },
+    code: 'custom',
+    extension: true,
+    summary: 'Announce something to every user of the tenant (scope system.announcement)',
+  },
+  {
     method: 'GET',
     path: '/notifications/me',
     field: 'myNotifications',

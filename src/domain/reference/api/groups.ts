@@ -1,5 +1,5 @@
 import { Field, Float, InputType } from 'type-graphql';
-import { IsEmail, IsOptional, Length } from 'class-validator';
+import { IsEmail, IsISO31661Alpha2, IsOptional, Length, Matches } from 'class-validator';
 import { defineGroup } from '../../../family/group';
 import { Customer, CUSTOMER_DOCS } from '../entities/customer';
 import { Employee, EMPLOYEE_DOCS } from '../entities/employee';
@@ -65,6 +65,28 @@ export class CustomerInput {
   @IsEmail()
   email?: string;
   @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.phone }) phone?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.street })
+  @IsOptional()
+  @Length(0, 300)
+  street?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.postalCode })
+  @IsOptional()
+  @Length(0, 20)
+  postalCode?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.city })
+  @IsOptional()
+  @Length(0, 200)
+  city?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.country })
+  @IsOptional()
+  @IsISO31661Alpha2({ message: 'must be an ISO 3166-1 alpha-2 country code, such as NL or DE' })
+  country?: string;
+  @Field(() => String, { nullable: true, description: CUSTOMER_DOCS.vatNumber })
+  @IsOptional()
+  @Matches(/^[A-Z]{2}[0-9A-Z+*.]{2,13}$/, {
+    message: 'must be a VAT number: a two-letter country prefix and 2 to 13 letters or digits',
+  })
+  vatNumber?: string;
 }
 export const customers = defineGroup({
   entity: Customer,
@@ -73,7 +95,7 @@ export const customers = defineGroup({
   resource: 'CUSTOMERS',
   createInput: CustomerInput,
   updateInput: CustomerInput,
-  searchable: ['name', 'email', 'phone'],
+  searchable: ['name', 'email', 'phone', 'city', 'vatNumber'],
 });
 
 @InputType('OpportunityInput', { description: 'An opportunity, as sent.' })

@@ -8,6 +8,11 @@ export const CUSTOMER_DOCS = {
   name: 'Name of the customer.',
   email: "The customer's e-mail address.",
   phone: "The customer's phone number.",
+  street: 'Street and house number of the postal address.',
+  postalCode: 'Postal code of the postal address.',
+  city: 'City of the postal address.',
+  country: 'Country of the postal address, ISO 3166-1 alpha-2 (e.g. NL, DE).',
+  vatNumber: 'VAT identification number, with its country prefix (e.g. DE123456789).',
 } as const;
 
 @Entity({ tableName: 'customer' })
@@ -21,4 +26,16 @@ export class Customer extends Audited {
   email?: string | null;
   @TextColumn({ description: CUSTOMER_DOCS.phone })
   phone?: string | null;
+
+  // The buyer's details a lawful EU invoice and an EN 16931 e-invoice need.
+  @TextColumn({ description: CUSTOMER_DOCS.street })
+  street?: string | null;
+  @TextColumn({ description: CUSTOMER_DOCS.postalCode })
+  postalCode?: string | null;
+  @TextColumn({ description: CUSTOMER_DOCS.city })
+  city?: string | null;
+  @TextColumn({ description: CUSTOMER_DOCS.country })
+  country?: string | null;
+  @TextColumn({ description: CUSTOMER_DOCS.vatNumber })
+  vatNumber?: string | null;
 }

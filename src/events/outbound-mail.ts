@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { queryRows } from '../db/orm-bypass/statements';
+import type { MailAttachment, MailMessage } from './mail';
+
+/**
+ * The most a queued message's attachments may weigh together, decoded. They travel inline, as
+ * base64 in the delivery's `target`, rather than as references to stored files: the message
+ * then sends as it was when it was queued even if the invoice's PDF is rendered again or its file
+ * removed meanwhile, and the worker needs no file store. Every claim of e-mail deliveries reads
+ * the `target` of up to a batch of rows, so the bound keeps a claim's rows small: an invoice PDF
+ * is tens of kilobytes, a structured invoice fewer still.
+ */
+export const MAX_MAIL_ATTACHMENT_BYTES = 1024 * 1024;
+
+export const attachmentOf = (filename: string, contentType: string, bytes: Buffer): MailAttachment => ({
+  filename,
+  contentType,
+  content: bytes.toString('base64'),
+});
+
+export const attachmentBytes = (attachments: readonly MailAttachment[]): number =>
+  attachments.reduce((n, a) => n + Buffer.byteLength(a.content, 'base64'), 0);
+
+/**
+ * Queues `mail` as an EMAIL delivery of the tenant, in `em`'s transaction (so it goes only if
+ * what it reports commits): the event worker sends it with the retries and backoff of every
+ * e-mail (docs/events.md). `eventId` is the outbox event the message reports (an invoice mail:
+ * its SentMail's creation), `eventType` what kind of message it is. Answers the delivery's id.
+ */
+export async function queueMail(
+  em: EntityManager,
+  fields: { tenantId: string; eventId: string; eventType: string; by: string; mail: MailMessage },
+): Promise<string> {
+  const size = attachmentBytes(fields.mail.attachments ?? []);
+  if (size > MAX_MAIL_ATTACHMENT_BYTES)
+    throw new Error(
+      `the attachments weigh ${size} bytes, over the ${MAX_MAIL_ATTACHMENT_BYTES} a queued e-mail carries`,
+    );
+  const [row] = await queryRows(
+    em,
+    `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
+       event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
+     values ($1, gen_random_uuid(), now(), $2, now(), $2, 1, 'EMAIL',
+       $3, $4, now(), 'PENDING', 0, now(), '[]'::jsonb, $5::jsonb)
+     returning id`,
+    [fields.tenantId, fields.by, fields.eventId, fields.eventType, JSON.stringify({ mail: fields.mail })],
+  );
+  return String(row.id);
+}

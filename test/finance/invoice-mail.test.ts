@@ -1,0 +1,278 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '../../src/logger';
+import { eventSettings, type EventSettings } from '../../src/events/settings';
+import { startEventWorker, type EventWorker } from '../../src/events/worker';
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { expectErrorBody } from '../support/http';
+import { cliCommands } from '../support/process';
+import { startSmtp } from '../support/smtp';
+import { waitFor } from '../events/receiver';
+import { gql, gqlError } from './helpers';
+
+const settingsWith = (smtpUrl: string | undefined, mailDir?: string): EventSettings => ({
+  ...eventSettings({}),
+  smtpUrl,
+  mailDir,
+  mailFrom: 'billing@service.test',
+  retryBaseMs: 100,
+  retryMaxMs: 200,
+  pollIntervalMs: 50,
+});
+
+const row = { description: 'Consulting', quantity: 2, unitPrice: 50, taxRate: 21 };
+
+/** The text of a PDF where Debian's poppler-utils is installed; null elsewhere. */
+function pdfText(pdf: Buffer): string | null {
+  if (!fs.existsSync('/usr/bin/pdftotext')) return null;
+  const file = path.join(os.tmpdir(), `bms-invoice-mail-${process.pid}-${Date.now()}.pdf`);
+  fs.writeFileSync(file, pdf);
+  try {
+    return execFileSync('/usr/bin/pdftotext', ['-layout', file, '-']).toString();
+  } finally {
+    fs.rmSync(file);
+  }
+}
+
+describe('tenant defaults for invoices', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Defaults');
+  }, 120_000);
+  afterAll(() => server.close());
+
+  it('a create without currency, tax rate or payment term takes the tenant’s defaultCurrency, defaultVat and defaultPaymentTermDays', async () => {
+    const plain = (await a.client.post('/invoices', { rows: [{ quantity: 1, unitPrice: 100 }] })).body;
+    expect(plain).toMatchObject({ currency: 'EUR', paymentTermDays: 30, totalTax: 21 });
+    expect(plain.rows[0].taxRate).toBe(21);
+
+    const put = await a.client.patch('/tenant', {
+      settings: {
+        defaultVat: 9,
+        defaultCurrency: 'usd',
+        defaultPaymentTermDays: 14,
+        reminderDays: [14, 7, 7],
+      },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.settings).toMatchObject({
+      defaultVat: 9,
+      defaultPaymentTermDays: 14,
+      reminderDays: [7, 14],
+    });
+
+    const res = await a.client.post('/invoices', {
+      invoiceDate: '2026-03-01T00:00:00.000Z',
+      rows: [
+        { quantity: 1, unitPrice: 100 },
+        { quantity: 1, unitPrice: 100, taxRate: 21 },
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      currency: 'USD',
+      paymentTermDays: 14,
+      dueDate: '2026-03-15T00:00:00.000Z',
+      totalTax: 30,
+      totalWithTax: 230,
+    });
+    expect(res.body.rows.map((r: { taxRate: number }) => r.taxRate)).toEqual([9, 21]);
+    // What a create names wins.
+    const named = (await a.client.post('/invoices', { currency: 'GBP', paymentTermDays: 5 })).body;
+    expect(named).toMatchObject({ currency: 'GBP', paymentTermDays: 5 });
+    // Purchase invoices take the currency and the rate too.
+    const ap = await a.client.post('/ap-invoices', { rows: [{ quantity: 1, unitPrice: 10 }] });
+    expect(ap.status).toBe(201);
+    expect(ap.body).toMatchObject({ currency: 'USD', taxAmount: 0.9 });
+  });
+
+  it('refuses settings the invoices cannot use, naming the field', async () => {
+    for (const [settings, field] of [
+      [{ defaultVat: 150 }, 'settings.defaultVat'],
+      [{ defaultPaymentTermDays: -1 }, 'settings.defaultPaymentTermDays'],
+      [{ reminderDays: [0] }, 'settings.reminderDays'],
+      [{ defaultCurrency: 'euro' }, 'settings.defaultCurrency'],
+    ] as const) {
+      const res = await a.client.patch('/tenant', { settings });
+      expectErrorBody(res, 400);
+      expect(res.body.detail).toContain(field);
+    }
+  });
+});
+
+describe('sending an invoice', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let worker: EventWorker | undefined;
+  const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bms-outbox-mail-'));
+
+  beforeAll(async () => {
+    server = await startServer();
+    a = await server.tenant('Sender');
+    // The first message is refused (a 451): the outbox tries it again.
+    smtp = await startSmtp(1);
+  }, 120_000);
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+  afterAll(async () => {
+    await smtp.close();
+    await server.close();
+    fs.rmSync(mailDir, { recursive: true, force: true });
+  });
+
+  const invoice = async (body: Record<string, unknown> = {}) => {
+    const res = await a.client.post('/invoices', {
+      contactEmail: 'customer@client.test',
+      rows: [row],
+      ...body,
+    });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; invoiceNumber: string };
+  };
+
+  it('POST /invoices/{id}/send mails the PDF through the outbox, writes a SentMail, DRAFT becomes SENT, invoice.sent', async () => {
+    const inv = await invoice({ mailBody: 'Our invoice for March.' });
+    worker = startEventWorker(server.orm, createLogger('silent'), settingsWith(smtp.url));
+    const res = await a.client.post(`/invoices/${inv.id}/send`, {});
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('SENT');
+    expect(res.body.sentMails).toHaveLength(1);
+
+    const [mail] = await waitFor(
+      () => smtp.to('customer@client.test').length > 0 && smtp.to('customer@client.test'),
+    );
+    expect(smtp.offered()).toBeGreaterThanOrEqual(2);
+    expect(mail.parsed.subject).toBe(
+      `Invoice ${inv.invoiceNumber} from ${(await a.client.get('/tenant')).body.name}`,
+    );
+    expect(mail.parsed.text).toContain('Our invoice for March.');
+    expect(mail.parsed.from?.text).toContain('billing@service.test');
+    const [pdf] = mail.parsed.attachments;
+    expect(mail.parsed.attachments).toHaveLength(1);
+    expect(pdf.filename).toBe(`invoice-${inv.invoiceNumber}.pdf`);
+    expect(pdf.contentType).toBe('application/pdf');
+    expect(pdf.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.content.subarray(-8).toString('latin1')).toContain('%%EOF');
+    const text = pdfText(pdf.content);
+    if (text !== null) expect(text).toContain(inv.invoiceNumber);
+
+    const sent = await a.client.get(`/sent-mails/find/${res.body.sentMails[0]}`);
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ recipient: 'customer@client.test', subject: mail.parsed.subject });
+
+    const history = (await a.client.get(`/invoices/dynamic-search?filters=id:eq:${inv.id}`)).body.content[0];
+    expect(history.events.map((e: { type: string }) => e.type)).toContain('STATUS_CHANGE');
+    const [event] = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `select count(*)::int as n from outbox_event where tenant_id = ? and resource_id = ? and type = 'invoice.sent'`,
+        [a.tenantId, inv.id],
+      );
+    expect(event.n).toBe(1);
+  });
+
+  it('GraphQL sendInvoice takes recipients, subject and body; the built-in text follows the tenant’s language', async () => {
+    await a.client.patch('/tenant', { settings: { defaultLanguage: 'nl' } });
+    const inv = await invoice();
+    worker = startEventWorker(server.orm, createLogger('silent'), settingsWith(smtp.url));
+    const data = await gql(
+      a.client,
+      `mutation($id: ID!, $input: SendInvoiceInput) { sendInvoice(id: $id, input: $input) { status sentMails } }`,
+      { id: inv.id, input: { recipients: ['one@client.test', 'two@client.test'] } },
+    );
+    expect(data.sendInvoice.status).toBe('SENT');
+    expect(data.sendInvoice.sentMails).toHaveLength(2);
+    const mails = await waitFor(
+      () =>
+        smtp.to('two@client.test').length > 0 &&
+        smtp.to('one@client.test').length > 0 && [
+          ...smtp.to('one@client.test'),
+          ...smtp.to('two@client.test'),
+        ],
+    );
+    expect(mails[0].parsed.subject).toBe(
+      `Factuur ${inv.invoiceNumber} van ${(await a.client.get('/tenant')).body.name}`,
+    );
+    expect(mails[0].parsed.text).toContain('Beste klant');
+
+    const custom = await a.client.post(`/invoices/${inv.id}/send`, {
+      recipients: ['three@client.test'],
+      subject: 'Your invoice',
+      body: 'See attached.',
+    });
+    expect(custom.status).toBe(200);
+    expect(custom.body.sentMails).toHaveLength(3);
+    const [third] = await waitFor(
+      () => smtp.to('three@client.test').length > 0 && smtp.to('three@client.test'),
+    );
+    expect(third.parsed.subject).toBe('Your invoice');
+    expect(third.parsed.text?.trim()).toBe('See attached.');
+    await a.client.patch('/tenant', { settings: {} });
+  });
+
+  it('no recipient is a 400 naming recipients; a cancelled invoice is a 409; an unknown one a 404; nothing is queued', async () => {
+    const bare = await invoice({ contactEmail: null });
+    const none = await a.client.post(`/invoices/${bare.id}/send`, {});
+    expectErrorBody(none, 400);
+    expect(none.body.detail).toContain('recipients');
+    const bad = await a.client.post(`/invoices/${bare.id}/send`, { recipients: ['not-an-address'] });
+    expectErrorBody(bad, 400);
+    expect(JSON.stringify(bad.body)).toContain('recipients');
+
+    const cancelled = await invoice({ status: 'CANCELLED' });
+    const refused = await a.client.post(`/invoices/${cancelled.id}/send`, {});
+    expectErrorBody(refused, 409);
+    expect(
+      (await a.client.get(`/invoices/dynamic-search?filters=id:eq:${bare.id}`)).body.content[0],
+    ).toMatchObject({
+      status: 'DRAFT',
+      sentMails: [],
+    });
+    expectErrorBody(await a.client.post(`/invoices/6a1e7d1c-3b0b-4a7e-9d6f-0000000000aa/send`, {}), 404);
+    const err = await gqlError(a.client, `mutation($id: ID!) { sendInvoice(id: $id) { id } }`, {
+      id: cancelled.id,
+    });
+    expect(err.status).toBe(409);
+  });
+
+  it('another tenant’s invoice cannot be sent (404)', async () => {
+    const inv = await invoice();
+    const b = await server.tenant('Other');
+    expectErrorBody(await b.client.post(`/invoices/${inv.id}/send`, {}), 404);
+  });
+
+  it('without SMTP_URL the message is kept as an .eml file under DATA_DIR, and `bms mail` lists it', async () => {
+    const inv = await invoice({ contactEmail: 'kept@client.test' });
+    const outbox = path.join(mailDir, 'outbox-mail');
+    worker = startEventWorker(server.orm, createLogger('silent'), settingsWith(undefined, outbox));
+    expect((await a.client.post(`/invoices/${inv.id}/send`, {})).status).toBe(200);
+    const files = await waitFor(
+      () => fs.existsSync(outbox) && fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')),
+    );
+    expect(files).toHaveLength(1);
+    const eml = fs.readFileSync(path.join(outbox, files[0]), 'utf8');
+    expect(eml).toContain('To: kept@client.test');
+    expect(eml).toContain(`invoice-${inv.invoiceNumber}.pdf`);
+
+    const cli = cliCommands(() => ({ DATA_DIR: mailDir, NODE_ENV: 'test' }));
+    const listed = await cli.ok('mail');
+    expect(listed).toEqual([
+      {
+        file: path.join(outbox, files[0]),
+        date: expect.stringMatching(/^\d{4}-/),
+        to: 'kept@client.test',
+        subject: expect.stringContaining(inv.invoiceNumber),
+        attachments: [`invoice-${inv.invoiceNumber}.pdf`],
+      },
+    ]);
+    expect(smtp.to('kept@client.test')).toHaveLength(0);
+  });
+});
