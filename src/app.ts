@@ -64,6 +64,7 @@ import { filesRouter } from './files/router';
 import { fileSettings, type FileSettings } from './files/settings';
 import { FileStore } from './domain/files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
+import { PUBLIC_PATH, publicFrontOfficeRouter } from './http/public-front-office';
 import { LagBound, type LagBoundSettings } from './events/lag-bound';
 
 export interface AppOptions {
@@ -182,7 +183,10 @@ export async function createApp({
   const stopping = closeAfterAnswerWhenStopping(server);
   app.disable('x-powered-by');
   app.use(securityHeaders());
-  app.use(corsFor(httpOptions.corsOrigins ?? []));
+  // The public routes answer CORS by their widget's origins (http/public-front-office.ts).
+  const serviceCors = corsFor(httpOptions.corsOrigins ?? []);
+  const publicPrefix = `${API_BASE}${PUBLIC_PATH}/`;
+  app.use((req, res, next) => (req.path.startsWith(publicPrefix) ? next() : serviceCors(req, res, next)));
   // Node's querystring: no parameter is read in qs's bracket syntax (a[b]=, a[]=), repeated keys
   // still arrive as a list, and qs cost several times as much at each read of req.query.
   app.set('query parser', 'simple');
@@ -209,6 +213,8 @@ export async function createApp({
   mountDocs(app, () => buildOpenApi(schema, routes));
   // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
+  // Contact forms and bookings of visitors: no credential, the tenant's key in the URL.
+  app.use(API_BASE, publicFrontOfficeRouter(orm, rateLimits, logger));
   const fileRoutes = filesRouter({ store: files, orm, contextFor, logger, idleSeconds: receiveSeconds });
   app.use(API_BASE, restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
 

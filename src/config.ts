@@ -36,6 +36,8 @@ export interface Config {
     windowMs: number;
     failuresPerAddress: number;
     failuresPerKey: number;
+    publicPerAddress: number;
+    publicPerWidget: number;
   };
   /** GraphQL introspection and the Sandbox page (default: on outside production). */
   graphqlIntrospection: boolean;
@@ -76,6 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rateLimits = {
     perCredential: intFrom(env.RATE_LIMIT_PER_CREDENTIAL, 1200, 'RATE_LIMIT_PER_CREDENTIAL'),
     perTenant: intFrom(env.RATE_LIMIT_PER_TENANT, 6000, 'RATE_LIMIT_PER_TENANT'),
+    publicPerAddress: intFrom(env.PUBLIC_RATE_LIMIT_PER_ADDRESS, 30, 'PUBLIC_RATE_LIMIT_PER_ADDRESS'),
+    publicPerWidget: intFrom(env.PUBLIC_RATE_LIMIT_PER_WIDGET, 300, 'PUBLIC_RATE_LIMIT_PER_WIDGET'),
     windowMs: 60_000,
     failuresPerAddress: intFrom(env.AUTH_FAILURES_PER_ADDRESS, 30, 'AUTH_FAILURES_PER_ADDRESS'),
     failuresPerKey: intFrom(env.AUTH_FAILURES_PER_KEY, 100, 'AUTH_FAILURES_PER_KEY'),

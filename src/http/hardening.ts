@@ -100,11 +100,23 @@ export interface RateLimits {
   /** The failure window (15 minutes when unset). */
   failureWindowMs?: number;
   /**
+   * Requests per window to the public routes (no credential: contact forms, bookings) per client
+   * address, and per widget; unset, PUBLIC_LIMITS' figures hold (0 turns one off).
+   */
+  publicPerAddress?: number;
+  publicPerWidget?: number;
+  /**
    * Where the counts live: a store per limiter (src/http/shared-store.ts, Redis) that every
    * process shares; unset, each process counts in its own memory.
    */
-  store?: (limiter: 'credential' | 'tenant' | 'failure') => Store;
+  store?: (limiter: string) => Store;
 }
+
+/**
+ * The public routes' limits when none are configured: on even where the authenticated ones are
+ * off, since nothing else stands between a spam run and the tenant's leads.
+ */
+export const PUBLIC_LIMITS = { perAddress: 30, perWidget: 300 } as const;
 
 /** What a window's count came to: the store's answer. */
 export interface WindowCount {
@@ -125,7 +137,7 @@ export interface WindowCount {
  */
 function windowCounter(
   limits: RateLimits,
-  limiter: 'credential' | 'tenant',
+  limiter: string,
 ): (key: string) => Promise<WindowCount | undefined> {
   const store = limits.store?.(limiter) ?? new MemoryStore();
   // Both stores read nothing of the options but the window.
@@ -253,6 +265,26 @@ export function tenantLimiter(limits: RateLimits): (req: Request, res: Response)
     if (counted && counted.totalHits > limit) throw tooMany(res, secondsLeft(counted, limits.windowMs));
   };
 }
+
+/**
+ * A limit on requests by a key the caller names (a public route's client address, its widget):
+ * over `limit` in the window, a 429 with Retry-After. Its own store, as the other limiters have.
+ */
+export function keyedLimiter(
+  limits: RateLimits,
+  limiter: string,
+  limit: number,
+): (res: Response, key: string) => Promise<void> {
+  if (!limit) return async () => undefined;
+  const count = windowCounter(limits, limiter);
+  return async (res, key) => {
+    const counted = await count(`${limiter}:${key}`);
+    if (counted && counted.totalHits > limit) throw tooMany(res, secondsLeft(counted, limits.windowMs));
+  };
+}
+
+/** The key of a client's address, IPv6 by its /56 as express-rate-limit groups them. */
+export const addressKey = (req: Request): string => ipKeyGenerator(req.ip ?? '');
 
 /**
  * Whether a request changes something: a GraphQL mutation at /graphql, elsewhere any method but

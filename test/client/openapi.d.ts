@@ -5544,6 +5544,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/bookings/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Book a slot (no credential)
+     * @description Books a free slot of the booking page's employee as CONFIRMED; a slot taken meanwhile is 409, also when requests arrive at once (the employee's row is locked while a booking is decided). The booking's lead is the tenant's latest lead with that e-mail, or a NEW lead (source `booking`) owned by the team lead's user. The answer carries the `cancellationToken` for POST /public/bookings/cancel. Origins as for contact forms (403 for another). Rate limited per client address (PUBLIC_RATE_LIMIT_PER_ADDRESS, 30 a minute unless configured) and per widget (PUBLIC_RATE_LIMIT_PER_WIDGET, 300 a minute): over either, 429 with `Retry-After`.
+     */
+    post: operations['bookPublicSlot'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/bookings/{slug}/slots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The free slots of a booking page (no credential)
+     * @description The free slots of the employee a widget names as `assignedTeamLeadId` (a widget without one has no booking page: 404): 30-minute slots on weekdays, 9:00 to 17:00 UTC, in the future, less every CONFIRMED or PENDING booking of that employee. Rate limited per client address (PUBLIC_RATE_LIMIT_PER_ADDRESS, 30 a minute unless configured) and per widget (PUBLIC_RATE_LIMIT_PER_WIDGET, 300 a minute): over either, 429 with `Retry-After`.
+     */
+    get: operations['publicBookingSlots'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/bookings/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a booking with its token (no credential)
+     * @description Cancels the CONFIRMED or PENDING booking whose `cancellationToken` is given. A token unknown, of another tenant, or of a booking already cancelled or over is 404. Rate limited per client address.
+     */
+    post: operations['cancelPublicBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/contact-forms/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a contact form (no credential)
+     * @description A visitor's submission of an active contact-form widget becomes a NEW lead (source `contact-form`, sourceDetail the slug, the visit's page, referrer, UTM fields and language), owned by the user of the widget's `assignedTeamLeadId`; the answer is the widget's `confirmationMessage`. `fields` is checked against the widget's own field definitions: each problem is named in `errors` (400). An unknown or inactive slug, or another tenant's, is 404. A browser request whose `Origin` is not among the widget's `allowedOrigins` is 403 (CORS answers only those origins). The `website` field is a honeypot: a widget hides it, and a submission that fills it is answered as a success and stored nowhere. Rate limited per client address (PUBLIC_RATE_LIMIT_PER_ADDRESS, 30 a minute unless configured) and per widget (PUBLIC_RATE_LIMIT_PER_WIDGET, 300 a minute): over either, 429 with `Retry-After`.
+     */
+    post: operations['submitPublicContactForm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/roles/tenant': {
     parameters: {
       query?: never;
@@ -9416,6 +9496,8 @@ export interface components {
     ContactFormWidgetConfig: {
       /** @description True when the widget accepts submissions; same as `isActive`. */
       active: boolean;
+      /** @description The web origins (scheme://host[:port]) whose pages may send the form from a browser; `*` for any. */
+      allowedOrigins: string[];
       /** @description The employee who follows up on submissions. */
       assignedTeamLeadId: string | null;
       /** @description Shown to a visitor after sending the form. */
@@ -9667,6 +9749,8 @@ export interface components {
     CreateContactFormWidgetInput: {
       /** @description True when a new widget leaves it out. */
       active?: boolean;
+      /** @description Web origins (scheme://host[:port]) allowed to send the form from a browser, or `*`; replaces the list. */
+      allowedOrigins?: string[];
       /**
        * Format: uuid
        * @description An employee id.
@@ -14666,6 +14750,8 @@ export interface components {
     UpdateContactFormWidgetInput: {
       /** @description True when a new widget leaves it out. */
       active?: boolean;
+      /** @description Web origins (scheme://host[:port]) allowed to send the form from a browser, or `*`; replaces the list. */
+      allowedOrigins?: string[];
       /**
        * Format: uuid
        * @description An employee id.
@@ -19139,7 +19225,7 @@ export interface operations {
   getCrmContactFormWidgetsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean), `fields` (list of objects), `fields.label` (text), `fields.name` (text), `fields.required` (boolean), `fields.sortOrder` (integer), `fields.type` (enum: TEXT, EMAIL, PHONE, TEXTAREA, SELECT, CHECKBOX, DATE, NUMBER). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `name` (text), `slug` (text), `description` (text), `confirmationMessage` (text), `assignedTeamLeadId` (text), `active` (boolean), `isActive` (boolean), `fields` (list of objects), `fields.label` (text), `fields.name` (text), `fields.required` (boolean), `fields.sortOrder` (integer), `fields.type` (enum: TEXT, EMAIL, PHONE, TEXTAREA, SELECT, CHECKBOX, DATE, NUMBER), `allowedOrigins` (list). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -19147,7 +19233,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, slug, description, confirmationMessage, assignedTeamLeadId, active, isActive. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, name, slug, description, confirmationMessage, assignedTeamLeadId, active, isActive, allowedOrigins. */
         sort?: string[];
       };
       header?: never;
@@ -25166,6 +25252,234 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  bookPublicSlot: {
+    parameters: {
+      query: {
+        /** @description Id of the widget's tenant: a slug is unique only within its tenant. A slug of another tenant reads as an unknown one (404). */
+        tenant: string;
+      };
+      header?: never;
+      path: {
+        /** @description The widget's slug (case does not matter). */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The visitor's company. */
+          companyName?: string;
+          /** @description The visitor's e-mail address. */
+          email: string;
+          /** @description The visitor's first name. */
+          firstName?: string;
+          /** @description The visitor's last name. */
+          lastName?: string;
+          /** @description What the visitor writes. */
+          message?: string;
+          /** @description The visitor's phone number. */
+          phone?: string;
+          /** @description A free slot's startTime. */
+          startTime: string;
+          /** @description The visitor's time zone (IANA name). */
+          timezone?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Booked. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Cancels the booking (POST /public/bookings/cancel). */
+            cancellationToken: string;
+            /** Format: date-time */
+            endTime: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            startTime: string;
+            status: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  publicBookingSlots: {
+    parameters: {
+      query: {
+        /** @description How many days (1 to 31); 7 unless given. */
+        days?: string;
+        /** @description First day (YYYY-MM-DD, UTC); today unless given. */
+        from?: string;
+        /** @description Id of the widget's tenant: a slug is unique only within its tenant. A slug of another tenant reads as an unknown one (404). */
+        tenant: string;
+      };
+      header?: never;
+      path: {
+        /** @description The widget's slug (case does not matter). */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The free slots, earliest first. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            slotMinutes: number;
+            slots: {
+              /** Format: date-time */
+              endTime: string;
+              /** Format: date-time */
+              startTime: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  cancelPublicBooking: {
+    parameters: {
+      query: {
+        /** @description Id of the widget's tenant: a slug is unique only within its tenant. A slug of another tenant reads as an unknown one (404). */
+        tenant: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Cancelled. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            startTime: string;
+            /** @enum {string} */
+            status: 'CANCELLED';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  submitPublicContactForm: {
+    parameters: {
+      query: {
+        /** @description Id of the widget's tenant: a slug is unique only within its tenant. A slug of another tenant reads as an unknown one (404). */
+        tenant: string;
+      };
+      header?: never;
+      path: {
+        /** @description The widget's slug (case does not matter). */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The form's values by field name (a CHECKBOX true or false, a NUMBER a number, the others texts). */
+          fields?: {
+            [key: string]: string | number | boolean | null;
+          };
+          /** @description The lead's `pageUrl`. */
+          pageUrl?: string;
+          /** @description The lead's `preferredLanguage`. */
+          preferredLanguage?: string;
+          /** @description The lead's `referrerUrl`. */
+          referrerUrl?: string;
+          /** @description The lead's `utmCampaign`. */
+          utmCampaign?: string;
+          /** @description The lead's `utmContent`. */
+          utmContent?: string;
+          /** @description The lead's `utmMedium`. */
+          utmMedium?: string;
+          /** @description The lead's `utmSource`. */
+          utmSource?: string;
+          /** @description The lead's `utmTerm`. */
+          utmTerm?: string;
+          /** @description The honeypot: left empty by people. */
+          website?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Received. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What to show the visitor. */
+            confirmationMessage: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];

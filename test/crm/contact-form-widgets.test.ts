@@ -35,6 +35,7 @@ describe('Contact-form widgets', () => {
         { label: 'E-mail', name: 'email', required: true, sortOrder: 2, type: 'EMAIL' },
         { name: 'phone', type: 'PHONE' },
       ],
+      allowedOrigins: ['https://shop.example', '*'],
       tenantId: b.tenantId,
       events: [],
     });
@@ -53,6 +54,7 @@ describe('Contact-form widgets', () => {
         { label: 'E-mail', name: 'email', required: true, sortOrder: 2, type: 'EMAIL' },
         { label: null, name: 'phone', required: false, sortOrder: 1, type: 'PHONE' },
       ],
+      allowedOrigins: ['https://shop.example', '*'],
     });
     expect(res.body.createdBy).toBe(a.adminEmail);
     expect(res.body.events).toEqual([
@@ -81,6 +83,7 @@ describe('Contact-form widgets', () => {
       active: true,
       isActive: true,
       fields: [],
+      allowedOrigins: [],
     });
     expect((await create(a, { name: 'Off', slug: 'off', active: false })).isActive).toBe(false);
   });
@@ -108,6 +111,7 @@ describe('Contact-form widgets', () => {
         'fields[1].name',
       ],
       [{ name: 'x', slug: 'lead', assignedTeamLeadId: 'nope' }, 'assignedTeamLeadId'],
+      [{ name: 'x', slug: 'origin', allowedOrigins: ['https://shop.example/path'] }, 'allowedOrigins'],
     ];
     for (const [body, field] of cases) {
       const res = await a.client.post(BASE, body);

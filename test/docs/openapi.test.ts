@@ -93,7 +93,8 @@ describe('OpenAPI document at /api/v1/openapi.json', () => {
     }
     expect(ids.size).toBe(restTable.length);
     // Every operation is a row, but the stored files' own HTTP routes and the export bundle's
-    // download beside them (src/docs/openapi/file-routes.ts).
+    // download beside them (src/docs/openapi/file-routes.ts), and the public front office's routes,
+    // which take no credential (src/docs/openapi/public-routes.ts).
     const described = Object.entries(doc.paths).flatMap(([p, item]: [string, any]) =>
       Object.entries(item)
         .filter(([, op]: [string, any]) => !op['x-graphql-field'])
@@ -102,10 +103,17 @@ describe('OpenAPI document at /api/v1/openapi.json', () => {
     expect(described.sort()).toEqual([
       'GET /files/{id}',
       'GET /files/{id}/thumbnail',
+      'GET /public/bookings/{slug}/slots',
       'GET /tenant-exports/{id}/bundle',
       'POST /file-uploads/{id}',
       'POST /files',
+      'POST /public/bookings/cancel',
+      'POST /public/bookings/{slug}',
+      'POST /public/contact-forms/{slug}',
     ]);
+    for (const path of Object.keys(doc.paths).filter((p) => p.startsWith('/public/')))
+      for (const op of Object.values(doc.paths[path]) as { security: unknown[] }[])
+        expect(op.security).toEqual([]);
     const total = Object.values(doc.paths).reduce((n: number, p: any) => n + Object.keys(p).length, 0);
     expect(total).toBe(restTable.length + described.length);
   });

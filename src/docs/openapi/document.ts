@@ -7,6 +7,7 @@ import { info, security, securitySchemes, servers } from './info';
 import { buildOperation, operationIdOf, rootField } from './operation';
 import { parameterComponents } from './parameters';
 import { filePaths } from './file-routes';
+import { publicPaths } from './public-routes';
 import { defineErrorSchema, errorResponses, headers } from './responses';
 import { TagDescriptions, tagger } from './tags';
 import type { OpenApiDocument } from './types';
@@ -54,6 +55,7 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
       ),
     ))
       paths[path] = { ...paths[path], ...item };
+  Object.assign(paths, publicPaths(tagOf('/public')));
 
   return withInt32Bounds({
     openapi: '3.1.0' as const,

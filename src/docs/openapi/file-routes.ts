@@ -8,7 +8,7 @@ import { common, headerRef } from './responses';
  * upload target. Their answers reuse what the table documents: an upload answers the same JSON
  * as `GET /files/{id}/info`.
  */
-const errors = (...names: string[]) =>
+export const errors = (...names: string[]) =>
   Object.fromEntries(
     names.map((name) => [
       {

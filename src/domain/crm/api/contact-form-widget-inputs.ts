@@ -15,6 +15,8 @@ import { ContactFormFieldType, CONTACT_FORM_FIELD_DOCS } from '../entities/conta
 import { NotNullWhenGiven } from './validation';
 
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+/** What a browser sends as its Origin: no path, no trailing slash. */
+const ORIGIN = /^(\*|https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?)$/;
 
 @InputType('ContactFormFieldInput', { description: 'One input of a contact form.' })
 export class ContactFormFieldInput {
@@ -76,6 +78,17 @@ class ContactFormWidgetFields {
   @ArrayMaxSize(100)
   @ValidateNested({ each: true })
   fields?: ContactFormFieldInput[];
+
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'Web origins (scheme://host[:port]) allowed to send the form from a browser, or `*`; replaces the list.',
+  })
+  @NotNullWhenGiven()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @Matches(ORIGIN, { each: true, message: 'allowedOrigins: each must be scheme://host[:port] or *' })
+  allowedOrigins?: string[];
 }
 
 @InputType({ description: 'A new contact-form widget.' })

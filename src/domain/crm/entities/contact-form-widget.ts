@@ -83,4 +83,15 @@ export class ContactFormWidgetConfig extends Audited {
     description: 'The inputs of the form, in `sortOrder`.',
   })
   fields: ContactFormField[] = [];
+
+  /**
+   * The web origins whose pages may send the form from a browser (CORS on the public route);
+   * an empty list admits none, so a new widget is reachable from no site until it names one.
+   */
+  @JsonColumn(() => [String], {
+    nullable: false,
+    description:
+      'The web origins (scheme://host[:port]) whose pages may send the form from a browser; `*` for any.',
+  })
+  allowedOrigins: string[] = [];
 }

@@ -1,0 +1,146 @@
+import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { Client, expectErrorBody } from '../support/http';
+import { createEmployee, gql } from './support';
+
+/** The next Monday (UTC) at least a week away, as YYYY-MM-DD: every slot of that week is in the future. */
+function nextMonday(): string {
+  const d = new Date(Date.now() + 7 * 86_400_000);
+  d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7));
+  return d.toISOString().slice(0, 10);
+}
+
+describe('Public bookings', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  let b: TestTenant;
+  let visitor: Client;
+  let monday: string;
+
+  const slots = (t: TestTenant, slug: string, query = `&from=${monday}&days=1`) =>
+    visitor.get(`/public/bookings/${slug}/slots?tenant=${t.tenantId}${query}`);
+  const book = (t: TestTenant, slug: string, body: object) =>
+    visitor.post(`/public/bookings/${slug}?tenant=${t.tenantId}`, body);
+  const cancel = (t: TestTenant, token: string) =>
+    visitor.post(`/public/bookings/cancel?tenant=${t.tenantId}`, { token });
+
+  beforeAll(async () => {
+    server = await startServer({
+      http: { rateLimits: { perCredential: 0, perTenant: 0, windowMs: 60_000, publicPerAddress: 1000 } },
+    });
+    visitor = new Client(server.baseUrl);
+    monday = nextMonday();
+    a = await server.tenant('Book A');
+    b = await server.tenant('Book B');
+    const user = await a.userWith(['LEADS_READ']);
+    const employeeId = await createEmployee(a.client, { firstName: 'Tess', userId: user.userId });
+    await a.client.post('/crm/contact-form-widgets', {
+      name: 'Demo',
+      slug: 'demo',
+      assignedTeamLeadId: employeeId,
+    });
+    await a.client.post('/crm/contact-form-widgets', { name: 'Nobody', slug: 'nobody' });
+    const other = await createEmployee(b.client, { firstName: 'Bo' });
+    await b.client.post('/crm/contact-form-widgets', {
+      name: 'B',
+      slug: 'b-demo',
+      assignedTeamLeadId: other,
+    });
+  });
+  afterAll(() => server.close());
+
+  it('free slots without credential: 30 minutes, 09:00 to 17:00 UTC on a weekday', async () => {
+    const res = await slots(a, 'demo');
+    expect(res.status).toBe(200);
+    expect(res.body.slotMinutes).toBe(30);
+    expect(res.body.slots).toHaveLength(16);
+    expect(res.body.slots[0]).toEqual({
+      startTime: `${monday}T09:00:00.000Z`,
+      endTime: `${monday}T09:30:00.000Z`,
+    });
+    expectErrorBody(await slots(a, 'demo', '&from=tomorrow'), 400);
+    expectErrorBody(await slots(a, 'demo', '&days=99'), 400);
+    expectErrorBody(await slots(a, 'nobody'), 404);
+  });
+
+  it('a booking takes its slot, creates the lead and is cancelled once by its token', async () => {
+    const startTime = `${monday}T10:00:00.000Z`;
+    const res = await book(a, 'demo', { startTime, email: 'ada@example.test', firstName: 'Ada' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'CONFIRMED', startTime, endTime: `${monday}T10:30:00.000Z` });
+    const free = (await slots(a, 'demo')).body.slots.map((s: { startTime: string }) => s.startTime);
+    expect(free).not.toContain(startTime);
+    expect(free).toHaveLength(15);
+
+    const booking = (
+      await gql(
+        a.client,
+        `query($ids: [ID!]!) { bookings(ids: $ids) { leadId assignedEmployeeId email status } }`,
+        {
+          ids: [res.body.id],
+        },
+      )
+    ).bookings[0];
+    expect(booking).toMatchObject({ email: 'ada@example.test', status: 'CONFIRMED' });
+    const lead = (
+      await gql(
+        a.client,
+        `query($ids: [ID!]!) { leads(ids: $ids) { email source sourceDetail status ownerId } }`,
+        {
+          ids: [booking.leadId],
+        },
+      )
+    ).leads[0];
+    expect(lead).toMatchObject({
+      email: 'ada@example.test',
+      source: 'booking',
+      sourceDetail: 'demo',
+      status: 'NEW',
+    });
+    expect(lead.ownerId).toEqual(expect.any(String));
+
+    // The same visitor again: the lead is linked, not made anew.
+    const second = await book(a, 'demo', { startTime: `${monday}T11:00:00.000Z`, email: 'ADA@example.test' });
+    const again = (
+      await gql(a.client, `query($ids: [ID!]!) { bookings(ids: $ids) { leadId } }`, { ids: [second.body.id] })
+    ).bookings[0];
+    expect(again.leadId).toBe(booking.leadId);
+
+    // Tenant B never knows tenant A's token.
+    expectErrorBody(await cancel(b, res.body.cancellationToken), 404);
+    const cancelled = await cancel(a, res.body.cancellationToken);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ id: res.body.id, status: 'CANCELLED' });
+    expectErrorBody(await cancel(a, res.body.cancellationToken), 404);
+    expectErrorBody(await cancel(a, 'no-such-token'), 404);
+    expect((await slots(a, 'demo')).body.slots.map((s: { startTime: string }) => s.startTime)).toContain(
+      startTime,
+    );
+  });
+
+  it('a taken slot is 409; a time off the grid or in the past is 400; other tenants are 404', async () => {
+    const startTime = `${monday}T13:00:00.000Z`;
+    expect((await book(a, 'demo', { startTime, email: 'one@example.test' })).status).toBe(201);
+    expectErrorBody(await book(a, 'demo', { startTime, email: 'two@example.test' }), 409);
+    const bad = await book(a, 'demo', { startTime: `${monday}T13:10:00.000Z`, email: 'x' });
+    expectErrorBody(bad, 400);
+    expect((bad.body.errors as { field: string }[]).map((e) => e.field).sort()).toEqual([
+      'email',
+      'startTime',
+    ]);
+    expectErrorBody(
+      await book(a, 'demo', { startTime: '2020-01-06T09:00:00.000Z', email: 'x@example.test' }),
+      400,
+    );
+    expectErrorBody(await book(b, 'demo', { startTime, email: 'x@example.test' }), 404);
+    expectErrorBody(await slots(b, 'demo'), 404);
+  });
+
+  it('eight concurrent bookings of one slot: exactly one 201, the others 409', async () => {
+    const startTime = `${monday}T15:00:00.000Z`;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => book(a, 'demo', { startTime, email: `race${i}@example.test` })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+  });
+});
