@@ -64,6 +64,7 @@ import { filesRouter } from './files/router';
 import { fileSettings, type FileSettings } from './files/settings';
 import { FileStore } from './domain/files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
+import { invitationsRouter } from './http/invitations';
 import { LagBound, type LagBoundSettings } from './events/lag-bound';
 
 export interface AppOptions {
@@ -209,6 +210,8 @@ export async function createApp({
   mountDocs(app, () => buildOpenApi(schema, routes));
   // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
+  // Invitation links: no credential, the one-time token is the proof (docs/security.md).
+  app.use(invitationsRouter(orm, jwt, logger));
   const fileRoutes = filesRouter({ store: files, orm, contextFor, logger, idleSeconds: receiveSeconds });
   app.use(API_BASE, restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
 

@@ -33,4 +33,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261129200000_jobs',
   'Migration20261129230000_customer_address',
   'Migration20261130010000_notify',
+  'Migration20261130030000_invitations',
 ];
