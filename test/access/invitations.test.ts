@@ -115,10 +115,10 @@ describe('invitations of users created INVITED', () => {
     await server.orm.em
       .fork()
       .getConnection()
-      .execute(`update user_invitation set expires_at = now() - interval '1 second' where tenant_id = ? and user_id = ?`, [
-        a.tenantId,
-        user.id,
-      ]);
+      .execute(
+        `update user_invitation set expires_at = now() - interval '1 second' where tenant_id = ? and user_id = ?`,
+        [a.tenantId, user.id],
+      );
     expectErrorBody(await accept(second), 404);
     expect((await a.client.get(`/users/find/${user.id}`)).body.status).toBe('INVITED');
 

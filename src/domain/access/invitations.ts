@@ -40,7 +40,12 @@ function parseToken(token: unknown): { tenantId: string; secret: string } | null
  * commits. A user who is not INVITED is a 409. Answers the token (for the CLI and tests only:
  * the API never shows it).
  */
-export async function inviteUser(em: EntityManager, user: User, by: string, now = new Date()): Promise<string> {
+export async function inviteUser(
+  em: EntityManager,
+  user: User,
+  by: string,
+  now = new Date(),
+): Promise<string> {
   if (user.status !== UserStatus.INVITED)
     throw conflict(`User ${user.id} is ${user.status}: only an INVITED user is sent an invitation`);
   const secret = randomBytes(32).toString('base64url');
@@ -87,7 +92,11 @@ export type Accepted =
  * caller signs a session token. A malformed, unknown, spent or expired token, or one of a user
  * no longer INVITED, is the same 404, so the answer tells nothing about other tenants or users.
  */
-export async function acceptInvitation(rootEm: EntityManager, token: unknown, now = new Date()): Promise<Accepted> {
+export async function acceptInvitation(
+  rootEm: EntityManager,
+  token: unknown,
+  now = new Date(),
+): Promise<Accepted> {
   const gone = () => notFound('no such invitation: the link is unknown, used or expired');
   const parsed = parseToken(token);
   if (!parsed) throw gone();

@@ -114,8 +114,12 @@ export async function prepareUser(
     user.roles = roles;
     // Users made by an administrator need no e-mail confirmation (as with the CLI).
     user.verified = true;
-    if (input.status !== undefined && input.status !== null && input.status !== UserStatus.ACTIVE
-      && input.status !== UserStatus.INVITED)
+    if (
+      input.status !== undefined &&
+      input.status !== null &&
+      input.status !== UserStatus.ACTIVE &&
+      input.status !== UserStatus.INVITED
+    )
       throw badRequest('status: a new user is ACTIVE or INVITED');
     user.status = input.status === UserStatus.INVITED ? UserStatus.INVITED : UserStatus.ACTIVE;
   } else if (input.status !== undefined && input.status !== UserStatus.ACTIVE) {

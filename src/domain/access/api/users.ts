@@ -37,7 +37,10 @@ export class UserResolver {
     description:
       'Sends an INVITED user a new invitation e-mail; the earlier link stops working. A user not INVITED is a 409.',
   })
-  inviteUser(@Arg('id', () => ID, { description: ARG_DOCS.id }) id: string, @Ctx() ctx: Context): Promise<User> {
+  inviteUser(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<User> {
     return inTransaction(ctx.em, async () => {
       const user = isUuid(id) ? await ctx.em.findOne(User, { id }) : null;
       if (!user) throw notFound(`User ${id} does not exist`);
