@@ -61,13 +61,22 @@ export async function inviteUser(
        version = user_invitation.version + 1`,
     [user.tenantId, id, by, user.id, digest(secret), new Date(now.getTime() + INVITATION_LIFETIME_MS)],
   );
+  // A delivery reports an outbox event (a foreign key): the user's latest, which is its creation or
+  // the change that made it INVITED, or for a re-invitation an earlier one of the user's.
+  await em.flush();
+  const [event] = await queryRows(
+    em,
+    `select id from outbox_event where tenant_id = $1 and resource_id = $2
+     order by occurred_at desc, id desc limit 1`,
+    [user.tenantId, user.id],
+  );
+  if (!event) throw conflict(`User ${user.id} has no recorded event for its invitation to report`);
   const tenant = await em.findOneOrFail(Tenant, { id: user.tenantId });
   const link = `${activeEventSettings().publicUrl}${ACCEPT_PATH}?token=${encodeURIComponent(token)}`;
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
   await queueMail(em, {
     tenantId: user.tenantId,
-    // The delivery reports the invitation itself; no outbox event stands for it.
-    eventId: id,
+    eventId: String(event.id),
     eventType: INVITATION_MAIL_EVENT,
     by,
     mail: {
