@@ -65,6 +65,7 @@ import { fileSettings, type FileSettings } from './files/settings';
 import { FileStore } from './domain/files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
 import { PUBLIC_PATH, publicFrontOfficeRouter } from './http/public-front-office';
+import { invitationsRouter } from './http/invitations';
 import { LagBound, type LagBoundSettings } from './events/lag-bound';
 
 export interface AppOptions {
@@ -213,6 +214,8 @@ export async function createApp({
   mountDocs(app, () => buildOpenApi(schema, routes));
   // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
+  // Invitation links: no credential, the one-time token is the proof (docs/security.md).
+  app.use(invitationsRouter(orm, jwt, logger));
   // Contact forms and bookings of visitors: no credential, the tenant's key in the URL.
   app.use(API_BASE, publicFrontOfficeRouter(orm, rateLimits, logger));
   const fileRoutes = filesRouter({ store: files, orm, contextFor, logger, idleSeconds: receiveSeconds });

@@ -45,6 +45,8 @@ export interface GroupDef<T extends Audited = Audited, C extends object = any, U
    * `input` is the request's input with boolean pairs already merged.
    */
   beforeSave?(ctx: Context, entity: T, input: Partial<C & U>, isNew: boolean): Promise<void> | void;
+  /** Work that needs the record stored (its row exists), in the same transaction: mails it queues. */
+  afterSave?(ctx: Context, entity: T, input: Partial<C & U>, isNew: boolean): Promise<void> | void;
   /**
    * Rules that replace `can(verb, resource)` for some verbs: records a caller owns (their own
    * notifications) need only a credential, since `visibleWhere` already limits them to the owner.

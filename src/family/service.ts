@@ -333,6 +333,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       await this.group.beforeSave?.(ctx, entity, data, true);
       if (origin) insertWithNextStatement(ctx.em, this.entityName, entity, origin);
       await ctx.em.persistAndFlush(entity);
+      await this.group.afterSave?.(ctx, entity, data, true);
       this.rememberCreated(entity);
       return entity;
     });
@@ -376,6 +377,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     await this.group.beforeSave?.(ctx, entity, data, false);
     if (origin) await updateWithNextStatement(ctx.em, this.entityName, entity, origin, () => ctx.em.flush());
     else await ctx.em.flush();
+    await this.group.afterSave?.(ctx, entity, data, false);
     return entity;
   }
 

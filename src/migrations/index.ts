@@ -29,6 +29,7 @@ import { Migration20261129200000_jobs } from './Migration20261129200000_jobs';
 import { Migration20261129230000_customer_address } from './Migration20261129230000_customer_address';
 import { Migration20261130010000_notify } from './Migration20261130010000_notify';
 import { Migration20261130020000_front_office } from './Migration20261130020000_front_office';
+import { Migration20261130030000_invitations } from './Migration20261130030000_invitations';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
@@ -61,4 +62,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261129230000_customer_address', class: Migration20261129230000_customer_address },
   { name: 'Migration20261130010000_notify', class: Migration20261130010000_notify },
   { name: 'Migration20261130020000_front_office', class: Migration20261130020000_front_office },
+  { name: 'Migration20261130030000_invitations', class: Migration20261130030000_invitations },
 ];

@@ -34,4 +34,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261129230000_customer_address',
   'Migration20261130010000_notify',
   'Migration20261130020000_front_office',
+  'Migration20261130030000_invitations',
 ];

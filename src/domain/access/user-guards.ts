@@ -5,6 +5,7 @@ import { User, UserStatus } from '../../entities/user';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import { normalizeEmail } from '../../services/provisioning';
+import { inviteUser } from './invitations';
 import type { CreateUserInput, UpdateUserInput } from './api/user-inputs';
 
 /**
@@ -113,7 +114,14 @@ export async function prepareUser(
     user.roles = roles;
     // Users made by an administrator need no e-mail confirmation (as with the CLI).
     user.verified = true;
-    user.status = UserStatus.ACTIVE;
+    if (
+      input.status !== undefined &&
+      input.status !== null &&
+      input.status !== UserStatus.ACTIVE &&
+      input.status !== UserStatus.INVITED
+    )
+      throw badRequest('status: a new user is ACTIVE or INVITED');
+    user.status = input.status === UserStatus.INVITED ? UserStatus.INVITED : UserStatus.ACTIVE;
   } else if (input.status !== undefined && input.status !== UserStatus.ACTIVE) {
     await checkSuperAdminsRemain(ctx, [user.id]);
   }
@@ -126,4 +134,15 @@ export async function checkUsersLeave(ctx: Context, rows: readonly User[]): Prom
     ctx,
     rows.map((u) => u.id),
   );
+}
+
+/** A user created INVITED, or set INVITED, is sent an invitation (a new one replaces the last). */
+export async function inviteIfInvited(
+  ctx: Context,
+  user: User,
+  input: Partial<CreateUserInput & UpdateUserInput>,
+  isNew: boolean,
+): Promise<void> {
+  if (user.status !== UserStatus.INVITED || (!isNew && input.status !== UserStatus.INVITED)) return;
+  await inviteUser(ctx.em, user, callerOf(ctx).user.email);
 }

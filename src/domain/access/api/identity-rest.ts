@@ -71,6 +71,14 @@ export const identityRoutes: RestRoute[] = [
   },
   {
     method: 'POST',
+    path: '/users/{id}/invite',
+    field: 'inviteUser',
+    code: 'custom',
+    extension: true,
+    summary: 'Send an INVITED user a new invitation (the earlier link stops working)',
+  },
+  {
+    method: 'POST',
     path: '/api-keys/{id}/rotate',
     field: 'rotateApiKey',
     code: 'custom',

@@ -46,6 +46,13 @@ export class CreateUserInput extends UserFields {
 
   @Field(() => UserProfile, { nullable: true, description: USER_DOCS.profile })
   profile?: UserProfile;
+
+  @Field(() => UserStatus, {
+    nullable: true,
+    description:
+      'ACTIVE (the default) or INVITED: an INVITED user is e-mailed a one-time link to set up sign-in (valid 7 days).',
+  })
+  status?: UserStatus;
 }
 
 @InputType({
