@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { XMLParser } from 'fast-xml-parser';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
 import { createLogger } from '../../src/logger';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
@@ -275,7 +275,13 @@ describe('sending an invoice', () => {
           billingInfo: {
             vatNumber: 'NL123456789B01',
             email: 'billing@seller.example',
-            address: { street: 'Main', houseNumber: '1', postalCode: '3511 AA', city: 'Utrecht', country: 'NL' },
+            address: {
+              street: 'Main',
+              houseNumber: '1',
+              postalCode: '3511 AA',
+              city: 'Utrecht',
+              country: 'NL',
+            },
           },
         })
       ).status,
@@ -320,9 +326,11 @@ describe('sending an invoice', () => {
     const outbox = path.join(mailDir, 'outbox-mail');
     worker = startEventWorker(server.orm, createLogger('silent'), settingsWith(undefined, outbox));
     expect((await a.client.post(`/invoices/${inv.id}/send`, {})).status).toBe(200);
-    const files = await waitFor(
-      () => fs.existsSync(outbox) && fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')),
-    );
+    // The directory is made before the file is written: wait for the file itself.
+    const files = await waitFor(() => {
+      const emls = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')) : [];
+      return emls.length > 0 && emls;
+    });
     expect(files).toHaveLength(1);
     const eml = fs.readFileSync(path.join(outbox, files[0]), 'utf8');
     expect(eml).toContain('To: kept@client.test');

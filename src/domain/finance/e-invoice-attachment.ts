@@ -33,5 +33,9 @@ export async function eInvoiceAttachment(
     format,
     { credited, iban: billing?.iban, bic: billing?.bic, cocNumber: billing?.cocNumber },
   );
-  return attachmentOf(`invoice-${invoice.invoiceNumber ?? invoice.id}-${format}.xml`, 'application/xml', bytes);
+  return attachmentOf(
+    `invoice-${invoice.invoiceNumber ?? invoice.id}-${format}.xml`,
+    'application/xml',
+    bytes,
+  );
 }
