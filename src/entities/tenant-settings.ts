@@ -172,6 +172,12 @@ export class TenantSettings {
       'VAT percentage (0 to 100) a sales or purchase invoice row gets when it names no taxRate (21 when unset).',
   })
   defaultVat?: number;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'E-invoice every invoice e-mail (send, automatic send, reminder) carries besides the PDF: ubl (Peppol BIS 3.0) or cii; null (default) sends the PDF alone. When set, seller or buyer details the format needs make a send a 409 naming them.',
+  })
+  eInvoiceFormat?: string | null;
   @Field(() => Boolean, {
     nullable: true,
     description: 'Whether exchange rates are synchronised automatically.',
@@ -229,6 +235,7 @@ export function completeSettings(s: TenantSettings | null | undefined): TenantSe
     defaultProductVisibility: s?.defaultProductVisibility ?? undefined,
     defaultTimezone: s?.defaultTimezone ?? undefined,
     defaultVat: s?.defaultVat ?? undefined,
+    eInvoiceFormat: s?.eInvoiceFormat ?? undefined,
     exchangeRateSyncEnabled: s?.exchangeRateSyncEnabled ?? false,
     reminderDays: s?.reminderDays ? [...new Set(s.reminderDays)].sort((a, b) => a - b) : undefined,
     shopEnabled: s?.shopEnabled ?? false,

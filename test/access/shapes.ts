@@ -86,6 +86,7 @@ export function expectTenant(t: any): void {
       'defaultProductVisibility',
       'defaultTimezone',
       'defaultVat',
+      'eInvoiceFormat',
       'exchangeRateSyncEnabled',
       'reminderDays',
       'shopEnabled',

@@ -20,6 +20,7 @@ const TENANT_FIELDS = `
   settings {
     accentColor code defaultCountry defaultCurrency defaultLanguage defaultProductVisibility
     defaultTimezone defaultVat exchangeRateSyncEnabled shopEnabled defaultPaymentTermDays reminderDays
+    eInvoiceFormat
     shopSettings {
       bannerImageId bannerSubtitle bannerTitle returnPolicy shopDescription termsAndConditions
       enabledPaymentMethods freeShippingThreshold shippingFlatRate

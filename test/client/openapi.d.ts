@@ -14173,6 +14173,8 @@ export interface components {
        * @description VAT percentage (0 to 100) a sales or purchase invoice row gets when it names no taxRate (21 when unset).
        */
       defaultVat: number | null;
+      /** @description E-invoice every invoice e-mail (send, automatic send, reminder) carries besides the PDF: ubl (Peppol BIS 3.0) or cii; null (default) sends the PDF alone. When set, seller or buyer details the format needs make a send a 409 naming them. */
+      eInvoiceFormat: string | null;
       /** @description Whether exchange rates are synchronised automatically. */
       exchangeRateSyncEnabled: boolean | null;
       /** @description Days after its due date on which an unpaid sales invoice gets a payment reminder, each once (default [7]; [] sends none); 1 to 3650, at most 10. */
@@ -14208,6 +14210,8 @@ export interface components {
        * @description VAT percentage (0 to 100) a sales or purchase invoice row gets when it names no taxRate (21 when unset).
        */
       defaultVat?: number | null;
+      /** @description E-invoice every invoice e-mail (send, automatic send, reminder) carries besides the PDF: ubl (Peppol BIS 3.0) or cii; null (default) sends the PDF alone. When set, seller or buyer details the format needs make a send a 409 naming them. */
+      eInvoiceFormat?: string | null;
       /** @description Whether exchange rates are synchronised automatically. */
       exchangeRateSyncEnabled?: boolean | null;
       /** @description Days after its due date on which an unpaid sales invoice gets a payment reminder, each once (default [7]; [] sends none); 1 to 3650, at most 10. */

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
 import { createLogger } from '../../src/logger';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
@@ -249,14 +250,87 @@ describe('sending an invoice', () => {
     expectErrorBody(await b.client.post(`/invoices/${inv.id}/send`, {}), 404);
   });
 
+  it('with the tenant’s eInvoiceFormat the mail carries the e-invoice XML too; missing details are a 409 naming them, nothing sent', async () => {
+    const xml = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, parseTagValue: false });
+    const bad = await a.client.patch('/tenant', { settings: { eInvoiceFormat: 'pdf' } });
+    expectErrorBody(bad, 400);
+    expect(bad.body.detail).toContain('settings.eInvoiceFormat');
+    const on = await a.client.patch('/tenant', { settings: { eInvoiceFormat: 'ubl' } });
+    expect(on.status).toBe(200);
+    expect(on.body.settings.eInvoiceFormat).toBe('ubl');
+
+    // The seller has no VAT number or country yet, and the invoice names no customer.
+    const early = await invoice({ contactEmail: 'peppol@client.test' });
+    const refused = await a.client.post(`/invoices/${early.id}/send`, {});
+    expectErrorBody(refused, 409);
+    const named = JSON.stringify(refused.body);
+    for (const field of ['tenant.billingInfo.vatNumber', 'tenant.billingInfo.address.country', 'clientId'])
+      expect(named).toContain(field);
+    const unsent = (await a.client.get(`/invoices/dynamic-search?filters=id:eq:${early.id}`)).body.content[0];
+    expect(unsent).toMatchObject({ status: 'DRAFT', sentMails: [] });
+
+    expect(
+      (
+        await a.client.patch('/tenant', {
+          billingInfo: {
+            vatNumber: 'NL123456789B01',
+            email: 'billing@seller.example',
+            address: {
+              street: 'Main',
+              houseNumber: '1',
+              postalCode: '3511 AA',
+              city: 'Utrecht',
+              country: 'NL',
+            },
+          },
+        })
+      ).status,
+    ).toBe(200);
+    const buyer = await a.client.post('/customers', {
+      name: 'Buyer B.V.',
+      email: 'ap@buyer.example',
+      country: 'NL',
+      vatNumber: 'NL987654321B01',
+    });
+    expect(buyer.status).toBe(201);
+    const inv = await invoice({ contactEmail: 'peppol@client.test', clientId: buyer.body.id });
+    worker = startEventWorker(server.orm, createLogger('silent'), settingsWith(smtp.url));
+    const res = await a.client.post(`/invoices/${inv.id}/send`, {});
+    expect(res.status).toBe(200);
+    const [mail] = await waitFor(
+      () => smtp.to('peppol@client.test').length > 0 && smtp.to('peppol@client.test'),
+    );
+    expect(mail.parsed.attachments.map((f) => f.filename)).toEqual([
+      `invoice-${inv.invoiceNumber}.pdf`,
+      `invoice-${inv.invoiceNumber}-ubl.xml`,
+    ]);
+    const structured = mail.parsed.attachments[1];
+    expect(structured.contentType).toBe('application/xml');
+    const doc = xml.parse(structured.content.toString('utf8')).Invoice;
+    expect(doc.ID).toBe(inv.invoiceNumber);
+    expect(doc.AccountingSupplierParty.Party.PartyTaxScheme.CompanyID).toBe('NL123456789B01');
+
+    // CII the same way, by the tenant's choice.
+    await a.client.patch('/tenant', { settings: { eInvoiceFormat: 'cii' } });
+    const again = await a.client.post(`/invoices/${inv.id}/send`, { recipients: ['cii@client.test'] });
+    expect(again.status).toBe(200);
+    const [cii] = await waitFor(() => smtp.to('cii@client.test').length > 0 && smtp.to('cii@client.test'));
+    const ciiFile = cii.parsed.attachments.find((f) => f.filename === `invoice-${inv.invoiceNumber}-cii.xml`);
+    const ciiDoc = xml.parse(ciiFile!.content.toString('utf8')).CrossIndustryInvoice;
+    expect(ciiDoc.ExchangedDocument.ID).toBe(inv.invoiceNumber);
+    await a.client.patch('/tenant', { settings: {} });
+  });
+
   it('without SMTP_URL the message is kept as an .eml file under DATA_DIR, and `bms mail` lists it', async () => {
     const inv = await invoice({ contactEmail: 'kept@client.test' });
     const outbox = path.join(mailDir, 'outbox-mail');
     worker = startEventWorker(server.orm, createLogger('silent'), settingsWith(undefined, outbox));
     expect((await a.client.post(`/invoices/${inv.id}/send`, {})).status).toBe(200);
-    const files = await waitFor(
-      () => fs.existsSync(outbox) && fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')),
-    );
+    // The directory is made before the file is written: wait for the file itself.
+    const files = await waitFor(() => {
+      const emls = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')) : [];
+      return emls.length > 0 && emls;
+    });
     expect(files).toHaveLength(1);
     const eml = fs.readFileSync(path.join(outbox, files[0]), 'utf8');
     expect(eml).toContain('To: kept@client.test');

@@ -72,7 +72,8 @@ function recipientsOf(
 
 /**
  * Mails an invoice (or a payment reminder for it) to its recipients: one message each, carrying
- * the PDF `invoice-<number>.pdf` (and the structured invoice where eInvoiceAttachment gives one),
+ * the PDF `invoice-<number>.pdf` (and the tenant's e-invoice XML where it asks for one: missing
+ * seller or buyer details are then a 409 naming each field, and nothing is queued),
  * queued through the outbox's e-mail deliveries in `em`'s transaction, so it is sent, with
  * retries, only if the change that reports it commits. A SentMail is written per recipient and
  * its id added to the invoice's `sentMails`; a DRAFT invoice mailed becomes SENT. This `em` (the mails' deliveries are queued after their SentMails' events are written). A
@@ -113,7 +114,7 @@ export async function mailInvoice(
       await pdfOf(em, backend, tenant, customer, invoice),
     ),
   ];
-  const structured = await eInvoiceAttachment(invoice);
+  const structured = await eInvoiceAttachment(em, tenant, customer, invoice);
   if (structured) attachments.push(structured);
   const size = attachmentBytes(attachments);
   if (size > MAX_MAIL_ATTACHMENT_BYTES)

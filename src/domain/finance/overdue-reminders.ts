@@ -1,5 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../../db/orm-bypass/statements';
+import { AppError } from '../../errors';
 import { withTenant } from '../../db/tenant-transaction';
 import { actorOf } from '../../db/tenancy';
 import type { FileBackend } from '../../files/backend';
@@ -27,7 +28,10 @@ export interface OverdueOutcome {
   overdue: number;
   /** Reminders mailed (one per invoice at most per run). */
   reminded: number;
-  /** Invoices due a reminder with no one to send it to (no contactEmail, no customer e-mail). */
+  /**
+   * Invoices due a reminder with no one to send it to (no contactEmail, no customer e-mail), or
+   * whose e-invoice (the tenant's eInvoiceFormat) lacks seller or buyer details.
+   */
   unreachable: number;
 }
 
@@ -103,13 +107,22 @@ export async function markOverdueAndRemind(
         if (!invoice.contactEmail && !(await hasCustomerEmail(t, invoice))) outcome.unreachable += 1;
         else {
           // Recorded before the mail's flush, so the change reads as a reminder, not as a send.
+          const before = { reminders: invoice.reminders, overdueNotifiedAt: invoice.overdueNotifiedAt };
           invoice.reminders = [
             ...invoice.reminders,
             { sentOn: now.toISOString(), createdBy: INVOICING_ACTOR },
           ];
           invoice.overdueNotifiedAt = now;
-          await mailInvoice(t, options.backend, invoice, 'reminder', {}, INVOICING_ACTOR);
-          outcome.reminded += 1;
+          try {
+            await mailInvoice(t, options.backend, invoice, 'reminder', {}, INVOICING_ACTOR);
+            outcome.reminded += 1;
+          } catch (err) {
+            // The tenant's e-invoice lacks seller or buyer details (nothing was queued): the
+            // reminder is not recorded, so a later run sends it once they are there.
+            if (!(err instanceof AppError && err.status === 409)) throw err;
+            Object.assign(invoice, before);
+            outcome.unreachable += 1;
+          }
         }
       }
       await t.flush();

@@ -82,8 +82,9 @@ export async function generateRecurringInvoices(
             await mailInvoice(t, options.backend, copy, 'invoice', {}, INVOICING_ACTOR);
             outcome.sent += 1;
           } catch (err) {
-            // No recipient: the invoice stays a DRAFT for someone to send.
-            if (!(err instanceof AppError && err.status === 400)) throw err;
+            // No recipient (400), or details the tenant's e-invoice needs (409): the invoice stays
+            // a DRAFT for someone to send once they are there.
+            if (!(err instanceof AppError && (err.status === 400 || err.status === 409))) throw err;
             outcome.unsent += 1;
           }
         }

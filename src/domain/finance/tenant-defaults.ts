@@ -18,7 +18,14 @@ export interface FinanceDefaults {
   reminderDays: number[];
   language: string;
   timeZone: string;
+  /** The e-invoice XML an invoice e-mail carries besides the PDF; null for the PDF alone. */
+  eInvoiceFormat: EInvoiceMailFormat | null;
 }
+
+export const E_INVOICE_MAIL_FORMATS = ['ubl', 'cii'] as const;
+export type EInvoiceMailFormat = (typeof E_INVOICE_MAIL_FORMATS)[number];
+const isMailFormat = (f: unknown): f is EInvoiceMailFormat =>
+  (E_INVOICE_MAIL_FORMATS as readonly unknown[]).includes(f);
 
 export const DEFAULT_PAYMENT_TERM_DAYS = 30;
 export const DEFAULT_REMINDER_DAYS: readonly number[] = [7];
@@ -31,6 +38,7 @@ export function financeDefaults(settings: TenantSettings | null | undefined): Fi
     reminderDays: [...(settings?.reminderDays ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => a - b),
     language: (settings?.defaultLanguage ?? 'en').toLowerCase(),
     timeZone: settings?.defaultTimezone ?? 'UTC',
+    eInvoiceFormat: isMailFormat(settings?.eInvoiceFormat) ? settings.eInvoiceFormat : null,
   };
 }
 
@@ -45,7 +53,7 @@ const isWhole = (n: unknown, min: number, max: number) =>
 /** Refuses finance settings the invoices could not use, naming the field. */
 export function checkFinanceSettings(settings: TenantSettings | null | undefined): void {
   if (!settings) return;
-  const { defaultVat, defaultPaymentTermDays, reminderDays, defaultCurrency } = settings;
+  const { defaultVat, defaultPaymentTermDays, reminderDays, defaultCurrency, eInvoiceFormat } = settings;
   if (defaultVat != null && !(defaultVat >= 0 && defaultVat <= 100))
     throw badRequest('settings.defaultVat: must be between 0 and 100');
   if (defaultPaymentTermDays != null && !isWhole(defaultPaymentTermDays, 0, 3650))
@@ -57,4 +65,6 @@ export function checkFinanceSettings(settings: TenantSettings | null | undefined
     if (!reminderDays.every((d) => isWhole(d, 1, 3650)))
       throw badRequest('settings.reminderDays: each must be a whole number of days from 1 to 3650');
   }
+  if (eInvoiceFormat != null && !isMailFormat(eInvoiceFormat))
+    throw badRequest(`settings.eInvoiceFormat: must be one of ${E_INVOICE_MAIL_FORMATS.join(', ')}, or null`);
 }
