@@ -53,7 +53,7 @@ async function statementsDuring(during: () => Promise<void>): Promise<string[]> 
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 it('idle queue loops send no statement more often than their longest wait', async () => {
   const loops: Periodic[] = [];

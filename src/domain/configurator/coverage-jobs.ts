@@ -1,10 +1,10 @@
 import type { Context } from '../../context';
 import { badRequest, conflict } from '../../errors';
 import { requireRef } from '../../family/references';
+import { notifyWork } from '../../jobs/work-signals';
 import { ConfiguratorType } from './entities/configurator-type';
 import { type CoverageJob, CoverageJobPriority, CoverageJobStatus } from './entities/coverage-job';
 import type { StaticModel } from './entities/type-shapes';
-import { signalWork } from '../../jobs/work-signals';
 import type { CreateCoverageJobInput, UpdateCoverageJobInput } from './api/coverage-job-inputs';
 
 /** A job's name and description, unless given: what it covers. */
@@ -28,7 +28,7 @@ export async function prepareJob(
       throw conflict(`the job is ${job.status}; only a PENDING job can be re-prioritised or rescheduled`);
     }
     // Rescheduled: it may be due now.
-    if ('runAfter' in input) signalWork('coverage');
+    if ('runAfter' in input) await notifyWork(ctx.em, 'coverage');
     return;
   }
   const type = await requireRef(ctx, 400, 'typeId', job.typeId, ConfiguratorType);
@@ -38,5 +38,5 @@ export async function prepareJob(
   job.priority ??= CoverageJobPriority.LOW;
   job.runAfter ??= new Date();
   describeJob(job, type, model);
-  signalWork('coverage');
+  await notifyWork(ctx.em, 'coverage');
 }

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import sharp from 'sharp';
 import { queryRows } from '../../db/orm-bypass/statements';
-import { signalWork } from '../../jobs/work-signals';
+import { notifyWork } from '../../jobs/work-signals';
 import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
 import { FileAssetType } from '../../entities/shared';
 import { storageKeyOf, type FileBackend } from '../../files/backends';
@@ -334,7 +334,7 @@ export class FileStore {
       const raster = RASTER_TYPES.has(file.type);
       const dims = raster ? await dimensionsOf(this.backend, key).catch(() => null) : null;
       if (raster && !dims) throw unsupportedType(`the file's content is not a readable ${file.type} image`);
-      const recorded = await inTenant(async (em) => {
+      return await inTenant(async (em) => {
         await lockTenantFiles(em, tenantId);
         const now = await limitsAndUse(em, tenantId, this.settings.defaults);
         const limits = now.limits;
@@ -371,11 +371,9 @@ export class FileStore {
         if (!row) throw conflict(`the upload ${id} was completed already`);
         const stored = fileOf(row);
         await onStored?.(em, stored);
+        if (thumbnailId) await notifyWork(em, 'thumbnails');
         return stored;
       });
-      // This process's thumbnail loop looks at once (and soon again, should this be before the commit).
-      if (recorded.thumbnailState === 'PENDING') signalWork('thumbnails');
-      return recorded;
     } catch (err) {
       await this.backend.remove(key).catch(() => undefined);
       throw err;

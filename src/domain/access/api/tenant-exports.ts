@@ -8,7 +8,7 @@ import { DateTimeISOResolver } from '../../../graphql/date-time';
 import { Requires, superAdminOnly } from '../../../permissions/rules';
 import { ARG_DOCS } from '../../../schema/descriptions';
 import { EXPORTS_FOLDER } from '../../../jobs/tenant-exports';
-import { signalWork } from '../../../jobs/work-signals';
+import { notifyWork } from '../../../jobs/work-signals';
 
 @ObjectType({
   description:
@@ -99,7 +99,7 @@ export class TenantExportResolver {
       `insert into tenant_export (tenant_id, id, requested_by) values ($1, $2, $3) returning *`,
       [caller.tenantId, randomUUID(), caller.email],
     );
-    signalWork('exports');
+    await notifyWork(ctx.em, 'exports');
     return view(row);
   }
 
