@@ -319,7 +319,9 @@ export class LiveHub {
   async start(url: string, waitMs = 10_000): Promise<void> {
     this.listener = startListener({
       url,
-      channels: this.callers ? [OUTBOX_CHANNEL, CALLER_CHANNEL, WORK_CHANNEL] : [OUTBOX_CHANNEL, WORK_CHANNEL],
+      channels: this.callers
+        ? [OUTBOX_CHANNEL, CALLER_CHANNEL, WORK_CHANNEL]
+        : [OUTBOX_CHANNEL, WORK_CHANNEL],
       log: this.log,
       onNotification: (channel, payload) => {
         // Work queued by any process: this one's idle queue loops look at once.

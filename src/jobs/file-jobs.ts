@@ -164,9 +164,15 @@ export function startFileJobs(
   firstMs = 500,
   maxMs = IDLE_POLL_MAX_MS,
 ): FileJobs {
-  return pollQueue('thumbnails', { firstMs, maxMs }, logger, 'file jobs failed; trying again later', async () => {
-    let made = 0;
-    for (let n; (n = await makeThumbnails(orm, store)) > 0; ) made += n;
-    return made > 0;
-  });
+  return pollQueue(
+    'thumbnails',
+    { firstMs, maxMs },
+    logger,
+    'file jobs failed; trying again later',
+    async () => {
+      let made = 0;
+      for (let n; (n = await makeThumbnails(orm, store)) > 0;) made += n;
+      return made > 0;
+    },
+  );
 }
