@@ -8,6 +8,7 @@ import { forgetIssuerUsers } from '../auth/issuer-users';
 import { Loaders, type Caller, type Context, type LiveStreams } from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { startListener, type Listener } from '../db/listener';
+import { isWorkQueue, signalWork, WORK_CHANNEL } from '../jobs/work-signals';
 import type { Notification } from '../domain/notifications/entities/notification';
 import { classify } from '../error-mapping';
 import { badRequest, forbidden, unauthorized } from '../errors';
@@ -318,9 +319,13 @@ export class LiveHub {
   async start(url: string, waitMs = 10_000): Promise<void> {
     this.listener = startListener({
       url,
-      channels: this.callers ? [OUTBOX_CHANNEL, CALLER_CHANNEL] : [OUTBOX_CHANNEL],
+      channels: this.callers
+        ? [OUTBOX_CHANNEL, CALLER_CHANNEL, WORK_CHANNEL]
+        : [OUTBOX_CHANNEL, WORK_CHANNEL],
       log: this.log,
       onNotification: (channel, payload) => {
+        // Work queued by any process: this one's idle queue loops look at once.
+        if (channel === WORK_CHANNEL) return void (isWorkQueue(payload) && signalWork(payload));
         if (channel !== CALLER_CHANNEL) return this.notified(payload);
         this.callers?.notified(payload);
         trustedIssuers.notified();

@@ -10,7 +10,7 @@ import { fileEvent } from '../domain/files/file-events';
 import type { FileStore, StoredFile } from '../domain/files/stored-files';
 import { storageKeyOf } from '../files/backends';
 import type { Logger } from '../logger';
-import { runPeriodically, type Periodic } from './periodic';
+import { IDLE_POLL_MAX_MS, pollQueue, type Periodic } from './periodic';
 
 /**
  * The file jobs: thumbnails of uploaded images, and the clean-up of files no record names. Like
@@ -153,11 +153,26 @@ export async function cleanUpFiles(orm: MikroORM, store: FileStore, graceMs = st
 export type FileJobs = Periodic;
 
 /**
- * Makes the thumbnails that are due every `intervalMs`, in this process: a queue found in the
- * table, which every process polls (the clean-up is the `files.cleanup` scheduled job).
+ * Makes the thumbnails that are due, in this process: a queue found in the table, which every
+ * process polls, less often while it stays empty (up to `maxMs` apart), and at once when an
+ * upload of this process is an image (the clean-up is the `files.cleanup` scheduled job).
  */
-export function startFileJobs(orm: MikroORM, store: FileStore, logger: Logger, intervalMs = 2000): FileJobs {
-  return runPeriodically(intervalMs, logger, 'file jobs failed; trying again later', async () => {
-    while ((await makeThumbnails(orm, store)) > 0);
-  });
+export function startFileJobs(
+  orm: MikroORM,
+  store: FileStore,
+  logger: Logger,
+  firstMs = 500,
+  maxMs = IDLE_POLL_MAX_MS,
+): FileJobs {
+  return pollQueue(
+    'thumbnails',
+    { firstMs, maxMs },
+    logger,
+    'file jobs failed; trying again later',
+    async () => {
+      let made = 0;
+      for (let n; (n = await makeThumbnails(orm, store)) > 0;) made += n;
+      return made > 0;
+    },
+  );
 }

@@ -7,7 +7,7 @@ import { storageKeyOf, type FileBackend } from '../files/backends';
 import type { Logger } from '../logger';
 import { bundleArchive, exportTenant } from '../services/tenant-bundle';
 import { actAsTenant, knexOf, rows } from '../services/tenant-tables';
-import { runPeriodically, type Periodic } from './periodic';
+import { IDLE_POLL_MAX_MS, pollQueue, type Periodic } from './periodic';
 
 /**
  * The export jobs: exports a super-admin asked for over the API (`tenant_export` rows), claimed
@@ -171,15 +171,22 @@ export async function runNextExport(
 
 export type ExportJobs = Periodic;
 
+/**
+ * Runs the exports that are due, in this process: looked for less often while there are none (up
+ * to `maxMs` apart), and at once when this process is asked for one.
+ */
 export function startExportJobs(
   orm: MikroORM,
   backend: FileBackend,
   dataDir: string,
   logger: Logger,
-  intervalMs = 2000,
-  options: ExportJobOptions = {},
+  firstMs = 500,
+  options: ExportJobOptions & { maxMs?: number } = {},
 ): ExportJobs {
-  return runPeriodically(intervalMs, logger, 'tenant exports failed; trying again later', async () => {
-    while (await runNextExport(orm, backend, dataDir, options));
+  const polling = { firstMs, maxMs: options.maxMs ?? IDLE_POLL_MAX_MS };
+  return pollQueue('exports', polling, logger, 'tenant exports failed; trying again later', async () => {
+    let found = false;
+    while (await runNextExport(orm, backend, dataDir, options)) found = true;
+    return found;
   });
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../../context';
 import { badRequest, conflict } from '../../errors';
 import { requireRef } from '../../family/references';
+import { notifyWork } from '../../jobs/work-signals';
 import { ConfiguratorType } from './entities/configurator-type';
 import { type CoverageJob, CoverageJobPriority, CoverageJobStatus } from './entities/coverage-job';
 import type { StaticModel } from './entities/type-shapes';
@@ -26,6 +27,8 @@ export async function prepareJob(
     if (job.status !== CoverageJobStatus.PENDING && ('priority' in input || 'runAfter' in input)) {
       throw conflict(`the job is ${job.status}; only a PENDING job can be re-prioritised or rescheduled`);
     }
+    // Rescheduled: it may be due now.
+    if ('runAfter' in input) await notifyWork(ctx.em, 'coverage');
     return;
   }
   const type = await requireRef(ctx, 400, 'typeId', job.typeId, ConfiguratorType);
@@ -35,4 +38,5 @@ export async function prepareJob(
   job.priority ??= CoverageJobPriority.LOW;
   job.runAfter ??= new Date();
   describeJob(job, type, model);
+  await notifyWork(ctx.em, 'coverage');
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MikroORM } from '@mikro-orm/core';
 import { classify } from '../../error-mapping';
+import { IDLE_POLL_MAX_MS, pollQueue } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
 import type { CoverageJobStatus } from './entities/coverage-job';
 import { calculateCoverage } from './coverage-calculation';
@@ -18,8 +19,12 @@ import {
 export interface CoverageWorkerOptions extends Partial<QueueSettings> {
   /** Shown as the jobs' workerName; default `coverage-worker@<host>:<pid>`. */
   workerName?: string;
-  /** How long an idle worker waits before looking for due jobs again (default 1000 ms). */
+  /**
+   * The wait before looking for due jobs again after a look that found one (default 500 ms); it
+   * doubles after each look that found none, up to `idlePollMaxMs` (default 30 s).
+   */
   pollIntervalMs?: number;
+  idlePollMaxMs?: number;
 }
 
 export interface JobOutcome {
@@ -99,9 +104,10 @@ export async function runCoverageJobOnce(
 
 /**
  * Starts a worker that keeps taking due coverage jobs of every tenant until stopped. The queue
- * lives in PostgreSQL; polling is only how an idle worker notices new rows. Errors reaching the
- * loop (database unavailable) are logged and retried after the poll interval; a job left
- * RUNNING by them is taken over once its lease runs out.
+ * lives in PostgreSQL; polling is only how an idle worker notices new rows, less and less often
+ * while it finds none (jobs/periodic.ts), and at once when this process queues a job. Errors
+ * reaching the loop (database unavailable) are logged and count as a look that found nothing; a
+ * job left RUNNING by them is taken over once its lease runs out.
  */
 export function startCoverageWorker(
   orm: MikroORM,
@@ -109,43 +115,22 @@ export function startCoverageWorker(
   options: CoverageWorkerOptions = {},
 ): CoverageWorker {
   const identity = identityOf(options);
-  const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const log = logger.child({ worker: identity.workerName, agentId: identity.agentId });
   const runOnce = () => runCoverageJobOnce(orm, log, options, identity);
-  let stopped = false;
-  let wake: (() => void) | undefined;
-
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, pollIntervalMs);
-      wake = done;
-    });
-
-  const loop = (async () => {
-    while (!stopped) {
-      let worked = false;
-      try {
-        worked = (await runOnce()) !== null;
-      } catch (err) {
-        log.error({ err }, 'coverage worker could not claim or settle a job');
-      }
-      if (!worked && !stopped) await idle();
-    }
-  })();
+  const polling = pollQueue(
+    'coverage',
+    { firstMs: options.pollIntervalMs ?? 500, maxMs: options.idlePollMaxMs ?? IDLE_POLL_MAX_MS },
+    log,
+    'coverage worker could not claim or settle a job',
+    async () => (await runOnce()) !== null,
+  );
   log.info('coverage worker started');
 
   return {
     agentId: identity.agentId,
     runOnce,
     async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
+      await polling.stop();
       log.info('coverage worker stopped');
     },
   };

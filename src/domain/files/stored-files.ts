@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import sharp from 'sharp';
 import { queryRows } from '../../db/orm-bypass/statements';
+import { notifyWork } from '../../jobs/work-signals';
 import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
 import { FileAssetType } from '../../entities/shared';
 import { storageKeyOf, type FileBackend } from '../../files/backends';
@@ -370,6 +371,7 @@ export class FileStore {
         if (!row) throw conflict(`the upload ${id} was completed already`);
         const stored = fileOf(row);
         await onStored?.(em, stored);
+        if (thumbnailId) await notifyWork(em, 'thumbnails');
         return stored;
       });
     } catch (err) {

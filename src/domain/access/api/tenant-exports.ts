@@ -8,6 +8,7 @@ import { DateTimeISOResolver } from '../../../graphql/date-time';
 import { Requires, superAdminOnly } from '../../../permissions/rules';
 import { ARG_DOCS } from '../../../schema/descriptions';
 import { EXPORTS_FOLDER } from '../../../jobs/tenant-exports';
+import { notifyWork } from '../../../jobs/work-signals';
 
 @ObjectType({
   description:
@@ -98,6 +99,7 @@ export class TenantExportResolver {
       `insert into tenant_export (tenant_id, id, requested_by) values ($1, $2, $3) returning *`,
       [caller.tenantId, randomUUID(), caller.email],
     );
+    await notifyWork(ctx.em, 'exports');
     return view(row);
   }
 

@@ -1,0 +1,107 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createLogger } from '../../src/logger';
+import { startCoverageWorker } from '../../src/domain/configurator/coverage-worker';
+import { startFileJobs } from '../../src/jobs/file-jobs';
+import type { Periodic } from '../../src/jobs/periodic';
+import { startExportJobs } from '../../src/jobs/tenant-exports';
+import { startServer, type TestServer } from '../support/server';
+
+/**
+ * The queue loops of a process (coverage jobs, thumbnails, tenant exports) are quiet while idle:
+ * each looks less and less often while it finds nothing, up to its longest wait (docs/operations.md,
+ * "An idle process"), and an export asked for in this process is taken at once, not at the next
+ * look. Counted as statements sent by this process's database clients.
+ */
+jest.setTimeout(120_000);
+
+const FIRST_MS = 50;
+const IDLE_MAX_MS = 1000;
+const WINDOW_MS = 5000;
+const logger = createLogger('silent');
+
+let server: TestServer;
+let dataDir: string;
+beforeAll(async () => {
+  server = await startServer();
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'idle-queues-'));
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+/** Counts the statements this process's clients send while `during` runs. */
+async function statementsDuring(during: () => Promise<void>): Promise<string[]> {
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  const spy = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
+    const first = args[0] as string | { text?: string };
+    sent.push(typeof first === 'string' ? first : String(first?.text));
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query);
+  try {
+    await during();
+    return sent;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+it('idle queue loops send no statement more often than their longest wait', async () => {
+  const loops: Periodic[] = [];
+  try {
+    const sent = await statementsDuring(async () => {
+      loops.push(
+        startCoverageWorker(server.orm, logger, { pollIntervalMs: FIRST_MS, idlePollMaxMs: IDLE_MAX_MS }),
+        startFileJobs(server.orm, server.app.files, logger, FIRST_MS, IDLE_MAX_MS),
+        startExportJobs(server.orm, server.app.files.backend, dataDir, logger, FIRST_MS, {
+          maxMs: IDLE_MAX_MS,
+        }),
+      );
+      // From the first wait, doubling, the waits reach the longest within about 2 s.
+      await sleep(2 * IDLE_MAX_MS + 500);
+    });
+    const idle = await statementsDuring(() => sleep(WINDOW_MS));
+    expect(sent.length).toBeGreaterThan(0);
+    // Three loops, each looking at most once per IDLE_MAX_MS (and once more at the window's
+    // edge); a look is a transaction: BEGIN, the worker's setting, the claim, COMMIT.
+    const perLook = 4;
+    expect(idle.length).toBeLessThanOrEqual(3 * (WINDOW_MS / IDLE_MAX_MS + 1) * perLook);
+    // At the first wait, the same window would have taken a hundred looks per loop.
+    expect(idle.length).toBeLessThan(WINDOW_MS / FIRST_MS);
+  } finally {
+    await Promise.all(loops.map((loop) => loop.stop()));
+  }
+});
+
+it('an export asked for in this process is taken at once by an idle loop', async () => {
+  const tenant = await server.tenant('Idle exports');
+  // The loop looks at once, then not before FIRST wait has passed.
+  const first = 8000;
+  const since = Date.now();
+  const jobs = startExportJobs(server.orm, server.app.files.backend, dataDir, logger, first, {
+    maxMs: 30_000,
+  });
+  try {
+    await sleep(300);
+    const started = await tenant.client.post('/tenant-exports');
+    expect(started.status).toBe(201);
+    let status = 'PENDING';
+    while (status === 'PENDING' && Date.now() - since < first) {
+      await sleep(20);
+      status = (await tenant.client.get(`/tenant-exports/${started.body.id}`)).body.status;
+    }
+    // Taken before the loop's next timed look.
+    expect(status).not.toBe('PENDING');
+  } finally {
+    await jobs.stop();
+  }
+});
