@@ -58,6 +58,9 @@ export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
  * them (scripts/citus/distribute.sql says what holds instead).
  */
 export const UNIQUE_ACROSS_TENANTS: Readonly<Record<string, string>> = {
+  job_run_pkey: "a job run's id names one run of the deployment's schedulers, whatever its tenant",
+  job_run_claim_uq:
+    'one claim per job, tenant and period across the deployment: deployment-wide jobs have no tenant, and the claim is what every process competes for',
   trusted_issuer_issuer_uq:
     "an issuer URL names one tenant of the deployment: a token's `iss` leads to one tenant",
 };

@@ -6,7 +6,7 @@ import { startServer, type TestServer } from '../support/server';
 
 /**
  * An idle event worker is quiet: with nothing to do, it statements for work less and less often, up
- * to once per EVENT_IDLE_POLL_MAX_MS per loop (docs/events.md, "Idle"). Counted as statements
+ * to once per EVENT_IDLE_POLL_MAX_MS per loop (docs/events.md, "Delivery, retries and order"). Counted as statements
  * sent by this process's database clients, not by time spent.
  */
 const POLL_MS = 50;

@@ -64,7 +64,7 @@ type RowSource = InvoiceRowInput | InvoiceRow;
 
 /**
  * Rows and totals from the rows as sent. A reverse-charged invoice (`reverseCharge`) charges no
- * VAT: every row's rate is 0, whatever it names (docs/business-rules.md, "Reverse charge").
+ * VAT: every row's rate is 0, whatever it names (docs/business-rules.md, reverse charge).
  */
 export function computeRows(
   source: readonly RowSource[],

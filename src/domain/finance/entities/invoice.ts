@@ -233,6 +233,7 @@ export const INVOICE_DOCS = {
   'total',
   'contactEmail',
   'paymentReference',
+  'creditedInvoiceId',
 )
 @ObjectType({ description: 'A sales invoice to a client. Numbers, due date and amounts are computed.' })
 export class Invoice extends Audited {
