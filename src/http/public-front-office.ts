@@ -22,6 +22,7 @@ import {
   SLOT_MINUTES,
 } from '../domain/crm/public-bookings';
 import type { ContactFormWidgetConfig } from '../domain/crm/entities/contact-form-widget';
+import { eventSettings } from '../events/settings';
 import {
   addressKey,
   apiContentSecurityPolicy,
@@ -30,6 +31,7 @@ import {
   type RateLimits,
 } from './hardening';
 import { sendCaught, sendError } from './send-error';
+import { API_BASE } from './api-base';
 
 /** Where the routes that need no credential live, under the API's base. */
 export const PUBLIC_PATH = '/public';
@@ -47,6 +49,9 @@ export const HONEYPOT_FIELD = 'website';
  */
 export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logger: Logger): Router {
   const router = Router();
+  // The confirmation's cancel link and sender: the service's public address, as digests use it.
+  const events = eventSettings(process.env);
+  const mailSettings = { apiUrl: `${events.publicUrl}${API_BASE}`, mailFrom: events.mailFrom };
   const perAddress = keyedLimiter(
     limits,
     'public-address',
@@ -161,7 +166,7 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
         allowOrigin(req, res, widget);
         await perWidget(res, `${widget.tenantId}:${widget.id}`);
         bookablePerson(widget);
-        return bookSlot(em, widget, checkBookingRequest(body));
+        return bookSlot(em, widget, checkBookingRequest(body), mailSettings);
       });
       res.status(201).json({
         id: booking.id,

@@ -1,3 +1,8 @@
+import { createLogger } from '../../src/logger';
+import { eventSettings } from '../../src/events/settings';
+import { startEventWorker, type EventWorker } from '../../src/events/worker';
+import { startSmtp } from '../support/smtp';
+import { waitFor } from '../events/receiver';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
 import { createEmployee, gql } from './support';
@@ -142,5 +147,67 @@ describe('Public bookings', () => {
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+  });
+});
+
+describe('Public booking confirmation e-mail', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let worker: EventWorker;
+
+  beforeAll(async () => {
+    server = await startServer({
+      http: { rateLimits: { perCredential: 0, perTenant: 0, windowMs: 60_000, publicPerAddress: 1000 } },
+    });
+    smtp = await startSmtp();
+    worker = startEventWorker(server.orm, createLogger('silent'), {
+      ...eventSettings({}),
+      smtpUrl: smtp.url,
+      mailFrom: 'bookings@service.test',
+      pollIntervalMs: 50,
+    });
+    a = await server.tenant('Book Mail');
+    const employeeId = await createEmployee(a.client, { firstName: 'Tess' });
+    await a.client.post('/crm/contact-form-widgets', {
+      name: 'Demo',
+      slug: 'demo',
+      assignedTeamLeadId: employeeId,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await worker.stop();
+    await smtp.close();
+    await server.close();
+  });
+
+  it('mails the visitor an invitation (.ics) and a link whose token cancels the booking', async () => {
+    const visitor = new Client(server.baseUrl);
+    const startTime = `${nextMonday()}T13:00:00.000Z`;
+    const res = await visitor.post(`/public/bookings/demo?tenant=${a.tenantId}`, {
+      startTime,
+      email: 'grace@example.test',
+    });
+    expect(res.status).toBe(201);
+    const [mail] = await waitFor(
+      () => smtp.to('grace@example.test').length > 0 && smtp.to('grace@example.test'),
+    );
+    const ics = mail.parsed.attachments.find((f) => f.filename === 'booking.ics');
+    expect(ics).toBeDefined();
+    const text = ics!.content.toString('utf8');
+    expect(text).toMatch(/^BEGIN:VCALENDAR/);
+    expect(text).toContain('METHOD:REQUEST');
+    expect(text).toContain(`UID:${res.body.id}`);
+    expect(text).toContain(`DTSTART:${startTime.replace(/[-:]/g, '').replace('.000', '')}`);
+    const link = /https?:\/\/\S+\/api\/v1(\/public\/bookings\/cancel\?\S+)/.exec(mail.parsed.text ?? '');
+    expect(link).not.toBeNull();
+    const params = new URL(`http://x${link![1]}`).searchParams;
+    expect(params.get('tenant')).toBe(a.tenantId);
+    // The page behind the link posts its token.
+    const cancelled = await visitor.post(`/public/bookings/cancel?tenant=${a.tenantId}`, {
+      token: params.get('token'),
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ id: res.body.id, status: 'CANCELLED' });
   });
 });

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { conflict, notFound, problems, type Problem } from '../../errors';
 import { queryRows } from '../../db/orm-bypass/statements';
+import { queueBookingConfirmation } from './booking-mail';
 import { prepareBooking } from './booking-rules';
 import { Booking, BookingStatus } from './entities/booking';
 import type { ContactFormWidgetConfig } from './entities/contact-form-widget';
@@ -137,6 +138,7 @@ export async function bookSlot(
   em: EntityManager,
   widget: ContactFormWidgetConfig,
   request: BookingRequest,
+  mail?: { apiUrl: string; mailFrom: string },
 ): Promise<Booking> {
   const employeeId = bookablePerson(widget);
   const locked = await queryRows(em, 'select id from employee where tenant_id = $1 and id = $2 for update', [
@@ -164,6 +166,7 @@ export async function bookSlot(
   prepareBooking(booking, { startTime: start, duration: SLOT_MINUTES }, true);
   em.persist(booking);
   await em.flush();
+  if (mail) await queueBookingConfirmation(em, booking, mail);
   return booking;
 }
 
