@@ -1,6 +1,6 @@
 import { Backoff } from '../db/sessions';
 import type { Logger } from '../logger';
-import { onWork, type WorkQueue } from './work-signals';
+import { onWork, type WorkQueue } from '../events/work-signals';
 
 export interface Periodic {
   /** Stops looking and waits for a run under way. */

@@ -1,7 +1,7 @@
 import type { Context } from '../../context';
 import { badRequest, conflict } from '../../errors';
 import { requireRef } from '../../family/references';
-import { notifyWork } from '../../jobs/work-signals';
+import { notifyWork } from '../../events/work-signals';
 import { ConfiguratorType } from './entities/configurator-type';
 import { type CoverageJob, CoverageJobPriority, CoverageJobStatus } from './entities/coverage-job';
 import type { StaticModel } from './entities/type-shapes';

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import sharp from 'sharp';
 import { queryRows } from '../../db/orm-bypass/statements';
-import { notifyWork } from '../../jobs/work-signals';
+import { notifyWork } from '../../events/work-signals';
 import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
 import { FileAssetType } from '../../entities/shared';
 import { storageKeyOf, type FileBackend } from '../../files/backends';

@@ -8,7 +8,7 @@ import { DateTimeISOResolver } from '../../../graphql/date-time';
 import { Requires, superAdminOnly } from '../../../permissions/rules';
 import { ARG_DOCS } from '../../../schema/descriptions';
 import { EXPORTS_FOLDER } from '../../../jobs/tenant-exports';
-import { notifyWork } from '../../../jobs/work-signals';
+import { notifyWork } from '../../../events/work-signals';
 
 @ObjectType({
   description:

@@ -10,7 +10,7 @@ import { inTransaction } from '../../../db/transaction';
 import { FamilyService } from '../../../family/service';
 import { isHigherPriority } from '../coverage-priority';
 import { describeJob } from '../coverage-jobs';
-import { notifyWork } from '../../../jobs/work-signals';
+import { notifyWork } from '../../../events/work-signals';
 import { coverageJobs } from './coverage-jobs';
 import { typeProductCoverages } from './type-product-coverages';
 import { configuratorTypes } from './types';
