@@ -91,5 +91,6 @@ select create_distributed_table('webhook_endpoint', 'tenant_id', colocate_with =
 select create_distributed_table('outbox_event', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('event_delivery', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('webhook_backlog', 'tenant_id', colocate_with => 'tenant');
+select create_distributed_table('user_invitation', 'tenant_id', colocate_with => 'tenant');
 
 commit;

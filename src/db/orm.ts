@@ -77,6 +77,7 @@ export function ormOptions({
         'history_settings',
         'webhook_backlog',
         'job_run',
+        'user_invitation',
       ],
     },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).

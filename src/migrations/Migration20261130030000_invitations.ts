@@ -16,6 +16,10 @@ export class Migration20261130030000_invitations extends Migration {
     this.addSql(
       `create unique index "user_invitation_token_uq" on "user_invitation" ("tenant_id", "token_hash");`,
     );
+    // The invited user is one of the same tenant; the invitation goes with the user.
+    this.addSql(
+      `alter table "user_invitation" add constraint "user_invitation_user_id_tenant_fk" foreign key ("tenant_id", "user_id") references "app_user" ("tenant_id", "id") on delete cascade;`,
+    );
     this.addSql(`select bms_enable_rls();`);
   }
 

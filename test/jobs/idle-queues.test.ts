@@ -12,7 +12,7 @@ import { startServer, type TestServer } from '../support/server';
 /**
  * The queue loops of a process (coverage jobs, thumbnails, tenant exports) are quiet while idle:
  * each looks less and less often while it finds nothing, up to its longest wait (docs/operations.md,
- * "An idle process"), and an export asked for in this process is taken at once, not at the next
+ * "What an operator sees"), and an export asked for in this process is taken at once, not at the next
  * look. Counted as statements sent by this process's database clients.
  */
 jest.setTimeout(120_000);

@@ -62,6 +62,7 @@ export function sampleValue(type: GraphQLInputType, name = ''): unknown {
       if (/email/i.test(name)) return 'nobody@example.test';
       // Fields that are checked as codes: an ISO 3166 country, a VAT number with its country prefix.
       if (name === 'country') return COUNTRIES[Math.floor(Math.random() * COUNTRIES.length)];
+      if (name === 'postalCode') return '1011 AB';
       if (/vatNumber$/i.test(name)) return `NL${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`;
       return randomUUID();
   }
