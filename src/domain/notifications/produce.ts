@@ -101,9 +101,21 @@ function beforeOf(
  * transaction (the unit of work is busy with the flush).
  */
 export class NotificationProducerSubscriber implements EventSubscriber {
-  async onFlush(args: FlushEventArgs): Promise<void> {
+  /**
+   * Synchronous unless some change produces: a flush whose subscribers all return at once sends
+   * its writes with the COMMIT (db/orm-bypass/deferred-writes.ts); awaiting here for every flush
+   * would cost each write a round trip of its own.
+   */
+  onFlush(args: FlushEventArgs): Promise<void> | void {
     const actor = actorOf(args.em);
-    let made: Notification[] | undefined;
+    const due: {
+      entity: Audited;
+      name: string;
+      producer: (typeof NOTIFICATION_PRODUCERS)[number];
+      after: RecordState;
+      before?: RecordState;
+      tenantId: string;
+    }[] = [];
     for (const cs of args.uow.getChangeSets()) {
       if (!PRODUCED.has(cs.name) || (cs.type !== 'create' && cs.type !== 'update')) continue;
       const entity = cs.entity as unknown;
@@ -113,23 +125,42 @@ export class NotificationProducerSubscriber implements EventSubscriber {
       if (cs.type === 'update' && !before) continue;
       const tenantId = entity.tenantId ?? actor?.tenantId;
       if (!tenantId) continue;
-      for (const producer of NOTIFICATION_PRODUCERS) {
-        if (producer.entity !== cs.name || !producer.happened(before, after)) continue;
-        let userIds = await producer.recipients(new Recipients(args.em, tenantId), after, before);
-        if (!producer.notifyActor && actor) userIds = userIds.filter((id) => id !== actor.userId);
-        const notice: Notice = {
-          ...producer.message(after),
-          scope: producer.scope,
-          type: producer.type,
-          resourceType: cs.name,
-          resourceId: entity.id,
-        };
-        const sender = actor?.email ?? 'service';
-        (made ??= []).push(...(await notificationsFor(args.em, tenantId, userIds, notice, sender)));
-      }
+      for (const producer of NOTIFICATION_PRODUCERS)
+        if (producer.entity === cs.name && producer.happened(before, after))
+          due.push({ entity, name: cs.name, producer, after, before, tenantId });
+    }
+    if (due.length === 0) return;
+    return this.produce(args, actor, due);
+  }
+
+  private async produce(
+    args: FlushEventArgs,
+    actor: ReturnType<typeof actorOf>,
+    due: {
+      entity: Audited;
+      name: string;
+      producer: (typeof NOTIFICATION_PRODUCERS)[number];
+      after: RecordState;
+      before?: RecordState;
+      tenantId: string;
+    }[],
+  ): Promise<void> {
+    const made: Notification[] = [];
+    for (const { entity, name, producer, after, before, tenantId } of due) {
+      let userIds = await producer.recipients(new Recipients(args.em, tenantId), after, before);
+      if (!producer.notifyActor && actor) userIds = userIds.filter((id) => id !== actor.userId);
+      const notice: Notice = {
+        ...producer.message(after),
+        scope: producer.scope,
+        type: producer.type,
+        resourceType: name,
+        resourceId: entity.id,
+      };
+      const sender = actor?.email ?? 'service';
+      made.push(...(await notificationsFor(args.em, tenantId, userIds, notice, sender)));
     }
     // Into this flush, as insertWithFlush adds the history's rows: the subscribers after this
     // one see them as any other insert.
-    for (const n of made ?? []) args.uow.computeChangeSet(n);
+    for (const n of made) args.uow.computeChangeSet(n);
   }
 }
