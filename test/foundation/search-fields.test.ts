@@ -93,6 +93,8 @@ function input(type: GraphQLInputType, i: number, name: string, fill: Fill, know
       if (/color/i.test(name)) return `#00000${i}`;
       if (/timezone/i.test(name)) return 'Europe/Amsterdam';
       if (/url|website/i.test(name)) return `https://example.test/${i}`;
+      if (name === 'country') return ['NL', 'BE', 'DE', 'FR', 'LU'][i % 5];
+      if (/vatNumber$/i.test(name)) return `NL00000000${i}B0${i}`;
       return `${name}-${String.fromCharCode(97 + i)}${i}`;
   }
 }
