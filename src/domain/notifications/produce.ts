@@ -102,9 +102,8 @@ function beforeOf(
  */
 export class NotificationProducerSubscriber implements EventSubscriber {
   /**
-   * Synchronous unless some change produces: a flush whose subscribers all return at once sends
-   * its writes with the COMMIT (db/orm-bypass/deferred-writes.ts); awaiting here for every flush
-   * would cost each write a round trip of its own.
+   * Judges every change of the flush at once; only when some change produces does it read
+   * recipients (statements in the flush's transaction), so most flushes await nothing here.
    */
   onFlush(args: FlushEventArgs): Promise<void> | void {
     const actor = actorOf(args.em);
