@@ -231,32 +231,29 @@ async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: Ab
       ),
     claim.tenant_id,
   );
-  let sent = false;
-  let error: string | null = null;
-  if (!mail) error = 'the notification no longer exists';
-  else {
-    try {
-      sent = await mailer.send({
-        to: mail.email,
-        subject: mail.title || 'A new notification',
-        text: [mail.body, mail.action_url].filter(Boolean).join('\n\n'),
-      });
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    }
-  }
-  return {
+  if (!mail)
+    return {
+      claim,
+      ok: false,
+      statusCode: null,
+      error: 'the notification no longer exists',
+      durationMs: Date.now() - at.getTime(),
+      at,
+      sent: false,
+    };
+  return attemptComposed(
+    mailer,
     claim,
-    ok: error === null,
-    statusCode: null,
-    error,
-    durationMs: Date.now() - at.getTime(),
+    {
+      to: mail.email,
+      subject: mail.title || 'A new notification',
+      text: [mail.body, mail.action_url].filter(Boolean).join('\n\n'),
+    },
     at,
-    sent,
-  };
+  );
 }
 
-/** An e-mail the service composed when it queued it (outbound-mail.ts): sent as stored. */
+/** An e-mail as composed: queued so (outbound-mail.ts), or a notification's, made at its attempt. */
 async function attemptComposed(mailer: Mailer, claim: Claim, mail: MailMessage, at: Date): Promise<Attempt> {
   let error: string | null = null;
   let sent = false;
