@@ -17,6 +17,7 @@ import {
   bookSlot,
   cancelByToken,
   checkBookingRequest,
+  checkCancelToken,
   freeSlots,
   MAX_DAYS,
   SLOT_MINUTES,
@@ -100,6 +101,8 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
     route('POST /public/contact-forms/{slug}', async (req, res) => {
       await perAddress(res, addressKey(req));
       const body = bodyOf(req);
+      // What needs no widget is checked first, so a malformed body is a 400 whatever the slug.
+      const visit = checkVisit(body);
       const message = await asVisitor(req, async (em) => {
         const widget = await activeWidget(em, String(req.params.slug));
         if (req.headers.origin !== undefined && !originAllowed(widget, req.headers.origin))
@@ -113,7 +116,6 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
           return confirmation;
         }
         const values = checkSubmission(widget, body.fields);
-        const visit = checkVisit(body);
         await leadFromSubmission(em, widget, values, visit);
         return confirmation;
       });
@@ -147,8 +149,8 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
     express.json({ limit: '4kb' }),
     route('POST /public/bookings/cancel', async (req, res) => {
       await perAddress(res, addressKey(req));
-      const token = bodyOf(req).token;
-      const booking = await asVisitor(req, (em) => cancelByToken(em, typeof token === 'string' ? token : ''));
+      const token = checkCancelToken(bodyOf(req));
+      const booking = await asVisitor(req, (em) => cancelByToken(em, token));
       res.json({ id: booking.id, status: booking.status, startTime: booking.startTime.toISOString() });
     }),
   );
@@ -158,7 +160,7 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
     express.json({ limit: '64kb' }),
     route('POST /public/bookings/{slug}', async (req, res) => {
       await perAddress(res, addressKey(req));
-      const body = bodyOf(req);
+      const request = checkBookingRequest(bodyOf(req));
       const booking = await asVisitor(req, async (em) => {
         const widget = await activeWidget(em, String(req.params.slug));
         if (req.headers.origin !== undefined && !originAllowed(widget, req.headers.origin))
@@ -166,7 +168,7 @@ export function publicFrontOfficeRouter(orm: MikroORM, limits: RateLimits, logge
         allowOrigin(req, res, widget);
         await perWidget(res, `${widget.tenantId}:${widget.id}`);
         bookablePerson(widget);
-        return bookSlot(em, widget, checkBookingRequest(body), mailSettings);
+        return bookSlot(em, widget, request, mailSettings);
       });
       res.status(201).json({
         id: booking.id,

@@ -6,7 +6,6 @@ import { countedTenantLimits } from '../support/tenant-counts';
 import { holdCallerNotifications, startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
 import { recordStatements } from '../support/statements';
-import { waitFor } from '../events/receiver';
 
 /**
  * The caller's user and permissions are kept in memory per process (src/auth/caller-cache.ts),
@@ -74,12 +73,7 @@ describe('the caller cache', () => {
     // The user's first sign-in writes lastLogin beside its request (src/auth/last-login.ts): made
     // here first, so that write is not among the statements counted.
     expect((await user.client.get('/concepts/find-all')).status).toBe(200);
-    await waitFor(
-      async () =>
-        (await sql(`select last_login from app_user where id = ?`, [user.userId]))[0]?.last_login != null,
-      10_000,
-      'the sign-in',
-    );
+    await server.signedIn(user.userId);
     // A notification of the user's making, arriving between the two requests, would drop the entry.
     await other.callersHeard();
     const log = recordStatements();

@@ -35,6 +35,12 @@ export interface TestServer {
    * cache's `notified` while it waits.
    */
   callersHeard(): Promise<void>;
+  /**
+   * Waits until a user's first sign-in has written `lastLogin` (src/auth/last-login.ts), a write
+   * made beside the request rather than in it: a test that counts statements signs the user in,
+   * then waits here, so that write is not among those it counts.
+   */
+  signedIn(userId: string): Promise<void>;
 }
 
 export interface TestTenant {
@@ -139,6 +145,18 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     };
   };
 
+  const signedIn = async (userId: string) => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const [row] = await orm.em
+        .getConnection()
+        .execute('select last_login from app_user where id = ?', [userId], 'all');
+      if (row?.last_login != null) return;
+      if (Date.now() > deadline) throw new Error(`user ${userId} was not signed in within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
   const callersHeard = async () => {
     const callers = app.live.callers;
     if (!callers) return;
@@ -167,6 +185,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     jwt,
     tenant,
     callersHeard,
+    signedIn,
     async close() {
       forgetDocument(baseUrl);
       await app.close();

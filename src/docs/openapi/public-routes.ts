@@ -1,7 +1,13 @@
 import { HONEYPOT_FIELD } from '../../http/public-front-office';
 import { PUBLIC_LIMITS } from '../../http/hardening';
 import { VISIT_KEYS } from '../../domain/crm/public-forms';
-import { CLOSE_HOUR, MAX_DAYS, OPEN_HOUR, SLOT_MINUTES } from '../../domain/crm/public-bookings';
+import {
+  CANCEL_TOKEN_MAX,
+  CLOSE_HOUR,
+  MAX_DAYS,
+  OPEN_HOUR,
+  SLOT_MINUTES,
+} from '../../domain/crm/public-bookings';
 import { errors } from './file-routes';
 import type { OpenApiDocument } from './types';
 import { common } from './responses';
@@ -228,7 +234,7 @@ export function publicPaths(tag: string): OpenApiDocument['paths'] {
               schema: {
                 type: 'object',
                 required: ['token'],
-                properties: { token: { type: 'string', maxLength: 200 } },
+                properties: { token: { type: 'string', minLength: 1, maxLength: CANCEL_TOKEN_MAX } },
               },
             },
           },

@@ -208,6 +208,19 @@ async function leadOf(
  * Cancels the booking of a token: one that still holds its slot. A token that is unknown (or of
  * another tenant), or whose booking is over or already cancelled, is a 404.
  */
+/** The longest cancellation token a request may carry: the service's own are 32 characters. */
+export const CANCEL_TOKEN_MAX = 200;
+
+/** The token of a cancel request, or a 400 when the body carries none or one no booking could have. */
+export function checkCancelToken(body: Record<string, unknown>): string {
+  const token = body.token;
+  if (typeof token !== 'string' || token === '')
+    throw problems(400, [{ field: 'token', reason: 'is required, as the text the confirmation gave' }]);
+  if (token.length > CANCEL_TOKEN_MAX)
+    throw problems(400, [{ field: 'token', reason: `is longer than ${CANCEL_TOKEN_MAX} characters` }]);
+  return token;
+}
+
 export async function cancelByToken(em: EntityManager, token: string): Promise<Booking> {
   const booking = token
     ? await em.findOne(Booking, { cancellationToken: token, status: { $in: HOLDING } })
