@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { openOrm } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
 import { startCoverageWorker } from '../../src/domain/configurator/coverage-worker';
@@ -28,7 +29,7 @@ const logger = createLogger('silent');
 
 let server: TestServer;
 /** The loops' own ORM, whose pool's statements are the ones counted. */
-let loopsOrm: MikroORM;
+let loopsOrm: MikroORM<PostgreSqlDriver>;
 let dataDir: string;
 beforeAll(async () => {
   server = await startServer();
