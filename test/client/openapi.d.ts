@@ -25386,6 +25386,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** Format: int32 */
             slotMinutes: number;
             slots: {
               /** Format: date-time */
