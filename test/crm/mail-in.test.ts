@@ -10,6 +10,8 @@ import { startSmtp } from '../support/smtp';
 import { DOVECOT, startImap, type ImapServer } from '../support/imap-server';
 import { describeWithTool } from '../support/debian-tools';
 import { waitFor } from '../events/receiver';
+import { workerDatabaseUrl } from '../support/database';
+import { childEnv, cliCommands, randomSecret } from '../support/process';
 import { gql } from './support';
 
 const INBOX = '/communications/inbox';
@@ -306,5 +308,44 @@ describeWithTool(
     expect(other.body.id).not.toBe(res.body.id);
     const admins = (await a.client.get('/notifications/me?pageSize=100')).body.content as any[];
     expect(admins.some((n) => n.scope === 'inbox.received' && n.title === 'New e-mail from Carl')).toBe(true);
+  });
+
+  it("bms jobs:run crm.mailboxes reads the mailboxes at once, with the service's file store", async () => {
+    const env = childEnv({
+      DATABASE_URL: await workerDatabaseUrl(),
+      JWT_SECRET: randomSecret(),
+      FILES_DIR: server.app.files.settings.dir,
+      MAILBOX_SECRET_KEY: process.env.MAILBOX_SECRET_KEY,
+    });
+    const { ok } = cliCommands(() => env);
+    await imap.append(
+      withAttachment(
+        {
+          From: 'lea@prospect.test',
+          To: 'sales@tenant.test',
+          Subject: 'From the job',
+          'Message-ID': '<job@prospect.test>',
+        },
+        'Via the command line.',
+        { name: 'job.txt', content: 'bytes read by the job' },
+      ),
+    );
+    const runs = await ok(
+      'jobs:run',
+      'crm.mailboxes',
+      '--tenant',
+      a.tenantId,
+      '--now',
+      new Date().toISOString(),
+    );
+    expect(runs).toEqual([
+      expect.objectContaining({ job: 'crm.mailboxes', tenantId: a.tenantId, outcome: 'ok', items: 1 }),
+    ]);
+    const email = (await inbox(a)).find((e) => e.internetMessageId === '<job@prospect.test>');
+    expect(email).toMatchObject({ relatedEntityType: 'LEAD', subject: 'From the job' });
+    expect((await send(a.token, 'GET', `/files/${email.attachments[0].blobId}`)).text).toBe(
+      'bytes read by the job',
+    );
+    expect((await ok('jobs:run', 'crm.mailboxes', '--tenant', a.tenantId))[0].items).toBe(0);
   });
 });
