@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { withTenant } from '../../src/db/tenant-transaction';
 import { pollMailboxes } from '../../src/domain/crm/mailbox-poll';
+import { receiveMessage } from '../../src/domain/crm/inbound-mail';
 import { createLogger } from '../../src/logger';
 import { eventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
@@ -347,5 +348,63 @@ describeWithTool(
       'bytes read by the job',
     );
     expect((await ok('jobs:run', 'crm.mailboxes', '--tenant', a.tenantId))[0].items).toBe(0);
+  });
+
+  it('one message stored at once by two transactions is stored once: the second answers the first', async () => {
+    const t = await server.tenant('Mail in race');
+    const raw = Buffer.from(
+      message({ From: 'race@example.test', Subject: 'Twice', 'Message-ID': '<race@example.test>' }, 'Once.'),
+    );
+    const store = () =>
+      withTenant(server.orm.em, { tenantId: t.tenantId, userId: null, email: 'crm.mailboxes' }, (em) =>
+        receiveMessage(em, { tenantId: t.tenantId, userId: null }, raw),
+      );
+    const [one, two] = await Promise.all([store(), store()]);
+    expect([one.created, two.created].sort()).toEqual([false, true]);
+    expect(one.email.id).toBe(two.email.id);
+    expect((await inbox(t)).map((e) => e.internetMessageId)).toEqual(['<race@example.test>']);
+  });
+
+  it('a mailbox that cannot be read says why in lastError; the other mailboxes are still read', async () => {
+    const t = await server.tenant('Mail in errors');
+    const account = { host: imap.host, port: imap.port, secure: false, username: imap.user };
+    const wrong = await t.client.post('/communications/mailboxes', {
+      ...account,
+      password: 'not-the-password',
+    });
+    const other = await t.client.post('/communications/mailboxes', {
+      ...account,
+      password: imap.password,
+      folder: 'Other',
+    });
+    expect([wrong.status, other.status]).toEqual([200, 200]);
+    expectErrorBody(
+      await t.client.post('/communications/mailboxes', { ...account, password: imap.password }),
+      409,
+    );
+    await imap.append(
+      message(
+        { From: 'other@example.test', Subject: 'In Other', 'Message-ID': '<other@example.test>' },
+        'Hi.',
+      ),
+      'Other',
+    );
+    expect(await poll(t)).toBe(1);
+    const byId = new Map(
+      ((await t.client.get('/communications/mailboxes')).body as any[]).map((m) => [m.id, m]),
+    );
+    expect(byId.get(wrong.body.id).lastError).toEqual(expect.any(String));
+    expect(byId.get(other.body.id).lastError).toBeNull();
+    expect((await inbox(t)).map((e) => e.subject)).toEqual(['In Other']);
+    // Put right, it is read from its first message; what is stored already stays once.
+    const fixed = await t.client.patch(`/communications/mailboxes/${wrong.body.id}`, {
+      password: imap.password,
+    });
+    expect(fixed.status).toBe(200);
+    expect(await poll(t)).toBeGreaterThan(0);
+    expect(
+      ((await t.client.get('/communications/mailboxes')).body as any[]).every((m) => m.lastError === null),
+    ).toBe(true);
+    expect(await poll(t)).toBe(0);
   });
 });
