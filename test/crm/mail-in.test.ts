@@ -382,6 +382,14 @@ describeWithTool(
       await t.client.post('/communications/mailboxes', { ...account, password: imap.password }),
       409,
     );
+    // Over the 1 MiB a message may have: passed over, not downloaded, and not read again.
+    await imap.append(
+      message(
+        { From: 'big@example.test', Subject: 'Too big', 'Message-ID': '<big@example.test>' },
+        'x'.repeat(1100 * 1024),
+      ),
+      'Other',
+    );
     await imap.append(
       message(
         { From: 'other@example.test', Subject: 'In Other', 'Message-ID': '<other@example.test>' },

@@ -135,7 +135,7 @@ service anvil {
     async close() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-      if (!process.env.KEEP_IMAP) await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
     },
   };
   return server;

@@ -64,13 +64,17 @@ async function readMailbox(
         .filter((uid) => uid > from)
         .sort((a, b) => a - b)
         .slice(0, MESSAGES_PER_RUN);
-      let lastUid = from;
+      const lastUid = uids.length > 0 ? uids[uids.length - 1] : from;
       let stored = 0;
       if (uids.length > 0) {
-        const messages = await client.fetchAll(uids, { uid: true, source: true, size: true }, { uid: true });
+        // Sizes first: a message over the limit is passed over without being downloaded.
+        const sizes = await client.fetchAll(uids, { uid: true, size: true }, { uid: true });
+        const small = sizes.filter((m) => (m.size ?? 0) <= MAX_RAW_MESSAGE_BYTES).map((m) => m.uid);
+        const messages = small.length
+          ? await client.fetchAll(small, { uid: true, source: true }, { uid: true })
+          : [];
         for (const message of messages.sort((a, b) => a.uid - b.uid)) {
-          lastUid = Math.max(lastUid, message.uid);
-          if (!message.source || message.source.length > MAX_RAW_MESSAGE_BYTES) continue;
+          if (!message.source) continue;
           try {
             if ((await receiveMessage(em, { tenantId, userId: null, files }, message.source)).created)
               stored += 1;
