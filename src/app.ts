@@ -386,6 +386,8 @@ function restApi(
     '/ap-invoices/import',
     express.text({ limit: BODY_LIMIT, type: ['application/xml', 'text/xml', 'application/*+xml'] }),
   );
+  // A message handed over by a mail provider is read as its bytes: its encoding is its own.
+  api.post('/communications/inbox/messages', express.raw({ limit: BODY_LIMIT, type: ['message/rfc822'] }));
   api.use(
     jsonBody(
       express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),

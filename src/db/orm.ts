@@ -66,7 +66,8 @@ export function ormOptions({
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
     // (domain/files/stored-files.ts, jobs/tenant-exports.ts), by the history's retention
-    // settings (history/retention.ts) or by the scheduler's claims (jobs/scheduler.ts).
+    // settings (history/retention.ts), by the scheduler's claims (jobs/scheduler.ts) or by the CRM's
+    // mailbox statements, which keep its password out of every record (domain/crm/mailboxes.ts).
     schemaGenerator: {
       skipTables: [
         'caller_version',
@@ -78,6 +79,7 @@ export function ormOptions({
         'webhook_backlog',
         'job_run',
         'user_invitation',
+        'mailbox',
       ],
     },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).

@@ -245,10 +245,15 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
   {
     scope: 'inbox.received',
     entity: 'InboundEmail',
-    when: 'an inbound e-mail is stored; to the users holding READ_INBOX',
+    when: 'an inbound e-mail is stored; to the users holding READ_INBOX and the owner of the lead it came from',
     type: NotificationType.MESSAGE,
     happened: (before) => before === undefined,
-    recipients: (users) => users.holding('READ_INBOX'),
+    recipients: async (users, after) => [
+      ...new Set([
+        ...(await users.holding('READ_INBOX')),
+        ...(str(after.relatedEntityType) === 'LEAD' ? await users.leadOwner(str(after.relatedEntityId)) : []),
+      ]),
+    ],
     message: (r) => ({
       title: `New e-mail from ${str(r.fromName) || str(r.fromEmail)}`,
       body: str(r.subject) || undefined,
