@@ -12,6 +12,7 @@ import { InboxResolver } from './api/inbox-resolver';
 import { LeadResolver } from './api/lead-resolver';
 import { leads } from './api/leads';
 import { sentMails } from './api/sent-mails';
+import { bookingsJob } from './booking-jobs';
 import { dueRemindersJob } from './reminders';
 
 /** CRM and communications: contact forms, activities, bookings, leads, the inbox and sent mails. */
@@ -20,5 +21,5 @@ export const crmModule: DomainModule = {
   groups: [contactFormWidgets, activities, bookings, leads, inbox, sentMails],
   resolvers: [ContactFormWidgetResolver, ActivityResolver, BookingResolver, LeadResolver, InboxResolver],
   routes: crmRoutes,
-  scheduled: [dueRemindersJob],
+  scheduled: [dueRemindersJob, bookingsJob],
 };
