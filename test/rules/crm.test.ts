@@ -13,6 +13,7 @@ import {
   CANCEL_TOKEN_MAX,
   gridSlots,
   isSlotStart,
+  withoutHeld,
 } from '../../src/domain/crm/public-bookings';
 import { checkSubmission, checkVisit, originAllowed } from '../../src/domain/crm/public-forms';
 import { stampOpening } from '../../src/domain/crm/stamps';
@@ -67,6 +68,26 @@ describe('booking slots', () => {
     const monday = gridSlots(at(`${MONDAY}T00:00:00`), 1, at(`${MONDAY}T12:00:00`));
     expect(monday[0].toISOString()).toBe(`${MONDAY}T12:30:00.000Z`);
     expect(monday).toHaveLength(9);
+  });
+
+  it('free slots: a held time takes every slot it overlaps, not the ones it only touches', () => {
+    const grid = gridSlots(at(`${MONDAY}T00:00:00`), 1, at('2026-12-01T00:00:00'));
+    const held = (from: string, until: string) => ({
+      start: at(`${MONDAY}T${from}:00`).getTime(),
+      end: at(`${MONDAY}T${until}:00`).getTime(),
+    });
+    const free = (times: { start: number; end: number }[]) =>
+      withoutHeld(grid, times).map((d) => d.toISOString().slice(11, 16));
+    expect(free([])).toHaveLength(16);
+    // 10:00-10:30 exactly: that slot only.
+    expect(free([held('10:00', '10:30')])).not.toContain('10:00');
+    expect(free([held('10:00', '10:30')])).toHaveLength(15);
+    // 10:15-11:05 (an appointment off the grid) takes 10:00, 10:30 and 11:00.
+    const around = free([held('10:15', '11:05')]);
+    expect(around).toHaveLength(13);
+    expect(around).toEqual(expect.arrayContaining(['09:30', '11:30']));
+    // Ending at 09:00 or starting at 17:00 takes nothing.
+    expect(free([held('08:00', '09:00'), held('17:00', '18:00')])).toHaveLength(16);
   });
 
   it('a booking request names every problem at once; a past or off-grid start is refused', () => {
