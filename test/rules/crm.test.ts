@@ -16,7 +16,10 @@ import {
   withoutHeld,
 } from '../../src/domain/crm/public-bookings';
 import { checkSubmission, checkVisit, originAllowed } from '../../src/domain/crm/public-forms';
-import { stampOpening } from '../../src/domain/crm/stamps';
+import { stampActivity, stampOpening, stampQualification } from '../../src/domain/crm/stamps';
+import type { Context } from '../../src/context';
+import type { Activity } from '../../src/domain/crm/entities/activity';
+import { LeadStatus, type Lead } from '../../src/domain/crm/entities/lead';
 
 /**
  * The CRM's rules on their own (booking slots and times, reminders, public form checks), with no
@@ -270,6 +273,42 @@ describe('public contact forms', () => {
     expect(problemsOf(() => checkVisit({ referrerUrl: 'x'.repeat(2001) }))).toEqual([
       'referrerUrl: must be a text of at most 2000 characters',
     ]);
+  });
+});
+
+describe('leads and activities', () => {
+  /** The rules read only the caller of a context. */
+  const as = (userId: string) => ({ caller: { userId } }) as unknown as Context;
+
+  it('a lead is qualified once: the first qualification and who made it are kept', () => {
+    const lead = { status: LeadStatus.QUALIFIED } as Lead;
+    stampQualification(as('u1'), lead, { status: LeadStatus.CONTACTED });
+    expect(lead.qualifiedBy).toBeUndefined();
+    stampQualification(as('u1'), lead, { status: LeadStatus.QUALIFIED });
+    const first = lead.qualifiedDate;
+    expect(lead.qualifiedBy).toBe('u1');
+    stampQualification(as('u2'), lead, { status: LeadStatus.QUALIFIED });
+    expect(lead.qualifiedBy).toBe('u1');
+    expect(lead.qualifiedDate).toBe(first);
+  });
+
+  it("a new activity is its creator's unless it names an owner; reopening clears completedAt", () => {
+    const mine = {} as Activity;
+    stampActivity(as('u1'), mine, {}, true);
+    expect(mine.ownerId).toBe('u1');
+    const theirs = { ownerId: null } as Activity;
+    stampActivity(as('u1'), theirs, { ownerId: null }, true);
+    expect(theirs.ownerId).toBeNull();
+    const done = { completed: true } as Activity;
+    stampActivity(as('u1'), done, { completed: true }, false);
+    expect(done.completedAt).toBeInstanceOf(Date);
+    done.completed = false;
+    stampActivity(as('u1'), done, { completed: false }, false);
+    expect(done.completedAt).toBeNull();
+    const when = new Date('2027-01-04T10:00:00Z');
+    const told = { completed: true, completedAt: when } as Activity;
+    stampActivity(as('u1'), told, { completed: true, completedAt: when }, false);
+    expect(told.completedAt).toBe(when);
   });
 });
 
