@@ -66,6 +66,8 @@ import { FileStore } from './domain/files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
 import { PUBLIC_PATH, publicFrontOfficeRouter } from './http/public-front-office';
 import { invitationsRouter } from './http/invitations';
+import { acceptBySignIn } from './domain/access/invitations';
+import { onInvitedSignIn } from './auth/issuer-users';
 import { LagBound, type LagBoundSettings } from './events/lag-bound';
 
 export interface AppOptions {
@@ -170,6 +172,8 @@ export async function createApp({
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
   useIssuerSettings({ production });
+  // An invited user's first sign-in through the tenant's provider accepts the invitation.
+  onInvitedSignIn(acceptBySignIn);
   const schema = await buildAppSchema(modules);
   const routes = compileRoutes(schema, restTableOf(modules));
   const lookup = routeLookup(routes);

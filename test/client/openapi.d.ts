@@ -9371,6 +9371,11 @@ export interface components {
       postalCode: string | null;
       /**
        * Format: date-time
+       * @description When the visitor was sent the reminder of the meeting; set once, by the service.
+       */
+      remindedAt: string | null;
+      /**
+       * Format: date-time
        * @description When the appointment starts.
        */
       startTime: string;
@@ -19136,7 +19141,7 @@ export interface operations {
   getCrmBookingsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text), `remindedAt` (date-time). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -19144,7 +19149,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, widgetConfigId, leadId, activityId, assignedEmployeeId, assignedSubsidiaryId, calendarEventId, cancellationToken, status, startTime, endTime, duration, timezone, firstName, lastName, companyName, email, phone, street, houseNumber, postalCode, city, message. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, widgetConfigId, leadId, activityId, assignedEmployeeId, assignedSubsidiaryId, calendarEventId, cancellationToken, status, startTime, endTime, duration, timezone, firstName, lastName, companyName, email, phone, street, houseNumber, postalCode, city, message, remindedAt. */
         sort?: string[];
       };
       header?: never;

@@ -12,6 +12,7 @@ import { InboxResolver } from './api/inbox-resolver';
 import { LeadResolver } from './api/lead-resolver';
 import { leads } from './api/leads';
 import { sentMails } from './api/sent-mails';
+import { bookingsJob } from './booking-jobs';
 import { dueRemindersJob } from './reminders';
 import { mailboxesJob } from './mailbox-poll';
 import { MailboxResolver } from './api/mailbox-resolver';
@@ -29,5 +30,5 @@ export const crmModule: DomainModule = {
     MailboxResolver,
   ],
   routes: crmRoutes,
-  scheduled: [dueRemindersJob, mailboxesJob],
+  scheduled: [dueRemindersJob, mailboxesJob, bookingsJob],
 };

@@ -231,6 +231,20 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
     }),
   },
   {
+    scope: 'activity.due',
+    entity: 'Booking',
+    when: "a booking's `remindedAt` is stamped (the bookings job reminds its visitor of the meeting): the appointment is near; to the user of its assigned employee",
+    type: NotificationType.TASK,
+    notifyActor: true,
+    happened: stamped('remindedAt'),
+    recipients: (users, after) => users.employees([str(after.assignedEmployeeId)]),
+    message: (r) => ({
+      title: `Appointment with ${nameOf(r)} is coming up`,
+      body: r.startTime ? `Starts at ${new Date(r.startTime as string).toISOString()}.` : undefined,
+      actionUrl: `/crm/bookings/${str(r.id)}`,
+    }),
+  },
+  {
     scope: 'booking.created',
     entity: 'Booking',
     when: 'a booking is created; to the user of its assigned employee',
