@@ -1,3 +1,8 @@
+import type { MikroORM } from '@mikro-orm/core';
+import { openOrm } from '../../src/db/orm';
+import { invoiceJobs } from '../../src/domain/finance/invoice-jobs';
+import { JobScheduler } from '../../src/jobs/scheduler';
+import { createLogger } from '../../src/logger';
 import { Client } from '../support/http';
 import { childEnv, cliRunner, errorLines } from '../support/process';
 import { startSmtp } from '../support/smtp';
@@ -7,8 +12,9 @@ import { deployment, eventually, startPair, type Deployment, type ProcessPair } 
 /**
  * The once-per-period and once-per-crossing rules hold across two service processes on one
  * PostgreSQL database: `invoices.recurring` and `invoices.overdue` run by two `bms jobs:run`
- * processes at the same moment make each period's invoice once and mail each reminder once (the
- * SMTP server counts what the processes' mail delivery sent), and stock driven below its minimum
+ * processes at the same moment, or by two schedulers (each with its own pool) ticking at once,
+ * make each period's invoice once and mail each reminder once (the SMTP server counts what the
+ * processes' mail delivery sent), and stock driven below its minimum
  * through both processes at once raises `stock_inventory.low` and the `stock.low` notification
  * once per crossing. Needs DATABASE_URL: the embedded database serves one process by nature (its
  * PGlite host is the process's own), so on it this file is skipped, as every two-process test.
@@ -154,6 +160,67 @@ onServer('once across two service processes', () => {
         [tenant.tenantId],
       ),
     ).toBe(4);
+  });
+
+  it("makes a period's invoices and reminders once when two schedulers, each with its own pool, tick at once", async () => {
+    const ticking = await d.tenant('Ticking');
+    const client = new Client(processes!.bases[0], ticking.token());
+    const now = new Date();
+    const row = { description: 'Support', quantity: 1, unitPrice: 50, taxRate: 0 };
+    expect(
+      (
+        await client.post('/invoices', {
+          type: 'RECURRING',
+          contactEmail: 'ticking@client.test',
+          invoiceDate: new Date(now.getTime() - 20 * DAY).toISOString(),
+          paymentTermDays: 30,
+          rows: [row],
+          recurringAgreement: {
+            intervalDays: 5,
+            nextInvoiceDate: new Date(now.getTime() - 12 * DAY).toISOString(),
+            autoSend: true,
+          },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await client.post('/invoices', {
+          status: 'SENT',
+          contactEmail: 'ticking-late@client.test',
+          invoiceDate: new Date(now.getTime() - 40 * DAY).toISOString(),
+          paymentTermDays: 30,
+          rows: [row],
+        })
+      ).status,
+    ).toBe(201);
+    // Two apps' schedulers: separate ORMs and pools on the same database, as two processes have.
+    const orms: MikroORM[] = [];
+    try {
+      for (let k = 0; k < 2; k++) orms.push(await openOrm({ clientUrl: d.url, poolMax: 2 }));
+      const silent = createLogger('silent');
+      const schedulers = orms.map((orm) => new JobScheduler(orm, invoiceJobs, silent));
+      const ours = (await Promise.all(schedulers.map((s) => s.tick(now))))
+        .flat()
+        .filter((r) => r.tenantId === ticking.tenantId);
+      // Each job's period of this tenant claimed and run once: periods 12, 7 and 2 days ago, one reminder.
+      expect(ours.map((r) => [r.job, r.outcome, r.items]).sort()).toEqual([
+        ['invoices.overdue', 'ok', 1],
+        ['invoices.recurring', 'ok', 3],
+      ]);
+      // Ticking again in the same period: nothing.
+      const again = (await Promise.all(schedulers.map((s) => s.tick(now))))
+        .flat()
+        .filter((r) => r.tenantId === ticking.tenantId);
+      expect(again).toEqual([]);
+    } finally {
+      for (const orm of orms) await orm.close(true);
+    }
+    await eventually('the mails to be delivered', async () =>
+      mailsTo('ticking@client.test') >= 3 && mailsTo('ticking-late@client.test') >= 1 ? true : undefined,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    expect([mailsTo('ticking@client.test'), mailsTo('ticking-late@client.test')]).toEqual([3, 1]);
   });
 
   it('raises stock_inventory.low and the low-stock notification once per crossing, driven through both', async () => {
