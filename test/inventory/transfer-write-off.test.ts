@@ -6,7 +6,7 @@ const WRITE_OFF = `mutation($id: ID!, $input: WriteOffStockTransferInput!) {
   writeOffStockTransfer(id: $id, input: $input) {
     id status incomingStockTransferStatus
     writtenOff { reason writtenOffAt writtenOffBy products { productId quantity unit } }
-    productStatus { productId quantityShipped quantityDelivered }
+    productStatus { productId quantityShipped quantityDelivered quantityPending finishedQuantity }
   }
 }`;
 
@@ -185,7 +185,10 @@ describe('writing off stock in transit', () => {
       status: 'CLOSED',
       incomingStockTransferStatus: 'CANCELLED',
       writtenOff: { reason: 'Lost in the post', products: [{ productId: tea, quantity: 4, unit: null }] },
-      productStatus: [{ productId: tea, quantityShipped: 4, quantityDelivered: 0 }],
+      // Written off, nothing is pending any more: the line is finished.
+      productStatus: [
+        { productId: tea, quantityShipped: 4, quantityDelivered: 0, quantityPending: 0, finishedQuantity: 4 },
+      ],
     });
     expect(await everything(tea)).toBe(before - 4);
     expect(await stock(dst, tea)).toMatchObject({ inTransitQuantity: 0 });
