@@ -37,4 +37,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261130030000_invitations',
   'Migration20261130050000_mailboxes',
   'Migration20261130060000_booking_reminders',
+  'Migration20261130070000_transfer_write_off',
 ];

@@ -6118,6 +6118,32 @@ export interface paths {
     patch: operations['patchStockTransfersById'];
     trace?: never;
   };
+  '/stock-transfers/{id}/write-off': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Write off what a shipped transfer still has in transit (body: {reason}) and close it (status CLOSED)
+     * @description Writes off what a SHIPPED or PARTIALLY_DELIVERED transfer still has in transit (lost, damaged) and closes it: status CLOSED, writtenOff says what and why; the stock leaves the destination's in-transit figures. Any other status: 409.
+     *
+     *     GraphQL: `mutation { writeOffStockTransfer }`.
+     *
+     *     Needs the UPDATE_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postStockTransfersByIdWriteOff'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/stock-transfers/csv-export': {
     parameters: {
       query?: never;
@@ -14581,7 +14607,8 @@ export interface components {
       | 'SHIPPED'
       | 'PARTIALLY_DELIVERED'
       | 'DELIVERED'
-      | 'CANCELLED';
+      | 'CANCELLED'
+      | 'CLOSED';
     /** @description An OpenID Connect provider trusted to sign the tenant's people in. */
     TrustedIssuer: {
       /** @description E-mail domains whose users may sign in (any when empty), e.g. `acme.com`. */
@@ -15607,6 +15634,11 @@ export interface components {
     WebPushKey: {
       /** @description The uncompressed P-256 public key, base64url: pass it as `applicationServerKey` to the browser's `pushManager.subscribe`. */
       publicKey: string;
+    };
+    /** @description Why the stock a transfer still has in transit is written off. */
+    WriteOffStockTransferInput: {
+      /** @description Why: lost, damaged... (1 to 500 characters). */
+      reason: string;
     };
   };
   responses: {
@@ -26669,6 +26701,52 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postStockTransfersByIdWriteOff: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WriteOffStockTransferInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EnrichedStockTransfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getStockTransfersCsvExport: {
     parameters: {
       query?: {
@@ -26793,7 +26871,7 @@ export interface operations {
   getStockTransfersDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `batchAllocations` (list of objects), `batchAllocations.batchNumber` (text), `batchAllocations.expirationDate` (date-time), `batchAllocations.locationId` (text), `batchAllocations.productId` (text), `batchAllocations.quantity` (number), `products` (list of objects), `products.baseUnitConversion` (number), `products.baseUnitQuantity` (number), `products.pricePerBaseUnit` (number), `products.pricePerUnit` (number), `products.quantity` (number), `products.totalPrice` (number), `products.productId` (text), `products.unit` (text), `reservedProducts` (list of objects), `reservedProducts.productId` (text), `reservedProducts.quantity` (number), `reservedProducts.siteId` (text), `isFullyCancelled` (boolean), `cancelledProducts` (JSON), `deliveredProducts` (list of objects), `deliveredProducts.productId` (text), `deliveredProducts.quantity` (number), `deliveredProducts.unit` (text), `returnedProducts` (list of objects), `returnedProducts.productId` (text), `returnedProducts.quantity` (number), `returnedProducts.unit` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED, CLOSED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `batchAllocations` (list of objects), `batchAllocations.batchNumber` (text), `batchAllocations.expirationDate` (date-time), `batchAllocations.locationId` (text), `batchAllocations.productId` (text), `batchAllocations.quantity` (number), `products` (list of objects), `products.baseUnitConversion` (number), `products.baseUnitQuantity` (number), `products.pricePerBaseUnit` (number), `products.pricePerUnit` (number), `products.quantity` (number), `products.totalPrice` (number), `products.productId` (text), `products.unit` (text), `reservedProducts` (list of objects), `reservedProducts.productId` (text), `reservedProducts.quantity` (number), `reservedProducts.siteId` (text), `isFullyCancelled` (boolean), `cancelledProducts` (JSON), `deliveredProducts` (list of objects), `deliveredProducts.productId` (text), `deliveredProducts.quantity` (number), `deliveredProducts.unit` (text), `returnedProducts` (list of objects), `returnedProducts.productId` (text), `returnedProducts.quantity` (number), `returnedProducts.unit` (text), `writtenOff` (JSON). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
