@@ -85,12 +85,25 @@ it('idle queue loops send no statement more often than their longest wait', asyn
       // From the first wait, doubling, the waits reach the longest within about 2 s.
       await sleep(2 * IDLE_MAX_MS + 500);
     });
-    const idle = await statementsDuring(() => sleep(WINDOW_MS));
     expect(sent.length).toBeGreaterThan(0);
     // Three loops, each looking at most once per IDLE_MAX_MS (and once more at the window's
     // edge); a look is a transaction: BEGIN, the worker's setting, the claim, COMMIT.
-    const perLook = 4;
-    expect(idle.length).toBeLessThanOrEqual(3 * (WINDOW_MS / IDLE_MAX_MS + 1) * perLook);
+    const bound = 3 * (WINDOW_MS / IDLE_MAX_MS + 1) * 4;
+    // Idle means nothing to do: what earlier test files left in this database (images to
+    // thumbnail, coverage jobs, exports) is done first, a few windows at most.
+    let idle: string[] = [];
+    for (let window = 0; window < 6; window++) {
+      idle = await statementsDuring(() => sleep(WINDOW_MS));
+      if (idle.length <= bound) break;
+    }
+    if (idle.length > bound) {
+      const counts = new Map<string, number>();
+      for (const text of idle) counts.set(text.slice(0, 100), (counts.get(text.slice(0, 100)) ?? 0) + 1);
+      const busiest = [...counts].sort((x, y) => y[1] - x[1]).slice(0, 5);
+      throw new Error(
+        `${idle.length} statements in an idle window (at most ${bound}): ${JSON.stringify(busiest)}`,
+      );
+    }
     // At the first wait, the same window would have taken a hundred looks per loop.
     expect(idle.length).toBeLessThan(WINDOW_MS / FIRST_MS);
   } finally {
