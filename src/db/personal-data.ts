@@ -128,6 +128,8 @@ export const NOT_PERSONAL: Readonly<Record<string, string>> = {
   'tenant.name': 'the organisation',
   'lead.company_name': 'an organisation',
   'booking.company_name': 'an organisation',
+  'mailbox.username':
+    "the login of the company's mailbox on its mail server: a credential, kept as configured",
   'push_token.device_name': "a device's label",
   'configurator_type.hide_base_option_in_name': 'a flag',
   'notification.email_sent': 'a flag',
