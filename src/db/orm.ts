@@ -65,7 +65,8 @@ export function ormOptions({
     subscribers: [...domainFlushSubscribers(), new TenancySubscriber(), new OutboxSubscriber()],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
-    // (domain/files/stored-files.ts, jobs/tenant-exports.ts), by the history's retention
+    // (domain/files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's
+    // (domain/finance/invoice-pdf-queue.ts), by the history's retention
     // settings (history/retention.ts) or by the scheduler's claims (jobs/scheduler.ts).
     schemaGenerator: {
       skipTables: [
@@ -78,6 +79,7 @@ export function ormOptions({
         'webhook_backlog',
         'job_run',
         'user_invitation',
+        'invoice_pdf_due',
       ],
     },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).

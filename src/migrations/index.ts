@@ -30,6 +30,7 @@ import { Migration20261129230000_customer_address } from './Migration20261129230
 import { Migration20261130010000_notify } from './Migration20261130010000_notify';
 import { Migration20261130020000_front_office } from './Migration20261130020000_front_office';
 import { Migration20261130030000_invitations } from './Migration20261130030000_invitations';
+import { Migration20261130040000_invoice_pdf_queue } from './Migration20261130040000_invoice_pdf_queue';
 
 export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
@@ -63,4 +64,5 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261130010000_notify', class: Migration20261130010000_notify },
   { name: 'Migration20261130020000_front_office', class: Migration20261130020000_front_office },
   { name: 'Migration20261130030000_invitations', class: Migration20261130030000_invitations },
+  { name: 'Migration20261130040000_invoice_pdf_queue', class: Migration20261130040000_invoice_pdf_queue },
 ];

@@ -35,4 +35,5 @@ export const migrationNames: readonly string[] = [
   'Migration20261130010000_notify',
   'Migration20261130020000_front_office',
   'Migration20261130030000_invitations',
+  'Migration20261130040000_invoice_pdf_queue',
 ];
