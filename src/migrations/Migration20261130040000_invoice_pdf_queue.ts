@@ -11,9 +11,11 @@ export class Migration20261130040000_invoice_pdf_queue extends Migration {
     this.addSql(
       `create table "invoice_pdf_due" ("tenant_id" uuid not null, "invoice_id" uuid not null, "due" timestamptz not null default now(), "attempts" int not null default 0, "claim" uuid null, constraint "invoice_pdf_due_pkey" primary key ("tenant_id", "invoice_id"));`,
     );
-    // The invoice is one of the same tenant; its pending PDF goes with it.
+    // The invoice is one of the same tenant; its pending PDF goes with it. Checked at commit: a
+    // new invoice's row is written before the invoice, ahead of the number's lock, so the lock is
+    // not held for one more round trip.
     this.addSql(
-      `alter table "invoice_pdf_due" add constraint "invoice_pdf_due_invoice_id_tenant_fk" foreign key ("tenant_id", "invoice_id") references "invoice" ("tenant_id", "id") on delete cascade;`,
+      `alter table "invoice_pdf_due" add constraint "invoice_pdf_due_invoice_id_tenant_fk" foreign key ("tenant_id", "invoice_id") references "invoice" ("tenant_id", "id") on delete cascade deferrable initially deferred;`,
     );
     this.addSql(`create index "invoice_pdf_due_due_idx" on "invoice_pdf_due" ("due");`);
     this.addSql(`select bms_enable_rls();`);

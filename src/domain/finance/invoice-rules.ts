@@ -190,8 +190,11 @@ export async function prepareInvoice(
   const { type, invoiceDate } = applyDefaults(invoice, input, caller.email, defaults);
   const totals = applyAmounts(invoice, input, type, defaults.vat, await reverseChargeOf(ctx, invoice));
   applyPayments(invoice, input, totals, caller, defaults.timeZone);
-  if (isNew) await assignNumber(ctx, invoice, invoiceDate);
   await dropStalePdf(ctx, invoice, input, isNew);
+  // A new invoice's PDF is queued before the number's lock is taken, not after the insert
+  // (afterInvoiceSave): one round trip less while the tenant's other creates wait on the lock.
+  if (isNew) await queueInvoicePdfs(ctx.em, invoice.tenantId, [invoice.id]);
+  if (isNew) await assignNumber(ctx, invoice, invoiceDate);
 }
 
 /** What an invoice's PDF shows of the invoice itself: a change to any of them makes a new one. */
@@ -221,7 +224,7 @@ function pdfShowsChange(invoice: Invoice): boolean {
  * The PDF is the service's rendering of the invoice, never the client's, and is made after the
  * commit (invoice-pdf-queue.ts), outside the number's lock. So a new invoice has none yet, and a
  * change to what the PDF shows deletes the stored one with the change: `pdf` is null until the
- * new rendering is made (afterInvoiceSave queues it), never a rendering of what the invoice was.
+ * new rendering is made (queued with the change), never a rendering of what the invoice was.
  */
 async function dropStalePdf(
   ctx: Context,
@@ -238,9 +241,14 @@ async function dropStalePdf(
   invoice.pdf = null;
 }
 
-/** After the invoice is stored: an invoice without its PDF gets it made once this commits. */
-export async function afterInvoiceSave(ctx: Context, invoice: Invoice): Promise<void> {
-  if (!invoice.pdf) await queueInvoicePdfs(ctx.em, invoice.tenantId, [invoice.id]);
+/** After a change is stored: an invoice without its PDF gets it made once this commits (a new one's is queued already). */
+export async function afterInvoiceSave(
+  ctx: Context,
+  invoice: Invoice,
+  _input: Partial<InvoiceInput>,
+  isNew: boolean,
+): Promise<void> {
+  if (!isNew && !invoice.pdf) await queueInvoicePdfs(ctx.em, invoice.tenantId, [invoice.id]);
 }
 
 /** The customer, subsidiary and opportunity exist; an opportunity supplies a missing customer. */
