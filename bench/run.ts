@@ -696,7 +696,7 @@ async function main() {
     await historyScenario(log);
     return;
   }
-  // So does the invoicing scenario (bench/README.md, "Invoicing").
+  // So does the invoicing scenario (bench/README.md, "Other scenarios").
   if (process.env.BENCH_INVOICING_SCENARIO === '1') {
     await invoicingScenario(log);
     return;
