@@ -20,6 +20,7 @@ import { fanoutScenario } from './events-fanout';
 import { pushScenario } from './push';
 import { historyScenario } from './history';
 import { invoicingScenario } from './invoicing';
+import { transferScenario } from './transfers';
 import { cpuOf, peerNodeVersion, startBaseline, startPeer, startService, type Server } from './processes';
 import { latestProfile, monotonicMicros, summarizeProfile } from './profile';
 import {
@@ -713,6 +714,10 @@ async function main() {
       'Fan-out: creates at the maximum rate with subscription sockets of the tenant and of another, and the lag to each',
     );
     await fanoutScenario(log);
+    return;
+  }
+  if (process.env.BENCH_TRANSFER_SCENARIO === '1') {
+    await transferScenario(log);
     return;
   }
   if (process.env.BENCH_PUSH_SCENARIO === '1') {

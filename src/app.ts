@@ -66,6 +66,8 @@ import { FileStore } from './domain/files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
 import { PUBLIC_PATH, publicFrontOfficeRouter } from './http/public-front-office';
 import { invitationsRouter } from './http/invitations';
+import { acceptBySignIn } from './domain/access/invitations';
+import { onInvitedSignIn } from './auth/issuer-users';
 import { LagBound, type LagBoundSettings } from './events/lag-bound';
 
 export interface AppOptions {
@@ -170,6 +172,8 @@ export async function createApp({
   const rateLimits = httpOptions.rateLimits ?? NO_LIMITS;
   const introspection = httpOptions.introspection ?? !production;
   useIssuerSettings({ production });
+  // An invited user's first sign-in through the tenant's provider accepts the invitation.
+  onInvitedSignIn(acceptBySignIn);
   const schema = await buildAppSchema(modules);
   const routes = compileRoutes(schema, restTableOf(modules));
   const lookup = routeLookup(routes);
@@ -386,6 +390,8 @@ function restApi(
     '/ap-invoices/import',
     express.text({ limit: BODY_LIMIT, type: ['application/xml', 'text/xml', 'application/*+xml'] }),
   );
+  // A message handed over by a mail provider is read as its bytes: its encoding is its own.
+  api.post('/communications/inbox/messages', express.raw({ limit: BODY_LIMIT, type: ['message/rfc822'] }));
   api.use(
     jsonBody(
       express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),

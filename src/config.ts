@@ -58,6 +58,11 @@ export interface Config {
    * (jobs/scheduler.ts): a job runs at most this long after its period starts.
    */
   jobsTickMs: number;
+  /**
+   * The key that encrypts the passwords of the tenants' IMAP mailboxes (MAILBOX_SECRET_KEY, 32
+   * bytes as 64 hex digits or base64); unset, no mailbox can be configured.
+   */
+  mailboxSecretKey?: Buffer;
 }
 
 /** Where e-mail is kept as `.eml` files when no SMTP server is configured (`bms mail` lists them). */
@@ -108,7 +113,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     receiveTimeoutSeconds: receiveTimeout(env.REQUEST_RECEIVE_TIMEOUT),
     files: fileSettings(env, dataDir),
     jobsTickMs: jobsTick(env.JOBS_TICK_MS),
+    mailboxSecretKey: mailboxSecretKey(env),
   };
+}
+
+/**
+ * MAILBOX_SECRET_KEY as the AES-256 key it names: 64 hex digits or the base64 of 32 bytes; unset
+ * is undefined, anything else refuses to start (a key cut short would encrypt nothing safely).
+ */
+export function mailboxSecretKey(env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
+  const value = env.MAILBOX_SECRET_KEY?.trim();
+  if (!value) return undefined;
+  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32)
+    throw new Error(
+      'MAILBOX_SECRET_KEY must be 32 bytes: 64 hex digits or their base64 (openssl rand -hex 32)',
+    );
+  return key;
 }
 
 /** JOBS_TICK_MS: at least a second (the scheduler's statements come at most this often). */

@@ -75,7 +75,7 @@ export async function serve(config: Config, stops: StopSignals): Promise<void> {
       ...appScheduled,
     ],
     logger,
-    { tickMs: config.jobsTickMs, observe: app.metrics.observeJobRun },
+    { tickMs: config.jobsTickMs, observe: app.metrics.observeJobRun, files: app.files },
   ).start();
   // Thumbnails of uploaded images, in this process and any other.
   const fileJobs = startFileJobs(db.orm, app.files, logger);

@@ -94,5 +94,6 @@ select create_distributed_table('outbox_event', 'tenant_id', colocate_with => 't
 select create_distributed_table('event_delivery', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('webhook_backlog', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('user_invitation', 'tenant_id', colocate_with => 'tenant');
+select create_distributed_table('mailbox', 'tenant_id', colocate_with => 'tenant');
 
 commit;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { User } from '../entities/user';
+import { User, UserStatus } from '../entities/user';
 import { forkFor } from '../db/tenancy';
 import { AppError, unauthorized } from '../errors';
 import { createUser } from '../services/provisioning';
@@ -21,6 +21,19 @@ export function forgetIssuerUsers(): void {
   users.clear();
 }
 
+/**
+ * What the first sign-in of an INVITED user does: set by the composition (the access module's
+ * invitations spend the invitation and activate the user), since authentication knows no module.
+ * Answers whether the user is ACTIVE afterwards. Unset, an INVITED user is refused like any
+ * inactive one.
+ */
+export type InvitedSignIn = (rootEm: EntityManager, tenantId: string, userId: string) => Promise<boolean>;
+let invitedSignIn: InvitedSignIn | undefined;
+
+export function onInvitedSignIn(hook: InvitedSignIn): void {
+  invitedSignIn = hook;
+}
+
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
 function checkDomain(token: IssuerToken, email: string): void {
@@ -38,7 +51,14 @@ async function findOrCreate(
   const externalSubject = `${config.issuer} ${token.subject}`;
   const where =
     config.userClaim === 'email' ? { email: token.subject.trim().toLowerCase() } : { externalSubject };
-  const found = await em.findOne(User, where, { fields: ['id', 'email'] });
+  const found = await em.findOne(User, where, { fields: ['id', 'email', 'status'] });
+  if (found?.status === UserStatus.INVITED) {
+    checkDomain(token, found.email);
+    // Thrown, not answered, when it did not activate: a refusal is not remembered, so the
+    // sign-in after a new invitation tries again.
+    if (!(await invitedSignIn?.(rootEm, config.tenantId, found.id)))
+      throw unauthorized('the user is invited and has no invitation left to accept: ask to be invited again');
+  }
   if (found) return { id: found.id, email: found.email };
   const email = config.userClaim === 'email' ? token.subject : token.email;
   if (!config.createUsers) throw unauthorized('the credential names no user of the tenant');

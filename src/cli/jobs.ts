@@ -30,5 +30,5 @@ export async function schedulerOf(orm: MikroORM, config: Config, secret: string)
   ];
   // Warnings (a failed run, with its error) go to stderr; stdout is the command's one JSON value,
   // which says how each run went.
-  return new JobScheduler(orm, jobs, createLogger('warn', process.stderr));
+  return new JobScheduler(orm, jobs, createLogger('warn', process.stderr), { files });
 }

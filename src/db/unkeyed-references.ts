@@ -30,6 +30,7 @@ export const UNKEYED_REFERENCES: Readonly<Record<string, string>> = {
   'inbound_email.conversation_id': 'an id of the mail system (text)',
   'inbound_email.graph_message_id': 'an id of Microsoft Graph (text)',
   'inbound_email.internet_message_id': 'the RFC 5322 Message-ID (text)',
+  'sent_mail.message_id': 'the RFC 5322 Message-ID the service gave the mail (text), which replies name',
   'inbound_email.parent_communication_id':
     'the e-mail this one answers: an inbound e-mail or a sent mail (two tables), as the mail gateway reports it',
   'inbound_email.related_entity_id': 'a record of the kind relatedEntityType names (any of several tables)',

@@ -42,7 +42,7 @@ export const DOMAIN_EVENTS: readonly DomainEvent[] = [
     entity: 'StockInventory',
     name: 'stock_inventory.quantity_changed',
     description:
-      'Stock moved: received, issued, reserved or released, shipped or received by a transfer, adjusted, or written off as waste (or given back)',
+      'Stock moved: received, issued, reserved or released, shipped, received or written off in transit by a transfer, adjusted, or written off as waste (or given back)',
     happened: (before, after) =>
       before !== undefined && STOCK_QUANTITIES.some((name) => Number(before[name]) !== Number(after[name])),
   },

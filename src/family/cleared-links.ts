@@ -105,6 +105,9 @@ export function clearLinks(linked: readonly LinkingRecords[], ids: readonly stri
   for (const { property, records } of linked)
     for (const record of records) {
       const fields = record as Record<string, unknown>;
+      // A record that names itself (a shipped transfer is its own incoming transfer) goes with
+      // the deletion: clearing it would update a row the deletion removed.
+      if (deleted.has(fields.id as string)) continue;
       if (deleted.has(fields[property] as string)) fields[property] = null;
     }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Logger } from '../logger';
+import type { FileStore } from '../domain/files/stored-files';
 
 /**
  * Time-based work: what runs on a schedule, declared as data and run by the scheduler
@@ -41,6 +42,8 @@ export interface JobContext {
   /** The start of the period this run claimed. */
   periodStart: Date;
   logger: Logger;
+  /** The process's file store, for a job that stores files (e-mail attachments); absent in tools without one. */
+  files?: FileStore;
 }
 
 export interface ScheduledJob {

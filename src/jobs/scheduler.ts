@@ -3,6 +3,7 @@ import { queryRows, type Rows } from '../db/orm-bypass/statements';
 import { withTenant } from '../db/tenant-transaction';
 import { asWorker } from '../db/worker-transaction';
 import type { Logger } from '../logger';
+import type { FileStore } from '../domain/files/stored-files';
 import { DEFAULT_TICK_MS, type ScheduledJob } from './job';
 import { checkJobs, describeSchedule, isModuleOn, periodOf, zoneOrUtc } from './periods';
 
@@ -34,6 +35,8 @@ export interface SchedulerOptions {
   staleAfterMs?: number;
   /** Told of every finished run (the metrics). */
   observe?: JobRunObserver;
+  /** The file store the jobs are given (JobContext.files). */
+  files?: FileStore;
 }
 
 const DEFAULTS = {
@@ -119,7 +122,7 @@ export class UnknownJob extends Error {}
 
 export class JobScheduler {
   readonly jobs: readonly ScheduledJob[];
-  private readonly settings: Required<Omit<SchedulerOptions, 'observe'>>;
+  private readonly settings: Required<Omit<SchedulerOptions, 'observe' | 'files'>>;
   /** Periods this process saw claimed, and until when (wall clock) it need not look at them again. */
   private readonly seen = new Map<string, number>();
 
@@ -420,10 +423,16 @@ export class JobScheduler {
     logger: Logger,
   ): Promise<number> {
     if (!tenantId)
-      return job.run({ em: this.orm.em.fork({ clear: true, useContext: false }), now, periodStart, logger });
+      return job.run({
+        em: this.orm.em.fork({ clear: true, useContext: false }),
+        now,
+        periodStart,
+        logger,
+        files: this.options.files,
+      });
     // As the tenant, under row-level security, with the job named as the writer of what it changes.
     return withTenant(this.orm.em, { tenantId, userId: null, email: job.name }, (em: EntityManager) =>
-      job.run({ em, tenantId, now, periodStart, logger }),
+      job.run({ em, tenantId, now, periodStart, logger, files: this.options.files }),
     );
   }
 

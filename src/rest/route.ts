@@ -70,6 +70,11 @@ export interface RestRoute {
    * body argument as text; the app reads such a body for this row's path only (src/app.ts).
    */
   xmlBody?: boolean;
+  /**
+   * The body may also be a whole e-mail (`message/rfc822`), which reaches the row's reader as
+   * its bytes; the app reads such a body for this row's path only (src/app.ts).
+   */
+  rawMessageBody?: boolean;
 }
 
 /** Every row but a read takes an `Idempotency-Key` (src/http/idempotency.ts); the document says so. */

@@ -184,8 +184,9 @@ const mayHaveBody = (req: Request) =>
  */
 export function jsonBody(parse: RequestHandler): RequestHandler {
   return (req, res, next) => {
-    // A body an earlier parser read as text (an XML document, for the one operation that takes one).
-    if (!mayHaveBody(req) || typeof req.body === 'string') return next();
+    // A body an earlier parser read as text (an XML document) or as bytes (an e-mail), for the
+    // operations that take one.
+    if (!mayHaveBody(req) || typeof req.body === 'string' || Buffer.isBuffer(req.body)) return next();
     requireJsonBody(req, res, () => parse(req, res, next));
   };
 }

@@ -415,6 +415,66 @@ describe('tokens from a trusted OpenID provider', () => {
     }
   });
 
+  it("an INVITED user's first sign-in through the provider accepts the invitation; without a live one it is refused", async () => {
+    const d = await server.tenant('OIDC D');
+    const invite = async (email: string) => {
+      const res = await d.client.graphql(
+        'mutation($i: CreateUserInput!) { createUser(input: $i) { id status } }',
+        {
+          i: { email, status: 'INVITED' },
+        },
+      );
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data!.createUser.id as string;
+    };
+    const statusOf = async (id: string) =>
+      (await d.client.graphql('query($id: ID!) { user(id: $id) { status } }', { id })).body.data!.user.status;
+    const invitation = async (id: string) =>
+      (
+        await server.orm.em
+          .fork()
+          .getConnection()
+          .execute(`select used_at from user_invitation where tenant_id = ? and user_id = ?`, [
+            d.tenantId,
+            id,
+          ])
+      )[0] as { used_at: Date | null };
+    const invitee = await invite('invitee@example.test');
+    const late = await invite('late@example.test');
+    await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `update user_invitation set expires_at = now() - interval '1 minute' where tenant_id = ? and user_id = ?`,
+        [d.tenantId, late],
+      );
+    const idp = await OidcProvider.start(
+      [privateKey('RSA')],
+      [
+        { id: 'invitee', secret: 'm'.repeat(32), email: 'invitee@example.test' },
+        { id: 'late', secret: 'n'.repeat(32), email: 'late@example.test' },
+      ],
+    );
+    try {
+      expect((await register(d, idp.issuer, { allowedDomains: ['example.test'] })).status).toBe(201);
+      await server.callersHeard();
+      expect((await invitation(invitee)).used_at).toBeNull();
+      // The first sign-in is the set-up the invitation asked for: ACTIVE, the invitation spent.
+      expect((await bearer(await idp.token('invitee')).get('/access-control/my-access')).status).toBe(200);
+      expect(await statusOf(invitee)).toBe('ACTIVE');
+      expect((await invitation(invitee)).used_at).not.toBeNull();
+      expect((await bearer(await idp.token('invitee')).get('/access-control/my-access')).status).toBe(200);
+      // An expired invitation activates nobody: the user stays INVITED until invited again.
+      const refused = await bearer(await idp.token('late')).get('/access-control/my-access');
+      expectErrorBody(refused, 401);
+      expect(refused.body.detail).toMatch(/invited and has no invitation left/);
+      expect(await statusOf(late)).toBe('INVITED');
+      expect((await invitation(late)).used_at).toBeNull();
+    } finally {
+      await idp.stop();
+    }
+  });
+
   it('stops trusting a removed issuer at once', async () => {
     const token = await provider.token('alice');
     expect((await bearer(token).get('/concepts/find-all')).status).toBe(200);

@@ -764,6 +764,32 @@ export interface paths {
     patch: operations['patchCommunicationsInboxById'];
     trace?: never;
   };
+  '/communications/inbox/{id}/reply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Answer an inbound e-mail through the outbox (In-Reply-To set); writes a SentMail, the e-mail becomes REPLIED
+     * @description Answers an inbound e-mail through the outbox (retried like every e-mail) with In-Reply-To and References set; writes a SentMail and marks the e-mail REPLIED.
+     *
+     *     GraphQL: `mutation { replyToInboundEmail }`.
+     *
+     *     Needs the UPDATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCommunicationsInboxByIdReply'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/communications/inbox/csv-export': {
     parameters: {
       query?: never;
@@ -992,6 +1018,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/communications/inbox/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Store a raw RFC 5322 message (the message as a message/rfc822 body, or its base64 as a JSON string; at most 1 MiB): threaded, linked to its sender, attachments stored as files; once per Message-ID
+     * @description Stores a raw RFC 5322 message (for mail providers' inbound webhooks) as NEW: threaded by In-Reply-To/References, linked to the lead or customer of its sender, its attachments stored as files. A Message-ID stored already answers the stored e-mail; a message that cannot be read is a 400.
+     *
+     *     GraphQL: `mutation { receiveInboundMessage }`.
+     *
+     *     Needs the CREATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCommunicationsInboxMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/communications/inbox/page': {
     parameters: {
       query?: never;
@@ -1038,6 +1090,78 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/communications/mailboxes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The IMAP mailboxes read into the inbox (never their passwords)
+     * @description The tenant's IMAP mailboxes read into the inbox (never their passwords).
+     *
+     *     GraphQL: `query { mailboxes }`.
+     *
+     *     Needs the READ_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    get: operations['getCommunicationsMailboxes'];
+    put?: never;
+    /**
+     * Configure an IMAP mailbox (password stored encrypted, write-only); 409 without MAILBOX_SECRET_KEY
+     * @description Configures an IMAP mailbox the crm.mailboxes job reads new e-mail from; the password is stored encrypted. Without MAILBOX_SECRET_KEY, or for an account configured already: 409.
+     *
+     *     GraphQL: `mutation { createMailbox }`.
+     *
+     *     Needs the UPDATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postCommunicationsMailboxes'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/communications/mailboxes/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove an IMAP mailbox; the e-mails read from it stay
+     * @description Answers 204 with no body when done.
+     *
+     *     GraphQL: `mutation { deleteMailbox }`, which returns more: removes a mailbox; the e-mails read from it stay.
+     *
+     *     Needs the UPDATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    delete: operations['deleteCommunicationsMailboxesById'];
+    options?: never;
+    head?: never;
+    /**
+     * Change an IMAP mailbox; absent fields stay as they are
+     * @description Changes a mailbox; another server, account or folder is read from its first message.
+     *
+     *     GraphQL: `mutation { updateMailbox }`.
+     *
+     *     Needs the UPDATE_INBOX permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    patch: operations['patchCommunicationsMailboxesById'];
     trace?: never;
   };
   '/concepts': {
@@ -5994,6 +6118,32 @@ export interface paths {
     patch: operations['patchStockTransfersById'];
     trace?: never;
   };
+  '/stock-transfers/{id}/write-off': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Write off what a shipped transfer still has in transit (body: {reason}) and close it (status CLOSED)
+     * @description Writes off what a SHIPPED or PARTIALLY_DELIVERED transfer still has in transit (lost, damaged) and closes it: status CLOSED, writtenOff says what and why; the stock leaves the destination's in-transit figures. Any other status: 409.
+     *
+     *     GraphQL: `mutation { writeOffStockTransfer }`.
+     *
+     *     Needs the UPDATE_STOCK_TRANSFERS permission.
+     *
+     *     Not in the interface specification: an extension of this service.
+     */
+    post: operations['postStockTransfersByIdWriteOff'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/stock-transfers/csv-export': {
     parameters: {
       query?: never;
@@ -9247,6 +9397,11 @@ export interface components {
       postalCode: string | null;
       /**
        * Format: date-time
+       * @description When the visitor was sent the reminder of the meeting; set once, by the service.
+       */
+      remindedAt: string | null;
+      /**
+       * Format: date-time
        * @description When the appointment starts.
        */
       startTime: string;
@@ -9916,6 +10071,26 @@ export interface components {
       tags?: string[];
       /** @description Ids of the employees on the project; `teamMembers` are those employees. */
       teamMemberIds?: string[];
+    };
+    /** @description A mailbox to read; the password is stored encrypted and never answered. */
+    CreateMailboxInput: {
+      /** @description True when a new mailbox leaves it out. */
+      enabled?: boolean | null;
+      /** @description INBOX when a new mailbox leaves it out. */
+      folder?: string | null;
+      /** @description The IMAP server host. */
+      host: string;
+      /** @description The password to sign in with (write-only). */
+      password: string;
+      /**
+       * Format: int32
+       * @description 993 when secure, else 143, when a new mailbox leaves it out.
+       */
+      port?: number | null;
+      /** @description True (TLS) when a new mailbox leaves it out. */
+      secure?: boolean | null;
+      /** @description The user name to sign in with. */
+      username: string;
     };
     /** @description A notification for one user of the tenant. */
     CreateNotificationInput: {
@@ -11314,6 +11489,8 @@ export interface components {
     };
     /** @description An e-mail received in the tenant inbox. */
     InboundEmail: {
+      /** @description The files the e-mail carried, stored as files of the tenant (read them through the files API). */
+      attachments: components['schemas']['FileAsset'][];
       /** @description The HTML body. */
       bodyHtml: string | null;
       /** @description The plain-text body. */
@@ -12190,6 +12367,43 @@ export interface components {
       /** @description The batch quantity split over units of measurement. */
       uomSplit: components['schemas']['ProductQuantity'][];
     };
+    /** @description An IMAP mailbox the service reads new e-mail from into the inbox. */
+    Mailbox: {
+      /**
+       * Format: date-time
+       * @description When the mailbox was configured.
+       */
+      created: string | null;
+      /** @description False: the mailbox is not read. */
+      enabled: boolean;
+      /** @description The folder read (INBOX unless set). */
+      folder: string;
+      /** @description The IMAP server host. */
+      host: string;
+      /** @description Id of the mailbox. */
+      id: string;
+      /** @description Why the last reading failed (null once a reading succeeds). */
+      lastError: string | null;
+      /**
+       * Format: date-time
+       * @description When the mailbox was last read.
+       */
+      lastPolledAt: string | null;
+      /**
+       * Format: int32
+       * @description The IMAP server port.
+       */
+      port: number;
+      /** @description True: TLS from the start (port 993); false: plain or STARTTLS. */
+      secure: boolean;
+      /**
+       * Format: date-time
+       * @description When the mailbox was last changed.
+       */
+      updated: string | null;
+      /** @description The user name the service signs in with. */
+      username: string;
+    };
     /** @description How many notifications mark-all-read changed. */
     MarkAllReadResult: {
       /**
@@ -13057,6 +13271,13 @@ export interface components {
        */
       suggestedQuantity: number;
     };
+    /** @description An answer to an inbound e-mail. */
+    ReplyInboundEmailInput: {
+      /** @description The text of the answer. */
+      body: string;
+      /** @description "Re: " and the e-mail's subject when left out. */
+      subject?: string | null;
+    };
     /**
      * @description What stock is reserved for.
      * @enum {string}
@@ -13135,6 +13356,8 @@ export interface components {
       events: components['schemas']['Event'][];
       /** @description The unique id of the record (a UUID). */
       id: string;
+      /** @description The Message-ID header of the e-mail as sent (replies from the inbox). */
+      messageId: string | null;
       /** @description True once the recipient opened it; setting it sets `openedAt`. */
       opened: boolean;
       /**
@@ -14384,7 +14607,8 @@ export interface components {
       | 'SHIPPED'
       | 'PARTIALLY_DELIVERED'
       | 'DELIVERED'
-      | 'CANCELLED';
+      | 'CANCELLED'
+      | 'CLOSED';
     /** @description An OpenID Connect provider trusted to sign the tenant's people in. */
     TrustedIssuer: {
       /** @description E-mail domains whose users may sign in (any when empty), e.g. `acme.com`. */
@@ -14910,6 +15134,28 @@ export interface components {
       /** @description Ids of the employees on the project; `teamMembers` are those employees. */
       teamMemberIds?: string[];
     };
+    /** @description Changes to a mailbox; absent fields stay as they are. */
+    UpdateMailboxInput: {
+      /** @description True when a new mailbox leaves it out. */
+      enabled?: boolean | null;
+      /** @description INBOX when a new mailbox leaves it out. */
+      folder?: string | null;
+      /** @description The IMAP server host. */
+      host?: string | null;
+      /** @description A new password (write-only). */
+      password?: string | null;
+      /**
+       * Format: int32
+       * @description 993 when secure, else 143, when a new mailbox leaves it out.
+       */
+      port?: number | null;
+      /** @description True: read the folder again from its first message (what is stored already stays once). */
+      rescan?: boolean | null;
+      /** @description True (TLS) when a new mailbox leaves it out. */
+      secure?: boolean | null;
+      /** @description The user name to sign in with. */
+      username?: string | null;
+    };
     /** @description What a recipient may change: whether it is read (either name). */
     UpdateNotificationInput: {
       /** @description Same as `read`. */
@@ -15388,6 +15634,11 @@ export interface components {
     WebPushKey: {
       /** @description The uncompressed P-256 public key, base64url: pass it as `applicationServerKey` to the browser's `pushManager.subscribe`. */
       publicKey: string;
+    };
+    /** @description Why the stock a transfer still has in transit is written off. */
+    WriteOffStockTransferInput: {
+      /** @description Why: lost, damaged... (1 to 500 characters). */
+      reason: string;
     };
   };
   responses: {
@@ -16972,6 +17223,52 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postCommunicationsInboxByIdReply: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the inbound e-mail. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReplyInboundEmailInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SentMail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCommunicationsInboxCsvExport: {
     parameters: {
       query?: {
@@ -17096,7 +17393,7 @@ export interface operations {
   getCommunicationsInboxDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `status` (enum: NEW, READ, ARCHIVED, REPLIED), `receivedAt` (date-time), `subject` (text), `bodyHtml` (text), `bodyText` (text), `fromEmail` (text), `fromName` (text), `recipients` (list), `cc` (list), `conversationId` (text), `graphMessageId` (text), `inReplyTo` (text), `internetMessageId` (text), `parentCommunicationId` (text), `relatedEntityId` (text), `relatedEntityType` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `status` (enum: NEW, READ, ARCHIVED, REPLIED), `receivedAt` (date-time), `subject` (text), `bodyHtml` (text), `bodyText` (text), `fromEmail` (text), `fromName` (text), `recipients` (list), `cc` (list), `conversationId` (text), `graphMessageId` (text), `inReplyTo` (text), `internetMessageId` (text), `parentCommunicationId` (text), `relatedEntityId` (text), `relatedEntityType` (text), `attachments` (list of objects), `attachments.blobId` (text), `attachments.created` (date-time), `attachments.extension` (text), `attachments.fileSize` (integer), `attachments.name` (text), `attachments.type` (enum: IMAGE, DOCUMENT, MODEL, VIDEO, OTHER). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -17350,6 +17647,51 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postCommunicationsInboxMessages: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': string;
+        'message/rfc822': string;
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboundEmail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getCommunicationsInboxPage: {
     parameters: {
       query?: {
@@ -17418,6 +17760,164 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCommunicationsMailboxes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Mailbox'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCommunicationsMailboxes: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateMailboxInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Mailbox'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCommunicationsMailboxesById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the mailbox. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  patchCommunicationsMailboxesById: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the mailbox. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateMailboxInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Mailbox'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -18673,7 +19173,7 @@ export interface operations {
   getCrmBookingsDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `widgetConfigId` (text), `leadId` (text), `activityId` (text), `assignedEmployeeId` (text), `assignedSubsidiaryId` (text), `calendarEventId` (text), `cancellationToken` (text), `status` (enum: CONFIRMED, PENDING, CANCELLED, COMPLETED, NO_SHOW), `startTime` (date-time), `endTime` (date-time), `duration` (integer), `timezone` (text), `firstName` (text), `lastName` (text), `companyName` (text), `email` (text), `phone` (text), `street` (text), `houseNumber` (text), `postalCode` (text), `city` (text), `message` (text), `remindedAt` (date-time). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;
@@ -18681,7 +19181,7 @@ export interface operations {
         search?: string[];
         /** @description Page size, at most 1000. */
         size?: number;
-        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, widgetConfigId, leadId, activityId, assignedEmployeeId, assignedSubsidiaryId, calendarEventId, cancellationToken, status, startTime, endTime, duration, timezone, firstName, lastName, companyName, email, phone, street, houseNumber, postalCode, city, message. */
+        /** @description Sort keys as `field,asc` or `field,desc`, several joined by `;` or repeated. Sortable fields: tenantId, id, created, createdBy, updated, updatedBy, version, widgetConfigId, leadId, activityId, assignedEmployeeId, assignedSubsidiaryId, calendarEventId, cancellationToken, status, startTime, endTime, duration, timezone, firstName, lastName, companyName, email, phone, street, houseNumber, postalCode, city, message, remindedAt. */
         sort?: string[];
       };
       header?: never;
@@ -25386,6 +25886,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** Format: int32 */
             slotMinutes: number;
             slots: {
               /** Format: date-time */
@@ -26200,6 +26701,52 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  postStockTransfersByIdWriteOff: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first request with a key runs, and its answer is kept for 24 hours per caller; the same request with the same key gets that answer again (with `Idempotent-Replayed: true`) without running again. The same key with another request is a 422; while the first is still running, a 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description Id of the record; unknown, out of scope or of another tenant behaves as absent. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WriteOffStockTransferInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EnrichedStockTransfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableContent'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getStockTransfersCsvExport: {
     parameters: {
       query?: {
@@ -26324,7 +26871,7 @@ export interface operations {
   getStockTransfersDynamicSearch: {
     parameters: {
       query?: {
-        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `batchAllocations` (list of objects), `batchAllocations.batchNumber` (text), `batchAllocations.expirationDate` (date-time), `batchAllocations.locationId` (text), `batchAllocations.productId` (text), `batchAllocations.quantity` (number), `products` (list of objects), `products.baseUnitConversion` (number), `products.baseUnitQuantity` (number), `products.pricePerBaseUnit` (number), `products.pricePerUnit` (number), `products.quantity` (number), `products.totalPrice` (number), `products.productId` (text), `products.unit` (text), `reservedProducts` (list of objects), `reservedProducts.productId` (text), `reservedProducts.quantity` (number), `reservedProducts.siteId` (text), `isFullyCancelled` (boolean), `cancelledProducts` (JSON), `deliveredProducts` (list of objects), `deliveredProducts.productId` (text), `deliveredProducts.quantity` (number), `deliveredProducts.unit` (text), `returnedProducts` (list of objects), `returnedProducts.productId` (text), `returnedProducts.quantity` (number), `returnedProducts.unit` (text). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
+        /** @description Conditions `field:op:value` (repeat for several, all must hold). op is one of eq, ne, gt, gte, lt, lte, in, contains, startsWith, isNull, notNull; `in` separates its values with `|`; isNull and notNull take no value. Filterable and sortable fields: `tenantId` (text), `id` (text), `created` (date-time), `createdBy` (text), `updated` (date-time), `updatedBy` (text), `version` (integer), `events` (list of objects), `events.id` (text), `events.type` (enum: CREATE, UPDATE, STATUS_CHANGE, DELETE, RESTORE), `events.date` (date-time), `events.authorId` (text), `events.description` (text), `transferNumber` (text), `note` (text), `stockSiteId` (text), `destinationStockSiteId` (text), `subsidiaryId` (text), `incomingStockTransferId` (text), `incomingStockTransferStatus` (enum: EXPECTED, PARTIALLY_RECEIVED, RECEIVED, CANCELLED), `status` (enum: DRAFT, REQUESTED, APPROVED, PICKING, SHIPPED, PARTIALLY_DELIVERED, DELIVERED, CANCELLED, CLOSED), `priority` (enum: LOW, MEDIUM, HIGH, URGENT), `deliveryMethod` (enum: REGULAR, EXPRESS, PICKUP), `deliveryDate` (date-time), `picklistIds` (list), `batchAllocations` (list of objects), `batchAllocations.batchNumber` (text), `batchAllocations.expirationDate` (date-time), `batchAllocations.locationId` (text), `batchAllocations.productId` (text), `batchAllocations.quantity` (number), `products` (list of objects), `products.baseUnitConversion` (number), `products.baseUnitQuantity` (number), `products.pricePerBaseUnit` (number), `products.pricePerUnit` (number), `products.quantity` (number), `products.totalPrice` (number), `products.productId` (text), `products.unit` (text), `reservedProducts` (list of objects), `reservedProducts.productId` (text), `reservedProducts.quantity` (number), `reservedProducts.siteId` (text), `isFullyCancelled` (boolean), `cancelledProducts` (JSON), `deliveredProducts` (list of objects), `deliveredProducts.productId` (text), `deliveredProducts.quantity` (number), `deliveredProducts.unit` (text), `returnedProducts` (list of objects), `returnedProducts.productId` (text), `returnedProducts.quantity` (number), `returnedProducts.unit` (text), `writtenOff` (JSON). JSON fields, lists of objects and paths into their elements (`rows.total`, matched when some element matches) filter but do not sort. Ops by type: text: eq ne in isNull notNull gt gte lt lte contains startsWith; integer: eq ne in isNull notNull gt gte lt lte; number: eq ne in isNull notNull gt gte lt lte; boolean: eq ne in isNull notNull; date-time: eq ne in isNull notNull gt gte lt lte; date: eq ne in isNull notNull gt gte lt lte; enum: eq ne in isNull notNull; list: eq ne in isNull notNull contains; JSON: isNull notNull contains; list of objects: isNull notNull. */
         filters?: string[];
         /** @description 0-based page number. */
         page?: number;

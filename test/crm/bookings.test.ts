@@ -87,6 +87,7 @@ describe('Bookings', () => {
       postalCode: null,
       city: null,
       message: null,
+      remindedAt: null,
     });
     expect(eventLines(res.body)).toEqual([expect.stringMatching(/^CREATE/)]);
     const other = await book(a, { startTime: '2026-12-01T10:00:00Z' });

@@ -59,6 +59,7 @@ describe('Inbox', () => {
       parentCommunicationId: null,
       relatedEntityId: null,
       relatedEntityType: null,
+      attachments: [],
     });
     expect(eventLines(res.body)).toEqual([expect.stringMatching(/^CREATE/)]);
 

@@ -5,6 +5,10 @@ import { startSmtp } from '../support/smtp';
 import { waitFor } from '../events/receiver';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
+import { withTenant } from '../../src/db/tenant-transaction';
+import { queryRows } from '../../src/db/orm-bypass/statements';
+import { workerDatabaseUrl } from '../support/database';
+import { childEnv, cliCommands, randomSecret } from '../support/process';
 import { createEmployee, gql } from './support';
 
 /** The next Monday (UTC) at least a week away, as YYYY-MM-DD: every slot of that week is in the future. */
@@ -211,3 +215,162 @@ describe('Public booking confirmation e-mail', () => {
     expect(cancelled.body).toMatchObject({ id: res.body.id, status: 'CANCELLED' });
   });
 });
+
+describe('the bookings job (bms jobs:run crm.bookings): reminders, then COMPLETED', () => {
+  let server: TestServer;
+  let a: TestTenant;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let worker: EventWorker;
+  let env: NodeJS.ProcessEnv;
+  const { ok } = cliCommands(() => env);
+
+  beforeAll(async () => {
+    server = await startServer({
+      http: { rateLimits: { perCredential: 0, perTenant: 0, windowMs: 60_000, publicPerAddress: 1000 } },
+    });
+    env = childEnv({ DATABASE_URL: await workerDatabaseUrl(), JWT_SECRET: randomSecret() });
+    smtp = await startSmtp();
+    worker = startEventWorker(server.orm, createLogger('silent'), {
+      ...eventSettings({}),
+      smtpUrl: smtp.url,
+      mailFrom: 'bookings@service.test',
+      pollIntervalMs: 50,
+    });
+    a = await server.tenant('Book Jobs');
+  }, 120_000);
+  afterAll(async () => {
+    await worker.stop();
+    await smtp.close();
+    await server.close();
+  });
+
+  const run = async (now: string) =>
+    (await ok('jobs:run', 'crm.bookings', '--tenant', a.tenantId, '--now', now)) as {
+      job: string;
+      outcome: string;
+      items: number;
+    }[];
+  const reminders = (to: string) => smtp.to(to).filter((m) => /^Reminder:/.test(m.parsed.subject ?? ''));
+  const statusOf = async (id: string) =>
+    (await gql(a.client, `query($ids: [ID!]!) { bookings(ids: $ids) { status remindedAt } }`, { ids: [id] }))
+      .bookings[0] as { status: string; remindedAt: string | null };
+
+  it('reminds each confirmed visitor once, tells the employee, and completes what ended; NO_SHOW and CANCELLED stay', async () => {
+    const staff = await a.userWith([]);
+    const employeeId = await createEmployee(a.client, { firstName: 'Tess', userId: staff.userId });
+    await a.client.post('/crm/contact-form-widgets', {
+      name: 'Jobs',
+      slug: 'jobs',
+      assignedTeamLeadId: employeeId,
+    });
+    const visitor = new Client(server.baseUrl);
+    const day = nextMonday();
+    const book = async (time: string, email: string) => {
+      const res = await visitor.post(`/public/bookings/jobs?tenant=${a.tenantId}`, {
+        startTime: `${day}T${time}:00.000Z`,
+        email,
+        firstName: email.split('@')[0],
+      });
+      expect(res.status).toBe(201);
+      return res.body as { id: string; cancellationToken: string };
+    };
+    const later = await book('14:00', 'later@example.test');
+    const early = await book('09:00', 'early@example.test');
+    const absent = await book('09:30', 'absent@example.test');
+    const cancelled = await book('10:00', 'cancelled@example.test');
+    await gql(
+      a.client,
+      'mutation($id: ID!, $i: UpdateBookingInput!) { updateBooking(id: $id, input: $i) { id } }',
+      {
+        id: absent.id,
+        i: { status: 'NO_SHOW' },
+      },
+    );
+    expect(
+      (
+        await visitor.post(`/public/bookings/cancel?tenant=${a.tenantId}`, {
+          token: cancelled.cancellationToken,
+        })
+      ).status,
+    ).toBe(200);
+
+    // A day ahead is too early for every one of them.
+    expect((await run(`${dayBefore(day)}T07:59:00.000Z`))[0].items).toBe(0);
+
+    // Within 24 hours of both confirmed meetings: two reminders, none for NO_SHOW or CANCELLED.
+    const morning = `${day}T08:00:00.000Z`;
+    // Two runs at once (two processes): each booking is taken by one of them only.
+    const both = await Promise.all([run(morning), run(morning)]);
+    for (const result of both)
+      expect(result).toEqual([expect.objectContaining({ job: 'crm.bookings', outcome: 'ok' })]);
+    expect(both[0][0].items + both[1][0].items).toBe(2);
+    const [mail] = await waitFor(
+      () => reminders('later@example.test').length > 0 && reminders('later@example.test'),
+    );
+    expect(mail.parsed.subject).toContain(`${day} 14:00 UTC`);
+    const link = /https?:\/\/\S+\/api\/v1\/public\/bookings\/cancel\?\S+/.exec(mail.parsed.text ?? '');
+    expect(new URL(link![0]).searchParams.get('token')).toBe(later.cancellationToken);
+    await waitFor(() => reminders('early@example.test').length > 0);
+    expect((await statusOf(later.id)).remindedAt).toBe(morning);
+
+    // Again, at once and later: nothing more is sent.
+    expect((await run(morning))[0].items).toBe(0);
+    expect((await run(`${day}T08:30:00.000Z`))[0].items).toBe(0);
+    const queued = await withTenant(
+      server.orm.em,
+      { tenantId: a.tenantId, userId: null, email: 'test' },
+      (em) =>
+        queryRows(
+          em,
+          `select target->'mail'->>'to' as "to" from event_delivery where tenant_id = $1 and event_type = 'booking.reminder_mail' order by 1`,
+          [a.tenantId],
+        ),
+    );
+    expect(queued.map((r) => r.to)).toEqual(['early@example.test', 'later@example.test']);
+    expect(reminders('later@example.test')).toHaveLength(1);
+    expect(reminders('absent@example.test')).toHaveLength(0);
+    expect(reminders('cancelled@example.test')).toHaveLength(0);
+
+    // The employee's user hears of both appointments.
+    const notes = (await staff.client.get('/notifications/me?pageSize=100')).body.content as {
+      scope: string;
+      title: string;
+    }[];
+    expect(
+      notes
+        .filter((n) => n.scope === 'activity.due')
+        .map((n) => n.title)
+        .sort(),
+    ).toEqual(['Appointment with early is coming up', 'Appointment with later is coming up']);
+
+    // At noon the 09:00 meeting has ended: COMPLETED, with its status_changed event.
+    expect((await run(`${day}T12:00:00.000Z`))[0].items).toBe(1);
+    expect((await statusOf(early.id)).status).toBe('COMPLETED');
+    expect((await statusOf(later.id)).status).toBe('CONFIRMED');
+    expect((await statusOf(absent.id)).status).toBe('NO_SHOW');
+    expect((await statusOf(cancelled.id)).status).toBe('CANCELLED');
+    const events = await withTenant(
+      server.orm.em,
+      { tenantId: a.tenantId, userId: null, email: 'test' },
+      (em) =>
+        queryRows(
+          em,
+          `select type from outbox_event where tenant_id = $1 and resource_id = $2 order by occurred_at`,
+          [a.tenantId, early.id],
+        ),
+    );
+    expect(events.map((e) => e.type)).toContain('booking.status_changed');
+
+    // The evening: the 14:00 meeting is over too, the others stay as they are.
+    expect((await run(`${day}T18:00:00.000Z`))[0].items).toBe(1);
+    expect((await statusOf(later.id)).status).toBe('COMPLETED');
+    expect((await statusOf(absent.id)).status).toBe('NO_SHOW');
+    expect((await statusOf(cancelled.id)).status).toBe('CANCELLED');
+    expect(reminders('later@example.test')).toHaveLength(1);
+  });
+});
+
+/** The day before `day` (YYYY-MM-DD). */
+function dayBefore(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) - 86_400_000).toISOString().slice(0, 10);
+}

@@ -33,6 +33,7 @@ describe('Sent mails', () => {
       subject: 'Your quote',
       opened: false,
       openedAt: null,
+      messageId: null,
     });
     expect(await gqlErrorStatus(a.client, CREATE, { input: { subject: 'nobody' } })).toBe(400);
     expect(await gqlErrorStatus(a.client, CREATE, { input: { recipient: 'not-mail' } })).toBe(400);

@@ -1,3 +1,12 @@
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  type PDFRawStream,
+  type PDFString,
+} from '@cantoo/pdf-lib';
 import { XMLParser } from 'fast-xml-parser';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { expectErrorBody } from '../support/http';
@@ -210,7 +219,25 @@ describe('e-invoices', () => {
     expect(unknown.body.detail).toContain('creditedInvoiceId');
   });
 
-  test('Factur-X is a PDF/A-3 with the CII embedded', async () => {
+  /** The `factur-x.xml` a PDF embeds, read back with pdf-lib. */
+  async function embeddedXml(pdf: Buffer): Promise<string> {
+    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    const names = doc.catalog
+      .lookup(PDFName.of('Names'), PDFDict)
+      .lookup(PDFName.of('EmbeddedFiles'), PDFDict)
+      .lookup(PDFName.of('Names'), PDFArray);
+    for (let i = 0; i + 1 < names.size(); i += 2) {
+      if ((names.lookup(i) as PDFString).decodeText() !== 'factur-x.xml') continue;
+      const file = names
+        .lookup(i + 1, PDFDict)
+        .lookup(PDFName.of('EF'), PDFDict)
+        .lookup(PDFName.of('F'));
+      return Buffer.from(decodePDFRawStream(file as PDFRawStream).decode()).toString('utf8');
+    }
+    throw new Error('no factur-x.xml in the PDF');
+  }
+
+  test("Factur-X is a PDF/A-3 with a valid CII embedded; a credit note's names the invoice it corrects", async () => {
     const inv = await invoice({ clientId: dutchBuyer, rows: [{ quantity: 1, unitPrice: 100, taxRate: 21 }] });
     const res = await eInvoice(inv.id, 'facturx');
     expect(res.status).toBe(200);
@@ -219,6 +246,25 @@ describe('e-invoices', () => {
     expect(pdf.startsWith('%PDF-')).toBe(true);
     expect(pdf).toContain('factur-x.xml');
     expect(pdf).toMatch(/pdfaid:part[^0-9]*3/);
+    expect(await fatal(await embeddedXml(res.bytes), 'CII')).toEqual([]);
+
+    const credit = await invoice({
+      type: 'CREDIT_NOTE',
+      clientId: dutchBuyer,
+      creditedInvoiceId: inv.id,
+      rows: [{ description: 'Returned', quantity: 1, unitPrice: 40, taxRate: 21 }],
+    });
+    const creditPdf = await eInvoice(credit.id, 'facturx');
+    expect(creditPdf.status).toBe(200);
+    expect(creditPdf.bytes.toString('latin1')).toMatch(/pdfaid:part[^0-9]*3/);
+    const embedded = await embeddedXml(creditPdf.bytes);
+    expect(await fatal(embedded, 'CII')).toEqual([]);
+    // The same document the CII format answers, preceding invoice included.
+    expect(embedded).toBe((await eInvoice(credit.id, 'cii')).bytes.toString('utf8'));
+    expect(
+      xml.parse(embedded).CrossIndustryInvoice.SupplyChainTradeTransaction.ApplicableHeaderTradeSettlement
+        .InvoiceReferencedDocument.IssuerAssignedID,
+    ).toBe(inv.invoiceNumber);
   });
 
   test('an e-invoice needs the seller and buyer details: a 409 naming each missing field; a bad format is a 400', async () => {

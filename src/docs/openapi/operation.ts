@@ -109,6 +109,13 @@ export function buildOperation(
                     },
                   }
                 : {}),
+              ...(route.rawMessageBody
+                ? {
+                    'message/rfc822': {
+                      schema: { type: 'string', format: 'binary', description: 'The message itself.' },
+                    },
+                  }
+                : {}),
             },
           },
         }

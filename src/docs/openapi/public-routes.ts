@@ -131,7 +131,12 @@ export function publicPaths(tag: string): OpenApiDocument['paths'] {
                   type: 'object',
                   required: ['slotMinutes', 'slots'],
                   properties: {
-                    slotMinutes: { type: 'integer' },
+                    slotMinutes: {
+                      type: 'integer',
+                      format: 'int32',
+                      minimum: SLOT_MINUTES,
+                      maximum: SLOT_MINUTES,
+                    },
                     slots: {
                       type: 'array',
                       items: {

@@ -119,13 +119,47 @@ export async function acceptInvitation(
       [tenantId, digest(secret), now],
     );
     if (!row) throw gone();
-    const user = await em.findOne(User, { id: String(row.user_id) });
-    if (!user || user.status !== UserStatus.INVITED) throw gone();
-    user.status = UserStatus.ACTIVE;
-    user.verified = true;
-    await em.flush();
+    const user = await activate(em, String(row.user_id));
+    if (!user) throw gone();
     const issuer = await em.findOne(TrustedIssuer, {}, { orderBy: { created: 'asc', id: 'asc' } });
     const who = { userId: user.id, tenantId, email: user.email };
     return issuer ? { ...who, signIn: 'issuer', issuer: issuer.issuer } : { ...who, signIn: 'token' };
+  });
+}
+
+/** The INVITED user `userId` made ACTIVE (and verified), or null when the user is not INVITED. */
+async function activate(em: EntityManager, userId: string): Promise<User | null> {
+  const user = await em.findOne(User, { id: userId });
+  if (!user || user.status !== UserStatus.INVITED) return null;
+  user.status = UserStatus.ACTIVE;
+  user.verified = true;
+  await em.flush();
+  return user;
+}
+
+/**
+ * The first sign-in of an INVITED user through the tenant's identity provider, whose token names
+ * them: it is the set-up the invitation asked for, so the invitation is spent and the user becomes
+ * ACTIVE, as redeeming the link does. Only a live invitation (unspent, unexpired) does this: a user
+ * whose invitation expired waits to be invited again, as with the link. Answers whether the user
+ * is ACTIVE now (a sign-in at the same moment may have activated them first).
+ */
+export async function acceptBySignIn(
+  rootEm: EntityManager,
+  tenantId: string,
+  userId: string,
+  now = new Date(),
+): Promise<boolean> {
+  return withTenant(rootEm, { tenantId, userId: null, email: 'invitation' }, async (em) => {
+    const [row] = await queryRows(
+      em,
+      `update user_invitation set used_at = $3, updated = $3, version = version + 1
+       where tenant_id = $1 and user_id = $2 and used_at is null and expires_at > $3
+       returning user_id`,
+      [tenantId, userId, now],
+    );
+    if (row && (await activate(em, userId))) return true;
+    const user = await em.findOne(User, { id: userId }, { fields: ['status'] });
+    return user?.status === UserStatus.ACTIVE;
   });
 }

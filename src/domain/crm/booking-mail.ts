@@ -34,6 +34,12 @@ export function bookingInvitation(booking: Booking, organizer: { name: string; e
 export const cancelLink = (apiUrl: string, booking: Booking): string =>
   `${apiUrl}/public/bookings/cancel?tenant=${encodeURIComponent(booking.tenantId)}&token=${encodeURIComponent(booking.cancellationToken)}`;
 
+/** The delivery's event type of a booking's reminder before the meeting. */
+export const BOOKING_REMINDER_EVENT = 'booking.reminder_mail';
+
+/** When a booking starts, as its mails say it: `2027-01-04 10:00` (UTC). */
+export const mailTime = (start: Date): string => start.toISOString().replace('T', ' ').slice(0, 16);
+
 /**
  * Queues the confirmation of a public booking to its visitor through the outbox's e-mail
  * deliveries, in `em`'s transaction: it is sent only if the booking commits. It carries the
@@ -46,16 +52,12 @@ export async function queueBookingConfirmation(
   settings: { apiUrl: string; mailFrom: string },
 ): Promise<string> {
   const tenant = await em.findOneOrFail(Tenant, { id: booking.tenantId });
-  const [event] = await queryRows(
-    em,
-    `select id from outbox_event where tenant_id = $1 and resource_id = $2 and type = 'booking.created' limit 1`,
-    [booking.tenantId, booking.id],
-  );
+  const event = await latestEvent(em, booking, `and type = 'booking.created'`);
   const ics = bookingInvitation(booking, { name: tenant.name, email: settings.mailFrom });
-  const when = booking.startTime.toISOString().replace('T', ' ').slice(0, 16);
+  const when = mailTime(booking.startTime);
   return queueMail(em, {
     tenantId: booking.tenantId,
-    eventId: String(event?.id ?? booking.id),
+    eventId: event ?? booking.id,
     eventType: BOOKING_CONFIRMATION_EVENT,
     by: 'public-form',
     mail: {
@@ -67,4 +69,44 @@ export async function queueBookingConfirmation(
       attachments: [attachmentOf('booking.ics', 'text/calendar; method=REQUEST', Buffer.from(ics, 'utf8'))],
     },
   });
+}
+
+/**
+ * Queues the reminder of a coming meeting to the booking's visitor, like the confirmation (the
+ * outbox, in `em`'s transaction), with the cancel link: the visitor who cannot come frees the
+ * slot. It reports the booking's latest event, the change that stamped `remindedAt`.
+ */
+export async function queueBookingReminder(
+  em: EntityManager,
+  booking: Booking,
+  settings: { apiUrl: string },
+  by: string,
+): Promise<string> {
+  const tenant = await em.findOneOrFail(Tenant, { id: booking.tenantId });
+  const event = await latestEvent(em, booking, '');
+  const when = mailTime(booking.startTime);
+  return queueMail(em, {
+    tenantId: booking.tenantId,
+    eventId: event ?? booking.id,
+    eventType: BOOKING_REMINDER_EVENT,
+    by,
+    mail: {
+      to: booking.email!,
+      subject: `Reminder: your appointment with ${tenant.name} on ${when} UTC`,
+      text:
+        `This is a reminder of your appointment with ${tenant.name} on ${when} UTC.\n\n` +
+        `If you cannot come, cancel it here: ${cancelLink(settings.apiUrl, booking)}\n`,
+    },
+  });
+}
+
+/** The id of the booking's latest outbox event (of a kind, by `filter`), if any was written. */
+async function latestEvent(em: EntityManager, booking: Booking, filter: string): Promise<string | undefined> {
+  const [event] = await queryRows(
+    em,
+    `select id from outbox_event where tenant_id = $1 and resource_id = $2 ${filter}
+     order by occurred_at desc, id desc limit 1`,
+    [booking.tenantId, booking.id],
+  );
+  return event ? String(event.id) : undefined;
 }

@@ -12,13 +12,23 @@ import { InboxResolver } from './api/inbox-resolver';
 import { LeadResolver } from './api/lead-resolver';
 import { leads } from './api/leads';
 import { sentMails } from './api/sent-mails';
+import { bookingsJob } from './booking-jobs';
 import { dueRemindersJob } from './reminders';
+import { mailboxesJob } from './mailbox-poll';
+import { MailboxResolver } from './api/mailbox-resolver';
 
 /** CRM and communications: contact forms, activities, bookings, leads, the inbox and sent mails. */
 export const crmModule: DomainModule = {
   entities: crmEntities,
   groups: [contactFormWidgets, activities, bookings, leads, inbox, sentMails],
-  resolvers: [ContactFormWidgetResolver, ActivityResolver, BookingResolver, LeadResolver, InboxResolver],
+  resolvers: [
+    ContactFormWidgetResolver,
+    ActivityResolver,
+    BookingResolver,
+    LeadResolver,
+    InboxResolver,
+    MailboxResolver,
+  ],
   routes: crmRoutes,
-  scheduled: [dueRemindersJob],
+  scheduled: [dueRemindersJob, mailboxesJob, bookingsJob],
 };

@@ -85,8 +85,12 @@ export async function freeSlots(
 ): Promise<Date[]> {
   const employeeId = bookablePerson(widget);
   const until = new Date(from.getTime() + days * DAY);
-  const held = await heldTimes(em, employeeId, from, until);
-  return gridSlots(from, days, now).filter((s) => {
+  return withoutHeld(gridSlots(from, days, now), await heldTimes(em, employeeId, from, until));
+}
+
+/** The slots no held time overlaps; one that merely touches a held time (ends as it starts) is free. */
+export function withoutHeld(slots: readonly Date[], held: readonly { start: number; end: number }[]): Date[] {
+  return slots.filter((s) => {
     const start = s.getTime();
     const end = start + SLOT_MINUTES * MINUTE;
     return !held.some((h) => h.start < end && h.end > start);

@@ -7,6 +7,7 @@ import {
   type Invoice,
   type InvoiceRow,
 } from './entities/invoice';
+import { withFacturXml } from './factur-x-xml';
 import { isReverseCharged, type InvoiceParty } from './invoice-parties';
 import { vatBreakdown } from './vat-rules';
 
@@ -279,14 +280,19 @@ export async function renderEInvoice(
       ? { pdf: { buffer: extra.pdf, filename: name, mimetype: 'application/pdf' } }
       : {}),
   });
-  if (typeof out !== 'string') return Buffer.from(out);
-  return Buffer.from(format === 'cii' ? withCiiInvoiceReference(out, extra.credited) : out, 'utf8');
+  if (typeof out === 'string')
+    return Buffer.from(format === 'cii' ? withCiiInvoiceReference(out, extra.credited) : out, 'utf8');
+  if (format !== 'facturx' || !extra.credited?.invoiceNumber) return Buffer.from(out);
+  // The CII inside the PDF is the library's, without the preceding invoice: it becomes the CII
+  // this service answers for the same invoice.
+  const cii = await service.generate(data, { format: LIBRARY_FORMAT.cii, lang: 'en', noWarnings: true });
+  return Buffer.from(await withFacturXml(out, withCiiInvoiceReference(String(cii), extra.credited)));
 }
 
 /**
  * The preceding invoice (BG-3) in CII. The library reads it for CII from a shape its own schema
  * refuses, so it never writes one; it goes where the CII schema orders it, after the monetary
- * summation of the header settlement. (Inside a Factur-X PDF the CII is the library's, without it.)
+ * summation of the header settlement, in the CII answered alone and in the one a Factur-X embeds.
  */
 function withCiiInvoiceReference(
   xml: string,

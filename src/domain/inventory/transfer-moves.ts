@@ -24,7 +24,8 @@ import { changeStock, type StockLedger } from './stock-ledger';
  *   unexpired batches first-expiring first (the transfer's `batchAllocations` say which); they
  *   are in transit at the destination, and the receiving side is EXPECTED;
  * - delivered (PARTIALLY_DELIVERED, DELIVERED): what `deliveredProducts` adds arrives at the
- *   destination as batches with the numbers, dates and prices they left with, and leaves transit.
+ *   destination as batches with the numbers, dates and prices they left with, and leaves transit;
+ * - closed (CLOSED): what had not arrived was written off (transfer-write-off.ts); nothing moves.
  *
  * A status that skips steps runs each of them in turn. Every step changes the inventories it
  * concerns in one transaction, each locked (changeStock) in the order of (site, product), so
@@ -40,6 +41,7 @@ const SHIPPED: readonly TransferStatus[] = [
   TransferStatus.SHIPPED,
   TransferStatus.PARTIALLY_DELIVERED,
   TransferStatus.DELIVERED,
+  TransferStatus.CLOSED,
 ];
 
 /** How far a status has taken the stock: 0 nothing moved, 1 reserved, 2 shipped. */
@@ -315,10 +317,27 @@ export async function moveTransferStock(
   const was = stageOf(before.status);
   if (before.status === TransferStatus.CANCELLED && t.status !== TransferStatus.CANCELLED)
     throw conflict(`transfer ${t.transferNumber} is CANCELLED; a cancelled transfer cannot be reopened`);
+  if (before.status === TransferStatus.CLOSED) {
+    if (
+      t.status !== TransferStatus.CLOSED ||
+      input.deliveredProducts !== undefined ||
+      !sameFigures(before.wanted, wantedOf(t)) ||
+      before.stockSiteId !== (t.stockSiteId ?? null) ||
+      before.destinationStockSiteId !== (t.destinationStockSiteId ?? null)
+    )
+      throw conflict(
+        `transfer ${t.transferNumber} is CLOSED (its stock in transit was written off); its status, products, deliveries and sites cannot change`,
+      );
+    return;
+  }
+  if (t.status === TransferStatus.CLOSED)
+    throw badRequest(
+      'status: a transfer is CLOSED by writing off its stock in transit (POST /stock-transfers/{id}/write-off, writeOffStockTransfer)',
+    );
   if (t.status === TransferStatus.CANCELLED) {
     if (was === 2)
       throw conflict(
-        `transfer ${t.transferNumber} has shipped; a shipped transfer cannot be cancelled (returns do not move stock yet)`,
+        `transfer ${t.transferNumber} has shipped; a shipped transfer cannot be cancelled: what never arrives is written off (POST /stock-transfers/{id}/write-off), what arrived is returned`,
       );
     if (was === 1) await inTransaction(ctx.em, () => run(ctx, releaseSteps(t), false));
     t.reservedProducts = [];
@@ -383,9 +402,9 @@ export async function moveTransferStock(
  * transit it cannot be deleted (409), since the stock would vanish with it.
  */
 export async function releaseTransferStock(ctx: Context, t: StockTransfer): Promise<void> {
-  if (stageOf(t.status) === 2 && t.status !== TransferStatus.DELIVERED)
+  if (stageOf(t.status) === 2 && t.status !== TransferStatus.DELIVERED && t.status !== TransferStatus.CLOSED)
     throw conflict(
-      `transfer ${t.transferNumber} has stock in transit; deliver it before deleting the transfer`,
+      `transfer ${t.transferNumber} has stock in transit; deliver it or write it off before deleting the transfer`,
     );
   if (stageOf(t.status) === 1) await inTransaction(ctx.em, () => run(ctx, releaseSteps(t), false));
 }

@@ -23,15 +23,17 @@ export interface TransferProductProgress {
  * The progress of each product of a transfer, from what the transfer stores:
  * ordered = its product lines; cancelled, delivered, returned = those lists; picked = its batch
  * allocations; shipped = what was picked, once the transfer has shipped (at least what was
- * delivered); pending = ordered - cancelled - delivered; cancellable = what is neither
- * cancelled nor picked/shipped; reserved splits into what is already picked (picklist) and the
- * rest (unassigned); finished = delivered + cancelled.
+ * delivered); pending = ordered - cancelled - delivered - written off; cancellable = what is
+ * neither cancelled nor picked/shipped; reserved splits into what is already picked (picklist) and
+ * the rest (unassigned); finished = delivered + cancelled + written off (a written-off quantity
+ * will not arrive, so it is no longer pending).
  */
 export function productStatusOf(t: StockTransfer): TransferProductProgress[] {
   const ordered = perProduct(t.products);
   const cancelled = perProduct(t.cancelledProducts?.products ?? []);
   const delivered = perProduct(t.deliveredProducts ?? []);
   const returned = perProduct(t.returnedProducts ?? []);
+  const writtenOff = perProduct(t.writtenOff?.products ?? []);
   // Allocations and reservations are in base units, as the stock they move.
   const rate = unitRates(t.products);
   const inLineUnits = (base: Map<string, number>) =>
@@ -54,11 +56,11 @@ export function productStatusOf(t: StockTransfer): TransferProductProgress[] {
       quantityReturned: q(returned),
       quantityPicked: q(picked),
       quantityShipped: round4(shipped),
-      quantityPending: round4(Math.max(0, q(ordered) - q(cancelled) - q(delivered))),
+      quantityPending: round4(Math.max(0, q(ordered) - q(cancelled) - q(delivered) - q(writtenOff))),
       quantityCanBeCancelled: round4(Math.max(0, q(ordered) - q(cancelled) - Math.max(q(picked), shipped))),
       quantityReservedPicklist: round4(reservedPicklist),
       quantityReservedUnassigned: round4(Math.max(0, q(reserved) - reservedPicklist)),
-      finishedQuantity: round4(Math.min(q(ordered), q(delivered) + q(cancelled))),
+      finishedQuantity: round4(Math.min(q(ordered), q(delivered) + q(cancelled) + q(writtenOff))),
       unitPrice: units > 0 ? round4(value / units) : Number(lines[0]?.pricePerUnit ?? 0),
       returnStarted: q(returned) > 0,
     };

@@ -231,6 +231,20 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
     }),
   },
   {
+    scope: 'activity.due',
+    entity: 'Booking',
+    when: "a booking's `remindedAt` is stamped (the bookings job reminds its visitor of the meeting): the appointment is near; to the user of its assigned employee",
+    type: NotificationType.TASK,
+    notifyActor: true,
+    happened: stamped('remindedAt'),
+    recipients: (users, after) => users.employees([str(after.assignedEmployeeId)]),
+    message: (r) => ({
+      title: `Appointment with ${nameOf(r)} is coming up`,
+      body: r.startTime ? `Starts at ${new Date(r.startTime as string).toISOString()}.` : undefined,
+      actionUrl: `/crm/bookings/${str(r.id)}`,
+    }),
+  },
+  {
     scope: 'booking.created',
     entity: 'Booking',
     when: 'a booking is created; to the user of its assigned employee',
@@ -245,10 +259,15 @@ export const NOTIFICATION_PRODUCERS: readonly NotificationProducer[] = [
   {
     scope: 'inbox.received',
     entity: 'InboundEmail',
-    when: 'an inbound e-mail is stored; to the users holding READ_INBOX',
+    when: 'an inbound e-mail is stored; to the users holding READ_INBOX and the owner of the lead it came from',
     type: NotificationType.MESSAGE,
     happened: (before) => before === undefined,
-    recipients: (users) => users.holding('READ_INBOX'),
+    recipients: async (users, after) => [
+      ...new Set([
+        ...(await users.holding('READ_INBOX')),
+        ...(str(after.relatedEntityType) === 'LEAD' ? await users.leadOwner(str(after.relatedEntityId)) : []),
+      ]),
+    ],
     message: (r) => ({
       title: `New e-mail from ${str(r.fromName) || str(r.fromEmail)}`,
       body: str(r.subject) || undefined,

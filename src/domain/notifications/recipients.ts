@@ -62,6 +62,15 @@ export class Recipients {
     );
   }
 
+  /** The user responsible for this lead (its `ownerId`). */
+  leadOwner(leadId: string | null | undefined): Promise<string[]> {
+    return this.byIds(
+      `select u.id from lead l join app_user u on u.tenant_id = l.tenant_id and u.id = l.owner_id
+       where l.tenant_id = $1 and l.id = any($2::uuid[]) and u.status = 'ACTIVE'`,
+      [leadId],
+    );
+  }
+
   /**
    * The users holding `permission` (`UPDATE_INVENTORY`) through one of their roles, or the
    * super-admin role, which holds every permission.

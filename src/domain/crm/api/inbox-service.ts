@@ -1,8 +1,15 @@
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Context } from '../../../context';
+import { callerOf } from '../../../context';
+import { badRequest } from '../../../errors';
+import { inTransaction } from '../../../db/transaction';
+import { receiveMessage } from '../inbound-mail';
+import { replyToEmail } from '../inbox-reply';
+import type { SentMail } from '../entities/sent-mail';
 import { InboundEmail, InboundEmailStatus } from '../entities/inbound-email';
 import { FamilyService } from '../../../family/service';
+import type { ReplyInboundEmailInput } from './inbox-reply-inputs';
 import { inbox, type InboxCounts } from './inbox';
 import type { IngestInboundEmailInput } from './inbound-email-inputs';
 
@@ -40,4 +47,40 @@ export async function inboxCounts(ctx: Context): Promise<InboxCounts> {
     perStatus[row.status] = Number(row.n);
   const total = Object.values(perStatus).reduce((sum, n) => sum + n, 0);
   return { unread: perStatus.NEW, total, ...perStatus };
+}
+
+/** A raw message in base64 (how the REST row hands a message/rfc822 body over), decoded; else 400. */
+function decoded(message: string): Buffer {
+  const text = message.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0)
+    throw badRequest(
+      'message: not base64 (send the message itself as message/rfc822, or {"message": base64})',
+    );
+  return Buffer.from(text, 'base64');
+}
+
+/** Stores a raw RFC 5322 message in the caller's inbox (inbound-mail.ts), once per Message-ID. */
+export async function receiveInboundMessage(ctx: Context, message: string): Promise<InboundEmail> {
+  const caller = callerOf(ctx);
+  const raw = decoded(message);
+  return inTransaction(ctx.em, async () => {
+    const { email } = await receiveMessage(
+      ctx.em,
+      { tenantId: caller.tenantId, userId: caller.userId, files: ctx.files },
+      raw,
+    );
+    return email;
+  });
+}
+
+/** Answers an e-mail of the inbox (inbox-reply.ts): a SentMail, the e-mail queued, REPLIED. */
+export async function replyToInboundEmail(
+  ctx: Context,
+  id: string,
+  input: ReplyInboundEmailInput,
+): Promise<SentMail> {
+  return inTransaction(ctx.em, async () => {
+    const email = await service.oneOrFail(ctx, id);
+    return replyToEmail(ctx.em, email, input, callerOf(ctx).email);
+  });
 }

@@ -143,4 +143,9 @@ export class Booking extends Audited {
 
   @TextColumn({ description: BOOKING_DOCS.message })
   message?: string | null;
+
+  @DateTimeColumn({
+    description: 'When the visitor was sent the reminder of the meeting; set once, by the service.',
+  })
+  remindedAt?: Date | null;
 }

@@ -1,9 +1,11 @@
 import { Entity, Unique } from '@mikro-orm/core';
 import { ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../../entities/tenant-scoped';
+import { FileAsset } from '../../../entities/shared';
 import {
   DateTimeColumn,
   EnumColumn,
+  JsonColumn,
   TenantIndexes,
   TextColumn,
   TextListColumn,
@@ -115,4 +117,11 @@ export class InboundEmail extends Audited {
 
   @TextColumn({ description: 'The kind of record relatedEntityId names: LEAD...' })
   relatedEntityType?: string | null;
+
+  @JsonColumn(() => [FileAsset], {
+    nullable: false,
+    description:
+      'The files the e-mail carried, stored as files of the tenant (read them through the files API).',
+  })
+  attachments: FileAsset[] = [];
 }

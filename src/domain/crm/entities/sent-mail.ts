@@ -10,7 +10,7 @@ export const SENT_MAIL_DOCS = {
 } as const;
 
 @Entity({ tableName: 'sent_mail' })
-@TenantIndexes('sent_mail', 'recipient', 'subject', 'opened', 'openedAt')
+@TenantIndexes('sent_mail', 'recipient', 'subject', 'opened', 'openedAt', 'messageId')
 @ObjectType({ description: 'An e-mail the tenant sent, and whether it was opened.' })
 export class SentMail extends Audited {
   @TextColumn({ nullable: false, description: SENT_MAIL_DOCS.recipient })
@@ -27,4 +27,8 @@ export class SentMail extends Audited {
 
   @DateTimeColumn({ description: 'When the recipient opened it.' })
   openedAt?: Date | null;
+
+  /** Set by the service on what it sends itself: an answer's In-Reply-To names it. */
+  @TextColumn({ description: 'The Message-ID header of the e-mail as sent (replies from the inbox).' })
+  messageId?: string | null;
 }

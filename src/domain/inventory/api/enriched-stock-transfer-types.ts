@@ -1,4 +1,4 @@
-import { Field, Float, ObjectType } from 'type-graphql';
+import { Extensions, Field, Float, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../../graphql/date-time';
 import { Audited } from '../../../entities/tenant-scoped';
 import { FileAsset, UnitOfMeasurement } from '../../../entities/shared';
@@ -8,6 +8,7 @@ import {
   IncomingTransferStatus,
   TransferPriority,
   TransferStatus,
+  TransferWriteOff,
 } from '../entities/stock-transfer';
 
 /**
@@ -138,4 +139,11 @@ export class EnrichedStockTransfer extends Audited {
   picklistIds!: string[];
   @Field(() => [BatchAllocation], { description: 'The batches picked for the transfer.' })
   batchAllocations!: BatchAllocation[];
+
+  @Field(() => TransferWriteOff, {
+    nullable: true,
+    description: 'Set when the stock still in transit was written off, which closed the transfer.',
+  })
+  @Extensions({ rest: false })
+  writtenOff!: TransferWriteOff | null;
 }

@@ -80,6 +80,16 @@ export const inventoryRoutes: RestRoute[] = [
     code: 'custom',
     summary: 'Create an empty draft transfer',
   },
+  {
+    method: 'POST',
+    path: '/stock-transfers/{id}/write-off',
+    field: 'writeOffStockTransfer',
+    args: { input: body() },
+    code: 'custom',
+    extension: true,
+    summary:
+      'Write off what a shipped transfer still has in transit (body: {reason}) and close it (status CLOSED)',
+  },
 
   // Waste
   {

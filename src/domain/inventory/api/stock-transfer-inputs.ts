@@ -10,6 +10,7 @@ import {
   TransferStatus,
   STOCK_TRANSFER_DOCS,
 } from '../entities/stock-transfer';
+import { WRITE_OFF_REASON_CHARS } from '../transfer-write-off';
 
 /**
  * Create and update take one shape: absent fields stay as they are. Lists given replace the stored
@@ -75,4 +76,13 @@ export class StockTransferInput {
   @IsOptional()
   @ValidateNested({ each: true })
   returnedProducts?: ProductQuantity[];
+}
+
+@InputType('WriteOffStockTransferInput', {
+  description: 'Why the stock a transfer still has in transit is written off.',
+})
+export class WriteOffStockTransferInput {
+  @Field(() => String, { description: `Why: lost, damaged... (1 to ${WRITE_OFF_REASON_CHARS} characters).` })
+  @Length(1, WRITE_OFF_REASON_CHARS)
+  reason!: string;
 }

@@ -18,7 +18,9 @@ import {
   searchEnriched,
   siteReservationsOf,
   transferService,
+  writeOffTransfer,
 } from './transfer-service';
+import { WriteOffStockTransferInput } from './stock-transfer-inputs';
 import {
   EnrichedStockTransfer,
   EnrichedTransferProduct,
@@ -80,6 +82,20 @@ export class EnrichedStockTransferResolver {
   @Mutation(() => EnrichedStockTransfer, { description: 'A new, empty DRAFT transfer with the next number.' })
   createEmptyStockTransfer(@Ctx() ctx: Context): Promise<StockTransfer> {
     return createEmptyTransfer(ctx);
+  }
+
+  @Requires(can('UPDATE', 'STOCK_TRANSFERS'))
+  @Mutation(() => EnrichedStockTransfer, {
+    description:
+      "Writes off what a SHIPPED or PARTIALLY_DELIVERED transfer still has in transit (lost, damaged) and closes it: status CLOSED, writtenOff says what and why; the stock leaves the destination's in-transit figures. Any other status: 409.",
+  })
+  writeOffStockTransfer(
+    @Arg('id', () => ID, { description: ARG_DOCS.id }) id: string,
+    @Arg('input', () => WriteOffStockTransferInput, { description: 'Why the stock is written off.' })
+    input: WriteOffStockTransferInput,
+    @Ctx() ctx: Context,
+  ): Promise<StockTransfer> {
+    return writeOffTransfer(ctx, id, input.reason);
   }
 
   @Requires(can('READ', 'STOCK_TRANSFERS'))

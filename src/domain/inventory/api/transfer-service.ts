@@ -1,6 +1,10 @@
+import { LockMode } from '@mikro-orm/core';
 import type { Context } from '../../../context';
+import { inTransaction } from '../../../db/transaction';
+import { notFound } from '../../../errors';
 import type { StockInventory } from '../entities/stock-inventory';
-import type { StockTransfer } from '../entities/stock-transfer';
+import { StockTransfer } from '../entities/stock-transfer';
+import { writeOffInTransit } from '../transfer-write-off';
 import { round4 } from '../quantities';
 import { productStatusOf } from '../transfer-progress';
 import { Product } from '../../reference/entities/product';
@@ -19,6 +23,26 @@ export const transferService = new FamilyService(stockTransfers);
 /** A draft with nothing in it but its number (POST /stock-transfers/empty). */
 export function createEmptyTransfer(ctx: Context): Promise<StockTransfer> {
   return transferService.create(ctx, {});
+}
+
+/**
+ * Writes off the stock the transfer still has in transit and closes it (transfer-write-off.ts),
+ * with the transfer's row locked so that a change of it racing this one waits and then sees it
+ * CLOSED.
+ */
+export function writeOffTransfer(ctx: Context, id: string, reason: string): Promise<StockTransfer> {
+  return inTransaction(ctx.em, async () => {
+    const visible = await transferService.oneOrFail(ctx, id);
+    const t = await ctx.em.findOne(
+      StockTransfer,
+      { id: visible.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
+    if (!t) throw notFound(`StockTransfer ${id} does not exist`);
+    await writeOffInTransit(ctx, t, reason);
+    await ctx.em.flush();
+    return t;
+  });
 }
 
 /** The enriched form names the destination `destinationSiteId`; searches may use either name. */

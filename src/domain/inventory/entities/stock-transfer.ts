@@ -24,6 +24,7 @@ export enum TransferStatus {
   PARTIALLY_DELIVERED = 'PARTIALLY_DELIVERED',
   DELIVERED = 'DELIVERED',
   CANCELLED = 'CANCELLED',
+  CLOSED = 'CLOSED',
 }
 registerEnumType(TransferStatus, {
   name: 'TransferStatus',
@@ -37,6 +38,7 @@ registerEnumType(TransferStatus, {
     PARTIALLY_DELIVERED: { description: 'Delivered in part.' },
     DELIVERED: { description: 'Delivered in full.' },
     CANCELLED: { description: 'Cancelled.' },
+    CLOSED: { description: 'Closed after shipping: what had not arrived was written off (writtenOff).' },
   },
 });
 
@@ -45,6 +47,7 @@ export const SHIPPED_STATUSES: readonly TransferStatus[] = [
   TransferStatus.SHIPPED,
   TransferStatus.PARTIALLY_DELIVERED,
   TransferStatus.DELIVERED,
+  TransferStatus.CLOSED,
 ];
 
 export enum TransferPriority {
@@ -154,6 +157,25 @@ export class ReservedProduct {
   quantity?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Id of the stock site.' }) siteId?: string | null;
+}
+
+@ObjectType('TransferWriteOff', {
+  description: 'What of a shipped transfer never arrived and was written off, and why.',
+})
+export class TransferWriteOff {
+  @Field(() => String, { description: 'Why the stock was written off (lost, damaged...).' })
+  reason!: string;
+
+  @Field(() => DateTimeISOResolver, { description: 'When it was written off.' })
+  writtenOffAt!: string;
+
+  @Field(() => String, { description: 'Who wrote it off.' })
+  writtenOffBy!: string;
+
+  @Field(() => [ProductQuantity], {
+    description: "The quantities written off, in the lines' units: shipped less delivered.",
+  })
+  products!: ProductQuantity[];
 }
 
 /** What CancelledProducts fields mean, shared with the inputs that set them. */
@@ -281,4 +303,10 @@ export class StockTransfer extends Audited {
   })
   @Extensions({ rest: false })
   returnedProducts: ProductQuantity[] = [];
+
+  @JsonColumn(() => TransferWriteOff, {
+    description: 'Set when the stock still in transit was written off, which closed the transfer.',
+  })
+  @Extensions({ rest: false })
+  writtenOff?: TransferWriteOff | null;
 }
