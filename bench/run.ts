@@ -19,6 +19,7 @@ import { eventsScenario } from './events-load';
 import { fanoutScenario } from './events-fanout';
 import { pushScenario } from './push';
 import { historyScenario } from './history';
+import { invoicingScenario } from './invoicing';
 import { transferScenario } from './transfers';
 import { cpuOf, peerNodeVersion, startBaseline, startPeer, startService, type Server } from './processes';
 import { latestProfile, monotonicMicros, summarizeProfile } from './profile';
@@ -694,6 +695,11 @@ async function main() {
   // So does the history scenario (docs/history.md, "What it costs").
   if (process.env.BENCH_HISTORY_SCENARIO === '1') {
     await historyScenario(log);
+    return;
+  }
+  // So does the invoicing scenario (bench/README.md, "Other scenarios").
+  if (process.env.BENCH_INVOICING_SCENARIO === '1') {
+    await invoicingScenario(log);
     return;
   }
   if (process.env.BENCH_EVENTS_SCENARIO === '1') {

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import type { FileStore } from './domain/files/stored-files';
 import type { GroupDef } from './family/group';
 import type { ScheduledJob } from './jobs/job';
 import type { Logger } from './logger';
@@ -38,5 +39,11 @@ export interface ModuleJob {
   /** How the logs and docs name it. */
   readonly name: string;
   /** Starts it; `stop` ends it once the work in hand is settled (the process is shutting down). */
-  start(orm: MikroORM, logger: Logger): { stop(): Promise<void> };
+  start(orm: MikroORM, logger: Logger, services: ModuleServices): { stop(): Promise<void> };
+}
+
+/** What the process gives a module's background work besides the database. */
+export interface ModuleServices {
+  /** The stored files (an invoice's PDF is one). */
+  files: FileStore;
 }

@@ -58,7 +58,7 @@ export async function serve(config: Config, stops: StopSignals): Promise<void> {
   const { db, app, shared, demo } = started;
   // The modules' own background work (coverage jobs...), shared through their tables with every
   // other process.
-  const moduleJobs = appJobs.map((job) => job.start(db.orm, logger));
+  const moduleJobs = appJobs.map((job) => job.start(db.orm, logger, { files: app.files }));
   // Webhooks (and notification e-mail) go out from the outbox through this process and any other.
   const events = startEventWorker(db.orm, logger, config.events, app.metrics.observeAttempt, !db.embedded);
   // Time-based work, the kernel's (clean-ups, retention, purges, digests) and the modules': each

@@ -70,6 +70,8 @@ select create_distributed_table('epic', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('feature', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('inbound_email', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('invoice', 'tenant_id', colocate_with => 'tenant');
+-- The invoices whose PDF is still to be made, after the invoices they name.
+select create_distributed_table('invoice_pdf_due', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('notification', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('notification_settings', 'tenant_id', colocate_with => 'tenant');
 select create_distributed_table('product', 'tenant_id', colocate_with => 'tenant');

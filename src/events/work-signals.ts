@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../db/orm-bypass/statements';
 
 /**
- * Wake-ups of the queue loops (coverage jobs, tenant exports, thumbnails). A loop with nothing to
+ * Wake-ups of the queue loops (coverage jobs, tenant exports, thumbnails, invoice PDFs). A loop with nothing to
  * do looks at its table less and less often (periodic.ts); whatever creates work for it says so,
  * and the loops look at once:
  * - in this process, at once (`signalWork`), usually before the work's transaction commits: a
@@ -11,11 +11,11 @@ import { queryRows } from '../db/orm-bypass/statements';
  *   which the live hub's listening connection hears and hands to `signalWork`). A notification
  *   lost while a listener reconnects only leaves the work to that loop's next look.
  */
-export type WorkQueue = 'coverage' | 'exports' | 'thumbnails';
+export type WorkQueue = 'coverage' | 'exports' | 'thumbnails' | 'invoice-pdfs';
 
 /** The channel of the queues' wake-ups; its payload is the queue's name. */
 export const WORK_CHANNEL = 'bms_work';
-const QUEUES: readonly string[] = ['coverage', 'exports', 'thumbnails'] satisfies WorkQueue[];
+const QUEUES: readonly string[] = ['coverage', 'exports', 'thumbnails', 'invoice-pdfs'] satisfies WorkQueue[];
 
 export const isWorkQueue = (name: string): name is WorkQueue => QUEUES.includes(name);
 

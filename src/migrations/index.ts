@@ -30,6 +30,7 @@ import { Migration20261129230000_customer_address } from './Migration20261129230
 import { Migration20261130010000_notify } from './Migration20261130010000_notify';
 import { Migration20261130020000_front_office } from './Migration20261130020000_front_office';
 import { Migration20261130030000_invitations } from './Migration20261130030000_invitations';
+import { Migration20261130040000_invoice_pdf_queue } from './Migration20261130040000_invoice_pdf_queue';
 import { Migration20261130050000_mailboxes } from './Migration20261130050000_mailboxes';
 import { Migration20261130060000_booking_reminders } from './Migration20261130060000_booking_reminders';
 import { Migration20261130070000_transfer_write_off } from './Migration20261130070000_transfer_write_off';
@@ -66,6 +67,7 @@ export const migrationsList: { name: string; class: any }[] = [
   { name: 'Migration20261130010000_notify', class: Migration20261130010000_notify },
   { name: 'Migration20261130020000_front_office', class: Migration20261130020000_front_office },
   { name: 'Migration20261130030000_invitations', class: Migration20261130030000_invitations },
+  { name: 'Migration20261130040000_invoice_pdf_queue', class: Migration20261130040000_invoice_pdf_queue },
   { name: 'Migration20261130050000_mailboxes', class: Migration20261130050000_mailboxes },
   { name: 'Migration20261130060000_booking_reminders', class: Migration20261130060000_booking_reminders },
   {

@@ -35,6 +35,7 @@ export const migrationNames: readonly string[] = [
   'Migration20261130010000_notify',
   'Migration20261130020000_front_office',
   'Migration20261130030000_invitations',
+  'Migration20261130040000_invoice_pdf_queue',
   'Migration20261130050000_mailboxes',
   'Migration20261130060000_booking_reminders',
   'Migration20261130070000_transfer_write_off',

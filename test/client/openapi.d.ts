@@ -11768,7 +11768,7 @@ export interface components {
        * @description Days to pay (default 30).
        */
       paymentTermDays: number | null;
-      /** @description The invoice document. */
+      /** @description The invoice PDF, rendered by the service (a client cannot set it). Null until it is made: it is made after the create, or a change to what it shows, commits, usually within a second and with no client action. A send or a reminder renders it if it is not made yet. */
       pdf: components['schemas']['FileAsset'] | null;
       /** @description How the invoice recurs, for RECURRING invoices. */
       recurringAgreement: components['schemas']['RecurringAgreement'] | null;
@@ -11882,7 +11882,7 @@ export interface components {
        * @description Days from invoiceDate to dueDate; 30 when not given.
        */
       paymentTermDays?: number | null;
-      /** @description The invoice document. */
+      /** @description The invoice PDF, rendered by the service (a client cannot set it). Null until it is made: it is made after the create, or a change to what it shows, commits, usually within a second and with no client action. A send or a reminder renders it if it is not made yet. */
       pdf?: components['schemas']['FileAssetInput'] | null;
       /** @description How the invoice recurs, for RECURRING invoices. */
       recurringAgreement?: components['schemas']['RecurringAgreementInput'] | null;

@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startInvoicePdfs } from '../../src/domain/finance/invoice-pdf-queue';
+import type { Periodic } from '../../src/jobs/periodic';
+import { createLogger } from '../../src/logger';
 import { describeWithTool } from '../support/debian-tools';
 import { storedFile } from '../support/files';
 import {
@@ -33,12 +36,35 @@ describeWithTool(
 )("a sales invoice's PDF", () => {
   let server: TestServer;
   let a: TestTenant;
+  /** The PDF worker, as every service process runs one (src/serve.ts starts the modules' jobs). */
+  let pdfs: Periodic | undefined;
+  const startPdfs = () =>
+    startInvoicePdfs(server.orm, server.app.files, createLogger('silent'), { firstMs: 50, maxMs: 200 });
+
+  /** The invoice as read now: its `pdf` is null until the worker has made it. */
+  const read = async (id: string) => (await a.client.get(`/invoices/find/${id}`)).body;
+  /** The invoice once its PDF is made: read again until it has one, within 20 s. */
+  async function withPdf(id: string): Promise<any> {
+    const end = Date.now() + 20_000;
+    for (;;) {
+      const invoice = await read(id);
+      if (invoice.pdf || Date.now() > end) return invoice;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  /** The rows of the PDF queue for an invoice, read as the database's owner. */
+  const queued = async (id: string) =>
+    server.orm.em
+      .getConnection()
+      .execute(`select attempts, claim from invoice_pdf_due where invoice_id = ?`, [id]);
 
   beforeAll(async () => {
     server = await startServer({ files: localSettings(dir) });
     a = await server.tenant('Pdf Works');
+    pdfs = startPdfs();
   });
   afterAll(async () => {
+    await pdfs?.stop();
     await server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -94,7 +120,9 @@ describeWithTool(
       ],
     });
     expect(created.status).toBe(201);
-    const invoice = created.body;
+    // The create answers without rendering: the PDF is made after it commits.
+    expect(created.body.pdf).toBeNull();
+    const invoice = await withPdf(created.body.id);
     expect(invoice.pdf).toMatchObject({ name: `invoice-${invoice.invoiceNumber}.pdf`, type: 'DOCUMENT' });
 
     const pdf = await download(server, a.token, `/api/v1/files/${invoice.pdf.blobId}`);
@@ -148,10 +176,12 @@ describeWithTool(
       },
     );
     expect(update.errors).toBeUndefined();
-    const changed = { body: update.data.updateInvoice };
-    expect(changed.body.pdf.blobId).not.toBe(invoice.pdf.blobId);
-    // The old rendering is deleted with the change; the new one holds the new rows and totals.
+    // The old rendering is deleted with the change, and the invoice has none until the new one
+    // is made; it holds the new rows and totals.
+    expect(update.data.updateInvoice.pdf).toBeNull();
     expect((await download(server, a.token, `/api/v1/files/${invoice.pdf.blobId}`)).status).toBe(404);
+    const changed = { body: await withPdf(invoice.id) };
+    expect(changed.body.pdf.blobId).not.toBe(invoice.pdf.blobId);
     const again = pdfText(
       (await download(server, a.token, `/api/v1/files/${changed.body.pdf.blobId}`)).bytes,
     );
@@ -175,6 +205,7 @@ describeWithTool(
       rows: [{ description: 'Consulting', quantity: 2, unitPrice: 100, taxRate: 21 }],
     });
     expect(sale.status).toBe(201);
+    sale.body = await withPdf(sale.body.id);
     const text = pdfText((await download(server, a.token, `/api/v1/files/${sale.body.pdf.blobId}`)).bytes);
     expect(text).toContain('Reverse charge: VAT to be accounted for by the recipient');
     expect(text).toMatch(/EUR 200\.00\s+0%\s+EUR 0\.00/);
@@ -188,8 +219,52 @@ describeWithTool(
       rows: [{ description: 'Consulting', quantity: 1, unitPrice: 100 }],
     });
     expect(credit.status).toBe(201);
+    credit.body = await withPdf(credit.body.id);
     const note = pdfText((await download(server, a.token, `/api/v1/files/${credit.body.pdf.blobId}`)).bytes);
     expect(note).toContain(`Credit note ${credit.body.invoiceNumber}`);
     expect(note).toContain(`Corrects invoice ${sale.body.invoiceNumber} of 2026-03-11`);
+  });
+
+  test('is work recorded with the invoice: a process that stops before making it leaves it to the next one; a change the PDF does not show keeps it', async () => {
+    await pdfs?.stop();
+    pdfs = undefined;
+    const created = await a.client.post('/invoices', {
+      invoiceDate: '2026-04-01T10:00:00.000Z',
+      rows: [{ description: 'Walnut veneer', quantity: 4, unitPrice: 12.5, taxRate: 21 }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.pdf).toBeNull();
+    // Committed with the invoice, before anything rendered it; no process is making it.
+    expect(await queued(created.body.id)).toEqual([{ attempts: 0, claim: null }]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await read(created.body.id)).pdf).toBeNull();
+    // A refused create leaves no work behind: the row commits or rolls back with the invoice.
+    const before = await server.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from invoice_pdf_due`);
+    const refused = await a.client.post('/invoices', { clientId: created.body.id, rows: [] });
+    expect(refused.status).toBe(400);
+    expect(
+      await server.orm.em.getConnection().execute(`select count(*)::int as n from invoice_pdf_due`),
+    ).toEqual(before);
+
+    // The next process to run the worker makes it, and the work is gone.
+    pdfs = startPdfs();
+    const made = await withPdf(created.body.id);
+    expect(made.pdf).toMatchObject({ name: `invoice-${made.invoiceNumber}.pdf`, type: 'DOCUMENT' });
+    expect(await queued(created.body.id)).toEqual([]);
+    const text = pdfText((await download(server, a.token, `/api/v1/files/${made.pdf.blobId}`)).bytes);
+    expect(text).toContain(`Invoice ${made.invoiceNumber}`);
+    expect(text).toMatch(/Walnut veneer\s+4\s+EUR 12\.50\s+21%\s+EUR 10\.50\s+EUR 50\.00/);
+
+    // The note is internal but printed; the status is not printed: that change keeps the PDF.
+    const sent = await a.client.patch(`/invoices/${made.id}`, { status: 'SENT' });
+    expect(sent.status).toBe(200);
+    expect(sent.body.pdf).toEqual(made.pdf);
+    // A client cannot set the PDF: the service's rendering stays.
+    const { image } = await storedFile(server.baseUrl, a, { width: 20, height: 20 });
+    const forged = await a.client.patch(`/invoices/${made.id}`, { pdf: { blobId: image.blobId } });
+    expect(forged.status).toBe(200);
+    expect(forged.body.pdf).toEqual(made.pdf);
   });
 });

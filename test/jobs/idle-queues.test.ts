@@ -7,6 +7,7 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { openOrm } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
 import { startCoverageWorker } from '../../src/domain/configurator/coverage-worker';
+import { startInvoicePdfs } from '../../src/domain/finance/invoice-pdf-queue';
 import { startFileJobs } from '../../src/jobs/file-jobs';
 import type { Periodic } from '../../src/jobs/periodic';
 import { startExportJobs } from '../../src/jobs/tenant-exports';
@@ -14,7 +15,7 @@ import { workerDatabaseUrl } from '../support/database';
 import { startServer, type TestServer } from '../support/server';
 
 /**
- * The queue loops of a process (coverage jobs, thumbnails, tenant exports) are quiet while idle:
+ * The queue loops of a process (coverage jobs, thumbnails, tenant exports, invoice PDFs) are quiet while idle:
  * each looks less and less often while it finds nothing, up to its longest wait (docs/operations.md,
  * "What an operator sees"), and an export asked for in this process is taken at once, not at the next
  * look. Counted as statements sent by the loops' own pool: the test service's event worker, run
@@ -81,16 +82,17 @@ it('idle queue loops send no statement more often than their longest wait', asyn
         startExportJobs(loopsOrm, server.app.files.backend, dataDir, logger, FIRST_MS, {
           maxMs: IDLE_MAX_MS,
         }),
+        startInvoicePdfs(loopsOrm, server.app.files, logger, { firstMs: FIRST_MS, maxMs: IDLE_MAX_MS }),
       );
       // From the first wait, doubling, the waits reach the longest within about 2 s.
       await sleep(2 * IDLE_MAX_MS + 500);
     });
     expect(sent.length).toBeGreaterThan(0);
-    // Three loops, each looking at most once per IDLE_MAX_MS (and once more at the window's
+    // Four loops, each looking at most once per IDLE_MAX_MS (and once more at the window's
     // edge); a look is a transaction: BEGIN, the worker's setting, the claim, COMMIT.
-    const bound = 3 * (WINDOW_MS / IDLE_MAX_MS + 1) * 4;
+    const bound = 4 * (WINDOW_MS / IDLE_MAX_MS + 1) * 4;
     // Idle means nothing to do: what earlier test files left in this database (images to
-    // thumbnail, coverage jobs, exports) is done first, a few windows at most.
+    // thumbnail, coverage jobs, exports, invoice PDFs) is done first, a few windows at most.
     let idle: string[] = [];
     for (let window = 0; window < 6; window++) {
       idle = await statementsDuring(() => sleep(WINDOW_MS));

@@ -13,8 +13,8 @@ import type { MailAttachment } from '../../events/mail';
 import { Customer } from '../reference/entities/customer';
 import { SentMail } from '../crm/entities/sent-mail';
 import { findFile } from '../files/stored-files';
-import { InvoiceStatus, type Invoice } from './entities/invoice';
-import { readAll, renderInvoicePdf } from './invoice-pdf';
+import { Invoice, InvoiceStatus } from './entities/invoice';
+import { readAll, renderInvoicePdfIn } from './invoice-pdf';
 import { eInvoiceAttachment } from './e-invoice-attachment';
 import { mailTexts, type InvoiceMailKind } from './invoice-mail-texts';
 import { financeDefaults } from './tenant-defaults';
@@ -36,8 +36,9 @@ export const MAIL_EVENT: Record<InvoiceMailKind, string> = {
 const EMAIL = /^[^\s@<>,;]+@[^\s@<>,;]+\.[^\s@<>,;]+$/;
 
 /**
- * The invoice's PDF as the customer gets it: the stored rendering (made when the invoice was
- * last written) where there is one and its bytes can be read, otherwise rendered now.
+ * The invoice's PDF as the customer gets it: the stored rendering where there is one and its
+ * bytes can be read, otherwise (the PDF worker has not made it yet, or files are not served)
+ * rendered now, as the worker renders it: a mail never goes without its PDF, nor waits for it.
  */
 async function pdfOf(
   em: EntityManager,
@@ -48,7 +49,10 @@ async function pdfOf(
 ): Promise<Buffer> {
   const stored = backend && invoice.pdf?.blobId ? await findFile(em, tenant.id, invoice.pdf.blobId) : null;
   if (backend && stored) return readAll(await backend.get(stored.storageKey));
-  return renderInvoicePdf(invoice, tenant, customer, null);
+  const credited = invoice.creditedInvoiceId
+    ? await em.findOne(Invoice, { id: invoice.creditedInvoiceId })
+    : null;
+  return renderInvoicePdfIn(em, backend, invoice, { tenant, customer, credited });
 }
 
 /** The recipients asked for, else the invoice's contact address, else its customer's; checked. */

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Context } from '../../context';
+import type { EntityManager } from '@mikro-orm/core';
 import { Customer } from '../reference/entities/customer';
 import { FileAsset } from '../../entities/shared';
-import type { Tenant } from '../../entities/tenant';
-import { callerTenant } from '../access/caller-tenant';
-import { assetOf, findFile } from '../files/stored-files';
+import { Tenant } from '../../entities/tenant';
+import { notFound } from '../../errors';
+import type { FileBackend } from '../../files/backend';
+import { assetOf, findFile, type FileStore } from '../files/stored-files';
 import { Invoice, InvoiceRowType, InvoiceType } from './entities/invoice';
 import { buyerParty, isReverseCharged, sellerParty, type InvoiceParty } from './invoice-parties';
 import { REVERSE_CHARGE_NOTE, vatBreakdown } from './vat-rules';
@@ -166,9 +167,23 @@ export interface InvoiceDocumentParts {
   credited: Invoice | null;
 }
 
+/**
+ * Where an invoice's documents are made: a request's context, or the PDF worker's tenant
+ * transaction (invoice-pdf-queue.ts), which has a tenant but no signed-in caller.
+ */
+export interface DocumentContext {
+  em: EntityManager;
+  caller: { tenantId: string; userId?: string | null } | null;
+  files?: FileStore;
+}
+
 /** The tenant, the customer and the corrected invoice of an invoice, read in the caller's tenant. */
-export async function invoiceDocumentParts(ctx: Context, invoice: Invoice): Promise<InvoiceDocumentParts> {
-  const tenant = await callerTenant(ctx);
+export async function invoiceDocumentParts(
+  ctx: DocumentContext,
+  invoice: Invoice,
+): Promise<InvoiceDocumentParts> {
+  const tenant = await ctx.em.findOne(Tenant, { id: ctx.caller?.tenantId ?? invoice.tenantId });
+  if (!tenant) throw notFound('the tenant does not exist');
   const customer = invoice.clientId ? await ctx.em.findOne(Customer, { id: invoice.clientId }) : null;
   const credited = invoice.creditedInvoiceId
     ? await ctx.em.findOne(Invoice, { id: invoice.creditedInvoiceId })
@@ -176,45 +191,71 @@ export async function invoiceDocumentParts(ctx: Context, invoice: Invoice): Prom
   return { tenant, customer, credited };
 }
 
-/** The invoice's PDF as rendered now, with the tenant's logo where files are served. */
-export async function invoicePdfBytes(
-  ctx: Context,
-  invoice: Invoice,
-  parts?: InvoiceDocumentParts,
-): Promise<Buffer> {
-  const { tenant, customer, credited } = parts ?? (await invoiceDocumentParts(ctx, invoice));
-  const store = ctx.files;
-  const logoFile =
-    store && tenant.logo?.blobId ? await findFile(ctx.em, tenant.id, tenant.logo.blobId) : null;
+/** The tenant's logo, where files are served and it is one a PDF can carry. */
+async function logoOf(
+  em: EntityManager,
+  backend: FileBackend | undefined,
+  tenant: Tenant,
+): Promise<Buffer | null> {
+  const logoFile = backend && tenant.logo?.blobId ? await findFile(em, tenant.id, tenant.logo.blobId) : null;
   // A logo is a picture of a few kilobytes; a huge file is not read into memory for it.
-  const logo =
-    store && logoFile && logoFile.size <= 5 * 1024 * 1024
-      ? await readAll(await store.backend.get(logoFile.storageKey))
-      : null;
-  return renderInvoicePdf(invoice, tenant, customer, logo, credited);
+  return backend && logoFile && logoFile.size <= 5 * 1024 * 1024
+    ? readAll(await backend.get(logoFile.storageKey))
+    : null;
 }
 
 /**
- * Renders the invoice's PDF and stores it as a file of the tenant, in the invoice's own
- * transaction, unless it is the rendering already stored (a change the PDF does not show, such
- * as a status); the PDF it replaces is deleted (its bytes go with the clean-up). Nothing is
- * rendered where the request's context serves no files (tools, subscriptions).
+ * The invoice's PDF as rendered now, with the tenant's logo where files are served: the same
+ * bytes whether the PDF worker stores it or a mail renders it because it is not made yet.
  */
-export async function storeInvoicePdf(ctx: Context, invoice: Invoice): Promise<void> {
-  const store = ctx.files;
-  if (!store) return;
+export async function renderInvoicePdfIn(
+  em: EntityManager,
+  backend: FileBackend | undefined,
+  invoice: Invoice,
+  { tenant, customer, credited }: InvoiceDocumentParts,
+): Promise<Buffer> {
+  return renderInvoicePdf(invoice, tenant, customer, await logoOf(em, backend, tenant), credited);
+}
+
+/** The invoice's PDF as rendered now, with the tenant's logo where files are served. */
+export async function invoicePdfBytes(
+  ctx: DocumentContext,
+  invoice: Invoice,
+  parts?: InvoiceDocumentParts,
+): Promise<Buffer> {
+  return renderInvoicePdfIn(
+    ctx.em,
+    ctx.files?.backend,
+    invoice,
+    parts ?? (await invoiceDocumentParts(ctx, invoice)),
+  );
+}
+
+/**
+ * Renders the invoice's PDF and stores it as a file of the tenant, in `ctx`'s transaction, unless
+ * it is the rendering already stored; the PDF it replaces is deleted (its bytes go with the
+ * clean-up). Run by the PDF worker after the invoice committed (invoice-pdf-queue.ts), never in
+ * the transaction that numbers the invoice. Answers the file's value as the `pdf` field holds it,
+ * or null where nothing new was stored.
+ */
+export async function storeInvoicePdf(
+  ctx: DocumentContext & { files: FileStore },
+  invoice: Invoice,
+): Promise<FileAsset | null> {
+  const { files: store } = ctx;
+  const tenantId = invoice.tenantId;
   const parts = await invoiceDocumentParts(ctx, invoice);
   const bytes = await invoicePdfBytes(ctx, invoice, parts);
   const previous = invoice.pdf?.blobId;
   if (previous) {
-    const current = await findFile(ctx.em, parts.tenant.id, previous);
-    if (current?.sha256 === createHash('sha256').update(bytes).digest('hex')) return;
+    const current = await findFile(ctx.em, tenantId, previous);
+    if (current?.sha256 === createHash('sha256').update(bytes).digest('hex')) return null;
   }
-  const file = await store.storeBytes(ctx.em, ctx.caller!.tenantId, ctx.caller!.userId, {
+  const file = await store.storeBytes(ctx.em, tenantId, ctx.caller?.userId ?? null, {
     name: `invoice-${invoice.invoiceNumber ?? invoice.id}.pdf`,
     type: 'application/pdf',
     bytes,
   });
-  if (previous) await store.remove(ctx.em, ctx.caller!.tenantId, previous);
-  invoice.pdf = Object.assign(new FileAsset(), assetOf(file));
+  if (previous) await store.remove(ctx.em, tenantId, previous);
+  return Object.assign(new FileAsset(), assetOf(file));
 }

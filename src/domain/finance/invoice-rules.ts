@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { callerOf, type Context } from '../../context';
 import { Customer } from '../reference/entities/customer';
 import { Opportunity } from '../reference/entities/opportunity';
@@ -24,7 +25,7 @@ import {
   type InvoiceTransaction,
   type RecurringAgreement,
 } from './entities/invoice';
-import { storeInvoicePdf } from './invoice-pdf';
+import { queueInvoicePdfs } from './invoice-pdf-queue';
 import { financeDefaults, type FinanceDefaults } from './tenant-defaults';
 import { isPastDue, settledStatus } from './invoice-status';
 import { isReverseCharge, sellerVatParty } from './vat-rules';
@@ -37,10 +38,12 @@ import {
   latest,
   normalizeCurrency,
   copyJsonInputs,
+  plainJson,
   recordPayments,
   rowsAndTotals,
   setJson,
   storedJson,
+  storedValue,
 } from './common';
 import { amount, lineAmounts, lineInput, paidCents, shownAmounts, type LineAmounts } from './money';
 
@@ -187,9 +190,65 @@ export async function prepareInvoice(
   const { type, invoiceDate } = applyDefaults(invoice, input, caller.email, defaults);
   const totals = applyAmounts(invoice, input, type, defaults.vat, await reverseChargeOf(ctx, invoice));
   applyPayments(invoice, input, totals, caller, defaults.timeZone);
+  await dropStalePdf(ctx, invoice, input, isNew);
+  // A new invoice's PDF is queued before the number's lock is taken, not after the insert
+  // (afterInvoiceSave): one round trip less while the tenant's other creates wait on the lock.
+  if (isNew) await queueInvoicePdfs(ctx.em, invoice.tenantId, [invoice.id]);
   if (isNew) await assignNumber(ctx, invoice, invoiceDate);
-  // The PDF is the service's rendering of what was just computed, never the client's.
-  await storeInvoicePdf(ctx, invoice);
+}
+
+/** What an invoice's PDF shows of the invoice itself: a change to any of them makes a new one. */
+const PDF_SHOWS = {
+  text: ['invoiceNumber', 'type', 'currency', 'clientId', 'creditedInvoiceId', 'paymentReference', 'note'],
+  dates: ['invoiceDate', 'dueDate'],
+  amounts: ['totalExcludingTax', 'totalTax', 'totalWithTax'],
+  json: ['rows'],
+} as const satisfies Record<string, readonly (keyof Invoice)[]>;
+
+const sameDate = (a: unknown, b: unknown) =>
+  a == null || b == null ? a == b : new Date(a as string).getTime() === new Date(b as string).getTime();
+
+/** Whether the invoice, as changed by this request, shows differently on its PDF than as stored. */
+function pdfShowsChange(invoice: Invoice): boolean {
+  return (
+    PDF_SHOWS.text.some((k) => (storedValue(invoice, k) ?? null) !== (invoice[k] ?? null)) ||
+    PDF_SHOWS.dates.some((k) => !sameDate(storedValue(invoice, k), invoice[k])) ||
+    PDF_SHOWS.amounts.some((k) => Number(storedValue(invoice, k) ?? 0) !== Number(invoice[k] ?? 0)) ||
+    PDF_SHOWS.json.some(
+      (k) => !isDeepStrictEqual(storedJson(invoice, k) ?? null, plainJson(invoice[k]) ?? null),
+    )
+  );
+}
+
+/**
+ * The PDF is the service's rendering of the invoice, never the client's, and is made after the
+ * commit (invoice-pdf-queue.ts), outside the number's lock. So a new invoice has none yet, and a
+ * change to what the PDF shows deletes the stored one with the change: `pdf` is null until the
+ * new rendering is made (queued with the change), never a rendering of what the invoice was.
+ */
+async function dropStalePdf(
+  ctx: Context,
+  invoice: Invoice,
+  input: Partial<InvoiceInput>,
+  isNew: boolean,
+): Promise<void> {
+  const stored = isNew ? null : (storedJson(invoice, 'pdf') ?? null);
+  if (!isNew && !pdfShowsChange(invoice)) {
+    if (input.pdf !== undefined) setJson(invoice, 'pdf', stored);
+    return;
+  }
+  if (stored?.blobId && ctx.files) await ctx.files.remove(ctx.em, invoice.tenantId, stored.blobId);
+  invoice.pdf = null;
+}
+
+/** After a change is stored: an invoice without its PDF gets it made once this commits (a new one's is queued already). */
+export async function afterInvoiceSave(
+  ctx: Context,
+  invoice: Invoice,
+  _input: Partial<InvoiceInput>,
+  isNew: boolean,
+): Promise<void> {
+  if (!isNew && !invoice.pdf) await queueInvoicePdfs(ctx.em, invoice.tenantId, [invoice.id]);
 }
 
 /** The customer, subsidiary and opportunity exist; an opportunity supplies a missing customer. */
@@ -236,7 +295,7 @@ function applyDefaults(
   invoice.paymentTermDays ??= defaults.paymentTermDays;
   invoice.dueDate = addDays(invoice.invoiceDate, invoice.paymentTermDays);
   invoice.sentMails ??= [];
-  copyJsonInputs(invoice, input, ['attachments', 'pdf']);
+  copyJsonInputs(invoice, input, ['attachments']);
   invoice.attachments ??= [];
 
   if (input.recurringAgreement !== undefined) {

@@ -7,6 +7,7 @@ import { Invoice, InvoiceStatus, InvoiceType, type RecurringAgreement } from './
 import { addDays, addMonths } from './common';
 import { computeRows, formatInvoiceNumber, INVOICE_SEQUENCE } from './invoice-rules';
 import { mailInvoice } from './invoice-mail';
+import { queueInvoicePdfs } from './invoice-pdf-queue';
 import { dayIn } from './invoice-status';
 import { amount } from './money';
 import { INVOICING_ACTOR, tenantWork } from './overdue-reminders';
@@ -71,11 +72,13 @@ export async function generateRecurringInvoices(
       let agreement: RecurringAgreement | null | undefined = source?.recurringAgreement;
       if (!source || source.status === InvoiceStatus.CANCELLED || !repeats(agreement)) return;
       const end = agreement.endDate ? dayIn(new Date(agreement.endDate), timeZone) : null;
+      const made: string[] = [];
       for (let n = 0; n < MAX_PERIODS && repeats(agreement); n++) {
         const date: Date = new Date(agreement.nextInvoiceDate!);
         const day = dayIn(date, timeZone);
         if (day > todayIs || (end !== null && day > end)) break;
         const copy = await copyOf(t, source, date);
+        made.push(copy.id);
         outcome.generated += 1;
         if (agreement.autoSend) {
           try {
@@ -92,6 +95,9 @@ export async function generateRecurringInvoices(
       }
       source.recurringAgreement = agreement;
       await t.flush();
+      // Their PDFs are made after this commits, as every invoice's (invoice-pdf-queue.ts); a copy
+      // mailed at once had its PDF rendered for the mail.
+      await queueInvoicePdfs(t, tenantId, made);
     });
   }
   return outcome;

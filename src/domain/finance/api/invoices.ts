@@ -1,7 +1,7 @@
 import { ID } from 'type-graphql';
 import { Invoice } from '../entities/invoice';
 import { defineGroup } from '../../../family/group';
-import { prepareInvoice } from '../invoice-rules';
+import { afterInvoiceSave, prepareInvoice } from '../invoice-rules';
 import { InvoiceInput } from './invoice-inputs';
 
 export const invoices = defineGroup({
@@ -25,4 +25,5 @@ export const invoices = defineGroup({
     },
   ],
   beforeSave: prepareInvoice,
+  afterSave: afterInvoiceSave,
 });

@@ -216,6 +216,7 @@ export const INVOICE_DOCS = {
   recurringAgreement: 'How the invoice recurs, for RECURRING invoices.',
   creditedInvoiceId:
     'Id of the invoice a CREDIT_NOTE corrects; its number is shown on the PDF and e-invoice.',
+  pdf: 'The invoice PDF, rendered by the service (a client cannot set it). Null until it is made: it is made after the create, or a change to what it shows, commits, usually within a second and with no client action. A send or a reminder renders it if it is not made yet.',
 } as const;
 
 @Entity({ tableName: 'invoice' })

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
+import { queryRows } from '../../db/orm-bypass/statements';
+import { withTenant } from '../../db/tenant-transaction';
+import { asWorker } from '../../db/worker-transaction';
+import { signalWork } from '../../events/work-signals';
+import { IDLE_POLL_MAX_MS, pollQueue, type Periodic, type QueuePolling } from '../../jobs/periodic';
+import type { Logger } from '../../logger';
+import type { FileStore } from '../files/stored-files';
+import { Invoice } from './entities/invoice';
+import { storeInvoicePdf } from './invoice-pdf';
+
+/**
+ * An invoice's PDF is made after the invoice commits, not in its transaction: rendering took
+ * most of a create's time, and a create holds the tenant's invoice-number lock until it commits,
+ * so one tenant's creates ran one at a time behind it. The work is a row of `invoice_pdf_due`
+ * written in the invoice's own transaction (it commits or rolls back with the invoice, and
+ * survives a crash after the commit); every process polls the table and claims rows with FOR
+ * UPDATE SKIP LOCKED, as the thumbnails and coverage jobs do (jobs/periodic.ts), so each PDF is
+ * made by one process. A scheduled job (jobs/job.ts) would not do: it runs once per period, not
+ * shortly after each invoice. The outbox's worker is the kernel's and delivers events to
+ * receivers; rendering a domain's document is no delivery.
+ */
+
+/** Who the worker's writes are attributed to. */
+const PDF_ACTOR = 'invoice-pdfs';
+/** How long a claim holds a row: a worker that died with it leaves it to another after this. */
+const LEASE_SECONDS = 120;
+/** Tries of one invoice's PDF before it is left to the on-demand rendering of its mails. */
+const MAX_ATTEMPTS = 5;
+/** The wait before the first retry of a failed rendering; each further one waits twice as long. */
+const RETRY_SECONDS = 30;
+
+/**
+ * Records, in `em`'s transaction, that the PDFs of `invoiceIds` (stored in this transaction) are
+ * to be made, and wakes this process's worker. A row already waiting is due again at once.
+ */
+export async function queueInvoicePdfs(
+  em: EntityManager,
+  tenantId: string,
+  invoiceIds: string[],
+): Promise<void> {
+  if (invoiceIds.length === 0) return;
+  await queryRows(
+    em,
+    `insert into invoice_pdf_due (tenant_id, invoice_id)
+     select $1, unnest($2::uuid[])
+     on conflict (tenant_id, invoice_id) do update set due = now(), attempts = 0, claim = null`,
+    [tenantId, invoiceIds],
+  );
+  // In this process only: a NOTIFY per invoice would make the tenant's creates take turns at
+  // commit (events/work-signals.ts); other processes find the row at their next look.
+  signalWork('invoice-pdfs');
+}
+
+interface Claimed {
+  tenantId: string;
+  invoiceId: string;
+  claim: string;
+  attempts: number;
+}
+
+/** Claims up to `batch` due rows of any tenant for `LEASE_SECONDS`, in a transaction of its own. */
+async function claimDue(orm: MikroORM, batch: number): Promise<Claimed[]> {
+  const claim = randomUUID();
+  const rows = await asWorker(orm, PDF_ACTOR, (em) =>
+    queryRows(
+      em,
+      `with due as (
+         select tenant_id, invoice_id from invoice_pdf_due where due <= now()
+         order by due limit $1 for update skip locked
+       )
+       update invoice_pdf_due q
+       set claim = $2, attempts = q.attempts + 1, due = now() + make_interval(secs => $3)
+       from due where q.tenant_id = due.tenant_id and q.invoice_id = due.invoice_id
+       returning q.tenant_id, q.invoice_id, q.attempts`,
+      [batch, claim, LEASE_SECONDS],
+    ),
+  );
+  return rows.map((r) => ({
+    tenantId: String(r.tenant_id),
+    invoiceId: String(r.invoice_id),
+    claim,
+    attempts: Number(r.attempts),
+  }));
+}
+
+/**
+ * Makes one claimed PDF as the invoice's tenant, in one transaction holding the invoice's row
+ * lock: the rendering is of the invoice as locked, and an update waiting on the lock queues the
+ * next rendering. The `pdf` field is written by a statement of its own, so the PDF's arrival is
+ * no edit of the invoice: no version, history entry or event. The row goes unless the invoice was
+ * queued again meanwhile (its claim is then gone).
+ */
+async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<void> {
+  const actor = { tenantId: job.tenantId, userId: null, email: PDF_ACTOR };
+  await withTenant(orm.em, actor, async (em) => {
+    const invoice = await em.findOne(
+      Invoice,
+      { id: job.invoiceId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (invoice) {
+      const pdf = await storeInvoicePdf({ em, caller: { tenantId: job.tenantId }, files }, invoice);
+      if (pdf) await em.nativeUpdate(Invoice, { id: invoice.id }, { pdf });
+    }
+    await queryRows(
+      em,
+      `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = $2 and claim = $3`,
+      [job.tenantId, job.invoiceId, job.claim],
+    );
+  });
+}
+
+/** A failed rendering: tried again later, or after `MAX_ATTEMPTS` left to the mails' own rendering. */
+async function settleFailure(orm: MikroORM, job: Claimed): Promise<void> {
+  await withTenant(orm.em, { tenantId: job.tenantId, userId: null, email: PDF_ACTOR }, (em) =>
+    job.attempts >= MAX_ATTEMPTS
+      ? queryRows(em, `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = $2 and claim = $3`, [
+          job.tenantId,
+          job.invoiceId,
+          job.claim,
+        ])
+      : queryRows(
+          em,
+          `update invoice_pdf_due set claim = null, due = now() + make_interval(secs => $4)
+           where tenant_id = $1 and invoice_id = $2 and claim = $3`,
+          [job.tenantId, job.invoiceId, job.claim, RETRY_SECONDS * 2 ** (job.attempts - 1)],
+        ),
+  );
+}
+
+/** Makes the PDFs that are due, at most `batch` claimed at a time; answers how many were claimed. */
+export async function makeInvoicePdfs(
+  orm: MikroORM,
+  files: FileStore,
+  logger: Logger,
+  batch = 10,
+): Promise<number> {
+  const claimed = await claimDue(orm, batch);
+  for (const job of claimed) {
+    try {
+      await makeOne(orm, files, job);
+    } catch (err) {
+      logger.warn(
+        { err, tenantId: job.tenantId, invoiceId: job.invoiceId, attempts: job.attempts },
+        'invoice PDF failed; trying again later',
+      );
+      await settleFailure(orm, job);
+    }
+  }
+  return claimed.length;
+}
+
+/**
+ * The PDF worker of this process: looks for due PDFs at once when this process queues one, and
+ * otherwise less and less often while it finds none (jobs/periodic.ts).
+ */
+export function startInvoicePdfs(
+  orm: MikroORM,
+  files: FileStore,
+  logger: Logger,
+  polling: QueuePolling = { firstMs: 200, maxMs: IDLE_POLL_MAX_MS },
+): Periodic {
+  return pollQueue('invoice-pdfs', polling, logger, 'invoice PDFs failed; trying again later', async () => {
+    let made = 0;
+    for (let n; (n = await makeInvoicePdfs(orm, files, logger)) > 0;) made += n;
+    return made > 0;
+  });
+}
