@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { User, UserStatus } from '../entities/user';
 import { forkFor } from '../db/tenancy';
 import { AppError, unauthorized } from '../errors';
-import { createUser } from '../services/provisioning';
+import { createUser } from './user-creation';
 import type { Claims } from './jwt';
 import type { IssuerToken } from './issuers';
 
