@@ -41,7 +41,7 @@ import { buildAppSchema } from './schema/build';
 import { buildOpenApi } from './docs/openapi';
 import { mountDocs } from './docs/router';
 import { createMetrics, type Metrics } from './observability/metrics';
-import { observeRequests } from './observability/request-log';
+import { observeRequests } from './http/request-log';
 import { graphqlIdempotency } from './graphql/idempotency';
 import { LiveHub } from './events/live';
 import { CallerCache } from './auth/caller-cache';

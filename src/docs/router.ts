@@ -179,7 +179,7 @@ export function mountDocs(app: express.Express, document: () => OpenApiDocument)
   const documentOnce = () => (made ??= document());
   const jsonOnce = () => (json ??= JSON.stringify(documentOnce()));
   const pagesOnce = () => (pages ??= pagesOf(documentOnce()));
-  // The route label of logs and metrics (src/observability/request-log.ts).
+  // The route label of logs and metrics (src/http/request-log.ts).
   const route =
     (label: string): express.RequestHandler =>
     (_req, res, next) => {

@@ -1,6 +1,6 @@
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { invalidField } from '../errors';
-import type { RowMatcher } from '../observability/request-log';
+import type { RowMatcher } from '../http/request-log';
 import type { CompiledRoute } from './compile';
 import { pathParamsOf } from './route';
 

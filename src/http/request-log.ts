@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context';
 import type { Logger } from '../logger';
-import { API_BASE, GRAPHQL_PATH } from '../http/api-base';
-import type { Metrics } from './metrics';
-import { scrubText } from './log-safety';
+import type { Metrics } from '../observability/metrics';
+import { scrubText } from '../observability/log-safety';
+import { API_BASE, GRAPHQL_PATH } from './api-base';
 
 /**
  * One log line and one metric observation per request, both under the request's route pattern
