@@ -62,7 +62,7 @@ import { answerClientErrors, DEFAULT_RECEIVE_TIMEOUT_SECONDS, receiveLimits } fr
 import { openBackend } from './files/backends';
 import { filesRouter } from './files/router';
 import { fileSettings, type FileSettings } from './files/settings';
-import { FileStore } from './domain/files/stored-files';
+import { FileStore } from './files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
 import { PUBLIC_PATH, publicFrontOfficeRouter } from './http/public-front-office';
 import { invitationsRouter } from './http/invitations';

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { FileStore } from './domain/files/stored-files';
+import type { FileStore } from './files/stored-files';
 import type { GroupDef } from './family/group';
 import type { ScheduledJob } from './jobs/job';
 import type { Logger } from './logger';

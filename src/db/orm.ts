@@ -65,7 +65,7 @@ export function ormOptions({
     subscribers: [...domainFlushSubscribers(), new TenancySubscriber(), new OutboxSubscriber()],
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
-    // (domain/files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's
+    // (files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's
     // (domain/finance/invoice-pdf-queue.ts), by the history's retention settings
     // (history/retention.ts), by the scheduler's claims (jobs/scheduler.ts) or by the CRM's
     // mailbox statements, which keep its password out of every record (domain/crm/mailboxes.ts).

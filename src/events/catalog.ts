@@ -1,7 +1,7 @@
 import { entities } from '../entities';
 import { EventType } from '../entities/event';
 import { Audited } from '../entities/tenant-scoped';
-import { FILE_EVENTS } from '../domain/files/file-events';
+import { FILE_EVENTS } from '../files/file-events';
 import { domainEventsOf } from './domain-events';
 import { eventName, resourceName } from './outbox';
 

@@ -16,6 +16,7 @@ import { checkOf, superAdminOnly } from '../permissions/rules';
 import type { Logger } from '../logger';
 import { sendCaught, sendError } from '../http/send-error';
 import { receiveWithoutLimit } from '../http/slow-clients';
+import { FileAssetType } from '../entities/shared';
 import {
   assetOf,
   findFile,
@@ -27,9 +28,8 @@ import {
   type InTenant,
   type StoredFile,
   type Upload,
-} from '../domain/files/stored-files';
-import { fileEvent } from '../domain/files/file-events';
-import { FileAssetType } from '../entities/shared';
+} from './stored-files';
+import { fileEvent } from './file-events';
 import { MissingBytes } from './backends';
 
 /** Types a browser may show in place; anything else (SVG and HTML included) is downloaded. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Logger } from '../logger';
-import type { FileStore } from '../domain/files/stored-files';
+import type { FileStore } from '../files/stored-files';
 
 /**
  * Time-based work: what runs on a schedule, declared as data and run by the scheduler

@@ -3,7 +3,7 @@ import { queryRows, type Rows } from '../db/orm-bypass/statements';
 import { withTenant } from '../db/tenant-transaction';
 import { asWorker } from '../db/worker-transaction';
 import type { Logger } from '../logger';
-import type { FileStore } from '../domain/files/stored-files';
+import type { FileStore } from '../files/stored-files';
 import { DEFAULT_TICK_MS, type ScheduledJob } from './job';
 import { checkJobs, describeSchedule, isModuleOn, periodOf, zoneOrUtc } from './periods';
 

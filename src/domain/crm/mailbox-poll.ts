@@ -5,7 +5,7 @@ import type { Logger } from '../../logger';
 import { queryRows } from '../../db/orm-bypass/statements';
 import type { Rows } from '../../db/orm-bypass/statements';
 import { AppError } from '../../errors';
-import type { FileStore } from '../files/stored-files';
+import type { FileStore } from '../../files/stored-files';
 import { receiveMessage, MAX_RAW_MESSAGE_BYTES } from './inbound-mail';
 import { enabledMailboxes } from './mailboxes';
 import { decryptPassword } from './mailbox-secret';

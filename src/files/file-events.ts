@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { actorOf } from '../../db/tenancy';
-import { outboxRow } from '../../events/outbox';
+import { actorOf } from '../db/tenancy';
+import { outboxRow } from '../events/outbox';
 import { assetOf, type StoredFile } from './stored-files';
 
 /** The webhook events of stored files (no record has their history: the table is not an entity). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import FileType from 'file-type';
-import { AppError, titleFor } from '../../errors';
+import { AppError, titleFor } from '../errors';
 
 /** Bytes file-type reads to recognise a type (its own `minimumBytes`). */
 const HEAD_BYTES = 4100;

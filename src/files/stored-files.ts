@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/core';
 import sharp from 'sharp';
-import { queryRows } from '../../db/orm-bypass/statements';
-import { notifyWork } from '../../events/work-signals';
-import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
-import { FileAssetType } from '../../entities/shared';
-import { storageKeyOf, type FileBackend } from '../../files/backends';
-import type { FileLimits, FileSettings } from '../../files/settings';
-import { withoutBidiControls } from '../../family/display-text';
+import { queryRows } from '../db/orm-bypass/statements';
+import { notifyWork } from '../events/work-signals';
+import { AppError, badRequest, conflict, notFound, titleFor } from '../errors';
+import { FileAssetType } from '../entities/shared';
+import { withoutBidiControls } from '../family/display-text';
+import { storageKeyOf, type FileBackend } from './backends';
+import type { FileLimits, FileSettings } from './settings';
 import { Inspector, storedType, typeAllowed, unsupportedType, type Sniffed } from './inspect';
 
 /** A row of `stored_file`, as the service reads it. */
