@@ -1,3 +1,4 @@
+import { useWriteHooks } from './family/write-hooks';
 import type { DomainModule } from './modules';
 import { referenceModule } from './domain/reference';
 import { accessModule } from './domain/access';
@@ -43,3 +44,9 @@ export const appJobs = appModules.flatMap((m) => m.jobs ?? []);
  * runs beside the kernel's, once per period across them all.
  */
 export const appScheduled = appModules.flatMap((m) => m.scheduled ?? []);
+
+/**
+ * What the modules add to every record write, installed once the list is composed: whatever
+ * loads the modules' groups loads this list, so no family write runs without the hooks.
+ */
+useWriteHooks(appModules.flatMap((m) => m.writeHooks ?? []));

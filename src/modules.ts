@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { FileStore } from './files/stored-files';
 import type { GroupDef } from './family/group';
+import type { WriteHook } from './family/write-hooks';
 import type { ScheduledJob } from './jobs/job';
 import type { Logger } from './logger';
 import type { RestRoute } from './rest/route';
@@ -28,6 +29,11 @@ export interface DomainModule {
    * tenant's time zone) across every process, recorded and counted (src/jobs/job.ts).
    */
   readonly scheduled?: readonly ScheduledJob[];
+  /**
+   * What it checks or completes on every record any group writes (create, update, restore),
+   * whichever module the group is in (src/family/write-hooks.ts).
+   */
+  readonly writeHooks?: readonly WriteHook[];
 }
 
 /**

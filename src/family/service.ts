@@ -9,7 +9,6 @@ import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
 import { inTransaction } from '../db/transaction';
-import { checkFileRefs } from '../domain/files/references';
 import {
   derivedOf,
   hydrateDetached,
@@ -32,6 +31,7 @@ import { clearLinks, readLinksTo } from './cleared-links';
 import type { WriteOrigin } from './write-origin';
 import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
+import { runWriteHooks } from './write-hooks';
 import type { GroupDef } from './group';
 import { checkIds, checkPaging, isUuid } from './limits';
 import { toPage, type Page } from './page';
@@ -325,7 +325,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const data = this.normalize(input as object);
     const scopeField = this.group.scope;
     if (scopeField) this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
-    await checkFileRefs(ctx, data);
+    await runWriteHooks(ctx, data);
     // One transaction for the hook and the insert, so a hook can number the record gapless
     // (services/sequences.ts) and a failed insert gives the number back.
     return inTransaction(ctx.em, async () => {
@@ -372,7 +372,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const scopeField = this.group.scope;
     if (scopeField && scopeField in data)
       this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
-    await checkFileRefs(ctx, data);
+    await runWriteHooks(ctx, data);
     ctx.em.assign(entity, data as never);
     await this.group.beforeSave?.(ctx, entity, data, false);
     if (origin) await updateWithNextStatement(ctx.em, this.entityName, entity, origin, () => ctx.em.flush());
@@ -511,7 +511,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       if (!deletion || !logged || !this.deletedVisible(ctx, logged))
         throw notFound(`${this.group.name} ${id} was not deleted within the retention period`);
       const data = this.storedFields(ctx, logged);
-      await checkFileRefs(ctx, data);
+      await runWriteHooks(ctx, data);
       await checkRestoredReferences(ctx.em, this.entityName, data);
       const entity = ctx.em.create(this.group.entity, { ...data, id, tenantId: caller.tenantId } as never);
       await this.group.beforeRestore?.(ctx, entity);
