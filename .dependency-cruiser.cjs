@@ -8,9 +8,9 @@ const LOWER =
 /** A domain module's face to the app: its registry (index.ts) and what GraphQL and REST serve (api/). */
 const MODULE_SURFACE = '^src/domain/[^/]+/(api/|index[.]ts$)';
 /** What serves requests and composes the app: nothing below may reach up into it. */
-const SURFACE = `^src/(rest|docs|graphql|cli)/|^src/schema/(build|direct-resolvers)[.]ts$|^src/(app|app-modules|modules|main|serve|cluster|banner)[.]ts$|${MODULE_SURFACE}`;
+const SURFACE = `^src/(rest|docs|graphql|cli)/|^src/schema/direct-resolvers[.]ts$|^src/(app|app-modules|app-schema|modules|main|serve|cluster|banner)[.]ts$|${MODULE_SURFACE}`;
 /** What composes the modules: the only code outside a module that may load its api/. */
-const COMPOSITION = '^src/(app|app-modules)[.]ts$|^src/schema/build[.]ts$|^src/rest/table[.]ts$';
+const COMPOSITION = '^src/(app|app-modules|app-schema)[.]ts$|^src/rest/table[.]ts$';
 /** A module's rules (the files beside its index.ts) and its entities. */
 const BELOW_API = '^src/domain/([^/]+)/(?!api/|index[.]ts$)';
 /** A leaf of src/graphql the entities use (a scalar), not the GraphQL layer itself. */
@@ -67,7 +67,7 @@ module.exports = {
       name: 'only-the-composition-loads-modules',
       severity: 'error',
       comment:
-        "Outside the modules, only the composition (app.ts, app-modules.ts, the schema's build, the REST table) imports a module's registry or api/.",
+        "Outside the modules, only the composition (app.ts, app-modules.ts, app-schema.ts, the REST table) imports a module's registry or api/.",
       from: { pathNot: `^src/domain/|${COMPOSITION}` },
       to: { path: MODULE_SURFACE },
     },

@@ -6,7 +6,7 @@ import { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { signToken, type JwtSettings } from '../src/auth/jwt';
 import { ormOptions } from '../src/db/orm';
-import { buildAppSchema } from '../src/schema/build';
+import { buildAppSchema } from '../src/app-schema';
 import { prepareSchema } from '../test/support/database';
 import { peerView, sameJson, sameShape } from './check';
 import { benchConfig, type BenchConfig } from './config';

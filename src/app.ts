@@ -37,7 +37,7 @@ import { restTableOf } from './rest/table';
 import type { DomainModule } from './modules';
 import { appModules } from './app-modules';
 import { notifications } from './domain/notifications/api/notifications';
-import { buildAppSchema } from './schema/build';
+import { buildAppSchema } from './app-schema';
 import { buildOpenApi } from './docs/openapi';
 import { mountDocs } from './docs/router';
 import { createMetrics, type Metrics } from './observability/metrics';

@@ -1,7 +1,7 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { compileRoutes } from '../rest/compile';
 import { restTable } from '../rest/table';
-import { buildAppSchema, buildBareSchema } from '../schema/build';
+import { buildAppSchema, buildBareSchema } from '../app-schema';
 import { appGroups } from '../app-modules';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
 import { searchMarkdown } from './search-docs';

@@ -7,7 +7,7 @@ import type { JsonSchema } from './json-schema-type';
 /**
  * The limits the service enforces on an input, as JSON Schema keywords, read from where they are
  * enforced: the class-validator decorators of the input classes (the arguments are validated with
- * them, src/schema/build.ts) and the paging and id-list checks of src/family/limits.ts. Nothing
+ * them, src/app-schema.ts) and the paging and id-list checks of src/family/limits.ts. Nothing
  * is restated here, so the document cannot promise a limit the service does not keep.
  */
 export interface Limits {

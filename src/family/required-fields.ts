@@ -16,7 +16,7 @@ const writes = new WeakMap<Function, WrittenEntity>();
 /** The same, by the input's GraphQL name (its class name), for the published documents. */
 const writesByName = new Map<string, { entity: Function; pairs: WrittenEntity['pairs'] }>();
 
-/** Marks a group's create and update inputs as writing its entity (schema/build.ts, per group). */
+/** Marks a group's create and update inputs as writing its entity (app-schema.ts, per group). */
 export function registerWritingInputs(group: GroupDef<any, any, any>): void {
   const pairs = new Map<string, { stored: string; other: string }>();
   for (const [stored, alias] of group.booleanPairs ?? []) {

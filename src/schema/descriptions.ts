@@ -29,7 +29,7 @@ export const ARG_DOCS = {
   searchInput: 'Terms, filters, sort and paging; absent means the first page of everything.',
 } as const;
 
-/** The root types, which type-graphql builds without a description (schema/build.ts). */
+/** The root types, which type-graphql builds without a description (app-schema.ts). */
 export const ROOT_DOCS = {
   query:
     "Reads. Every field needs a credential, and most the READ permission of their resource (a caller's own records need only the credential); records of other tenants and out of the caller's scope behave as absent.",

@@ -9,7 +9,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
 } from 'graphql';
-import { buildBareSchema } from '../../src/schema/build';
+import { buildBareSchema } from '../../src/app-schema';
 
 /**
  * Every place of the schema a reader of the SDL or of an IDE's documentation pane looks at,

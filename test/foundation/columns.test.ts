@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { getMetadataStorage } from 'type-graphql';
 import { startHost, stopHost } from '../../src/db/embedded';
 import { openOrm } from '../../src/db/orm';
-import { buildBareSchema } from '../../src/schema/build';
+import { buildBareSchema } from '../../src/app-schema';
 import { Activity } from '../../src/domain/crm/entities/activity';
 import { ContactFormWidgetConfig } from '../../src/domain/crm/entities/contact-form-widget';
 

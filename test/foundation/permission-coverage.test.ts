@@ -1,4 +1,4 @@
-import { buildBareSchema } from '../../src/schema/build';
+import { buildBareSchema } from '../../src/app-schema';
 import { unguardedRootFields } from '../../src/permissions/rules';
 
 describe('permission rules', () => {

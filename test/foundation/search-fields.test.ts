@@ -9,7 +9,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { buildBareSchema } from '../../src/schema/build';
+import { buildBareSchema } from '../../src/app-schema';
 import { appGroups as groups } from '../../src/app-modules';
 import { restTable } from '../../src/rest/table';
 import { filterableFields, isSortable, OPS_BY_KIND, type DocumentedField } from '../../src/family/fields';

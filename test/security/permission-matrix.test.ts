@@ -1,6 +1,6 @@
 import { ruleTree, describeRule } from '../../src/permissions/rules';
 import { restTable } from '../../src/rest/table';
-import { buildAppSchema } from '../../src/schema/build';
+import { buildAppSchema } from '../../src/app-schema';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { sampleRequests, type SampleRequest } from '../support/sample-requests';
 

@@ -1,6 +1,6 @@
 import { Matches } from 'class-validator';
 import { getMetadataStorage } from 'type-graphql';
-import { withoutBidiControls } from '../family/display-text';
+import { withoutBidiControls } from './display-text';
 
 export const MUST_NOT_BE_BLANK = 'must not be blank';
 

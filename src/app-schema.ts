@@ -1,20 +1,20 @@
 import type { GraphQLSchema } from 'graphql';
 import { validateOrReject, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { ArgumentValidationError, buildSchema, getMetadataStorage, type ResolverData } from 'type-graphql';
-import type { Context } from '../context';
-import { nullWhereRequired, registerWritingInputs } from '../family/required-fields';
-import { familyResolver } from '../family/resolver';
-import { listResolvers } from '../family/lists';
-import { FamilyService } from '../family/service';
-import type { GroupDef } from '../family/group';
-import type { DomainModule } from '../modules';
-import { appModules } from '../app-modules';
-import { recordHistoryResolvers } from '../domain/history/api/record-history';
-import { applyPermissions } from '../permissions/rules';
-import { registerRecordTypes } from '../family/record-types';
-import { checkInputNames, cleanNames } from './input-names';
-import { ROOT_DOCS } from './descriptions';
-import { directFieldResolvers, resolverContainer } from './direct-resolvers';
+import type { Context } from './context';
+import { nullWhereRequired, registerWritingInputs } from './family/required-fields';
+import { familyResolver } from './family/resolver';
+import { listResolvers } from './family/lists';
+import { FamilyService } from './family/service';
+import type { GroupDef } from './family/group';
+import type { DomainModule } from './modules';
+import { appModules } from './app-modules';
+import { recordHistoryResolvers } from './domain/history/api/record-history';
+import { applyPermissions } from './permissions/rules';
+import { registerRecordTypes } from './family/record-types';
+import { checkInputNames, cleanNames } from './family/input-names';
+import { ROOT_DOCS } from './schema/descriptions';
+import { directFieldResolvers, resolverContainer } from './schema/direct-resolvers';
 
 // Made once per group and process: type-graphql keeps decorator metadata globally, so a second
 // resolver class for a group would declare its root fields twice.
