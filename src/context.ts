@@ -66,6 +66,9 @@ export interface HeldKey {
 }
 
 /** What a subscription reads from its WebSocket session (events/live.ts serves it). */
+/** What the notifications stream yields: the notifications module's entity, named here for the live hub. */
+export type LiveNotification = Notification;
+
 export interface LiveStreams {
   /** The changes to records the caller may read, of the named event types (all when none). */
   records(ctx: Context, types: readonly string[] | null | undefined): AsyncIterable<EventEnvelope>;

@@ -1,4 +1,5 @@
-import { EVENT_RESOURCES, TEST_EVENT } from '../events/catalog';
+import { entities } from '../entities';
+import { eventResources, TEST_EVENT } from '../events/catalog';
 import type { JsonSchema } from './json-schema';
 
 const header = (name: string, description: string) => ({
@@ -68,7 +69,7 @@ export function eventWebhooks(schemas: Record<string, JsonSchema>): Record<strin
     },
   });
   const hooks: Record<string, unknown> = {};
-  for (const r of EVENT_RESOURCES) {
+  for (const r of eventResources(entities)) {
     const data = schemas[r.entity] ? { $ref: `#/components/schemas/${r.entity}` } : { type: 'object' };
     hooks[r.resource] = hook(r.resource, `Events of ${r.resource} records`, r.events, data);
   }

@@ -5,17 +5,23 @@ import { CALLER_CHANNEL, type CallerCache } from '../auth/caller-cache';
 import type { JwtSettings } from '../auth/jwt';
 import { trustedIssuers } from '../auth/issuers';
 import { forgetIssuerUsers } from '../auth/issuer-users';
-import { Loaders, type Caller, type Context, type LiveStreams } from '../context';
+import {
+  Loaders,
+  type Caller,
+  type Context,
+  type LiveNotification as Notification,
+  type LiveStreams,
+} from '../context';
 import { endTenantTransaction } from '../db/tenant-transaction';
+import { entityClassesOf } from '../db/entity-classes';
 import { startListener, type Listener } from '../db/listener';
-import type { Notification } from '../domain/notifications/entities/notification';
 import { classify } from '../error-mapping';
 import { badRequest, forbidden, unauthorized } from '../errors';
 import { FamilyService } from '../family/service';
 import type { GroupDef } from '../family/group';
 import type { Logger } from '../logger';
 import { isWorkQueue, signalWork, WORK_CHANNEL } from './work-signals';
-import { EVENT_RESOURCES } from './catalog';
+import { eventResources } from './catalog';
 import { envelopeOf, type EventEnvelope, type OutboxRecord } from './envelope';
 import { PushQueue } from './push-queue';
 import { EventReadability } from './readable';
@@ -39,8 +45,6 @@ const CLOSE_GOING_AWAY = 1001;
 
 const NOTIFICATION_CREATED = 'notification.created';
 /** Event names a subscription may ask for: those of records with a history. */
-const RECORD_EVENT_NAMES = new Set(EVENT_RESOURCES.flatMap((r) => r.events));
-
 interface LiveSubscription {
   wants(event: EventEnvelope): boolean;
   /** Its offer reads the database (in the caller's tenant transaction); else it needs only the caller. */
@@ -101,13 +105,13 @@ export class LiveSession implements LiveStreams {
   records(ctx: Context, types: readonly string[] | null | undefined): AsyncIterable<EventEnvelope> {
     const wanted = types?.length ? new Set(types) : undefined;
     for (const type of wanted ?? []) {
-      if (!RECORD_EVENT_NAMES.has(type)) throw badRequest(`types: ${type} is not an event name`);
+      if (!this.hub.recordEvents.has(type)) throw badRequest(`types: ${type} is not an event name`);
       const resource = type.slice(0, type.lastIndexOf('.'));
       if (!this.hub.readable.mayReadResource(ctx, resource))
         throw forbidden(`types: you may not read ${resource} records`);
     }
     const sub = this.add({
-      wants: (event) => RECORD_EVENT_NAMES.has(event.type) && (!wanted || wanted.has(event.type)),
+      wants: (event) => this.hub.recordEvents.has(event.type) && (!wanted || wanted.has(event.type)),
       offer: async (eventCtx, event) => {
         if (this.hub.readable.mayReadEvent(eventCtx, event)) sub.queue.push(event);
       },
@@ -303,6 +307,8 @@ export class LiveHub {
   readonly readable: EventReadability;
   /** The notifications group's service: a notification event is answered as queries show it. */
   readonly notifications: FamilyService<Notification>;
+  /** The event names of the records the ORM knows (events/catalog.ts), which a session may ask for. */
+  readonly recordEvents: ReadonlySet<string>;
 
   constructor(
     readonly orm: MikroORM,
@@ -313,6 +319,7 @@ export class LiveHub {
   ) {
     this.readable = new EventReadability(groups.all);
     this.notifications = new FamilyService(groups.notifications);
+    this.recordEvents = new Set(eventResources(entityClassesOf(orm)).flatMap((r) => r.events));
   }
 
   /** Starts listening; waits up to `waitMs` for the first LISTEN (later failures are retried). */

@@ -1,11 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { actorOf } from '../db/tenancy';
+import type { FileEventName } from '../events/catalog';
 import { outboxRow } from '../events/outbox';
 import { assetOf, type StoredFile } from './stored-files';
-
-/** The webhook events of stored files (no record has their history: the table is not an entity). */
-export const FILE_EVENTS = ['file.created', 'file.deleted'] as const;
-export type FileEventName = (typeof FILE_EVENTS)[number];
 
 /** Queues a file's event in the outbox, in the transaction that stored or deleted it. */
 export async function fileEvent(

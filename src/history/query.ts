@@ -2,18 +2,28 @@ import type { EntityManager } from '@mikro-orm/core';
 import { badRequest } from '../errors';
 import { queryRows } from '../db/orm-bypass/statements';
 import { actorOf } from '../db/tenancy';
-import { entities } from '../entities';
+import { entityClassesOf } from '../db/entity-classes';
 import type { FieldChange } from '../entities/history-entry';
 import { Audited } from '../entities/tenant-scoped';
 import { checkPaging, isUuid } from '../family/limits';
 import { toPage, type Page } from '../family/page';
 import { HISTORY_ALSO } from './recorder';
 
-/** The record types that keep a history: every record with `events`, and HISTORY_ALSO. */
-export const HISTORY_TYPES: readonly string[] = entities
-  .filter((e) => e.prototype instanceof Audited || HISTORY_ALSO.has(e.name))
-  .map((e) => e.name)
-  .sort();
+const historyTypes = new WeakMap<readonly Function[], readonly string[]>();
+
+/** The record types the ORM of `em` knows that keep a history: every record with `events`, and HISTORY_ALSO. */
+function historyTypesOf(em: EntityManager): readonly string[] {
+  const entities = entityClassesOf(em);
+  let found = historyTypes.get(entities);
+  if (!found) {
+    found = entities
+      .filter((e) => e.prototype instanceof Audited || HISTORY_ALSO.has(e.name))
+      .map((e) => e.name)
+      .sort();
+    historyTypes.set(entities, found);
+  }
+  return found;
+}
 
 /** One history entry as the reading operations answer it. */
 export interface HistoryRow {
@@ -40,10 +50,11 @@ export interface AuditFilter {
 }
 
 /** The filter checked: an unknown record type, a malformed id or a range ending before it starts is a 400. */
-export function checkFilter(filter: AuditFilter): AuditFilter {
-  if (filter.recordType != null && !HISTORY_TYPES.includes(filter.recordType))
+export function checkFilter(em: EntityManager, filter: AuditFilter): AuditFilter {
+  const types = historyTypesOf(em);
+  if (filter.recordType != null && !types.includes(filter.recordType))
     throw badRequest(
-      `recordType ${filter.recordType} is not a record type with a history; one of ${HISTORY_TYPES.join(', ')}`,
+      `recordType ${filter.recordType} is not a record type with a history; one of ${types.join(', ')}`,
     );
   if (filter.recordId != null && !isUuid(filter.recordId))
     throw badRequest(`recordId ${filter.recordId} is not a UUID`);
@@ -95,7 +106,7 @@ export async function historyPage(
   pageSize?: number | null,
 ): Promise<Page<HistoryRow>> {
   const { page, size } = checkPaging(pageNumber, pageSize, ['pageNumber', 'pageSize']);
-  const { where, params } = whereOf(tenantOf(em), checkFilter(filter));
+  const { where, params } = whereOf(tenantOf(em), checkFilter(em, filter));
   const [rows, [count]] = [
     await queryRows(
       em,
@@ -113,7 +124,7 @@ export async function historyRows(
   filter: AuditFilter,
   limit: number,
 ): Promise<HistoryRow[]> {
-  const { where, params } = whereOf(tenantOf(em), checkFilter(filter));
+  const { where, params } = whereOf(tenantOf(em), checkFilter(em, filter));
   const rows = await queryRows(
     em,
     `select ${COLUMNS} from record_history where ${where} order by seq desc limit ${limit}`,

@@ -6,7 +6,8 @@ import { callerOf, type Context } from '../../context';
 import { actorOf } from '../../db/tenancy';
 import { deletionHistory } from '../../history/recorder';
 import { badRequest, notFound } from '../../errors';
-import { EVENT_NAMES, TEST_EVENT } from '../../events/catalog';
+import { eventNames, TEST_EVENT } from '../../events/catalog';
+import { entityClassesOf } from '../../db/entity-classes';
 import { outboxRow } from '../../events/outbox';
 import { activeEventSettings } from '../../events/settings';
 import { newSecret } from '../../events/signing';
@@ -23,8 +24,9 @@ async function checkUrl(url: string): Promise<void> {
   if (problem) throw badRequest(problem);
 }
 
-function checkEvents(events: string[]): string[] {
-  const unknown = events.filter((e) => e !== '*' && !EVENT_NAMES.includes(e));
+function checkEvents(em: Context['em'], events: string[]): string[] {
+  const known = eventNames(entityClassesOf(em));
+  const unknown = events.filter((e) => e !== '*' && !known.includes(e));
   if (unknown.length > 0) throw badRequest(`unknown event names: ${unknown.slice(0, 5).join(', ')}`);
   if (events.length === 0) throw badRequest('events must name at least one event, or *');
   return [...new Set(events)];
@@ -49,7 +51,7 @@ export async function createWebhook(ctx: Context, input: CreateWebhookInput): Pr
   const endpoint = ctx.em.create(WebhookEndpoint, {
     tenantId: callerOf(ctx).tenantId,
     url: input.url,
-    events: checkEvents(input.events ?? ['*']),
+    events: checkEvents(ctx.em, input.events ?? ['*']),
     description: input.description ?? null,
     active: input.active ?? true,
     secret: newSecret(),
@@ -68,7 +70,7 @@ export async function updateWebhook(
     await checkUrl(input.url);
     endpoint.url = input.url;
   }
-  if (input.events != null) endpoint.events = checkEvents(input.events);
+  if (input.events != null) endpoint.events = checkEvents(ctx.em, input.events);
   if (input.description !== undefined) endpoint.description = input.description;
   if (input.active != null) {
     if (input.active && !endpoint.active) {
