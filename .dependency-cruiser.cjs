@@ -4,7 +4,7 @@
  * ties its files together for a reader and for the compiler.
  */
 const LOWER =
-  '^src/(auth|db|entities|events|family|files|history|http|jobs|observability|permissions|services)/|^src/(context|errors|error-mapping|logger|config|env-values|runtime-flags)[.]ts$';
+  '^src/(auth|db|entities|events|family|files|history|http|jobs|observability|permissions|services)/|^src/(context|errors|error-mapping|limits|logger|config|env-values|runtime-flags)[.]ts$';
 /** A domain module's face to the app: its registry (index.ts) and what GraphQL and REST serve (api/). */
 const MODULE_SURFACE = '^src/domain/[^/]+/(api/|index[.]ts$)';
 /** What serves requests and composes the app: nothing below may reach up into it. */
@@ -13,8 +13,6 @@ const SURFACE = `^src/(rest|docs|graphql|cli)/|^src/schema/direct-resolvers[.]ts
 const COMPOSITION = '^src/(app|app-modules|app-schema)[.]ts$|^src/rest/table[.]ts$';
 /** A module's rules (the files beside its index.ts) and its entities. */
 const BELOW_API = '^src/domain/([^/]+)/(?!api/|index[.]ts$)';
-/** A leaf of src/graphql the entities use (a scalar), not the GraphQL layer itself. */
-const SCALARS = '^src/graphql/date-time[.]ts$';
 
 module.exports = {
   forbidden: [
@@ -32,7 +30,7 @@ module.exports = {
       comment:
         "Storage, events, the HTTP plumbing and the other kernel folders know nothing of the modules' registries and api/, the REST facade, the docs or the app that composes them: what they need is handed in. They may import a module's entities and rules.",
       from: { path: LOWER },
-      to: { path: SURFACE, pathNot: SCALARS },
+      to: { path: SURFACE },
     },
     {
       name: 'rules-and-entities-know-no-surface',
@@ -40,7 +38,7 @@ module.exports = {
       comment:
         "A module's rules and entities would hold without GraphQL's operations or HTTP; rules may name their own module's input class's type (a field declared once), never load an api/ module.",
       from: { path: BELOW_API },
-      to: { path: SURFACE, pathNot: `${SCALARS}|^src/domain/$1/api/.+-inputs[.]ts$` },
+      to: { path: SURFACE, pathNot: '^src/domain/$1/api/.+-inputs[.]ts$' },
     },
     {
       name: 'rules-take-inputs-as-types',

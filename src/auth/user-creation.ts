@@ -5,7 +5,7 @@ import { TenantRole } from '../entities/tenant-role';
 import { forkFor } from '../db/tenancy';
 import { SUPER_ADMIN } from '../permissions/catalog';
 import { badRequest, conflict, notFound } from '../errors';
-import { isUuid } from '../family/limits';
+import { isUuid } from '../limits';
 
 /**
  * Creating a user: the CLI, the first-start demo, the createUser mutation and a trusted issuer's

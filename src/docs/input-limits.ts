@@ -1,13 +1,13 @@
 import { getNamedType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
 import { getMetadataStorage as validationStorage, type MetadataStorage } from 'class-validator';
 import { getMetadataStorage as graphqlStorage } from 'type-graphql';
-import { ARGUMENT_LIMITS, LENIENT_ID_LISTS, PAGED_INPUTS, type NumberLimits } from '../family/limits';
+import { ARGUMENT_LIMITS, LENIENT_ID_LISTS, PAGED_INPUTS, type NumberLimits } from '../limits';
 import type { JsonSchema } from './json-schema-type';
 
 /**
  * The limits the service enforces on an input, as JSON Schema keywords, read from where they are
  * enforced: the class-validator decorators of the input classes (the arguments are validated with
- * them, src/app-schema.ts) and the paging and id-list checks of src/family/limits.ts. Nothing
+ * them, src/app-schema.ts) and the paging and id-list checks of src/limits.ts. Nothing
  * is restated here, so the document cannot promise a limit the service does not keep.
  */
 export interface Limits {
@@ -83,7 +83,7 @@ export function fieldLimits(typeName: string, field: string): Limits {
 }
 
 /**
- * Every id argument the service takes is a UUID (isUuid, src/family/limits.ts): a malformed one
+ * Every id argument the service takes is a UUID (isUuid, src/limits.ts): a malformed one
  * names no record, and is refused as unknown (a 404, or a 400 for a body field).
  */
 const ID_FORM: JsonSchema = { format: 'uuid', maxLength: 36 };

@@ -6,7 +6,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { FilterOp } from '../family/search-input';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../family/limits';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits';
 import {
   filterableFields,
   isSortable,

@@ -1,7 +1,7 @@
 import { DecimalType, Enum, Index, Property } from '@mikro-orm/core';
 import { Field, Float, ID, Int } from 'type-graphql';
 import { LocalDateResolver } from 'graphql-scalars';
-import { DateTimeISOResolver } from '../graphql/date-time';
+import { DateTimeISOResolver } from '../schema/date-time';
 
 /**
  * Column helpers: each applies the MikroORM `@Property` (column type, nullability) and the

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../graphql/date-time';
+import { DateTimeISOResolver } from '../schema/date-time';
 
 export enum EventType {
   CREATE = 'CREATE',

@@ -1,6 +1,6 @@
 import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { DateTimeISOResolver } from '../graphql/date-time';
+import { DateTimeISOResolver } from '../schema/date-time';
 
 /**
  * Shapes shared by many records (specification, "Shared shapes"), one definition each. They

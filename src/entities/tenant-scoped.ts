@@ -48,7 +48,7 @@ export abstract class TenantScoped {
 /**
  * A tenant record with a history (`events`). The history is kept in its own table
  * (entities/history-entry.ts), not in the record's row: `events` is read with the record (its
- * latest entries, history/events.ts) or loaded by its field resolver.
+ * latest entries, family/record-events.ts) or loaded by its field resolver.
  */
 @ObjectType({ description: 'The fields every record with a history carries.' })
 export abstract class Audited extends TenantScoped {

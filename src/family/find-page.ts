@@ -1,5 +1,5 @@
 import type { EntityManager, EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
-import { toPage, type Page } from './page';
+import { toPage, type Page } from '../schema/page';
 
 /**
  * A page of the records of `entity` that match `where`, sorted, with the total: the page and the

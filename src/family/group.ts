@@ -4,7 +4,7 @@ import type { ClassType, Query } from 'type-graphql';
 import type { Audited } from '../entities/tenant-scoped';
 import type { Resource, Verb } from '../permissions/catalog';
 import type { Context } from '../context';
-import { eventsJoined } from '../history/events';
+import { eventsJoined } from './record-events';
 import type { DerivedSql } from './fields';
 import type { JoinedSql } from './joined';
 

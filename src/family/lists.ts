@@ -4,9 +4,9 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Audited } from '../entities/tenant-scoped';
 import type { Context } from '../context';
 import { can, Requires } from '../permissions/rules';
+import { isUuid } from '../limits';
 import type { GroupDef } from './group';
 import { joinedSelection } from './joined';
-import { isUuid } from './limits';
 import type { FamilyService } from './service';
 
 /** One resolver class per list query of `group`, each under the group's READ rule. */

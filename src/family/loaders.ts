@@ -5,7 +5,7 @@ import type { Context } from '../context';
 import type { TenantScoped } from '../entities/tenant-scoped';
 import { knexRows, queryRows } from '../db/orm-bypass/statements';
 import { amongIds, idsValue, selectByIds, selectDetached, tenantStatement } from '../db/orm-bypass/detached';
-import { isUuid } from './limits';
+import { isUuid } from '../limits';
 
 /**
  * DataLoaders for derived fields: whatever the size of a page, each derived field costs one

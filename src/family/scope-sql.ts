@@ -1,5 +1,5 @@
 import { callerOf, type Context } from '../context';
-import { isUuid } from './limits';
+import { isUuid } from '../limits';
 
 /**
  * The caller's data scope on `column` (a project or subsidiary id): FamilyService.scopeWhere

@@ -27,14 +27,14 @@ import {
   updateWithNextStatement,
 } from '../db/orm-bypass/deferred-writes';
 import { gatherReads } from '../db/orm-bypass/connection-transaction';
+import { checkIds, checkPaging, isUuid } from '../limits';
+import { toPage, type Page } from '../schema/page';
 import { clearLinks, readLinksTo } from './cleared-links';
 import type { WriteOrigin } from './write-origin';
 import { filterableFields, searchFields, type FieldInfo } from './fields';
 import { recordType } from './record-types';
 import { runWriteHooks } from './write-hooks';
 import type { GroupDef } from './group';
-import { checkIds, checkPaging, isUuid } from './limits';
-import { toPage, type Page } from './page';
 import { Direction, type SearchInput } from './search-input';
 import { filterWhere, orderBy, searchWhere } from './where';
 

@@ -2,8 +2,8 @@ import { raw, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { Context } from '../context';
 import { badRequest } from '../errors';
 import { withArticle } from '../schema/descriptions';
+import { isUuid } from '../limits';
 import { isSortable, OPS_BY_KIND, type FieldInfo } from './fields';
-import { isUuid } from './limits';
 import { FilterOp, type FilterInput, type SortInput } from './search-input';
 
 /**

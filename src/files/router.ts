@@ -11,7 +11,7 @@ import type { ContextFor } from '../http/context-for';
 import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
 import { badRequest, conflict, notFound } from '../errors';
 import { queryRows } from '../db/orm-bypass/statements';
-import { isUuid } from '../family/limits';
+import { isUuid } from '../limits';
 import { checkOf, superAdminOnly } from '../permissions/rules';
 import type { Logger } from '../logger';
 import { sendCaught, sendError } from '../http/send-error';

@@ -1,8 +1,8 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { EventType } from '../entities/event';
-import { DateTimeISOResolver } from '../graphql/date-time';
-import { PageOf } from '../family/page';
+import { DateTimeISOResolver } from '../schema/date-time';
+import { PageOf } from '../schema/page';
 
 @ObjectType('FieldChange', { description: "One field's value before and after a change." })
 export class FieldChangeView {

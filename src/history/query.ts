@@ -5,8 +5,8 @@ import { actorOf } from '../db/tenancy';
 import { entityClassesOf } from '../db/entity-classes';
 import type { FieldChange } from '../entities/history-entry';
 import { Audited } from '../entities/tenant-scoped';
-import { checkPaging, isUuid } from '../family/limits';
-import { toPage, type Page } from '../family/page';
+import { checkPaging, isUuid } from '../limits';
+import { toPage, type Page } from '../schema/page';
 import { HISTORY_ALSO } from './recorder';
 
 const historyTypes = new WeakMap<readonly Function[], readonly string[]>();

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { AppError, badRequest, forbidden, notFound } from '../errors';
 import { withTenant } from '../db/tenant-transaction';
-import { isUuid } from '../family/limits';
+import { isUuid } from '../limits';
 import type { Logger } from '../logger';
 import {
   activeWidget,

@@ -4,7 +4,7 @@ import { Permissions, TenantRole, flattenPermissions } from '../entities/tenant-
 import { User } from '../entities/user';
 import { forkFor } from '../db/tenancy';
 import { badRequest, conflict, notFound } from '../errors';
-import { isUuid } from '../family/limits';
+import { isUuid } from '../limits';
 import {
   ALL_PERMISSIONS,
   PERMISSION_LIST_NAMES,

@@ -4,7 +4,7 @@ import type { Knex } from '@mikro-orm/postgresql';
 import { PERSONAL_DATA, type PersonalKind } from '../db/personal-data';
 import { queryRows } from '../db/orm-bypass/statements';
 import { notFound } from '../errors';
-import { isUuid } from '../family/limits';
+import { isUuid } from '../limits';
 import {
   actAsTenant,
   quoteIdent,

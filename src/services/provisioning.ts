@@ -4,7 +4,7 @@ import { User } from '../entities/user';
 import { forkFor } from '../db/tenancy';
 import { SUPER_ADMIN } from '../permissions/catalog';
 import { badRequest, conflict, notFound } from '../errors';
-import { isUuid } from '../family/limits';
+import { isUuid } from '../limits';
 import { createUser, normalizeEmail } from '../auth/user-creation';
 
 /**

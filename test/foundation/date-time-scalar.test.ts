@@ -1,5 +1,5 @@
 import { DateTimeISOResolver as LibraryDateTimeISO } from 'graphql-scalars';
-import { DateTimeISOResolver } from '../../src/graphql/date-time';
+import { DateTimeISOResolver } from '../../src/schema/date-time';
 
 /** The service's DateTimeISO answers what graphql-scalars' answers, only without re-validating its own dates. */
 describe('DateTimeISO', () => {

@@ -5,7 +5,7 @@ import { User } from '../../entities/user';
 import { badRequest, problems } from '../../errors';
 import { HrProject } from '../hr/entities/hr-project';
 import { checkRefs, refsOf } from '../../family/references';
-import { checkIds, isUuid, MAX_IDS } from '../../family/limits';
+import { checkIds, isUuid, MAX_IDS } from '../../limits';
 import { inTransaction } from '../../db/transaction';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import { userByEmail, usersByEmails } from './user-guards';

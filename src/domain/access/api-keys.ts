@@ -8,7 +8,7 @@ import type { Caller } from '../../context';
 import { ApiKey } from '../../entities/api-key';
 import { badRequest, forbidden, notFound } from '../../errors';
 import { newApiKey } from '../../auth/api-keys';
-import { isUuid } from '../../family/limits';
+import { isUuid } from '../../limits';
 import type { CreateApiKeyInput } from './api/api-key-inputs';
 
 /** A key with its whole secret: the answer of creation and rotation only. */

@@ -8,7 +8,7 @@ import { User, UserStatus } from '../../entities/user';
 import { conflict, notFound } from '../../errors';
 import { queueMail } from '../../events/outbound-mail';
 import { activeEventSettings } from '../../events/settings';
-import { isUuid } from '../../family/limits';
+import { isUuid } from '../../limits';
 
 /**
  * Invitations of users created (or set) INVITED: an e-mail with a one-time link to set up

@@ -9,7 +9,7 @@ import { TenantRole } from '../../entities/tenant-role';
 import { badRequest, conflict } from '../../errors';
 import { discoverIssuer } from '../../auth/issuers';
 import { ProviderProblem } from '../../auth/key-sets';
-import { isUuid } from '../../family/limits';
+import { isUuid } from '../../limits';
 import { SUPER_ADMIN } from '../../permissions/catalog';
 import type { AddTrustedIssuerInput } from './api/issuer-inputs';
 

@@ -7,7 +7,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { User } from '../../entities/user';
 import { notFound } from '../../errors';
-import { isUuid } from '../../family/limits';
+import { isUuid } from '../../limits';
 
 export interface SignedOut {
   userId: string;

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { badRequest } from '../../errors';
-import { isUuid } from '../../family/limits';
+import { isUuid } from '../../limits';
 import { ConfiguratorType } from './entities/configurator-type';
 import { TypeProductCoverage } from './entities/type-product-coverage';
 import { applyTypeTotals, deriveCoverageFigures, staticModelStats } from './coverage-figures';

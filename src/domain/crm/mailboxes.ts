@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../../db/orm-bypass/statements';
 import type { Rows } from '../../db/orm-bypass/statements';
 import { conflict, notFound } from '../../errors';
-import { isUuid } from '../../family/limits';
+import { isUuid } from '../../limits';
 import type { CreateMailboxInput, Mailbox, UpdateMailboxInput } from './api/mailbox-inputs';
 import { encryptPassword } from './mailbox-secret';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { notFound, problems, type Problem } from '../../errors';
-import { isUuid } from '../../family/limits';
+import { isUuid } from '../../limits';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { Employee } from '../reference/entities/employee';
 import { ContactFormFieldType, ContactFormWidgetConfig } from './entities/contact-form-widget';

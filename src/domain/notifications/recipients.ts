@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { SUPER_ADMIN } from '../../permissions/catalog';
-import { isUuid } from '../../family/limits';
+import { isUuid } from '../../limits';
 
 /**
  * The users a notification concerns, looked up in the transaction of the change that makes it

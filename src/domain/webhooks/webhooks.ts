@@ -12,9 +12,8 @@ import { outboxRow } from '../../events/outbox';
 import { activeEventSettings } from '../../events/settings';
 import { newSecret } from '../../events/signing';
 import { resolvedUrlProblem } from '../../events/targets';
-import { checkPaging, isUuid } from '../../family/limits';
+import { checkPaging, isUuid } from '../../limits';
 import { findPage } from '../../family/find-page';
-import type { Page } from '../../family/page';
 import { WebhookEndpoint } from './entities/webhook-endpoint';
 import { DeliveryChannel, DeliveryStatus, EventDelivery } from './entities/event-delivery';
 import type { CreateWebhookInput, UpdateWebhookInput } from './api/webhook-inputs';
@@ -161,7 +160,7 @@ export async function deliveriesOf(
   status?: DeliveryStatus | null,
   pageNumber?: number | null,
   pageSize?: number | null,
-): Promise<Page<EventDelivery>> {
+): ReturnType<typeof findPage<EventDelivery>> {
   const endpoint = await webhookOrFail(ctx, webhookId);
   const { page, size } = checkPaging(pageNumber, pageSize, ['pageNumber', 'pageSize']);
   const where = { endpointId: endpoint.id, ...(status ? { status } : {}) };

@@ -5,9 +5,9 @@ import { callerOf, type Context } from '../../../context';
 import { forbidden } from '../../../errors';
 import { ARG_DOCS } from '../../../schema/descriptions';
 import { signOutEverywhere, type SignedOut } from '../sign-out';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { authenticated, can, Requires } from '../../../permissions/rules';
-import { MAX_IDS } from '../../../family/limits';
+import { MAX_IDS } from '../../../limits';
 import {
   accessUsers,
   myAccess,

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsOptional, IsUUID, Length } from 'class-validator';
 import { Field, InputType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { Permission } from '../../../permissions/catalog';
 
 @InputType({ description: 'A new API key for an integration.' })

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import {
   BillingInfo,
   completeBillingInfo,

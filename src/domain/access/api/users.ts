@@ -5,7 +5,7 @@ import { defineGroup } from '../../../family/group';
 import { authenticated, can, Requires } from '../../../permissions/rules';
 import { notFound } from '../../../errors';
 import { inTransaction } from '../../../db/transaction';
-import { isUuid } from '../../../family/limits';
+import { isUuid } from '../../../limits';
 import { ARG_DOCS } from '../../../schema/descriptions';
 import { inviteUser } from '../invitations';
 import { checkUsersLeave, inviteIfInvited, prepareUser } from '../user-guards';

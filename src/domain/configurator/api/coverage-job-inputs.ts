@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { CoverageJobPriority, COVERAGE_JOB_DOCS } from '../entities/coverage-job';
 import { allOf } from '../../../family/field-decorators';
 

@@ -4,7 +4,7 @@ import type { TypeProductCoverage } from '../entities/type-product-coverage';
 import { Product, ProductType } from '../../reference/entities/product';
 import { callerOf, type Context } from '../../../context';
 import { badRequest } from '../../../errors';
-import { MAX_IDS } from '../../../family/limits';
+import { MAX_IDS } from '../../../limits';
 import type { SearchInput } from '../../../family/search-input';
 import { inTransaction } from '../../../db/transaction';
 import { FamilyService } from '../../../family/service';

@@ -8,7 +8,7 @@ import type {
 } from '../entities/type-shapes';
 import type { Context } from '../../../context';
 import { badRequest, conflict, notFound } from '../../../errors';
-import { MAX_IDS } from '../../../family/limits';
+import { MAX_IDS } from '../../../limits';
 import { FamilyService } from '../../../family/service';
 import { resolveTree } from '../decision-trees';
 import { configuratorTypes } from './types';

@@ -1,6 +1,6 @@
 import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject, SafeIntResolver } from 'graphql-scalars';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { Parameter, Vector3Formula } from '../../../entities/shared';
 import { decisionTreeOf, type DecisionTree } from './decision-tree';
 

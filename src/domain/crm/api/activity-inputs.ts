@@ -11,7 +11,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { ActivityPriority, ActivityType, ACTIVITY_DOCS } from '../entities/activity';
 import { NotNullWhenGiven } from './validation';
 

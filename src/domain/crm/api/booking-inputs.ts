@@ -1,6 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { IsDate, IsEmail, IsEnum, IsOptional, IsUUID, MaxLength, Min } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { BookingStatus, BOOKING_DOCS } from '../entities/booking';
 import { NotNullWhenGiven } from './validation';
 

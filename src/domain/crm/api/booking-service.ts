@@ -1,7 +1,7 @@
 import type { Context } from '../../../context';
 import type { Booking } from '../entities/booking';
 import { badRequest } from '../../../errors';
-import { isUuid } from '../../../family/limits';
+import { isUuid } from '../../../limits';
 import { FamilyService } from '../../../family/service';
 import { bookings } from './bookings';
 

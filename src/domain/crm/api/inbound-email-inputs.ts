@@ -9,7 +9,7 @@ import {
   IsUUID,
   MaxLength,
 } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { InboundEmailStatus, INBOUND_EMAIL_DOCS } from '../entities/inbound-email';
 import { NotNullWhenGiven } from './validation';
 

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { IsBoolean, IsEmail, IsEnum, IsOptional, IsUUID, MaxLength } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { LeadStatus, LEAD_DOCS } from '../entities/lead';
 import { Address } from '../../../entities/shared';
 import { NotNullWhenGiven } from './validation';

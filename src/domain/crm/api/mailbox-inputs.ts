@@ -1,6 +1,6 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, Max, MaxLength, Min } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { NotNullWhenGiven } from './validation';
 
 /** A tenant's IMAP mailbox as the API shows it: never its password. */

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { IsBoolean, IsEmail, IsOptional, MaxLength } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { SENT_MAIL_DOCS } from '../entities/sent-mail';
 import { NotNullWhenGiven } from './validation';
 

@@ -2,7 +2,7 @@ import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { IsInt, IsOptional, Length, Min } from 'class-validator';
 import { FileAsset, ImageRef } from '../../../entities/shared';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 
 @ObjectType('StoredFileAnswer', {
   description: 'A stored file: its FileAsset and, for an image, its ImageRef.',

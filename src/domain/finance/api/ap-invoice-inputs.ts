@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { IsEmail, IsOptional, IsUUID, Length } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import {
   ApClassificationMethod,
   ApInvoiceStatus,

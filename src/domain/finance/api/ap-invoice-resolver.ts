@@ -4,7 +4,7 @@ import { ApInvoice } from '../entities/ap-invoice';
 import { Subsidiary } from '../../reference/entities/subsidiary';
 import { Supplier } from '../../reference/entities/supplier';
 import { loaderById } from '../../../family/loaders';
-import { PageOf, type Page } from '../../../family/page';
+import { PageOf, type Page } from '../../../schema/page';
 import { SortInput } from '../../../family/search-input';
 import { can, Requires } from '../../../permissions/rules';
 import { daysOverdue } from '../aging';

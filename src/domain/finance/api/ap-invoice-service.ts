@@ -2,8 +2,8 @@ import { raw, type QBFilterQuery, type SqlEntityManager } from '@mikro-orm/postg
 import type { Context } from '../../../context';
 import { ApInvoice, ApInvoiceStatus, ApPaymentStatus } from '../entities/ap-invoice';
 import { badRequest } from '../../../errors';
-import { isUuid } from '../../../family/limits';
-import type { Page } from '../../../family/page';
+import { isUuid } from '../../../limits';
+import type { Page } from '../../../schema/page';
 import type { SortInput } from '../../../family/search-input';
 import { FamilyService } from '../../../family/service';
 import { normalizeCurrency } from '../common';

@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 
 /** Read models of invoicing: answers computed from invoices, not stored. */
 

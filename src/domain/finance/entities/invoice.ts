@@ -12,7 +12,7 @@ import {
   UuidColumn,
 } from '../../../entities/columns';
 import { AUDIT_DOCS } from '../../../schema/descriptions';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { Audited } from '../../../entities/tenant-scoped';
 import { FileAsset } from '../../../entities/shared';
 import { INVOICE_ROW_SHARED_DOCS, INVOICE_SHARED_DOCS } from './invoice-docs';

@@ -1,8 +1,8 @@
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { stringify } from 'csv-stringify/sync';
 import type { Context } from '../../../context';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
-import type { Page } from '../../../family/page';
+import { DateTimeISOResolver } from '../../../schema/date-time';
+import type { Page } from '../../../schema/page';
 import { historyPage, historyRows, type AuditFilter, type HistoryRow } from '../../../history/query';
 import { MAX_RETENTION_DAYS, retentionDays, setRetentionDays } from '../../../history/retention';
 import { can, Requires } from '../../../permissions/rules';

@@ -5,9 +5,9 @@ import { EnrichedStockTransfer } from '../../inventory';
 import { Event } from '../../../entities/event';
 import { Audited } from '../../../entities/tenant-scoped';
 import { joinedOf } from '../../../family/service';
-import type { Page } from '../../../family/page';
+import type { Page } from '../../../schema/page';
 import type { GroupDef } from '../../../family/group';
-import { loadEvents } from '../../../history/events';
+import { loadEvents } from '../../../family/record-events';
 import { historyPage, type HistoryRow } from '../../../history/query';
 import { PageArg } from '../../../schema/args';
 import { AUDIT_DOCS } from '../../../schema/descriptions';
@@ -15,7 +15,7 @@ import { HistoryPage } from '../../../history/history-types';
 
 /**
  * `events` and `history` of one record type. `events` comes with the record when its statement
- * selected it (the groups' joined value, history/events.ts), else from one statement for every
+ * selected it (the groups' joined value, family/record-events.ts), else from one statement for every
  * record of the request; `history` pages through all of it, newest first.
  */
 function recordHistoryResolver(type: ClassType<Audited>, recordType = type.name): Function {

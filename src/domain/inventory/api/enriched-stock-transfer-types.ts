@@ -1,5 +1,5 @@
 import { Extensions, Field, Float, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { Audited } from '../../../entities/tenant-scoped';
 import { FileAsset, UnitOfMeasurement } from '../../../entities/shared';
 import {

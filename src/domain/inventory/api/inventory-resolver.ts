@@ -14,11 +14,11 @@ import {
   Field,
 } from 'type-graphql';
 import { ArrayMinSize, IsOptional, IsPositive, Min, ValidateNested } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import type { Context } from '../../../context';
 import { StockSource } from '../entities/stock-batch';
 import { StockInventory } from '../entities/stock-inventory';
-import { PageOf, type Page } from '../../../family/page';
+import { PageOf, type Page } from '../../../schema/page';
 import { Direction, SearchInput } from '../../../family/search-input';
 import { can, Requires } from '../../../permissions/rules';
 import { ARG_DOCS } from '../../../schema/descriptions';

@@ -1,9 +1,9 @@
 import { type Context } from '../../../context';
 import type { StockSite } from '../../reference/entities/stock-site';
 import type { DerivedSql, FieldInfo } from '../../../family/fields';
-import { isUuid } from '../../../family/limits';
+import { isUuid } from '../../../limits';
 import { derivedOf } from '../../../db/orm-bypass/detached';
-import { type Page } from '../../../family/page';
+import { type Page } from '../../../schema/page';
 import { scopeSql } from '../../../family/scope-sql';
 import { type SearchInput } from '../../../family/search-input';
 import type { DestinationProductInfo, ProductStockRow } from './stock-view-types';

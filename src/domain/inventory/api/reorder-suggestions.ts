@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Context } from '../../../context';
 import { badRequest } from '../../../errors';
-import { isUuid } from '../../../family/limits';
+import { isUuid } from '../../../limits';
 import { StockStatus, type StockInventory } from '../entities/stock-inventory';
 import { reorderQuantity } from '../reorder';
 import { inventoryService } from './inventory-service';

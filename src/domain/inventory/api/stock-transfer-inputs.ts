@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { IsOptional, IsUUID, Length, ValidateNested } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { ProductQuantity } from '../entities/shapes';
 import {
   CancelledProductsInput,

@@ -1,5 +1,5 @@
 import { Extensions, Field, Float, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { FileAsset, UnitOfMeasurement } from '../../../entities/shared';
 import { ProductType } from '../../reference/entities/product';
 import { StockSource } from '../entities/stock-batch';

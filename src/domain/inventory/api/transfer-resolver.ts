@@ -6,7 +6,7 @@ import { productStatusOf } from '../transfer-progress';
 import { ProductQuantity } from '../entities/shapes';
 import type { StockTransfer } from '../entities/stock-transfer';
 import { joinedSelection } from '../../../family/joined';
-import { PageOf, type Page } from '../../../family/page';
+import { PageOf, type Page } from '../../../schema/page';
 import { SearchInput } from '../../../family/search-input';
 import { can, Requires } from '../../../permissions/rules';
 import { ARG_DOCS } from '../../../schema/descriptions';

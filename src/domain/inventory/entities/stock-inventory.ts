@@ -1,7 +1,7 @@
 import { Entity, Unique } from '@mikro-orm/core';
 import { Field, Float, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { Min } from 'class-validator';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { Audited } from '../../../entities/tenant-scoped';
 import { DecimalColumn, EnumColumn, JsonColumn, TenantIndexes, UuidColumn } from '../../../entities/columns';
 

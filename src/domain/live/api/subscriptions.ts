@@ -1,6 +1,6 @@
 import { Arg, Field, ID, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import type { Context, LiveStreams } from '../../../context';
 import { Notification } from '../../notifications/entities/notification';
 import type { EventEnvelope } from '../../../events/envelope';

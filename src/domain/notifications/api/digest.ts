@@ -4,7 +4,7 @@ import { conflict, forbidden } from '../../../errors';
 import { previewDigest, requestDigest, type DigestPreview } from '../../../events/digest';
 import { activeEventSettings } from '../../../events/settings';
 import { requestQuery } from '../../../events/store';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { authenticated, Requires } from '../../../permissions/rules';
 import { NotificationCategory } from '../entities/notification';
 import { DigestFrequency } from '../entities/notification-settings';

@@ -1,8 +1,8 @@
 import type { Context } from '../../../context';
 import { Notification, type NotificationCategory } from '../entities/notification';
-import { checkPaging, isUuid } from '../../../family/limits';
+import { checkPaging, isUuid } from '../../../limits';
 import { findPage } from '../../../family/find-page';
-import { toPage, type Page } from '../../../family/page';
+import { toPage, type Page } from '../../../schema/page';
 import { FilterOp } from '../../../family/search-input';
 import { FamilyService } from '../../../family/service';
 import { notifications } from './notifications';

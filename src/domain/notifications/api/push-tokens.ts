@@ -4,7 +4,7 @@ import { callerOf, type Context } from '../../../context';
 import { deletionEntry } from '../../../entities/audit-log';
 import { PushPlatform, PushToken, PUSH_TOKEN_DOCS } from '../entities/push-token';
 import { notFound } from '../../../errors';
-import { isUuid } from '../../../family/limits';
+import { isUuid } from '../../../limits';
 import { normalisedSubscription } from '../push-subscription';
 import { activeEventSettings } from '../../../events/settings';
 

@@ -3,7 +3,7 @@ import type { Context } from '../../../context';
 import { Notification, NotificationCategory } from '../entities/notification';
 import { NotificationSettings } from '../entities/notification-settings';
 import { PushToken } from '../entities/push-token';
-import { PageOf, type Page } from '../../../family/page';
+import { PageOf, type Page } from '../../../schema/page';
 import { authenticated, can, Requires } from '../../../permissions/rules';
 import { settingsOf } from '../delivery';
 import { NOTIFICATION_SCOPES } from '../scopes';

@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type
 import type { Context } from '../../../context';
 import { DeliveryStatus, EventDelivery } from '../entities/event-delivery';
 import { WebhookEndpoint } from '../entities/webhook-endpoint';
-import { PageOf, type Page } from '../../../family/page';
+import { PageOf, type Page } from '../../../schema/page';
 import { can, Requires } from '../../../permissions/rules';
 import { ARG_DOCS } from '../../../schema/descriptions';
 import {

@@ -1,7 +1,7 @@
 import { Check, Entity, Index, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { DateTimeISOResolver } from '../../../graphql/date-time';
+import { DateTimeISOResolver } from '../../../schema/date-time';
 import { TenantScoped } from '../../../entities/tenant-scoped';
 import {
   DateTimeColumn,

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { badRequest } from './errors';
 
 /** docs/conventions.md "Limits": page size and id lists are capped so one request cannot drain the database. */
 export const MAX_PAGE_SIZE = 1000;

@@ -2,11 +2,11 @@ import type { Context } from '../context';
 import { queryRows } from '../db/orm-bypass/statements';
 import { actorOf } from '../db/tenancy';
 import type { Event, EventType } from '../entities/event';
-import type { JoinedSql } from '../family/joined';
-import { registerListSource } from '../family/links';
 import type { HistoryEntry } from '../entities/history-entry';
-import { eventsSql } from './events-sql';
-import { entriesOfLatestFlush } from './recorder';
+import { eventsSql } from '../history/events-sql';
+import { entriesOfLatestFlush } from '../history/recorder';
+import { registerListSource } from './links';
+import type { JoinedSql } from './joined';
 
 /** `events` as a group's joined value: read in the record's own statement when asked for. */
 export const eventsJoined = (recordType: string): JoinedSql => ({
