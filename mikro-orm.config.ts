@@ -4,8 +4,10 @@
  */
 import 'reflect-metadata';
 import { ormOptions } from './src/db/orm';
+import { ormComposition } from './src/orm-composition';
 
 export default ormOptions({
   clientUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   poolMax: 1,
+  composition: ormComposition,
 });

@@ -23,6 +23,7 @@ import { createLogger } from '../src/logger';
 import { createTenant } from '../src/services/provisioning';
 import { eventSettings } from '../src/events/settings';
 import { startEventWorker } from '../src/events/worker';
+import { ormComposition } from '../src/orm-composition';
 import { createBenchDatabase } from './database';
 import { cpuOf } from './processes';
 
@@ -98,7 +99,7 @@ async function main() {
   const db = await createBenchDatabase(
     process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   );
-  const orm = await openOrm({ clientUrl: db.url, poolMax: 4 });
+  const orm = await openOrm({ composition: ormComposition, clientUrl: db.url, poolMax: 4 });
   const receiver = await startReceiver(`/hook${ENDPOINTS - 1}`);
   try {
     await migrate(orm);
@@ -126,7 +127,8 @@ async function main() {
       pollIntervalMs: 100,
     };
     const orms = [orm];
-    for (let i = 1; i < WORKERS; i++) orms.push(await openOrm({ clientUrl: db.url, poolMax: 4 }));
+    for (let i = 1; i < WORKERS; i++)
+      orms.push(await openOrm({ composition: ormComposition, clientUrl: db.url, poolMax: 4 }));
     // The tenant's own creation wrote events too: every outbox row goes to every endpoint.
     const [{ n: events }] = await sql.execute<{ n: number }[]>('select count(*)::int as n from outbox_event');
     const expected = events * ENDPOINTS;

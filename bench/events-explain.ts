@@ -25,6 +25,7 @@ import {
 } from '../src/events/deliveries';
 import { preparedForm, type TripStatement } from '../src/events/store';
 import { eventSettings } from '../src/events/settings';
+import { ormComposition } from '../src/orm-composition';
 import { createBenchDatabase } from './database';
 
 const BACKLOGS = (process.env.BENCH_BACKLOGS ?? '10,1000000').split(',').map(Number);
@@ -73,7 +74,7 @@ async function main() {
   const db = await createBenchDatabase(
     process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   );
-  const orm = await openOrm({ clientUrl: db.url, poolMax: 2 });
+  const orm = await openOrm({ composition: ormComposition, clientUrl: db.url, poolMax: 2 });
   const client = new Client({ connectionString: db.url });
   await client.connect();
   try {

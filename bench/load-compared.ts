@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { ormComposition } from '../src/orm-composition';
 import type { LoadedTenant, TenantShape } from './load-data';
 
 /**
@@ -27,7 +28,7 @@ async function main(job: Job): Promise<LoadedTenant[]> {
   const { loadTenant } = from('bench/load-data.js');
   await prepareSchema(job.url);
   const orm = await MikroORM.init({
-    ...ormOptions({ clientUrl: job.url, poolMax: job.poolMax }),
+    ...ormOptions({ composition: ormComposition, clientUrl: job.url, poolMax: job.poolMax }),
     driverOptions: { connection: { connectionTimeoutMillis: 60_000, statement_timeout: 300_000 } },
   });
   try {

@@ -8,6 +8,7 @@ import { signToken, type JwtSettings } from '../src/auth/jwt';
 import { ormOptions } from '../src/db/orm';
 import { buildAppSchema } from '../src/app-schema';
 import { prepareSchema } from '../test/support/database';
+import { ormComposition } from '../src/orm-composition';
 import { peerView, sameJson, sameShape } from './check';
 import { benchConfig, type BenchConfig } from './config';
 import { comparedDatabase, startCompared, type ComparedDatabase } from './compared';
@@ -741,7 +742,7 @@ async function main() {
     // busy with other work, opening a backend has taken longer than that, and a bench that dies
     // while loading data measures nothing.
     const orm = await MikroORM.init<PostgreSqlDriver>({
-      ...ormOptions({ clientUrl: db.url, poolMax: cfg.poolSize > 1 ? 4 : 1 }),
+      ...ormOptions({ composition: ormComposition, clientUrl: db.url, poolMax: cfg.poolSize > 1 ? 4 : 1 }),
       driverOptions: { connection: { connectionTimeoutMillis: 60_000, statement_timeout: 300_000 } },
     });
     stops.push(() => orm.close(true));

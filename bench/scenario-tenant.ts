@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { signToken } from '../src/auth/jwt';
 import { enableRowLevelSecurity, migrate, openOrm } from '../src/db/orm';
 import { createTenant } from '../src/services/provisioning';
+import { ormComposition } from '../src/orm-composition';
 import { createBenchDatabase, type BenchDatabase } from './database';
 
 /**
@@ -27,7 +28,7 @@ export async function scenarioTenant(name: string): Promise<ScenarioTenant> {
   const db = await createBenchDatabase(
     process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   );
-  const orm = await openOrm({ clientUrl: db.url, poolMax: 2 });
+  const orm = await openOrm({ composition: ormComposition, clientUrl: db.url, poolMax: 2 });
   const close = async () => {
     await orm.close(true);
     if (process.env.BENCH_KEEP !== '1') await db.drop();

@@ -4,6 +4,7 @@ import { createApp } from '../src/app';
 import type { JwtSettings } from '../src/auth/jwt';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
+import { ormComposition } from '../src/orm-composition';
 import type { HttpRequest } from './scenarios';
 
 /**
@@ -55,7 +56,7 @@ export async function startCapture(databaseUrl: string, jwt: JwtSettings): Promi
     return original.apply(this, args);
   };
 
-  const orm = await openOrm({ clientUrl: databaseUrl, poolMax: 2 });
+  const orm = await openOrm({ composition: ormComposition, clientUrl: databaseUrl, poolMax: 2 });
   const app = await createApp({ orm, jwt, logger: createLogger('silent'), production: true });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -7,6 +7,7 @@ import { createLogger } from './logger';
 import { serveClusterMetrics } from './observability/cluster-metrics';
 import { portProblem } from './port-probe';
 import type { StopSignals } from './stop-signals';
+import { ormComposition } from './orm-composition';
 
 /**
  * The primary of WEB_CONCURRENCY worker processes (node:cluster): it migrates the database once,
@@ -26,7 +27,7 @@ export async function runCluster(config: Config, stops: StopSignals): Promise<vo
   const problem = await portProblem(config.host, config.port);
   if (problem) throw new Error(problem);
   try {
-    const db = await openDatabase(config, { logger, signal: stops.abortSignal });
+    const db = await openDatabase(config, { composition: ormComposition, logger, signal: stops.abortSignal });
     await db.close();
   } catch (err) {
     if (!stops.stopRequested) throw err;

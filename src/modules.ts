@@ -9,7 +9,7 @@ import type { RestRoute } from './rest/route';
 /**
  * What a domain gives the application: its registry, `src/domain/<domain>/index.ts`. The app
  * composes the list of them (src/app-modules.ts) into the schema, the REST table and the live
- * hub's groups; the ORM's entity list takes each module's `entities/index.ts` (src/entities/index.ts),
+ * hub's groups; the ORM's entity list takes each module's `entities/index.ts` (src/orm-composition.ts),
  * which loads none of its GraphQL. A group added to a module is served by that alone; a job
  * added to it is run by every service process (src/serve.ts starts the composed list).
  */

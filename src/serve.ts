@@ -23,6 +23,7 @@ import { createTenant, findUserByEmail } from './services/provisioning';
 import { missingFlags } from './runtime-flags';
 import { checkNotStopped, type StopSignals } from './stop-signals';
 import { addressProblem, portProblem } from './port-probe';
+import { ormComposition } from './orm-composition';
 
 /**
  * Serves in this process: alone, or as one worker of a cluster (whose primary migrated). A stop
@@ -156,7 +157,12 @@ async function startUp(
   // A first start on the embedded database spends most of a minute here, creating it.
   if (cluster.isPrimary)
     logger.info({ embedded: !config.databaseUrl }, 'opening the database and applying its migrations');
-  const db = await openDatabase(config, { migrate: cluster.isPrimary, logger, signal });
+  const db = await openDatabase(config, {
+    composition: ormComposition,
+    migrate: cluster.isPrimary,
+    logger,
+    signal,
+  });
   opened.push(() => db.close());
   checkNotStopped(signal);
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };

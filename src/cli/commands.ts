@@ -582,11 +582,12 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   const { loadConfig } = await import('../config');
   const { resolveJwtSecret } = await import('../auth/secret');
   const { openDatabase } = await import('../db/database');
+  const { ormComposition } = await import('../orm-composition');
   const config = loadConfig(env);
   const { command } = parsed;
   if ('alone' in command) return JSON.stringify(await command.alone(parsed.values, config));
   const jwt = { secret: resolveJwtSecret(config), issuer: config.jwtIssuer, audience: config.jwtAudience };
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, { composition: ormComposition });
   (await import('../auth/issuers')).useIssuerSettings({ production: config.production });
   const { forkFor } = await import('../db/tenancy');
   const directory = await import('../services/directory');

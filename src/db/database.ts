@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkNotStopped, StartStopped } from '../stop-signals';
 import { openEmbedded } from './embedded';
-import { everyMigrationRecorded, migrate, openOrm } from './orm';
+import { everyMigrationRecorded, migrate, openOrm, type OrmComposition } from './orm';
 import { sessionsFor } from './sessions';
 
 export interface Database {
@@ -18,7 +18,7 @@ export interface Database {
  */
 export async function openDatabase(
   config: Config,
-  options: { migrate?: boolean; logger?: Logger; signal?: AbortSignal } = {},
+  options: { composition: OrmComposition; migrate?: boolean; logger?: Logger; signal?: AbortSignal },
 ): Promise<Database> {
   const { signal, logger } = options;
   const embedded = config.databaseUrl ? undefined : await openEmbedded(config.dataDir, signal);
@@ -34,7 +34,12 @@ export async function openDatabase(
   try {
     checkNotStopped(signal);
     const clientUrl = config.databaseUrl ?? embedded!.url;
-    orm = await openOrm({ clientUrl, poolMax: embedded ? 1 : config.poolSize, logger });
+    orm = await openOrm({
+      clientUrl,
+      poolMax: embedded ? 1 : config.poolSize,
+      logger,
+      composition: options.composition,
+    });
     checkNotStopped(signal);
     if (options.migrate !== false) {
       if (embedded) await migrate(orm, logger);

@@ -1,22 +1,32 @@
 import pino from 'pino';
-import { MikroORM, type IMigrator, type Options } from '@mikro-orm/core';
+import { MikroORM, type EventSubscriber, type IMigrator, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { entities as appEntities, domainFlushSubscribers } from '../entities';
 import { Tenant } from '../entities/tenant';
 import { migrationNames } from '../migrations/names';
 import { RENAMED_MIGRATIONS } from '../migrations/renamed';
-import { OutboxSubscriber } from '../events/outbox';
 import { createLogger, type Logger } from '../logger';
 import { BoundDriver } from './orm-bypass/bound-execute';
 import { ServiceEntityManager } from './orm-bypass/entity-manager';
-import { TenancySubscriber, tenantFilter } from './tenancy';
+import { tenantFilter } from './tenancy';
+
+/**
+ * What the composition root hands the ORM (src/orm-composition.ts): every entity class, and the
+ * subscribers every flush runs, in order (tenancy's stamps, the history, the outbox, and what the
+ * domains add before them). Storage names none of them itself.
+ */
+export interface OrmComposition {
+  readonly entities: readonly Function[];
+  /** A fresh list per ORM: a subscriber may keep state for the flush under way. */
+  subscribers(): EventSubscriber[];
+}
 
 export interface OrmOptions {
   clientUrl: string;
+  composition: OrmComposition;
   /** Pool size: exactly one on the embedded database, which serialises queries anyway. */
   poolMax: number;
   debug?: boolean;
-  /** The entity classes: the application's, or (in a test of adding a group) those and more. */
+  /** The entity classes if not the composition's: (in a test of adding a group) those and more. */
   entities?: readonly Function[];
   /** Where the driver's own warnings go (a connection the server dropped, say); stderr if unset. */
   logger?: Logger;
@@ -42,7 +52,8 @@ export function ormOptions({
   poolMax,
   debug,
   logger,
-  entities = appEntities,
+  composition,
+  entities = composition.entities,
 }: OrmOptions): Options<PostgreSqlDriver> {
   const scoped = entities.filter((e) => e !== Tenant).map((e) => e.name);
   return {
@@ -60,9 +71,8 @@ export function ormOptions({
       log: driverLog(logger),
     },
     filters: tenantFilter(scoped),
-    // The domains' subscribers add to the flush first (entities/index.ts says why); the outbox runs
-    // after tenancy, which appends the history entries it turns into events.
-    subscribers: [...domainFlushSubscribers(), new TenancySubscriber(), new OutboxSubscriber()],
+    // In the composition's order (src/orm-composition.ts says why).
+    subscribers: composition.subscribers(),
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
     // (files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's

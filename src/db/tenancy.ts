@@ -1,14 +1,14 @@
 import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
-import { TenantScoped } from '../entities/tenant-scoped';
-import { BOOKKEEPING, isRestore, recordFlush } from '../history/recorder';
+import { BOOKKEEPING, TenantScoped } from '../entities/tenant-scoped';
 import type { Actor } from './actor';
 
 /**
  * Tenancy and audit, enforced once for every entity rather than per resolver:
  * - the `tenant` filter adds `tenant_id = <caller's tenant>` to every find, count, update and
  *   delete; a fork without the parameter fails instead of reading across tenants;
- * - the subscriber stamps inserts with the caller's tenant (whatever a body said), sets the
- *   audit fields from the caller, and records the flush's history (history/recorder.ts).
+ * - the subscriber stamps inserts with the caller's tenant (whatever a body said) and sets the
+ *   audit fields from the caller; the history's subscriber (history/recorder.ts), which the
+ *   composition runs next, records the flush's history with those stamps.
  */
 export const TENANT_FILTER = 'tenant';
 
@@ -53,6 +53,23 @@ export function tenantFilter(entityNames: string[]) {
   };
 }
 
+/** Records being inserted again by a restore: their entry is a RESTORE, not a CREATE. */
+const restoring = new WeakSet<object>();
+
+export function markRestore(record: object): void {
+  restoring.add(record);
+}
+
+/** Whether `record` is being restored (its creation time and author stay those it had). */
+export const isRestore = (record: object): boolean => restoring.has(record);
+
+/** Whether `record` was being restored, forgetting it: its flush is recording it now. */
+export function takeRestore(record: object): boolean {
+  const restored = restoring.has(record);
+  restoring.delete(record);
+  return restored;
+}
+
 export class TenancySubscriber implements EventSubscriber {
   onFlush(args: FlushEventArgs): void {
     const actor = actorOf(args.em);
@@ -80,7 +97,5 @@ export class TenancySubscriber implements EventSubscriber {
         uow.recomputeSingleChangeSet(entity);
       }
     }
-    // The history of every change of this flush, in the same transaction (history/recorder.ts).
-    recordFlush(args, actor);
   }
 }

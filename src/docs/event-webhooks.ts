@@ -1,4 +1,4 @@
-import { entities } from '../entities';
+import { entities } from '../orm-composition';
 import { eventResources, TEST_EVENT } from '../events/catalog';
 import type { JsonSchema } from './json-schema';
 

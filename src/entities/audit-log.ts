@@ -1,5 +1,4 @@
-import { Entity, Index, Property, wrap, type EntityManager } from '@mikro-orm/core';
-import { plainData } from '../db/orm-bypass/plain-data';
+import { Entity, Index, Property } from '@mikro-orm/core';
 import { TenantScoped } from './tenant-scoped';
 
 /** Deleted records are gone from their tables; this log keeps who deleted what, and its data. */
@@ -17,20 +16,4 @@ export class AuditLog extends TenantScoped {
 
   @Property({ type: 'json', nullable: true })
   data?: unknown;
-}
-
-/** The log entry of a deletion: which record of which entity, and its data as it was. */
-export function deletionEntry(
-  em: EntityManager,
-  tenantId: string,
-  entity: string,
-  row: { id: string },
-): AuditLog {
-  return em.create(AuditLog, {
-    tenantId,
-    entity,
-    entityId: row.id,
-    action: 'DELETE',
-    data: plainData(row) ?? wrap(row).toPOJO(),
-  } as never);
 }

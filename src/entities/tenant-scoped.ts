@@ -5,6 +5,18 @@ import { AUDIT_DOCS } from '../schema/descriptions';
 import { Event } from './event';
 import { DateTimeColumn, TextColumn } from './columns';
 
+/** Properties whose change is bookkeeping, not an edit a user made. */
+export const BOOKKEEPING: ReadonlySet<string> = new Set([
+  'tenantId',
+  'id',
+  'updated',
+  'updatedBy',
+  'version',
+  'events',
+  'created',
+  'createdBy',
+]);
+
 /**
  * The audit columns' declarations: TenantScoped's, and the tenant's, which cannot inherit them
  * (src/entities/tenant.ts says why).

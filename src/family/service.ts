@@ -1,14 +1,15 @@
 import { type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
-import { AuditLog, deletionEntry } from '../entities/audit-log';
+import { AuditLog } from '../entities/audit-log';
+import { deletionEntry } from '../history/deletion-entry';
 import { historyPage, type HistoryRow } from '../history/query';
-import { markRestore } from '../history/recorder';
 import { retainedSince } from '../history/retention';
 import { checkRestoredReferences } from '../history/restore-references';
 import type { Audited } from '../entities/tenant-scoped';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { callerOf, type Caller, type Context } from '../context';
 import { inTransaction } from '../db/transaction';
+import { markRestore } from '../db/tenancy';
 import {
   derivedOf,
   hydrateDetached,

@@ -5,13 +5,15 @@ import {
   type EntityManager,
   type EntityMetadata,
   type EntityProperty,
+  type EventSubscriber,
   type FlushEventArgs,
   type Platform,
 } from '@mikro-orm/core';
 import { AuditLog } from '../entities/audit-log';
 import { HistoryEntry, HistoryType, type FieldChange } from '../entities/history-entry';
-import { Audited } from '../entities/tenant-scoped';
+import { Audited, BOOKKEEPING } from '../entities/tenant-scoped';
 import type { Actor } from '../db/actor';
+import { actorOf, takeRestore } from '../db/tenancy';
 import { deferInsert, newRow } from '../db/orm-bypass/deferred-writes';
 import { isSecretField } from './secrets';
 
@@ -35,18 +37,6 @@ export const HISTORY_ALSO: ReadonlySet<string> = new Set([
 
 export const keepsHistory = (entity: unknown, entityName: string): boolean =>
   entity instanceof Audited || HISTORY_ALSO.has(entityName);
-
-/** Properties whose change is bookkeeping, not an edit a user made. */
-export const BOOKKEEPING: ReadonlySet<string> = new Set([
-  'tenantId',
-  'id',
-  'updated',
-  'updatedBy',
-  'version',
-  'events',
-  'created',
-  'createdBy',
-]);
 
 let lastSeq = 0;
 
@@ -162,16 +152,6 @@ export function takeNotes(record: object): string[] {
   return taken;
 }
 
-/** Records being inserted again by a restore: their entry is a RESTORE, not a CREATE. */
-const restoring = new WeakSet<object>();
-
-export function markRestore(record: object): void {
-  restoring.add(record);
-}
-
-/** Whether `record` is being restored (its creation time and author stay those it had). */
-export const isRestore = (record: object): boolean => restoring.has(record);
-
 /**
  * Per record, the entries of the latest flush that made any, with the change set they were made
  * for: the outbox (events/outbox.ts) takes those of the change set it is given, so a later flush
@@ -254,8 +234,7 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
     const at = stamped instanceof Date ? stamped : undefined;
     const own: HistoryEntry[] = [];
     if (cs.type === 'create') {
-      const restored = restoring.has(entity);
-      restoring.delete(entity);
+      const restored = takeRestore(entity);
       own.push(
         entry(actor, {
           recordType: cs.name,
@@ -346,4 +325,15 @@ export function deletionHistory(
       em.getPlatform(),
     ),
   });
+}
+
+/**
+ * Records the history of every change of a flush, in its transaction. The composition runs it
+ * after the tenancy subscriber (db/tenancy.ts), whose stamps the entries take, and before the
+ * outbox's, which turns the entries into events.
+ */
+export class HistorySubscriber implements EventSubscriber {
+  onFlush(args: FlushEventArgs): void {
+    recordFlush(args, actorOf(args.em));
+  }
 }

@@ -15,6 +15,7 @@ import {
   startService,
   type Running,
 } from '../support/process';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * What the deployment tests share: a fresh database on the PostgreSQL server at DATABASE_URL, the
@@ -52,7 +53,7 @@ export async function deployment(label: string): Promise<Deployment> {
         sql = new PgClient({ connectionString: db.url });
         await sql.connect();
       }
-      const orm = await openOrm({ clientUrl: db.url, poolMax: 1 });
+      const orm = await openOrm({ composition: ormComposition, clientUrl: db.url, poolMax: 1 });
       try {
         const { tenant, admin } = await createTenant(orm.em, {
           name,

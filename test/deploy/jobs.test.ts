@@ -8,6 +8,7 @@ import { createLogger } from '../../src/logger';
 import { workerDatabaseUrl } from '../support/database';
 import { childEnv, cliCommands, cliRunner, errorLines, randomSecret } from '../support/process';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { ormComposition } from '../../src/orm-composition';
 import { deployment, eventually, startPair, type Deployment, type ProcessPair } from './deployment';
 
 /**
@@ -28,7 +29,12 @@ const { ok, fails } = cliCommands(() => env);
 beforeAll(async () => {
   server = await startServer();
   // A second process's view of the database: its own pool.
-  other = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 2, logger: silent });
+  other = await openOrm({
+    composition: ormComposition,
+    clientUrl: await workerDatabaseUrl(),
+    poolMax: 2,
+    logger: silent,
+  });
   env = childEnv({ DATABASE_URL: await workerDatabaseUrl(), JWT_SECRET: randomSecret() });
 }, 120_000);
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { openOrm } from '../../src/db/orm';
 import { invoiceJobs } from '../../src/domain/finance/invoice-jobs';
 import { JobScheduler } from '../../src/jobs/scheduler';
 import { createLogger } from '../../src/logger';
+import { ormComposition } from '../../src/orm-composition';
 import { Client } from '../support/http';
 import { childEnv, cliRunner, errorLines } from '../support/process';
 import { startSmtp } from '../support/smtp';
@@ -197,7 +198,8 @@ onServer('once across two service processes', () => {
     // Two apps' schedulers: separate ORMs and pools on the same database, as two processes have.
     const orms: MikroORM[] = [];
     try {
-      for (let k = 0; k < 2; k++) orms.push(await openOrm({ clientUrl: d.url, poolMax: 2 }));
+      for (let k = 0; k < 2; k++)
+        orms.push(await openOrm({ composition: ormComposition, clientUrl: d.url, poolMax: 2 }));
       const silent = createLogger('silent');
       const schedulers = orms.map((orm) => new JobScheduler(orm, invoiceJobs, silent));
       const ours = (await Promise.all(schedulers.map((s) => s.tick(now))))

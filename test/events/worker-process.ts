@@ -7,9 +7,10 @@ import { openOrm } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
 import { eventSettings } from '../../src/events/settings';
 import { startEventWorker } from '../../src/events/worker';
+import { ormComposition } from '../../src/orm-composition';
 
 async function main() {
-  const orm = await openOrm({ clientUrl: process.argv[2], poolMax: 2 });
+  const orm = await openOrm({ composition: ormComposition, clientUrl: process.argv[2], poolMax: 2 });
   startEventWorker(orm, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), eventSettings(process.env));
   process.stdout.write('ready\n');
 }

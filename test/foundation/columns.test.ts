@@ -5,6 +5,7 @@ import { openOrm } from '../../src/db/orm';
 import { buildBareSchema } from '../../src/app-schema';
 import { Activity } from '../../src/domain/crm/entities/activity';
 import { ContactFormWidgetConfig } from '../../src/domain/crm/entities/contact-form-widget';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * The column helpers declare the database column and the GraphQL field together; this checks,
@@ -16,6 +17,7 @@ describe('entity columns', () => {
     const { child, port } = await startHost('memory://');
     try {
       const orm = await openOrm({
+        composition: ormComposition,
         clientUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
         poolMax: 1,
       });

@@ -6,6 +6,7 @@ import { openOrm } from '../../src/db/orm';
 import { REQUEST, type ClientError } from '../../src/errors';
 import { workerDatabaseUrl } from '../support/database';
 import { startServer } from '../support/server';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * Each refusal of the database, by SQLSTATE, provoked on the test database (PostgreSQL or the
@@ -76,7 +77,7 @@ describe('database refusals and what a client is answered', () => {
   let orm: MikroORM;
 
   beforeAll(async () => {
-    orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 1 });
+    orm = await openOrm({ composition: ormComposition, clientUrl: await workerDatabaseUrl(), poolMax: 1 });
   });
   afterAll(() => orm.close(true));
 

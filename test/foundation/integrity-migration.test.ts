@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/core';
 import { startHost, stopHost } from '../../src/db/embedded';
 import { migratorOf, openOrm } from '../../src/db/orm';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * The foreign-key migration on a database that already holds rows written before the keys,
@@ -37,7 +38,7 @@ describe('the tenant foreign-key migration on existing data', () => {
       url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
       cleanup = () => stopHost(child);
     }
-    orm = await openOrm({ clientUrl: url, poolMax: 1 });
+    orm = await openOrm({ composition: ormComposition, clientUrl: url, poolMax: 1 });
   }, 120_000);
   afterAll(async () => {
     await orm?.close(true);

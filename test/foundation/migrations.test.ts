@@ -7,6 +7,7 @@ import { schemaDrift } from '../../src/db/orm-bypass/schema-diff';
 import { migrationsList } from '../../src/migrations';
 import { migrationNames } from '../../src/migrations/names';
 import { RENAMED_MIGRATIONS } from '../../src/migrations/renamed';
+import { ormComposition } from '../../src/orm-composition';
 
 const DIR = path.join(__dirname, '..', '..', 'src', 'migrations');
 
@@ -38,6 +39,7 @@ describe('migrations', () => {
     const { child, port } = await startHost('memory://');
     try {
       const orm = await openOrm({
+        composition: ormComposition,
         clientUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
         poolMax: 1,
       });

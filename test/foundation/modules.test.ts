@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { appModules } from '../../src/app-modules';
-import { entities } from '../../src/entities';
+import { entities } from '../../src/orm-composition';
 
 /**
  * The ORM's entity list takes each domain's entities from its module's `entities/index.ts`, the

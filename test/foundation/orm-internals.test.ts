@@ -41,6 +41,7 @@ import { HistoryEntry, HistoryType } from '../../src/entities/history-entry';
 import { Audited } from '../../src/entities/tenant-scoped';
 import { historyEntry } from '../../src/history/recorder';
 import { workerDatabaseUrl } from '../support/database';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * What src/db/orm-bypass/ relies on of MikroORM, knex and pg beyond their documented APIs (its
@@ -93,7 +94,7 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
 
   beforeAll(async () => {
     // Two connections: a statement that missed its transaction's connection shows as another pid.
-    orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 2 });
+    orm = await openOrm({ composition: ormComposition, clientUrl: await workerDatabaseUrl(), poolMax: 2 });
   });
   afterAll(() => orm?.close(true));
 

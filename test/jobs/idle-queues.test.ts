@@ -13,6 +13,7 @@ import type { Periodic } from '../../src/jobs/periodic';
 import { startExportJobs } from '../../src/jobs/tenant-exports';
 import { workerDatabaseUrl } from '../support/database';
 import { startServer, type TestServer } from '../support/server';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * The queue loops of a process (coverage jobs, thumbnails, tenant exports, invoice PDFs) are quiet while idle:
@@ -34,7 +35,12 @@ let loopsOrm: MikroORM<PostgreSqlDriver>;
 let dataDir: string;
 beforeAll(async () => {
   server = await startServer();
-  loopsOrm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 4, logger });
+  loopsOrm = await openOrm({
+    composition: ormComposition,
+    clientUrl: await workerDatabaseUrl(),
+    poolMax: 4,
+    logger,
+  });
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'idle-queues-'));
 }, 120_000);
 afterAll(async () => {

@@ -20,6 +20,7 @@ import {
   type Running,
 } from '../support/process';
 import { expectStoppedAsDocumented, keepAliveLoad } from '../support/keep-alive';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * The service as an operator runs it, in a process of its own: start-up on a busy port, stopping
@@ -116,7 +117,7 @@ describe.each(targets)('the service process on the $name database', ({ embedded 
   ): Promise<{ token: string; tenantId?: string }> => {
     const demo = await checkDemoLine(service, port);
     if (demo) return { token: demo };
-    const orm = await openOrm({ clientUrl: server!.url, poolMax: 1 });
+    const orm = await openOrm({ composition: ormComposition, clientUrl: server!.url, poolMax: 1 });
     try {
       const { tenant, admin } = await createTenant(orm.em, {
         name,

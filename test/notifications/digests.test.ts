@@ -9,6 +9,7 @@ import { expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { waitFor } from '../events/receiver';
 import { startSmtp } from '../support/smtp';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * Digests: scheduled for the period that ended (the test moves "now" a day or a week ahead of
@@ -97,6 +98,7 @@ describe('e-mail digests', () => {
     await notify(u.email, 'A lead for you', { category: 'CRM' });
     // A second process's view of the database: its own pool, its own worker.
     const other = await openOrm({
+      composition: ormComposition,
       clientUrl: await workerDatabaseUrl(),
       poolMax: 4,
       logger: createLogger('silent'),

@@ -13,6 +13,7 @@ import { migrate, openOrm } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
 import { createTenant } from '../../src/services/provisioning';
 import { Client } from '../support/http';
+import { ormComposition } from '../../src/orm-composition';
 
 /**
  * The database goes away under write load and comes back: requests meanwhile answer 503 with
@@ -47,6 +48,7 @@ describe('database outage under load', () => {
     // The connections this file breaks on purpose are logged as warnings; not in the test output.
     const logger = createLogger('silent');
     orm = await openOrm({
+      composition: ormComposition,
       clientUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
       poolMax: 1,
       logger,

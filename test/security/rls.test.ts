@@ -4,6 +4,7 @@ import { APP_ROLE, beginTenantTransaction, withTenant } from '../../src/db/tenan
 import { forkFor } from '../../src/db/tenancy';
 import { workerDatabaseUrl } from '../support/database';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { ormComposition } from '../../src/orm-composition';
 
 /** The second isolation layer: PostgreSQL row-level security, independent of the ORM filter. */
 describe('row-level security', () => {
@@ -112,7 +113,11 @@ describe('row-level security', () => {
   });
 
   it('a pooled connection reused after a commit keeps neither the tenant nor the role', async () => {
-    const orm = await openOrm({ clientUrl: await workerDatabaseUrl(), poolMax: 1 });
+    const orm = await openOrm({
+      composition: ormComposition,
+      clientUrl: await workerDatabaseUrl(),
+      poolMax: 1,
+    });
     try {
       await withTenant(orm.em, actor(a), (em) => em.find(Concept, {}));
       const em = orm.em.fork();

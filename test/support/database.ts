@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { enableRowLevelSecurity, migrate, openOrm } from '../../src/db/orm';
 import { schemaDrift } from '../../src/db/orm-bypass/schema-diff';
+import { ormComposition } from '../../src/orm-composition';
 import { runDatabaseUrl, TEMPLATE_SUFFIX } from './run-database';
 
 /**
@@ -38,7 +39,7 @@ async function cloneWorkerDatabase(): Promise<string> {
  * test/foundation/migrations.test.ts fails until a migration covers them.
  */
 export async function prepareSchema(url: string): Promise<void> {
-  const orm = await openOrm({ clientUrl: url, poolMax: 1 });
+  const orm = await openOrm({ composition: ormComposition, clientUrl: url, poolMax: 1 });
   try {
     await migrate(orm);
     const drift = await schemaDrift(orm, { safe: true });

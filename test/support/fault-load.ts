@@ -6,6 +6,7 @@ import { signToken } from '../../src/auth/jwt';
 import { openOrm } from '../../src/db/orm';
 import { createTenant } from '../../src/services/provisioning';
 import { startReceiver } from '../events/receiver';
+import { ormComposition } from '../../src/orm-composition';
 import { childEnv, freePort, randomSecret, startService, type Running } from './process';
 
 /**
@@ -51,7 +52,7 @@ export async function startFaultedService(
       ...env,
     }),
   );
-  const orm = await openOrm({ clientUrl: setupUrl, poolMax: 1 });
+  const orm = await openOrm({ composition: ormComposition, clientUrl: setupUrl, poolMax: 1 });
   let token: string;
   try {
     const { tenant, admin } = await createTenant(orm.em, { name: 'Faults', adminEmail: 'admin@faults.test' });

@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { createApp, type App, type AppOptions } from '../../src/app';
 import { CALLER_CHANNEL } from '../../src/auth/caller-cache';
-import { entities } from '../../src/entities';
+import { entities } from '../../src/orm-composition';
 import { openOrm } from '../../src/db/orm';
 import { forkFor } from '../../src/db/tenancy';
 import { signToken, type JwtSettings } from '../../src/auth/jwt';
@@ -14,6 +14,7 @@ import { createTenant, createUser } from '../../src/services/provisioning';
 import { TenantRole, Permissions } from '../../src/entities/tenant-role';
 import { User } from '../../src/entities/user';
 import { PERMISSION_LIST_NAMES, PERMISSIONS_BY_LIST } from '../../src/permissions/catalog';
+import { ormComposition } from '../../src/orm-composition';
 import { workerDatabaseUrl } from './database';
 import { Client, type Response } from './http';
 import { forgetDocument, loadDocument } from './openapi-exchange';
@@ -60,7 +61,7 @@ export interface ServerOptions {
   http?: AppOptions['http'];
   /**
    * The domains served, as the group recipe adds a module: their entities join the ORM's list,
-   * as each module's join it in production (src/entities/index.ts).
+   * as each module's join it in production (src/orm-composition.ts).
    */
   modules?: AppOptions['modules'];
   /** Where stored files live (a temporary local folder unless given). */
@@ -73,6 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const unmappedAtStart = await unmappedRefusalCount();
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const orm = await openOrm({
+    composition: ormComposition,
     clientUrl: await workerDatabaseUrl(),
     poolMax: 4,
     entities: options.modules && [...new Set([...entities, ...options.modules.flatMap((m) => m.entities)])],

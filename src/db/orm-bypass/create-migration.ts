@@ -1,15 +1,14 @@
 /**
  * Writes a migration with the difference between the entities and the committed migrations:
- * `npm run migration:create`. It diffs against a throw-away embedded database that has every
+ * `npm run migration:create` (whose entry, src/create-migration.ts, hands in the app's entities). It diffs against a throw-away embedded database that has every
  * committed migration applied, so no server is needed, and then rewrites src/migrations/index.ts.
  */
-import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { migrationsList } from '../../migrations';
-import { migratorOf, ormOptions } from '../orm';
+import { migratorOf, ormOptions, type OrmComposition } from '../orm';
 import { startHost, stopHost } from '../embedded';
 import { databaseSchema } from './schema-diff';
 
@@ -27,10 +26,14 @@ const NAMES_DOC = `/**
  * base class brings the whole migrator in (src/db/orm.ts \`migrate\`).
  */`;
 
-async function main() {
+export async function createMigration(composition: OrmComposition): Promise<void> {
   const { child, port } = await startHost('memory://');
   try {
-    const options = ormOptions({ clientUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`, poolMax: 1 });
+    const options = ormOptions({
+      clientUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+      poolMax: 1,
+      composition,
+    });
     // --initial: before the first release, the whole schema is kept as one initial migration,
     // rewritten from the entities each time; after a release, migrations are only ever added.
     const initial = process.argv.includes('--initial');
@@ -94,8 +97,3 @@ async function main() {
     await stopHost(child);
   }
 }
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});

@@ -1,5 +1,5 @@
 import type { Context } from '../../context';
-import { deletionEntry } from '../../entities/audit-log';
+import { deletionEntry } from '../../history/deletion-entry';
 import { Tenant } from '../../entities/tenant';
 import { Permissions, TenantRole } from '../../entities/tenant-role';
 import { User } from '../../entities/user';

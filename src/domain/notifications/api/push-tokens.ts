@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { IsOptional, Length } from 'class-validator';
 import { callerOf, type Context } from '../../../context';
-import { deletionEntry } from '../../../entities/audit-log';
+import { deletionEntry } from '../../../history/deletion-entry';
 import { PushPlatform, PushToken, PUSH_TOKEN_DOCS } from '../entities/push-token';
 import { notFound } from '../../../errors';
 import { isUuid } from '../../../limits';

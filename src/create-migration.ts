@@ -1,0 +1,9 @@
+/** `npm run migration:create`: the migration writer of src/db/orm-bypass/ over the app's entities. */
+import 'reflect-metadata';
+import { createMigration } from './db/orm-bypass/create-migration';
+import { ormComposition } from './orm-composition';
+
+createMigration(ormComposition).catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+import { wrap, type EntityManager } from '@mikro-orm/core';
+import { plainData } from '../db/orm-bypass/plain-data';
+import { AuditLog } from '../entities/audit-log';
+
+/** The log entry of a deletion: which record of which entity, and its data as it was. */
+export function deletionEntry(
+  em: EntityManager,
+  tenantId: string,
+  entity: string,
+  row: { id: string },
+): AuditLog {
+  return em.create(AuditLog, {
+    tenantId,
+    entity,
+    entityId: row.id,
+    action: 'DELETE',
+    data: plainData(row) ?? wrap(row).toPOJO(),
+  } as never);
+}
