@@ -60,12 +60,12 @@ import {
 } from './http/hardening';
 import { answerClientErrors, DEFAULT_RECEIVE_TIMEOUT_SECONDS, receiveLimits } from './http/slow-clients';
 import { openBackend } from './files/backends';
-import { filesRouter } from './files/router';
+import { filesRouter } from './http/files-router';
 import { fileSettings, type FileSettings } from './files/settings';
 import { FileStore } from './files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
-import { PUBLIC_PATH, publicFrontOfficeRouter } from './http/public-front-office';
-import { invitationsRouter } from './http/invitations';
+import { PUBLIC_PATH, publicFrontOfficeRouter } from './domain/crm/api/public-front-office';
+import { invitationsRouter } from './domain/access/api/invitations-router';
 import { acceptBySignIn } from './domain/access/invitations';
 import { onInvitedSignIn } from './auth/issuer-users';
 import { LagBound, type LagBoundSettings } from './events/lag-bound';
@@ -188,7 +188,7 @@ export async function createApp({
   const stopping = closeAfterAnswerWhenStopping(server);
   app.disable('x-powered-by');
   app.use(securityHeaders());
-  // The public routes answer CORS by their widget's origins (http/public-front-office.ts).
+  // The public routes answer CORS by their widget's origins (domain/crm/api/public-front-office.ts).
   const serviceCors = corsFor(httpOptions.corsOrigins ?? []);
   const publicPrefix = `${API_BASE}${PUBLIC_PATH}/`;
   app.use((req, res, next) => (req.path.startsWith(publicPrefix) ? next() : serviceCors(req, res, next)));

@@ -266,7 +266,7 @@ export class FileStore {
   constructor(
     readonly backend: FileBackend,
     readonly settings: FileSettings,
-    /** Signs the local backend's upload URLs (files/router.ts). */
+    /** Signs the local backend's upload URLs (http/files-router.ts). */
     readonly uploadSecret: string,
   ) {}
 

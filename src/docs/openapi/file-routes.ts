@@ -4,7 +4,7 @@ import { common, headerRef } from './responses';
 
 /**
  * The stored files' routes that are HTTP of their own rather than rows of the REST table
- * (src/files/router.ts): the multipart upload, downloads with ranges, and the local backend's
+ * (src/http/files-router.ts): the multipart upload, downloads with ranges, and the local backend's
  * upload target. Their answers reuse what the table documents: an upload answers the same JSON
  * as `GET /files/{id}/info`.
  */

@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD } from '../../http/public-front-office';
+import { HONEYPOT_FIELD } from '../../domain/crm/honeypot';
 import { PUBLIC_LIMITS } from '../../http/hardening';
 import { VISIT_KEYS } from '../../domain/crm/public-forms';
 import {
@@ -13,7 +13,7 @@ import type { OpenApiDocument } from './types';
 import { common } from './responses';
 
 /**
- * The public front office's routes (src/http/public-front-office.ts): HTTP of their own, taking
+ * The public front office's routes (src/domain/crm/api/public-front-office.ts): HTTP of their own, taking
  * no credential (`security: []`), each with its rate limits in its description.
  */
 const LIMITS = `Rate limited per client address (PUBLIC_RATE_LIMIT_PER_ADDRESS, ${PUBLIC_LIMITS.perAddress} a minute unless configured) and per widget (PUBLIC_RATE_LIMIT_PER_WIDGET, ${PUBLIC_LIMITS.perWidget} a minute): over either, 429 with \`Retry-After\`.`;

@@ -13,7 +13,7 @@ import {
   type FileStore,
 } from '../../../files/stored-files';
 import { fileEvent } from '../../../files/file-events';
-import { assetLinks, imageLinks, uploadToken } from '../../../files/router';
+import { assetLinks, imageLinks, uploadToken } from '../../../http/files-router';
 import {
   CreateFileUploadInput,
   FileSettingsInput,

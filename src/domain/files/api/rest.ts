@@ -3,7 +3,7 @@ import { body, type RestRoute } from '../../../rest/route';
 /**
  * Stored files' operations that GraphQL serves (docs/files.md); not in the specification. The
  * upload itself (multipart), downloads and the local backend's upload target are HTTP routes of
- * their own (src/files/router.ts), documented beside these (src/files/openapi.ts).
+ * their own (src/http/files-router.ts), documented beside these (src/files/openapi.ts).
  */
 export const fileRoutes: RestRoute[] = [
   {

@@ -7,15 +7,12 @@ import express, { type Request, type Response } from 'express';
 import rangeParser from 'range-parser';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Context } from '../context';
-import type { ContextFor } from '../http/context-for';
 import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
 import { badRequest, conflict, notFound } from '../errors';
 import { queryRows } from '../db/orm-bypass/statements';
 import { isUuid } from '../limits';
 import { checkOf, superAdminOnly } from '../permissions/rules';
 import type { Logger } from '../logger';
-import { sendCaught, sendError } from '../http/send-error';
-import { receiveWithoutLimit } from '../http/slow-clients';
 import { FileAssetType } from '../entities/shared';
 import {
   assetOf,
@@ -28,9 +25,12 @@ import {
   type InTenant,
   type StoredFile,
   type Upload,
-} from './stored-files';
-import { fileEvent } from './file-events';
-import { MissingBytes } from './backends';
+} from '../files/stored-files';
+import { fileEvent } from '../files/file-events';
+import { MissingBytes } from '../files/backends';
+import { receiveWithoutLimit } from './slow-clients';
+import { sendCaught, sendError } from './send-error';
+import type { ContextFor } from './context-for';
 
 /** Types a browser may show in place; anything else (SVG and HTML included) is downloaded. */
 const INLINE_TYPES = new Set([

@@ -1,8 +1,8 @@
 import express, { Router } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
-import { signToken, type JwtSettings } from '../auth/jwt';
-import { acceptInvitation, ACCEPT_PATH } from '../domain/access/invitations';
-import type { Logger } from '../logger';
+import { signToken, type JwtSettings } from '../../../auth/jwt';
+import { acceptInvitation, ACCEPT_PATH } from '../invitations';
+import type { Logger } from '../../../logger';
 
 /** How long the session token an accepted invitation answers lasts (as the CLI's `token`). */
 const SESSION_LIFETIME = '12h';

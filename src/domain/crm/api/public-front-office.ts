@@ -1,9 +1,9 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { AppError, badRequest, forbidden, notFound } from '../errors';
-import { withTenant } from '../db/tenant-transaction';
-import { isUuid } from '../limits';
-import type { Logger } from '../logger';
+import { AppError, badRequest, forbidden, notFound } from '../../../errors';
+import { withTenant } from '../../../db/tenant-transaction';
+import { isUuid } from '../../../limits';
+import type { Logger } from '../../../logger';
 import {
   activeWidget,
   checkSubmission,
@@ -11,7 +11,7 @@ import {
   leadFromSubmission,
   originAllowed,
   tenantOpen,
-} from '../domain/crm/public-forms';
+} from '../public-forms';
 import {
   bookablePerson,
   bookSlot,
@@ -21,24 +21,22 @@ import {
   freeSlots,
   MAX_DAYS,
   SLOT_MINUTES,
-} from '../domain/crm/public-bookings';
-import type { ContactFormWidgetConfig } from '../domain/crm/entities/contact-form-widget';
-import { eventSettings } from '../events/settings';
+} from '../public-bookings';
+import type { ContactFormWidgetConfig } from '../entities/contact-form-widget';
+import { eventSettings } from '../../../events/settings';
 import {
   addressKey,
   apiContentSecurityPolicy,
   keyedLimiter,
   PUBLIC_LIMITS,
   type RateLimits,
-} from './hardening';
-import { sendCaught, sendError } from './send-error';
-import { API_BASE } from './api-base';
+} from '../../../http/hardening';
+import { sendCaught, sendError } from '../../../http/send-error';
+import { API_BASE } from '../../../http/api-base';
+import { HONEYPOT_FIELD } from '../honeypot';
 
 /** Where the routes that need no credential live, under the API's base. */
 export const PUBLIC_PATH = '/public';
-
-/** The hidden input a widget renders and people never fill; a value marks the sender as a bot. */
-export const HONEYPOT_FIELD = 'website';
 
 /**
  * The public front office: what a visitor's browser (or a site's server) sends without any
