@@ -3,12 +3,40 @@
  * says which folder holds what). Type-only imports count like any other: a circle of types still
  * ties its files together for a reader and for the compiler.
  */
+/**
+ * The folders of src, lowest first: each imports only folders before it, so no two folders import
+ * each other and no group of them is a loop (docs/architecture.md, "Layers"). The root's own
+ * files are the composition above them all, but for the shared leaves (LOWER's root files).
+ */
+const LAYERS = [
+  'migrations',
+  'permissions',
+  'schema',
+  'entities',
+  'db',
+  'history',
+  'auth',
+  'family',
+  'events',
+  'files',
+  'services',
+  'jobs',
+  'observability',
+  'http',
+  'graphql',
+  'rest',
+  'domain',
+  'docs',
+  'cli',
+];
+/** The generic folders: what every module is built on, knowing none of them. */
+const KERNEL = LAYERS.slice(0, LAYERS.indexOf('domain'));
 const LOWER =
   '^src/(auth|db|entities|events|family|files|history|http|jobs|observability|permissions|services)/|^src/(context|errors|error-mapping|limits|logger|config|env-values|runtime-flags)[.]ts$';
 /** A domain module's face to the app: its registry (index.ts) and what GraphQL and REST serve (api/). */
 const MODULE_SURFACE = '^src/domain/[^/]+/(api/|index[.]ts$)';
 /** What serves requests and composes the app: nothing below may reach up into it. */
-const SURFACE = `^src/(rest|docs|graphql|cli)/|^src/schema/direct-resolvers[.]ts$|^src/(app|app-modules|app-schema|modules|main|serve|cluster|banner)[.]ts$|${MODULE_SURFACE}`;
+const SURFACE = `^src/(rest|docs|graphql|cli)/|^src/schema/direct-resolvers[.]ts$|^src/(app|app-modules|app-schema|orm-composition|create-migration|modules|main|serve|cluster|banner)[.]ts$|${MODULE_SURFACE}`;
 /** What composes the modules: the only code outside a module that may load its api/. */
 const COMPOSITION = '^src/(app|app-modules|app-schema)[.]ts$|^src/rest/table[.]ts$';
 /** A module's rules (the files beside its index.ts) and its entities. */
@@ -16,6 +44,21 @@ const BELOW_API = '^src/domain/([^/]+)/(?!api/|index[.]ts$)';
 
 module.exports = {
   forbidden: [
+    {
+      name: 'kernel-knows-no-domain',
+      severity: 'error',
+      comment:
+        'The generic folders import nothing of src/domain: what a module adds to them (entities, flush subscribers, write hooks, scheduled jobs, routes) is handed in by the composition root.',
+      from: { path: `^src/(${KERNEL.join('|')})/` },
+      to: { path: '^src/domain/' },
+    },
+    ...LAYERS.slice(0, -1).map((layer, i) => ({
+      name: `${layer}-imports-no-layer-above`,
+      severity: 'error',
+      comment: `src/${layer}/ imports only the folders below it in LAYERS, never ${LAYERS.slice(i + 1).join(', ')}.`,
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(${LAYERS.slice(i + 1).join('|')})/` },
+    })),
     {
       name: 'no-circular',
       severity: 'error',
