@@ -13,32 +13,33 @@ import { DAY, gql } from './helpers';
 const row = { description: 'Hosting', quantity: 1, unitPrice: 100, taxRate: 0 };
 const UPDATE = `mutation($id: ID!, $input: InvoiceInput!) { updateInvoice(id: $id, input: $input) { id status paid } }`;
 
+// One service, mail server and event worker for the file; the mails are told apart by recipient.
+let server: TestServer;
+let a: TestTenant;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let worker: EventWorker;
+
+beforeAll(async () => {
+  server = await startServer();
+  smtp = await startSmtp();
+  worker = startEventWorker(server.orm, createLogger('silent'), {
+    ...eventSettings({}),
+    smtpUrl: smtp.url,
+    mailFrom: 'billing@service.test',
+    pollIntervalMs: 50,
+  });
+}, 120_000);
+// A tenant per test: each run works on all of its tenant's invoices.
+beforeEach(async () => {
+  a = await server.tenant('Schedules');
+});
+afterAll(async () => {
+  await worker.stop();
+  await smtp.close();
+  await server.close();
+});
+
 describe('overdue invoices and reminders (markOverdueAndRemind)', () => {
-  let server: TestServer;
-  let a: TestTenant;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  let worker: EventWorker;
-
-  beforeAll(async () => {
-    server = await startServer();
-    smtp = await startSmtp();
-    worker = startEventWorker(server.orm, createLogger('silent'), {
-      ...eventSettings({}),
-      smtpUrl: smtp.url,
-      mailFrom: 'billing@service.test',
-      pollIntervalMs: 50,
-    });
-  }, 120_000);
-  // A tenant per test: each run works on all of its tenant's invoices.
-  beforeEach(async () => {
-    a = await server.tenant('Schedules');
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await smtp.close();
-    await server.close();
-  });
-
   const read = async (id: string) =>
     (await a.client.get(`/invoices/dynamic-search?filters=id:eq:${id}`)).body.content[0];
 
@@ -182,31 +183,6 @@ describe('overdue invoices and reminders (markOverdueAndRemind)', () => {
 });
 
 describe('recurring agreements (generateRecurringInvoices)', () => {
-  let server: TestServer;
-  let a: TestTenant;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  let worker: EventWorker;
-
-  beforeAll(async () => {
-    server = await startServer();
-    smtp = await startSmtp();
-    worker = startEventWorker(server.orm, createLogger('silent'), {
-      ...eventSettings({}),
-      smtpUrl: smtp.url,
-      mailFrom: 'billing@service.test',
-      pollIntervalMs: 50,
-    });
-  }, 120_000);
-  // A tenant per test: each run works on all of its tenant's invoices.
-  beforeEach(async () => {
-    a = await server.tenant('Schedules');
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await smtp.close();
-    await server.close();
-  });
-
   const all = async () =>
     (await a.client.get('/invoices/dynamic-search?sort=invoiceDate,asc&size=100')).body.content as {
       id: string;
@@ -318,14 +294,11 @@ describe('recurring agreements (generateRecurringInvoices)', () => {
 });
 
 describe('the scheduled jobs, driven by bms jobs:run', () => {
-  let server: TestServer;
   let env: NodeJS.ProcessEnv;
   const { ok } = cliCommands(() => env);
   beforeAll(async () => {
-    server = await startServer();
     env = childEnv({ DATABASE_URL: await workerDatabaseUrl(), JWT_SECRET: randomSecret() });
-  }, 120_000);
-  afterAll(() => server.close());
+  });
 
   it('invoices.recurring and invoices.overdue run for one tenant at the clock given', async () => {
     const t = await server.tenant('Jobs');
