@@ -71,6 +71,13 @@ export const DOMAIN_EVENTS: readonly DomainEvent[] = [
   },
   {
     entity: 'Invoice',
+    name: 'invoice.pdf_made',
+    description:
+      "The invoice's PDF was made after the invoice was saved: `pdf` names the file (an invoice's create or edit answers it null until then)",
+    happened: (before, after) => before !== undefined && before.pdf == null && after.pdf != null,
+  },
+  {
+    entity: 'Invoice',
     name: 'invoice.overdue',
     description: 'The invoice became OVERDUE: money is outstanding past its due date',
     happened: becomes('OVERDUE'),

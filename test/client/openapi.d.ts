@@ -30213,6 +30213,7 @@ export interface operations {
             | 'invoice.restored'
             | 'invoice.numbered'
             | 'invoice.sent'
+            | 'invoice.pdf_made'
             | 'invoice.overdue'
             | 'invoice.reminded';
         };

@@ -253,6 +253,22 @@ describeWithTool(
     const made = await withPdf(created.body.id);
     expect(made.pdf).toMatchObject({ name: `invoice-${made.invoiceNumber}.pdf`, type: 'DOCUMENT' });
     expect(await queued(created.body.id)).toEqual([]);
+    // Receivers hear of it: one invoice.pdf_made, the invoice with its PDF, and no edit besides.
+    const events = (await server.orm.em
+      .getConnection()
+      .execute(`select type, data from outbox_event where resource_id = ? order by occurred_at`, [
+        created.body.id,
+      ])) as { type: string; data: { pdf: unknown; invoiceNumber: string } }[];
+    expect(events.map((e) => e.type).sort()).toEqual([
+      'invoice.created',
+      'invoice.numbered',
+      'invoice.pdf_made',
+    ]);
+    expect(events.find((e) => e.type === 'invoice.pdf_made')!.data).toMatchObject({
+      pdf: made.pdf,
+      invoiceNumber: made.invoiceNumber,
+    });
+    expect(made.version).toBe(created.body.version);
     const text = pdfText((await download(server, a.token, `/api/v1/files/${made.pdf.blobId}`)).bytes);
     expect(text).toContain(`Invoice ${made.invoiceNumber}`);
     expect(text).toMatch(/Walnut veneer\s+4\s+EUR 12\.50\s+21%\s+EUR 10\.50\s+EUR 50\.00/);

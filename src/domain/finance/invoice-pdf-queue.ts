@@ -3,6 +3,7 @@ import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { withTenant } from '../../db/tenant-transaction';
 import { asWorker } from '../../db/worker-transaction';
+import { outboxRow, recordData } from '../../events/outbox';
 import { signalWork } from '../../events/work-signals';
 import { IDLE_POLL_MAX_MS, pollQueue, type Periodic, type QueuePolling } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
@@ -24,6 +25,8 @@ import { storeInvoicePdf } from './invoice-pdf';
 
 /** Who the worker's writes are attributed to. */
 const PDF_ACTOR = 'invoice-pdfs';
+/** Declared with the invoice's other events (events/domain-events.ts), so receivers can subscribe. */
+const PDF_MADE_EVENT = 'invoice.pdf_made';
 /** How long a claim holds a row: a worker that died with it leaves it to another after this. */
 const LEASE_SECONDS = 120;
 /** Tries of one invoice's PDF before it is left to the on-demand rendering of its mails. */
@@ -89,7 +92,7 @@ async function claimDue(orm: MikroORM, batch: number): Promise<Claimed[]> {
  * Makes one claimed PDF as the invoice's tenant, in one transaction holding the invoice's row
  * lock: the rendering is of the invoice as locked, and an update waiting on the lock queues the
  * next rendering. The `pdf` field is written by a statement of its own, so the PDF's arrival is
- * no edit of the invoice: no version, history entry or event. The row goes unless the invoice was
+ * no edit of the invoice: no version or history entry, but an event of its own (`invoice.pdf_made`). The row goes unless the invoice was
  * queued again meanwhile (its claim is then gone).
  */
 async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<void> {
@@ -102,7 +105,22 @@ async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<v
     );
     if (invoice) {
       const pdf = await storeInvoicePdf({ em, caller: { tenantId: job.tenantId }, files }, invoice);
-      if (pdf) await em.nativeUpdate(Invoice, { id: invoice.id }, { pdf });
+      if (pdf) {
+        await em.nativeUpdate(Invoice, { id: invoice.id }, { pdf });
+        // Receivers learn of the PDF without an edit of the invoice: its own event, with the
+        // record as it now stands, in the transaction that stores the PDF.
+        em.persist(
+          outboxRow({
+            tenantId: job.tenantId,
+            type: PDF_MADE_EVENT,
+            resourceType: 'invoice',
+            resourceId: invoice.id,
+            actor: { userId: null, email: PDF_ACTOR },
+            data: { ...recordData(invoice), pdf },
+          }),
+        );
+        await em.flush();
+      }
     }
     await queryRows(
       em,
