@@ -16,6 +16,17 @@ describe('lastLogin', () => {
   });
   afterAll(() => server.close());
 
+  /** Signs `userId` in at `at`, a failed write failing the test. */
+  const write = (userId: string, at: number) =>
+    signedIn(
+      server.orm.em,
+      a.tenantId,
+      userId,
+      (err) => {
+        throw err;
+      },
+      at,
+    );
   const lastLogin = async (userId: string): Promise<string | null> => {
     const res = await a.client.graphql('query($id: ID!) { user(id: $id) { lastLogin } }', { id: userId });
     expect(res.body.errors).toBeUndefined();
@@ -39,28 +50,12 @@ describe('lastLogin', () => {
   it('within the minute nothing more is written; a minute later it is', async () => {
     const u = await a.userWith([]);
     const t0 = Date.now();
-    await signedIn(
-      server.orm.em,
-      a.tenantId,
-      u.userId,
-      (err) => {
-        throw err;
-      },
-      t0,
-    );
+    await write(u.userId, t0);
     const written = await lastLogin(u.userId);
     expect(new Date(written!).getTime()).toBe(t0);
     expect(signedIn(server.orm.em, a.tenantId, u.userId, () => undefined, t0 + 1000)).toBeUndefined();
     expect(await lastLogin(u.userId)).toBe(written);
-    await signedIn(
-      server.orm.em,
-      a.tenantId,
-      u.userId,
-      (err) => {
-        throw err;
-      },
-      t0 + LAST_LOGIN_EVERY_MS,
-    );
+    await write(u.userId, t0 + LAST_LOGIN_EVERY_MS);
     expect(new Date((await lastLogin(u.userId))!).getTime()).toBe(t0 + LAST_LOGIN_EVERY_MS);
   });
 
@@ -73,15 +68,7 @@ describe('lastLogin', () => {
           .execute('select version from caller_version where id = ?', [a.tenantId])
       )[0]?.version;
     const before = await version();
-    await signedIn(
-      server.orm.em,
-      a.tenantId,
-      u.userId,
-      (err) => {
-        throw err;
-      },
-      Date.now() + 10 * LAST_LOGIN_EVERY_MS,
-    );
+    await write(u.userId, Date.now() + 10 * LAST_LOGIN_EVERY_MS);
     expect(await version()).toBe(before);
   });
 });

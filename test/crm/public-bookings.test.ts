@@ -154,6 +154,21 @@ describe('Public bookings', () => {
   });
 });
 
+/** A service whose mails reach a test SMTP server through an event worker of its own. */
+async function startMailing() {
+  const server = await startServer({
+    http: { rateLimits: { perCredential: 0, perTenant: 0, windowMs: 60_000, publicPerAddress: 1000 } },
+  });
+  const smtp = await startSmtp();
+  const worker = startEventWorker(server.orm, createLogger('silent'), {
+    ...eventSettings({}),
+    smtpUrl: smtp.url,
+    mailFrom: 'bookings@service.test',
+    pollIntervalMs: 50,
+  });
+  return { server, smtp, worker };
+}
+
 describe('Public booking confirmation e-mail', () => {
   let server: TestServer;
   let a: TestTenant;
@@ -161,16 +176,7 @@ describe('Public booking confirmation e-mail', () => {
   let worker: EventWorker;
 
   beforeAll(async () => {
-    server = await startServer({
-      http: { rateLimits: { perCredential: 0, perTenant: 0, windowMs: 60_000, publicPerAddress: 1000 } },
-    });
-    smtp = await startSmtp();
-    worker = startEventWorker(server.orm, createLogger('silent'), {
-      ...eventSettings({}),
-      smtpUrl: smtp.url,
-      mailFrom: 'bookings@service.test',
-      pollIntervalMs: 50,
-    });
+    ({ server, smtp, worker } = await startMailing());
     a = await server.tenant('Book Mail');
     const employeeId = await createEmployee(a.client, { firstName: 'Tess' });
     await a.client.post('/crm/contact-form-widgets', {
@@ -225,17 +231,8 @@ describe('the bookings job (bms jobs:run crm.bookings): reminders, then COMPLETE
   const { ok } = cliCommands(() => env);
 
   beforeAll(async () => {
-    server = await startServer({
-      http: { rateLimits: { perCredential: 0, perTenant: 0, windowMs: 60_000, publicPerAddress: 1000 } },
-    });
+    ({ server, smtp, worker } = await startMailing());
     env = childEnv({ DATABASE_URL: await workerDatabaseUrl(), JWT_SECRET: randomSecret() });
-    smtp = await startSmtp();
-    worker = startEventWorker(server.orm, createLogger('silent'), {
-      ...eventSettings({}),
-      smtpUrl: smtp.url,
-      mailFrom: 'bookings@service.test',
-      pollIntervalMs: 50,
-    });
     a = await server.tenant('Book Jobs');
   }, 120_000);
   afterAll(async () => {
