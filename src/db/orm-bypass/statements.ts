@@ -22,17 +22,24 @@ interface PgConnection {
  * transaction (tools), the ORM's execute runs the statement.
  *
  * `sql` uses PostgreSQL's `$1` placeholders; `knexSql` passes a query builder's compiled form.
+ * `Row` is the shape the statement's columns give, declared once by the repository that writes it
+ * (pg hands rows over untyped; this is the one place they are taken to be what the SQL selects).
  */
-export async function queryRows(em: EntityManager, sql: string, params: readonly unknown[]): Promise<Rows> {
+export async function queryRows<Row extends object = Rows[number]>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+): Promise<Row[]> {
   const trx = em.getTransactionContext<Knex.Transaction>();
   if (!trx) {
     const questionMarks = sql.replace(/\$\d+/g, '?');
     const ordered = [...sql.matchAll(/\$(\d+)/g)].map((m) => params[Number(m[1]) - 1]);
-    return em.getConnection().execute(questionMarks, ordered, 'all');
+    return em.getConnection().execute<Row[]>(questionMarks, ordered, 'all');
   }
-  if (trx instanceof ConnectionTransaction) return (await trx.query({ text: sql, values: params })).rows;
+  if (trx instanceof ConnectionTransaction)
+    return (await trx.query({ text: sql, values: params })).rows as Row[];
   const connection = (await trx.client.acquireConnection()) as PgConnection;
-  return (await connection.query(sql, params)).rows;
+  return (await connection.query(sql, params)).rows as Row[];
 }
 
 /** A query builder's compiled statement (`qb.getKnexQuery().toSQL()`), run as queryRows does. */
