@@ -1,3 +1,4 @@
+import { accessEntities } from './domain/access/entities';
 import { configuratorEntities } from './domain/configurator/entities';
 import { crmEntities } from './domain/crm/entities';
 import { financeEntities } from './domain/finance/entities';
@@ -38,6 +39,7 @@ export const entities: Function[] = [
   IdempotencyKey,
   TrustedIssuer,
   ApiKey,
+  ...accessEntities,
   ...referenceEntities,
   ...configuratorEntities,
   ...financeEntities,

@@ -77,8 +77,7 @@ export function ormOptions({
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
     // (files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's
     // (domain/finance/invoice-pdf-queue.ts), by the history's retention settings
-    // (history/retention.ts), by the scheduler's claims (jobs/scheduler.ts) or by the CRM's
-    // mailbox statements, which keep its password out of every record (domain/crm/mailboxes.ts).
+    // (history/retention.ts) or by the scheduler's claims (jobs/scheduler.ts).
     schemaGenerator: {
       skipTables: [
         'caller_version',
@@ -89,9 +88,7 @@ export function ormOptions({
         'history_settings',
         'webhook_backlog',
         'job_run',
-        'user_invitation',
         'invoice_pdf_due',
-        'mailbox',
       ],
     },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).

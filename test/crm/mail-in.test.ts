@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { wrap } from '@mikro-orm/core';
 import { withTenant } from '../../src/db/tenant-transaction';
+import { Mailbox } from '../../src/domain/crm/entities/mailbox';
+import { enabledMailboxes } from '../../src/domain/crm/mailboxes';
 import { pollMailboxes } from '../../src/domain/crm/mailbox-poll';
 import { receiveMessage } from '../../src/domain/crm/inbound-mail';
 import { createLogger } from '../../src/logger';
@@ -136,6 +139,28 @@ describeWithTool(
       .getConnection()
       .execute(`select password_encrypted from mailbox where id = ?`, [created.body.id]);
     expect(row.password_encrypted).not.toContain('secret-password');
+    // The record reads the password only when asked for it (the job), and never serializes it;
+    // it is no record with a history: no history entry, no event.
+    await withTenant(
+      server.orm.em,
+      { tenantId: b.tenantId, userId: null, email: 'crm.mailboxes' },
+      async (em) => {
+        const read = await em.findOneOrFail(Mailbox, { id: created.body.id });
+        expect(read.passwordEncrypted).toBeUndefined();
+        const [polled] = await enabledMailboxes(em, b.tenantId);
+        expect(polled.passwordEncrypted).toBe(row.password_encrypted);
+        expect(wrap(polled).toObject()).not.toHaveProperty('passwordEncrypted');
+      },
+    );
+    const [traces] = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `select (select count(*) from record_history where record_id = ?)::int as history,
+                (select count(*) from outbox_event where resource_id = ?)::int as events`,
+        [created.body.id, created.body.id],
+      );
+    expect(traces).toEqual({ history: 0, events: 0 });
     const listed = await b.client.get('/communications/mailboxes');
     expect(listed.body.map((m: any) => m.id)).toEqual([created.body.id]);
     expect(listed.text).not.toMatch(/password/i);

@@ -1,5 +1,6 @@
 import type { DomainModule } from '../../modules';
 import { accessRoutes } from './api/rest';
+import { accessEntities } from './entities';
 import { identityRoutes } from './api/identity-rest';
 import { AccessControlResolver } from './api/access-control';
 import { TenantResolver } from './api/tenant';
@@ -12,7 +13,7 @@ import { UserResolver, users } from './api/users';
 
 /** Users, tenants, tenant roles, access control, trusted issuers and API keys. */
 export const accessModule: DomainModule = {
-  entities: [],
+  entities: accessEntities,
   groups: [users],
   resolvers: [
     UserResolver,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { withTenant } from '../../db/tenant-transaction';
+import { OutboxEvent } from '../../entities/outbox-event';
 import { Tenant } from '../../entities/tenant';
 import { TrustedIssuer } from '../../entities/trusted-issuer';
 import { User, UserStatus } from '../../entities/user';
@@ -9,6 +9,7 @@ import { conflict, notFound } from '../../errors';
 import { queueMail } from '../../events/outbound-mail';
 import { activeEventSettings } from '../../events/settings';
 import { isUuid } from '../../limits';
+import { spendByToken, spendForUser, storeInvitation } from './invitation-repository';
 
 /**
  * Invitations of users created (or set) INVITED: an e-mail with a one-time link to set up
@@ -50,25 +51,21 @@ export async function inviteUser(
     throw conflict(`User ${user.id} is ${user.status}: only an INVITED user is sent an invitation`);
   const secret = randomBytes(32).toString('base64url');
   const token = `${user.tenantId}.${secret}`;
-  const id = randomUUID();
-  await queryRows(
-    em,
-    `insert into user_invitation (tenant_id, id, created, created_by, updated, updated_by, version,
-       user_id, token_hash, expires_at, used_at)
-     values ($1, $2, now(), $3, now(), $3, 1, $4, $5, $6, null)
-     on conflict (tenant_id, user_id) do update set id = excluded.id, token_hash = excluded.token_hash,
-       expires_at = excluded.expires_at, used_at = null, updated = now(), updated_by = excluded.updated_by,
-       version = user_invitation.version + 1`,
-    [user.tenantId, id, by, user.id, digest(secret), new Date(now.getTime() + INVITATION_LIFETIME_MS)],
-  );
+  await storeInvitation(em, {
+    tenantId: user.tenantId,
+    id: randomUUID(),
+    by,
+    userId: user.id,
+    tokenHash: digest(secret),
+    expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
+  });
   // A delivery reports an outbox event (a foreign key): the user's latest, which is its creation or
   // the change that made it INVITED, or for a re-invitation an earlier one of the user's.
   await em.flush();
-  const [event] = await queryRows(
-    em,
-    `select id from outbox_event where tenant_id = $1 and resource_id = $2
-     order by occurred_at desc, id desc limit 1`,
-    [user.tenantId, user.id],
+  const event = await em.findOne(
+    OutboxEvent,
+    { tenantId: user.tenantId, resourceId: user.id },
+    { fields: ['id'], orderBy: { occurredAt: 'desc', id: 'desc' } },
   );
   if (!event) throw conflict(`User ${user.id} has no recorded event for its invitation to report`);
   const tenant = await em.findOneOrFail(Tenant, { id: user.tenantId });
@@ -76,7 +73,7 @@ export async function inviteUser(
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
   await queueMail(em, {
     tenantId: user.tenantId,
-    eventId: String(event.id),
+    eventId: event.id,
     eventType: INVITATION_MAIL_EVENT,
     by,
     mail: {
@@ -111,15 +108,9 @@ export async function acceptInvitation(
   if (!parsed) throw gone();
   const { tenantId, secret } = parsed;
   return withTenant(rootEm, { tenantId, userId: null, email: 'invitation' }, async (em) => {
-    const [row] = await queryRows(
-      em,
-      `update user_invitation set used_at = $3, updated = $3, version = version + 1
-       where tenant_id = $1 and token_hash = $2 and used_at is null and expires_at > $3
-       returning user_id`,
-      [tenantId, digest(secret), now],
-    );
-    if (!row) throw gone();
-    const user = await activate(em, String(row.user_id));
+    const userId = await spendByToken(em, tenantId, digest(secret), now);
+    if (!userId) throw gone();
+    const user = await activate(em, userId);
     if (!user) throw gone();
     const issuer = await em.findOne(TrustedIssuer, {}, { orderBy: { created: 'asc', id: 'asc' } });
     const who = { userId: user.id, tenantId, email: user.email };
@@ -151,14 +142,7 @@ export async function acceptBySignIn(
   now = new Date(),
 ): Promise<boolean> {
   return withTenant(rootEm, { tenantId, userId: null, email: 'invitation' }, async (em) => {
-    const [row] = await queryRows(
-      em,
-      `update user_invitation set used_at = $3, updated = $3, version = version + 1
-       where tenant_id = $1 and user_id = $2 and used_at is null and expires_at > $3
-       returning user_id`,
-      [tenantId, userId, now],
-    );
-    if (row && (await activate(em, userId))) return true;
+    if ((await spendForUser(em, tenantId, userId, now)) && (await activate(em, userId))) return true;
     const user = await em.findOne(User, { id: userId }, { fields: ['status'] });
     return user?.status === UserStatus.ACTIVE;
   });

@@ -3,6 +3,7 @@ import { APP_ROLE, withTenant } from '../../db/tenant-transaction';
 import { forkFor, type Actor } from '../../db/tenancy';
 import { inTransaction } from '../../db/transaction';
 import { CoverageJob, CoverageJobStatus } from './entities/coverage-job';
+import { actAsCoverageWorker, actAsTenant } from './coverage-job-repository';
 import { PRIORITY_ORDER } from './coverage-priority';
 
 /**
@@ -71,10 +72,7 @@ export async function claimNextJob(
   const tx = orm.em.fork({ clear: true, useContext: false });
   return inTransaction(tx, async () => {
     const trx = tx.getTransactionContext()!;
-    // Marks this transaction as the coverage worker's, for a row-level security policy that lets
-    // it see the queue of every tenant (see the README: without one, only a superuser or a
-    // BYPASSRLS database user can claim jobs).
-    await tx.getConnection().execute(`select set_config('app.worker', 'coverage', true)`, [], 'all', trx);
+    await actAsCoverageWorker(tx);
     const now = new Date();
     const [found] = await tx.find(
       CoverageJob,
@@ -93,14 +91,7 @@ export async function claimNextJob(
     );
     if (!found) return null;
 
-    await tx
-      .getConnection()
-      .execute(
-        `select set_config('role', ?, true), set_config('app.tenant_id', ?, true), set_config('app.worker', '', true)`,
-        [APP_ROLE, found.tenantId],
-        'all',
-        trx,
-      );
+    await actAsTenant(tx, APP_ROLE, found.tenantId);
     const em = forkFor(orm.em, workerActor(found.tenantId));
     em.setTransactionContext(trx);
     try {

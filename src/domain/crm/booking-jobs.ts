@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { ScheduledJob } from '../../jobs/job';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { activeEventSettings } from '../../events/settings';
 import { queueBookingReminder } from './booking-mail';
+import { claimEnded, claimRemindable } from './booking-repository';
 import { Booking, BookingStatus } from './entities/booking';
 
 /** How long before a meeting its visitor is reminded of it. */
@@ -47,25 +47,14 @@ export function bookingEnd(booking: {
 }
 
 /**
- * The ids of the tenant's bookings matching `where`, locked for this transaction; rows another
- * process holds are skipped, and one it changed meanwhile is judged as it committed, so two runs
- * at once never take the same booking. The SQL says the rule again (reminderDue, bookingEnd) so
- * that only due rows are read and locked; the loaded rows are checked with the functions.
+ * The bookings of `ids`, claimed by one of booking-repository.ts's statements: locked for this
+ * transaction, skipping those another process holds. The SQL says the rule again (reminderDue,
+ * bookingEnd) so that only due rows are read and locked; the loaded rows are checked with the
+ * functions.
  */
-async function claim(
-  em: EntityManager,
-  tenantId: string,
-  where: string,
-  params: readonly unknown[],
-): Promise<Booking[]> {
-  const rows = await queryRows(
-    em,
-    `select id from booking where tenant_id = $1 and status = 'CONFIRMED' and ${where}
-     order by start_time, id limit ${BOOKINGS_PER_RUN} for update skip locked`,
-    [tenantId, ...params],
-  );
-  if (rows.length === 0) return [];
-  return em.find(Booking, { tenantId, id: { $in: rows.map((r) => String(r.id)) } });
+async function loadClaimed(em: EntityManager, tenantId: string, ids: string[]): Promise<Booking[]> {
+  if (ids.length === 0) return [];
+  return em.find(Booking, { tenantId, id: { $in: ids } });
 }
 
 /**
@@ -80,13 +69,10 @@ export async function remindUpcomingBookings(
   now: Date,
   settings: { apiUrl: string } = { apiUrl: `${activeEventSettings().publicUrl}${PUBLIC_API}` },
 ): Promise<number> {
-  const claimed = await claim(
+  const claimed = await loadClaimed(
     em,
     tenantId,
-    `reminded_at is null and email is not null and start_time > $2
-       and start_time <= $2::timestamptz + make_interval(mins => $3::int)
-       and (created is null or created <= start_time - make_interval(mins => $3::int))`,
-    [now, REMINDER_LEAD_MS / 60_000],
+    await claimRemindable(em, tenantId, now, REMINDER_LEAD_MS / 60_000, BOOKINGS_PER_RUN),
   );
   const due = claimed.filter((b) => reminderDue(b, now));
   for (const booking of due) {
@@ -104,11 +90,10 @@ export async function remindUpcomingBookings(
  * a CANCELLED one, and a PENDING one that was never confirmed, stay as they are.
  */
 export async function completePastBookings(em: EntityManager, tenantId: string, now: Date): Promise<number> {
-  const claimed = await claim(
+  const claimed = await loadClaimed(
     em,
     tenantId,
-    `coalesce(end_time, start_time + make_interval(mins => coalesce(duration, $3::int))) <= $2`,
-    [now, DEFAULT_MINUTES],
+    await claimEnded(em, tenantId, now, DEFAULT_MINUTES, BOOKINGS_PER_RUN),
   );
   const past = claimed.filter((b) => bookingEnd(b).getTime() <= now.getTime());
   for (const booking of past) booking.status = BookingStatus.COMPLETED;

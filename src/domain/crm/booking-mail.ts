@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import ical, { ICalCalendarMethod } from 'ical-generator';
 import { Tenant } from '../../entities/tenant';
-import { queryRows } from '../../db/orm-bypass/statements';
+import { OutboxEvent } from '../../entities/outbox-event';
 import { attachmentOf, queueMail } from '../../events/outbound-mail';
 import type { Booking } from './entities/booking';
 
@@ -52,7 +52,7 @@ export async function queueBookingConfirmation(
   settings: { apiUrl: string; mailFrom: string },
 ): Promise<string> {
   const tenant = await em.findOneOrFail(Tenant, { id: booking.tenantId });
-  const event = await latestEvent(em, booking, `and type = 'booking.created'`);
+  const event = await latestEvent(em, booking, 'booking.created');
   const ics = bookingInvitation(booking, { name: tenant.name, email: settings.mailFrom });
   const when = mailTime(booking.startTime);
   return queueMail(em, {
@@ -83,7 +83,7 @@ export async function queueBookingReminder(
   by: string,
 ): Promise<string> {
   const tenant = await em.findOneOrFail(Tenant, { id: booking.tenantId });
-  const event = await latestEvent(em, booking, '');
+  const event = await latestEvent(em, booking);
   const when = mailTime(booking.startTime);
   return queueMail(em, {
     tenantId: booking.tenantId,
@@ -100,13 +100,12 @@ export async function queueBookingReminder(
   });
 }
 
-/** The id of the booking's latest outbox event (of a kind, by `filter`), if any was written. */
-async function latestEvent(em: EntityManager, booking: Booking, filter: string): Promise<string | undefined> {
-  const [event] = await queryRows(
-    em,
-    `select id from outbox_event where tenant_id = $1 and resource_id = $2 ${filter}
-     order by occurred_at desc, id desc limit 1`,
-    [booking.tenantId, booking.id],
+/** The id of the booking's latest outbox event (of `type`, when given), if any was written. */
+async function latestEvent(em: EntityManager, booking: Booking, type?: string): Promise<string | undefined> {
+  const event = await em.findOne(
+    OutboxEvent,
+    { tenantId: booking.tenantId, resourceId: booking.id, ...(type === undefined ? {} : { type }) },
+    { fields: ['id'], orderBy: { occurredAt: 'desc', id: 'desc' } },
   );
-  return event ? String(event.id) : undefined;
+  return event?.id;
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { badRequest } from '../../errors';
 import { FileAsset } from '../../entities/shared';
 import { assetOf, limitsAndUse, type FileStore } from '../../files/stored-files';
 import { InboundEmail, InboundEmailStatus } from './entities/inbound-email';
+import { lockMessage, messagesByIds, senderOf } from './inbound-mail-repository';
 
 /**
  * The most a raw message may weigh when it is handed over (REST body, or one message read from a
@@ -52,19 +52,8 @@ interface Earlier {
 /** The e-mails, received or sent, whose Message-IDs are among `ids`. */
 async function earlierMessages(em: EntityManager, tenantId: string, ids: string[]): Promise<Earlier[]> {
   if (ids.length === 0) return [];
-  const rows = await queryRows(
-    em,
-    `select id, internet_message_id as message_id, conversation_id from inbound_email
-       where tenant_id = $1 and internet_message_id = any($2::text[])
-     union all
-     select id, message_id, null from sent_mail where tenant_id = $1 and message_id = any($2::text[])`,
-    [tenantId, ids],
-  );
-  return rows.map((r) => ({
-    id: String(r.id),
-    messageId: String(r.message_id),
-    conversationId: (r.conversation_id as string | null) ?? null,
-  }));
+  const rows = await messagesByIds(em, tenantId, ids);
+  return rows.map((r) => ({ id: r.id, messageId: r.message_id, conversationId: r.conversation_id }));
 }
 
 /**
@@ -91,23 +80,6 @@ async function threadOf(
       .find(Boolean);
   const known = chain.map((id) => byId.get(id)?.conversationId).find(Boolean);
   return { parentId: parent?.id ?? null, conversationId: known ?? chain[0] ?? own };
-}
-
-/** The lead, else the customer, whose e-mail address sent the message (the newest of several). */
-async function senderRecord(
-  em: EntityManager,
-  tenantId: string,
-  address: string,
-): Promise<{ id: string; type: 'LEAD' | 'CUSTOMER' } | null> {
-  const [row] = await queryRows(
-    em,
-    `(select id, 'LEAD' as type, 1 as rank, created from lead where tenant_id = $1 and lower(email) = lower($2))
-     union all
-     (select id, 'CUSTOMER', 2, created from customer where tenant_id = $1 and lower(email) = lower($2))
-     order by rank, created desc limit 1`,
-    [tenantId, address],
-  );
-  return row ? { id: String(row.id), type: row.type as 'LEAD' | 'CUSTOMER' } : null;
 }
 
 /**
@@ -164,9 +136,7 @@ export async function receiveMessage(
   const parsed = await parseRawMessage(raw);
   const messageId =
     messageIds(parsed.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex')}@no-message-id>`;
-  await queryRows(em, `select pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-    `inbound_email|${receipt.tenantId}|${messageId}`,
-  ]);
+  await lockMessage(em, `inbound_email|${receipt.tenantId}|${messageId}`);
   const existing = await em.findOne(InboundEmail, {
     tenantId: receipt.tenantId,
     internetMessageId: messageId,
@@ -176,7 +146,7 @@ export async function receiveMessage(
   const from = parsed.from!.value.find((a) => a.address)!;
   const inReplyTo = messageIds(parsed.inReplyTo);
   const thread = await threadOf(em, receipt.tenantId, messageId, inReplyTo, messageIds(parsed.references));
-  const related = await senderRecord(em, receipt.tenantId, from.address!);
+  const related = await senderOf(em, receipt.tenantId, from.address!);
   const email = Object.assign(new InboundEmail(), {
     tenantId: receipt.tenantId,
     status: InboundEmailStatus.NEW,

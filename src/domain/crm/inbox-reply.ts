@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { badRequest } from '../../errors';
-import { queryRows } from '../../db/orm-bypass/statements';
+import { OutboxEvent } from '../../entities/outbox-event';
 import { queueMail } from '../../events/outbound-mail';
 import { InboundEmail, InboundEmailStatus } from './entities/inbound-email';
 import { SentMail } from './entities/sent-mail';
@@ -54,10 +54,10 @@ export async function replyToEmail(
   email.status = InboundEmailStatus.REPLIED;
   // The flush writes the SentMail's `sent_mail.created` event; the e-mail's delivery is of it.
   await em.flush();
-  const [event] = await queryRows(
-    em,
-    `select id from outbox_event where tenant_id = $1 and resource_id = $2 and type = 'sent_mail.created' limit 1`,
-    [email.tenantId, sent.id],
+  const event = await em.findOne(
+    OutboxEvent,
+    { tenantId: email.tenantId, resourceId: sent.id, type: 'sent_mail.created' },
+    { fields: ['id'] },
   );
   const parent = email.internetMessageId;
   const headers: Record<string, string> = { 'Message-ID': messageId };
@@ -69,7 +69,7 @@ export async function replyToEmail(
   }
   await queueMail(em, {
     tenantId: email.tenantId,
-    eventId: String(event?.id ?? sent.id),
+    eventId: event?.id ?? sent.id,
     eventType: REPLY_MAIL_EVENT,
     by,
     mail: { to: email.fromEmail, subject, text: input.body, headers },

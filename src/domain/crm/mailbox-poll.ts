@@ -2,11 +2,10 @@ import type { EntityManager } from '@mikro-orm/core';
 import { ImapFlow } from 'imapflow';
 import type { ScheduledJob } from '../../jobs/job';
 import type { Logger } from '../../logger';
-import { queryRows } from '../../db/orm-bypass/statements';
-import type { Rows } from '../../db/orm-bypass/statements';
 import { AppError } from '../../errors';
 import type { FileStore } from '../../files/stored-files';
 import { receiveMessage, MAX_RAW_MESSAGE_BYTES } from './inbound-mail';
+import { Mailbox } from './entities/mailbox';
 import { enabledMailboxes } from './mailboxes';
 import { decryptPassword } from './mailbox-secret';
 
@@ -35,14 +34,14 @@ async function readMailbox(
   em: EntityManager,
   tenantId: string,
   files: FileStore | undefined,
-  row: Rows[number],
+  row: Mailbox,
   logger: Logger,
 ): Promise<Reading> {
   const client = new ImapFlow({
-    host: String(row.host),
-    port: Number(row.port),
-    secure: Boolean(row.secure),
-    auth: { user: String(row.username), pass: decryptPassword(String(row.password_encrypted)) },
+    host: row.host,
+    port: row.port,
+    secure: row.secure,
+    auth: { user: row.username, pass: decryptPassword(row.passwordEncrypted) },
     logger: false,
     disableAutoIdle: true,
     connectionTimeout: CONNECT_MS,
@@ -53,11 +52,11 @@ async function readMailbox(
   client.on('error', (err: Error) => logger.warn({ err, mailbox: row.id }, 'IMAP connection failed'));
   await client.connect();
   try {
-    const lock = await client.getMailboxLock(String(row.folder), { readOnly: true });
+    const lock = await client.getMailboxLock(row.folder, { readOnly: true });
     try {
       const opened = client.mailbox === false ? undefined : client.mailbox;
       const uidValidity = String(opened?.uidValidity ?? '');
-      const from = row.uid_validity === uidValidity && row.last_uid != null ? Number(row.last_uid) : 0;
+      const from = row.uidValidity === uidValidity && row.lastUid != null ? row.lastUid : 0;
       const found = opened?.exists ? await client.search({ uid: `${from + 1}:*` }, { uid: true }) : [];
       // `n:*` names the last message even when its UID is below n: only the UIDs after `from` count.
       const uids = (found || [])
@@ -114,18 +113,22 @@ export async function pollMailboxes(
       if (err instanceof AppError) throw err;
       const reason = err instanceof Error ? err.message : String(err);
       logger.warn({ mailbox: row.id, err: reason }, 'mailbox could not be read');
-      await queryRows(
-        em,
-        `update mailbox set last_polled_at = now(), last_error = $3 where tenant_id = $1 and id = $2`,
-        [tenantId, row.id, reason.slice(0, 1000)],
+      await em.nativeUpdate(
+        Mailbox,
+        { tenantId, id: row.id },
+        { lastPolledAt: new Date(), lastError: reason.slice(0, 1000) },
       );
       continue;
     }
-    await queryRows(
-      em,
-      `update mailbox set uid_validity = $3, last_uid = $4, last_polled_at = now(), last_error = null
-       where tenant_id = $1 and id = $2`,
-      [tenantId, row.id, reading.uidValidity, reading.lastUid],
+    await em.nativeUpdate(
+      Mailbox,
+      { tenantId, id: row.id },
+      {
+        uidValidity: reading.uidValidity,
+        lastUid: reading.lastUid,
+        lastPolledAt: new Date(),
+        lastError: null,
+      },
     );
     stored += reading.stored;
   }

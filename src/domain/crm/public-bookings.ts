@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { conflict, notFound, problems, type Problem } from '../../errors';
-import { queryRows } from '../../db/orm-bypass/statements';
+import { lockEmployee } from './booking-repository';
 import { queueBookingConfirmation } from './booking-mail';
 import { prepareBooking } from './booking-rules';
 import { Booking, BookingStatus } from './entities/booking';
@@ -145,11 +145,8 @@ export async function bookSlot(
   mail?: { apiUrl: string; mailFrom: string },
 ): Promise<Booking> {
   const employeeId = bookablePerson(widget);
-  const locked = await queryRows(em, 'select id from employee where tenant_id = $1 and id = $2 for update', [
-    widget.tenantId,
-    employeeId,
-  ]);
-  if (locked.length === 0) throw notFound(`there is no booking page "${widget.slug}"`);
+  if (!(await lockEmployee(em, widget.tenantId, employeeId)))
+    throw notFound(`there is no booking page "${widget.slug}"`);
   const start = request.startTime;
   const end = new Date(start.getTime() + SLOT_MINUTES * MINUTE);
   const held = await heldTimes(em, employeeId, start, end);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { notFound, problems, type Problem } from '../../errors';
 import { isUuid } from '../../limits';
-import { queryRows } from '../../db/orm-bypass/statements';
+import { Tenant } from '../../entities/tenant';
 import { Employee } from '../reference/entities/employee';
 import { ContactFormFieldType, ContactFormWidgetConfig } from './entities/contact-form-widget';
 import { Lead, LeadStatus } from './entities/lead';
@@ -69,10 +69,7 @@ export async function activeWidget(em: EntityManager, slug: string): Promise<Con
 /** Whether the tenant of the transaction exists and takes requests (not deactivated, not deleted). */
 export async function tenantOpen(em: EntityManager, tenantId: string): Promise<boolean> {
   if (!isUuid(tenantId)) return false;
-  const rows = await queryRows(em, 'select 1 from tenant where id = $1 and active and delete_after is null', [
-    tenantId,
-  ]);
-  return rows.length > 0;
+  return (await em.count(Tenant, { id: tenantId, active: true, deleteAfter: null })) > 0;
 }
 
 /** Whether a browser page of `origin` may send this widget's form. */

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { ScheduledJob } from '../../jobs/job';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { Activity } from './entities/activity';
 import { Lead, LeadStatus } from './entities/lead';
+import { dueLeadActionIds } from './lead-repository';
 
 /** How many records one run reminds at most; the next run takes the rest. */
 export const REMINDERS_PER_RUN = 500;
@@ -35,16 +35,9 @@ export async function remindDueActivities(em: EntityManager, tenantId: string, n
  */
 export async function remindLeadActions(em: EntityManager, tenantId: string, now: Date): Promise<number> {
   // Two columns compared: a statement picks the ids, the unit of work changes the leads.
-  const ids = await queryRows(
-    em,
-    `select id from lead where tenant_id = $1 and next_action_due_date <= $2 and owner_id is not null
-       and status <> all($3::text[])
-       and (next_action_notified_at is null or next_action_notified_at < next_action_due_date)
-     order by next_action_due_date, id limit ${REMINDERS_PER_RUN}`,
-    [tenantId, now, CLOSED],
-  );
+  const ids = await dueLeadActionIds(em, tenantId, now, CLOSED, REMINDERS_PER_RUN);
   if (ids.length === 0) return 0;
-  const due = await em.find(Lead, { tenantId, id: { $in: ids.map((r) => String(r.id)) } });
+  const due = await em.find(Lead, { tenantId, id: { $in: ids } });
   for (const lead of due) lead.nextActionNotifiedAt = now;
   await em.flush();
   return due.length;

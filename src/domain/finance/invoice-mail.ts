@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { badRequest, conflict } from '../../errors';
 import { Tenant } from '../../entities/tenant';
-import { queryRows } from '../../db/orm-bypass/statements';
+import { OutboxEvent } from '../../entities/outbox-event';
 import type { FileBackend } from '../../files/backend';
 import {
   queueMail,
@@ -135,13 +135,12 @@ export async function mailInvoice(
     invoice.status = InvoiceStatus.SENT;
   // The flush writes each SentMail's `sent_mail.created` event; its e-mail delivery is of that event.
   await em.flush();
-  const events = await queryRows(
-    em,
-    `select id, resource_id from outbox_event
-     where tenant_id = $1 and resource_id = any($2::text[]) and type = 'sent_mail.created'`,
-    [invoice.tenantId, mails.map((m) => m.id)],
+  const events = await em.find(
+    OutboxEvent,
+    { tenantId: invoice.tenantId, resourceId: { $in: mails.map((m) => m.id) }, type: 'sent_mail.created' },
+    { fields: ['id', 'resourceId'] },
   );
-  const eventOf = new Map(events.map((e) => [String(e.resource_id), String(e.id)]));
+  const eventOf = new Map(events.map((e) => [e.resourceId, e.id]));
   for (const mail of mails) {
     await queueMail(em, {
       tenantId: invoice.tenantId,

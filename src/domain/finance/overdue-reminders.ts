@@ -1,10 +1,11 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { AppError } from '../../errors';
 import { withTenant } from '../../db/tenant-transaction';
 import { actorOf } from '../../db/tenancy';
 import type { FileBackend } from '../../files/backend';
+import { Customer } from '../reference/entities/customer';
 import { Invoice, InvoiceStatus } from './entities/invoice';
+import { overdueCandidateIds } from './invoice-due-repository';
 import { mailInvoice } from './invoice-mail';
 import { daysPastDueIn, settledStatus } from './invoice-status';
 import { cents } from './money';
@@ -73,15 +74,8 @@ export async function markOverdueAndRemind(
   const { defaults, ids } = await inTenant(async (t) => {
     const defaults = await tenantFinanceDefaults(t, tenantId);
     // A day's margin either side of the time zone; the exact test is per invoice below.
-    const rows = await queryRows(
-      t,
-      `select id from invoice
-       where tenant_id = $1 and status in ('SENT', 'PARTIALLY_PAID', 'OVERDUE')
-         and due_date < $2::timestamptz and total_with_tax > 0 and coalesce(paid, 0) < total_with_tax
-       order by due_date, id`,
-      [tenantId, now.toISOString()],
-    );
-    return { defaults, ids: rows.map((r) => String(r.id)) };
+    const ids = await overdueCandidateIds(t, tenantId, now);
+    return { defaults, ids };
   });
   for (const id of ids) {
     await inTenant(async (t) => {
@@ -133,9 +127,10 @@ export async function markOverdueAndRemind(
 
 async function hasCustomerEmail(em: EntityManager, invoice: Invoice): Promise<boolean> {
   if (!invoice.clientId) return false;
-  const [row] = await queryRows(em, `select email from customer where tenant_id = $1 and id = $2`, [
-    invoice.tenantId,
-    invoice.clientId,
-  ]);
-  return !!row?.email;
+  const customer = await em.findOne(
+    Customer,
+    { tenantId: invoice.tenantId, id: invoice.clientId },
+    { fields: ['email'] },
+  );
+  return !!customer?.email;
 }

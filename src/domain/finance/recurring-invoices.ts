@@ -1,11 +1,11 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { AppError } from '../../errors';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { nextNumber } from '../../services/sequences';
 import type { FileBackend } from '../../files/backend';
 import { Invoice, InvoiceStatus, InvoiceType, type RecurringAgreement } from './entities/invoice';
 import { addDays, addMonths } from './common';
 import { computeRows, formatInvoiceNumber, INVOICE_SEQUENCE } from './invoice-rules';
+import { recurringDueIds } from './invoice-due-repository';
 import { mailInvoice } from './invoice-mail';
 import { queueInvoicePdfs } from './invoice-pdf-queue';
 import { dayIn } from './invoice-status';
@@ -55,15 +55,8 @@ export async function generateRecurringInvoices(
   const { timeZone, ids } = await inTenant(async (t) => {
     const { timeZone } = await tenantFinanceDefaults(t, tenantId);
     // A day's margin for the time zone; the exact test is per agreement below.
-    const rows = await queryRows(
-      t,
-      `select id from invoice
-       where tenant_id = $1 and recurring_agreement is not null and status is distinct from 'CANCELLED'
-         and (recurring_agreement->>'nextInvoiceDate')::timestamptz < $2::timestamptz + interval '2 days'
-       order by id`,
-      [tenantId, today.toISOString()],
-    );
-    return { timeZone, ids: rows.map((r) => String(r.id)) };
+    const ids = await recurringDueIds(t, tenantId, today);
+    return { timeZone, ids };
   });
   const todayIs = dayIn(today, timeZone);
   for (const id of ids) {

@@ -1,7 +1,7 @@
 import { callerOf, type Context } from '../../context';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { NotificationType } from './entities/notification';
 import { notificationsFor } from './produce';
+import { activeUsersBut } from './recipient-repository';
 
 /** The scope of an announcement: a message about the service to every user of the tenant. */
 export const ANNOUNCEMENT_SCOPE = 'system.announcement';
@@ -16,15 +16,11 @@ export async function announce(
   input: { title: string; body?: string | null; actionUrl?: string | null },
 ): Promise<number> {
   const caller = callerOf(ctx);
-  const rows = await queryRows(
-    ctx.em,
-    `select id from app_user where tenant_id = $1 and status = 'ACTIVE' and id <> $2`,
-    [caller.tenantId, caller.userId],
-  );
+  const userIds = await activeUsersBut(ctx.em, caller.tenantId, caller.userId);
   const made = await notificationsFor(
     ctx.em,
     caller.tenantId,
-    rows.map((r) => String(r.id)),
+    userIds,
     {
       scope: ANNOUNCEMENT_SCOPE,
       type: NotificationType.INFO,

@@ -1,9 +1,9 @@
 import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import { actorOf } from '../../db/tenancy';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { Audited } from '../../entities/tenant-scoped';
 import { Notification, NotificationCategory, NotificationType } from './entities/notification';
 import { NOTIFICATION_PRODUCERS, type NotificationMessage, type RecordState } from './producers';
+import { feedSettingsOf } from './recipient-repository';
 import { Recipients } from './recipients';
 import { NOTIFICATION_SCOPES } from './scopes';
 
@@ -16,13 +16,6 @@ export interface Notice extends NotificationMessage {
   type?: NotificationType;
   resourceType?: string;
   resourceId?: string;
-}
-
-/** A recipient's settings as far as the in-app feed goes (delivery.ts's `accepts`). */
-interface FeedSettings {
-  in_app_notifications_enabled: boolean;
-  enabled_categories: string[];
-  disabled_scopes: string[];
 }
 
 /**
@@ -40,13 +33,8 @@ export async function notificationsFor(
 ): Promise<Notification[]> {
   const unique = [...new Set(userIds)];
   if (unique.length === 0) return [];
-  const rows = (await queryRows(
-    em,
-    `select user_id, in_app_notifications_enabled, enabled_categories, disabled_scopes
-     from notification_settings where tenant_id = $1 and user_id = any($2::uuid[])`,
-    [tenantId, unique],
-  )) as unknown as (FeedSettings & { user_id: string })[];
-  const settings = new Map(rows.map((r) => [String(r.user_id), r]));
+  const rows = await feedSettingsOf(em, tenantId, unique);
+  const settings = new Map(rows.map((r) => [r.user_id, r]));
   const category = CATEGORY.get(notice.scope) ?? NotificationCategory.SYSTEM;
   return unique.map((userId) => {
     const s = settings.get(userId);

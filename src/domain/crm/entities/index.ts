@@ -3,9 +3,10 @@ import { Booking } from './booking';
 import { ContactFormWidgetConfig } from './contact-form-widget';
 import { InboundEmail } from './inbound-email';
 import { Lead } from './lead';
+import { Mailbox } from './mailbox';
 import { SentMail } from './sent-mail';
 
-/** Entities of CRM and communications: widgets, activities, bookings, leads, inbox, sent mails. */
+/** Entities of CRM and communications: widgets, activities, bookings, leads, inbox, sent mails, mailboxes. */
 export const crmEntities: Function[] = [
   ContactFormWidgetConfig,
   Activity,
@@ -13,4 +14,5 @@ export const crmEntities: Function[] = [
   Lead,
   InboundEmail,
   SentMail,
+  Mailbox,
 ];

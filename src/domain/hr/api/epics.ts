@@ -6,7 +6,7 @@ import { checkPeriod, fillDefaults } from '../input-rules';
 import { checkRefs, refsIn } from '../../../family/references';
 import { Employee } from '../../reference/entities/employee';
 import { moveTasks } from '../task-placement';
-import { featureCountSql, taskProgressSql, taskTallySql } from '../progress-sql';
+import { featureCountSql, taskProgressSql, taskTallySql } from '../progress-repository';
 import { hrProjectService } from './hr-projects';
 import { CreateEpicInput, UpdateEpicInput } from './epic-inputs';
 

@@ -5,7 +5,7 @@ import { FamilyService } from '../../../family/service';
 import { fillDefaults } from '../input-rules';
 import { requireRef } from '../../../family/references';
 import { moveTasks } from '../task-placement';
-import { featureEpicSql, taskProgressSql, taskTallySql } from '../progress-sql';
+import { featureEpicSql, taskProgressSql, taskTallySql } from '../progress-repository';
 import { epicService } from './epics';
 import { CreateFeatureInput, UpdateFeatureInput } from './feature-inputs';
 

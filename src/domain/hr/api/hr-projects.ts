@@ -6,7 +6,7 @@ import { checkPeriod, fillDefaults } from '../input-rules';
 import { checkRefs, refsIn, refsOf } from '../../../family/references';
 import { Customer } from '../../reference/entities/customer';
 import { Employee } from '../../reference/entities/employee';
-import { epicCountSql, taskProgressSql, taskTallySql } from '../progress-sql';
+import { epicCountSql, taskProgressSql, taskTallySql } from '../progress-repository';
 import { CreateHrProjectInput, UpdateHrProjectInput } from './hr-project-inputs';
 
 export const hrProjects = defineGroup({

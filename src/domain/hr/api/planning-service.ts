@@ -7,7 +7,7 @@ import { loaderById, loaderCountBy, loaderTallyBy } from '../../../family/loader
 import { joinedOf } from '../../../family/service';
 import { registerLinkSource } from '../../../family/links';
 import { fullNameSql } from '../../../family/link-sql';
-import { projectScopeSql } from '../progress-sql';
+import { projectScopeSql } from '../progress-repository';
 import { percentDone, type TaskProgress } from '../task-progress';
 import { personSummary } from './summary-types';
 import { epicService } from './epics';

@@ -5,6 +5,7 @@ import { round4 } from '../quantities';
 import { registerListSource } from '../../../family/links';
 import { loaderManyBy } from '../../../family/loaders';
 import { fefo } from '../stock-ledger';
+import { stockLocationsSql } from '../stock-location-repository';
 import type { StockLocation } from './stock-view-types';
 
 /** Locations of an inventory (derived from its batches, one query per page). */
@@ -38,9 +39,5 @@ export async function locationsOf(ctx: Context, inv: StockInventory): Promise<St
     }));
 }
 
-// The same locations in SQL, for searches on `locations.totalQuantity` and the other figures:
-// the inventory's batches of its own tenant, grouped by location as locationsOf groups them.
-registerListSource('StockLocation', {
-  elements: (a) =>
-    `select b.location_id as "id", round(sum(b.quantity), 4) as "totalQuantity", max(b.last_stock_date) as "lastStockDate", min(b.expiration_date) as "earliestExpirationDate" from stock_batch b where b.tenant_id = ${a}.tenant_id and b.inventory_id = ${a}.id group by b.location_id`,
-});
+// The same locations in SQL, for searches on `locations.totalQuantity` and the other figures.
+registerListSource('StockLocation', { elements: stockLocationsSql });

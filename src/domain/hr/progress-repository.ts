@@ -7,7 +7,8 @@ import { TaskStatus } from './entities/task';
 /**
  * The HR records' derived counts as SQL (the groups' `derived`), so that they filter and sort
  * in the database with the same values planning-service.ts answers: only what the caller may
- * see is counted.
+ * see is counted. A repository module, as the one place these SQL texts over tasks, features and
+ * epics are written.
  */
 
 /** The caller's project scope on `column`. */
