@@ -22,11 +22,14 @@ describe('domain modules', () => {
       'TenantRole',
       'AuditLog',
       'HistoryEntry',
+      'HistorySettings',
       'TenantSequence',
       'IdempotencyKey',
       'TrustedIssuer',
       'ApiKey',
       'OutboxEvent',
+      'LiveTenant',
+      'WebhookBacklog',
     ]);
   });
 
