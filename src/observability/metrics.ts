@@ -5,7 +5,7 @@ import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger';
 import { unmappedRefusals } from '../db/refusals';
-import { deliveryLag } from '../events/deliveries';
+import { deliveryLag } from '../events/delivery-repository';
 import type { AttemptObserver } from '../events/worker';
 import type { JobRunObserver } from '../jobs/scheduler';
 import type { LagBound, LagBoundObserver } from '../events/lag-bound';
