@@ -8,10 +8,13 @@ import { asEventWorker, inOneTrip, inOneTripEach, type Query, type TripStatement
 import { TEST_EVENT } from './catalog';
 
 /**
- * The statements of delivery: claiming due deliveries, renewing the leases of those in flight,
- * and recording attempts, each a batch in one short transaction. None reads more rows than it
- * claims, renews or records, however long the backlog (bench/README.md, "Events: claiming and
- * draining"; bench/events-explain.ts prints the plans).
+ * The statements of delivery (`event_delivery`, with the endpoints' standing in `webhook_endpoint`
+ * and where their backlogs begin in `webhook_backlog`): claiming due deliveries, renewing the
+ * leases of those in flight, and recording attempts, each a batch in one short transaction; how
+ * far behind delivery is; and queueing a composed e-mail. None reads more rows than it claims,
+ * renews or records, however long the backlog (bench/README.md, "Events: claiming and draining";
+ * bench/events-explain.ts prints the plans). The fan-out of the outbox into deliveries is
+ * outbox-repository.ts's, the digests' digest-repository.ts's.
  */
 
 export type Channel = 'WEBHOOK' | 'EMAIL' | 'PUSH' | 'DIGEST';
