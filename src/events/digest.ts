@@ -33,8 +33,6 @@ import type { EventSettings } from './settings';
  * dies between the SMTP server's acceptance and recording it.
  */
 
-export { DIGEST_EVENT, type DigestFrequency } from './digest-repository';
-
 export interface DigestPeriod {
   timeZone: string;
   frequency: DigestFrequency;
