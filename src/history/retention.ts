@@ -20,7 +20,12 @@ function tenantOf(em: EntityManager): string {
 }
 
 export async function retentionDays(em: EntityManager): Promise<number> {
-  const settings = await em.findOne(HistorySettings, { tenantId: tenantOf(em) });
+  // Read, not managed: a request that only reads then commits without a flush (tenant-transaction.ts).
+  const settings = await em.findOne(
+    HistorySettings,
+    { tenantId: tenantOf(em) },
+    { disableIdentityMap: true },
+  );
   return settings?.retentionDays ?? DEFAULT_RETENTION_DAYS;
 }
 
