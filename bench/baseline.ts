@@ -2,7 +2,7 @@ import http from 'node:http';
 import { createSecretKey, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Pool, type PoolClient } from 'pg';
-import { eventsSql } from '../src/history/events-sql';
+import { eventsSql } from '../src/history/history-events-repository';
 import { Pipeline, type PipelinedStatement } from '../src/db/orm-bypass/pipeline';
 import type { Rows } from '../src/db/rows';
 

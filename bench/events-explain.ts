@@ -22,7 +22,7 @@ import {
   claimWebhooksStatement,
   recordStatement,
   type Claim,
-} from '../src/events/deliveries';
+} from '../src/events/delivery-repository';
 import { preparedForm, type TripStatement } from '../src/events/store';
 import { eventSettings } from '../src/events/settings';
 import { ormComposition } from '../src/orm-composition';

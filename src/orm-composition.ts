@@ -22,12 +22,16 @@ import { ApiKey } from './entities/api-key';
 import { TenantSequence } from './entities/tenant-sequence';
 import { IdempotencyKey } from './entities/idempotency-key';
 import { OutboxEvent } from './entities/outbox-event';
+import { HistorySettings } from './entities/history-settings';
+import { LiveTenant } from './entities/live-tenant';
+import { WebhookBacklog } from './entities/webhook-backlog';
 
 /**
  * Every entity the ORM knows; each one but Tenant is tenant-scoped. The tables no one domain
- * owns are here (tenants, users and their credentials, history and audit, sequences, idempotency
- * keys, the outbox); each domain's are its module's `entities/index.ts`, the list its registry
- * gives (test/foundation/modules.test.ts holds the two to each other).
+ * owns are here (tenants, users and their credentials, history and audit with its settings,
+ * sequences, idempotency keys, the outbox and what the event worker keeps beside it: the live
+ * marks and the webhook backlog); each domain's are its module's `entities/index.ts`, the list
+ * its registry gives (test/foundation/modules.test.ts holds the two to each other).
  */
 export const entities: Function[] = [
   Tenant,
@@ -35,6 +39,7 @@ export const entities: Function[] = [
   TenantRole,
   AuditLog,
   HistoryEntry,
+  HistorySettings,
   TenantSequence,
   IdempotencyKey,
   TrustedIssuer,
@@ -48,7 +53,9 @@ export const entities: Function[] = [
   ...inventoryEntities,
   ...notificationEntities,
   OutboxEvent,
+  LiveTenant,
   ...webhookEntities,
+  WebhookBacklog,
 ];
 
 /**

@@ -73,20 +73,16 @@ export function ormOptions({
     filters: tenantFilter(scoped),
     // In the composition's order (src/orm-composition.ts says why).
     subscribers: composition.subscribers(),
-    // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
-    // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
+    // No entity describes these: written by triggers and functions (auth/caller-cache.ts),
+    // by the file store's and the export jobs' own statements
     // (files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's
-    // (domain/finance/invoice-pdf-queue.ts), by the history's retention settings
-    // (history/retention.ts) or by the scheduler's claims (jobs/scheduler.ts).
+    // (domain/finance/invoice-pdf-queue.ts) or by the scheduler's claims (jobs/scheduler.ts).
     schemaGenerator: {
       skipTables: [
         'caller_version',
-        'live_tenant',
         'stored_file',
         'file_settings',
         'tenant_export',
-        'history_settings',
-        'webhook_backlog',
         'job_run',
         'invoice_pdf_due',
       ],

@@ -1,4 +1,5 @@
 import { BigIntType, Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { RECORD_HISTORY_RECORD_INDEX, RECORD_HISTORY_SEQ_INDEX } from './record-history-repository';
 
 /** What happened to a record, as its history and the audit log name it. */
 export enum HistoryType {
@@ -23,15 +24,8 @@ export interface FieldChange {
  * the epoch, made strictly increasing within a process.
  */
 @Entity({ tableName: 'record_history' })
-@Index({
-  name: 'record_history_record_idx',
-  expression:
-    'create index "record_history_record_idx" on "record_history" ("tenant_id", "record_type", "record_id", "seq" desc)',
-})
-@Index({
-  name: 'record_history_seq_idx',
-  expression: 'create index "record_history_seq_idx" on "record_history" ("tenant_id", "seq" desc)',
-})
+@Index({ name: 'record_history_record_idx', expression: RECORD_HISTORY_RECORD_INDEX })
+@Index({ name: 'record_history_seq_idx', expression: RECORD_HISTORY_SEQ_INDEX })
 export class HistoryEntry {
   @PrimaryKey({ type: 'uuid' })
   tenantId!: string;

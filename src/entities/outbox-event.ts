@@ -1,5 +1,6 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
 import { TenantIndexes } from './columns';
+import { OUTBOX_EVENT_UNDISPATCHED_INDEX } from './outbox-event-repository';
 
 /** Who caused an event: the user (null for the service's own workers) and the e-mail it wrote as. */
 export interface EventActor {
@@ -13,11 +14,7 @@ export interface EventActor {
  * reads undispatched rows and fans them out to webhook deliveries, e-mail and subscribers.
  */
 @Entity({ tableName: 'outbox_event' })
-@Index({
-  name: 'outbox_event_undispatched_idx',
-  expression:
-    'create index "outbox_event_undispatched_idx" on "outbox_event" ("occurred_at", "id") where "dispatched_at" is null',
-})
+@Index({ name: 'outbox_event_undispatched_idx', expression: OUTBOX_EVENT_UNDISPATCHED_INDEX })
 @TenantIndexes('outbox_event', 'targetEndpointId')
 export class OutboxEvent {
   @PrimaryKey({ type: 'uuid' })

@@ -2,6 +2,18 @@ import { createHmac } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { asEventWorker, type Query } from './store';
+import {
+  digestItems,
+  digestPeriodRows,
+  digestRecipient,
+  digestSettingsOf,
+  digestStartOf,
+  digestTimeZones,
+  insertDueDigests,
+  insertRequestedDigest,
+  turnDigestOff,
+  type DigestFrequency,
+} from './digest-repository';
 import type { EventSettings } from './settings';
 
 /**
@@ -21,9 +33,6 @@ import type { EventSettings } from './settings';
  * dies between the SMTP server's acceptance and recording it.
  */
 
-export const DIGEST_EVENT = 'notification.digest';
-export type DigestFrequency = 'DAILY' | 'WEEKLY';
-
 export interface DigestPeriod {
   timeZone: string;
   frequency: DigestFrequency;
@@ -41,14 +50,10 @@ export async function digestPeriods(
   timeZones: readonly string[],
   now: Date,
 ): Promise<DigestPeriod[]> {
-  const rows = await q<{ zone: string; frequency: DigestFrequency; from: Date; to: Date }>(
-    `select z.zone, f.frequency,
-       (date_trunc(f.unit, ?::timestamptz at time zone coalesce(k.name, 'UTC')) - f.step) at time zone coalesce(k.name, 'UTC') as "from",
-       date_trunc(f.unit, ?::timestamptz at time zone coalesce(k.name, 'UTC')) at time zone coalesce(k.name, 'UTC') as "to"
-     from jsonb_array_elements_text(?::jsonb) as z(zone)
-     left join pg_timezone_names k on k.name = z.zone
-     cross join (values ('DAILY', 'day', interval '1 day'), ('WEEKLY', 'week', interval '7 days')) as f(frequency, unit, step)`,
-    [now.toISOString(), now.toISOString(), JSON.stringify([...new Set(['UTC', ...timeZones])])],
+  const rows = await digestPeriodRows(
+    q,
+    now.toISOString(),
+    JSON.stringify([...new Set(['UTC', ...timeZones])]),
   );
   return rows.map((r) => ({
     timeZone: r.zone,
@@ -65,57 +70,11 @@ export async function digestPeriods(
  */
 export async function scheduleDigests(orm: MikroORM, now = new Date()): Promise<number> {
   return asEventWorker(orm, async (q) => {
-    const zones = await q<{ zone: string }>(
-      `select distinct t.settings->>'defaultTimezone' as zone from tenant t
-       where t.settings->>'defaultTimezone' is not null
-         and exists (select 1 from notification_settings s where s.tenant_id = t.id and s.digest_frequency <> 'OFF')`,
-    );
-    const periods = await digestPeriods(
-      q,
-      zones.map((z) => z.zone),
-      now,
-    );
-    const rows = await q(
-      `with due as (
-         select s.tenant_id, s.user_id, s.digest_frequency, s.enabled_categories, s.disabled_scopes, p."to",
-           ${digestStart('s', 'p')} as "from"
-         from notification_settings s
-         join tenant t on t.id = s.tenant_id
-         join jsonb_to_recordset(?::jsonb) as p("timeZone" text, frequency text, "from" timestamptz, "to" timestamptz)
-           on p."timeZone" = coalesce(t.settings->>'defaultTimezone', 'UTC') and p.frequency = s.digest_frequency
-       )
-       insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
-         event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
-       select s.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'DIGEST',
-         null, '${DIGEST_EVENT}', s."to", 'PENDING', 0, now(), '[]'::jsonb,
-         jsonb_build_object('userId', s.user_id, 'frequency', s.digest_frequency,
-           'from', ${isoText('s."from"')}, 'to', ${isoText('s."to"')})
-       from due s
-       where exists (${includedNotifications('s', 's."from"', 's."to"')})
-       on conflict do nothing
-       returning 1`,
-      [JSON.stringify(periods)],
-    );
-    return rows.length;
+    const zones = await digestTimeZones(q);
+    const periods = await digestPeriods(q, zones, now);
+    return insertDueDigests(q, JSON.stringify(periods));
   });
 }
-
-/**
- * A period's bound as a digest's target keeps it: the text `Date.toISOString()` makes, in UTC,
- * which the unique index compares and which sorts as time does.
- */
-const isoText = (timestamp: string) =>
-  `to_char((${timestamp}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * Where the digest of `settings`' user for the period `period` ("from", "to") starts: where the
- * user's last digest (scheduled or asked for) ended, when that was less than a period before the
- * period's start; else the period's start.
- */
-const digestStart = (settings: string, period: string) =>
-  `coalesce((select max((d.target->>'to')::timestamptz) from event_delivery d
-     where d.tenant_id = ${settings}.tenant_id and d.channel = 'DIGEST' and d.target->>'userId' = ${settings}.user_id::text
-       and d.target->>'to' > ${isoText(`${period}."from" - (${period}."to" - ${period}."from")`)}), ${period}."from")`;
 
 /** What a digest of `userId` sent now would cover; `off` while the user's digests are off. */
 export type DigestWindow =
@@ -128,24 +87,14 @@ export type DigestWindow =
  * neither repeat a notification nor drop one.
  */
 async function windowNow(q: Query, tenantId: string, userId: string, now: Date): Promise<DigestWindow> {
-  const [settings] = await q<{ frequency: string; zone: string }>(
-    `select s.digest_frequency as frequency, coalesce(t.settings->>'defaultTimezone', 'UTC') as zone
-     from notification_settings s join tenant t on t.id = s.tenant_id
-     where s.tenant_id = ? and s.user_id = ?`,
-    [tenantId, userId],
-  );
+  const settings = await digestSettingsOf(q, tenantId, userId);
   if (!settings || (settings.frequency !== 'DAILY' && settings.frequency !== 'WEEKLY')) return { off: true };
   const frequency: DigestFrequency = settings.frequency;
   const period = (await digestPeriods(q, [settings.zone], now)).find(
     (p) => p.timeZone === settings.zone && p.frequency === frequency,
   )!;
-  const [start] = await q<{ from: Date }>(
-    `select ${digestStart('s', 'p')} as "from"
-     from (select ?::uuid as tenant_id, ?::uuid as user_id) s,
-          (select ?::timestamptz as "from", ?::timestamptz as "to") p`,
-    [tenantId, userId, period.from.toISOString(), period.to.toISOString()],
-  );
-  return { off: false, frequency, timeZone: settings.zone, from: new Date(start.from), to: now };
+  const start = await digestStartOf(q, tenantId, userId, period.from.toISOString(), period.to.toISOString());
+  return { off: false, frequency, timeZone: settings.zone, from: new Date(start), to: now };
 }
 
 /** A digest as its user would receive it now: its window, what it lists, and the e-mail. */
@@ -200,16 +149,13 @@ export async function requestDigest(
 ): Promise<{ preview: DigestPreview | { off: true }; deliveryId: string | null }> {
   const preview = await previewDigest(q, settings, tenantId, userId, now);
   if (preview.off || !preview.content) return { preview, deliveryId: null };
-  const [row] = await q<{ id: string }>(
-    `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
-       event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
-     values (?, gen_random_uuid(), now(), 'digest-request', now(), 'digest-request', 1, 'DIGEST',
-       null, '${DIGEST_EVENT}', ?, 'PENDING', 0, now(), '[]'::jsonb, ?::jsonb)
-     on conflict do nothing
-     returning id`,
-    [tenantId, preview.to.toISOString(), JSON.stringify(digestTarget(userId, preview))],
+  const id = await insertRequestedDigest(
+    q,
+    tenantId,
+    preview.to.toISOString(),
+    digestTarget(userId, preview),
   );
-  return { preview, deliveryId: row?.id ?? null };
+  return { preview, deliveryId: id ?? null };
 }
 
 /** The signed link that turns `userId`'s digests off; none without a secret to sign it with. */
@@ -222,14 +168,6 @@ export async function unsubscribeLink(
     ? `${settings.publicUrl}/unsubscribe?token=${await unsubscribeToken(settings.linkSecret, tenantId, userId)}`
     : undefined;
 }
-
-/** The notifications of `settings`' user in [from, to) that its categories and scopes let through. */
-const includedNotifications = (settings: string, from: string, to: string) =>
-  `select 1 from notification n
-   where n.tenant_id = ${settings}.tenant_id and n.user_id = ${settings}.user_id
-     and n.created >= ${from} and n.created < ${to}
-     and n.category = any(${settings}.enabled_categories)
-     and not coalesce(n.scope = any(${settings}.disabled_scopes), false)`;
 
 /** What a digest's e-mail is made of: the recipient, the notifications, the language. */
 export interface DigestContent {
@@ -274,23 +212,9 @@ async function readDigestContent(
   tenantId: string,
   target: DigestTarget,
 ): Promise<DigestContent | null> {
-  const [who] = await q<{ email: string; language: string | null; frequency: string; zone: string }>(
-    `select u.email, coalesce(nullif(u.language, ''), t.settings->>'defaultLanguage') as language,
-           s.digest_frequency as frequency, coalesce(t.settings->>'defaultTimezone', 'UTC') as zone
-         from app_user u join tenant t on t.id = u.tenant_id
-         join notification_settings s on s.tenant_id = u.tenant_id and s.user_id = u.id
-         where u.tenant_id = ? and u.id = ? and u.status = 'ACTIVE'`,
-    [tenantId, target.userId],
-  );
+  const who = await digestRecipient(q, tenantId, target.userId);
   if (!who || who.frequency === 'OFF') return null;
-  const items = await q<DigestContent['items'][number] & { total: number }>(
-    `select n.title, n.body, n.action_url as "actionUrl", n.created, n.category, count(*) over () as total
-         from notification n join notification_settings s on s.tenant_id = n.tenant_id and s.user_id = n.user_id
-         where n.tenant_id = ? and n.user_id = ? and n.created >= ?::timestamptz and n.created < ?::timestamptz
-           and n.category = any(s.enabled_categories) and not coalesce(n.scope = any(s.disabled_scopes), false)
-         order by n.created, n.id limit ${DIGEST_ITEMS}`,
-    [tenantId, target.userId, target.from, target.to],
-  );
+  const items = await digestItems(q, tenantId, target.userId, target.from, target.to, DIGEST_ITEMS);
   if (items.length === 0) return null;
   return {
     email: who.email,
@@ -453,17 +377,5 @@ export async function unsubscribeFromDigests(
   tenantId: string,
   userId: string,
 ): Promise<boolean> {
-  return asEventWorker(
-    orm,
-    async (q) =>
-      (
-        await q(
-          `update notification_settings set digest_frequency = 'OFF', updated = now(), updated_by = 'unsubscribe-link',
-             version = version + 1
-           where tenant_id = ? and user_id = ? returning 1`,
-          [tenantId, userId],
-        )
-      ).length > 0,
-    tenantId,
-  );
+  return asEventWorker(orm, (q) => turnDigestOff(q, tenantId, userId), tenantId);
 }

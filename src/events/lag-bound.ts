@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../logger';
-import { serviceLag } from './deliveries';
+import { serviceLag } from './delivery-repository';
 
 /** The bound on a tenant's writes while the service holds its events back (docs/events.md). */
 export interface LagBoundSettings {

@@ -22,10 +22,11 @@ import type { GroupDef } from '../family/group';
 import type { Logger } from '../logger';
 import { isWorkQueue, signalWork, WORK_CHANNEL } from './work-signals';
 import { eventResources } from './catalog';
-import { envelopeOf, type EventEnvelope, type OutboxRecord } from './envelope';
+import { envelopeOf, type EventEnvelope } from './envelope';
 import { PushQueue } from './push-queue';
 import { EventReadability } from './readable';
-import { asEventWorker } from './store';
+import { markTenantLive } from './live-tenant-repository';
+import { outboxEventsOf } from './outbox-repository';
 
 /**
  * Live subscriptions: every service process LISTENs on the outbox's channel (a trigger NOTIFYs
@@ -397,9 +398,7 @@ export class LiveHub {
   }
 
   private markLive(tenantId: string): Promise<unknown> {
-    return asEventWorker(this.orm, (q) =>
-      q('select bms_live_tenant(?::uuid, ?::integer)', [tenantId, LIVE_MARK_SECONDS]),
-    );
+    return markTenantLive(this.orm, tenantId, LIVE_MARK_SECONDS);
   }
 
   /** `<tenant id>:<event id>,<event id>,...`: one inserting statement's events of one tenant. */
@@ -428,13 +427,7 @@ export class LiveHub {
 
   private async dispatch(tenantId: string, ids: string[]): Promise<void> {
     if (!this.byTenant.has(tenantId)) return;
-    const rows = await asEventWorker(this.orm, (q) =>
-      q<OutboxRecord>(
-        `select tenant_id, id, type, resource_type, resource_id, occurred_at, actor, data from outbox_event
-         where tenant_id = ? and id = any(string_to_array(?, ',')::uuid[])`,
-        [tenantId, ids.join(',')],
-      ),
-    );
+    const rows = await outboxEventsOf(this.orm, tenantId, ids);
     // In the order the events were written, as the notifications list them; one object per
     // event for every session (shared-results.ts executes it once per document).
     const byId = new Map(rows.map((row) => [row.id, row]));

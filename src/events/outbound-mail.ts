@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../db/orm-bypass/statements';
 import type { MailAttachment, MailMessage } from './mail';
+import { insertMailDelivery } from './delivery-repository';
 
 /**
  * The most a queued message's attachments may weigh together, decoded. They travel inline, as
@@ -36,14 +36,5 @@ export async function queueMail(
     throw new Error(
       `the attachments weigh ${size} bytes, over the ${MAX_MAIL_ATTACHMENT_BYTES} a queued e-mail carries`,
     );
-  const [row] = await queryRows(
-    em,
-    `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
-       event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
-     values ($1, gen_random_uuid(), now(), $2, now(), $2, 1, 'EMAIL',
-       $3, $4, now(), 'PENDING', 0, now(), '[]'::jsonb, $5::jsonb)
-     returning id`,
-    [fields.tenantId, fields.by, fields.eventId, fields.eventType, JSON.stringify({ mail: fields.mail })],
-  );
-  return String(row.id);
+  return insertMailDelivery(em, fields);
 }

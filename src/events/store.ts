@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Rows } from '../db/rows';
 import { queryRows } from '../db/orm-bypass/statements';
 import { sessionPool, sessionsFor, type SessionPool } from '../db/sessions';
+import { tripText, WORKER_SETTINGS } from './worker-session-repository';
 
 /** Runs one statement with `?` placeholders in the worker's transaction. */
 export type Query = <R = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<R[]>;
@@ -42,9 +43,7 @@ export async function asEventWorker<T>(
   return knex.transaction(async (trx) => {
     const q: Query = async <R>(sql: string, params: readonly unknown[] = []) =>
       ((await trx.raw(sql, params as Knex.RawBinding[])) as { rows: Rows }).rows as R[];
-    await q(`select set_config('app.worker', 'events', true), set_config('app.tenant_id', ?, true)`, [
-      tenantId ?? '',
-    ]);
+    await q(WORKER_SETTINGS, [tenantId ?? '']);
     return work(q);
   });
 }
@@ -219,14 +218,7 @@ async function runTrip(
         ? [`set local plan_cache_mode = force_custom_plan`, f.execute, `set local plan_cache_mode to default`]
         : [f.execute],
     );
-    const results = await connection.query(
-      `${before.map((p) => `${p};\n`).join('')}begin; select set_config('app.worker', 'events', true),
-         set_config('app.tenant_id', ${literal(tenantId)}, true), set_config('synchronous_commit',
-           case current_setting('synchronous_standby_names') when '' then 'off'
-           else current_setting('synchronous_commit') end, true);
-       ${steps.flat().join(';\n')};
-       commit;`,
-    );
+    const results = await connection.query(tripText(before, literal(tenantId), steps.flat()));
     let at = before.length + 2;
     return steps.map((step) => {
       const own = results[at + (step.length === 1 ? 0 : 1)].rows;

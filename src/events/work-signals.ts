@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../db/orm-bypass/statements';
+import { notifyOnCommit } from './work-signal-repository';
 
 /**
  * Wake-ups of the queue loops (coverage jobs, tenant exports, thumbnails, invoice PDFs). A loop with nothing to
@@ -40,6 +40,6 @@ export function onWork(queue: WorkQueue, listener: () => void): () => void {
  * sent only where work is created, never per record.
  */
 export async function notifyWork(em: EntityManager, queue: WorkQueue): Promise<void> {
-  await queryRows(em, `select pg_notify($1, $2)`, [WORK_CHANNEL, queue]);
+  await notifyOnCommit(em, WORK_CHANNEL, queue);
   signalWork(queue);
 }

@@ -17,7 +17,7 @@ import {
   type Attempt,
   type Channel,
   type Claim,
-} from './deliveries';
+} from './delivery-repository';
 import { composeDigest, digestContent, unsubscribeLink } from './digest';
 import { PushSenders, SERVICE_OF } from './push';
 import type { PushNotice } from './push/payload';
@@ -27,7 +27,9 @@ import { onOutboxWrites } from './outbox';
 import { postWebhook, sizeAgents } from './http-post';
 import type { EventSettings } from './settings';
 import { signedHeaders } from './signing';
-import { asEventWorker, inOneTrip, ownConnections } from './store';
+import { asEventWorker, ownConnections } from './store';
+import { dispatchBatch, insertNotificationEmails, insertNotificationPushes } from './outbox-repository';
+import { deletePushToken, notificationMail, pushOf } from './notification-repository';
 import { createMailer, type Mailer, type MailMessage } from './mail';
 
 /**
@@ -42,7 +44,7 @@ import { createMailer, type Mailer, type MailMessage } from './mail';
  * - digests: the DIGEST deliveries the `events.digests` scheduled job inserts (digest.ts,
  *   src/jobs/kernel-jobs.ts), sent like e-mail;
  * - delivery: claims a batch of due deliveries (webhooks within their endpoint's window, see
- *   deliveries.ts; e-mail, push and digests by due time), each under a short lease, and commits; then makes the
+ *   delivery-repository.ts; e-mail, push and digests by due time), each under a short lease, and commits; then makes the
  *   attempts at once, outside any transaction, up to `concurrency` in flight, renewing the leases
  *   while they run; attempts are recorded in batches. A worker that dies mid-attempt stops
  *   renewing, its leases run out within `leaseMs`, and the deliveries are tried again.
@@ -105,64 +107,13 @@ export interface EventWorker {
  */
 export async function dispatchOutbox(orm: MikroORM, platforms: readonly string[] = []): Promise<number> {
   return asEventWorker(orm, async (q) => {
-    const rows = await q<{ tenant_id: string; id: string; type: string }>(
-      `with batch as (
-         select tenant_id, id from outbox_event where dispatched_at is null
-         order by occurred_at, id limit ${DISPATCH_BATCH} for update skip locked
-       ), marked as (
-         update outbox_event o set dispatched_at = now() from batch b
-         where o.tenant_id = b.tenant_id and o.id = b.id
-         returning o.tenant_id, o.id, o.type, o.occurred_at, o.target_endpoint_id
-       ), hooks as (
-         insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
-           endpoint_id, event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log)
-         select m.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'WEBHOOK',
-           e.id, m.id, m.type, m.occurred_at, 'PENDING', 0, now(), '[]'::jsonb
-         from marked m join webhook_endpoint e on e.tenant_id = m.tenant_id
-         where case when m.target_endpoint_id is not null then e.id = m.target_endpoint_id
-                    else e.active and (m.type = any(e.events) or '*' = any(e.events)) end
-         returning 1
-       )
-       select m.tenant_id, m.id, m.type from marked m`,
-    );
+    const rows = await dispatchBatch(q, DISPATCH_BATCH);
     const created = rows.filter((r) => r.type === NOTIFICATION_CREATED);
     if (created.length === 0) return rows.length;
     // The batch's created notifications, each within its own tenant (the joins keep to it); the
     // worker reads the recipients' settings and devices of every tenant through its read policies.
-    const batch = JSON.stringify(created.map(({ tenant_id, id }) => ({ tenant_id, id })));
-    const notifications = `jsonb_to_recordset(?::jsonb) as x(tenant_id uuid, id uuid)
-         join outbox_event o on o.tenant_id = x.tenant_id and o.id = x.id`;
-    await q(
-      `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
-         event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
-       select o.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'EMAIL',
-         o.id, o.type, o.occurred_at, 'PENDING', 0, now(), '[]'::jsonb,
-         jsonb_build_object('notificationId', o.resource_id, 'userId', s.user_id)
-       from ${notifications}
-       join notification_settings s on s.tenant_id = o.tenant_id and s.user_id = (o.data->>'userId')::uuid
-       where s.email_notifications_enabled
-         and (o.data->>'category') = any(s.enabled_categories)
-         and not coalesce((o.data->>'scope') = any(s.disabled_scopes), false)`,
-      [batch],
-    );
-    if (platforms.length > 0)
-      // No settings row yet means the defaults: push on, every category, no scope off.
-      await q(
-        `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
-           event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
-         select o.tenant_id, gen_random_uuid(), now(), 'event-worker', now(), 'event-worker', 1, 'PUSH',
-           o.id, o.type, o.occurred_at, 'PENDING', 0, now(), '[]'::jsonb,
-           jsonb_build_object('notificationId', o.resource_id, 'userId', t.user_id, 'tokenId', t.id,
-             'platform', t.platform)
-         from ${notifications}
-         join push_token t on t.tenant_id = o.tenant_id and t.user_id = (o.data->>'userId')::uuid
-         left join notification_settings s on s.tenant_id = o.tenant_id and s.user_id = t.user_id
-         where t.platform in (select jsonb_array_elements_text(?::jsonb))
-           and coalesce(s.push_notifications_enabled, true)
-           and (s.user_id is null or (o.data->>'category') = any(s.enabled_categories))
-           and not coalesce((o.data->>'scope') = any(s.disabled_scopes), false)`,
-        [batch, JSON.stringify(platforms)],
-      );
+    await insertNotificationEmails(q, created);
+    if (platforms.length > 0) await insertNotificationPushes(q, created, platforms);
     return rows.length;
   });
 }
@@ -220,17 +171,7 @@ async function attempt(orm: MikroORM, senders: Senders, claim: Claim, signal: Ab
   }
   if (claim.target?.mail) return attemptComposed(mailer, claim, claim.target.mail, at);
   const notificationId = claim.target?.notificationId ?? '';
-  const [mail] = await asEventWorker(
-    orm,
-    (q) =>
-      q<NotificationMail>(
-        `select n.title, n.body, n.action_url, u.email from notification n
-         join app_user u on u.tenant_id = n.tenant_id and u.id = n.user_id
-         where n.tenant_id = ? and n.id = ?`,
-        [claim.tenant_id, notificationId],
-      ),
-    claim.tenant_id,
-  );
+  const mail = await notificationMail(orm, claim.tenant_id, notificationId);
   if (!mail)
     return {
       claim,
@@ -297,27 +238,7 @@ async function attemptPush(
 ): Promise<Attempt> {
   const at = new Date();
   const target = claim.target!;
-  // One round trip: a push's read is on the hot path of every device's delivery.
-  const [row] = await inOneTrip<{
-    token: string;
-    platform: string;
-    id: string;
-    title: string | null;
-    body: string | null;
-    action_url: string | null;
-    category: string;
-    notification_type: string;
-    scope: string | null;
-    created: Date;
-  }>(
-    orm,
-    `select t.token, t.platform, n.id, n.title, n.body, n.action_url, n.category, n.notification_type, n.scope,
-       n.created
-     from notification n join push_token t on t.tenant_id = n.tenant_id and t.user_id = n.user_id
-     where n.tenant_id = ? and n.id = ? and t.id = ?`,
-    [claim.tenant_id, target.notificationId ?? '', target.tokenId ?? ''],
-    claim.tenant_id,
-  );
+  const row = await pushOf(orm, claim.tenant_id, target.notificationId ?? '', target.tokenId ?? '');
   if (!row) return nothingToSend(claim, at);
   const notice: PushNotice = {
     notificationId: row.id,
@@ -335,17 +256,7 @@ async function attemptPush(
     signal,
     deliveryId: claim.id,
   });
-  if (outcome.gone)
-    await asEventWorker(
-      orm,
-      (q) =>
-        q(`delete from push_token where tenant_id = ? and id = ? and token = ?`, [
-          claim.tenant_id,
-          target.tokenId,
-          row.token,
-        ]),
-      claim.tenant_id,
-    );
+  if (outcome.gone) await deletePushToken(orm, claim.tenant_id, target.tokenId, row.token);
   const ok = outcome.error === null;
   return {
     claim,
@@ -387,13 +298,6 @@ async function attemptDigest(orm: MikroORM, senders: Senders, claim: Claim): Pro
     error = err instanceof Error ? err.message : String(err);
   }
   return { claim, ok: error === null, statusCode: null, error, durationMs: Date.now() - at.getTime(), at };
-}
-
-interface NotificationMail {
-  title: string | null;
-  body: string | null;
-  action_url: string | null;
-  email: string;
 }
 
 interface Flight {

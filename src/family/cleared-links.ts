@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../db/orm-bypass/statements';
 import { selectManagedByLink } from '../db/orm-bypass/detached';
+import { setNullLinks, type SetNullLink } from './foreign-key-repository';
 
 /**
  * Links a deletion clears. A foreign key declared `on delete set null` (docs/integrity.md) clears
@@ -12,13 +12,6 @@ import { selectManagedByLink } from '../db/orm-bypass/detached';
  * The rules are the database's own (its catalog), read once per process: the migrations declare
  * them, and nothing here repeats them.
  */
-interface ClearedLink {
-  /** The referencing table and its column that the delete clears. */
-  table: string;
-  column: string;
-  /** The referenced table. */
-  parent: string;
-}
 
 /** A cleared link as the flush writes it: the referencing entity and its property, by referenced table. */
 interface ClearedProperty {
@@ -33,17 +26,8 @@ let links: Promise<ReadonlyMap<string, readonly ClearedProperty[]>> | undefined;
  * by the referenced table: read and resolved once per process, at its first delete.
  */
 function clearedLinks(em: EntityManager): Promise<ReadonlyMap<string, readonly ClearedProperty[]>> {
-  links ??= queryRows(
-    em,
-    `select child.relname as "table", col.attname as "column", parent.relname as "parent"
-       from pg_constraint c
-       join pg_class child on child.oid = c.conrelid
-       join pg_class parent on parent.oid = c.confrelid
-       join pg_attribute col on col.attrelid = c.conrelid and col.attnum = any(c.conkey) and col.attname <> 'tenant_id'
-      where c.contype = 'f' and c.confdeltype = 'n' and child.relnamespace = current_schema()::regnamespace`,
-    [],
-  ).then(
-    (rows) => byParent(em, rows as unknown as ClearedLink[]),
+  links ??= setNullLinks(em).then(
+    (rows) => byParent(em, rows),
     (err: unknown) => {
       links = undefined;
       throw err;
@@ -52,7 +36,7 @@ function clearedLinks(em: EntityManager): Promise<ReadonlyMap<string, readonly C
   return links;
 }
 
-function byParent(em: EntityManager, rows: readonly ClearedLink[]): Map<string, ClearedProperty[]> {
+function byParent(em: EntityManager, rows: readonly SetNullLink[]): Map<string, ClearedProperty[]> {
   const all = Object.values(em.getMetadata().getAll());
   const out = new Map<string, ClearedProperty[]>();
   for (const link of rows) {

@@ -13,6 +13,7 @@ import {
 import type { Context } from '../context';
 import { linkSource, listSource, type LinkSource } from './links';
 import { FilterOp } from './search-input';
+import { linkedValueSql } from './linked-record-repository';
 
 /** `ContactFormWidget` -> `contactFormWidget`: GraphQL field names from type names. */
 export const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
@@ -338,7 +339,7 @@ function linkedField(
   const sql: DerivedSql = (a, ctx) => {
     const value = own ? own('lk') : `lk.${stored!.column}`;
     const visible = link.source.visible ? ` and ${link.source.visible('lk', ctx)}` : '';
-    return `select ${value} from ${table} lk where lk.tenant_id = ${a}.tenant_id and lk.id = ${a}.${id}${visible}`;
+    return linkedValueSql(value, table, a, id, visible);
   };
   return {
     ...field,

@@ -1,13 +1,17 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { badRequest } from '../errors';
-import { queryRows } from '../db/orm-bypass/statements';
 import { actorOf } from '../db/tenancy';
 import { entityClassesOf } from '../db/entity-classes';
-import type { FieldChange } from '../entities/history-entry';
 import { Audited } from '../entities/tenant-scoped';
 import { checkPaging, isUuid } from '../limits';
 import { toPage, type Page } from '../schema/page';
 import { HISTORY_ALSO } from './recorder';
+import {
+  historyEntries,
+  historyEntryPage,
+  type HistoryEntryRow,
+  type HistoryWhere,
+} from './history-repository';
 
 const historyTypes = new WeakMap<readonly Function[], readonly string[]>();
 
@@ -69,22 +73,19 @@ export function checkFilter(em: EntityManager, filter: AuditFilter): AuditFilter
   return filter;
 }
 
-const COLUMNS = `id, record_type, record_id, type, occurred_at, actor_user_id, actor_api_key_id, actor_email, request_id, description, changes`;
-
-function rowOf(r: Record<string, unknown>): HistoryRow {
-  const changes = (r.changes ?? {}) as Record<string, FieldChange>;
+function rowOf(r: HistoryEntryRow): HistoryRow {
   return {
-    id: r.id as string,
-    recordType: r.record_type as string,
-    recordId: r.record_id as string,
-    type: r.type as string,
-    occurredAt: new Date(r.occurred_at as string),
-    userId: (r.actor_user_id as string | null) ?? null,
-    apiKeyId: (r.actor_api_key_id as string | null) ?? null,
-    actor: (r.actor_email as string | null) ?? null,
-    requestId: (r.request_id as string | null) ?? null,
-    description: (r.description as string | null) ?? null,
-    changes: Object.entries(changes).map(([field, c]) => ({ field, old: c.old, new: c.new })),
+    id: r.id,
+    recordType: r.record_type,
+    recordId: r.record_id,
+    type: r.type,
+    occurredAt: new Date(r.occurred_at),
+    userId: r.actor_user_id ?? null,
+    apiKeyId: r.actor_api_key_id ?? null,
+    actor: r.actor_email ?? null,
+    requestId: r.request_id ?? null,
+    description: r.description ?? null,
+    changes: Object.entries(r.changes ?? {}).map(([field, c]) => ({ field, old: c.old, new: c.new })),
   };
 }
 
@@ -106,16 +107,13 @@ export async function historyPage(
   pageSize?: number | null,
 ): Promise<Page<HistoryRow>> {
   const { page, size } = checkPaging(pageNumber, pageSize, ['pageNumber', 'pageSize']);
-  const { where, params } = whereOf(tenantOf(em), checkFilter(em, filter));
-  const [rows, [count]] = [
-    await queryRows(
-      em,
-      `select ${COLUMNS} from record_history where ${where} order by seq desc limit ${size} offset ${page * size}`,
-      params,
-    ),
-    await queryRows(em, `select count(*)::int as total from record_history where ${where}`, params),
-  ];
-  return toPage(rows.map(rowOf), Number(count.total), page, size, true);
+  const { rows, total } = await historyEntryPage(
+    em,
+    whereOf(tenantOf(em), checkFilter(em, filter)),
+    page,
+    size,
+  );
+  return toPage(rows.map(rowOf), total, page, size, true);
 }
 
 /** Every entry matching `filter`, newest first, up to `limit` (the CSV export). */
@@ -124,16 +122,11 @@ export async function historyRows(
   filter: AuditFilter,
   limit: number,
 ): Promise<HistoryRow[]> {
-  const { where, params } = whereOf(tenantOf(em), checkFilter(em, filter));
-  const rows = await queryRows(
-    em,
-    `select ${COLUMNS} from record_history where ${where} order by seq desc limit ${limit}`,
-    params,
-  );
+  const rows = await historyEntries(em, whereOf(tenantOf(em), checkFilter(em, filter)), limit);
   return rows.map(rowOf);
 }
 
-function whereOf(tenantId: string, filter: AuditFilter): { where: string; params: unknown[] } {
+function whereOf(tenantId: string, filter: AuditFilter): HistoryWhere {
   const params: unknown[] = [tenantId];
   const parts = ['tenant_id = $1'];
   const add = (sql: (n: string) => string, value: unknown) => {

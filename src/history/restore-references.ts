@@ -1,13 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../db/orm-bypass/statements';
 import { actorOf } from '../db/tenancy';
 import { problems, type Problem } from '../errors';
-
-/** A reference column of a table and the table its key points to. */
-interface Reference {
-  column: string;
-  target: string;
-}
+import { foreignKeysOf, rowExists, type Reference } from './foreign-key-repository';
 
 const referencesByTable = new Map<string, Reference[]>();
 
@@ -19,16 +13,7 @@ const referencesByTable = new Map<string, Reference[]>();
 async function referencesOf(em: EntityManager, table: string): Promise<Reference[]> {
   let refs = referencesByTable.get(table);
   if (!refs) {
-    const rows = await queryRows(
-      em,
-      `select a.attname as "column", t.relname as "target"
-         from pg_constraint c
-         join pg_class t on t.oid = c.confrelid
-         join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any(c.conkey) and a.attname <> 'tenant_id'
-        where c.contype = 'f' and c.conrelid = to_regclass($1)`,
-      [table],
-    );
-    refs = rows.map((r) => ({ column: r.column as string, target: r.target as string }));
+    refs = await foreignKeysOf(em, table);
     referencesByTable.set(table, refs);
   }
   return refs;
@@ -53,12 +38,7 @@ export async function checkRestoredReferences(
     const prop = meta.props.find((p) => p.fieldNames?.[0] === ref.column);
     const value = prop ? data[prop.name] : undefined;
     if (value === null || value === undefined) continue;
-    const [found] = await queryRows(
-      em,
-      `select 1 as found from "${ref.target}" where tenant_id = $1 and id = $2::uuid`,
-      [tenantId, String(value)],
-    );
-    if (found) continue;
+    if (await rowExists(em, ref.target, tenantId, String(value))) continue;
     const target =
       Object.values(metadata.getAll()).find((m) => m.tableName === ref.target)?.className ?? ref.target;
     missing.push({

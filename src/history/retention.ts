@@ -1,8 +1,9 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { queryRows } from '../db/orm-bypass/statements';
 import { actorOf } from '../db/tenancy';
-import { affectedRows, asWorker } from '../db/worker-transaction';
+import { asWorker } from '../db/worker-transaction';
+import { HistorySettings } from '../entities/history-settings';
 import { badRequest } from '../errors';
+import { deleteExpiredHistory } from './history-repository';
 
 /**
  * How long a tenant's history (and the deleted records the audit log keeps for restoring) is
@@ -19,21 +20,19 @@ function tenantOf(em: EntityManager): string {
 }
 
 export async function retentionDays(em: EntityManager): Promise<number> {
-  const [row] = await queryRows(em, 'select retention_days from history_settings where tenant_id = $1', [
-    tenantOf(em),
-  ]);
-  return row ? Number(row.retention_days) : DEFAULT_RETENTION_DAYS;
+  // Read, not managed: a request that only reads then commits without a flush (tenant-transaction.ts).
+  const settings = await em.findOne(
+    HistorySettings,
+    { tenantId: tenantOf(em) },
+    { disableIdentityMap: true },
+  );
+  return settings?.retentionDays ?? DEFAULT_RETENTION_DAYS;
 }
 
 export async function setRetentionDays(em: EntityManager, days: number): Promise<number> {
   if (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)
     throw badRequest(`retentionDays must be an integer from 1 to ${MAX_RETENTION_DAYS}, got ${days}`);
-  await queryRows(
-    em,
-    `insert into history_settings (tenant_id, retention_days) values ($1, $2)
-     on conflict (tenant_id) do update set retention_days = excluded.retention_days`,
-    [tenantOf(em), days],
-  );
+  await em.upsert(HistorySettings, { tenantId: tenantOf(em), retentionDays: days });
   return days;
 }
 
@@ -48,13 +47,5 @@ export async function retainedSince(em: EntityManager, now = new Date()): Promis
  * policies admit: the `history.retention` scheduled job (src/jobs/kernel-jobs.ts).
  */
 export async function purgeExpiredHistory(orm: MikroORM): Promise<{ entries: number; deletions: number }> {
-  const keep = (table: string) =>
-    `make_interval(days => coalesce((select s.retention_days from history_settings s where s.tenant_id = ${table}.tenant_id), ${DEFAULT_RETENTION_DAYS}))`;
-  return asWorker(orm, 'history-retention', async (em) => ({
-    entries: await affectedRows(
-      em,
-      `delete from record_history where occurred_at < now() - ${keep('record_history')}`,
-    ),
-    deletions: await affectedRows(em, `delete from audit_log where created < now() - ${keep('audit_log')}`),
-  }));
+  return asWorker(orm, 'history-retention', (em) => deleteExpiredHistory(em, DEFAULT_RETENTION_DAYS));
 }

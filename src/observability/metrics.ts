@@ -5,11 +5,12 @@ import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger';
 import { unmappedRefusals } from '../db/refusals';
-import { deliveryLag } from '../events/deliveries';
+import { deliveryLag } from '../events/delivery-repository';
 import type { AttemptObserver } from '../events/worker';
 import type { JobRunObserver } from '../jobs/scheduler';
 import type { LagBound, LagBoundObserver } from '../events/lag-bound';
 import { joinClusterMetrics } from './cluster-metrics';
+import { pendingCoverageJobs } from './coverage-job-repository';
 
 /** What became of a known GraphQL document when it came again (graphql/compiled-execution.ts). */
 export type CompileOutcome = 'compiled' | 'fallback';
@@ -71,23 +72,6 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Pending coverage jobs of all tenants. The table belongs to the configurator's calculation
- * queue and may not exist yet (an older database, or before that work lands): then the queue is
- * empty by definition.
- */
-async function pendingCoverageJobs(orm: MikroORM): Promise<number> {
-  const connection = orm.em.getConnection();
-  const [table] = await connection.execute<{ name: string | null }[]>(
-    "select to_regclass('coverage_job')::text as name",
-  );
-  if (!table?.name) return 0;
-  const [row] = await connection.execute<{ n: number }[]>(
-    "select count(*)::int as n from coverage_job where status = 'PENDING'",
-  );
-  return Number(row?.n ?? 0);
 }
 
 /**

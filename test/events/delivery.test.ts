@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { createLogger } from '../../src/logger';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
-import { renewLeases, type Claim } from '../../src/events/deliveries';
+import { renewLeases, type Claim } from '../../src/events/delivery-repository';
 import { asEventWorker } from '../../src/events/store';
 import { workerDatabaseUrl } from '../support/database';
 import { startServer, type TestServer, type TestTenant } from '../support/server';

@@ -3,7 +3,7 @@ import { createLogger } from '../../src/logger';
 import { signToken } from '../../src/auth/jwt';
 import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { dispatchOutbox, startEventWorker, type EventWorker } from '../../src/events/worker';
-import { deliveryLag } from '../../src/events/deliveries';
+import { deliveryLag } from '../../src/events/delivery-repository';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { Client, expectErrorBody } from '../support/http';
 import { startReceiver, waitFor, type Answer, type Received } from './receiver';

@@ -1,6 +1,12 @@
 import 'reflect-metadata';
 import { appModules } from '../../src/app-modules';
 import { entities } from '../../src/orm-composition';
+import { HistorySettings } from '../../src/entities/history-settings';
+import { LiveTenant } from '../../src/entities/live-tenant';
+import { TenantScoped } from '../../src/entities/tenant-scoped';
+import { WebhookBacklog } from '../../src/entities/webhook-backlog';
+import { eventResources } from '../../src/events/catalog';
+import { keepsHistory } from '../../src/history/recorder';
 
 /**
  * The ORM's entity list takes each domain's entities from its module's `entities/index.ts`, the
@@ -22,11 +28,14 @@ describe('domain modules', () => {
       'TenantRole',
       'AuditLog',
       'HistoryEntry',
+      'HistorySettings',
       'TenantSequence',
       'IdempotencyKey',
       'TrustedIssuer',
       'ApiKey',
       'OutboxEvent',
+      'LiveTenant',
+      'WebhookBacklog',
     ]);
   });
 
@@ -37,5 +46,18 @@ describe('domain modules', () => {
     }
     const jobNames = appModules.flatMap((m) => m.jobs ?? []).map((j) => j.name);
     expect(new Set(jobNames).size).toBe(jobNames.length);
+  });
+
+  it("record no history and raise no event for the kernel's bookkeeping tables", () => {
+    // The flush's subscribers pick records by these tests: tenancy stamps a TenantScoped record,
+    // history keeps what keepsHistory admits, and the outbox raises the catalog's events.
+    const bookkeeping = [HistorySettings, LiveTenant, WebhookBacklog];
+    for (const entity of bookkeeping) {
+      const record: unknown = Object.create(entity.prototype as object);
+      expect([entity.name, record instanceof TenantScoped]).toEqual([entity.name, false]);
+      expect([entity.name, keepsHistory(record, entity.name)]).toEqual([entity.name, false]);
+    }
+    const names = bookkeeping.map((e) => e.name);
+    expect(eventResources(entities).filter((r) => names.includes(r.entity))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { queryRows } from '../db/orm-bypass/statements';
 import type { EventActor } from '../entities/outbox-event';
 import type { MailMessage } from './mail';
 import type { OutboxRecord } from './envelope';
@@ -7,10 +8,13 @@ import { asEventWorker, inOneTrip, inOneTripEach, type Query, type TripStatement
 import { TEST_EVENT } from './catalog';
 
 /**
- * The statements of delivery: claiming due deliveries, renewing the leases of those in flight,
- * and recording attempts, each a batch in one short transaction. None reads more rows than it
- * claims, renews or records, however long the backlog (bench/README.md, "Events: claiming and
- * draining"; bench/events-explain.ts prints the plans).
+ * The statements of delivery (`event_delivery`, with the endpoints' standing in `webhook_endpoint`
+ * and where their backlogs begin in `webhook_backlog`): claiming due deliveries, renewing the
+ * leases of those in flight, and recording attempts, each a batch in one short transaction; how
+ * far behind delivery is; and queueing a composed e-mail. None reads more rows than it claims,
+ * renews or records, however long the backlog (bench/README.md, "Events: claiming and draining";
+ * bench/events-explain.ts prints the plans). The fan-out of the outbox into deliveries is
+ * outbox-repository.ts's, the digests' digest-repository.ts's.
  */
 
 export type Channel = 'WEBHOOK' | 'EMAIL' | 'PUSH' | 'DIGEST';
@@ -55,6 +59,12 @@ export interface Claim {
   /** The endpoint had a failing streak or an open circuit when claimed: a success must end them. */
   troubled?: boolean;
   event?: OutboxRecord;
+}
+
+/** A delivery as the renewing and recording statements name it. */
+interface DeliveryKeyRow {
+  tenant_id: string;
+  id: string;
 }
 
 interface ClaimRow extends Claim {
@@ -284,7 +294,7 @@ export async function renewLeases(
      )`,
       params: [claimKeys(claims), worker, worker],
     },
-  ])) as { tenant_id: string; id: string }[][];
+  ])) as DeliveryKeyRow[][];
   const gone = new Set(lost.map((r) => `${r.tenant_id}:${r.id}`));
   return claims.filter((c) => gone.has(`${c.tenant_id}:${c.id}`));
 }
@@ -345,10 +355,10 @@ export async function recordAttempts(
   const { recordedOf, ...statement } = recordStatement(settings, worker, attempts);
   if (plainSuccesses(attempts)) {
     const [updated] = await inOneTripEach(orm, [statement]);
-    return { attempts: recordedOf(updated as { tenant_id: string; id: string }[]), disabled: [] };
+    return { attempts: recordedOf(updated as DeliveryKeyRow[]), disabled: [] };
   }
   return asEventWorker(orm, async (q) => {
-    const recorded = recordedOf(await q<{ tenant_id: string; id: string }>(statement.sql, statement.params));
+    const recorded = recordedOf(await q<DeliveryKeyRow>(statement.sql, statement.params));
     const disabled = await recordEndpoints(q, settings, recorded);
     const sent = recorded.filter((a) => a.sent);
     await markMailed(
@@ -390,7 +400,7 @@ export async function recordAndClaimWebhooks(
     claimWebhooksStatement(settings, worker, limit),
   ]);
   return {
-    recorded: recordedOf(updated as { tenant_id: string; id: string }[]),
+    recorded: recordedOf(updated as DeliveryKeyRow[]),
     claims: webhookClaimsOf(claimed as ClaimRow[]),
   };
 }
@@ -425,7 +435,7 @@ export function recordStatement(settings: EventSettings, worker: string, attempt
      where d.tenant_id = x.tenant_id and d.id = x.id and d.attempts = x.attempts
        and d.locked_by = ?::uuid and d.status = 'PENDING'
      returning d.tenant_id, d.id`;
-  const recordedOf = (updated: readonly { tenant_id: string; id: string }[]) => {
+  const recordedOf = (updated: readonly DeliveryKeyRow[]) => {
     const held = new Set(updated.map((r) => `${r.tenant_id}:${r.id}`));
     return attempts.filter((a) => held.has(`${a.claim.tenant_id}:${a.claim.id}`));
   };
@@ -658,4 +668,24 @@ export async function markSlow(
      where e.tenant_id = x."tenantId" and e.id = x."endpointId"`,
     [forMs, JSON.stringify(endpoints)],
   );
+}
+
+/**
+ * Inserts a PENDING e-mail delivery of the tenant for `mail` as composed (its `target`), in
+ * `em`'s transaction, written by `by`, reporting the outbox event `eventId`; answers its id.
+ */
+export async function insertMailDelivery(
+  em: EntityManager,
+  fields: { tenantId: string; by: string; eventId: string; eventType: string; mail: MailMessage },
+): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    em,
+    `insert into event_delivery (tenant_id, id, created, created_by, updated, updated_by, version, channel,
+       event_id, event_type, occurred_at, status, attempts, next_attempt_at, attempt_log, target)
+     values ($1, gen_random_uuid(), now(), $2, now(), $2, 1, 'EMAIL',
+       $3, $4, now(), 'PENDING', 0, now(), '[]'::jsonb, $5::jsonb)
+     returning id`,
+    [fields.tenantId, fields.by, fields.eventId, fields.eventType, JSON.stringify({ mail: fields.mail })],
+  );
+  return row.id;
 }
