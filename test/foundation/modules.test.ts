@@ -26,6 +26,9 @@ describe('domain modules', () => {
       'IdempotencyKey',
       'TrustedIssuer',
       'ApiKey',
+      'CallerVersion',
+      'TenantExport',
+      'JobRun',
       'OutboxEvent',
     ]);
   });
