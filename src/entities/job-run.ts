@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 
 export type JobOutcome = 'ok' | 'failed';
 
@@ -16,6 +16,8 @@ export type JobOutcome = 'ok' | 'failed';
 })
 @Index({ name: 'job_run_latest_idx', properties: ['job', 'startedAt'] })
 export class JobRun {
+  [OptionalProps]?: 'id' | 'manual' | 'attempts' | 'startedAt';
+
   @PrimaryKey({ type: 'uuid', defaultRaw: 'gen_random_uuid()' })
   id!: string;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 
 export type TenantExportStatus = 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
 
@@ -16,6 +16,8 @@ export type TenantExportStatus = 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
   expression: `create index "tenant_export_due_idx" on "tenant_export" ("created") where "status" in ('PENDING', 'RUNNING')`,
 })
 export class TenantExport {
+  [OptionalProps]?: 'id' | 'status' | 'progress' | 'created' | 'attempts';
+
   @PrimaryKey({ type: 'uuid' })
   tenantId!: string;
 

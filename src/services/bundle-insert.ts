@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { RecordFile } from './bundle-manifest';
 import { parseRow, recordLines, slices, type BundleRow, type RecordLine } from './bundle-records';
-import { quoteIdent, type TenantTable } from './tenant-tables';
+import { quoteIdent, type TenantTable } from './tenant-table-repository';
 
 /** Rows inserted per statement on import. */
 const IMPORT_SLICE = 2000;

@@ -3,7 +3,7 @@ import { discoverIssuer } from '../auth/issuers';
 import { BundleError } from './bundle-manifest';
 import type { TablePlan } from './bundle-insert';
 import type { BundleRow } from './bundle-records';
-import { rows } from './tenant-tables';
+import { rows } from './tenant-table-repository';
 
 /**
  * A trusted issuer (an identity provider) belongs to one tenant of a deployment: a token's `iss`

@@ -13,7 +13,7 @@ import {
   tenantTables,
   type Sql,
   knexOf,
-} from './tenant-tables';
+} from './tenant-table-repository';
 
 /**
  * One person's data in one tenant (docs/security.md, "Personal data"): everything the service

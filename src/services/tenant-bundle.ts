@@ -43,7 +43,7 @@ import {
   tenantRowTable,
   tenantTables,
   type TenantTable,
-} from './tenant-tables';
+} from './tenant-table-repository';
 
 export { BundleError, schemaVersion, type Manifest, type Progress } from './bundle-manifest';
 

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { isStorageKey, type FileBackend } from '../files/backends';
-import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables, knexOf } from './tenant-tables';
+import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables, knexOf } from './tenant-table-repository';
 
 /**
  * A tenant's end (docs/operations.md, "Tenant life cycle"): deleted, it is disabled at once (its

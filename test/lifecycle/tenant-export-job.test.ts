@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { extract as extractTar } from 'tar';
 import { createLogger } from '../../src/logger';
 import { EXPORT_ATTEMPTS, runNextExport, startExportJobs } from '../../src/jobs/tenant-exports';
-import { actAsTenant, knexOf } from '../../src/services/tenant-tables';
+import { actAsTenant, knexOf } from '../../src/services/tenant-table-repository';
 import { importTenant, type Manifest } from '../../src/services/tenant-bundle';
 import { expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
