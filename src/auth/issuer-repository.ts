@@ -27,6 +27,8 @@ export function trustedIssuerRows(em: EntityManager, issuer: string): Promise<Tr
 
 /** Whether a tenant of the deployment trusts this issuer, asked in a knex transaction (an import's). */
 export async function issuerTrusted(trx: Knex.Transaction, issuer: string): Promise<boolean> {
-  const result = (await trx.raw('select 1 from bms_trusted_issuer(?) limit 1', [issuer])) as { rows: unknown[] };
+  const result = (await trx.raw('select 1 from bms_trusted_issuer(?) limit 1', [issuer])) as {
+    rows: unknown[];
+  };
   return result.rows.length > 0;
 }

@@ -50,7 +50,10 @@ export function latestRuns(em: EntityManager, jobs: readonly string[]): Promise<
 export type ClaimStateRow = Pick<JobRunRow, 'job' | 'tenant_id' | 'outcome' | 'attempts' | 'finished_at'>;
 
 /** The scheduled runs that claimed these periods (a period no process claimed has none). */
-export function claimStates(em: EntityManager, candidates: readonly RunCandidate[]): Promise<ClaimStateRow[]> {
+export function claimStates(
+  em: EntityManager,
+  candidates: readonly RunCandidate[],
+): Promise<ClaimStateRow[]> {
   return queryRows<ClaimStateRow>(
     em,
     `select c.job, c.tenant_id, r.outcome, r.attempts, r.finished_at

@@ -241,7 +241,12 @@ export class JobScheduler {
 
   /** Every job with its schedule, its last run and its next. */
   async status(now = new Date()): Promise<JobStatus[]> {
-    const latest = await this.asWorker((em) => latestRuns(em, this.jobs.map((j) => j.name)));
+    const latest = await this.asWorker((em) =>
+      latestRuns(
+        em,
+        this.jobs.map((j) => j.name),
+      ),
+    );
     const due = await this.due(now);
     const claims = await this.asWorker((em) => claimStates(em, due.map(candidate)));
     const claimOf = new Map(claims.map((c) => [`${c.job}|${c.tenant_id ?? ''}`, c]));
@@ -316,12 +321,19 @@ export class JobScheduler {
   /** Claims the periods due that are free to take (job-run-repository.ts says how). */
   private claim(due: Due[]): Promise<ClaimedRunRow[]> {
     const { maxAttempts, retryAfterMs, staleAfterMs } = this.settings;
-    return this.asWorker((em) => claimRuns(em, due.map(candidate), { maxAttempts, retryAfterMs, staleAfterMs }));
+    return this.asWorker((em) =>
+      claimRuns(em, due.map(candidate), { maxAttempts, retryAfterMs, staleAfterMs }),
+    );
   }
 
   /** Gives back claims a stopping process will not run: as if never claimed, or failed as before. */
   private async release(claims: ClaimedRunRow[]): Promise<void> {
-    await this.asWorker((em) => releaseRuns(em, claims.map((c) => c.id)));
+    await this.asWorker((em) =>
+      releaseRuns(
+        em,
+        claims.map((c) => c.id),
+      ),
+    );
   }
 
   private insertManual(job: ScheduledJob, tenantId: string | null, periodStart: Date): Promise<string> {

@@ -144,7 +144,11 @@ export async function eraseRows(
     }
   }
   const b: unknown[] = [];
-  const mentioned = mentionsSql(columns, replacements.map(([id]) => id), b);
+  const mentioned = mentionsSql(
+    columns,
+    replacements.map(([id]) => id),
+    b,
+  );
   const [{ n }] = await rows<{ n: number }>(
     sql,
     `with changed as (

@@ -7,7 +7,6 @@ import { notFound } from '../errors';
 import { aboutOrMentioning, ERASED, eraseRows, namesAndPhones } from './personal-data-repository';
 import { actAsTenant, tenantRowTable, tenantTables, type Sql, knexOf } from './tenant-table-repository';
 
-
 /**
  * One person's data in one tenant (docs/security.md, "Personal data"): everything the service
  * holds about the person found by e-mail address (a user, a lead's or a booking's contact, a

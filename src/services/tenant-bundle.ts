@@ -135,10 +135,7 @@ async function writeBundle(
       const tenantRecord = {
         file: TENANT_FILE,
         columns: (await tenantRowTable(trx)).columns,
-        ...(await writeLines(
-          path.join(dir, TENANT_FILE),
-          tenantRowLines(trx, tenantId),
-        )),
+        ...(await writeLines(path.join(dir, TENANT_FILE), tenantRowLines(trx, tenantId))),
       };
       progress({ done: 1, total, what: 'tenant' });
       const records: Manifest['records'] = {};
@@ -148,15 +145,11 @@ async function writeBundle(
         records[table.name] = {
           file,
           columns: table.columns,
-          ...(await writeLines(
-            path.join(dir, file),
-            tableLines(trx, table, tenantId),
-          )),
+          ...(await writeLines(path.join(dir, file), tableLines(trx, table, tenantId))),
         };
         progress({ done: ++done, total, what: table.name });
       }
-      if (tables.some((t) => t.name === 'stored_file'))
-        files.push(...(await storedFileRows(trx, tenantId)));
+      if (tables.some((t) => t.name === 'stored_file')) files.push(...(await storedFileRows(trx, tenantId)));
       return {
         format: BUNDLE_FORMAT,
         formatVersion: BUNDLE_FORMAT_VERSION,

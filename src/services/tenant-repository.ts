@@ -35,9 +35,13 @@ async function updateTenant(
 
 /** Disables the tenant and schedules its removal `graceMs` from now. */
 export const scheduleRemoval = (trx: Knex.Transaction, tenantId: string, graceMs: number) =>
-  updateTenant(trx, tenantId, 'active = false, delete_after = now() + make_interval(secs => ?::float8 / 1000)', '', [
-    graceMs,
-  ]);
+  updateTenant(
+    trx,
+    tenantId,
+    'active = false, delete_after = now() + make_interval(secs => ?::float8 / 1000)',
+    '',
+    [graceMs],
+  );
 
 /** Active again, and no longer to be removed, if it was to be. */
 export const cancelRemoval = (trx: Knex.Transaction, tenantId: string) =>
@@ -45,7 +49,9 @@ export const cancelRemoval = (trx: Knex.Transaction, tenantId: string) =>
 
 /** Locks the tenant's row if its removal is due (false when it is not, or brought back). */
 export async function lockIfDue(trx: Knex.Transaction, tenantId: string): Promise<boolean> {
-  const due = await rows(trx, 'select 1 from tenant where id = ? and delete_after <= now() for update', [tenantId]);
+  const due = await rows(trx, 'select 1 from tenant where id = ? and delete_after <= now() for update', [
+    tenantId,
+  ]);
   return due.length > 0;
 }
 
@@ -71,7 +77,11 @@ export async function storedObjectKeys(
 }
 
 /** Deletes every row of the tenant in a tenant table; how many. */
-export async function deleteTenantRows(trx: Knex.Transaction, table: string, tenantId: string): Promise<number> {
+export async function deleteTenantRows(
+  trx: Knex.Transaction,
+  table: string,
+  tenantId: string,
+): Promise<number> {
   const result = (await trx.raw(`delete from ${quoteIdent(table)} where tenant_id = ?`, [tenantId])) as {
     rowCount: number;
   };
@@ -79,7 +89,11 @@ export async function deleteTenantRows(trx: Knex.Transaction, table: string, ten
 }
 
 /** Deletes the tenant's row of a table keyed by the tenant's id (the tenant, its counters); how many. */
-export async function deleteKeyedRow(trx: Knex.Transaction, table: string, tenantId: string): Promise<number> {
+export async function deleteKeyedRow(
+  trx: Knex.Transaction,
+  table: string,
+  tenantId: string,
+): Promise<number> {
   const result = (await trx.raw(`delete from ${quoteIdent(table)} where id = ?`, [tenantId])) as {
     rowCount: number;
   };
