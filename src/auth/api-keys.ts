@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { withTenant } from '../db/tenant-transaction';
-import { recordKeyUse } from './api-key-repository';
-import type { CallerRow, KeyCallerRow } from './caller-repository';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
+import { recordKeyUse } from './api-key-repository';
+import type { CallerRow, KeyCallerRow } from './caller-repository';
 
 /**
  * API keys as credentials: `bms_<tenant id><key id>_<secret>` (ids as 32 hex digits each, the

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Knex } from '@mikro-orm/postgresql';
 import { create as createTar } from 'tar';
 import { keyHint, NO_SECRET } from '../auth/api-keys';
 import type { FileBackend } from '../files/backends';
