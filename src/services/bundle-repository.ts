@@ -7,7 +7,7 @@ import { quoteIdent, rows, type TenantTable } from './tenant-table-repository';
  * A tenant bundle's statements (tenant-bundle.ts): the export's copies of every tenant table as
  * JSON lines, read through a cursor; the import's inserts of those lines into any tenant table;
  * and what the import settles in the rows it copied. Generic over the tables the catalog lists
- * (tenant-table-repository.ts), so no entity describes them.
+ * (tenant-table-repository.ts): a copy is of the rows as stored, whatever entity maps them.
  */
 
 /** Rows of one query, read through a cursor so that a large table never sits in memory whole. */
