@@ -22,16 +22,20 @@ import { ApiKey } from './entities/api-key';
 import { TenantSequence } from './entities/tenant-sequence';
 import { IdempotencyKey } from './entities/idempotency-key';
 import { OutboxEvent } from './entities/outbox-event';
+import { CallerVersion } from './entities/caller-version';
+import { JobRun } from './entities/job-run';
+import { TenantExport } from './entities/tenant-export';
 import { HistorySettings } from './entities/history-settings';
 import { LiveTenant } from './entities/live-tenant';
 import { WebhookBacklog } from './entities/webhook-backlog';
 
 /**
- * Every entity the ORM knows; each one but Tenant is tenant-scoped. The tables no one domain
- * owns are here (tenants, users and their credentials, history and audit with its settings,
- * sequences, idempotency keys, the outbox and what the event worker keeps beside it: the live
- * marks and the webhook backlog); each domain's are its module's `entities/index.ts`, the list
- * its registry gives (test/foundation/modules.test.ts holds the two to each other).
+ * Every entity the ORM knows; each one but Tenant, CallerVersion and JobRun is tenant-scoped
+ * (src/db/orm.ts says why). The tables no one domain owns are here (tenants, users and their
+ * credentials and caller versions, history and audit with its settings, sequences, idempotency
+ * keys, tenant exports, the scheduled jobs' runs, the outbox and what the event worker keeps beside
+ * it: the live marks and the webhook backlog); each domain's are its module's `entities/index.ts`,
+ * the list its registry gives (test/foundation/modules.test.ts holds the two to each other).
  */
 export const entities: Function[] = [
   Tenant,
@@ -44,6 +48,9 @@ export const entities: Function[] = [
   IdempotencyKey,
   TrustedIssuer,
   ApiKey,
+  CallerVersion,
+  TenantExport,
+  JobRun,
   ...accessEntities,
   ...referenceEntities,
   ...configuratorEntities,

@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { withTenant } from '../db/tenant-transaction';
-import { queryRows } from '../db/orm-bypass/statements';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
+import { recordKeyUse } from './api-key-repository';
+import type { CallerRow, KeyCallerRow } from './caller-repository';
 
 /**
  * API keys as credentials: `bms_<tenant id><key id>_<secret>` (ids as 32 hex digits each, the
@@ -61,19 +62,14 @@ export interface KeyOfCaller {
   expiresAt: Date | null;
 }
 
-/** The statement that reads a key with its creator, as `userStatement` reads a user. */
-export const KEY_COLUMNS = `k.id as key_id, k.name as key_name, k.secret_hash as key_hash,
-  k.permissions as key_permissions, k.subsidiary_id as key_subsidiary, k.project_id as key_project,
-  k.expires_at as key_expires, k.revoked_at as key_revoked`;
-
 export interface LoadedKey {
   key: KeyOfCaller & { permissions: string[]; subsidiaryId: string | null; projectId: string | null };
   /** The creator's row, as the user statement returns it. */
-  rows: Record<string, unknown>[];
+  rows: CallerRow[];
 }
 
 /** Splits the key's columns from its creator's; 401 for an unknown or revoked key. */
-export function loadedKey(rows: Record<string, unknown>[]): LoadedKey {
+export function loadedKey(rows: KeyCallerRow[]): LoadedKey {
   if (rows.length === 0) throw unauthorized('the API key is unknown');
   const {
     key_id,
@@ -87,16 +83,16 @@ export function loadedKey(rows: Record<string, unknown>[]): LoadedKey {
     ...creator
   } = rows[0];
   if (key_revoked) throw unauthorized('the API key was revoked');
-  const expires = key_expires ? new Date(key_expires as string) : null;
+  const expires = key_expires ? new Date(key_expires) : null;
   return {
     key: {
-      id: key_id as string,
-      name: key_name as string,
-      secretHash: Buffer.from(key_hash as string, 'hex'),
+      id: key_id,
+      name: key_name,
+      secretHash: Buffer.from(key_hash, 'hex'),
       expiresAt: expires,
-      permissions: key_permissions as string[],
-      subsidiaryId: (key_subsidiary as string | null) ?? null,
-      projectId: (key_project as string | null) ?? null,
+      permissions: key_permissions,
+      subsidiaryId: key_subsidiary ?? null,
+      projectId: key_project ?? null,
     },
     rows: creator.id ? [creator] : [],
   };
@@ -162,6 +158,6 @@ export function keyUsed(
   if (lastWritten.size >= 100_000) lastWritten.clear();
   lastWritten.set(keyId, now);
   withTenant(rootEm, { tenantId, userId: null, email: 'system' }, (em) =>
-    queryRows(em, 'update api_key set last_used_at = $1 where id = $2', [new Date(now), keyId]),
+    recordKeyUse(em, keyId, new Date(now)),
   ).catch(onError);
 }

@@ -11,7 +11,7 @@ import {
 } from '../db/tenant-transaction';
 import { unauthorized } from '../errors';
 import type { Caller } from '../context';
-import { queryRows } from '../db/orm-bypass/statements';
+import { queryRows, type Rows } from '../db/orm-bypass/statements';
 import { withTenant } from '../db/tenant-transaction';
 import { hydrateDetached } from '../db/orm-bypass/detached';
 import { knownToken, verifyToken, type Claims, type JwtSettings } from './jwt';
@@ -22,15 +22,14 @@ import { signedIn } from './last-login';
 import { trustedIssuers } from './issuers';
 import { userOfIssuerToken } from './issuer-users';
 import {
-  API_KEY_PREFIX,
-  checkKey,
-  KEY_COLUMNS,
-  keyActor,
-  keyCaller,
-  keyUsed,
-  loadedKey,
-  parseApiKey,
-} from './api-keys';
+  callerRows,
+  keyCallerRows,
+  keyStatement,
+  userStatement,
+  type CallerRow,
+  type CallerStatement,
+} from './caller-repository';
+import { API_KEY_PREFIX, checkKey, keyActor, keyCaller, keyUsed, loadedKey, parseApiKey } from './api-keys';
 
 export interface Authenticated {
   caller: Caller;
@@ -41,50 +40,24 @@ export interface Authenticated {
   tokenId?: string;
 }
 
-/**
- * The user, the permission lists of its roles and whether its tenant is active, in one statement:
- * authentication runs on every request, and two queries with entity hydration were a large share of
- * a simple read (bench/README.md). Reading the tenant's state here rather than remembering it means a
- * deactivated tenant is shut out on the next request on every process.
- * It shares a round trip with the transaction's settings. An API key's statement reads the key
- * and its creator the same way.
- */
-const CALLER_COLUMNS = `u.*, coalesce((select jsonb_agg(r.permissions) from tenant_role r
-                         where r.tenant_id = u.tenant_id and r.name = any(u.roles)), '[]'::jsonb) as role_permissions,
-          coalesce((select t.active from tenant t where t.id = u.tenant_id), false) as tenant_active,
-          (select t.scopes from tenant t where t.id = u.tenant_id) as tenant_scopes`;
-
-const userStatement = (tenantId: string, userId: string) => ({
-  text: `select ${CALLER_COLUMNS}
-   from app_user u where u.tenant_id = $1 and u.id = $2`,
-  values: [tenantId, userId],
-});
-
-const keyStatement = (tenantId: string, keyId: string) => ({
-  text: `select ${CALLER_COLUMNS}, ${KEY_COLUMNS}
-   from api_key k left join app_user u on u.tenant_id = k.tenant_id and u.id = k.creator_id
-   where k.tenant_id = $1 and k.id = $2`,
-  values: [tenantId, keyId],
-});
-
 /** Where a caller comes from: its cache entry's id, the statement that reads it, and the reading. */
 interface CallerSource {
   cacheId: string;
-  statement: { text: string; values: unknown[] };
-  derive(em: EntityManager, rows: Record<string, unknown>[]): Readonly<Caller>;
+  statement: CallerStatement;
+  derive(em: EntityManager, rows: Rows): Readonly<Caller>;
 }
 
 const userSource = (tenantId: string, userId: string): CallerSource => ({
   cacheId: userId,
   statement: userStatement(tenantId, userId),
-  derive: (em, rows) => callerFrom(em, loadedCallerOf(rows)),
+  derive: (em, rows) => callerFrom(em, loadedCallerOf(callerRows(rows))),
 });
 
 const keySource = (tenantId: string, keyId: string): CallerSource => ({
   cacheId: `key:${keyId}`,
   statement: keyStatement(tenantId, keyId),
   derive(em, rows) {
-    const { key, rows: creator } = loadedKey(rows);
+    const { key, rows: creator } = loadedKey(keyCallerRows(rows));
     return keyCaller(callerFrom(em, loadedCallerOf(creator)), key);
   },
 });
@@ -97,7 +70,7 @@ interface LoadedCaller {
   modulesOff: string[];
 }
 
-function loadedCallerOf(rows: Record<string, unknown>[]): LoadedCaller {
+function loadedCallerOf(rows: CallerRow[]): LoadedCaller {
   if (rows.length === 0) return { columns: null, rolePermissions: [], tenantActive: false, modulesOff: [] };
   const { role_permissions, tenant_active, tenant_scopes, ...columns } = rows[0];
   const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
@@ -282,6 +255,6 @@ export function userCaller(
 ): Promise<Readonly<Caller>> {
   const { text, values } = userStatement(tenantId, userId);
   return withTenant(rootEm, { tenantId, userId, email: 'cli' }, async (em) =>
-    callerFrom(em, loadedCallerOf(await queryRows(em, text, values))),
+    callerFrom(em, loadedCallerOf(callerRows(await queryRows(em, text, values)))),
   );
 }

@@ -4,6 +4,7 @@ import { decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JW
 import ipaddr from 'ipaddr.js';
 import { unauthorized } from '../errors';
 import type { Claims } from './jwt';
+import { trustedIssuerRows, type TrustedIssuerRow } from './issuer-repository';
 import {
   DEFAULT_KEY_SET_OPTIONS,
   fetchProviderJson,
@@ -112,16 +113,16 @@ function keySetFor(url: string, initial?: JSONWebKeySet): KeySet {
   return set;
 }
 
-const rowOf = (r: Record<string, unknown>): IssuerConfig => ({
-  tenantId: r.tenant_id as string,
-  id: r.id as string,
-  issuer: r.issuer as string,
-  jwksUri: r.jwks_uri as string,
-  audiences: r.audiences as string[],
+const rowOf = (r: TrustedIssuerRow): IssuerConfig => ({
+  tenantId: r.tenant_id,
+  id: r.id,
+  issuer: r.issuer,
+  jwksUri: r.jwks_uri,
+  audiences: r.audiences,
   userClaim: r.user_claim === 'sub' ? 'sub' : 'email',
-  allowedDomains: r.allowed_domains as string[],
+  allowedDomains: r.allowed_domains,
   createUsers: r.create_users === true,
-  createRole: (r.create_role as string | null) ?? null,
+  createRole: r.create_role ?? null,
 });
 
 const ISSUERS_MAX = 1000;
@@ -169,10 +170,7 @@ export class TrustedIssuers {
     let found = this.byIssuer.get(issuer);
     if (!found) {
       if (this.byIssuer.size >= ISSUERS_MAX) this.byIssuer.clear();
-      found = rootEm
-        .getConnection()
-        .execute('select * from bms_trusted_issuer(?)', [issuer])
-        .then((rows) => (rows.length === 1 ? rowOf(rows[0] as Record<string, unknown>) : null));
+      found = trustedIssuerRows(rootEm, issuer).then((rows) => (rows.length === 1 ? rowOf(rows[0]) : null));
       found.catch(() => this.byIssuer.delete(issuer));
       this.byIssuer.set(issuer, found);
     }

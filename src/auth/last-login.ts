@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../db/orm-bypass/statements';
 import { withTenant } from '../db/tenant-transaction';
+import { recordLogin } from './user-repository';
 
 /**
  * A user's `lastLogin`: the time of a sign-in (a request authenticated as the user), written at
@@ -25,11 +25,6 @@ export function signedIn(
   lastWritten.set(userId, now);
   const at = new Date(now);
   return withTenant(rootEm, { tenantId, userId, email: 'system' }, (em) =>
-    queryRows(
-      em,
-      `update app_user set last_login = $1 where tenant_id = $2 and id = $3
-         and (last_login is null or last_login <= $1::timestamptz - interval '1 minute')`,
-      [at, tenantId, userId],
-    ),
+    recordLogin(em, tenantId, userId, at),
   ).then(() => undefined, onError);
 }

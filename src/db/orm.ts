@@ -1,6 +1,8 @@
 import pino from 'pino';
 import { MikroORM, type EventSubscriber, type IMigrator, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { CallerVersion } from '../entities/caller-version';
+import { JobRun } from '../entities/job-run';
 import { Tenant } from '../entities/tenant';
 import { migrationNames } from '../migrations/names';
 import { RENAMED_MIGRATIONS } from '../migrations/renamed';
@@ -47,6 +49,13 @@ function driverLog(logger: Logger = createLogger('warn', pino.destination(2))) {
   };
 }
 
+/**
+ * Entities the tenant filter leaves alone: the tenant's own row and its caller version are keyed
+ * by the tenant's id, and a job's runs are the deployment's (a job of the whole deployment has no
+ * tenant), read by the scheduler's worker across tenants.
+ */
+const UNSCOPED: ReadonlySet<Function> = new Set([Tenant, CallerVersion, JobRun]);
+
 export function ormOptions({
   clientUrl,
   poolMax,
@@ -55,7 +64,7 @@ export function ormOptions({
   composition,
   entities = composition.entities,
 }: OrmOptions): Options<PostgreSqlDriver> {
-  const scoped = entities.filter((e) => e !== Tenant).map((e) => e.name);
+  const scoped = entities.filter((e) => !UNSCOPED.has(e)).map((e) => e.name);
   return {
     // Its statements in a request's transaction with bound parameters (bound-execute.ts says why).
     driver: BoundDriver as unknown as typeof PostgreSqlDriver,
@@ -73,17 +82,12 @@ export function ormOptions({
     filters: tenantFilter(scoped),
     // In the composition's order (src/orm-composition.ts says why).
     subscribers: composition.subscribers(),
-    // No entity describes these: written by triggers and functions (auth/caller-cache.ts),
-    // by the file store's and the export jobs' own statements
-    // (files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's
-    // (domain/finance/invoice-pdf-queue.ts) or by the scheduler's claims (jobs/scheduler.ts).
+    // No entity describes these: the file store's own statements (files/stored-files.ts) and the
+    // invoice PDF queue's (domain/finance/invoice-pdf-queue.ts) write them.
     schemaGenerator: {
       skipTables: [
-        'caller_version',
         'stored_file',
         'file_settings',
-        'tenant_export',
-        'job_run',
         'invoice_pdf_due',
       ],
     },

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Caller, HeldKey, Reply } from '../context';
-import { queryRows } from '../db/orm-bypass/statements';
 import { AppError, badRequest, titleFor } from '../errors';
+import { storeAnswer, storedAnswer, tryLockKey } from './idempotency-key-repository';
 
 /**
  * Idempotency keys, as Stripe's API has them. A write sent with `Idempotency-Key` runs once; its
@@ -60,24 +60,14 @@ function requestHash(req: Request): string {
  */
 export async function claimKey(em: EntityManager, caller: Caller, req: Request, key: string): Promise<Claim> {
   const hash = requestHash(req);
-  const [{ locked }] = await queryRows(
-    em,
-    'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked',
-    [`idempotency:${caller.tenantId}:${caller.userId}:${key}`],
-  );
-  if (!locked)
+  if (!(await tryLockKey(em, `idempotency:${caller.tenantId}:${caller.userId}:${key}`)))
     throw new AppError(
       409,
       titleFor(409),
       `a request with this ${IDEMPOTENCY_HEADER} is still running; retry once it has been answered`,
     );
   // Read after the lock is held: a request that held it before has committed (or rolled back).
-  const [stored] = await queryRows(
-    em,
-    `select request_hash, status, headers, body from idempotency_key
-      where tenant_id = $1 and user_id = $2 and key = $3 and expires_at > now()`,
-    [caller.tenantId, caller.userId, key],
-  );
+  const stored = await storedAnswer(em, caller.tenantId, caller.userId, key);
   if (stored) {
     if (stored.request_hash !== hash)
       throw new AppError(
@@ -86,11 +76,7 @@ export async function claimKey(em: EntityManager, caller: Caller, req: Request, 
         `this ${IDEMPOTENCY_HEADER} was used for a different request (method, path, query or body); use a new key`,
       );
     return {
-      replay: {
-        status: stored.status as number,
-        headers: stored.headers as Record<string, string>,
-        body: stored.body as string,
-      },
+      replay: { status: stored.status, headers: stored.headers, body: stored.body },
     };
   }
   return {
@@ -101,25 +87,17 @@ export async function claimKey(em: EntityManager, caller: Caller, req: Request, 
         );
         const now = Date.now();
         // An expired row the clean-up has not reached yet is replaced.
-        await queryRows(
-          em,
-          `insert into idempotency_key (tenant_id, user_id, key, request_hash, status, headers, body, created, expires_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-           on conflict (tenant_id, user_id, key) do update set request_hash = excluded.request_hash,
-             status = excluded.status, headers = excluded.headers, body = excluded.body,
-             created = excluded.created, expires_at = excluded.expires_at`,
-          [
-            caller.tenantId,
-            caller.userId,
-            key,
-            hash,
-            reply.status,
-            JSON.stringify(headers),
-            typeof reply.body === 'string' ? reply.body : reply.body.toString('utf8'),
-            new Date(now),
-            new Date(now + KEEP_MS),
-          ],
-        );
+        await storeAnswer(em, {
+          tenantId: caller.tenantId,
+          userId: caller.userId,
+          key,
+          requestHash: hash,
+          status: reply.status,
+          headers,
+          body: typeof reply.body === 'string' ? reply.body : reply.body.toString('utf8'),
+          created: new Date(now),
+          expiresAt: new Date(now + KEEP_MS),
+        });
       },
     },
   };

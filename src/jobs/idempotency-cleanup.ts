@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { affectedRows, asWorker } from '../db/worker-transaction';
+import { asWorker } from '../db/worker-transaction';
+import { deleteExpired } from './idempotency-key-repository';
 
 /**
  * Deletes idempotency keys past their 24 hours, of every tenant: the `idempotency.cleanup`
@@ -7,7 +8,5 @@ import { affectedRows, asWorker } from '../db/worker-transaction';
  * clean-up policy admits.
  */
 export async function deleteExpiredKeys(orm: MikroORM): Promise<number> {
-  return asWorker(orm, 'idempotency-cleanup', (em) =>
-    affectedRows(em, 'delete from idempotency_key where expires_at <= now()'),
-  );
+  return asWorker(orm, 'idempotency-cleanup', deleteExpired);
 }

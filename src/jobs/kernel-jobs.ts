@@ -1,11 +1,12 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { affectedRows, asWorker } from '../db/worker-transaction';
+import { asWorker } from '../db/worker-transaction';
 import { scheduleDigests } from '../events/digest';
 import { purgeExpiredHistory } from '../history/retention';
 import { removeDue } from '../services/tenant-lifecycle';
 import { cleanUpFiles } from './file-jobs';
 import { deleteExpiredKeys } from './idempotency-cleanup';
 import type { ScheduledJob } from './job';
+import { pruneRuns } from './job-run-repository';
 
 /** What the kernel's jobs work with, handed in by whoever starts them (serve.ts, the CLI). */
 export interface KernelJobDeps {
@@ -74,13 +75,7 @@ export function kernelJobs({ orm, files, digestIntervalMs, nudgeEvents }: Kernel
       name: 'jobs.prune',
       description: `deletes the record of scheduled jobs' runs older than ${JOB_RUNS_KEPT_DAYS} days`,
       schedule: { dailyAt: '03:30' },
-      run: () =>
-        asWorker(orm, 'jobs', (em) =>
-          affectedRows(
-            em,
-            `delete from job_run where started_at < now() - make_interval(days => ${JOB_RUNS_KEPT_DAYS})`,
-          ),
-        ),
+      run: () => asWorker(orm, 'jobs', (em) => pruneRuns(em, JOB_RUNS_KEPT_DAYS)),
     },
   ];
 }

@@ -1,10 +1,21 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { queryRows, type Rows } from '../db/orm-bypass/statements';
 import { withTenant } from '../db/tenant-transaction';
 import { asWorker } from '../db/worker-transaction';
 import type { Logger } from '../logger';
 import type { FileStore } from '../files/stored-files';
+import type { JobOutcome } from '../entities/job-run';
 import { DEFAULT_TICK_MS, type ScheduledJob } from './job';
+import {
+  claimRuns,
+  claimStates,
+  finishRun,
+  insertManualRun,
+  jobTenants,
+  latestRuns,
+  releaseRuns,
+  type ClaimedRunRow,
+  type RunCandidate,
+} from './job-run-repository';
 import { checkJobs, describeSchedule, isModuleOn, periodOf, zoneOrUtc } from './periods';
 
 /**
@@ -46,7 +57,7 @@ const DEFAULTS = {
   staleAfterMs: 60 * 60_000,
 };
 
-export type JobOutcome = 'ok' | 'failed';
+export type { JobOutcome } from '../entities/job-run';
 
 export type JobRunObserver = (run: {
   job: string;
@@ -105,14 +116,6 @@ interface Due {
   tenantId: string | null;
   periodStart: Date;
   next: Date;
-}
-
-interface Claimed {
-  id: string;
-  job: string;
-  tenant_id: string | null;
-  period_start: Date | string;
-  attempts: number;
 }
 
 const keyOf = (job: string, tenantId: string | null, periodStart: Date) =>
@@ -238,19 +241,14 @@ export class JobScheduler {
 
   /** Every job with its schedule, its last run and its next. */
   async status(now = new Date()): Promise<JobStatus[]> {
-    const latest = await this.sql(
-      `select j.name, r.* from unnest($1::text[]) as j(name)
-       left join lateral (select * from job_run where job = j.name order by started_at desc limit 1) r on true`,
-      [this.jobs.map((j) => j.name)],
+    const latest = await this.asWorker((em) =>
+      latestRuns(
+        em,
+        this.jobs.map((j) => j.name),
+      ),
     );
     const due = await this.due(now);
-    const claims = await this.sql(
-      `select c.job, c.tenant_id, r.outcome, r.attempts, r.finished_at
-       from jsonb_to_recordset($1::jsonb) as c(job text, tenant_id uuid, period_start timestamptz)
-       join job_run r on not r.manual and r.job = c.job and r.tenant_id is not distinct from c.tenant_id
-         and r.period_start = c.period_start`,
-      [JSON.stringify(due.map(candidate))],
-    );
+    const claims = await this.asWorker((em) => claimStates(em, due.map(candidate)));
     const claimOf = new Map(claims.map((c) => [`${c.job}|${c.tenant_id ?? ''}`, c]));
     return this.jobs.map((job) => {
       const last = latest.find((r) => r.name === job.name);
@@ -259,9 +257,8 @@ export class JobScheduler {
         const claim = claimOf.get(`${job.name}|${d.tenantId ?? ''}`);
         const at = !claim
           ? now.getTime()
-          : claim.outcome === 'failed' && Number(claim.attempts) < this.settings.maxAttempts
-            ? new Date(claim.finished_at as string).getTime() +
-              this.settings.retryAfterMs * Number(claim.attempts)
+          : claim.outcome === 'failed' && claim.attempts < this.settings.maxAttempts
+            ? new Date(claim.finished_at!).getTime() + this.settings.retryAfterMs * claim.attempts
             : d.next.getTime();
         next = next === null ? at : Math.min(next, at);
       }
@@ -271,19 +268,20 @@ export class JobScheduler {
         schedule: describeSchedule(job),
         perTenant: job.perTenant === true,
         module: job.module ?? null,
-        lastRun: last?.id
-          ? {
-              tenantId: (last.tenant_id as string | null) ?? null,
-              periodStart: iso(last.period_start)!,
-              manual: last.manual === true,
-              attempts: Number(last.attempts),
-              startedAt: iso(last.started_at)!,
-              finishedAt: iso(last.finished_at),
-              outcome: (last.outcome as JobOutcome | null) ?? null,
-              items: last.items === null ? null : Number(last.items),
-              error: (last.error as string | null) ?? null,
-            }
-          : null,
+        lastRun:
+          last && last.id !== null
+            ? {
+                tenantId: last.tenant_id,
+                periodStart: iso(last.period_start)!,
+                manual: last.manual,
+                attempts: last.attempts,
+                startedAt: iso(last.started_at)!,
+                finishedAt: iso(last.finished_at),
+                outcome: last.outcome,
+                items: last.items,
+                error: last.error,
+              }
+            : null,
         nextRun: next === null ? null : new Date(Math.max(next, now.getTime())).toISOString(),
       };
     });
@@ -316,66 +314,30 @@ export class JobScheduler {
 
   /** The tenants jobs run for: active and not deleted (one, when `tenantId` is given). */
   private async tenants(tenantId?: string): Promise<TenantRow[]> {
-    const rows = await this.sql(
-      `select id, settings->>'defaultTimezone' as zone, scopes from tenant
-       where active and delete_after is null ${tenantId ? 'and id = $1' : ''} order by id`,
-      tenantId ? [tenantId] : [],
-    );
-    return rows.map((r) => ({
-      id: r.id as string,
-      zone: zoneOrUtc(r.zone as string | null),
-      scopes: r.scopes as TenantRow['scopes'],
-    }));
+    const rows = await this.asWorker((em) => jobTenants(em, tenantId));
+    return rows.map((r) => ({ id: r.id, zone: zoneOrUtc(r.zone), scopes: r.scopes }));
   }
 
-  /**
-   * Claims in one statement: inserts the periods no process has claimed, and takes back those
-   * whose run failed (after the back-off, within the attempts) or died with its process. Two
-   * processes racing both try; the unique index (insert) and the row lock (update, whose
-   * condition is checked again on the row as the first left it) let exactly one have each.
-   */
-  private async claim(due: Due[]): Promise<Claimed[]> {
+  /** Claims the periods due that are free to take (job-run-repository.ts says how). */
+  private claim(due: Due[]): Promise<ClaimedRunRow[]> {
     const { maxAttempts, retryAfterMs, staleAfterMs } = this.settings;
-    return (await this.sql(
-      `with c as (
-         select * from jsonb_to_recordset($1::jsonb) as c(job text, tenant_id uuid, period_start timestamptz)
-       ), fresh as (
-         insert into job_run (job, tenant_id, period_start)
-         select job, tenant_id, period_start from c
-         on conflict do nothing
-         returning id, job, tenant_id, period_start, attempts
-       ), again as (
-         update job_run r
-         set attempts = r.attempts + 1, started_at = now(), finished_at = null, outcome = null, items = null, error = null
-         from c
-         where not r.manual and r.job = c.job and r.tenant_id is not distinct from c.tenant_id
-           and r.period_start = c.period_start and r.attempts < $2
-           and ((r.outcome = 'failed' and r.finished_at <= now() - make_interval(secs => $3::float8 * r.attempts / 1000))
-             or (r.finished_at is null and r.started_at <= now() - make_interval(secs => $4::float8 / 1000)))
-         returning r.id, r.job, r.tenant_id, r.period_start, r.attempts
-       )
-       select * from fresh union all select * from again`,
-      [JSON.stringify(due.map(candidate)), maxAttempts, retryAfterMs, staleAfterMs],
-    )) as unknown as Claimed[];
+    return this.asWorker((em) =>
+      claimRuns(em, due.map(candidate), { maxAttempts, retryAfterMs, staleAfterMs }),
+    );
   }
 
   /** Gives back claims a stopping process will not run: as if never claimed, or failed as before. */
-  private async release(claims: Claimed[]): Promise<void> {
-    await this.sql(
-      `with gone as (delete from job_run where id = any($1::uuid[]) and attempts = 1 and finished_at is null)
-       update job_run set attempts = attempts - 1, outcome = 'failed', finished_at = started_at,
-         error = 'given back: the process stopped before running it'
-       where id = any($1::uuid[]) and attempts > 1 and finished_at is null`,
-      [claims.map((c) => c.id)],
+  private async release(claims: ClaimedRunRow[]): Promise<void> {
+    await this.asWorker((em) =>
+      releaseRuns(
+        em,
+        claims.map((c) => c.id),
+      ),
     );
   }
 
-  private async insertManual(job: ScheduledJob, tenantId: string | null, periodStart: Date): Promise<string> {
-    const [row] = await this.sql(
-      `insert into job_run (job, tenant_id, period_start, manual) values ($1, $2, $3, true) returning id`,
-      [job.name, tenantId, periodStart.toISOString()],
-    );
-    return row.id as string;
+  private insertManual(job: ScheduledJob, tenantId: string | null, periodStart: Date): Promise<string> {
+    return this.asWorker((em) => insertManualRun(em, job.name, tenantId, periodStart));
   }
 
   /** Runs one claimed period of `job` and records how it ended. */
@@ -402,10 +364,7 @@ export class JobScheduler {
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      await this.sql(
-        `update job_run set finished_at = now(), outcome = $2, items = $3, error = $4 where id = $1`,
-        [runId, outcome, items, error ?? null],
-      );
+      await this.asWorker((em) => finishRun(em, runId, outcome, items, error ?? null));
     } catch (err) {
       // Left unfinished, the period is taken over once the run counts as dead (staleAfterMs).
       logger.error({ err }, "a scheduled job's run could not be recorded");
@@ -456,16 +415,15 @@ export class JobScheduler {
     };
   }
 
-  private sql(text: string, params: readonly unknown[]): Promise<Rows> {
-    return asWorker(this.orm, WORKER, (em) => queryRows(em, text, params));
+  private asWorker<R>(work: (em: EntityManager) => Promise<R>): Promise<R> {
+    return asWorker(this.orm, WORKER, work);
   }
 }
 
-const candidate = (d: Due) => ({
+const candidate = (d: Due): RunCandidate => ({
   job: d.job.name,
   tenant_id: d.tenantId,
   period_start: d.periodStart.toISOString(),
 });
 
-const iso = (value: unknown): string | null =>
-  value === null || value === undefined ? null : new Date(value as string).toISOString();
+const iso = (value: Date | null): string | null => (value === null ? null : new Date(value).toISOString());

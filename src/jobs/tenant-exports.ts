@@ -3,11 +3,23 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/postgresql';
 import { storageKeyOf, type FileBackend } from '../files/backends';
 import type { Logger } from '../logger';
 import { bundleArchive, exportTenant } from '../services/tenant-bundle';
-import { actAsTenant, knexOf, rows } from '../services/tenant-tables';
+import { actAsTenant, knexOf } from '../services/tenant-table-repository';
 import { IDLE_POLL_MAX_MS, pollQueue, type Periodic } from './periodic';
+import {
+  actAsExportWorker,
+  failExport,
+  finishExport,
+  giveUpExport,
+  lockDueExport,
+  renewLease,
+  reportProgress,
+  startExportRun,
+  type ExportRun,
+} from './tenant-export-repository';
 
 /**
  * The export jobs: exports a super-admin asked for over the API (`tenant_export` rows), claimed
@@ -35,44 +47,24 @@ export interface ExportJobOptions {
   leaseMs?: number;
 }
 
-interface Claimed {
-  tenant_id: string;
-  id: string;
-  attempts: number;
+interface Claimed extends ExportRun {
   /** Set when the export was taken over from a run whose lease ran out, and is not run again. */
   gaveUp?: string;
 }
 
-const lease = (ms: number) => `now() + make_interval(secs => ${Math.round(ms)}::float8 / 1000)`;
-
 async function claim(orm: MikroORM, leaseMs: number): Promise<Claimed | null> {
   return knexOf(orm).transaction(async (trx) => {
-    await trx.raw(`select set_config('app.worker', 'exports', true)`);
-    const [job] = await rows<Claimed & { status: string; lease_until: Date | null }>(
-      trx,
-      `select tenant_id, id, status, attempts, lease_until from tenant_export
-       where status = 'PENDING' or (status = 'RUNNING' and (lease_until is null or lease_until < now()))
-       order by created limit 1 for update skip locked`,
-    );
-    if (!job) return null;
-    const key = [job.tenant_id, job.id];
-    if (job.status === 'RUNNING' && job.attempts >= EXPORT_ATTEMPTS) {
+    await actAsExportWorker(trx);
+    const due = await lockDueExport(trx);
+    if (!due) return null;
+    if (due.status === 'RUNNING' && due.attempts >= EXPORT_ATTEMPTS) {
       const gaveUp = `the process running the export stopped without finishing it (its lease ran out${
-        job.lease_until ? ` at ${new Date(job.lease_until).toISOString()}` : ''
-      }), ${job.attempts} times; start a new export`;
-      await trx.raw(
-        `update tenant_export set status = 'FAILED', completed = now(), lease_until = null, message = ?
-         where tenant_id = ? and id = ?`,
-        [gaveUp, ...key],
-      );
-      return { ...job, gaveUp };
+        due.lease_until ? ` at ${new Date(due.lease_until).toISOString()}` : ''
+      }), ${due.attempts} times; start a new export`;
+      await giveUpExport(trx, due, gaveUp);
+      return { tenantId: due.tenant_id, id: due.id, attempts: due.attempts, gaveUp };
     }
-    await trx.raw(
-      `update tenant_export set status = 'RUNNING', started = now(), attempts = attempts + 1,
-         lease_until = ${lease(leaseMs)} where tenant_id = ? and id = ?`,
-      key,
-    );
-    return { tenant_id: job.tenant_id, id: job.id, attempts: job.attempts + 1 };
+    return startExportRun(trx, due, leaseMs);
   });
 }
 
@@ -87,41 +79,40 @@ export async function runNextExport(
   if (!job) return false;
   if (job.gaveUp) return true;
   // Only while this run still holds the export: one taken over meanwhile is no longer ours.
-  const record = (set: string, bindings: unknown[] = []) =>
+  const record = (write: (trx: Knex.Transaction, run: ExportRun) => Promise<boolean>) =>
     knexOf(orm).transaction(async (trx) => {
-      await actAsTenant(trx, job.tenant_id);
-      const result = (await trx.raw(
-        `update tenant_export set ${set} where tenant_id = ? and id = ? and status = 'RUNNING' and attempts = ?`,
-        [...bindings, job.tenant_id, job.id, job.attempts] as never[],
-      )) as { rowCount: number };
-      return result.rowCount > 0;
+      await actAsTenant(trx, job.tenantId);
+      return write(trx, job);
     });
   // Reports and lease renewals go one after the other, never hold up the export, and a failed
   // one is tried again at the next: a lapsed lease only ever costs a second run.
   let reports: Promise<unknown> = Promise.resolve();
-  const report = (set: string, bindings: unknown[] = []) => {
-    reports = reports.then(() => record(set, bindings)).catch(() => undefined);
+  const report = (write: (trx: Knex.Transaction, run: ExportRun) => Promise<boolean>) => {
+    reports = reports.then(() => record(write)).catch(() => undefined);
   };
-  const renewal = setInterval(() => report(`lease_until = ${lease(leaseMs)}`), Math.max(10, leaseMs / 3));
+  const renewal = setInterval(
+    () => report((trx, run) => renewLease(trx, run, leaseMs)),
+    Math.max(10, leaseMs / 3),
+  );
   let reportedAt = 0;
-  const named = path.join(EXPORTS_FOLDER, job.tenant_id, job.id);
+  const named = path.join(EXPORTS_FOLDER, job.tenantId, job.id);
   const bundle = path.join(dataDir, named);
   // A key of this run's own: a run that was taken over, should it wake up, touches no other's.
-  const archiveKey = storageKeyOf(job.tenant_id, randomUUID());
+  const archiveKey = storageKeyOf(job.tenantId, randomUUID());
   try {
     // What a run that died left of the bundle on this machine.
     if (job.attempts > 1) await fs.rm(bundle, { recursive: true, force: true });
     const manifest = await exportTenant(
       orm,
       backend,
-      job.tenant_id,
+      job.tenantId,
       bundle,
       ({ done, total, what }) => {
         // The records are most of the work; the files and the archive the rest.
         const percent = Math.floor(what === 'files' ? 90 + (5 * done) / total : (90 * done) / total);
         if (Date.now() - reportedAt < 1000 && percent < 100) return;
         reportedAt = Date.now();
-        report('progress = greatest(progress, ?)', [Math.min(95, percent)]);
+        report((trx, run) => reportProgress(trx, run, Math.min(95, percent)));
       },
       // An administrator cannot mend the store: the export goes on without the bytes it lacks and
       // says which (the message and the manifest), and an import of it refuses them unless told.
@@ -142,29 +133,24 @@ export async function runNextExport(
     clearInterval(renewal);
     await reports;
     const records = Object.values(manifest.records).reduce((n, r) => n + r.count, 0);
-    const recorded = await record(
-      `status = 'DONE', progress = 100, completed = now(), lease_until = null, bundle = ?, message = ?,
-       archive_key = ?, archive_size = ?, archive_sha256 = ?`,
-      [
-        named,
-        `${records} records, ${Object.keys(manifest.files).length} files${
-          manifest.missingFiles
-            ? `; the bytes of ${manifest.missingFiles.length} stored file(s) were missing from the file store and are left out (the manifest's missingFiles)`
-            : ''
-        }`,
-        archiveKey,
-        size,
-        hash.digest('hex'),
-      ],
-    );
+    const done = {
+      bundle: named,
+      message: `${records} records, ${Object.keys(manifest.files).length} files${
+        manifest.missingFiles
+          ? `; the bytes of ${manifest.missingFiles.length} stored file(s) were missing from the file store and are left out (the manifest's missingFiles)`
+          : ''
+      }`,
+      archiveKey,
+      archiveSize: size,
+      archiveSha256: hash.digest('hex'),
+    };
+    const recorded = await record((trx, run) => finishExport(trx, run, done));
     if (!recorded) await backend.remove(archiveKey);
   } catch (err) {
     clearInterval(renewal);
     await reports;
     await backend.remove(archiveKey).catch(() => undefined);
-    await record(`status = 'FAILED', completed = now(), lease_until = null, message = ?`, [
-      (err as Error).message,
-    ]);
+    await record((trx, run) => failExport(trx, run, (err as Error).message));
   }
   return true;
 }

@@ -1,7 +1,8 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { RecordFile } from './bundle-manifest';
 import { parseRow, recordLines, slices, type BundleRow, type RecordLine } from './bundle-records';
-import { quoteIdent, type TenantTable } from './tenant-tables';
+import { insertSlice, insertStatement } from './bundle-repository';
+import type { TenantTable } from './tenant-table-repository';
 
 /** Rows inserted per statement on import. */
 const IMPORT_SLICE = 2000;
@@ -15,25 +16,6 @@ export interface TablePlan {
   assigned: string[];
   skip?(row: BundleRow): boolean;
   assign?(row: BundleRow): Record<string, unknown>;
-}
-
-/**
- * The insert of one slice of a table's records. The lines go to the database as they are
- * (json_populate_recordset reads each column with its type, so a numeric keeps every digit);
- * the columns naming the tenant take the new tenant's id, bound once, and the plan's assigned
- * columns their values from a second record set, matched line by line by its ordinality.
- */
-function insertStatement(table: TenantTable, columns: string[], assigned: string[]): string {
-  const type = `null::${quoteIdent(table.name)}`;
-  const values = columns.map((c) =>
-    table.tenantColumns.includes(c) ? '?::uuid' : `${assigned.includes(c) ? 'o' : 'r'}.${quoteIdent(c)}`,
-  );
-  const from =
-    assigned.length === 0
-      ? `json_populate_recordset(${type}, ?::json) r`
-      : `json_populate_recordset(${type}, ?::json) with ordinality r
-         join json_populate_recordset(${type}, ?::json) with ordinality o on o.ordinality = r.ordinality`;
-  return `insert into ${quoteIdent(table.name)} (${columns.map(quoteIdent).join(', ')}) select ${values.join(', ')} from ${from}`;
 }
 
 /**
@@ -72,11 +54,13 @@ export async function insertRecords(
     }
     if (kept.length === 0) continue;
     const rows = `[${kept.map((l) => l.text).join(',')}]`;
-    await trx.raw(statement, [
-      ...tenantBindings,
+    await insertSlice(
+      trx,
+      statement,
+      tenantBindings,
       rows,
-      ...(plan.assigned.length > 0 ? [JSON.stringify(assigned)] : []),
-    ]);
+      plan.assigned.length > 0 ? JSON.stringify(assigned) : undefined,
+    );
     inserted += kept.length;
   }
   return { lines, inserted };

@@ -1,9 +1,9 @@
 import type { Knex } from '@mikro-orm/postgresql';
+import { issuerTrusted } from '../auth/issuer-repository';
 import { discoverIssuer } from '../auth/issuers';
 import { BundleError } from './bundle-manifest';
 import type { TablePlan } from './bundle-insert';
 import type { BundleRow } from './bundle-records';
-import { rows } from './tenant-tables';
 
 /**
  * A trusted issuer (an identity provider) belongs to one tenant of a deployment: a token's `iss`
@@ -55,8 +55,7 @@ export async function planIssuers(
     const found: string[] = [];
     for (const target of targets)
       // Read across tenants by the function authentication uses, as no tenant can read the table.
-      if ((await rows(trx, 'select 1 from bms_trusted_issuer(?) limit 1', [target])).length > 0)
-        found.push(target);
+      if (await issuerTrusted(trx, target)) found.push(target);
     return found;
   });
   for (const [n, issuer] of kept.entries()) {

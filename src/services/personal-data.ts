@@ -4,16 +4,8 @@ import type { Knex } from '@mikro-orm/postgresql';
 import { PERSONAL_DATA, type PersonalKind } from '../db/personal-data';
 import { queryRows } from '../db/orm-bypass/statements';
 import { notFound } from '../errors';
-import { isUuid } from '../limits';
-import {
-  actAsTenant,
-  quoteIdent,
-  rows,
-  tenantRowTable,
-  tenantTables,
-  type Sql,
-  knexOf,
-} from './tenant-tables';
+import { aboutOrMentioning, ERASED, eraseRows, namesAndPhones } from './personal-data-repository';
+import { actAsTenant, tenantRowTable, tenantTables, type Sql, knexOf } from './tenant-table-repository';
 
 /**
  * One person's data in one tenant (docs/security.md, "Personal data"): everything the service
@@ -50,43 +42,6 @@ async function personalColumns(sql: Sql): Promise<Map<string, Map<string, Person
   return out;
 }
 
-const byKind = (columns: Map<string, PersonalKind>, kind: PersonalKind) =>
-  [...columns].filter(([, k]) => k === kind).map(([c]) => quoteIdent(c));
-
-/** SQL true for the rows of the tenant in `table`: the tenant's own row is keyed by its id. */
-const ofTenant = (table: string, tenantId: string) => {
-  // Named in the statement (a checked UUID), so each statement says which tenant it reads, as
-  // a distributed database routes by it.
-  if (!isUuid(tenantId)) throw new Error(`not a tenant id: ${tenantId}`);
-  return `${table === 'tenant' ? 'id' : 'tenant_id'} = '${tenantId}'::uuid`;
-};
-
-/** SQL true for a row about the person: one of its e-mail columns is the address ($email). */
-function aboutSql(columns: Map<string, PersonalKind>, email: string, bindings: unknown[]): string {
-  const parts = [
-    ...byKind(columns, 'email').map((c) => {
-      bindings.push(email);
-      return `lower(${c}) = ?`;
-    }),
-    ...byKind(columns, 'email-list').map((c) => {
-      bindings.push(email);
-      return `? = any(array(select lower(x) from unnest(${c}) x))`;
-    }),
-  ];
-  return parts.length ? `(${parts.join(' or ')})` : 'false';
-}
-
-/** SQL true for a row whose free text or JSON mentions one of the identifiers. */
-function mentionsSql(columns: Map<string, PersonalKind>, identifiers: string[], bindings: unknown[]): string {
-  const parts: string[] = [];
-  for (const c of [...byKind(columns, 'text'), ...byKind(columns, 'json')])
-    for (const id of identifiers) {
-      bindings.push(`%${id.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-      parts.push(`${c}::text ilike ?`);
-    }
-  return parts.length ? `(${parts.join(' or ')})` : 'false';
-}
-
 interface Person {
   email: string;
   /** Full names and phone numbers found in the rows about the person. */
@@ -103,20 +58,7 @@ async function identify(
   let found = false;
   const identifiers = new Set<string>([email]);
   for (const [table, columns] of tables) {
-    const bindings: unknown[] = [];
-    const where = aboutSql(columns, email, bindings);
-    if (where === 'false') continue;
-    const names = byKind(columns, 'name');
-    const phones = byKind(columns, 'phone');
-    const select = [
-      names.length >= 2 ? `concat_ws(' ', ${names.slice(0, 2).join(', ')})` : (names[0] ?? 'null'),
-      phones[0] ?? 'null',
-    ];
-    const hits = await rows<{ name: string | null; phone: string | null }>(
-      sql,
-      `select ${select[0]} as name, ${select[1]} as phone from ${quoteIdent(table)} where ${ofTenant(table, tenantId)} and ${where}`,
-      bindings,
-    );
+    const hits = await namesAndPhones(sql, table, columns, tenantId, email);
     if (hits.length > 0) found = true;
     for (const h of hits) {
       if (h.name && h.name.trim().length > 2 && h.name.includes(' ')) identifiers.add(h.name.trim());
@@ -215,16 +157,7 @@ function exportWith(run: Runner, tenantId: string, address: string): Promise<Per
       const about: Record<string, unknown[]> = {};
       const mentions: Record<string, unknown[]> = {};
       for (const [table, columns] of tables) {
-        const b1: unknown[] = [];
-        const isAbout = aboutSql(columns, email, b1);
-        const b2: unknown[] = [];
-        const mentioned = mentionsSql(columns, person.identifiers, b2);
-        const found = await rows<{ r: Record<string, unknown>; about: boolean }>(
-          sql,
-          `select row_to_json(t) as r, ${isAbout} as about from ${quoteIdent(table)} t
-           where ${ofTenant(table, tenantId)} and (${isAbout} or ${mentioned})`,
-          [...b1, ...b1, ...b2],
-        );
+        const found = await aboutOrMentioning(sql, table, columns, tenantId, email, person.identifiers);
         const a = found.filter((f) => f.about).map((f) => f.r);
         const m = found.filter((f) => !f.about).map((f) => f.r);
         if (a.length) about[table] = a;
@@ -249,11 +182,6 @@ export interface Erasure {
   rows: Record<string, number>;
 }
 
-export const ERASED = '[erased]';
-
-/** JSON's escaping of a string, without the quotes: how it appears inside a JSON document. */
-const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
-
 /**
  * Erases the person in one transaction: in the rows about them, every declared e-mail, name and
  * phone column is replaced; in every declared free-text and JSON column of the tenant, each
@@ -266,42 +194,7 @@ function eraseWith(run: Runner, tenantId: string, address: string): Promise<Eras
     const replacements = person.identifiers.map((id) => [id, id === email ? replacedBy : ERASED] as const);
     const changed: Record<string, number> = {};
     for (const [table, columns] of tables) {
-      const sets: string[] = [];
-      const setBindings: unknown[] = [];
-      const about: unknown[] = [];
-      const isAbout = aboutSql(columns, email, about);
-      for (const [column, kind] of columns) {
-        const c = quoteIdent(column);
-        if (kind === 'email') {
-          sets.push(`${c} = case when lower(${c}) = ? then ? else ${c} end`);
-          setBindings.push(email, replacedBy);
-        } else if (kind === 'email-list') {
-          sets.push(`${c} = array(select case when lower(x) = ? then ? else x end from unnest(${c}) x)`);
-          setBindings.push(email, replacedBy);
-        } else if (kind === 'name' || kind === 'phone') {
-          sets.push(`${c} = case when ${isAbout} and ${c} is not null then ? else ${c} end`);
-          setBindings.push(...about, ERASED);
-        } else {
-          // Longest first, so a full name is replaced before a part of it could be.
-          let expr = `${c}::text`;
-          for (const [id, by] of [...replacements].sort((x, y) => y[0].length - x[0].length)) {
-            expr = `regexp_replace(${expr}, ?, ?, 'gi')`;
-            const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-            setBindings.push(escape(kind === 'json' ? inJson(id) : id), kind === 'json' ? inJson(by) : by);
-          }
-          sets.push(`${c} = (${expr})::${kind === 'json' ? 'jsonb' : 'text'}`);
-        }
-      }
-      const b: unknown[] = [];
-      const mentioned = mentionsSql(columns, person.identifiers, b);
-      const [{ n }] = await rows<{ n: number }>(
-        sql,
-        `with changed as (
-           update ${quoteIdent(table)} set ${sets.join(', ')}
-           where ${ofTenant(table, tenantId)} and (${isAbout} or ${mentioned}) returning 1)
-         select count(*)::int as n from changed`,
-        [...setBindings, ...about, ...b],
-      );
+      const n = await eraseRows(sql, table, columns, tenantId, { email, replacedBy, replacements });
       if (n > 0) changed[table] = n;
     }
     return { email, replacedBy, rows: changed };

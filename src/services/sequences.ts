@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { actorOf } from '../db/tenancy';
+import { incrementSequence } from './sequence-repository';
 
 /**
  * Gapless numbers per tenant (invoice numbers, transfer numbers). The increment is one atomic
@@ -12,13 +13,5 @@ export async function nextNumber(em: EntityManager, name: string): Promise<numbe
   if (!actor) throw new Error('nextNumber needs a tenant-bound EntityManager');
   if (!em.isInTransaction())
     throw new Error('nextNumber must run inside the transaction that uses the number');
-  const rows = (await em.getConnection().execute(
-    `insert into tenant_sequence (tenant_id, name, value) values (?, ?, 1)
-     on conflict (tenant_id, name) do update set value = tenant_sequence.value + 1
-     returning value`,
-    [actor.tenantId, name],
-    'all',
-    em.getTransactionContext(),
-  )) as { value: string | number }[];
-  return Number(rows[0].value);
+  return incrementSequence(em, actor.tenantId, name);
 }

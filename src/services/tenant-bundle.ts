@@ -5,7 +5,6 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Knex } from '@mikro-orm/postgresql';
 import { create as createTar } from 'tar';
 import { keyHint, NO_SECRET } from '../auth/api-keys';
 import type { FileBackend } from '../files/backends';
@@ -34,16 +33,16 @@ import {
   type RecordFile,
 } from './bundle-manifest';
 import { checkRecordFile, type BundleRow } from './bundle-records';
+import { settleImportedExports, storedFileRows, tableLines, tenantRowLines } from './bundle-repository';
+import { tenantNamed, tenantNameTaken } from './tenant-repository';
 import {
   actAsApplication,
   actAsTenant,
   knexOf,
-  quoteIdent,
-  rows,
   tenantRowTable,
   tenantTables,
   type TenantTable,
-} from './tenant-tables';
+} from './tenant-table-repository';
 
 export { BundleError, schemaVersion, type Manifest, type Progress } from './bundle-manifest';
 
@@ -54,22 +53,6 @@ export { BundleError, schemaVersion, type Manifest, type Progress } from './bund
  * tenant columns alone (docs/operations.md says why). The import takes nothing that names a
  * tenant or a place in the store from the bundle: docs/security.md, "Tenant bundles".
  */
-
-/** Rows of one query, read through a cursor so that a large table never sits in memory whole. */
-async function* cursorLines(
-  trx: Knex.Transaction,
-  query: string,
-  bindings: unknown[],
-): AsyncGenerator<string> {
-  const cursor = `bundle_${randomUUID().replace(/-/g, '')}`;
-  await trx.raw(`declare ${cursor} no scroll cursor for ${query}`, bindings as Knex.RawBinding[]);
-  for (;;) {
-    const batch = await rows<{ line: string }>(trx, `fetch 1000 from ${cursor}`);
-    for (const r of batch) yield r.line;
-    if (batch.length < 1000) break;
-  }
-  await trx.raw(`close ${cursor}`);
-}
 
 async function writeLines(
   file: string,
@@ -144,49 +127,28 @@ async function writeBundle(
   const manifest: Manifest = await knex.transaction(
     async (trx): Promise<Manifest> => {
       await actAsTenant(trx, tenantId);
-      const tenant = (
-        await rows<{ id: string; name: string }>(trx, 'select id, name from tenant where id = ?', [tenantId])
-      )[0];
+      const tenant = await tenantNamed(trx, tenantId);
       if (!tenant) throw new BundleError(`no tenant ${tenantId}`);
       const tables = await tenantTables(trx);
       const total = tables.length + 1;
       const tenantRecord = {
         file: TENANT_FILE,
         columns: (await tenantRowTable(trx)).columns,
-        ...(await writeLines(
-          path.join(dir, TENANT_FILE),
-          cursorLines(trx, 'select row_to_json(t)::text as line from tenant t where id = ?', [tenantId]),
-        )),
+        ...(await writeLines(path.join(dir, TENANT_FILE), tenantRowLines(trx, tenantId))),
       };
       progress({ done: 1, total, what: 'tenant' });
       const records: Manifest['records'] = {};
       let done = 1;
       for (const table of tables) {
         const file = `records/${table.name}.ndjson`;
-        const order = table.key.map(quoteIdent).join(', ');
         records[table.name] = {
           file,
           columns: table.columns,
-          ...(await writeLines(
-            path.join(dir, file),
-            cursorLines(
-              trx,
-              `select row_to_json(t)::text as line from ${quoteIdent(table.name)} t where tenant_id = ? order by ${order}`,
-              [tenantId],
-            ),
-          )),
+          ...(await writeLines(path.join(dir, file), tableLines(trx, table, tenantId))),
         };
         progress({ done: ++done, total, what: table.name });
       }
-      if (tables.some((t) => t.name === 'stored_file'))
-        files.push(
-          ...(await rows<FileRow>(
-            trx,
-            `select id, storage_key as key, (completed is not null and deleted is null) as live
-             from stored_file where tenant_id = ? order by id`,
-            [tenantId],
-          )),
-        );
+      if (tables.some((t) => t.name === 'stored_file')) files.push(...(await storedFileRows(trx, tenantId)));
       return {
         format: BUNDLE_FORMAT,
         formatVersion: BUNDLE_FORMAT_VERSION,
@@ -309,8 +271,7 @@ export async function importTenant(
     const counts: Record<string, number> = {};
     await knex.transaction(async (trx) => {
       // Names are unique across tenants, which the application role cannot see: asked first.
-      const taken = await rows(trx, `select 1 from tenant where lower(name) = lower(?) limit 1`, [name]);
-      if (taken.length > 0)
+      if (await tenantNameTaken(trx, name))
         throw new BundleError(`a tenant named "${name}" already exists: give the import another --name`);
       await actAsApplication(trx, newId);
       await insertRecords(trx, dir, tenantRow, tenant.record, newId, {
@@ -324,17 +285,8 @@ export async function importTenant(
         counts[table.name] = inserted;
         progress({ done: ++done, total: loads.length, what: table.name });
       }
-      // The exports of the exported tenant ran there: their archives are in the other deployment's
-      // store, and one that was running (the export that wrote this bundle) is not to run here.
-      if (byName.has('tenant_export'))
-        await trx.raw(
-          `update tenant_export set archive_key = null, archive_size = null, archive_sha256 = null, lease_until = null,
-             status = case when status in ('PENDING', 'RUNNING') then 'FAILED' else status end,
-             message = case when status in ('PENDING', 'RUNNING') then 'exported before it ended; imported from a bundle' else message end,
-             completed = coalesce(completed, now())
-           where tenant_id = ?`,
-          [newId],
-        );
+      // The exports of the exported tenant ran there (settleImportedExports says what that means here).
+      if (byName.has('tenant_export')) await settleImportedExports(trx, newId);
     });
     return { tenantId: newId, name, records: counts, files: stored.length };
   } catch (err) {

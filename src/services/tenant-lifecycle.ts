@@ -1,6 +1,18 @@
 import type { MikroORM } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/postgresql';
 import { isStorageKey, type FileBackend } from '../files/backends';
-import { actAsTenant, quoteIdent, rows, tablesKeyedByTenant, tenantTables, knexOf } from './tenant-tables';
+import { actAsTenant, tablesKeyedByTenant, tenantTables, knexOf } from './tenant-table-repository';
+import {
+  actAsPurgeWorker,
+  cancelRemoval,
+  deleteKeyedRow,
+  deleteTenantRows,
+  dueForRemoval,
+  lockIfDue,
+  scheduleRemoval,
+  storedObjectKeys,
+  type TenantStateRow,
+} from './tenant-repository';
 
 /**
  * A tenant's end (docs/operations.md, "Tenant life cycle"): deleted, it is disabled at once (its
@@ -17,33 +29,23 @@ export interface TenantState {
   deleteAfter: string | null;
 }
 
-const stateOf = (r: {
-  id: string;
-  name: string;
-  active: boolean;
-  delete_after: Date | string | null;
-}): TenantState => ({
+const stateOf = (r: TenantStateRow): TenantState => ({
   tenantId: r.id,
   name: r.name,
   active: r.active,
   deleteAfter: r.delete_after === null ? null : new Date(r.delete_after).toISOString(),
 });
 
-/** Updates the tenant's row as `set` says, where `where` holds; `missing` when no row did. */
+/** Changes the tenant's row as `change` does; `missing` when no row changed. */
 function updateTenant(
   orm: MikroORM,
   tenantId: string,
-  change: { set: string; where?: string; bindings?: unknown[] },
+  change: (trx: Knex.Transaction) => Promise<TenantStateRow | undefined>,
   missing: string,
 ): Promise<TenantState> {
   return knexOf(orm).transaction(async (trx) => {
     await actAsTenant(trx, tenantId);
-    const [row] = await rows<{ id: string; name: string; active: boolean; delete_after: Date | null }>(
-      trx,
-      `update tenant set ${change.set}, updated = now(), updated_by = 'cli'
-       where id = ? ${change.where ?? ''} returning id, name, active, delete_after`,
-      [...(change.bindings ?? []), tenantId],
-    );
+    const row = await change(trx);
     if (!row) throw new Error(missing);
     return stateOf(row);
   });
@@ -51,22 +53,14 @@ function updateTenant(
 
 /** Disables the tenant and schedules its removal `graceMs` from now. */
 export const requestDeletion = (orm: MikroORM, tenantId: string, graceMs: number) =>
-  updateTenant(
-    orm,
-    tenantId,
-    {
-      set: 'active = false, delete_after = now() + make_interval(secs => ?::float8 / 1000)',
-      bindings: [graceMs],
-    },
-    `no tenant ${tenantId}`,
-  );
+  updateTenant(orm, tenantId, (trx) => scheduleRemoval(trx, tenantId, graceMs), `no tenant ${tenantId}`);
 
 /** Brings back a tenant deleted but still in its grace period: active again, nothing lost. */
 export const cancelDeletion = (orm: MikroORM, tenantId: string) =>
   updateTenant(
     orm,
     tenantId,
-    { set: 'active = true, delete_after = null', where: 'and delete_after is not null' },
+    (trx) => cancelRemoval(trx, tenantId),
     `tenant ${tenantId} is not waiting for its deletion: nothing to bring back`,
   );
 
@@ -90,20 +84,10 @@ export async function removeTenant(
   const keys = await knex.transaction(async (trx) => {
     await actAsTenant(trx, tenantId);
     // Brought back since it was found due (tenant:undelete): it stays.
-    const due = await rows(trx, 'select 1 from tenant where id = ? and delete_after <= now() for update', [
-      tenantId,
-    ]);
-    if (due.length === 0) return null;
+    if (!(await lockIfDue(trx, tenantId))) return null;
     const tables = (await tenantTables(trx)).map((t) => t.name);
     // Stored files, and the archives of the tenant's exports (kept in the same store).
-    const queries = [
-      tables.includes('stored_file') && 'select storage_key as key from stored_file where tenant_id = ?',
-      tables.includes('tenant_export') &&
-        'select archive_key as key from tenant_export where tenant_id = ? and archive_key is not null',
-    ].filter((q): q is string => !!q);
-    const found: string[] = [];
-    for (const query of queries)
-      found.push(...(await rows<{ key: string }>(trx, query, [tenantId])).map((r) => r.key));
+    const found = await storedObjectKeys(trx, tenantId, tables);
     // Only the tenant's own objects: a row naming another key (written before imports made every
     // key themselves) must not take another tenant's bytes, or a path outside the store, with it.
     return found.filter((key) => isStorageKey(key, tenantId));
@@ -113,25 +97,14 @@ export async function removeTenant(
   const removed = await knex.transaction(async (trx) => {
     await actAsTenant(trx, tenantId);
     let count = 0;
-    for (const table of (await tenantTables(trx)).reverse()) {
-      const result = (await trx.raw(`delete from ${quoteIdent(table.name)} where tenant_id = ?`, [
-        tenantId,
-      ])) as {
-        rowCount: number;
-      };
-      count += result.rowCount;
-    }
+    for (const table of (await tenantTables(trx)).reverse())
+      count += await deleteTenantRows(trx, table.name, tenantId);
     // The tenant's own row first: deleting it bumps the tenant's caller version (a trigger), which
     // must then go too.
     const keyed = (await tablesKeyedByTenant(trx)).sort(
       (a, b) => Number(b === 'tenant') - Number(a === 'tenant'),
     );
-    for (const table of keyed) {
-      const result = (await trx.raw(`delete from ${quoteIdent(table)} where id = ?`, [tenantId])) as {
-        rowCount: number;
-      };
-      count += result.rowCount;
-    }
+    for (const table of keyed) count += await deleteKeyedRow(trx, table, tenantId);
     return count;
   });
   return { tenantId, rows: removed, files: keys.length };
@@ -144,15 +117,11 @@ export async function removeDue(orm: MikroORM, backend: FileBackend, tenantId?: 
   const due = await knexOf(orm).transaction(async (trx) => {
     // Across tenants, as the purge job: its policy on `tenant` admits this transaction (never the
     // application role's).
-    await trx.raw(`select set_config('app.worker', 'tenant-purge', true)`);
-    return rows<{ id: string }>(
-      trx,
-      `select id from tenant where delete_after is not null and delete_after <= now() ${tenantId ? 'and id = ?' : ''} order by delete_after`,
-      tenantId ? [tenantId] : [],
-    );
+    await actAsPurgeWorker(trx);
+    return dueForRemoval(trx, tenantId);
   });
   const done: Removed[] = [];
-  for (const { id } of due) {
+  for (const id of due) {
     const removed = await removeTenant(orm, backend, id);
     if (removed) done.push(removed);
   }

@@ -2,7 +2,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { AppError } from '../../src/errors';
 import { LOOKS_PERSONAL, NOT_PERSONAL, PERSONAL_DATA } from '../../src/db/personal-data';
 import { erasePerson, exportPerson } from '../../src/services/personal-data';
-import { tenantTables } from '../../src/services/tenant-tables';
+import { tenantTables } from '../../src/services/tenant-table-repository';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { fillTenant, JANE } from '../support/tenant-fixture';
 import { expectErrorBody } from '../support/http';

@@ -6,7 +6,7 @@ import type { Knex } from '@mikro-orm/postgresql';
 import { signToken } from '../../src/auth/jwt';
 import { BundleError, exportTenant, importTenant, type Manifest } from '../../src/services/tenant-bundle';
 import { removeDue, requestDeletion } from '../../src/services/tenant-lifecycle';
-import { actAsApplication, knexOf, tenantTables } from '../../src/services/tenant-tables';
+import { actAsApplication, knexOf, tenantTables } from '../../src/services/tenant-table-repository';
 import { workerDatabaseUrl } from '../support/database';
 import { Client, expectErrorBody } from '../support/http';
 import { childEnv, cliCommands, randomSecret } from '../support/process';

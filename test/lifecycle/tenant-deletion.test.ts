@@ -7,7 +7,7 @@ import { eventSettings, type EventSettings } from '../../src/events/settings';
 import { startEventWorker, type EventWorker } from '../../src/events/worker';
 import { runNextExport } from '../../src/jobs/tenant-exports';
 import { fileSettings } from '../../src/files/settings';
-import { tenantTables } from '../../src/services/tenant-tables';
+import { tenantTables } from '../../src/services/tenant-table-repository';
 import { requestDeletion } from '../../src/services/tenant-lifecycle';
 import { kernelJobs } from '../../src/jobs/kernel-jobs';
 import { JobScheduler } from '../../src/jobs/scheduler';

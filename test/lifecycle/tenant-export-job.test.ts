@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { extract as extractTar } from 'tar';
 import { createLogger } from '../../src/logger';
 import { EXPORT_ATTEMPTS, runNextExport, startExportJobs } from '../../src/jobs/tenant-exports';
-import { actAsTenant, knexOf } from '../../src/services/tenant-tables';
+import { actAsTenant, knexOf } from '../../src/services/tenant-table-repository';
 import { importTenant, type Manifest } from '../../src/services/tenant-bundle';
 import { expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
@@ -49,6 +49,19 @@ async function leaseOf(tenantId: string, id: string): Promise<{ status: string; 
       `select status, lease_until::text as lease from tenant_export where tenant_id = ? and id = ?`,
       [tenantId, id],
     )) as { rows: { status: string; lease: string | null }[] };
+    return rows[0];
+  });
+}
+
+/** What the flush recorded of a record: its history entries and its events. */
+async function traceOf(tenantId: string, id: string): Promise<{ history: number; events: number }> {
+  return knexOf(server.orm).transaction(async (trx) => {
+    await actAsTenant(trx, tenantId);
+    const { rows } = (await trx.raw(
+      `select (select count(*)::int from record_history where tenant_id = ? and record_id = ?) as history,
+              (select count(*)::int from outbox_event where tenant_id = ? and resource_id = ?) as events`,
+      [tenantId, id, tenantId, id],
+    )) as { rows: { history: number; events: number }[] };
     return rows[0];
   });
 }
@@ -110,6 +123,8 @@ it('the super-admin starts an export and follows its progress until the bundle i
   );
   // Progress only goes forward.
   expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  // An export is a job the service runs, not an edited record: no history, no events.
+  expect(await traceOf(tenant.tenantId, id)).toEqual({ history: 0, events: 0 });
 
   expect(JSON.stringify(done)).not.toContain(work);
   // A row an earlier version wrote with the machine's absolute path shows the same relative one.

@@ -7,7 +7,7 @@ import { getNamedType, isLeafType, type GraphQLObjectType } from 'graphql';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { signToken } from '../../src/auth/jwt';
 import { BundleError, exportTenant, importTenant, type Manifest } from '../../src/services/tenant-bundle';
-import { tenantTables } from '../../src/services/tenant-tables';
+import { tenantTables } from '../../src/services/tenant-table-repository';
 import { Client, expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { fillTenant, type FilledTenant } from '../support/tenant-fixture';

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Arg, Ctx, Field, Float, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { callerOf, type Context } from '../../../context';
-import { queryRows } from '../../../db/orm-bypass/statements';
+import { TenantExport } from '../../../entities/tenant-export';
 import { isUuid } from '../../../limits';
 import { DateTimeISOResolver } from '../../../schema/date-time';
 import { Requires, superAdminOnly } from '../../../permissions/rules';
@@ -63,25 +62,25 @@ export class TenantExportJob {
   completed!: Date | null;
 }
 
-const view = (r: Record<string, any>): TenantExportJob => ({
-  id: r.id,
-  status: r.status,
-  progress: r.progress,
-  message: r.message ?? null,
+const view = (e: TenantExport): TenantExportJob => ({
+  id: e.id,
+  status: e.status,
+  progress: e.progress,
+  message: e.message ?? null,
   // Rows written before bundles were named relative to DATA_DIR hold the machine's absolute path,
   // which is not the tenant's to see.
   bundle:
-    r.bundle == null
+    e.bundle == null
       ? null
-      : path.isAbsolute(r.bundle)
-        ? path.join(EXPORTS_FOLDER, r.tenant_id, r.id)
-        : r.bundle,
-  downloadUrl: r.archive_key ? `/api/v1/tenant-exports/${r.id}/bundle` : null,
-  archiveSize: r.archive_size == null ? null : Number(r.archive_size),
-  archiveSha256: r.archive_sha256 ?? null,
-  requestedBy: r.requested_by,
-  created: new Date(r.created),
-  completed: r.completed ? new Date(r.completed) : null,
+      : path.isAbsolute(e.bundle)
+        ? path.join(EXPORTS_FOLDER, e.tenantId, e.id)
+        : e.bundle,
+  downloadUrl: e.archiveKey ? `/api/v1/tenant-exports/${e.id}/bundle` : null,
+  archiveSize: e.archiveSize ?? null,
+  archiveSha256: e.archiveSha256 ?? null,
+  requestedBy: e.requestedBy,
+  created: e.created,
+  completed: e.completed ?? null,
 });
 
 /** Exports of the whole tenant: they read every record, so they need SUPER_ADMIN. */
@@ -94,13 +93,10 @@ export class TenantExportResolver {
   })
   async startTenantExport(@Ctx() ctx: Context): Promise<TenantExportJob> {
     const caller = callerOf(ctx);
-    const [row] = await queryRows(
-      ctx.em,
-      `insert into tenant_export (tenant_id, id, requested_by) values ($1, $2, $3) returning *`,
-      [caller.tenantId, randomUUID(), caller.email],
-    );
+    const job = ctx.em.create(TenantExport, { tenantId: caller.tenantId, requestedBy: caller.email });
+    await ctx.em.flush();
     await notifyWork(ctx.em, 'exports');
-    return view(row);
+    return view(job);
   }
 
   @Requires(superAdminOnly)
@@ -113,10 +109,7 @@ export class TenantExportResolver {
     @Ctx() ctx: Context,
   ): Promise<TenantExportJob | null> {
     if (!isUuid(id)) return null;
-    const [row] = await queryRows(ctx.em, `select * from tenant_export where tenant_id = $1 and id = $2`, [
-      callerOf(ctx).tenantId,
-      id,
-    ]);
-    return row ? view(row) : null;
+    const job = await ctx.em.findOne(TenantExport, { id });
+    return job ? view(job) : null;
   }
 }

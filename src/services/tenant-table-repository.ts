@@ -2,6 +2,12 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { APP_ROLE } from '../db/tenant-transaction';
 
+/*
+ * The tenant tables' catalog reads (pg_class, pg_attribute, pg_constraint, pg_policies) and the
+ * settings that bind a knex transaction to a tenant, for the statements that work on every tenant
+ * table at once: the bundles, the tenant's removal and a person's data (their repositories).
+ */
+
 /**
  * A tenant's tables as the database catalog describes them: every table of the schema with a
  * `tenant_id` column. Export, import, deletion and personal-data erasure all read this list, so a
