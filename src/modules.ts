@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { FileStore } from './files/stored-files';
+import type { FileStore } from './domain/files/stored-files';
 import type { GroupDef } from './family/group';
 import type { WriteHook } from './family/write-hooks';
 import type { ScheduledJob } from './jobs/job';
@@ -28,7 +28,7 @@ export interface DomainModule {
    * Its time-based work: jobs that run once per period (an interval, or a time of day in the
    * tenant's time zone) across every process, recorded and counted (src/jobs/job.ts).
    */
-  readonly scheduled?: readonly ScheduledJob[];
+  readonly scheduled?: readonly ScheduledJob<FileStore>[];
   /**
    * What it checks or completes on every record any group writes (create, update, restore),
    * whichever module the group is in (src/family/write-hooks.ts).

@@ -1,6 +1,7 @@
 import { configuratorEntities } from './domain/configurator/entities';
 import { crmEntities } from './domain/crm/entities';
 import { financeEntities } from './domain/finance/entities';
+import { fileEntities } from './domain/files/entities';
 import { hrEntities } from './domain/hr/entities';
 import { inventoryEntities } from './domain/inventory/entities';
 import { notificationEntities } from './domain/notifications/entities';
@@ -41,6 +42,7 @@ export const entities: Function[] = [
   ...referenceEntities,
   ...configuratorEntities,
   ...financeEntities,
+  ...fileEntities,
   ...hrEntities,
   ...crmEntities,
   ...inventoryEntities,

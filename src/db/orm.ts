@@ -74,8 +74,8 @@ export function ormOptions({
     // In the composition's order (src/orm-composition.ts says why).
     subscribers: composition.subscribers(),
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
-    // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
-    // (files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's
+    // events/live.ts, events/deliveries.ts), by the export jobs' own statements
+    // (jobs/tenant-exports.ts) and the invoice PDF queue's
     // (domain/finance/invoice-pdf-queue.ts), by the history's retention settings
     // (history/retention.ts), by the scheduler's claims (jobs/scheduler.ts) or by the CRM's
     // mailbox statements, which keep its password out of every record (domain/crm/mailboxes.ts).
@@ -83,8 +83,6 @@ export function ormOptions({
       skipTables: [
         'caller_version',
         'live_tenant',
-        'stored_file',
-        'file_settings',
         'tenant_export',
         'history_settings',
         'webhook_backlog',

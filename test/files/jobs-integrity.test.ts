@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { cleanUpFiles, makeThumbnails } from '../../src/jobs/file-jobs';
+import { cleanUpFiles, makeThumbnails } from '../../src/domain/files/file-jobs';
 import { storedFile } from '../support/files';
 import {
   download,

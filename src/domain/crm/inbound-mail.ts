@@ -4,7 +4,7 @@ import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { queryRows } from '../../db/orm-bypass/statements';
 import { badRequest } from '../../errors';
 import { FileAsset } from '../../entities/shared';
-import { assetOf, limitsAndUse, type FileStore } from '../../files/stored-files';
+import { assetOf, limitsAndUse, type FileStore } from '../files/stored-files';
 import { InboundEmail, InboundEmailStatus } from './entities/inbound-email';
 
 /**

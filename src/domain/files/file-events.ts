@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { actorOf } from '../db/tenancy';
-import type { FileEventName } from '../events/catalog';
-import { outboxRow } from '../events/outbox';
+import { actorOf } from '../../db/tenancy';
+import type { FileEventName } from '../../events/catalog';
+import { outboxRow } from '../../events/outbox';
 import { assetOf, type StoredFile } from './stored-files';
 
 /** Queues a file's event in the outbox, in the transaction that stored or deleted it. */
