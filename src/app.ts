@@ -33,7 +33,7 @@ import { compileRoutes } from './rest/compile';
 import { restRowMatcher, routeLookup } from './rest/lookup';
 import { bodyErrors, jsonBody, refuseDeclaredOverLimit, rejectNulBytes, restRouter } from './rest/router';
 import { sendCaught, sendError } from './http/send-error';
-import { restTableOf } from './rest/table';
+import { restTableOf, transferTableOf } from './rest/table';
 import type { DomainModule } from './modules';
 import { appModules } from './app-modules';
 import { notifications } from './domain/notifications/api/notifications';
@@ -216,7 +216,7 @@ export async function createApp({
     callers,
     files,
   );
-  mountDocs(app, () => buildOpenApi(schema, routes));
+  mountDocs(app, () => buildOpenApi(schema, routes, transferTableOf(modules)));
   // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
   // Invitation links: no credential, the one-time token is the proof (docs/security.md).

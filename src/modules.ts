@@ -5,6 +5,7 @@ import type { WriteHook } from './family/write-hooks';
 import type { ScheduledJob } from './jobs/job';
 import type { Logger } from './logger';
 import type { RestRoute } from './rest/route';
+import type { TransferRoute } from './http/transfer-route';
 
 /**
  * What a domain gives the application: its registry, `src/domain/<domain>/index.ts`. The app
@@ -22,6 +23,8 @@ export interface DomainModule {
   readonly resolvers: readonly Function[];
   /** Its REST rows (paths below /api/v1). */
   readonly routes: readonly RestRoute[];
+  /** Its uploads and downloads: operations on a file's bytes, served by a router of its own. */
+  readonly transfers?: readonly TransferRoute[];
   /** Work it runs beside the requests, in every service process. */
   readonly jobs?: readonly ModuleJob[];
   /**

@@ -1,4 +1,5 @@
 import express from 'express';
+import { expressPath, routeName, type Download } from './transfer-route';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { conflict, notFound } from '../errors';
 import type { FileStorage } from '../files/storage';
@@ -9,6 +10,17 @@ import type { ContextFor } from './context-for';
 import { exportBundleRow } from './export-bundle-repository';
 import { sendStoredBytes } from './send-file';
 import { sendCaught } from './send-error';
+
+/** The download of a finished tenant export's bundle, as the document and the router know it. */
+export const exportBundleTransfer: Download = {
+  method: 'GET',
+  path: '/tenant-exports/{id}/bundle',
+  operationId: 'downloadTenantExportBundle',
+  id: 'Id of the tenant export.',
+  what: "a finished tenant export's bundle",
+  more: " The bundle is one gzip-compressed tar archive (`application/gzip`) of the export's folder (`manifest.json`, `tenant.ndjson`, `records/`, `files/`: docs/operations.md); its `ETag` is the archive's SHA-256, as the export reports it. For the tenant's super-admin only (403 to anyone else); 409 while the export is not DONE; 404 for an export of another tenant.",
+  refusals: ['Forbidden', 'Conflict'],
+};
 
 /**
  * A finished tenant export's bundle, as the archive the export job stored: the tenant's whole
@@ -21,8 +33,8 @@ export function exportBundleRouter(
   logger: Logger,
 ): express.Router {
   const router = express.Router();
-  router.get('/tenant-exports/:id/bundle', async (req, res) => {
-    res.locals.route = 'GET /tenant-exports/{id}/bundle';
+  router.get(expressPath(exportBundleTransfer), async (req, res) => {
+    res.locals.route = routeName(exportBundleTransfer);
     try {
       const ctx = await contextFor(req, res);
       const allowed = checkOf(superAdminOnly)!(ctx);

@@ -1,6 +1,6 @@
 import type { DomainModule } from '../../modules';
 import { fileResolvers } from './api/files';
-import { fileRoutes } from './api/rest';
+import { fileRoutes, fileTransfers } from './api/rest';
 import { fileEntities } from './entities';
 import { fileCleanupJob, startFileJobs } from './file-jobs';
 import { checkFileRefs } from './references';
@@ -16,6 +16,7 @@ export const filesModule: DomainModule = {
   groups: [],
   resolvers: fileResolvers,
   routes: fileRoutes,
+  transfers: fileTransfers,
   writeHooks: [checkFileRefs],
   scheduled: [fileCleanupJob],
   // Thumbnails of uploaded images, in this process and any other.

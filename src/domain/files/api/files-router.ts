@@ -12,6 +12,7 @@ import type { ContextFor } from '../../../http/context-for';
 import { sendStoredBytes } from '../../../http/send-file';
 import { sendCaught, sendError } from '../../../http/send-error';
 import { receiveWithoutLimit } from '../../../http/slow-clients';
+import { expressPath, routeName } from '../../../http/transfer-route';
 import { fileEvent } from '../file-events';
 import {
   assetOf,
@@ -24,6 +25,7 @@ import {
   type StoredFile,
   type Upload,
 } from '../stored-files';
+import { downloadTransfer, thumbnailTransfer, uploadTargetTransfer, uploadTransfer } from './rest';
 
 export const fileUrl = (id: string) => `/api/v1/files/${id}`;
 const thumbnailUrl = (id: string) => `/api/v1/files/${id}/thumbnail`;
@@ -163,8 +165,8 @@ export function filesRouter({
         work,
       );
 
-  router.post('/files', async (req, res) => {
-    res.locals.route = 'POST /files';
+  router.post(expressPath(uploadTransfer), async (req, res) => {
+    res.locals.route = routeName(uploadTransfer);
     try {
       if (!req.is('multipart/form-data')) {
         sendError(res, 415, 'the body must be multipart/form-data with a part named "file"');
@@ -189,8 +191,8 @@ export function filesRouter({
   });
 
   // The local backend's presigned upload: the token in the URL stands for the credential.
-  router.post('/file-uploads/:id', async (req, res) => {
-    res.locals.route = 'POST /file-uploads/{id}';
+  router.post(expressPath(uploadTargetTransfer), async (req, res) => {
+    res.locals.route = routeName(uploadTargetTransfer);
     try {
       const id = String(req.params.id);
       const tenantId = tokenTenant(store.uploadSecret, id, String(req.query.signature ?? ''));
@@ -217,7 +219,7 @@ export function filesRouter({
   });
 
   const download = (thumbnail: boolean) => async (req: Request, res: Response) => {
-    res.locals.route = thumbnail ? 'GET /files/{id}/thumbnail' : 'GET /files/{id}';
+    res.locals.route = routeName(thumbnail ? thumbnailTransfer : downloadTransfer);
     try {
       const ctx = await contextFor(req, res);
       const id = String(req.params.id);
@@ -232,8 +234,8 @@ export function filesRouter({
       else sendCaught(res, err, logger);
     }
   };
-  router.get('/files/:id', download(false));
-  router.get('/files/:id/thumbnail', download(true));
+  router.get(expressPath(downloadTransfer), download(false));
+  router.get(expressPath(thumbnailTransfer), download(true));
 
   return router;
 }
