@@ -1,11 +1,11 @@
 import express from 'express';
-import { expressPath, routeName, type Download } from './transfer-route';
 import { endTenantTransaction } from '../db/tenant-transaction';
 import { conflict, notFound } from '../errors';
 import type { FileStorage } from '../files/storage';
 import { isUuid } from '../limits';
 import type { Logger } from '../logger';
 import { checkOf, superAdminOnly } from '../permissions/rules';
+import { expressPath, routeName, type Download } from './transfer-route';
 import type { ContextFor } from './context-for';
 import { exportBundleRow } from './export-bundle-repository';
 import { sendStoredBytes } from './send-file';

@@ -3,8 +3,8 @@ import { affectedRows, asWorker } from '../db/worker-transaction';
 import { scheduleDigests } from '../events/digest';
 import { purgeExpiredHistory } from '../history/retention';
 import { removeDue } from '../services/tenant-lifecycle';
-import { deleteExpiredKeys } from './idempotency-cleanup';
 import type { FileStorage } from '../files/storage';
+import { deleteExpiredKeys } from './idempotency-cleanup';
 import type { ScheduledJob } from './job';
 
 /** What the kernel's jobs work with, handed in by whoever starts them (serve.ts, the CLI). */
