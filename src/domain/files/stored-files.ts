@@ -15,9 +15,6 @@ import { FileSettings } from './entities/file-settings';
 import { StoredFile } from './entities/stored-file';
 import { limitsAndUseRow, lockTenantFiles, usedBytes, type LimitsAndUseRow } from './stored-file-repository';
 
-export { StoredFile };
-export { usedBytes };
-
 /** Raster types sharp reads: these get dimensions and a thumbnail. */
 export const RASTER_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif']);
 

@@ -22,9 +22,9 @@ import {
   limitsOf,
   type FileStore,
   type InTenant,
-  type StoredFile,
   type Upload,
 } from '../stored-files';
+import type { StoredFile } from '../entities/stored-file';
 import { downloadTransfer, thumbnailTransfer, uploadTargetTransfer, uploadTransfer } from './rest';
 
 export const fileUrl = (id: string) => `/api/v1/files/${id}`;

@@ -3,7 +3,8 @@ import type { Context } from '../../../context';
 import { FileAsset, ImageRef } from '../../../entities/shared';
 import { badRequest, notFound } from '../../../errors';
 import { authenticated, can, Requires } from '../../../permissions/rules';
-import { assetOf, findFile, imageOf, limitsOf, saveLimits, usedBytes, type FileStore } from '../stored-files';
+import { assetOf, findFile, imageOf, limitsOf, saveLimits, type FileStore } from '../stored-files';
+import { usedBytes } from '../stored-file-repository';
 import { fileEvent } from '../file-events';
 import { assetLinks, imageLinks, uploadToken } from './files-router';
 import {
