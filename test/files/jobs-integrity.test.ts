@@ -32,6 +32,18 @@ async function outboxTypes(server: TestServer, tenantId: string, resourceId: str
   return rows.map((r: { type: string }) => r.type);
 }
 
+/** History entries of a stored file: none, since its events are the store's own, not a record's. */
+async function historyCount(server: TestServer, tenantId: string, recordId: string): Promise<number> {
+  const [row] = await server.orm.em
+    .getConnection()
+    .execute(
+      `select count(*)::int as n from record_history where tenant_id = ? and record_id = ?`,
+      [tenantId, recordId],
+      'all',
+    );
+  return row.n;
+}
+
 describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
   let server: TestServer;
   let a: TestTenant;
@@ -182,6 +194,7 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
     );
     expect(again.errors?.[0].extensions.status).toBe(404);
     expect(await outboxTypes(server, a.tenantId, file.blobId)).toEqual(['file.created', 'file.deleted']);
+    expect(await historyCount(server, a.tenantId, file.blobId)).toBe(0);
   });
 
   test('the clean-up removes files no record names and deleted files after the grace period; named files stay', async () => {
