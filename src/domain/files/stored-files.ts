@@ -5,7 +5,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/core';
 import sharp from 'sharp';
 import { notifyWork } from '../../events/work-signals';
 import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
-import { FileAssetType } from '../../entities/shared';
+import { FileAssetType, type FileAsset, type ImageRef } from '../../entities/shared';
 import { withoutBidiControls } from '../../family/display-text';
 import { storageKeyOf, type FileBackend } from '../../files/backends';
 import type { FileLimits, FileSettings as StorageSettings } from '../../files/settings';
@@ -18,23 +18,17 @@ import { limitsAndUseRow, lockTenantFiles, usedBytes, type LimitsAndUseRow } fro
 /** Raster types sharp reads: these get dimensions and a thumbnail. */
 export const RASTER_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif']);
 
+/**
+ * A shared shape as the stored file fills it in: every field of the shape given (null where the
+ * file has no value), so a field added to the shape is a field `assetOf` or `imageOf` must fill.
+ */
+type FilledIn<Shape> = { [K in keyof Shape]-?: Exclude<Shape[K], undefined> | null };
+
 /** What the GraphQL `FileAsset` holds, from the stored file. */
-export interface FileAssetValue {
-  blobId: string;
-  name: string;
-  extension: string | null;
-  fileSize: number;
-  type: FileAssetType;
-  created: string;
-}
+export type FileAssetValue = FilledIn<FileAsset>;
 
 /** What the GraphQL `ImageRef` holds, from the stored file. */
-export interface ImageRefValue {
-  blobId: string;
-  width: number | null;
-  height: number | null;
-  thumbnailBlobId: string | null;
-}
+export type ImageRefValue = FilledIn<ImageRef>;
 
 export function assetKind(type: string): FileAssetType {
   if (type.startsWith('image/')) return FileAssetType.IMAGE;
