@@ -33,7 +33,7 @@ import { compileRoutes } from './rest/compile';
 import { restRowMatcher, routeLookup } from './rest/lookup';
 import { bodyErrors, jsonBody, refuseDeclaredOverLimit, rejectNulBytes, restRouter } from './rest/router';
 import { sendCaught, sendError } from './http/send-error';
-import { restTableOf } from './rest/table';
+import { restTableOf, transferTableOf } from './rest/table';
 import type { DomainModule } from './modules';
 import { appModules } from './app-modules';
 import { notifications } from './domain/notifications/api/notifications';
@@ -60,9 +60,10 @@ import {
 } from './http/hardening';
 import { answerClientErrors, DEFAULT_RECEIVE_TIMEOUT_SECONDS, receiveLimits } from './http/slow-clients';
 import { openBackend } from './files/backends';
-import { filesRouter } from './http/files-router';
+import { filesRouter } from './domain/files/api/files-router';
+import { exportBundleRouter } from './http/export-bundle-router';
 import { fileSettings, type FileSettings } from './files/settings';
-import { FileStore } from './files/stored-files';
+import { FileStore } from './domain/files/stored-files';
 import { unsubscribeRouter } from './http/unsubscribe';
 import { PUBLIC_PATH, publicFrontOfficeRouter } from './domain/crm/api/public-front-office';
 import { invitationsRouter } from './domain/access/api/invitations-router';
@@ -215,14 +216,19 @@ export async function createApp({
     callers,
     files,
   );
-  mountDocs(app, () => buildOpenApi(schema, routes));
+  mountDocs(app, () => buildOpenApi(schema, routes, transferTableOf(modules)));
   // Digests' unsubscribe links: no credential, the signed token is the proof (docs/events.md).
   app.use(unsubscribeRouter(orm, jwt.secret, logger));
   // Invitation links: no credential, the one-time token is the proof (docs/security.md).
   app.use(invitationsRouter(orm, jwt, logger));
   // Contact forms and bookings of visitors: no credential, the tenant's key in the URL.
   app.use(API_BASE, publicFrontOfficeRouter(orm, rateLimits, logger));
-  const fileRoutes = filesRouter({ store: files, orm, contextFor, logger, idleSeconds: receiveSeconds });
+  const fileRoutes = express
+    .Router()
+    .use(
+      filesRouter({ store: files, orm, contextFor, logger, idleSeconds: receiveSeconds }),
+      exportBundleRouter(files, contextFor, logger),
+    );
   app.use(API_BASE, restApi(lookup, contextFor, rateLimits, logger, fileRoutes));
 
   const known = new KnownQueries();

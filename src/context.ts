@@ -3,7 +3,7 @@ import DataLoader from 'dataloader';
 import type { User } from './entities/user';
 import type { EventEnvelope } from './events/envelope';
 import type { Notification } from './domain/notifications/entities/notification';
-import type { FileStore } from './files/stored-files';
+import type { FileStore } from './domain/files/stored-files';
 
 /** The authenticated caller of one request. */
 export interface Caller {

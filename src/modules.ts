@@ -1,10 +1,11 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { FileStore } from './files/stored-files';
+import type { FileStore } from './domain/files/stored-files';
 import type { GroupDef } from './family/group';
 import type { WriteHook } from './family/write-hooks';
 import type { ScheduledJob } from './jobs/job';
 import type { Logger } from './logger';
 import type { RestRoute } from './rest/route';
+import type { TransferRoute } from './http/transfer-route';
 
 /**
  * What a domain gives the application: its registry, `src/domain/<domain>/index.ts`. The app
@@ -22,13 +23,15 @@ export interface DomainModule {
   readonly resolvers: readonly Function[];
   /** Its REST rows (paths below /api/v1). */
   readonly routes: readonly RestRoute[];
+  /** Its uploads and downloads: operations on a file's bytes, served by a router of its own. */
+  readonly transfers?: readonly TransferRoute[];
   /** Work it runs beside the requests, in every service process. */
   readonly jobs?: readonly ModuleJob[];
   /**
    * Its time-based work: jobs that run once per period (an interval, or a time of day in the
    * tenant's time zone) across every process, recorded and counted (src/jobs/job.ts).
    */
-  readonly scheduled?: readonly ScheduledJob[];
+  readonly scheduled?: readonly ScheduledJob<FileStore>[];
   /**
    * What it checks or completes on every record any group writes (create, update, restore),
    * whichever module the group is in (src/family/write-hooks.ts).

@@ -2,6 +2,7 @@ import { accessEntities } from './domain/access/entities';
 import { configuratorEntities } from './domain/configurator/entities';
 import { crmEntities } from './domain/crm/entities';
 import { financeEntities } from './domain/finance/entities';
+import { fileEntities } from './domain/files/entities';
 import { hrEntities } from './domain/hr/entities';
 import { inventoryEntities } from './domain/inventory/entities';
 import { notificationEntities } from './domain/notifications/entities';
@@ -55,6 +56,7 @@ export const entities: Function[] = [
   ...referenceEntities,
   ...configuratorEntities,
   ...financeEntities,
+  ...fileEntities,
   ...hrEntities,
   ...crmEntities,
   ...inventoryEntities,

@@ -7,7 +7,6 @@ import { resolveJwtSecret } from './auth/secret';
 import { signToken, type JwtSettings } from './auth/jwt';
 import type { Config } from './config';
 import { printBanner, type DemoLine } from './banner';
-import { startFileJobs } from './jobs/file-jobs';
 import { kernelJobs } from './jobs/kernel-jobs';
 import { JobScheduler } from './jobs/scheduler';
 import { startExportJobs } from './jobs/tenant-exports';
@@ -78,8 +77,6 @@ export async function serve(config: Config, stops: StopSignals): Promise<void> {
     logger,
     { tickMs: config.jobsTickMs, observe: app.metrics.observeJobRun, files: app.files },
   ).start();
-  // Thumbnails of uploaded images, in this process and any other.
-  const fileJobs = startFileJobs(db.orm, app.files, logger);
   // Tenant exports asked for over the API, written under DATA_DIR/exports.
   const exportJobs = startExportJobs(db.orm, app.files.backend, config.dataDir, logger);
   const base = `http://${config.host}:${config.port}`;
@@ -111,7 +108,6 @@ export async function serve(config: Config, stops: StopSignals): Promise<void> {
         ...moduleJobs.map((job) => job.stop()),
         events.stop(),
         scheduler.stop(),
-        fileJobs.stop(),
         exportJobs.stop(),
       ]);
       await Promise.all([db.close(), shared?.close()]);

@@ -19,7 +19,7 @@ export async function schedulerOf(orm: MikroORM, config: Config, secret: string)
     import('../app-modules'),
     import('../jobs/kernel-jobs'),
     import('../jobs/scheduler'),
-    import('../files/stored-files'),
+    import('../domain/files/stored-files'),
     import('../files/backends'),
     import('../logger'),
   ]);

@@ -82,12 +82,10 @@ export function ormOptions({
     filters: tenantFilter(scoped),
     // In the composition's order (src/orm-composition.ts says why).
     subscribers: composition.subscribers(),
-    // No entity describes these: the file store's own statements (files/stored-files.ts) and the
-    // invoice PDF queue's (domain/finance/invoice-pdf-queue.ts) write them.
+    // No entity describes this: the invoice PDF queue's own statements
+    // (domain/finance/invoice-pdf-queue.ts) write it.
     schemaGenerator: {
       skipTables: [
-        'stored_file',
-        'file_settings',
         'invoice_pdf_due',
       ],
     },

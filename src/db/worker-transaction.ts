@@ -8,7 +8,7 @@ import { inTransaction } from './transaction';
  * named worker (the application role never can).
  */
 export async function asWorker<R>(
-  orm: MikroORM,
+  orm: Pick<MikroORM, 'em'>,
   worker: string,
   work: (em: EntityManager) => Promise<R>,
 ): Promise<R> {
@@ -17,6 +17,14 @@ export async function asWorker<R>(
     await queryRows(em, `select set_config('app.worker', $1, true)`, [worker]);
     return work(em);
   });
+}
+
+/**
+ * Makes `tenantId` the tenant of a worker's transaction from here on, so what the worker then
+ * writes as that tenant (an event of its records) passes the tenant's row-level policy.
+ */
+export async function actAsTenant(em: EntityManager, tenantId: string): Promise<void> {
+  await queryRows(em, `select set_config('app.tenant_id', $1, true)`, [tenantId]);
 }
 
 /** Runs a statement (a delete, an update) in `em`'s transaction; answers how many rows it touched. */

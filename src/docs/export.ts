@@ -1,6 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { compileRoutes } from '../rest/compile';
-import { restTable } from '../rest/table';
+import { restTable, transferTable } from '../rest/table';
 import { buildAppSchema, buildBareSchema } from '../app-schema';
 import { appGroups } from '../app-modules';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
@@ -12,7 +12,7 @@ import { searchMarkdown } from './search-docs';
  */
 export async function openApiDocument(): Promise<OpenApiDocument> {
   const schema = await buildAppSchema();
-  return buildOpenApi(schema, compileRoutes(schema, restTable));
+  return buildOpenApi(schema, compileRoutes(schema, restTable), transferTable);
 }
 
 /** The bare schema (no permission wrappers), sorted so the file changes only when the schema does. */

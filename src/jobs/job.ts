@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Logger } from '../logger';
-import type { FileStore } from '../files/stored-files';
+import type { FileStorage } from '../files/storage';
 
 /**
  * Time-based work: what runs on a schedule, declared as data and run by the scheduler
@@ -28,7 +28,11 @@ export const DEFAULT_TICK_MS = 30_000;
  */
 export type JobSchedule = { every: number } | { dailyAt: string };
 
-export interface JobContext {
+/**
+ * `Files` is the store the process hands its jobs: the kernel knows it as `FileStorage`; the
+ * composition gives the files module's store, which a module's job may use as such.
+ */
+export interface JobContext<Files extends FileStorage = FileStorage> {
   /**
    * Per-tenant jobs: an entity manager forked for that tenant inside a tenant transaction (the
    * application role, row-level security applies), committed when `run` resolves and rolled back
@@ -43,10 +47,10 @@ export interface JobContext {
   periodStart: Date;
   logger: Logger;
   /** The process's file store, for a job that stores files (e-mail attachments); absent in tools without one. */
-  files?: FileStore;
+  files?: Files;
 }
 
-export interface ScheduledJob {
+export interface ScheduledJob<Files extends FileStorage = FileStorage> {
   /** Unique, dotted by owner: 'invoices.overdue', 'history.retention'. */
   name: string;
   /** One line, shown by `bms jobs` and in docs/operations.md. */
@@ -60,5 +64,5 @@ export interface ScheduledJob {
    */
   module?: string;
   /** Does the period's work; resolves to the number of items handled (recorded and counted). */
-  run(ctx: JobContext): Promise<number>;
+  run(ctx: JobContext<Files>): Promise<number>;
 }

@@ -3,7 +3,7 @@ import { asWorker } from '../db/worker-transaction';
 import { scheduleDigests } from '../events/digest';
 import { purgeExpiredHistory } from '../history/retention';
 import { removeDue } from '../services/tenant-lifecycle';
-import { cleanUpFiles } from './file-jobs';
+import type { FileStorage } from '../files/storage';
 import { deleteExpiredKeys } from './idempotency-cleanup';
 import type { ScheduledJob } from './job';
 import { pruneRuns } from './job-run-repository';
@@ -11,8 +11,8 @@ import { pruneRuns } from './job-run-repository';
 /** What the kernel's jobs work with, handed in by whoever starts them (serve.ts, the CLI). */
 export interface KernelJobDeps {
   orm: MikroORM;
-  /** The file store (its backend, and how long a file no record names is kept). */
-  files: Parameters<typeof cleanUpFiles>[1];
+  /** The file store, whose objects of a purged tenant go with it. */
+  files: FileStorage;
   /** How often digests that are due are looked for (DIGEST_INTERVAL_MS). */
   digestIntervalMs: number;
   /** Wakes this process's event worker, so digests just scheduled go out without a poll's wait. */
@@ -53,13 +53,6 @@ export function kernelJobs({ orm, files, digestIntervalMs, nudgeEvents }: Kernel
         for (const r of removed) logger.info(r, 'deleted tenant removed: its grace period is over');
         return removed.length;
       },
-    },
-    {
-      name: 'files.cleanup',
-      description:
-        'removes stored files no record names, files deleted through the API and two-step uploads never completed, after their grace period',
-      schedule: { every: 60 * 60_000 },
-      run: () => cleanUpFiles(orm, files),
     },
     {
       name: 'events.digests',

@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { withTenant } from '../db/tenant-transaction';
 import { asWorker } from '../db/worker-transaction';
 import type { Logger } from '../logger';
-import type { FileStore } from '../files/stored-files';
+import type { FileStorage } from '../files/storage';
 import type { JobOutcome } from '../entities/job-run';
 import { DEFAULT_TICK_MS, type ScheduledJob } from './job';
 import {
@@ -35,7 +35,7 @@ import { checkJobs, describeSchedule, isModuleOn, periodOf, zoneOrUtc } from './
  * died (claimed, never finished) is taken over once `staleAfterMs` has passed since it started,
  * counted as an attempt: a job must bear a second run of a period that was cut short.
  */
-export interface SchedulerOptions {
+export interface SchedulerOptions<Files extends FileStorage = FileStorage> {
   /** How often the scheduler wakes (JOBS_TICK_MS). */
   tickMs?: number;
   /** Runs of one period in all, the first included. */
@@ -47,7 +47,7 @@ export interface SchedulerOptions {
   /** Told of every finished run (the metrics). */
   observe?: JobRunObserver;
   /** The file store the jobs are given (JobContext.files). */
-  files?: FileStore;
+  files?: Files;
 }
 
 const DEFAULTS = {
@@ -123,17 +123,17 @@ const keyOf = (job: string, tenantId: string | null, periodStart: Date) =>
 
 export class UnknownJob extends Error {}
 
-export class JobScheduler {
-  readonly jobs: readonly ScheduledJob[];
+export class JobScheduler<Files extends FileStorage = FileStorage> {
+  readonly jobs: readonly ScheduledJob<Files>[];
   private readonly settings: Required<Omit<SchedulerOptions, 'observe' | 'files'>>;
   /** Periods this process saw claimed, and until when (wall clock) it need not look at them again. */
   private readonly seen = new Map<string, number>();
 
   constructor(
     private readonly orm: MikroORM,
-    jobs: readonly ScheduledJob[],
+    jobs: readonly ScheduledJob<Files>[],
     private readonly logger: Logger,
-    private readonly options: SchedulerOptions = {},
+    private readonly options: SchedulerOptions<Files> = {},
   ) {
     checkJobs(jobs);
     this.jobs = jobs;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { cleanUpFiles, makeThumbnails } from '../../src/jobs/file-jobs';
+import { cleanUpFiles, makeThumbnails } from '../../src/domain/files/file-jobs';
 import { storedFile } from '../support/files';
 import {
   download,
@@ -30,6 +30,18 @@ async function outboxTypes(server: TestServer, tenantId: string, resourceId: str
       'all',
     );
   return rows.map((r: { type: string }) => r.type);
+}
+
+/** History entries of a stored file: none, since its events are the store's own, not a record's. */
+async function historyCount(server: TestServer, tenantId: string, recordId: string): Promise<number> {
+  const [row] = await server.orm.em
+    .getConnection()
+    .execute(
+      `select count(*)::int as n from record_history where tenant_id = ? and record_id = ?`,
+      [tenantId, recordId],
+      'all',
+    );
+  return row.n;
 }
 
 describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
@@ -182,6 +194,7 @@ describe('thumbnails, integrity of blob ids, deletion and clean-up', () => {
     );
     expect(again.errors?.[0].extensions.status).toBe(404);
     expect(await outboxTypes(server, a.tenantId, file.blobId)).toEqual(['file.created', 'file.deleted']);
+    expect(await historyCount(server, a.tenantId, file.blobId)).toBe(0);
   });
 
   test('the clean-up removes files no record names and deleted files after the grace period; named files stay', async () => {

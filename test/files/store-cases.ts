@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileSettings } from '../../src/files/settings';
-import { cleanUpFiles } from '../../src/jobs/file-jobs';
+import { cleanUpFiles } from '../../src/domain/files/file-jobs';
 import {
   cutOffUpload,
   download,

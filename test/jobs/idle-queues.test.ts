@@ -8,7 +8,7 @@ import { openOrm } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
 import { startCoverageWorker } from '../../src/domain/configurator/coverage-worker';
 import { startInvoicePdfs } from '../../src/domain/finance/invoice-pdf-queue';
-import { startFileJobs } from '../../src/jobs/file-jobs';
+import { startFileJobs } from '../../src/domain/files/file-jobs';
 import type { Periodic } from '../../src/jobs/periodic';
 import { startExportJobs } from '../../src/jobs/tenant-exports';
 import { workerDatabaseUrl } from '../support/database';

@@ -1,25 +1,31 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CompiledRoute } from '../../rest/compile';
+import type { TransferRoute } from '../../http/transfer-route';
 import { ruleTree } from '../../permissions/rules';
 import { EVENT_ENVELOPE, eventWebhooks } from '../event-webhooks';
-import { SchemaComponents, withInt32Bounds, type JsonSchema } from '../json-schema';
+import { SchemaComponents, withInt32Bounds } from '../json-schema';
 import { info, security, securitySchemes, servers } from './info';
 import { buildOperation, operationIdOf, rootField } from './operation';
 import { parameterComponents } from './parameters';
-import { filePaths } from './file-routes';
 import { publicPaths } from './public-routes';
 import { defineErrorSchema, errorResponses, headers } from './responses';
 import { TagDescriptions, tagger } from './tags';
+import { transferPaths } from './transfers';
 import type { OpenApiDocument } from './types';
 
 /**
  * The OpenAPI 3.1 document of the REST facade, generated from the compiled REST table and the
  * GraphQL schema (a process does so once, when first asked): every row's parameters come from
  * its argument sources and the GraphQL argument types, its body from the GraphQL input type, its
- * response from the return type restricted to the selection the facade actually runs. Nothing
+ * response from the return type restricted to the selection the facade actually runs; the
+ * uploads and downloads from their declarations (`transfers`, src/http/transfer-route.ts). Nothing
  * here is written per operation, so the document grows with the table and cannot drift from it.
  */
-export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledRoute[]): OpenApiDocument {
+export function buildOpenApi(
+  schema: GraphQLSchema,
+  compiled: readonly CompiledRoute[],
+  transfers: readonly TransferRoute[] = [],
+): OpenApiDocument {
   const components = new SchemaComponents();
   const responses = errorResponses(defineErrorSchema(components));
   const context = { schema, components, rules: ruleTree(schema) };
@@ -43,18 +49,9 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: readonly CompiledR
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
 
-  // The files' own HTTP routes answer an upload as the table's `GET /files/{id}/info` does.
-  const fileInfo = paths['/files/{id}/info']?.get?.responses['200'] as
-    { content: { 'application/json': { schema: JsonSchema } } } | undefined;
-  if (fileInfo)
-    for (const [path, item] of Object.entries(
-      filePaths(
-        fileInfo.content['application/json'].schema,
-        tagOf('/files/{id}'),
-        tagOf('/tenant-exports/{id}'),
-      ),
-    ))
-      paths[path] = { ...paths[path], ...item };
+  // Uploads and downloads, served by routers of their own, after the table's rows.
+  for (const [path, item] of Object.entries(transferPaths(transfers, paths, tagOf)))
+    paths[path] = { ...paths[path], ...item };
   Object.assign(paths, publicPaths(tagOf('/public')));
 
   return withInt32Bounds({

@@ -8,7 +8,7 @@ import {
   OPEN_HOUR,
   SLOT_MINUTES,
 } from '../../domain/crm/public-bookings';
-import { errors } from './file-routes';
+import { errors } from './transfers';
 import type { OpenApiDocument } from './types';
 import { common } from './responses';
 

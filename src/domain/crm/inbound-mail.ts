@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { badRequest } from '../../errors';
 import { FileAsset } from '../../entities/shared';
-import { assetOf, limitsAndUse, type FileStore } from '../../files/stored-files';
+import { assetOf, limitsAndUse, type FileStore } from '../files/stored-files';
 import { InboundEmail, InboundEmailStatus } from './entities/inbound-email';
 import { lockMessage, messagesByIds, senderOf } from './inbound-mail-repository';
 

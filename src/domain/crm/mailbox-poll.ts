@@ -3,7 +3,7 @@ import { ImapFlow } from 'imapflow';
 import type { ScheduledJob } from '../../jobs/job';
 import type { Logger } from '../../logger';
 import { AppError } from '../../errors';
-import type { FileStore } from '../../files/stored-files';
+import type { FileStore } from '../files/stored-files';
 import { receiveMessage, MAX_RAW_MESSAGE_BYTES } from './inbound-mail';
 import { Mailbox } from './entities/mailbox';
 import { enabledMailboxes } from './mailboxes';
@@ -139,7 +139,7 @@ export async function pollMailboxes(
  * The tenants' mailboxes read as a scheduled job: every two minutes per tenant with the CRM on;
  * the items are the e-mails stored.
  */
-export const mailboxesJob: ScheduledJob = {
+export const mailboxesJob: ScheduledJob<FileStore> = {
   name: 'crm.mailboxes',
   description: "reads what is new in the tenant's IMAP mailboxes into the inbox (inbox.received)",
   schedule: { every: 2 * 60_000 },

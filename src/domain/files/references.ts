@@ -1,7 +1,7 @@
 import type { Context } from '../../context';
 import { FileAsset, ImageRef } from '../../entities/shared';
 import { problems, type Problem } from '../../errors';
-import { assetOf, findFiles, imageOf } from '../../files/stored-files';
+import { assetOf, findFiles, imageOf } from './stored-files';
 
 interface Named {
   field: string;

@@ -12,7 +12,7 @@ import {
 import type { MailAttachment } from '../../events/mail';
 import { Customer } from '../reference/entities/customer';
 import { SentMail } from '../crm/entities/sent-mail';
-import { findFile } from '../../files/stored-files';
+import { findFile } from '../files/stored-files';
 import { Invoice, InvoiceStatus } from './entities/invoice';
 import { readAll, renderInvoicePdfIn } from './invoice-pdf';
 import { eInvoiceAttachment } from './e-invoice-attachment';

@@ -7,7 +7,7 @@ import { outboxRow, recordData } from '../../events/outbox';
 import { signalWork } from '../../events/work-signals';
 import { IDLE_POLL_MAX_MS, pollQueue, type Periodic, type QueuePolling } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
-import type { FileStore } from '../../files/stored-files';
+import type { FileStore } from '../files/stored-files';
 import { Invoice } from './entities/invoice';
 import { storeInvoicePdf } from './invoice-pdf';
 

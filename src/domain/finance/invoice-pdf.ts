@@ -5,7 +5,7 @@ import { FileAsset } from '../../entities/shared';
 import { Tenant } from '../../entities/tenant';
 import { notFound } from '../../errors';
 import type { FileBackend } from '../../files/backend';
-import { assetOf, findFile, type FileStore } from '../../files/stored-files';
+import { assetOf, findFile, type FileStore } from '../files/stored-files';
 import { Invoice, InvoiceRowType, InvoiceType } from './entities/invoice';
 import { buyerParty, isReverseCharged, sellerParty, type InvoiceParty } from './invoice-parties';
 import { REVERSE_CHARGE_NOTE, vatBreakdown } from './vat-rules';

@@ -3,17 +3,10 @@ import type { Context } from '../../../context';
 import { FileAsset, ImageRef } from '../../../entities/shared';
 import { badRequest, notFound } from '../../../errors';
 import { authenticated, can, Requires } from '../../../permissions/rules';
-import {
-  assetOf,
-  findFile,
-  imageOf,
-  limitsOf,
-  saveLimits,
-  usedBytes,
-  type FileStore,
-} from '../../../files/stored-files';
-import { fileEvent } from '../../../files/file-events';
-import { assetLinks, imageLinks, uploadToken } from '../../../http/files-router';
+import { assetOf, findFile, imageOf, limitsOf, saveLimits, type FileStore } from '../stored-files';
+import { usedBytes } from '../stored-file-repository';
+import { fileEvent } from '../file-events';
+import { assetLinks, imageLinks, uploadToken } from './files-router';
 import {
   CreateFileUploadInput,
   FileSettingsInput,

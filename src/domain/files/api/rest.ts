@@ -1,9 +1,10 @@
+import type { Download, TransferRoute, Upload } from '../../../http/transfer-route';
 import { body, type RestRoute } from '../../../rest/route';
 
 /**
  * Stored files' operations that GraphQL serves (docs/files.md); not in the specification. The
- * upload itself (multipart), downloads and the local backend's upload target are HTTP routes of
- * their own (src/http/files-router.ts), documented beside these (src/files/openapi.ts).
+ * upload itself (multipart), downloads and the local backend's upload target are `fileTransfers`
+ * below, served by the module's own router (api/files-router.ts).
  */
 export const fileRoutes: RestRoute[] = [
   {
@@ -63,4 +64,73 @@ export const fileRoutes: RestRoute[] = [
     extension: true,
     summary: "Set the tenant's limits on stored files",
   },
+];
+
+const STORED_FILE_ID = 'Id of the stored file (its blobId).';
+
+/** A multipart upload to the store, answered as `GET /files/{id}/info`. */
+export const uploadTransfer: Upload = {
+  method: 'POST',
+  path: '/files',
+  operationId: 'uploadFile',
+  summary: 'Upload a file (multipart)',
+  description:
+    "One part named `file`, streamed to the store; checked against the tenant's largest file, allowed types and quota (docs/files.md). The answer is the FileAsset and, for an image, its ImageRef, as `GET /files/{id}/info` gives them.",
+  answer: { status: 201, description: 'Stored.', as: 'GET /files/{id}/info' },
+  refusals: [
+    'BadRequest',
+    'Unauthorized',
+    'PayloadTooLarge',
+    'UnsupportedMediaType',
+    'TooManyRequests',
+    'InternalServerError',
+    'ServiceUnavailable',
+  ],
+};
+
+export const downloadTransfer: Download = {
+  method: 'GET',
+  path: '/files/{id}',
+  operationId: 'downloadFile',
+  id: STORED_FILE_ID,
+  what: 'a stored file',
+};
+
+export const thumbnailTransfer: Download = {
+  method: 'GET',
+  path: '/files/{id}/thumbnail',
+  operationId: 'downloadFileThumbnail',
+  id: STORED_FILE_ID,
+  what: "an image's thumbnail",
+};
+
+/** The local backend's target of a two-step upload: the URL's signature stands for the credential. */
+export const uploadTargetTransfer: Upload = {
+  method: 'POST',
+  path: '/file-uploads/{id}',
+  operationId: 'sendFileUpload',
+  id: STORED_FILE_ID,
+  taggedAs: '/files',
+  summary: "Send a two-step upload's bytes (local backend)",
+  description:
+    "Where `POST /file-uploads` sends the bytes when files are kept on local disk: the `signature` of its URL (an HMAC of the tenant, the file and the expiry) stands for the credential, as an object store's presigned URL does. Then complete the upload.",
+  answer: { status: 204, description: 'Received.' },
+  security: 'uploadSignature',
+  refusals: [
+    'BadRequest',
+    'NotFound',
+    'PayloadTooLarge',
+    'UnsupportedMediaType',
+    'TooManyRequests',
+    'InternalServerError',
+    'ServiceUnavailable',
+  ],
+};
+
+/** The uploads and downloads (the registry's `transfers`), in the document's order. */
+export const fileTransfers: TransferRoute[] = [
+  uploadTransfer,
+  downloadTransfer,
+  thumbnailTransfer,
+  uploadTargetTransfer,
 ];

@@ -1,51 +1,31 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { create as contentDisposition } from 'content-disposition';
 import express, { type Request, type Response } from 'express';
-import rangeParser from 'range-parser';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Context } from '../context';
-import { endTenantTransaction, withTenant } from '../db/tenant-transaction';
-import { badRequest, conflict, notFound } from '../errors';
-import { queryRows } from '../db/orm-bypass/statements';
-import { isUuid } from '../limits';
-import { checkOf, superAdminOnly } from '../permissions/rules';
-import type { Logger } from '../logger';
-import { FileAssetType } from '../entities/shared';
+import type { Context } from '../../../context';
+import { endTenantTransaction, withTenant } from '../../../db/tenant-transaction';
+import { badRequest, notFound } from '../../../errors';
+import type { Logger } from '../../../logger';
+import { FileAssetType } from '../../../entities/shared';
+import type { ContextFor } from '../../../http/context-for';
+import { sendStoredBytes } from '../../../http/send-file';
+import { sendCaught, sendError } from '../../../http/send-error';
+import { receiveWithoutLimit } from '../../../http/slow-clients';
+import { expressPath, routeName } from '../../../http/transfer-route';
+import { fileEvent } from '../file-events';
 import {
   assetOf,
   findFile,
   imageOf,
   limitsAndUse,
   limitsOf,
-  RASTER_TYPES,
   type FileStore,
   type InTenant,
-  type StoredFile,
   type Upload,
-} from '../files/stored-files';
-import { fileEvent } from '../files/file-events';
-import { MissingBytes } from '../files/backends';
-import { receiveWithoutLimit } from './slow-clients';
-import { sendCaught, sendError } from './send-error';
-import type { ContextFor } from './context-for';
-
-/** Types a browser may show in place; anything else (SVG and HTML included) is downloaded. */
-const INLINE_TYPES = new Set([
-  'image/jpeg',
-  'image/png',
-  'image/gif',
-  'image/webp',
-  'image/avif',
-  'application/pdf',
-  'video/mp4',
-  'text/plain',
-]);
-
-/** What a download says of the file before its bytes: none of it belongs on an error's answer. */
-const FILE_HEADERS = ['ETag', 'Cache-Control', 'Accept-Ranges', 'Content-Disposition', 'Content-Type'];
+} from '../stored-files';
+import type { StoredFile } from '../entities/stored-file';
+import { downloadTransfer, thumbnailTransfer, uploadTargetTransfer, uploadTransfer } from './rest';
 
 export const fileUrl = (id: string) => `/api/v1/files/${id}`;
 const thumbnailUrl = (id: string) => `/api/v1/files/${id}/thumbnail`;
@@ -185,8 +165,8 @@ export function filesRouter({
         work,
       );
 
-  router.post('/files', async (req, res) => {
-    res.locals.route = 'POST /files';
+  router.post(expressPath(uploadTransfer), async (req, res) => {
+    res.locals.route = routeName(uploadTransfer);
     try {
       if (!req.is('multipart/form-data')) {
         sendError(res, 415, 'the body must be multipart/form-data with a part named "file"');
@@ -211,8 +191,8 @@ export function filesRouter({
   });
 
   // The local backend's presigned upload: the token in the URL stands for the credential.
-  router.post('/file-uploads/:id', async (req, res) => {
-    res.locals.route = 'POST /file-uploads/{id}';
+  router.post(expressPath(uploadTargetTransfer), async (req, res) => {
+    res.locals.route = routeName(uploadTargetTransfer);
     try {
       const id = String(req.params.id);
       const tenantId = tokenTenant(store.uploadSecret, id, String(req.query.signature ?? ''));
@@ -239,7 +219,7 @@ export function filesRouter({
   });
 
   const download = (thumbnail: boolean) => async (req: Request, res: Response) => {
-    res.locals.route = thumbnail ? 'GET /files/{id}/thumbnail' : 'GET /files/{id}';
+    res.locals.route = routeName(thumbnail ? thumbnailTransfer : downloadTransfer);
     try {
       const ctx = await contextFor(req, res);
       const id = String(req.params.id);
@@ -248,124 +228,14 @@ export function filesRouter({
         file = file.thumbnailId ? await findFile(ctx.em, ctx.caller!.tenantId, file.thumbnailId) : null;
       await endTenantTransaction(ctx.em, true);
       if (!file) throw notFound(thumbnail ? `there is no thumbnail of file ${id}` : `there is no file ${id}`);
-      await sendFile(req, res, file);
+      await sendStoredBytes(req, res, store, file);
     } catch (err) {
       if (res.headersSent) res.destroy(err as Error);
       else sendCaught(res, err, logger);
     }
   };
-  router.get('/files/:id', download(false));
-  router.get('/files/:id/thumbnail', download(true));
-
-  // A finished tenant export's bundle, as the archive the export job stored: the tenant's whole
-  // data, so for its super-admin alone; any other tenant's export id is a 404 like a file's.
-  router.get('/tenant-exports/:id/bundle', async (req, res) => {
-    res.locals.route = 'GET /tenant-exports/{id}/bundle';
-    try {
-      const ctx = await contextFor(req, res);
-      const allowed = checkOf(superAdminOnly)!(ctx);
-      if (allowed !== true) throw allowed;
-      const id = String(req.params.id);
-      const [row] = isUuid(id)
-        ? await queryRows(
-            ctx.em,
-            `select status, archive_key, archive_size, archive_sha256, completed from tenant_export
-             where tenant_id = $1 and id = $2`,
-            [ctx.caller!.tenantId, id],
-          )
-        : [];
-      await endTenantTransaction(ctx.em, true);
-      if (!row) throw notFound(`there is no tenant export ${id}`);
-      if (row.status !== 'DONE')
-        throw conflict(`the export ${id} is ${row.status}: its bundle is not written yet`);
-      // A finished export whose archive is not in this store (one imported from another deployment).
-      if (!row.archive_key || (await store.backend.size(row.archive_key as string)) === null)
-        throw notFound(`the bundle of the export ${id} is not stored here`);
-      await sendFile(req, res, {
-        name: `tenant-export-${id}.tar.gz`,
-        type: 'application/gzip',
-        size: Number(row.archive_size),
-        sha256: row.archive_sha256 as string,
-        storageKey: row.archive_key as string,
-      });
-    } catch (err) {
-      if (res.headersSent) res.destroy(err as Error);
-      else sendCaught(res, err, logger);
-    }
-  });
-
-  async function sendFile(
-    req: Request,
-    res: Response,
-    file: Pick<StoredFile, 'name' | 'type' | 'size' | 'sha256' | 'storageKey'>,
-  ): Promise<void> {
-    const inline = INLINE_TYPES.has(file.type);
-    const disposition = contentDisposition(file.name, { type: inline ? 'inline' : 'attachment' });
-    res.setHeader('ETag', `"${file.sha256}"`);
-    res.setHeader('Cache-Control', 'private');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('Content-Disposition', disposition);
-    res.setHeader(
-      'Content-Type',
-      inline || RASTER_TYPES.has(file.type) ? file.type : file.type || 'application/octet-stream',
-    );
-    // The validator alone decides (RFC 9110, 13.1.2); a client's no-cache asks caches, not us.
-    const etag = `"${file.sha256}"`;
-    const ifNoneMatch = req.headers['if-none-match'];
-    if (
-      ifNoneMatch &&
-      (ifNoneMatch.trim() === '*' ||
-        ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
-    ) {
-      res.status(304).end();
-      return;
-    }
-    const { backend, settings } = store;
-    if (settings.redirectDownloads && backend.signedUrl) {
-      const url = await backend.signedUrl(file.storageKey, {
-        type: file.type,
-        disposition,
-        expiresSeconds: settings.downloadTtlSeconds,
-      });
-      res.status(302).setHeader('Location', url).end();
-      return;
-    }
-    let range: { start: number; end: number } | undefined;
-    const header = req.headers.range;
-    const ifRange = req.headers['if-range'];
-    if (header && (!ifRange || ifRange === `"${file.sha256}"`)) {
-      const ranges = rangeParser(file.size, header, { combine: true });
-      if (ranges === -1) {
-        res.setHeader('Content-Range', `bytes */${file.size}`);
-        sendError(res, 416, `the range ${header} lies outside the file's ${file.size} bytes`);
-        return;
-      }
-      // A malformed header, or several ranges, is answered with the whole file (RFC 9110 allows it).
-      if (Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes') range = ranges[0];
-    }
-    // The bytes are looked for before the answer's status is set: a file whose bytes are missing
-    // from the store is a 404 in the documented body, not a failure halfway through a reply.
-    let bytes: Readable | undefined;
-    try {
-      if (req.method !== 'HEAD' && file.size > 0) bytes = await backend.get(file.storageKey, range);
-      else if ((await backend.size(file.storageKey)) === null) throw new MissingBytes(file.storageKey);
-    } catch (err) {
-      if (!(err instanceof MissingBytes)) throw err;
-      for (const header of FILE_HEADERS) res.removeHeader(header);
-      throw notFound(`the bytes of ${file.name} are missing from the file store`);
-    }
-    if (range) {
-      res.status(206);
-      res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
-      res.setHeader('Content-Length', range.end - range.start + 1);
-    } else res.setHeader('Content-Length', file.size);
-    if (!bytes) {
-      res.end();
-      return;
-    }
-    await pipeline(bytes, res);
-  }
+  router.get(expressPath(downloadTransfer), download(false));
+  router.get(expressPath(thumbnailTransfer), download(true));
 
   return router;
 }

@@ -1,76 +1,34 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import type { EntityManager } from '@mikro-orm/core';
+import { Readable } from 'node:stream';
+import { LockMode, type EntityManager } from '@mikro-orm/core';
 import sharp from 'sharp';
-import { queryRows } from '../db/orm-bypass/statements';
-import { notifyWork } from '../events/work-signals';
-import { AppError, badRequest, conflict, notFound, titleFor } from '../errors';
-import { FileAssetType } from '../entities/shared';
-import { withoutBidiControls } from '../family/display-text';
-import { storageKeyOf, type FileBackend } from './backends';
-import type { FileLimits, FileSettings } from './settings';
-import { Inspector, storedType, typeAllowed, unsupportedType, type Sniffed } from './inspect';
-
-/** A row of `stored_file`, as the service reads it. */
-export interface StoredFile {
-  tenantId: string;
-  id: string;
-  name: string;
-  type: string;
-  size: number;
-  sha256: string | null;
-  width: number | null;
-  height: number | null;
-  thumbnailId: string | null;
-  thumbnailState: string;
-  storageKey: string;
-  created: Date;
-  completed: Date | null;
-  expires: Date | null;
-  deleted: Date | null;
-}
-
-function fileOf(row: Record<string, unknown>): StoredFile {
-  return {
-    tenantId: row.tenant_id as string,
-    id: row.id as string,
-    name: row.name as string,
-    type: row.type as string,
-    size: Number(row.size),
-    sha256: (row.sha256 as string | null) ?? null,
-    width: row.width == null ? null : Number(row.width),
-    height: row.height == null ? null : Number(row.height),
-    thumbnailId: (row.thumbnail_id as string | null) ?? null,
-    thumbnailState: row.thumbnail_state as string,
-    storageKey: row.storage_key as string,
-    created: new Date(row.created as string),
-    completed: row.completed ? new Date(row.completed as string) : null,
-    expires: row.expires ? new Date(row.expires as string) : null,
-    deleted: row.deleted ? new Date(row.deleted as string) : null,
-  };
-}
+import { notifyWork } from '../../events/work-signals';
+import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
+import { FileAssetType, type FileAsset, type ImageRef } from '../../entities/shared';
+import { withoutBidiControls } from '../../family/display-text';
+import { storageKeyOf, type FileBackend } from '../../files/backends';
+import type { FileLimits, FileSettings as StorageSettings } from '../../files/settings';
+import type { FileStorage } from '../../files/storage';
+import { Inspector, storedType, typeAllowed, unsupportedType, type Sniffed } from '../../files/inspect';
+import { FileSettings } from './entities/file-settings';
+import { StoredFile } from './entities/stored-file';
+import { limitsAndUseRow, lockTenantFiles, usedBytes, type LimitsAndUseRow } from './stored-file-repository';
 
 /** Raster types sharp reads: these get dimensions and a thumbnail. */
 export const RASTER_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif']);
 
+/**
+ * A shared shape as the stored file fills it in: every field of the shape given (null where the
+ * file has no value), so a field added to the shape is a field `assetOf` or `imageOf` must fill.
+ */
+type FilledIn<Shape> = { [K in keyof Shape]-?: Exclude<Shape[K], undefined> | null };
+
 /** What the GraphQL `FileAsset` holds, from the stored file. */
-export interface FileAssetValue {
-  blobId: string;
-  name: string;
-  extension: string | null;
-  fileSize: number;
-  type: FileAssetType;
-  created: string;
-}
+export type FileAssetValue = FilledIn<FileAsset>;
 
 /** What the GraphQL `ImageRef` holds, from the stored file. */
-export interface ImageRefValue {
-  blobId: string;
-  width: number | null;
-  height: number | null;
-  thumbnailBlobId: string | null;
-}
+export type ImageRefValue = FilledIn<ImageRef>;
 
 export function assetKind(type: string): FileAssetType {
   if (type.startsWith('image/')) return FileAssetType.IMAGE;
@@ -124,31 +82,38 @@ const tooLarge = (limit: number, what: string) =>
 const GiB = 1024 * 1024 * 1024;
 
 /** The tenant's limits: its own settings over the deployment's defaults. */
-const limitsOfRow = (row: Record<string, unknown> | undefined, defaults: FileLimits): FileLimits => ({
-  maxFileSize: row?.max_file_size != null ? Number(row.max_file_size) : defaults.maxFileSize,
-  quotaBytes: row?.quota_bytes != null ? Number(row.quota_bytes) : defaults.quotaBytes,
-  allowedTypes: (row?.allowed_types as string[] | null) ?? defaults.allowedTypes,
+const limitsOfSettings = (
+  own: {
+    maxFileSize: number | null;
+    quotaBytes: number | null;
+    allowedTypes: readonly string[] | null;
+  } | null,
+  defaults: FileLimits,
+): FileLimits => ({
+  maxFileSize: own?.maxFileSize ?? defaults.maxFileSize,
+  quotaBytes: own?.quotaBytes ?? defaults.quotaBytes,
+  allowedTypes: own?.allowedTypes ?? defaults.allowedTypes,
 });
+
+const numberOrNull = (value: string | null): number | null => (value == null ? null : Number(value));
+
+const limitsOfRow = (row: LimitsAndUseRow, defaults: FileLimits): FileLimits =>
+  limitsOfSettings(
+    {
+      maxFileSize: numberOrNull(row.max_file_size),
+      quotaBytes: numberOrNull(row.quota_bytes),
+      allowedTypes: row.allowed_types,
+    },
+    defaults,
+  );
 
 export async function limitsOf(
   em: EntityManager,
   tenantId: string,
   defaults: FileLimits,
 ): Promise<FileLimits> {
-  const [row] = await queryRows(
-    em,
-    `select max_file_size, allowed_types, quota_bytes from file_settings where tenant_id = $1`,
-    [tenantId],
-  );
-  return limitsOfRow(row, defaults);
+  return limitsOfSettings(await em.findOne(FileSettings, { tenantId }), defaults);
 }
-
-/**
- * A row that takes its size of the quota: a file, or a two-step upload whose ticket has not
- * expired. An expired ticket's reservation is released at once, though its row waits for the
- * clean-up job (a ticket cut by a stalled body stays valid until then: it can be sent again).
- */
-const HOLDS_ROOM = `not (completed is null and coalesce(expires < now(), false))`;
 
 /** The tenant's limits and the bytes it stores now, in one statement (an upload needs both). */
 export async function limitsAndUse(
@@ -156,14 +121,20 @@ export async function limitsAndUse(
   tenantId: string,
   defaults: FileLimits,
 ): Promise<{ limits: FileLimits; used: number }> {
-  const [row] = await queryRows(
-    em,
-    `select s.max_file_size, s.allowed_types, s.quota_bytes,
-       (select coalesce(sum(size), 0) from stored_file where tenant_id = $1 and deleted is null and ${HOLDS_ROOM}) as used
-     from (select 1) one left join file_settings s on s.tenant_id = $1`,
-    [tenantId],
-  );
+  const row = await limitsAndUseRow(em, tenantId);
   return { limits: limitsOfRow(row, defaults), used: Number(row.used) };
+}
+
+/**
+ * A fork of `em` in its transaction: a stored file's row is written at once, without flushing
+ * what the caller's unit of work holds (the record naming the file is flushed when the caller is
+ * done, and its history and events with it).
+ */
+function besideOf(em: EntityManager): EntityManager {
+  const fork = em.fork({ clear: true, useContext: false });
+  const trx = em.getTransactionContext();
+  if (trx) fork.setTransactionContext(trx);
+  return fork;
 }
 
 export async function saveLimits(
@@ -177,39 +148,18 @@ export async function saveLimits(
   ] as const)
     if (value != null && (!Number.isSafeInteger(value) || value < 0 || value > 1024 * GiB))
       throw badRequest(`${field}: must be a whole number of bytes from 0 to ${1024 * GiB}`);
-  await queryRows(
-    em,
-    `insert into file_settings (tenant_id, max_file_size, allowed_types, quota_bytes) values ($1, $2, $3, $4)
-     on conflict (tenant_id) do update set max_file_size = excluded.max_file_size,
-       allowed_types = excluded.allowed_types, quota_bytes = excluded.quota_bytes`,
-    [
-      tenantId,
-      limits.maxFileSize ?? null,
-      limits.allowedTypes?.map((t) => t.trim().toLowerCase()) ?? null,
-      limits.quotaBytes ?? null,
-    ],
-  );
-}
-
-/** Bytes the tenant's files take (pending uploads count with their declared size). */
-export async function usedBytes(em: EntityManager, tenantId: string): Promise<number> {
-  const [row] = await queryRows(
-    em,
-    `select coalesce(sum(size), 0) as used from stored_file where tenant_id = $1 and deleted is null and ${HOLDS_ROOM}`,
-    [tenantId],
-  );
-  return Number(row.used);
+  await em.upsert(FileSettings, {
+    tenantId,
+    maxFileSize: limits.maxFileSize ?? null,
+    allowedTypes: limits.allowedTypes?.map((t) => t.trim().toLowerCase()) ?? null,
+    quotaBytes: limits.quotaBytes ?? null,
+  });
 }
 
 /** A completed, not deleted file of the tenant, or null. */
 export async function findFile(em: EntityManager, tenantId: string, id: string): Promise<StoredFile | null> {
   if (!isUuid(id)) return null;
-  const [row] = await queryRows(
-    em,
-    `select * from stored_file where tenant_id = $1 and id = $2 and deleted is null and completed is not null`,
-    [tenantId, id],
-  );
-  return row ? fileOf(row) : null;
+  return em.findOne(StoredFile, { tenantId, id: id.toLowerCase(), deleted: null, completed: { $ne: null } });
 }
 
 /** Completed, not deleted files of the tenant among `ids`. */
@@ -218,23 +168,13 @@ export async function findFiles(
   tenantId: string,
   ids: readonly string[],
 ): Promise<StoredFile[]> {
-  const wanted = [...new Set(ids.filter(isUuid))];
+  const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
   if (!wanted.length) return [];
-  const rows = await queryRows(
-    em,
-    `select * from stored_file where tenant_id = $1 and id = any($2::uuid[]) and deleted is null and completed is not null`,
-    [tenantId, wanted],
-  );
-  return rows.map(fileOf);
+  return em.find(StoredFile, { tenantId, id: { $in: wanted }, deleted: null, completed: { $ne: null } });
 }
 
 export const isUuid = (id: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
-
-/** Serialises the quota check and insert of one tenant's files (two uploads could both fit alone). */
-async function lockTenantFiles(em: EntityManager, tenantId: string): Promise<void> {
-  await queryRows(em, `select pg_advisory_xact_lock(hashtext('stored_file:' || $1))`, [tenantId]);
-}
 
 const quotaExceeded = (quota: number, used: number, size: number) =>
   tooLarge(quota, `the tenant's files would take ${used + size} bytes, over its quota`);
@@ -262,11 +202,11 @@ export interface Upload {
  * The file store: uploads (streamed, or two-step through a presigned upload), reads and
  * deletion, over one backend. Limits are the tenant's (`file_settings`) over the deployment's.
  */
-export class FileStore {
+export class FileStore implements FileStorage {
   constructor(
     readonly backend: FileBackend,
-    readonly settings: FileSettings,
-    /** Signs the local backend's upload URLs (http/files-router.ts). */
+    readonly settings: StorageSettings,
+    /** Signs the local backend's upload URLs (api/files-router.ts). */
     readonly uploadSecret: string,
   ) {}
 
@@ -341,35 +281,23 @@ export class FileStore {
         const used = now.used - (pending?.size ?? 0);
         if (used + file.size > limits.quotaBytes) throw quotaExceeded(limits.quotaBytes, used, file.size);
         const thumbnailId = raster ? randomUUID() : null;
-        const values = [
-          tenantId,
-          id,
-          file.name,
-          file.type,
-          file.size,
-          file.sha256,
-          dims?.width ?? null,
-          dims?.height ?? null,
+        const values = {
+          name: file.name,
+          type: file.type,
+          size: file.size,
+          sha256: file.sha256,
+          width: dims?.width ?? null,
+          height: dims?.height ?? null,
           thumbnailId,
-          raster ? 'PENDING' : 'NONE',
-          key,
-          userId,
-        ];
-        const [row] = pending
-          ? await queryRows(
-              em,
-              `update stored_file set name = $3, type = $4, size = $5, sha256 = $6, width = $7, height = $8, thumbnail_id = $9,
-                 thumbnail_state = $10, completed = now(), expires = null where tenant_id = $1 and id = $2 and completed is null returning *`,
-              values.slice(0, 10),
-            )
-          : await queryRows(
-              em,
-              `insert into stored_file (tenant_id, id, name, type, size, sha256, width, height, thumbnail_id, thumbnail_state, storage_key, created_by, completed)
-               values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now()) returning *`,
-              values,
-            );
-        if (!row) throw conflict(`the upload ${id} was completed already`);
-        const stored = fileOf(row);
+          thumbnailState: raster ? ('PENDING' as const) : ('NONE' as const),
+          completed: new Date(),
+        };
+        const stored = pending
+          ? await em.findOne(StoredFile, { tenantId, id, completed: null }, { refresh: true })
+          : em.create(StoredFile, { tenantId, id, storageKey: key, createdBy: userId, ...values });
+        if (!stored) throw conflict(`the upload ${id} was completed already`);
+        if (pending) Object.assign(stored, values, { expires: null });
+        await em.flush();
         await onStored?.(em, stored);
         if (thumbnailId) await notifyWork(em, 'thumbnails');
         return stored;
@@ -402,35 +330,25 @@ export class FileStore {
     const used = await usedBytes(em, tenantId);
     if (used + input.size > limits.quotaBytes) throw quotaExceeded(limits.quotaBytes, used, input.size);
     const id = randomUUID();
-    const [row] = await queryRows(
-      em,
-      `insert into stored_file (tenant_id, id, name, type, size, storage_key, created_by, expires)
-       values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8)) returning *`,
-      [
-        tenantId,
-        id,
-        cleanName(input.name),
-        type,
-        input.size,
-        storageKeyOf(tenantId, id),
-        userId,
-        this.settings.uploadTtlSeconds,
-      ],
-    );
-    return { file: fileOf(row), limits };
+    const beside = besideOf(em);
+    const file = beside.create(StoredFile, {
+      tenantId,
+      id,
+      name: cleanName(input.name),
+      type,
+      size: input.size,
+      storageKey: storageKeyOf(tenantId, id),
+      createdBy: userId,
+      expires: new Date(Date.now() + this.settings.uploadTtlSeconds * 1000),
+    });
+    await beside.flush();
+    return { file, limits };
   }
 
   /** A pending upload of the tenant, or a 404. */
   async pending(em: EntityManager, tenantId: string, id: string): Promise<StoredFile> {
-    const [row] = isUuid(id)
-      ? await queryRows(
-          em,
-          `select * from stored_file where tenant_id = $1 and id = $2 and deleted is null`,
-          [tenantId, id],
-        )
-      : [];
-    if (!row) throw notFound(`there is no file upload ${id}`);
-    const file = fileOf(row);
+    const file = isUuid(id) ? await em.findOne(StoredFile, { tenantId, id, deleted: null }) : null;
+    if (!file) throw notFound(`there is no file upload ${id}`);
     if (file.completed) throw conflict(`the upload ${id} was completed already`);
     if (file.expires && file.expires.getTime() < Date.now()) throw notFound(`the upload ${id} has expired`);
     return file;
@@ -504,35 +422,36 @@ export class FileStore {
   ): Promise<StoredFile> {
     const id = randomUUID();
     const key = storageKeyOf(tenantId, id);
-    const { Readable } = await import('node:stream');
     await this.backend.put(key, Readable.from([file.bytes]), file.type);
-    const { createHash } = await import('node:crypto');
-    const [row] = await queryRows(
-      em,
-      `insert into stored_file (tenant_id, id, name, type, size, sha256, storage_key, created_by, completed)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, now()) returning *`,
-      [
-        tenantId,
-        id,
-        cleanName(file.name),
-        file.type,
-        file.bytes.length,
-        createHash('sha256').update(file.bytes).digest('hex'),
-        key,
-        userId,
-      ],
-    );
-    return fileOf(row);
+    const beside = besideOf(em);
+    const stored = beside.create(StoredFile, {
+      tenantId,
+      id,
+      name: cleanName(file.name),
+      type: file.type,
+      size: file.bytes.length,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+      storageKey: key,
+      createdBy: userId,
+      completed: new Date(),
+    });
+    await beside.flush();
+    return stored;
   }
 
-  /** Marks a file deleted; its bytes go when the clean-up job runs. False when there was none. */
+  /** Marks a file deleted; its bytes go when the clean-up job runs. Null when there was none. */
   async remove(em: EntityManager, tenantId: string, id: string): Promise<StoredFile | null> {
     if (!isUuid(id)) return null;
-    const [row] = await queryRows(
-      em,
-      `update stored_file set deleted = now() where tenant_id = $1 and id = $2 and deleted is null returning *`,
-      [tenantId, id],
+    const beside = besideOf(em);
+    // Locked, so that of two deletions of one file only one finds it live (and says so).
+    const file = await beside.findOne(
+      StoredFile,
+      { tenantId, id, deleted: null },
+      beside.isInTransaction() ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
     );
-    return row ? fileOf(row) : null;
+    if (!file) return null;
+    file.deleted = new Date();
+    await beside.flush();
+    return file;
   }
 }

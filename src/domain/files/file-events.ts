@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { actorOf } from '../db/tenancy';
-import type { FileEventName } from '../events/catalog';
-import { outboxRow } from '../events/outbox';
-import { assetOf, type StoredFile } from './stored-files';
+import { actorOf } from '../../db/tenancy';
+import type { FileEventName } from '../../events/catalog';
+import { outboxRow } from '../../events/outbox';
+import type { StoredFile } from './entities/stored-file';
+import { assetOf } from './stored-files';
 
 /** Queues a file's event in the outbox, in the transaction that stored or deleted it. */
 export async function fileEvent(
