@@ -1,5 +1,5 @@
 import { BigIntType, Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/core';
-import { RECORD_HISTORY_RECORD_INDEX, RECORD_HISTORY_SEQ_INDEX } from './record-history-repository';
+import { indexOn } from './index-repository';
 
 /** What happened to a record, as its history and the audit log name it. */
 export enum HistoryType {
@@ -24,8 +24,16 @@ export interface FieldChange {
  * the epoch, made strictly increasing within a process.
  */
 @Entity({ tableName: 'record_history' })
-@Index({ name: 'record_history_record_idx', expression: RECORD_HISTORY_RECORD_INDEX })
-@Index({ name: 'record_history_seq_idx', expression: RECORD_HISTORY_SEQ_INDEX })
+// A record's entries, newest first (its `events` and `history`), and the tenant's (the audit log).
+@Index(
+  indexOn('record_history', 'record_history_record_idx', [
+    'tenant_id',
+    'record_type',
+    'record_id',
+    'seq desc',
+  ]),
+)
+@Index(indexOn('record_history', 'record_history_seq_idx', ['tenant_id', 'seq desc']))
 export class HistoryEntry {
   @PrimaryKey({ type: 'uuid' })
   tenantId!: string;

@@ -1,6 +1,6 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
 import { TenantIndexes } from './columns';
-import { OUTBOX_EVENT_UNDISPATCHED_INDEX } from './outbox-event-repository';
+import { partialIndex } from './index-repository';
 
 /** Who caused an event: the user (null for the service's own workers) and the e-mail it wrote as. */
 export interface EventActor {
@@ -14,7 +14,15 @@ export interface EventActor {
  * reads undispatched rows and fans them out to webhook deliveries, e-mail and subscribers.
  */
 @Entity({ tableName: 'outbox_event' })
-@Index({ name: 'outbox_event_undispatched_idx', expression: OUTBOX_EVENT_UNDISPATCHED_INDEX })
+// The undispatched events in the order the event worker fans them out.
+@Index(
+  partialIndex(
+    'outbox_event',
+    'outbox_event_undispatched_idx',
+    ['occurred_at', 'id'],
+    '"dispatched_at" is null',
+  ),
+)
 @TenantIndexes('outbox_event', 'targetEndpointId')
 export class OutboxEvent {
   @PrimaryKey({ type: 'uuid' })

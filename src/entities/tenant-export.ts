@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { partialIndex } from './index-repository';
 
 export type TenantExportStatus = 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
 
@@ -11,10 +12,9 @@ export type TenantExportStatus = 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
  * (src/domain/access/api/tenant-exports.ts) with what it derives (the download's URL).
  */
 @Entity({ tableName: 'tenant_export' })
-@Index({
-  name: 'tenant_export_due_idx',
-  expression: `create index "tenant_export_due_idx" on "tenant_export" ("created") where "status" in ('PENDING', 'RUNNING')`,
-})
+@Index(
+  partialIndex('tenant_export', 'tenant_export_due_idx', ['created'], `"status" in ('PENDING', 'RUNNING')`),
+)
 export class TenantExport {
   [OptionalProps]?: 'id' | 'status' | 'progress' | 'created' | 'attempts';
 

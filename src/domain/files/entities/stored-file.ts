@@ -1,5 +1,5 @@
 import { Entity, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
-import { partialIndex } from '../../../db/partial-index';
+import { partialIndex } from '../../../entities/index-repository';
 
 /** A raster image's thumbnail: none wanted, being made, made, or the image could not be read. */
 export type ThumbnailState = 'NONE' | 'PENDING' | 'DONE' | 'FAILED';

@@ -3,7 +3,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../../schema/date-time';
 import { TenantScoped } from '../../../entities/tenant-scoped';
-import { partialIndex } from '../../../db/partial-index';
+import { partialIndex } from '../../../entities/index-repository';
 import {
   DateTimeColumn,
   EnumColumn,
