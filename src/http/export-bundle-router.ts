@@ -1,5 +1,6 @@
 import express from 'express';
 import { endTenantTransaction } from '../db/tenant-transaction';
+import { TenantExport } from '../entities/tenant-export';
 import { conflict, notFound } from '../errors';
 import type { FileStorage } from '../files/storage';
 import { isUuid } from '../limits';
@@ -7,7 +8,6 @@ import type { Logger } from '../logger';
 import { checkOf, superAdminOnly } from '../permissions/rules';
 import { expressPath, routeName, type Download } from './transfer-route';
 import type { ContextFor } from './context-for';
-import { exportBundleRow } from './export-bundle-repository';
 import { sendStoredBytes } from './send-file';
 import { sendCaught } from './send-error';
 
@@ -40,20 +40,27 @@ export function exportBundleRouter(
       const allowed = checkOf(superAdminOnly)!(ctx);
       if (allowed !== true) throw allowed;
       const id = String(req.params.id);
-      const row = isUuid(id) ? await exportBundleRow(ctx.em, ctx.caller!.tenantId, id) : undefined;
+      // Read past the identity map, so the read-only request still commits without a flush.
+      const row = isUuid(id)
+        ? await ctx.em.findOne(
+            TenantExport,
+            { tenantId: ctx.caller!.tenantId, id },
+            { fields: ['status', 'archiveKey', 'archiveSize', 'archiveSha256'], disableIdentityMap: true },
+          )
+        : null;
       await endTenantTransaction(ctx.em, true);
       if (!row) throw notFound(`there is no tenant export ${id}`);
       if (row.status !== 'DONE')
         throw conflict(`the export ${id} is ${row.status}: its bundle is not written yet`);
       // A finished export whose archive is not in this store (one imported from another deployment).
-      if (!row.archive_key || (await store.backend.size(row.archive_key)) === null)
+      if (!row.archiveKey || (await store.backend.size(row.archiveKey)) === null)
         throw notFound(`the bundle of the export ${id} is not stored here`);
       await sendStoredBytes(req, res, store, {
         name: `tenant-export-${id}.tar.gz`,
         type: 'application/gzip',
-        size: Number(row.archive_size),
-        sha256: row.archive_sha256,
-        storageKey: row.archive_key,
+        size: Number(row.archiveSize),
+        sha256: row.archiveSha256 ?? null,
+        storageKey: row.archiveKey,
       });
     } catch (err) {
       if (res.headersSent) res.destroy(err as Error);
