@@ -15,7 +15,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   then lowers it again, or has kept it from moving.
  *
  * Its rows follow from the deliveries, so a tenant's export leaves them out and an import makes
- * them anew as it inserts the deliveries (src/services/tenant-tables.ts); its key to the endpoint
+ * them anew as it inserts the deliveries (src/services/tenant-table-repository.ts); its key to the endpoint
  * is checked at commit, as the deliveries' own is, since an import may insert deliveries first.
  */
 export class Migration20261127110000_webhook_backlog extends Migration {

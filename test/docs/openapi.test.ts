@@ -92,8 +92,8 @@ describe('OpenAPI document at /api/v1/openapi.json', () => {
       }
     }
     expect(ids.size).toBe(restTable.length);
-    // Every operation is a row, but the stored files' own HTTP routes and the export bundle's
-    // download beside them (src/docs/openapi/file-routes.ts), and the public front office's routes,
+    // Every operation is a row, but the stored files' uploads and downloads and the export bundle's
+    // download (transfer rows: src/http/transfer-route.ts), and the public front office's routes,
     // which take no credential (src/docs/openapi/public-routes.ts).
     const described = Object.entries(doc.paths).flatMap(([p, item]: [string, any]) =>
       Object.entries(item)
