@@ -85,9 +85,7 @@ export function ormOptions({
     // No entity describes this: the invoice PDF queue's own statements
     // (domain/finance/invoice-pdf-queue.ts) write it.
     schemaGenerator: {
-      skipTables: [
-        'invoice_pdf_due',
-      ],
+      skipTables: ['invoice_pdf_due'],
     },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).
     migrations: { transactional: true, allOrNothing: true, snapshot: false, silent: true },
