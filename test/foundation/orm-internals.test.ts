@@ -28,7 +28,7 @@ import {
   insertWithNextStatement,
   updateWithNextStatement,
 } from '../../src/db/orm-bypass/deferred-writes';
-import { selectByIds, selectManagedByIds, selectManagedByLink } from '../../src/db/orm-bypass/detached';
+import { selectManagedByIds, selectManagedByLink } from '../../src/db/orm-bypass/detached';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
