@@ -32,7 +32,7 @@ const deferringUpdate = new WeakMap<ConnectionTransaction, DeferredUpdate>();
 const capturing = new WeakMap<ConnectionTransaction, { sql: string; params: unknown[] }[]>();
 
 /**
- * How many statement texts of each kind are kept: a shape is a set of columns, which clients
+ * How many update statement texts are kept: a shape is a set of columns, which clients
  * choose (the fields a PATCH sends), so the count is bounded rather than left to grow with them.
  */
 const KEPT_TEXTS = 1000;
