@@ -50,26 +50,6 @@ export default tseslint.config(
     },
   },
   {
-    // MikroORM runs em.transactional's callback and em.findAndCount's two queries inside an
-    // AsyncLocalStorage, which on Node 20 turns on promise hooks for the rest of the process
-    // (src/db/orm-bypass/entity-manager.ts).
-    files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.property.name='transactional']",
-          message:
-            'Use inTransaction (src/db/transaction.ts): em.transactional runs in an AsyncLocalStorage.',
-        },
-        {
-          selector: "CallExpression[callee.property.name='findAndCount']",
-          message: 'Use findPage (src/family/find-page.ts): em.findAndCount runs in an AsyncLocalStorage.',
-        },
-      ],
-    },
-  },
-  {
     // A domain's rules (the files beside its module's index.ts) serve GraphQL and REST alike, so
     // they import neither. They may name an input class's type from the module's api/, so that a
     // field is declared once, but never load an api/ module. Its entities/ are GraphQL object

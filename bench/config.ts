@@ -39,6 +39,11 @@ export interface BenchConfig {
   /** Only these scenarios (find, search20, search200, create, update, delete, bulkdelete, mixed); all when empty. */
   only: string[];
   /**
+   * Only these targets (BENCH_TARGETS, comma-separated; all when empty), each with its `*-compare`
+   * twin: a comparison of two checkouts need not wait for the peer's and the floor's runs.
+   */
+  targets: string[];
+  /**
    * Another checkout, built with `npm run build`, whose service runs as one more target
    * (rest-compare, graphql-compare, graphql-columns-compare) in the same rounds on the same database.
    */
@@ -98,6 +103,10 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     poolSize: int(env, 'DB_POOL_SIZE', 10, 1),
     workers: int(env, 'BENCH_WORKERS', 2),
     only: (env.BENCH_SCENARIOS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    targets: (env.BENCH_TARGETS ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),

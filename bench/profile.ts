@@ -164,7 +164,7 @@ const LAYERS: [string, (script: string) => boolean][] = [
   [
     'flush subscribers (tenancy, history, outbox, deferred rows: ours)',
     (s) =>
-      /^service:(db\/(tenancy|orm-bypass\/(deferred-writes|plain-data|view-prototype|entity-manager))|history\/|events\/(outbox|domain-events)|entities\/)/.test(
+      /^service:(db\/(tenancy|orm-bypass\/(deferred-writes|view-prototype))|history\/|events\/(outbox|domain-events)|entities\/)/.test(
         s,
       ),
   ],

@@ -883,7 +883,12 @@ async function main() {
           email: w.planner.email,
         },
         pools: poolsOf,
-      }).filter((s) => cfg.only.length === 0 || cfg.only.includes(s.key));
+      })
+        .filter((s) => cfg.only.length === 0 || cfg.only.includes(s.key))
+        .map((s) =>
+          cfg.targets.length ? { ...s, targets: s.targets.filter((t) => cfg.targets.includes(t)) } : s,
+        )
+        .filter((s) => s.targets.length > 0);
     const chosen = scenariosOf(main, writer, pools);
     if (comparedDb) {
       // Theirs in the order loaded: small, main, write, the others.

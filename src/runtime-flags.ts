@@ -3,9 +3,9 @@
  *
  * `--experimental-async-context-frame`: Node 22 builds AsyncLocalStorage on promise hooks unless
  * started with it, and the first storage entered turns those hooks on for every promise the
- * process makes from then on. The service enters none itself (db/orm-bypass/entity-manager.ts); with the
- * flag, a library that does costs nothing either, as on Node 24, which refuses the flag (it is
- * its default; Node 20 has neither). bench/README.md, "On Node 22", gives what it measured.
+ * process makes from then on. MikroORM enters one in every flush; with the flag that costs
+ * nothing, as on Node 24, which refuses the flag (it is its default; Node 20 has neither).
+ * bench/README.md, "On Node 22", gives what it measured.
  */
 export const RECOMMENDED_NODE_FLAGS = ['--experimental-async-context-frame'] as const;
 

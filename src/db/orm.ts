@@ -8,7 +8,6 @@ import { migrationNames } from '../migrations/names';
 import { RENAMED_MIGRATIONS } from '../migrations/renamed';
 import { createLogger, type Logger } from '../logger';
 import { BoundDriver } from './orm-bypass/bound-execute';
-import { ServiceEntityManager } from './orm-bypass/entity-manager';
 import { tenantFilter } from './tenancy';
 
 /**
@@ -68,8 +67,6 @@ export function ormOptions({
   return {
     // Its statements in a request's transaction with bound parameters (bound-execute.ts says why).
     driver: BoundDriver as unknown as typeof PostgreSqlDriver,
-    // Flushes outside MikroORM's AsyncLocalStorage (entity-manager.ts says why).
-    entityManager: ServiceEntityManager,
     clientUrl,
     entities: [...entities],
     // Metadata comes from the decorators; discovery must not look for .ts sources at run time.

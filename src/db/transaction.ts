@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/core';
 /**
  * Runs `work` in a transaction on `em` itself (not a fork), so the tenant and actor `em` carries
  * hold: flushed and committed when it returns, rolled back when it throws. Within a transaction
- * already open, `work` simply joins it. What em.transactional does, without the fork and the
- * AsyncLocalStorage it runs in (entity-manager.ts says why the service keeps out of those).
+ * already open, `work` simply joins it: em.transactional would open a nested transaction there,
+ * a savepoint, which a request's transaction does not offer (ConnectionTransaction).
  */
 export async function inTransaction<R>(em: EntityManager, work: () => Promise<R>): Promise<R> {
   if (em.isInTransaction()) return work();

@@ -7,7 +7,6 @@ import { newRow } from '../db/orm-bypass/deferred-writes';
 import { OutboxEvent, type EventActor } from '../entities/outbox-event';
 import { Audited } from '../entities/tenant-scoped';
 import { actorOf } from '../db/tenancy';
-import { plainData } from '../db/orm-bypass/plain-data';
 import { domainEventsOf } from './domain-events';
 
 /** The action part of an event name, per kind of history entry. */
@@ -32,7 +31,7 @@ export const eventName = (entityName: string, type: EventType): string =>
  * history has it already.
  */
 export function recordData(entity: object): Record<string, unknown> {
-  const data = plainData(entity) ?? (wrap(entity).toObject() as Record<string, unknown>);
+  const data = wrap(entity).toObject() as Record<string, unknown>;
   delete data.version;
   delete data.events;
   return data;

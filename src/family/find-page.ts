@@ -3,8 +3,7 @@ import { toPage, type Page } from '../schema/page';
 
 /**
  * A page of the records of `entity` that match `where`, sorted, with the total: the page and the
- * count go to the request's connection together. What em.findAndCount does, outside the
- * AsyncLocalStorage it runs them in (src/db/orm-bypass/entity-manager.ts says why the service keeps out).
+ * count go to the request's connection together, as em.findAndCount sends them.
  */
 export async function findPage<T extends object>(
   em: EntityManager,

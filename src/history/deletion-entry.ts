@@ -1,5 +1,4 @@
 import { wrap, type EntityManager } from '@mikro-orm/core';
-import { plainData } from '../db/orm-bypass/plain-data';
 import { AuditLog } from '../entities/audit-log';
 
 /** The log entry of a deletion: which record of which entity, and its data as it was. */
@@ -14,6 +13,6 @@ export function deletionEntry(
     entity,
     entityId: row.id,
     action: 'DELETE',
-    data: plainData(row) ?? wrap(row).toPOJO(),
+    data: wrap(row).toPOJO(),
   } as never);
 }

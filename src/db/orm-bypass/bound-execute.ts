@@ -32,7 +32,7 @@ const deferringUpdate = new WeakMap<ConnectionTransaction, DeferredUpdate>();
 const capturing = new WeakMap<ConnectionTransaction, { sql: string; params: unknown[] }[]>();
 
 /**
- * How many statement texts of each kind are kept: a shape is a set of columns, which clients
+ * How many update statement texts are kept: a shape is a set of columns, which clients
  * choose (the fields a PATCH sends), so the count is bounded rather than left to grow with them.
  */
 const KEPT_TEXTS = 1000;
@@ -148,9 +148,6 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
     super(config, new PostgreSqlPlatform(), BoundConnection, ['knex', 'pg']);
   }
 
-  /** The insert statements' texts MikroORM made, by entity, schema, rows and columns (`insertShape`). */
-  private readonly insertTexts = new LRUCache<string, string>({ max: KEPT_TEXTS });
-
   override async nativeInsertMany<T extends object>(
     entityName: string,
     data: EntityData<T>[],
@@ -159,39 +156,19 @@ export class BoundDriver extends AbstractSqlDriver<BoundConnection, PostgreSqlPl
   ): Promise<QueryResult<T>> {
     const ctx = options.ctx;
     const meta = this.metadata.find(entityName);
-    if (transform || !meta || !(ctx instanceof ConnectionTransaction))
+    const deferred =
+      !transform && meta && ctx instanceof ConnectionTransaction
+        ? deferredInsert(ctx, meta, data as Record<string, unknown>[])
+        : undefined;
+    if (!deferred || !(ctx instanceof ConnectionTransaction))
       return super.nativeInsertMany(entityName, data, options, transform);
-    const rows = data as Record<string, unknown>[];
-    const deferred = deferredInsert(ctx, meta, rows);
-    options.convertCustomTypes ??= true;
-    const shape = insertShape(this.platform, meta, rows, options);
-    const params = shape === undefined ? undefined : insertParams(this.platform, meta, rows, options);
-    const text = shape === undefined ? undefined : this.insertTexts.get(shape);
     // BoundConnection.execute, which MikroORM calls with the statement's text at once, defers
     // exactly that statement. Not taken by then, it is sent as usual.
-    if (text !== undefined && params) {
-      if (deferred) deferring.set(ctx, { ...deferred, sql: text });
-      const sent = this.execute<QueryResult<T>>(text, params, 'run', ctx, options.loggerContext);
-      deferring.delete(ctx);
-      return insertResult(await sent, this.getPrimaryKeyFields(entityName));
-    }
-    const watched: { sql: string; params: unknown[] }[] = [];
-    if (params) capturing.set(ctx, watched);
-    const result = super.nativeInsertMany(
-      entityName,
-      data,
-      options,
-      deferred
-        ? (sql) => {
-            deferring.set(ctx, { ...deferred, sql });
-            return sql;
-          }
-        : undefined,
-    );
+    const result = super.nativeInsertMany(entityName, data, options, (sql) => {
+      deferring.set(ctx, { ...deferred, sql });
+      return sql;
+    });
     deferring.delete(ctx);
-    capturing.delete(ctx);
-    if (shape !== undefined && params && watched.length === 1 && sameValues(watched[0].params, params))
-      this.insertTexts.set(shape, watched[0].sql);
     return result;
   }
 
@@ -332,91 +309,6 @@ function updateShape(
     key += `${name},`;
   }
   return key;
-}
-
-/**
- * The key of the text MikroORM's `nativeInsertMany` writes for `rows`: the entity, schema, the
- * number of rows and their properties, in order, and which values of a type converted in SQL are
- * null. Undefined where the text could depend on more (rows with different properties, a
- * property missing, which takes the column's default, a raw value, a column of more than one
- * field or of a single-table inheritance, an embeddable, a many-to-many collection).
- */
-function insertShape(
-  platform: PostgreSqlPlatform,
-  meta: EntityMetadata,
-  rows: readonly Record<string, unknown>[],
-  options: NativeInsertUpdateManyOptions<never>,
-): string | undefined {
-  if (!rows.length || meta.discriminatorColumn || meta.root !== meta) return undefined;
-  const names = Object.keys(rows[0]);
-  if (!names.length) return undefined;
-  for (const name of names) {
-    const prop = meta.properties[name as never] as EntityProperty | undefined;
-    if (
-      !prop ||
-      (prop.kind !== ReferenceKind.SCALAR && prop.kind !== ReferenceKind.MANY_TO_ONE) ||
-      prop.fieldNames?.length !== 1 ||
-      prop.stiFieldNames ||
-      prop.embeddedProps
-    )
-      return undefined;
-  }
-  let key = `${meta.className}\u0000${options.schema ?? ''}\u0000${names.join(',')}\u0000`;
-  for (const row of rows) {
-    const keys = Object.keys(row);
-    if (keys.length !== names.length || keys.some((name, i) => name !== names[i])) return undefined;
-    for (const name of keys) {
-      const value = row[name];
-      if (value === undefined || Utils.isRawSql(value) || platform.isRaw(value)) return undefined;
-      // A value of a type converted in SQL (JSON's cast) is written as that conversion, a null as `?`.
-      const prop = meta.properties[name as never] as EntityProperty;
-      if (prop.customType && 'convertToDatabaseValueSQL' in prop.customType)
-        key += value === null ? '0' : '1';
-    }
-    key += ';';
-  }
-  return key;
-}
-
-/**
- * The values `nativeInsertMany` binds for `rows` of `insertShape`'s kind, row by row, each
- * property's as its `addParams` makes it: a nullable's null as it is, otherwise the value (or the
- * property's default for a null), converted by its custom type where the options ask for it.
- * Undefined where a value would be the column's `default` keyword.
- */
-function insertParams(
-  platform: PostgreSqlPlatform,
-  meta: EntityMetadata,
-  rows: readonly Record<string, unknown>[],
-  options: NativeInsertUpdateManyOptions<never>,
-): unknown[] | undefined {
-  const props = Object.keys(rows[0]).map((name) => meta.properties[name as never] as EntityProperty);
-  const params: unknown[] = [];
-  for (const row of rows)
-    for (const prop of props) {
-      const given = row[prop.name];
-      if (prop.nullable && given === null) {
-        params.push(null);
-        continue;
-      }
-      const value = given ?? prop.default;
-      if (value === undefined) return undefined;
-      params.push(
-        options.convertCustomTypes && prop.customType
-          ? prop.customType.convertToDatabaseValue(value, platform, { key: prop.name, mode: 'query-data' })
-          : value,
-      );
-    }
-  return params;
-}
-
-/** What `nativeInsertMany` makes of the statement's result: a record's single key as `insertId`. */
-function insertResult<T>(res: QueryResult<T>, keys: readonly string[]): QueryResult<T> {
-  if (keys.length > 1) return res;
-  res.row ??= {};
-  res.rows ??= [];
-  res.insertId = res.insertId || (res.row as Dictionary)[keys[0]];
-  return res;
 }
 
 /** Whether `a` and `b` hold the same values in the same order (dates by their instant). */
