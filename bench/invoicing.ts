@@ -10,7 +10,9 @@
  *    the time that took is reported (the PDFs are made after each create commits). First against
  *    one process, then against the cluster as deployed here: INVOICING_WORKERS processes (the
  *    available cores by default; 1 leaves the cluster out) sharing their rate limits in the Redis
- *    of REDIS_URL (127.0.0.1:6379 by default). BENCH_COMPARE_DIR runs that checkout's build instead.
+ *    of REDIS_URL (127.0.0.1:6379 by default). BENCH_COMPARE_DIR runs that checkout's build instead;
+ *    BENCH_PROFILE_DIR takes a CPU profile of the one process (each thread's a file of its own),
+ *    with the creates' window in window.json for `node dist/bench/profile.js`.
  * 2. a month's run (against the one process): INVOICING_AGREEMENTS (1,000) invoices with a recurring agreement (autoSend,
  *    monthly, next date today), then `invoices.recurring` run now for the tenant, as `bms jobs:run`
  *    runs it, timed until every generated invoice is SENT; then until their mails are delivered
@@ -24,6 +26,7 @@ import { JobScheduler } from '../src/jobs/scheduler';
 import { createLogger } from '../src/logger';
 import { percentile } from './events-drain';
 import { startService, type Server } from './processes';
+import { monotonicMicros } from './profile';
 import { scenarioTenant } from './scenario-tenant';
 
 const SECONDS = Number(process.env.INVOICING_SECONDS ?? 15);
@@ -33,6 +36,7 @@ const ROUNDS = 2;
 const WORKERS = Number(process.env.INVOICING_WORKERS ?? availableParallelism());
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const COMPARE_DIR = process.env.BENCH_COMPARE_DIR ? path.resolve(process.env.BENCH_COMPARE_DIR) : undefined;
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 
 export interface CreatePhase {
   clients: number;
@@ -85,6 +89,7 @@ export async function invoicingScenario(log: (line: string) => void = console.lo
         workers,
         ...(workers > 1 ? { redisUrl: REDIS_URL } : {}),
         ...(COMPARE_DIR ? { root: COMPARE_DIR } : {}),
+        ...(PROFILE_DIR && workers === 1 ? { profileDir: PROFILE_DIR } : {}),
       });
     /** The service the requests go to: the one process, then the cluster. */
     let service: Server = await start(1);
@@ -192,7 +197,15 @@ export async function invoicingScenario(log: (line: string) => void = console.lo
       log(`  8 clients / 1 client: ${ratio.toFixed(2)}x (target 3x)`);
       return { workers, phases, ratio };
     };
+    const from = monotonicMicros();
     const rounds = [await createRounds(1)];
+    if (PROFILE_DIR) {
+      fs.mkdirSync(PROFILE_DIR, { recursive: true });
+      fs.writeFileSync(
+        path.join(PROFILE_DIR, 'window.json'),
+        JSON.stringify({ from, to: monotonicMicros() }),
+      );
+    }
 
     log(`A month's run: ${AGREEMENTS} recurring agreements with autoSend, due today`);
     const today = new Date();
