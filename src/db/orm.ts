@@ -75,8 +75,7 @@ export function ormOptions({
     subscribers: composition.subscribers(),
     // No entity describes these: written by triggers and functions (auth/caller-cache.ts,
     // events/live.ts, events/deliveries.ts), by the file store's and the export jobs' own statements
-    // (files/stored-files.ts, jobs/tenant-exports.ts) and the invoice PDF queue's
-    // (domain/finance/invoice-pdf-queue.ts), by the history's retention settings
+    // (files/stored-files.ts, jobs/tenant-exports.ts), by the history's retention settings
     // (history/retention.ts), by the scheduler's claims (jobs/scheduler.ts) or by the CRM's
     // mailbox statements, which keep its password out of every record (domain/crm/mailboxes.ts).
     schemaGenerator: {
@@ -90,7 +89,6 @@ export function ormOptions({
         'webhook_backlog',
         'job_run',
         'user_invitation',
-        'invoice_pdf_due',
         'mailbox',
       ],
     },

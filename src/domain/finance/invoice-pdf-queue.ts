@@ -9,7 +9,13 @@ import type { Logger } from '../../logger';
 import type { FileStore } from '../../files/stored-files';
 import { Invoice } from './entities/invoice';
 import { storeInvoicePdf } from './invoice-pdf';
-import { claimDuePdfs, dropClaimedPdf, markPdfsDue, retryPdfLater } from './invoice-pdf-repository';
+import {
+  claimDuePdfs,
+  dropClaimedPdf,
+  markPdfsDue,
+  retryPdfLater,
+  type ClaimedPdfRow,
+} from './invoice-pdf-repository';
 
 /**
  * An invoice's PDF is made after the invoice commits, not in its transaction: rendering took
@@ -50,18 +56,14 @@ export async function queueInvoicePdfs(
   signalWork('invoice-pdfs');
 }
 
-interface Claimed {
-  tenantId: string;
-  invoiceId: string;
-  claim: string;
-  attempts: number;
-}
+/** A claimed row, with the claim that holds it. */
+type Claimed = ClaimedPdfRow & { claim: string };
 
 /** Claims up to `batch` due rows of any tenant for `LEASE_SECONDS`, in a transaction of its own. */
 async function claimDue(orm: MikroORM, batch: number): Promise<Claimed[]> {
   const claim = randomUUID();
   const rows = await asWorker(orm, PDF_ACTOR, (em) => claimDuePdfs(em, batch, claim, LEASE_SECONDS));
-  return rows.map((r) => ({ tenantId: r.tenant_id, invoiceId: r.invoice_id, claim, attempts: r.attempts }));
+  return rows.map((r) => ({ ...r, claim }));
 }
 
 /**

@@ -1,19 +1,16 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { queryRows } from '../../db/orm-bypass/statements';
+import type { InvoicePdfDue } from './entities/invoice-pdf-due';
 
 /**
- * The statements of `invoice_pdf_due`, the invoices whose PDF is still to be made
- * (invoice-pdf-queue.ts says why it is a table). Each is a queue's statement rather than a
+ * The statements of `invoice_pdf_due` (its entity: InvoicePdfDue), the invoices whose PDF is still
+ * to be made (invoice-pdf-queue.ts says why it is a table). Each is a queue's statement rather than a
  * record's read or write: an upsert of many rows, a claim with SKIP LOCKED, and releases guarded
  * by the claim, all timed by the database's clock, which the leases are compared with.
  */
 
 /** A row as a claim answers it. */
-export interface ClaimedPdfRow {
-  tenant_id: string;
-  invoice_id: string;
-  attempts: number;
-}
+export type ClaimedPdfRow = Pick<InvoicePdfDue, 'tenantId' | 'invoiceId' | 'attempts'>;
 
 /**
  * Makes the PDFs of `invoiceIds` due now, in `em`'s transaction: a row already waiting (claimed
@@ -49,7 +46,7 @@ export function claimDuePdfs(
      update invoice_pdf_due q
      set claim = $2, attempts = q.attempts + 1, due = now() + make_interval(secs => $3)
      from due where q.tenant_id = due.tenant_id and q.invoice_id = due.invoice_id
-     returning q.tenant_id, q.invoice_id, q.attempts`,
+     returning q.tenant_id as "tenantId", q.invoice_id as "invoiceId", q.attempts`,
     [batch, claim, leaseSeconds],
   );
 }
