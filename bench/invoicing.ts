@@ -7,26 +7,36 @@
  * 1. creates: POST /api/v1/invoices of ONE tenant for INVOICING_SECONDS (15) with 1 client, then
  *    8 clients, each client sending its next request when the last one answered; twice, in turn,
  *    so the box's other load weighs on both alike. Between phases the PDF queue is let drain, and
- *    the time that took is reported (the PDFs are made after each create commits).
- * 2. a month's run: INVOICING_AGREEMENTS (1,000) invoices with a recurring agreement (autoSend,
+ *    the time that took is reported (the PDFs are made after each create commits). First against
+ *    one process, then against the cluster as deployed here: INVOICING_WORKERS processes (the
+ *    available cores by default; 1 leaves the cluster out) sharing their rate limits in the Redis
+ *    of REDIS_URL (127.0.0.1:6379 by default). BENCH_COMPARE_DIR runs that checkout's build instead;
+ *    BENCH_PROFILE_DIR takes a CPU profile of the one process (each thread's a file of its own),
+ *    with the creates' window in window.json for `node dist/bench/profile.js`.
+ * 2. a month's run (against the one process): INVOICING_AGREEMENTS (1,000) invoices with a recurring agreement (autoSend,
  *    monthly, next date today), then `invoices.recurring` run now for the tenant, as `bms jobs:run`
  *    runs it, timed until every generated invoice is SENT; then until their mails are delivered
  *    and their PDFs made by the service.
  */
 import fs from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { appScheduled } from '../src/app-modules';
 import { JobScheduler } from '../src/jobs/scheduler';
 import { createLogger } from '../src/logger';
 import { percentile } from './events-drain';
-import { startService } from './processes';
+import { startService, type Server } from './processes';
+import { monotonicMicros } from './profile';
 import { scenarioTenant } from './scenario-tenant';
 
 const SECONDS = Number(process.env.INVOICING_SECONDS ?? 15);
 const AGREEMENTS = Number(process.env.INVOICING_AGREEMENTS ?? 1000);
 const CLIENTS = [1, 8];
 const ROUNDS = 2;
+const WORKERS = Number(process.env.INVOICING_WORKERS ?? availableParallelism());
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const COMPARE_DIR = process.env.BENCH_COMPARE_DIR ? path.resolve(process.env.BENCH_COMPARE_DIR) : undefined;
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 
 export interface CreatePhase {
   clients: number;
@@ -45,9 +55,16 @@ export interface CreatePhase {
   sessions: { lock: number; active: number; idleInTransaction: number };
 }
 
-export interface InvoicingResult {
+/** The create rounds against one deployment: one process, or a cluster of `workers`. */
+export interface CreateRounds {
+  workers: number;
   phases: CreatePhase[];
+  /** The median 8-client rate over the median 1-client rate. */
   ratio: number;
+}
+
+export interface InvoicingResult {
+  rounds: CreateRounds[];
   recurring: { generated: number; runMs: number; sentMs: number; mailedMs: number; pdfsMs: number };
   loadAverage: number[];
 }
@@ -63,13 +80,21 @@ export async function invoicingScenario(log: (line: string) => void = console.lo
     Number((await owner.execute<{ n: number }[]>(sql, params))[0].n);
   try {
     process.env.DATA_DIR = dataDir;
-    const service = await startService({
-      databaseUrl: db.url,
-      jwtSecret: secret,
-      poolSize: 10,
-      logLevel: 'warn',
-    });
-    stops.push(() => service.stop());
+    const start = (workers: number) =>
+      startService({
+        databaseUrl: db.url,
+        jwtSecret: secret,
+        poolSize: 10,
+        logLevel: 'warn',
+        workers,
+        ...(workers > 1 ? { redisUrl: REDIS_URL } : {}),
+        ...(COMPARE_DIR ? { root: COMPARE_DIR } : {}),
+        ...(PROFILE_DIR && workers === 1 ? { profileDir: PROFILE_DIR } : {}),
+      });
+    /** The service the requests go to: the one process, then the cluster. */
+    let service: Server = await start(1);
+    const single = service;
+    stops.push(() => single.stop());
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const post = async (p: string, body: object) => {
       const res = await fetch(`${service.base}/api/v1${p}`, {
@@ -149,26 +174,38 @@ export async function invoicingScenario(log: (line: string) => void = console.lo
       };
     };
 
-    log(
-      `Invoicing: creates of one tenant for ${SECONDS} s with ${CLIENTS.join(' and ')} clients, ${ROUNDS} rounds`,
-    );
-    await creates(4, 3000); // warm-up
-    await pdfsDrained();
-    const phases: CreatePhase[] = [];
-    for (let round = 0; round < ROUNDS; round++)
-      for (const clients of CLIENTS) {
-        const phase = await creates(clients, SECONDS * 1000);
-        const pdfDrainMs = await pdfsDrained();
-        phases.push({ clients, ...phase, pdfDrainMs });
-        const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-        log(
-          `  ${clients} client(s): ${phase.rps.toFixed(1)} creates/s, p50 ${phase.p50.toFixed(1)} ms; service ${phase.serviceCores.toFixed(2)} cores, ${phase.cpuMsPerCreate.toFixed(1)} ms CPU/create; sessions: ${pct(phase.sessions.lock)} waiting on a lock, ${pct(phase.sessions.active)} in a statement, ${pct(phase.sessions.idleInTransaction)} idle in transaction; PDFs all made ${(pdfDrainMs / 1000).toFixed(1)} s after`,
-        );
-      }
-    const median = (xs: number[]) => percentile(xs, 50);
-    const rpsOf = (c: number) => median(phases.filter((p) => p.clients === c).map((p) => p.rps));
-    const ratio = rpsOf(8) / rpsOf(1);
-    log(`  8 clients / 1 client: ${ratio.toFixed(2)}x (target 3x)`);
+    const createRounds = async (workers: number): Promise<CreateRounds> => {
+      log(
+        `Invoicing: creates of one tenant for ${SECONDS} s with ${CLIENTS.join(' and ')} clients, ${ROUNDS} rounds, ${workers === 1 ? 'one process' : `${workers} processes (WEB_CONCURRENCY, rate limits in Redis)`}${COMPARE_DIR ? ` of ${COMPARE_DIR}` : ''}`,
+      );
+      await creates(4, 3000); // warm-up
+      await pdfsDrained();
+      const phases: CreatePhase[] = [];
+      for (let round = 0; round < ROUNDS; round++)
+        for (const clients of CLIENTS) {
+          const phase = await creates(clients, SECONDS * 1000);
+          const pdfDrainMs = await pdfsDrained();
+          phases.push({ clients, ...phase, pdfDrainMs });
+          const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+          log(
+            `  ${clients} client(s): ${phase.rps.toFixed(1)} creates/s, p50 ${phase.p50.toFixed(1)} ms; service ${phase.serviceCores.toFixed(2)} cores, ${phase.cpuMsPerCreate.toFixed(1)} ms CPU/create; sessions: ${pct(phase.sessions.lock)} waiting on a lock, ${pct(phase.sessions.active)} in a statement, ${pct(phase.sessions.idleInTransaction)} idle in transaction; PDFs all made ${(pdfDrainMs / 1000).toFixed(1)} s after; load ${loadavg()[0].toFixed(2)}`,
+          );
+        }
+      const median = (xs: number[]) => percentile(xs, 50);
+      const rpsOf = (c: number) => median(phases.filter((p) => p.clients === c).map((p) => p.rps));
+      const ratio = rpsOf(8) / rpsOf(1);
+      log(`  8 clients / 1 client: ${ratio.toFixed(2)}x (target 3x)`);
+      return { workers, phases, ratio };
+    };
+    const from = monotonicMicros();
+    const rounds = [await createRounds(1)];
+    if (PROFILE_DIR) {
+      fs.mkdirSync(PROFILE_DIR, { recursive: true });
+      fs.writeFileSync(
+        path.join(PROFILE_DIR, 'window.json'),
+        JSON.stringify({ from, to: monotonicMicros() }),
+      );
+    }
 
     log(`A month's run: ${AGREEMENTS} recurring agreements with autoSend, due today`);
     const today = new Date();
@@ -218,11 +255,17 @@ export async function invoicingScenario(log: (line: string) => void = console.lo
     const pdfsMs = performance.now() - started;
     const withPdf = await count(`${generatedSql} and pdf is not null`, [tenant.id, at]);
     log(`  their PDFs stored (${withPdf}) ${(pdfsMs / 1000).toFixed(1)} s after the run started`);
+    if (WORKERS > 1) {
+      await single.stop();
+      service = await start(WORKERS);
+      const cluster = service;
+      stops.push(() => cluster.stop());
+      rounds.push(await createRounds(WORKERS));
+    }
     const loadAverage = loadavg();
     log(`  load average ${loadAverage.map((l) => l.toFixed(2)).join(' ')}`);
     return {
-      phases,
-      ratio,
+      rounds,
       recurring: { generated, runMs, sentMs, mailedMs, pdfsMs },
       loadAverage,
     };

@@ -15,7 +15,10 @@ export interface Server {
   pid: number;
   /** Resident memory of the process now, from /proc (Linux); undefined elsewhere. */
   rss(): number | undefined;
-  /** CPU seconds (user + system) the process has used so far, from /proc (Linux); undefined elsewhere. */
+  /**
+   * CPU seconds (user + system) the process has used so far, from /proc (Linux); undefined
+   * elsewhere. The service's include its cluster workers'.
+   */
   cpu(): number | undefined;
   stop(): Promise<void>;
   /** The service's memory as V8 sees it, after a full collection when `gc` (`memoryProbe` services only). */
@@ -55,6 +58,26 @@ export function cpuOf(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The CPU seconds of `pid` and of its child processes (a cluster's workers), as `cpuOf` counts
+ * them; each process's threads are in its own figure.
+ */
+export function cpuOfTree(pid: number): number | undefined {
+  const own = cpuOf(pid);
+  if (own === undefined) return undefined;
+  let children: number[] = [];
+  try {
+    children = fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' '))
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    /* the process ended meanwhile */
+  }
+  return children.reduce((sum, child) => sum + (cpuOfTree(child) ?? 0), own);
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -183,7 +206,7 @@ export async function startService(options: ServiceOptions): Promise<Server> {
     base,
     pid: child.pid!,
     rss: () => rssOf(child.pid!),
-    cpu: () => cpuOf(child.pid!),
+    cpu: () => cpuOfTree(child.pid!),
     stop: () => stopChild(child),
     ...(options.memoryProbe ? { probe: (gc: boolean) => askProbe(child, gc) } : {}),
   };

@@ -79,11 +79,6 @@ export function ormOptions({
     filters: tenantFilter(scoped),
     // In the composition's order (src/orm-composition.ts says why).
     subscribers: composition.subscribers(),
-    // No entity describes this: the invoice PDF queue's own statements
-    // (domain/finance/invoice-pdf-queue.ts) write it.
-    schemaGenerator: {
-      skipTables: ['invoice_pdf_due'],
-    },
     // The list of migrations joins these when the migrator is first used (`migratorOf`).
     migrations: { transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Each request works on its own fork; the global manager must never hold request state.

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import { queryRows } from '../../db/orm-bypass/statements';
 import { withTenant } from '../../db/tenant-transaction';
 import { asWorker } from '../../db/worker-transaction';
 import { outboxRow, recordData } from '../../events/outbox';
@@ -10,6 +9,13 @@ import type { Logger } from '../../logger';
 import type { FileStore } from '../files/stored-files';
 import { Invoice } from './entities/invoice';
 import { storeInvoicePdf } from './invoice-pdf';
+import {
+  claimDuePdfs,
+  dropClaimedPdf,
+  markPdfsDue,
+  retryPdfLater,
+  type ClaimedPdfRow,
+} from './invoice-pdf-repository';
 
 /**
  * An invoice's PDF is made after the invoice commits, not in its transaction: rendering took
@@ -44,48 +50,20 @@ export async function queueInvoicePdfs(
   invoiceIds: string[],
 ): Promise<void> {
   if (invoiceIds.length === 0) return;
-  await queryRows(
-    em,
-    `insert into invoice_pdf_due (tenant_id, invoice_id)
-     select $1, unnest($2::uuid[])
-     on conflict (tenant_id, invoice_id) do update set due = now(), attempts = 0, claim = null`,
-    [tenantId, invoiceIds],
-  );
+  await markPdfsDue(em, tenantId, invoiceIds);
   // In this process only: a NOTIFY per invoice would make the tenant's creates take turns at
   // commit (events/work-signals.ts); other processes find the row at their next look.
   signalWork('invoice-pdfs');
 }
 
-interface Claimed {
-  tenantId: string;
-  invoiceId: string;
-  claim: string;
-  attempts: number;
-}
+/** A claimed row, with the claim that holds it. */
+type Claimed = ClaimedPdfRow & { claim: string };
 
 /** Claims up to `batch` due rows of any tenant for `LEASE_SECONDS`, in a transaction of its own. */
 async function claimDue(orm: MikroORM, batch: number): Promise<Claimed[]> {
   const claim = randomUUID();
-  const rows = await asWorker(orm, PDF_ACTOR, (em) =>
-    queryRows(
-      em,
-      `with due as (
-         select tenant_id, invoice_id from invoice_pdf_due where due <= now()
-         order by due limit $1 for update skip locked
-       )
-       update invoice_pdf_due q
-       set claim = $2, attempts = q.attempts + 1, due = now() + make_interval(secs => $3)
-       from due where q.tenant_id = due.tenant_id and q.invoice_id = due.invoice_id
-       returning q.tenant_id, q.invoice_id, q.attempts`,
-      [batch, claim, LEASE_SECONDS],
-    ),
-  );
-  return rows.map((r) => ({
-    tenantId: String(r.tenant_id),
-    invoiceId: String(r.invoice_id),
-    claim,
-    attempts: Number(r.attempts),
-  }));
+  const rows = await asWorker(orm, PDF_ACTOR, (em) => claimDuePdfs(em, batch, claim, LEASE_SECONDS));
+  return rows.map((r) => ({ ...r, claim }));
 }
 
 /**
@@ -122,11 +100,7 @@ async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<v
         await em.flush();
       }
     }
-    await queryRows(
-      em,
-      `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = $2 and claim = $3`,
-      [job.tenantId, job.invoiceId, job.claim],
-    );
+    await dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim);
   });
 }
 
@@ -134,17 +108,8 @@ async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<v
 async function settleFailure(orm: MikroORM, job: Claimed): Promise<void> {
   await withTenant(orm.em, { tenantId: job.tenantId, userId: null, email: PDF_ACTOR }, (em) =>
     job.attempts >= MAX_ATTEMPTS
-      ? queryRows(em, `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = $2 and claim = $3`, [
-          job.tenantId,
-          job.invoiceId,
-          job.claim,
-        ])
-      : queryRows(
-          em,
-          `update invoice_pdf_due set claim = null, due = now() + make_interval(secs => $4)
-           where tenant_id = $1 and invoice_id = $2 and claim = $3`,
-          [job.tenantId, job.invoiceId, job.claim, RETRY_SECONDS * 2 ** (job.attempts - 1)],
-        ),
+      ? dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim)
+      : retryPdfLater(em, job.tenantId, job.invoiceId, job.claim, RETRY_SECONDS * 2 ** (job.attempts - 1)),
   );
 }
 

@@ -9,6 +9,8 @@ import { assetOf, findFile, type FileStore } from '../files/stored-files';
 import { Invoice, InvoiceRowType, InvoiceType } from './entities/invoice';
 import { buyerParty, isReverseCharged, sellerParty, type InvoiceParty } from './invoice-parties';
 import { REVERSE_CHARGE_NOTE, vatBreakdown } from './vat-rules';
+import type { InvoicePdfLayout } from './invoice-pdf-drawing';
+import { drawInThread } from './invoice-pdf-threads';
 
 export async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -30,134 +32,85 @@ function partyLines(party: InvoiceParty): string[] {
 }
 
 /**
- * A sales invoice as a PDF (pdfkit, with its built-in Helvetica), with what an EU invoice must
- * show (Directive 2006/112/EC, article 226): the seller's and the buyer's names, addresses and VAT
- * numbers, the invoice and supply dates, the rows with their rates, the VAT per rate, the totals
- * before and after VAT, the reverse-charge note where it applies, and for a credit note the
- * invoice it corrects. Everything as stored after the invoice's amounts were computed.
+ * What a sales invoice's PDF shows, with what an EU invoice must show (Directive 2006/112/EC,
+ * article 226): the seller's and the buyer's names, addresses and VAT numbers, the invoice and
+ * supply dates, the rows with their rates, the VAT per rate, the totals before and after VAT, the
+ * reverse-charge note where it applies, and for a credit note the invoice it corrects. Everything
+ * as stored after the invoice's amounts were computed.
  */
-export async function renderInvoicePdf(
+export function invoicePdfLayout(
   invoice: Invoice,
   tenant: Tenant,
   customer: Customer | null,
-  logo: Buffer | null,
   credited: Pick<Invoice, 'invoiceNumber' | 'invoiceDate'> | null = null,
-): Promise<Buffer> {
-  // Loaded on the first invoice rendered, not at start-up: pdfkit is one large module, and every
-  // start (each test file's servers among them) paid for it whether or not it made a PDF.
-  const { default: PDFDocument } = await import('pdfkit');
-  const creditNote = invoice.type === InvoiceType.CREDIT_NOTE;
-  const title = creditNote ? 'Credit note' : 'Invoice';
-  // A fixed creation date makes the same invoice the same bytes, so an unchanged rendering is
-  // recognised (storeInvoicePdf) and no new file, nor an update event, is made for it.
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 50,
-    info: {
-      Title: `${title} ${invoice.invoiceNumber ?? ''}`,
-      CreationDate: invoice.invoiceDate ?? new Date(0),
-    },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+): InvoicePdfLayout {
+  const title = invoice.type === InvoiceType.CREDIT_NOTE ? 'Credit note' : 'Invoice';
   const currency = invoice.currency ?? 'EUR';
   const billing = tenant.billingInfo;
   const seller = sellerParty(tenant);
-
-  if (logo) {
-    // pdfkit draws JPEG and PNG; a logo of another type is left out rather than failing the invoice.
-    try {
-      doc.image(logo, 445, 40, { fit: [100, 50] });
-    } catch {
-      /* not a JPEG or PNG */
-    }
-  }
-  doc.fontSize(18).text(tenant.name, 50, 50);
-  doc.fontSize(9);
-  for (const line of [
-    ...partyLines(seller),
-    billing?.cocNumber ? `CoC ${billing.cocNumber}` : '',
-    billing?.iban ? `IBAN ${billing.iban}${billing.bic ? ` (BIC ${billing.bic})` : ''}` : '',
-    billing?.email ?? '',
-  ])
-    if (line) doc.text(line);
-  doc.moveDown();
-  doc.fontSize(14).text(`${title} ${invoice.invoiceNumber ?? '(draft)'}`);
-  doc.fontSize(10);
-  // The model has no separate delivery date: goods and services are taken as supplied on the
-  // invoice date (docs/business-rules.md).
-  doc.text(
-    `Date: ${day(invoice.invoiceDate)}    Supply date: ${day(invoice.invoiceDate)}    Due: ${day(invoice.dueDate)}`,
-  );
-  if (credited) {
-    doc.text(`Corrects invoice ${credited.invoiceNumber ?? ''} of ${day(credited.invoiceDate)}`);
-  }
-  if (customer) {
-    doc.moveDown(0.5);
-    doc.text(`Bill to: ${customer.name}`);
-    for (const line of partyLines(buyerParty(customer))) doc.text(line);
-    if (customer.email) doc.text(customer.email);
-  }
-  if (invoice.paymentReference) doc.text(`Payment reference: ${invoice.paymentReference}`);
-  doc.moveDown();
-
-  /** A table row: each cell from its column's left edge to the next one's; the row is as tall as its tallest cell. */
-  const table = (columns: number[], align: ('left' | 'right')[]) => (cells: string[]) => {
-    const y = doc.y;
-    let bottom = y;
-    cells.forEach((cell, i) => {
-      doc.text(cell, columns[i], y, { width: (columns[i + 1] ?? 545) - columns[i] - 5, align: align[i] });
-      bottom = Math.max(bottom, doc.y);
-    });
-    doc.x = columns[0];
-    doc.y = bottom;
-    doc.moveDown(0.3);
-  };
-  const right = (n: number) => Array<'right'>(n).fill('right');
-  const row = table([50, 200, 260, 335, 385, 455], ['left', ...right(5)]);
-  doc.font('Helvetica-Bold');
-  row(['Description', 'Quantity', 'Unit price', 'VAT %', 'VAT', 'Total excl. VAT']);
-  doc.font('Helvetica');
-  for (const r of invoice.rows) {
-    row([
+  const notes: string[] = [];
+  if (customer && isReverseCharged(invoice, seller, buyerParty(customer))) notes.push(REVERSE_CHARGE_NOTE);
+  if (invoice.note) notes.push(invoice.note);
+  return {
+    title: `${title} ${invoice.invoiceNumber ?? ''}`,
+    // A fixed creation date makes the same invoice the same bytes, so an unchanged rendering is
+    // recognised (storeInvoicePdf) and no new file, nor an update event, is made for it.
+    creationDate: invoice.invoiceDate ?? new Date(0),
+    sellerName: tenant.name,
+    sellerLines: [
+      ...partyLines(seller),
+      billing?.cocNumber ? `CoC ${billing.cocNumber}` : '',
+      billing?.iban ? `IBAN ${billing.iban}${billing.bic ? ` (BIC ${billing.bic})` : ''}` : '',
+      billing?.email ?? '',
+    ].filter(Boolean),
+    heading: `${title} ${invoice.invoiceNumber ?? '(draft)'}`,
+    // The model has no separate delivery date: goods and services are taken as supplied on the
+    // invoice date (docs/business-rules.md).
+    dates: `Date: ${day(invoice.invoiceDate)}    Supply date: ${day(invoice.invoiceDate)}    Due: ${day(invoice.dueDate)}`,
+    corrects: credited
+      ? `Corrects invoice ${credited.invoiceNumber ?? ''} of ${day(credited.invoiceDate)}`
+      : null,
+    buyerLines: customer
+      ? [
+          `Bill to: ${customer.name}`,
+          ...partyLines(buyerParty(customer)),
+          ...(customer.email ? [customer.email] : []),
+        ]
+      : null,
+    paymentReference: invoice.paymentReference ? `Payment reference: ${invoice.paymentReference}` : null,
+    rows: invoice.rows.map((r) => [
       r.description ?? '',
       r.quantity == null ? '' : String(r.quantity),
       r.unitPrice == null ? '' : money(r.unitPrice, currency),
       r.type === InvoiceRowType.TEXT ? '' : `${r.taxRate ?? 0}%`,
       money(r.taxAmount, currency),
       money(r.total, currency),
-    ]);
-  }
-  doc.moveDown();
-  // The VAT per rate, under the rows' columns: taxable amount, rate, VAT.
-  const breakdown = table([50, 200, 335, 385, 455], ['left', ...right(4)]);
-  doc.font('Helvetica-Bold');
-  breakdown(['VAT breakdown', 'Taxable amount', 'Rate', 'VAT', '']);
-  doc.font('Helvetica');
-  for (const line of vatBreakdown(invoice.rows)) {
-    breakdown(['', money(line.taxable, currency), `${line.rate}%`, money(line.tax, currency), '']);
-  }
-  doc.moveDown();
-  const total = table([50, 300, 455], ['left', 'right', 'right']);
-  doc.font('Helvetica-Bold');
-  total(['', 'Total excl. VAT', money(invoice.totalExcludingTax, currency)]);
-  total(['', 'VAT', money(invoice.totalTax, currency)]);
-  total(['', 'Total incl. VAT', money(invoice.totalWithTax, currency)]);
-  doc.font('Helvetica');
-  if (customer && isReverseCharged(invoice, seller, buyerParty(customer))) {
-    doc.moveDown();
-    doc.text(REVERSE_CHARGE_NOTE, 50);
-  }
-  if (invoice.note) {
-    doc.moveDown();
-    doc.text(invoice.note, 50);
-  }
-  doc.end();
-  return done;
+    ]),
+    vatLines: vatBreakdown(invoice.rows).map((line) => [
+      '',
+      money(line.taxable, currency),
+      `${line.rate}%`,
+      money(line.tax, currency),
+      '',
+    ]),
+    totals: [
+      ['', 'Total excl. VAT', money(invoice.totalExcludingTax, currency)],
+      ['', 'VAT', money(invoice.totalTax, currency)],
+      ['', 'Total incl. VAT', money(invoice.totalWithTax, currency)],
+    ],
+    notes,
+  };
+}
+
+/** A sales invoice as a PDF, drawn off the event loop (invoice-pdf-threads.ts). */
+export function renderInvoicePdf(
+  invoice: Invoice,
+  tenant: Tenant,
+  customer: Customer | null,
+  logo: Buffer | null,
+  credited: Pick<Invoice, 'invoiceNumber' | 'invoiceDate'> | null = null,
+): Promise<Buffer> {
+  return drawInThread(invoicePdfLayout(invoice, tenant, customer, credited), logo);
 }
 
 /** What an invoice's documents (its PDF, its e-invoices) show besides the invoice itself. */

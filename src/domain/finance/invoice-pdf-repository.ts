@@ -1,0 +1,82 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { queryRows } from '../../db/orm-bypass/statements';
+import type { InvoicePdfDue } from './entities/invoice-pdf-due';
+
+/**
+ * The statements of `invoice_pdf_due` (its entity: InvoicePdfDue), the invoices whose PDF is still
+ * to be made (invoice-pdf-queue.ts says why it is a table). Each is a queue's statement rather than a
+ * record's read or write: an upsert of many rows, a claim with SKIP LOCKED, and releases guarded
+ * by the claim, all timed by the database's clock, which the leases are compared with.
+ */
+
+/** A row as a claim answers it. */
+export type ClaimedPdfRow = Pick<InvoicePdfDue, 'tenantId' | 'invoiceId' | 'attempts'>;
+
+/**
+ * Makes the PDFs of `invoiceIds` due now, in `em`'s transaction: a row already waiting (claimed
+ * or not) is due again at once, its tries counted afresh, and any claim on it forgotten.
+ */
+export async function markPdfsDue(em: EntityManager, tenantId: string, invoiceIds: string[]): Promise<void> {
+  await queryRows(
+    em,
+    `insert into invoice_pdf_due (tenant_id, invoice_id)
+     select $1, unnest($2::uuid[])
+     on conflict (tenant_id, invoice_id) do update set due = now(), attempts = 0, claim = null`,
+    [tenantId, invoiceIds],
+  );
+}
+
+/**
+ * Claims up to `batch` due rows of any tenant as `claim` (in a worker's transaction: the table's
+ * worker policy): each is counted a try and held for `leaseSeconds`, after which another worker
+ * may take it. Rows another worker is claiming are passed over.
+ */
+export function claimDuePdfs(
+  em: EntityManager,
+  batch: number,
+  claim: string,
+  leaseSeconds: number,
+): Promise<ClaimedPdfRow[]> {
+  return queryRows<ClaimedPdfRow>(
+    em,
+    `with due as (
+       select tenant_id, invoice_id from invoice_pdf_due where due <= now()
+       order by due limit $1 for update skip locked
+     )
+     update invoice_pdf_due q
+     set claim = $2, attempts = q.attempts + 1, due = now() + make_interval(secs => $3)
+     from due where q.tenant_id = due.tenant_id and q.invoice_id = due.invoice_id
+     returning q.tenant_id as "tenantId", q.invoice_id as "invoiceId", q.attempts`,
+    [batch, claim, leaseSeconds],
+  );
+}
+
+/** Removes the invoice's row if it is still under `claim` (a row queued again meanwhile has none). */
+export async function dropClaimedPdf(
+  em: EntityManager,
+  tenantId: string,
+  invoiceId: string,
+  claim: string,
+): Promise<void> {
+  await queryRows(em, `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = $2 and claim = $3`, [
+    tenantId,
+    invoiceId,
+    claim,
+  ]);
+}
+
+/** Releases the invoice's row, if still under `claim`, to be tried again in `seconds`. */
+export async function retryPdfLater(
+  em: EntityManager,
+  tenantId: string,
+  invoiceId: string,
+  claim: string,
+  seconds: number,
+): Promise<void> {
+  await queryRows(
+    em,
+    `update invoice_pdf_due set claim = null, due = now() + make_interval(secs => $4)
+     where tenant_id = $1 and invoice_id = $2 and claim = $3`,
+    [tenantId, invoiceId, claim, seconds],
+  );
+}
