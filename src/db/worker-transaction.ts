@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { queryRows } from './orm-bypass/statements';
+import { APP_ROLE } from './tenant-transaction';
 import { inTransaction } from './transaction';
 
 /**
@@ -25,6 +26,19 @@ export async function asWorker<R>(
  */
 export async function actAsTenant(em: EntityManager, tenantId: string): Promise<void> {
   await queryRows(em, `select set_config('app.tenant_id', $1, true)`, [tenantId]);
+}
+
+/**
+ * Turns the rest of a worker's transaction into a request's of `tenantId`: the application role,
+ * the tenant and no worker, so what it reads and writes from here on is under the tenant's
+ * row-level policies as a request's is.
+ */
+export async function actAsApplicationTenant(em: EntityManager, tenantId: string): Promise<void> {
+  await queryRows(
+    em,
+    `select set_config('role', $1, true), set_config('app.tenant_id', $2, true), set_config('app.worker', '', true)`,
+    [APP_ROLE, tenantId],
+  );
 }
 
 /** Runs a statement (a delete, an update) in `em`'s transaction; answers how many rows it touched. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { OutboxEvent } from '../entities/outbox-event';
 import type { MailAttachment, MailMessage } from './mail';
 import { insertMailDelivery } from './delivery-repository';
 
@@ -37,4 +38,25 @@ export async function queueMail(
       `the attachments weigh ${size} bytes, over the ${MAX_MAIL_ATTACHMENT_BYTES} a queued e-mail carries`,
     );
   return insertMailDelivery(em, fields);
+}
+
+/**
+ * The outbox event each record's message reports, by record id: the record's latest event (of
+ * `type`, when given). Read after the flush that wrote it, since a delivery's `eventId` is a
+ * foreign key to it.
+ */
+export async function reportedEvents(
+  em: EntityManager,
+  tenantId: string,
+  resourceIds: readonly string[],
+  type?: string,
+): Promise<Map<string, string>> {
+  const events = await em.find(
+    OutboxEvent,
+    { tenantId, resourceId: { $in: [...resourceIds] }, ...(type === undefined ? {} : { type }) },
+    { fields: ['id', 'resourceId'], orderBy: { occurredAt: 'desc', id: 'desc' } },
+  );
+  const latest = new Map<string, string>();
+  for (const e of events) if (!latest.has(e.resourceId!)) latest.set(e.resourceId!, e.id);
+  return latest;
 }

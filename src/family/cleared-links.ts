@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { selectManagedByLink } from '../db/orm-bypass/detached';
-import { setNullLinks, type SetNullLink } from './foreign-key-repository';
+import { setNullLinks, type SetNullLink } from '../db/foreign-key-repository';
 
 /**
  * Links a deletion clears. A foreign key declared `on delete set null` (docs/integrity.md) clears

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { actorOf } from '../db/tenancy';
 import { problems, type Problem } from '../errors';
-import { foreignKeysOf, rowExists, type Reference } from './foreign-key-repository';
+import { foreignKeysOf, rowExists, type Reference } from '../db/foreign-key-repository';
 
 const referencesByTable = new Map<string, Reference[]>();
 

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Caller, HeldKey, Reply } from '../context';
 import { AppError, badRequest, titleFor } from '../errors';
-import { storeAnswer, storedAnswer, tryLockKey } from './idempotency-key-repository';
+import { storeAnswer, storedAnswer, tryLockKey } from '../db/idempotency-key-repository';
 
 /**
  * Idempotency keys, as Stripe's API has them. A write sent with `Idempotency-Key` runs once; its

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { asWorker } from '../db/worker-transaction';
-import { deleteExpired } from './idempotency-key-repository';
+import { deleteExpired } from '../db/idempotency-key-repository';
 
 /**
  * Deletes idempotency keys past their 24 hours, of every tenant: the `idempotency.cleanup`

@@ -1,12 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { withTenant } from '../../db/tenant-transaction';
-import { OutboxEvent } from '../../entities/outbox-event';
 import { Tenant } from '../../entities/tenant';
 import { TrustedIssuer } from '../../entities/trusted-issuer';
 import { User, UserStatus } from '../../entities/user';
 import { conflict, notFound } from '../../errors';
-import { queueMail } from '../../events/outbound-mail';
+import { queueMail, reportedEvents } from '../../events/outbound-mail';
 import { activeEventSettings } from '../../events/settings';
 import { isUuid } from '../../limits';
 import { spendByToken, spendForUser, storeInvitation } from './invitation-repository';
@@ -62,18 +61,14 @@ export async function inviteUser(
   // A delivery reports an outbox event (a foreign key): the user's latest, which is its creation or
   // the change that made it INVITED, or for a re-invitation an earlier one of the user's.
   await em.flush();
-  const event = await em.findOne(
-    OutboxEvent,
-    { tenantId: user.tenantId, resourceId: user.id },
-    { fields: ['id'], orderBy: { occurredAt: 'desc', id: 'desc' } },
-  );
-  if (!event) throw conflict(`User ${user.id} has no recorded event for its invitation to report`);
+  const eventId = (await reportedEvents(em, user.tenantId, [user.id])).get(user.id);
+  if (!eventId) throw conflict(`User ${user.id} has no recorded event for its invitation to report`);
   const tenant = await em.findOneOrFail(Tenant, { id: user.tenantId });
   const link = `${activeEventSettings().publicUrl}${ACCEPT_PATH}?token=${encodeURIComponent(token)}`;
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
   await queueMail(em, {
     tenantId: user.tenantId,
-    eventId: event.id,
+    eventId,
     eventType: INVITATION_MAIL_EVENT,
     by,
     mail: {

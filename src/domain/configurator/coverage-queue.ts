@@ -1,9 +1,8 @@
 import { LockMode, raw, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import { APP_ROLE, withTenant } from '../../db/tenant-transaction';
+import { withTenant } from '../../db/tenant-transaction';
 import { forkFor, type Actor } from '../../db/tenancy';
-import { inTransaction } from '../../db/transaction';
+import { actAsApplicationTenant, asWorker as acrossTenants } from '../../db/worker-transaction';
 import { CoverageJob, CoverageJobStatus } from './entities/coverage-job';
-import { actAsCoverageWorker, actAsTenant } from './coverage-job-repository';
 import { PRIORITY_ORDER } from './coverage-priority';
 
 /**
@@ -69,10 +68,8 @@ export async function claimNextJob(
   identity: WorkerIdentity,
   settings: QueueSettings,
 ): Promise<ClaimedJob | null> {
-  const tx = orm.em.fork({ clear: true, useContext: false });
-  return inTransaction(tx, async () => {
+  return acrossTenants(orm, 'coverage', async (tx) => {
     const trx = tx.getTransactionContext()!;
-    await actAsCoverageWorker(tx);
     const now = new Date();
     const [found] = await tx.find(
       CoverageJob,
@@ -91,7 +88,7 @@ export async function claimNextJob(
     );
     if (!found) return null;
 
-    await actAsTenant(tx, APP_ROLE, found.tenantId);
+    await actAsApplicationTenant(tx, found.tenantId);
     const em = forkFor(orm.em, workerActor(found.tenantId));
     em.setTransactionContext(trx);
     try {

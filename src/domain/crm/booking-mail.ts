@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import ical, { ICalCalendarMethod } from 'ical-generator';
 import { Tenant } from '../../entities/tenant';
-import { OutboxEvent } from '../../entities/outbox-event';
-import { attachmentOf, queueMail } from '../../events/outbound-mail';
+import { attachmentOf, queueMail, reportedEvents } from '../../events/outbound-mail';
 import type { Booking } from './entities/booking';
 
 /** The delivery's event type of a booking's confirmation. */
@@ -52,7 +51,7 @@ export async function queueBookingConfirmation(
   settings: { apiUrl: string; mailFrom: string },
 ): Promise<string> {
   const tenant = await em.findOneOrFail(Tenant, { id: booking.tenantId });
-  const event = await latestEvent(em, booking, 'booking.created');
+  const event = (await reportedEvents(em, booking.tenantId, [booking.id], 'booking.created')).get(booking.id);
   const ics = bookingInvitation(booking, { name: tenant.name, email: settings.mailFrom });
   const when = mailTime(booking.startTime);
   return queueMail(em, {
@@ -83,7 +82,7 @@ export async function queueBookingReminder(
   by: string,
 ): Promise<string> {
   const tenant = await em.findOneOrFail(Tenant, { id: booking.tenantId });
-  const event = await latestEvent(em, booking);
+  const event = (await reportedEvents(em, booking.tenantId, [booking.id])).get(booking.id);
   const when = mailTime(booking.startTime);
   return queueMail(em, {
     tenantId: booking.tenantId,
@@ -98,14 +97,4 @@ export async function queueBookingReminder(
         `If you cannot come, cancel it here: ${cancelLink(settings.apiUrl, booking)}\n`,
     },
   });
-}
-
-/** The id of the booking's latest outbox event (of `type`, when given), if any was written. */
-async function latestEvent(em: EntityManager, booking: Booking, type?: string): Promise<string | undefined> {
-  const event = await em.findOne(
-    OutboxEvent,
-    { tenantId: booking.tenantId, resourceId: booking.id, ...(type === undefined ? {} : { type }) },
-    { fields: ['id'], orderBy: { occurredAt: 'desc', id: 'desc' } },
-  );
-  return event?.id;
 }

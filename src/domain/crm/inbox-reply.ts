@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { badRequest } from '../../errors';
-import { OutboxEvent } from '../../entities/outbox-event';
-import { queueMail } from '../../events/outbound-mail';
+import { queueMail, reportedEvents } from '../../events/outbound-mail';
 import { InboundEmail, InboundEmailStatus } from './entities/inbound-email';
 import { SentMail } from './entities/sent-mail';
 
@@ -54,11 +53,7 @@ export async function replyToEmail(
   email.status = InboundEmailStatus.REPLIED;
   // The flush writes the SentMail's `sent_mail.created` event; the e-mail's delivery is of it.
   await em.flush();
-  const event = await em.findOne(
-    OutboxEvent,
-    { tenantId: email.tenantId, resourceId: sent.id, type: 'sent_mail.created' },
-    { fields: ['id'] },
-  );
+  const eventId = (await reportedEvents(em, email.tenantId, [sent.id], 'sent_mail.created')).get(sent.id);
   const parent = email.internetMessageId;
   const headers: Record<string, string> = { 'Message-ID': messageId };
   if (parent) {
@@ -69,7 +64,7 @@ export async function replyToEmail(
   }
   await queueMail(em, {
     tenantId: email.tenantId,
-    eventId: event?.id ?? sent.id,
+    eventId: eventId ?? sent.id,
     eventType: REPLY_MAIL_EVENT,
     by,
     mail: { to: email.fromEmail, subject, text: input.body, headers },

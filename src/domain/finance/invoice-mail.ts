@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { badRequest, conflict } from '../../errors';
 import { Tenant } from '../../entities/tenant';
-import { OutboxEvent } from '../../entities/outbox-event';
 import type { FileBackend } from '../../files/backend';
 import {
   queueMail,
   attachmentBytes,
   attachmentOf,
   MAX_MAIL_ATTACHMENT_BYTES,
+  reportedEvents,
 } from '../../events/outbound-mail';
 import type { MailAttachment } from '../../events/mail';
 import { Customer } from '../reference/entities/customer';
@@ -135,12 +135,12 @@ export async function mailInvoice(
     invoice.status = InvoiceStatus.SENT;
   // The flush writes each SentMail's `sent_mail.created` event; its e-mail delivery is of that event.
   await em.flush();
-  const events = await em.find(
-    OutboxEvent,
-    { tenantId: invoice.tenantId, resourceId: { $in: mails.map((m) => m.id) }, type: 'sent_mail.created' },
-    { fields: ['id', 'resourceId'] },
+  const eventOf = await reportedEvents(
+    em,
+    invoice.tenantId,
+    mails.map((m) => m.id),
+    'sent_mail.created',
   );
-  const eventOf = new Map(events.map((e) => [e.resourceId, e.id]));
   for (const mail of mails) {
     await queueMail(em, {
       tenantId: invoice.tenantId,

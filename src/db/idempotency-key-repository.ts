@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../db/orm-bypass/statements';
+import { queryRows } from './orm-bypass/statements';
+import { affectedRows } from './worker-transaction';
 
 /**
- * The request path's statements on `idempotency_key` (src/entities/idempotency-key.ts), in the
- * request's transaction (idempotency.ts says how a key is held and answered): the advisory lock
- * on a key, the read of its live answer and the upsert of a new one, which replaces an expired
- * row the clean-up (src/jobs/idempotency-key-repository.ts) has not reached yet. One statement
- * each and no unit of work: they run on every write sent with a key.
+ * The statements on `idempotency_key` (src/entities/idempotency-key.ts). The request path's, in
+ * the request's transaction (src/http/idempotency.ts says how a key is held and answered): the
+ * advisory lock on a key, the read of its live answer and the upsert of a new one, which replaces
+ * an expired row the clean-up has not reached yet; one statement each and no unit of work, as they
+ * run on every write sent with a key. And the clean-up's (src/jobs/idempotency-cleanup.ts).
  */
 
 /** Takes the transaction-level lock on the key's name; false when another transaction holds it. */
@@ -76,4 +77,12 @@ export async function storeAnswer(em: EntityManager, a: AnswerToStore): Promise<
       a.expiresAt,
     ],
   );
+}
+
+/**
+ * Deletes every tenant's expired keys in one statement, in the clean-up worker's transaction,
+ * whose policy admits every tenant's rows.
+ */
+export function deleteExpired(em: EntityManager): Promise<number> {
+  return affectedRows(em, 'delete from idempotency_key where expires_at <= now()');
 }

@@ -1,5 +1,10 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { queryRows } from '../db/orm-bypass/statements';
+import { queryRows } from './orm-bypass/statements';
+
+/**
+ * The foreign keys as the database's catalog declares them: what a restore checks (history) and
+ * what a deletion clears (family), with the restore's check that a referenced row exists.
+ */
 
 /** A reference column of a table and the table its key points to. */
 export interface Reference {
@@ -33,4 +38,25 @@ export async function rowExists(
     [tenantId, id],
   );
   return found !== undefined;
+}
+
+/** A link a deletion clears: the referencing table and column, and the referenced table. */
+export interface SetNullLink {
+  table: string;
+  column: string;
+  parent: string;
+}
+
+/** The foreign keys of the schema declared `on delete set null`, from the database's catalog. */
+export function setNullLinks(em: EntityManager): Promise<SetNullLink[]> {
+  return queryRows<SetNullLink>(
+    em,
+    `select child.relname as "table", col.attname as "column", parent.relname as "parent"
+       from pg_constraint c
+       join pg_class child on child.oid = c.conrelid
+       join pg_class parent on parent.oid = c.confrelid
+       join pg_attribute col on col.attrelid = c.conrelid and col.attnum = any(c.conkey) and col.attname <> 'tenant_id'
+      where c.contype = 'f' and c.confdeltype = 'n' and child.relnamespace = current_schema()::regnamespace`,
+    [],
+  );
 }
