@@ -35,6 +35,22 @@ describeWithClusters('the database survival test')('the service survives its dat
     return n;
   };
 
+  /**
+   * Resolves once the listening session is back (it reconnects after a back-off, so a round's
+   * writes can resume before it does) and the request pool and the event worker have sessions.
+   */
+  const sessionsBack = async () => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const [{ n, listening }] = await pg.sql<{ n: number; listening: boolean }>(
+        `select count(*)::int as n, bool_or(query like 'LISTEN %') as listening from pg_stat_activity
+           where datname = 'bms' and pid <> pg_backend_pid()`,
+      );
+      if ((n >= 3 && listening) || Date.now() > deadline) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
   it('stays up and loses nothing when every backend of its database is terminated, several times', async () => {
     const load = conceptLoad(f!, 'Terminated');
     const terminated: number[] = [];
@@ -42,6 +58,7 @@ describeWithClusters('the database survival test')('the service survives its dat
     try {
       await load.more(20);
       for (let round = 0; round < 4; round++) {
+        await sessionsBack();
         terminated.push(await terminateAll());
         resumedMs.push(await load.more(10, 20_000));
       }
