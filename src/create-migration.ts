@@ -1,6 +1,6 @@
-/** `npm run migration:create`: the migration writer of src/db/orm-bypass/ over the app's entities. */
+/** `npm run migration:create`: the migration writer of src/db/ over the app's entities. */
 import 'reflect-metadata';
-import { createMigration } from './db/orm-bypass/create-migration';
+import { createMigration } from './db/create-migration';
 import { ormComposition } from './orm-composition';
 
 createMigration(ormComposition).catch((err) => {

@@ -6,7 +6,7 @@ import { TenantIndexes, TextColumn } from '../../src/entities/columns';
 import { Audited } from '../../src/entities/tenant-scoped';
 import { defineGroup } from '../../src/family/group';
 import { enableRowLevelSecurity } from '../../src/db/orm';
-import { schemaDrift } from '../../src/db/orm-bypass/schema-diff';
+import { schemaDrift } from '../../src/db/schema-drift';
 import { familyRoutes } from '../../src/rest/family-routes';
 import { expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';

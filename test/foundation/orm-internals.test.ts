@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   DecimalType,
   helper,
@@ -6,23 +9,22 @@ import {
   raw,
   RawQueryFragment,
   wrap,
+  MikroORM,
   type EntityManager,
   type EntityProperty,
-  type MikroORM,
 } from '@mikro-orm/core';
 import {
   AbstractSqlDriver,
-  DatabaseSchema,
   type AbstractSqlConnection,
   type Knex,
   type PostgreSqlDriver,
   type SqlEntityManager,
 } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { migratorOf, openOrm } from '../../src/db/orm';
+import { KeysKeptMigrationGenerator } from '../../src/db/create-migration';
+import { migratorOf, openOrm, ormOptions } from '../../src/db/orm';
 import { BEGIN, ConnectionTransaction } from '../../src/db/orm-bypass/connection-transaction';
 import { Pipeline, refusedAsReadOnly } from '../../src/db/orm-bypass/pipeline';
-import { databaseSchema, MIGRATION_OWNED_FOREIGN_KEY } from '../../src/db/orm-bypass/schema-diff';
 import {
   insertStatements,
   insertWithNextStatement,
@@ -30,6 +32,7 @@ import {
 } from '../../src/db/orm-bypass/deferred-writes';
 import { selectManagedByIds, selectManagedByLink } from '../../src/db/orm-bypass/detached';
 import { queryRows } from '../../src/db/orm-bypass/statements';
+import { withoutMigrationOwnedKeys } from '../../src/db/schema-drift';
 import { forkFor } from '../../src/db/tenancy';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
 import { Feature } from '../../src/domain/hr/entities/feature';
@@ -634,80 +637,61 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     },
   );
 
-  // schema-diff.ts and create-migration.ts
+  // schema-drift.ts and create-migration.ts, beside the folder: MikroORM's own diff, without the
+  // foreign keys the migrations own.
 
-  const tableNames = (schema: DatabaseSchema) => schema.getTables().map((t) => t.name);
+  /** How MikroORM writes the drop of the key a migration gave feature.epic_id. */
+  const DROP_OWNED_KEY = 'alter table "feature" drop constraint "feature_epic_id_tenant_fk";';
 
-  relies(
-    'orm-bypass/schema-diff.ts',
-    'DatabaseSchema.create(connection, platform, config, schemaName, schemas, takeTables, skipTables) skips the tables given seventh',
+  documented(
+    'schema-drift.ts',
+    'getUpdateSchemaSQL({ wrap: false }) diffs from the database and drops a foreign key no entity describes in a line `alter table "t" drop constraint "name";` of its own, safe or not',
     async () => {
-      const driver = orm.em.getDriver();
-      const read = (skip?: string[]) =>
-        DatabaseSchema.create(
-          driver.getConnection(),
-          driver.getPlatform(),
-          orm.config,
-          undefined,
-          undefined,
-          undefined,
-          skip,
-        );
-      expect(tableNames(await read())).toContain('feature');
-      expect(tableNames(await read(['feature']))).not.toContain('feature');
-    },
-  );
-
-  relies(
-    'orm-bypass/schema-diff.ts',
-    "MikroORM reads the migrations' tenant foreign keys under their names, and a table's getForeignKeys() is its own record (deleting from it drops them from the schema)",
-    async () => {
-      const owned = (schema: DatabaseSchema) =>
-        schema
-          .getTables()
-          .flatMap((t) => Object.keys(t.getForeignKeys()))
-          .filter((name) => MIGRATION_OWNED_FOREIGN_KEY.test(name));
-      const driver = orm.em.getDriver();
-      const read = await DatabaseSchema.create(driver.getConnection(), driver.getPlatform(), orm.config);
-      expect(owned(read).length).toBeGreaterThan(0);
-      expect(owned(await databaseSchema(orm))).toEqual([]);
+      for (const safe of [false, true]) {
+        const lines = (await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false, safe })).split('\n');
+        expect(lines).toContain(DROP_OWNED_KEY);
+        // Every statement naming such a key is one that schemaDrift takes for a drop of it.
+        expect(withoutMigrationOwnedKeys(lines.filter((l) => l.includes('_tenant_fk')))).toEqual([]);
+      }
     },
   );
 
   documented(
-    'orm-bypass/schema-diff.ts',
-    "the schema generator's getUpdateSchemaSQL({ fromSchema }) diffs from the schema given",
+    'create-migration.ts',
+    "with migrations.snapshot false the Migrator diffs from the database (a key no entity describes dropped in up(), added again in down()) and writes what its generator's generateMigrationFile returns",
     async () => {
-      const from = await databaseSchema(orm);
-      const without = schemaWithout(from, 'feature');
-      const sql = await orm
-        .getSchemaGenerator()
-        .getUpdateSchemaSQL({ wrap: false, safe: true, fromSchema: without });
-      expect(sql).toMatch(/create table "feature"/);
-    },
-  );
-
-  relies(
-    'orm-bypass/create-migration.ts',
-    "the Migrator diffs from what its private getSchemaFromSnapshot() returns (the generator's override)",
-    async () => {
-      const migrator = (await migratorOf(orm)) as unknown as {
-        getSchemaFromSnapshot: () => unknown;
-        checkMigrationNeeded(): Promise<boolean>;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migration-'));
+      const options = ormOptions({
+        composition: ormComposition,
+        clientUrl: await workerDatabaseUrl(),
+        poolMax: 1,
+      });
+      options.migrations = {
+        ...options.migrations,
+        path: dir,
+        pathTs: dir,
+        emit: 'ts',
+        generator: KeysKeptMigrationGenerator,
       };
-      expect(typeof migrator.getSchemaFromSnapshot).toBe('function');
-      const without = schemaWithout(await databaseSchema(orm), 'feature');
-      let asked = 0;
-      const original = migrator.getSchemaFromSnapshot;
-      migrator.getSchemaFromSnapshot = () => {
-        asked++;
-        return without;
-      };
+      const own = await MikroORM.init<PostgreSqlDriver>(options);
       try {
-        expect(await migrator.checkMigrationNeeded()).toBe(true);
-        expect(asked).toBe(1);
+        expect(own.config.get('migrations').snapshot).toBe(false);
+        const result = await (await migratorOf(own)).createMigration(dir);
+        expect(result.diff.up).toContain(DROP_OWNED_KEY);
+        expect(result.diff.down).toContainEqual(
+          expect.stringMatching(
+            /^alter table "feature" add constraint "feature_epic_id_tenant_fk" foreign key /,
+          ),
+        );
+        // The file is the generator's text (without the keys), and no snapshot is written beside it.
+        expect(fs.readdirSync(dir)).toEqual([result.fileName]);
+        const written = fs.readFileSync(path.join(dir, result.fileName), 'utf8');
+        expect(written).toBe(result.code);
+        expect(written).toMatch(/export class \w+ extends Migration/);
+        expect(written).not.toMatch(/_tenant_fk/);
       } finally {
-        migrator.getSchemaFromSnapshot = original;
+        await own.close(true);
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     },
   );
@@ -1035,13 +1019,3 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
     },
   );
 });
-
-/** `schema` without its table `name` (a diff from it wants to create that table). */
-function schemaWithout(schema: DatabaseSchema, name: string): DatabaseSchema {
-  const tables = schema.getTables();
-  const index = tables.findIndex((t) => t.name === name);
-  expect(index).toBeGreaterThan(-1);
-  tables.splice(index, 1);
-  expect(schema.hasTable(name)).toBe(false);
-  return schema;
-}

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { enableRowLevelSecurity, migrate, openOrm } from '../../src/db/orm';
-import { schemaDrift } from '../../src/db/orm-bypass/schema-diff';
+import { schemaDrift } from '../../src/db/schema-drift';
 import { ormComposition } from '../../src/orm-composition';
 import { runDatabaseUrl, TEMPLATE_SUFFIX } from './run-database';
 

@@ -5,16 +5,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MikroORM } from '@mikro-orm/core';
+import { MikroORM, type MigrationDiff } from '@mikro-orm/core';
+import { TSMigrationGenerator } from '@mikro-orm/migrations';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { migrationsList } from '../../migrations';
-import { migratorOf, ormOptions, type OrmComposition } from '../orm';
-import { startHost, stopHost } from '../embedded';
-import { databaseSchema } from './schema-diff';
+import { migrationsList } from '../migrations';
+import { migratorOf, ormOptions, type OrmComposition } from './orm';
+import { startHost, stopHost } from './embedded';
+import { withoutMigrationOwnedKeys } from './schema-drift';
 
 const root = path.resolve(
   __dirname,
-  '..',
   '..',
   '..',
   __dirname.includes(`${path.sep}dist${path.sep}`) ? '..' : '',
@@ -25,6 +25,19 @@ const NAMES_DOC = `/**
  * process reads to see whether its database is up to date without loading the migrations, whose
  * base class brings the whole migrator in (src/db/orm.ts \`migrate\`).
  */`;
+
+/**
+ * MikroORM's TypeScript migration writer, handed the diff without the migration-owned keys: the
+ * Migrator diffs from the database (no snapshot), where they are, and the entities have none.
+ */
+export class KeysKeptMigrationGenerator extends TSMigrationGenerator {
+  override generateMigrationFile(className: string, diff: MigrationDiff): string {
+    return super.generateMigrationFile(className, {
+      up: withoutMigrationOwnedKeys(diff.up),
+      down: withoutMigrationOwnedKeys(diff.down),
+    });
+  }
+}
 
 export async function createMigration(composition: OrmComposition): Promise<void> {
   const { child, port } = await startHost('memory://');
@@ -51,18 +64,17 @@ export async function createMigration(composition: OrmComposition): Promise<void
       path: dir,
       pathTs: dir,
       emit: 'ts',
+      generator: KeysKeptMigrationGenerator,
       fileName: (ts) => (initial ? 'Migration20261122000000_initial' : `Migration${ts}`),
     };
     const orm = await MikroORM.init<PostgreSqlDriver>(options);
     const migrator = await migratorOf(orm);
     await migrator.up();
-    // The migrator diffs against a snapshot when it has one: hand it the database's schema without
-    // the foreign keys the migrations own, so a new migration never drops them.
-    const current = await databaseSchema(orm);
-    (migrator as unknown as { getSchemaFromSnapshot(): unknown }).getSchemaFromSnapshot = () => current;
     const result = await migrator.createMigration(dir, false, false, name);
     await orm.close(true);
-    if (!result.fileName) {
+    // The Migrator writes a file whenever its diff has a statement, the keys' drops included.
+    if (withoutMigrationOwnedKeys(result.diff.up).length === 0) {
+      if (result.fileName) fs.rmSync(path.join(dir, result.fileName));
       console.log('no changes: the entities match the migrations');
       return;
     }
