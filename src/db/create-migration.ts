@@ -39,6 +39,22 @@ export class KeysKeptMigrationGenerator extends TSMigrationGenerator {
   }
 }
 
+/**
+ * `timestamp`, or one after the latest migration's where that is later: some migrations were
+ * named ahead of their day, and the list runs in the order of the names, so a new migration must
+ * sort last whatever today's date.
+ */
+export function laterThanEvery(
+  timestamp: string,
+  names: readonly string[] = migrationsList.map((m) => m.name),
+): string {
+  const latest = names.reduce((max, name) => {
+    const stamp = /^Migration(\d{14})/.exec(name)?.[1];
+    return stamp && BigInt(stamp) > max ? BigInt(stamp) : max;
+  }, 0n);
+  return BigInt(timestamp) > latest ? timestamp : String(latest + 1n);
+}
+
 export async function createMigration(composition: OrmComposition): Promise<void> {
   const { child, port } = await startHost('memory://');
   try {
@@ -47,25 +63,15 @@ export async function createMigration(composition: OrmComposition): Promise<void
       poolMax: 1,
       composition,
     });
-    // --initial: before the first release, the whole schema is kept as one initial migration,
-    // rewritten from the entities each time; after a release, migrations are only ever added.
-    const initial = process.argv.includes('--initial');
-    const name = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? (initial ? 'initial' : undefined);
-    if (initial) {
-      // Only the generated initial migration is rewritten; hand-written ones (row-level security) stay.
-      for (const f of fs.readdirSync(dir))
-        if (/^Migration20261122000000.*\.ts$/.test(f)) fs.rmSync(path.join(dir, f));
-    }
+    const name = process.argv.slice(2).find((a) => !a.startsWith('--'));
     options.migrations = {
       ...options.migrations,
-      migrationsList: initial
-        ? migrationsList.filter((m) => !m.name.startsWith('Migration20261122000000'))
-        : migrationsList,
+      migrationsList,
       path: dir,
       pathTs: dir,
       emit: 'ts',
       generator: KeysKeptMigrationGenerator,
-      fileName: (ts) => (initial ? 'Migration20261122000000_initial' : `Migration${ts}`),
+      fileName: (ts, label) => `Migration${laterThanEvery(ts)}${label ? `_${label}` : ''}`,
     };
     const orm = await MikroORM.init<PostgreSqlDriver>(options);
     const migrator = await migratorOf(orm);
