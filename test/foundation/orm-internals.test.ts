@@ -16,7 +16,6 @@ import {
 import {
   AbstractSqlDriver,
   type AbstractSqlConnection,
-  type Knex,
   type PostgreSqlDriver,
   type SqlEntityManager,
 } from '@mikro-orm/postgresql';
@@ -34,6 +33,7 @@ import { selectManagedByIds, selectManagedByLink } from '../../src/db/orm-bypass
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { withoutMigrationOwnedKeys } from '../../src/db/schema-drift';
 import { forkFor } from '../../src/db/tenancy';
+import { inTransaction } from '../../src/db/transaction';
 import { Invoice } from '../../src/domain/finance/entities/invoice';
 import { Feature } from '../../src/domain/hr/entities/feature';
 import { Task } from '../../src/domain/hr/entities/task';
@@ -376,25 +376,6 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
 
   // statements.ts
 
-  relies(
-    'orm-bypass/statements.ts',
-    "a knex transaction's client.acquireConnection() resolves to the transaction's own connection",
-    async () => {
-      const em = fork();
-      await em.begin();
-      try {
-        const trx = em.getTransactionContext<Knex.Transaction>()!;
-        expect(trx).not.toBeInstanceOf(ConnectionTransaction);
-        const throughKnex = await em
-          .getConnection()
-          .execute('select pg_backend_pid() as pid', [], 'all', trx);
-        expect(pidOf(await queryRows(em, 'select pg_backend_pid() as pid', []))).toBe(pidOf(throughKnex));
-      } finally {
-        await em.rollback();
-      }
-    },
-  );
-
   documented(
     'orm-bypass/statements.ts',
     "a query builder's getKnexQuery().toSQL().toNative() gives the statement with $n placeholders and its bindings",
@@ -717,20 +698,19 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         });
       const flushed = entry();
       const inserted = Object.assign(entry(), { seq: flushed.seq });
-      const rows = await fork()
-        .transactional(async (em) => {
-          em.persist(flushed);
-          await em.flush();
-          for (const statement of insertStatements(em, HistoryEntry.name, [inserted]))
-            await queryRows(em, statement.text, statement.values ?? []);
-          const read = await queryRows(
-            em,
-            'select * from record_history where id = any($1::uuid[]) order by id',
-            [[flushed.id, inserted.id]],
-          );
-          throw Object.assign(new Error('rolled back'), { read });
-        })
-        .catch((err: { read?: Record<string, unknown>[] }) => err.read);
+      const em = fork();
+      const rows = await inTransaction(em, async () => {
+        em.persist(flushed);
+        await em.flush();
+        for (const statement of insertStatements(em, HistoryEntry.name, [inserted]))
+          await queryRows(em, statement.text, statement.values ?? []);
+        const read = await queryRows(
+          em,
+          'select * from record_history where id = any($1::uuid[]) order by id',
+          [[flushed.id, inserted.id]],
+        );
+        throw Object.assign(new Error('rolled back'), { read });
+      }).catch((err: { read?: Record<string, unknown>[] }) => err.read);
       const byId = new Map(rows!.map(({ id, ...rest }) => [id, rest]));
       expect(byId.get(inserted.id)).toEqual(byId.get(flushed.id));
       expect(byId.get(flushed.id)).toMatchObject({ description: 'Updated name', changes: flushed.changes });

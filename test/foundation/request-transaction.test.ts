@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ConnectionTransaction } from '../../src/db/orm-bypass/connection-transaction';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { forkFor } from '../../src/db/tenancy';
+import { inTransaction } from '../../src/db/transaction';
+import { actAsApplicationTenant, asWorker } from '../../src/db/worker-transaction';
 import {
   beginTenantTransaction,
   endTenantTransaction,
@@ -14,7 +16,8 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
 
 /**
  * Requests run in a ConnectionTransaction (src/db/orm-bypass/connection-transaction.ts): begun and ended
- * with plain statements, taken by MikroORM and knex as their transaction context. It must keep
+ * with plain statements, taken by MikroORM and knex as their transaction context; so do jobs,
+ * workers and tools (inTransaction). It must keep
  * what a transaction promises: writes through the ORM stored on commit and gone on rollback, a
  * failed commit reported, every connection back in the pool whatever failed, and nothing run
  * through a context once its transaction has ended.
@@ -65,6 +68,43 @@ describe('request transactions', () => {
    * pipeline after the tenant's settings, in PostgreSQL's implicit transaction that the
    * pipeline's Sync ends. Only where pipelines are taken (not on the embedded database).
    */
+  it("runs jobs' and workers' transactions (inTransaction, asWorker) the same way, and refuses queryRows in one MikroORM opened itself", async () => {
+    const seen = await asWorker(server.orm, 'probe', async (em) => {
+      expect(em.getTransactionContext()).toBeInstanceOf(ConnectionTransaction);
+      const [own] = await queryRows(
+        em,
+        `select txid_current()::text as tx, current_setting('app.worker') as worker`,
+        [],
+      );
+      const [orm] = await em
+        .getConnection()
+        .execute('select txid_current()::text as tx', [], 'all', em.getTransactionContext());
+      expect(orm.tx).toBe(own.tx);
+      return own.worker;
+    });
+    expect(seen).toBe('probe');
+    // The role and tenant queryRows sets hold for the flush: the flush is in the same transaction.
+    const write = (name: string, fail: boolean) => {
+      const em = forkFor(server.orm.em, actor());
+      return inTransaction(em, async () => {
+        await actAsApplicationTenant(em, a.tenantId);
+        em.persist(em.create(Concept, { name } as never));
+        await em.flush();
+        if (fail) throw new Error('changed my mind');
+      });
+    };
+    const kept = `job kept ${randomUUID()}`;
+    const dropped = `job dropped ${randomUUID()}`;
+    await write(kept, false);
+    await expect(write(dropped, true)).rejects.toThrow('changed my mind');
+    expect(await conceptNamed(kept)).toMatchObject({ name: kept, tenantId: a.tenantId });
+    expect(await conceptNamed(dropped)).toBeNull();
+    await expect(
+      server.orm.em.fork().transactional((em) => queryRows(em, 'select 1 as one', [])),
+    ).rejects.toThrow(/inTransaction/);
+    await expectPoolServes();
+  });
+
   it("runs a query's statements each with the settings, outside any block, read-only, until one writes", async () => {
     const [{ v }] = await server.orm.em.getConnection().execute('select version() as v');
     const pipelined = !/PGlite/.test(String(v));

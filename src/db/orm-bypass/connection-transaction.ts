@@ -474,7 +474,7 @@ export class ConnectionTransaction {
   }
 
   transaction(): never {
-    throw new Error('a request transaction has no nested transactions; run the work in it (inTransaction)');
+    throw new Error('a ConnectionTransaction has no nested transactions; run the work in it (inTransaction)');
   }
 
   /**

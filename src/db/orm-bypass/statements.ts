@@ -5,10 +5,6 @@ import { ConnectionTransaction } from './connection-transaction';
 
 export type { Rows } from '../rows';
 
-interface PgConnection {
-  query(text: string, values: readonly unknown[]): Promise<{ rows: Rows }>;
-}
-
 /**
  * Runs one statement on the pg connection of `em`'s transaction, with bound parameters.
  *
@@ -17,9 +13,9 @@ interface PgConnection {
  * sends (set_config, the user, a record, a page, a tally) that was a large part of the CPU of a
  * simple read (bench/README.md, "Other measured reasons"). Here the text goes to the transaction's
  * own connection as it is.
- * The connection is the transaction's own (ConnectionTransaction, or a knex transaction's), so
- * ordering, the transaction's settings (role, tenant) and its end are unchanged. Outside a
- * transaction (tools), the ORM's execute runs the statement.
+ * The connection is the transaction's own (ConnectionTransaction: requests', and jobs' and
+ * tools' through inTransaction), so ordering, the transaction's settings (role, tenant) and its
+ * end are unchanged. Outside a transaction (tools), the ORM's execute runs the statement.
  *
  * `sql` uses PostgreSQL's `$1` placeholders; `knexSql` passes a query builder's compiled form.
  * `Row` is the shape the statement's columns give, declared once by the repository that writes it
@@ -30,16 +26,18 @@ export async function queryRows<Row extends object = Rows[number]>(
   sql: string,
   params: readonly unknown[],
 ): Promise<Row[]> {
-  const trx = em.getTransactionContext<Knex.Transaction>();
+  const trx = em.getTransactionContext();
   if (!trx) {
     const questionMarks = sql.replace(/\$\d+/g, '?');
     const ordered = [...sql.matchAll(/\$(\d+)/g)].map((m) => params[Number(m[1]) - 1]);
     return em.getConnection().execute<Row[]>(questionMarks, ordered, 'all');
   }
-  if (trx instanceof ConnectionTransaction)
-    return (await trx.query({ text: sql, values: params })).rows as Row[];
-  const connection = (await trx.client.acquireConnection()) as PgConnection;
-  return (await connection.query(sql, params)).rows as Row[];
+  // A transaction MikroORM opened itself (em.transactional, em.begin) hands out its connection
+  // only through a knex internal; the service's own transactions (inTransaction, the tenant
+  // transactions) are all ConnectionTransactions.
+  if (!(trx instanceof ConnectionTransaction))
+    throw new Error('queryRows runs in a transaction opened by inTransaction or a tenant transaction');
+  return (await trx.query({ text: sql, values: params })).rows as Row[];
 }
 
 /** A query builder's compiled statement (`qb.getKnexQuery().toSQL()`), run as queryRows does. */
