@@ -1,7 +1,11 @@
 import { laterThanEvery } from '../../src/db/create-migration';
 
 describe("a new migration's name", () => {
-  const names = ['Migration20261122000000_initial', 'Migration20261130150000_jobs', 'Migration20261125000000'];
+  const names = [
+    'Migration20261122000000_initial',
+    'Migration20261130150000_jobs',
+    'Migration20261125000000',
+  ];
 
   it("keeps today's timestamp when it sorts after every migration", () => {
     expect(laterThanEvery('20261201090000', names)).toBe('20261201090000');
