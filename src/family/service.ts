@@ -326,7 +326,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const data = this.normalize(input as object);
     const scopeField = this.group.scope;
     if (scopeField) this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
-    await runWriteHooks(ctx, data);
+    await runWriteHooks(ctx, data, { entity: this.entityName, isNew: true });
     // One transaction for the hook and the insert, so a hook can number the record gapless
     // (services/sequences.ts) and a failed insert gives the number back.
     return inTransaction(ctx.em, async () => {
@@ -373,7 +373,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     const scopeField = this.group.scope;
     if (scopeField && scopeField in data)
       this.checkScopeValue(caller, (data as Record<string, unknown>)[scopeField]);
-    await runWriteHooks(ctx, data);
+    await runWriteHooks(ctx, data, { entity: this.entityName, isNew: false });
     ctx.em.assign(entity, data as never);
     await this.group.beforeSave?.(ctx, entity, data, false);
     if (origin) await updateWithNextStatement(ctx.em, this.entityName, entity, origin, () => ctx.em.flush());
@@ -512,7 +512,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       if (!deletion || !logged || !this.deletedVisible(ctx, logged))
         throw notFound(`${this.group.name} ${id} was not deleted within the retention period`);
       const data = this.storedFields(ctx, logged);
-      await runWriteHooks(ctx, data);
+      await runWriteHooks(ctx, data, { entity: this.entityName, isNew: true });
       await checkRestoredReferences(ctx.em, this.entityName, data);
       const entity = ctx.em.create(this.group.entity, { ...data, id, tenantId: caller.tenantId } as never);
       await this.group.beforeRestore?.(ctx, entity);

@@ -7,7 +7,13 @@ import type { Context } from '../context';
  * composition hands it the modules' hooks (src/app-modules.ts), so what a module checks on every
  * write (stored files named by a record, say) reaches the kernel without the kernel importing it.
  */
-export type WriteHook = (ctx: Context, data: unknown) => Promise<void>;
+export type WriteHook = (ctx: Context, data: unknown, write: WriteKind) => Promise<void>;
+
+/** Which write a hook sees: the entity's name, and whether the record is new (a create). */
+export interface WriteKind {
+  entity: string;
+  isNew: boolean;
+}
 
 let installed: readonly WriteHook[] = [];
 
@@ -17,6 +23,6 @@ export function useWriteHooks(hooks: readonly WriteHook[]): void {
 }
 
 /** Runs the installed hooks on the fields about to be written. */
-export async function runWriteHooks(ctx: Context, data: unknown): Promise<void> {
-  for (const hook of installed) await hook(ctx, data);
+export async function runWriteHooks(ctx: Context, data: unknown, write: WriteKind): Promise<void> {
+  for (const hook of installed) await hook(ctx, data, write);
 }

@@ -5,6 +5,7 @@ import { notifications } from './api/notifications';
 import { NotificationResolver, NotificationSettingsResolver, PushTokenResolver } from './api/resolver';
 import { DigestResolver } from './api/digest';
 import { AnnouncementResolver } from './api/announcements';
+import { lookAheadForRecipients } from './look-ahead';
 
 /** Notifications, push tokens and notification settings. */
 export const notificationsModule: DomainModule = {
@@ -18,4 +19,5 @@ export const notificationsModule: DomainModule = {
     AnnouncementResolver,
   ],
   routes: notificationsRoutes,
+  writeHooks: [lookAheadForRecipients],
 };

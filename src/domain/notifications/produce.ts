@@ -4,7 +4,7 @@ import { Audited } from '../../entities/tenant-scoped';
 import { Notification, NotificationCategory, NotificationType } from './entities/notification';
 import { NOTIFICATION_PRODUCERS, type NotificationMessage, type RecordState } from './producers';
 import { feedSettingsOf } from './recipient-repository';
-import { Recipients } from './recipients';
+import { forgetSentAhead, Recipients } from './recipients';
 import { NOTIFICATION_SCOPES } from './scopes';
 
 const CATEGORY = new Map(NOTIFICATION_SCOPES.map((s) => [s.scope, s.category]));
@@ -116,8 +116,11 @@ export class NotificationProducerSubscriber implements EventSubscriber {
         if (producer.entity === cs.name && producer.happened(before, after))
           due.push({ entity, name: cs.name, producer, after, before, tenantId });
     }
-    if (due.length === 0) return;
-    return this.produce(args, actor, due);
+    if (due.length === 0) {
+      forgetSentAhead(args.em);
+      return;
+    }
+    return this.produce(args, actor, due).finally(() => forgetSentAhead(args.em));
   }
 
   private async produce(
