@@ -98,6 +98,18 @@ export function deferInsert(em: EntityManager, entityName: string, rows: readonl
 }
 
 /**
+ * Defers `text` (a write whose answer nobody reads: a queue's upsert) to go out with the request
+ * transaction's next statement, as `deferInsert` defers an insert. False outside a request
+ * transaction: the caller sends it as it otherwise would.
+ */
+export function deferStatement(em: EntityManager, text: string, values: readonly unknown[]): boolean {
+  const transaction = em.getTransactionContext();
+  if (!(transaction instanceof ConnectionTransaction)) return false;
+  transaction.defer({ text, values });
+  return true;
+}
+
+/**
  * Defers the delete of the records `ids` of `entityName` in `tenantId` as `deferInsert` defers an
  * insert: a deletion's answer is the rows it read first, so nothing waits for the statement, and
  * it goes out with the audit log's rows. A refusal (a record still referred to) is then the

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { deferStatement } from '../../db/orm-bypass/deferred-writes';
 import { queryRows } from '../../db/orm-bypass/statements';
 import type { InvoicePdfDue } from './entities/invoice-pdf-due';
 
@@ -17,13 +18,12 @@ export type ClaimedPdfRow = Pick<InvoicePdfDue, 'tenantId' | 'invoiceId' | 'atte
  * or not) is due again at once, its tries counted afresh, and any claim on it forgotten.
  */
 export async function markPdfsDue(em: EntityManager, tenantId: string, invoiceIds: string[]): Promise<void> {
-  await queryRows(
-    em,
-    `insert into invoice_pdf_due (tenant_id, invoice_id)
+  const text = `insert into invoice_pdf_due (tenant_id, invoice_id)
      select $1, unnest($2::uuid[])
-     on conflict (tenant_id, invoice_id) do update set due = now(), attempts = 0, claim = null`,
-    [tenantId, invoiceIds],
-  );
+     on conflict (tenant_id, invoice_id) do update set due = now(), attempts = 0, claim = null`;
+  // Nothing reads its answer: in a request's transaction it goes with the next statement (the
+  // number's, for a new invoice) rather than in a round trip of its own.
+  if (!deferStatement(em, text, [tenantId, invoiceIds])) await queryRows(em, text, [tenantId, invoiceIds]);
 }
 
 /**

@@ -6,6 +6,8 @@ import { Subsidiary } from '../reference/entities/subsidiary';
 import { badRequest, invalidField } from '../../errors';
 import { nextNumber } from '../../services/sequences';
 import { requireRef } from '../../family/references';
+import { loaderById } from '../../family/loaders';
+import { gatherReads } from '../../db/orm-bypass/connection-transaction';
 import { callerTenant } from '../access/caller-tenant';
 import type {
   InvoiceInput,
@@ -185,8 +187,11 @@ export async function prepareInvoice(
   const caller = callerOf(ctx);
   applyStatusRequest(invoice, input.status, isNew, checkStatusRequest);
 
-  await checkReferences(ctx, invoice, input);
-  const defaults = financeDefaults((await callerTenant(ctx)).settings);
+  // The first reference's read and the tenant's go out together (one round trip, not two).
+  if (input.clientId || input.subsidiaryId || input.creditedInvoiceId || input.opportunityId)
+    gatherReads(ctx.em, 2);
+  const [, tenant] = await Promise.all([checkReferences(ctx, invoice, input), callerTenant(ctx)]);
+  const defaults = financeDefaults(tenant.settings);
   const { type, invoiceDate } = applyDefaults(invoice, input, caller.email, defaults);
   const totals = applyAmounts(invoice, input, type, defaults.vat, await reverseChargeOf(ctx, invoice));
   applyPayments(invoice, input, totals, caller, defaults.timeZone);
@@ -276,7 +281,8 @@ async function checkReferences(ctx: Context, invoice: Invoice, input: Partial<In
 /** Whether the sale is reverse-charged: the tenant and the customer, VAT-registered in two EU states. */
 async function reverseChargeOf(ctx: Context, invoice: Invoice): Promise<boolean> {
   if (!invoice.clientId) return false;
-  const customer = await ctx.em.findOne(Customer, { id: invoice.clientId });
+  // The request's loader has it when checkReferences read it: no second read.
+  const customer = await loaderById(ctx, Customer).load(invoice.clientId);
   if (!customer?.vatNumber) return false;
   const tenant = await callerTenant(ctx);
   return isReverseCharge(sellerVatParty(tenant), customer);
