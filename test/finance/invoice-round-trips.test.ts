@@ -1,5 +1,5 @@
-import { Client as PgClient } from 'pg';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { tripsDuring } from '../support/statements';
 
 /**
  * An invoice create's round trips, seen at the pg driver (a pipeline is one `query` call): the
@@ -35,21 +35,10 @@ const pipelined = Boolean(process.env.DATABASE_URL);
     expect((await invoice()).status).toBe(201); // the caller and the statements warmed
     await server.callersHeard();
 
-    const query = PgClient.prototype.query;
-    const trips: string[][] = [];
-    PgClient.prototype.query = function (this: PgClient, ...args: unknown[]) {
-      type Sent = { text?: string };
-      const first = args[0] as string | (Sent & { statements?: Sent[] }) | undefined;
-      const sent = typeof first === 'object' && first?.statements ? first.statements : [first];
-      trips.push(sent.map((s) => (typeof s === 'string' ? s : (s?.text ?? ''))));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof PgClient.prototype.query;
-    let status: number;
-    try {
+    let status = 0;
+    const trips = await tripsDuring(async () => {
       status = (await invoice()).status;
-    } finally {
-      PgClient.prototype.query = query;
-    }
+    });
     expect(status).toBe(201);
     expect(trips).toHaveLength(3);
     expect(

@@ -1,5 +1,5 @@
-import { Client as PgClient } from 'pg';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
+import { tripsDuring } from '../support/statements';
 
 /**
  * A create that produces a notification (a feature put in an epic: to the user of the epic's
@@ -36,25 +36,6 @@ describe("a create's notification recipients are looked up with its first read",
     return res.body.data!.createEmployee.id;
   };
 
-  /** The round trips of `work`, each the statements sent in it. */
-  async function tripsOf(work: () => Promise<unknown>): Promise<string[][]> {
-    const query = PgClient.prototype.query;
-    const trips: string[][] = [];
-    PgClient.prototype.query = function (this: PgClient, ...args: unknown[]) {
-      type Sent = { text?: string };
-      const first = args[0] as string | (Sent & { statements?: Sent[] }) | undefined;
-      const sent = typeof first === 'object' && first?.statements ? first.statements : [first];
-      trips.push(sent.map((s) => (typeof s === 'string' ? s : (s?.text ?? ''))));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof PgClient.prototype.query;
-    try {
-      await work();
-    } finally {
-      PgClient.prototype.query = query;
-    }
-    return trips;
-  }
-
   const featureIn = (epicId: string) => () => created('/hr/features', { name: 'Search', epicId });
 
   it('sends the lookup once, with the first read, and still notifies the owner', async () => {
@@ -68,7 +49,7 @@ describe("a create's notification recipients are looked up with its first read",
     await featureIn(epicId)(); // the caller and the statements warmed
     await server.callersHeard();
 
-    const trips = await tripsOf(featureIn(epicId));
+    const trips = await tripsDuring(featureIn(epicId));
     const withLookup = trips.filter((t) => t.some((s) => OWNER_LOOKUP.test(s)));
     expect(withLookup).toHaveLength(1);
     expect(withLookup[0].filter((s) => OWNER_LOOKUP.test(s))).toHaveLength(1);
@@ -90,7 +71,7 @@ describe("a create's notification recipients are looked up with its first read",
     const ownerEmployee = await employee({ firstName: 'No', lastName: 'User' });
     const epicId = await created('/hr/epics', { name: 'Q4', ownerId: ownerEmployee });
     await featureIn(epicId)();
-    const trips = await tripsOf(featureIn(epicId));
+    const trips = await tripsDuring(featureIn(epicId));
     // BEGIN, the settings, the lookup and the epic's read; then the writes with COMMIT.
     expect(trips).toHaveLength(2);
   });

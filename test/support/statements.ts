@@ -58,3 +58,25 @@ export async function statementsDuring(work: () => Promise<unknown>): Promise<st
     log.stop();
   }
 }
+
+/**
+ * The round trips `work` makes, each the statements sent in it: every `query` call of the pg
+ * driver is one (a pipeline's statements go in one call), BEGIN and COMMIT included.
+ */
+export async function tripsDuring(work: () => Promise<unknown>): Promise<string[][]> {
+  const query = Client.prototype.query;
+  const trips: string[][] = [];
+  Client.prototype.query = function (this: Client, ...args: unknown[]) {
+    type Sent = { text?: string };
+    const first = args[0] as string | (Sent & { statements?: Sent[] }) | undefined;
+    const sent = typeof first === 'object' && first?.statements ? first.statements : [first];
+    trips.push(sent.map((s) => (typeof s === 'string' ? s : (s?.text ?? ''))));
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof Client.prototype.query;
+  try {
+    await work();
+  } finally {
+    Client.prototype.query = query;
+  }
+  return trips;
+}
