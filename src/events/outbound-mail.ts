@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { OutboxEvent } from '../entities/outbox-event';
+import { eventWrittenFor } from './outbox';
 import type { MailAttachment, MailMessage } from './mail';
 import { insertMailDelivery } from './delivery-repository';
 
@@ -42,8 +43,8 @@ export async function queueMail(
 
 /**
  * The outbox event each record's message reports, by record id: the record's latest event (of
- * `type`, when given). Read after the flush that wrote it, since a delivery's `eventId` is a
- * foreign key to it.
+ * `type`, when given), after the flush that wrote it, since a delivery's `eventId` is a foreign
+ * key to it. Known from the transaction's own flushes where they wrote it; read back otherwise.
  */
 export async function reportedEvents(
   em: EntityManager,
@@ -51,12 +52,20 @@ export async function reportedEvents(
   resourceIds: readonly string[],
   type?: string,
 ): Promise<Map<string, string>> {
+  const latest = new Map<string, string>();
+  // Written by this transaction's flush, as they mostly are: no read of the outbox, which has no
+  // index by record and grows with every write.
+  for (const id of resourceIds) {
+    const event = eventWrittenFor(em, tenantId, id, type);
+    if (event) latest.set(id, event);
+  }
+  const unknown = resourceIds.filter((id) => !latest.has(id));
+  if (unknown.length === 0) return latest;
   const events = await em.find(
     OutboxEvent,
-    { tenantId, resourceId: { $in: [...resourceIds] }, ...(type === undefined ? {} : { type }) },
+    { tenantId, resourceId: { $in: unknown }, ...(type === undefined ? {} : { type }) },
     { fields: ['id', 'resourceId'], orderBy: { occurredAt: 'desc', id: 'desc' } },
   );
-  const latest = new Map<string, string>();
   for (const e of events) if (!latest.has(e.resourceId!)) latest.set(e.resourceId!, e.id);
   return latest;
 }

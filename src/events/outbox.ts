@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { wrap, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core';
+import { wrap, type EntityManager, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core';
 import { AuditLog } from '../entities/audit-log';
 import { EventType } from '../entities/event';
 import { entriesMadeFor, insertWithFlush } from '../history/recorder';
@@ -65,6 +65,40 @@ export function outboxRow(
   row.targetEndpointId = fields.targetEndpointId ?? null;
   row.dispatchedAt = null;
   return row;
+}
+
+/** The events each transaction's flushes wrote, by record, in order (`eventWrittenFor`). */
+const written = new WeakMap<object, Map<string, { tenantId: string; id: string; type: string }[]>>();
+
+function rememberWritten(em: EntityManager, rows: readonly OutboxEvent[]): void {
+  const transaction = em.getTransactionContext<object>();
+  if (!transaction || rows.length === 0) return;
+  let byRecord = written.get(transaction);
+  if (!byRecord) written.set(transaction, (byRecord = new Map()));
+  for (const row of rows) {
+    if (!row.resourceId) continue;
+    const events = byRecord.get(row.resourceId) ?? [];
+    events.push({ tenantId: row.tenantId, id: row.id, type: row.type });
+    byRecord.set(row.resourceId, events);
+  }
+}
+
+/**
+ * The latest event (of `type`, when given) a flush of `em`'s transaction wrote for the tenant's
+ * record `resourceId`, if one did: known without reading the outbox back.
+ */
+export function eventWrittenFor(
+  em: EntityManager,
+  tenantId: string,
+  resourceId: string,
+  type?: string,
+): string | undefined {
+  const transaction = em.getTransactionContext<object>();
+  const events = transaction ? written.get(transaction)?.get(resourceId) : undefined;
+  const found = events
+    ?.filter((e) => e.tenantId === tenantId && (type === undefined || e.type === type))
+    .at(-1);
+  return found?.id;
 }
 
 const writeListeners = new Set<() => void>();
@@ -145,6 +179,7 @@ export class OutboxSubscriber implements EventSubscriber {
       }
     }
     insertWithFlush(args, OutboxEvent.name, rows);
+    rememberWritten(args.em, rows);
     if (rows.length > 0) for (const listener of writeListeners) listener();
   }
 }

@@ -10,6 +10,7 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
 import { expectErrorBody } from '../support/http';
 import { cliCommands } from '../support/process';
 import { startSmtp } from '../support/smtp';
+import { statementsDuring } from '../support/statements';
 import { waitFor } from '../events/receiver';
 import { gql, gqlError } from './helpers';
 
@@ -178,6 +179,25 @@ describe('sending an invoice', () => {
         [a.tenantId, inv.id],
       );
     expect(event.n).toBe(1);
+  });
+
+  it("a send's e-mail reports its SentMail's event, known from the send's own flush: the outbox is not read back", async () => {
+    const inv = await invoice();
+    let res: Awaited<ReturnType<typeof a.client.post>> | undefined;
+    const statements = await statementsDuring(async () => {
+      res = await a.client.post(`/invoices/${inv.id}/send`, {});
+    });
+    expect(res!.status).toBe(200);
+    expect(statements.filter((s) => /^select .* from "outbox_event"/is.test(s))).toEqual([]);
+    const [delivery] = await server.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `select d.event_type, e.type, e.resource_id from event_delivery d join outbox_event e on e.tenant_id = d.tenant_id and e.id = d.event_id
+          where d.tenant_id = ? and d.channel = 'EMAIL' and e.resource_id = ?`,
+        [a.tenantId, res!.body.sentMails[0]],
+      );
+    expect(delivery).toMatchObject({ type: 'sent_mail.created', event_type: 'invoice.mail' });
   });
 
   it('GraphQL sendInvoice takes recipients, subject and body; the built-in text follows the tenant’s language', async () => {
