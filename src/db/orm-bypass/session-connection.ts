@@ -16,12 +16,30 @@ interface PooledClient {
  * database it reads from it.
  */
 export class SessionConnection extends PostgreSqlConnection {
+  /** `closing` while the ORM closes: from then on a connection asked for is refused at once. */
+  private readonly state = { closing: false };
+
+  override async close(force?: boolean): Promise<void> {
+    this.state.closing = true;
+    await super.close(force);
+  }
+
   override createKnex(): void {
+    const state = this.state;
+    state.closing = false;
     const sessions = sessionsFor(this.config.get('clientUrl')!);
     // knex's pg dialect opens each pool connection in `_acquireOnlyConnection` (a `new
     // Client(connectionSettings)`, an 'error' and an 'end' listener marking it disposed, then
     // connect): here the same, through the sessions.
     class SessionDialect extends PostgreSqlKnexDialect {
+      // A pool being destroyed still queues a request for a connection and answers it only at
+      // knex's acquire timeout, a minute later: a start-up step that asks for one after a stop
+      // (the migrator's next transaction) held the process that long.
+      acquireConnection(): Promise<unknown> {
+        if (state.closing) return Promise.reject(new Error('the database connection is closed'));
+        return super.acquireConnection();
+      }
+
       _acquireOnlyConnection(): Promise<unknown> {
         const settings = (this as unknown as { connectionSettings: ClientConfig }).connectionSettings;
         let client: PooledClient | undefined;
