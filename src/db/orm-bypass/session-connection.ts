@@ -19,14 +19,19 @@ export class SessionConnection extends PostgreSqlConnection {
   /** `closing` while the ORM closes: from then on a connection asked for is refused at once. */
   private readonly state = { closing: false };
 
+  override connect(): void | Promise<void> {
+    this.state.closing = false;
+    return super.connect();
+  }
+
   override async close(force?: boolean): Promise<void> {
     this.state.closing = true;
     await super.close(force);
   }
 
   override createKnex(): void {
+    // Not reset here: a close makes the knex client it destroys when there was none yet.
     const state = this.state;
-    state.closing = false;
     const sessions = sessionsFor(this.config.get('clientUrl')!);
     // knex's pg dialect opens each pool connection in `_acquireOnlyConnection` (a `new
     // Client(connectionSettings)`, an 'error' and an 'end' listener marking it disposed, then
