@@ -1,14 +1,8 @@
-const { availableParallelism } = require('node:os');
-
 // Tests run over HTTP against a real PostgreSQL: DATABASE_URL when set, otherwise embedded
 // PGlite hosts started in globalSetup (PGlite cannot start inside jest's module sandbox), one per
 // worker: a host runs one statement at a time, so workers sharing one would queue behind it.
 const embedded = !process.env.DATABASE_URL;
-// One worker more than the machine has cores: a file spends part of its time waiting (on timers,
-// on the processes it starts, on the database), and on two cores two workers left some of the CPU
-// idle where three kept it busy (bench/README.md, "Start-up"). Capped: each worker holds a server
-// and, embedded, a host of its own.
-const workers = Number(process.env.TEST_WORKERS) || Math.min(availableParallelism() + 1, 8);
+const workers = Number(process.env.TEST_WORKERS) || 2;
 process.env.TEST_EMBEDDED_HOSTS = String(workers);
 module.exports = {
   testEnvironment: 'node',
