@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/postgresql';
 import { escapeLiteral } from 'pg';
@@ -113,9 +113,18 @@ export interface TripStatement {
 
 /**
  * The prepared statements each of the worker's own connections holds, by name, and since when
- * (inOneTripEach).
+ * (inOneTripEach), with the prefix of the names it gives them.
  */
-const preparedOn = new WeakMap<object, { names: Set<string>; since: number }>();
+const preparedOn = new WeakMap<object, { names: Set<string>; since: number; prefix: string }>();
+
+/**
+ * A name carries this module's instance and its connection, and a connection only ever drops its
+ * own names: a host that serves several connections from one session (the embedded database's,
+ * reached by URL from two service processes) would otherwise have one process's PREPARE refused
+ * as already existing and its recovery drop the other's statements under it.
+ */
+const INSTANCE = randomBytes(4).toString('hex');
+let connections = 0;
 
 /**
  * How long a connection keeps its prepared statements before it makes them, and their plans,
@@ -125,10 +134,12 @@ const preparedOn = new WeakMap<object, { names: Set<string>; since: number }>();
  */
 const REPLAN_MS = 10_000;
 
-/** A statement as a prepared one: its name (from its text), its PREPARE and its EXECUTE. */
-export function preparedForm({ sql, params = [], planEachTime = false }: TripStatement) {
+/**
+ * A statement as a prepared one: its name (`prefix` and its text's), its PREPARE and its EXECUTE.
+ */
+export function preparedForm({ sql, params = [], planEachTime = false }: TripStatement, prefix = 'bms_trip') {
   const pieces = placeholders(sql, params);
-  const name = `bms_trip_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+  const name = `${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
   return {
     name,
     prepare: `prepare ${name} as ${pieces.reduce((text, piece, i) => `${text}$${i}${piece}`)}`,
@@ -164,14 +175,18 @@ export async function inOneTripEach(
   const connection = client as unknown as PgConnection;
   try {
     let known = preparedOn.get(connection);
-    if (!known) preparedOn.set(connection, (known = { names: new Set(), since: Date.now() }));
+    if (!known) {
+      known = { names: new Set(), since: Date.now(), prefix: `bms_trip_${INSTANCE}_${++connections}` };
+      preparedOn.set(connection, known);
+    }
     const stale = known.names.size > 0 && Date.now() - known.since > REPLAN_MS;
+    const dropped = stale ? [...known.names] : [];
     if (stale) Object.assign(known, { names: new Set(), since: Date.now() });
     const names = known.names;
-    const forms = statements.map(preparedForm);
+    const forms = statements.map((s) => preparedForm(s, known.prefix));
     // A trip's own statements, prepared once even when it runs one twice.
     const missing = [
-      ...(stale ? ['deallocate all'] : []),
+      ...dropped.map((name) => `deallocate ${name}`),
       ...new Map(forms.filter((f) => !names.has(f.name)).map((f) => [f.name, f.prepare])).values(),
     ];
     try {
@@ -179,8 +194,10 @@ export async function inOneTripEach(
       for (const f of forms) names.add(f.name);
       return rows;
     } catch (err) {
-      // Which of the trip's statements got prepared before the failure is unknown: start afresh.
-      await connection.query('deallocate all').catch(() => undefined);
+      // Which of the trip's statements got prepared before the failure is unknown: start afresh,
+      // dropping each of this connection's names on its own (one that does not exist fails alone).
+      for (const name of new Set([...dropped, ...names, ...forms.map((f) => f.name)]))
+        await connection.query(`deallocate ${name}`).catch(() => undefined);
       names.clear();
       throw err;
     }
