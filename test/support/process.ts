@@ -27,7 +27,11 @@ export interface Running {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  /**
+   * Resolves with the exit code (or the signal's name) once the process has ended and its output
+   * has been read: `exit` can come before the last of a pipe's data (a command's answer read then
+   * was missing). `at` is when it exited.
+   */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
@@ -44,8 +48,17 @@ export function runSource(script: string, args: string[], env: NodeJS.ProcessEnv
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+    child.once('exit', (code, signal) => {
+      const ended = { code, signal, at: Date.now() };
+      // A process it started and left running may hold the pipes open: its output is not waited for.
+      const timer = setTimeout(() => resolve(ended), 2_000);
+      void closed.then(() => {
+        clearTimeout(timer);
+        resolve(ended);
+      });
+    }),
   );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
