@@ -7,7 +7,8 @@
  * 1. creates: POST /api/v1/invoices of ONE tenant for INVOICING_SECONDS (15) with 1 client, then
  *    8 clients, each client sending its next request when the last one answered; twice, in turn,
  *    so the box's other load weighs on both alike. Between phases the PDF queue is let drain, and
- *    the time that took is reported (the PDFs are made after each create commits). Each phase
+ *    the time that took is reported (the PDFs are made after each create commits), with the rate
+ *    of invoices complete with their PDF it makes (the creates over the phase and the drain). Each phase
  *    reports the whole machine's busy CPU per create too: its cores over that bound the rate any
  *    number of clients can reach, so the 8-client ratio is shown beside that ceiling. First against
  *    one process, then against the cluster as deployed here: INVOICING_WORKERS processes (the
@@ -206,7 +207,7 @@ export async function invoicingScenario(log: (line: string) => void = console.lo
           phases.push({ clients, ...phase, pdfDrainMs });
           const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
           log(
-            `  ${clients} client(s): ${phase.rps.toFixed(1)} creates/s, p50 ${phase.p50.toFixed(1)} ms; service ${phase.serviceCores.toFixed(2)} cores, ${phase.cpuMsPerCreate.toFixed(1)} ms CPU/create (machine ${phase.machineMsPerCreate.toFixed(1)}); sessions: ${pct(phase.sessions.lock)} waiting on a lock, ${pct(phase.sessions.active)} in a statement, ${pct(phase.sessions.idleInTransaction)} idle in transaction; PDFs all made ${(pdfDrainMs / 1000).toFixed(1)} s after; load ${loadavg()[0].toFixed(2)}`,
+            `  ${clients} client(s): ${phase.rps.toFixed(1)} creates/s, p50 ${phase.p50.toFixed(1)} ms; service ${phase.serviceCores.toFixed(2)} cores, ${phase.cpuMsPerCreate.toFixed(1)} ms CPU/create (machine ${phase.machineMsPerCreate.toFixed(1)}); sessions: ${pct(phase.sessions.lock)} waiting on a lock, ${pct(phase.sessions.active)} in a statement, ${pct(phase.sessions.idleInTransaction)} idle in transaction; PDFs all made ${(pdfDrainMs / 1000).toFixed(1)} s after, so ${((phase.rps * SECONDS) / (SECONDS + pdfDrainMs / 1000)).toFixed(1)} invoices/s with their PDF; load ${loadavg()[0].toFixed(2)}`,
           );
         }
       const median = (xs: number[]) => percentile(xs, 50);

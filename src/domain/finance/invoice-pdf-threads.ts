@@ -5,9 +5,9 @@ import { PDF_THREAD, type DrawAnswer, type DrawRequest, type InvoicePdfLayout } 
 /**
  * The thread that draws invoice PDFs, so that pdfkit's work never holds up this process's
  * requests: drawn in the event loop, each PDF made after a create delayed the requests queued
- * behind it, the holder of a tenant's invoice-number lock among them. One thread per process: the
- * PDF queue renders one invoice at a time in each process (invoice-pdf-queue.ts), and several
- * processes each have theirs. The thread is started on the first PDF and ends after a while
+ * behind it, the holder of a tenant's invoice-number lock among them. One thread per process: it
+ * draws one PDF at a time, which is a fraction of what the PDF queue does for each
+ * (invoice-pdf-queue.ts), and several processes each have theirs. The thread is started on the first PDF and ends after a while
  * without one; it never keeps the process alive while it has nothing to draw.
  */
 
