@@ -36,7 +36,8 @@ export interface JobContext<Files extends FileStorage = FileStorage> {
   /**
    * Per-tenant jobs: an entity manager forked for that tenant inside a tenant transaction (the
    * application role, row-level security applies), committed when `run` resolves and rolled back
-   * when it throws; deployment-wide jobs: a plain fork, outside any transaction.
+   * when it throws; deployment-wide jobs, and per-tenant ones with `ownTransactions`: a plain
+   * fork, outside any transaction.
    */
   em: EntityManager;
   /** Set for per-tenant jobs. */
@@ -58,6 +59,13 @@ export interface ScheduledJob<Files extends FileStorage = FileStorage> {
   schedule: JobSchedule;
   /** Runs once per tenant per period (a claim per tenant), with `ctx.em` bound to the tenant. */
   perTenant?: boolean;
+  /**
+   * A per-tenant job that opens a tenant transaction of its own for each item it handles (with
+   * `withTenant`): `ctx.em` is then outside any transaction. Its run commits as it goes and holds
+   * no lock for its whole length; in one transaction, a run making a tenant's recurring invoices
+   * held the tenant's invoice-number lock, and each invoice it had locked, until its last one.
+   */
+  ownTransactions?: boolean;
   /**
    * The tenant's functional area (a key of the tenant's `scopes`: 'finance', 'inventory'...) the
    * job belongs to; a per-tenant job is skipped for tenants that turned it off.

@@ -381,9 +381,10 @@ export class JobScheduler<Files extends FileStorage = FileStorage> {
     now: Date,
     logger: Logger,
   ): Promise<number> {
-    if (!tenantId)
+    if (!tenantId || job.ownTransactions)
       return job.run({
         em: this.orm.em.fork({ clear: true, useContext: false }),
+        ...(tenantId ? { tenantId } : {}),
         now,
         periodStart,
         logger,

@@ -329,4 +329,34 @@ describe('the scheduled jobs, driven by bms jobs:run', () => {
     expect(read.status).toBe('OVERDUE');
     expect((await t.client.get('/invoices/count-by-status')).body).toMatchObject({ OVERDUE: 1, DRAFT: 3 });
   });
+
+  it("invoices.recurring commits each agreement's invoices on their own, not the run's in one transaction", async () => {
+    // In one transaction, a run held the tenant's invoice-number lock (every create of the
+    // tenant waited) and each agreement's row lock until its last agreement was done.
+    const t = await server.tenant('Own transactions');
+    for (const n of [1, 2, 3])
+      await t.client.post('/invoices', {
+        type: 'RECURRING',
+        note: `agreement ${n}`,
+        rows: [row],
+        recurringAgreement: {
+          intervalDays: 7,
+          nextInvoiceDate: new Date(Date.now() - 8 * DAY).toISOString(),
+        },
+      });
+    const run = await ok('jobs:run', 'invoices.recurring', '--tenant', t.tenantId);
+    expect(run).toEqual([expect.objectContaining({ outcome: 'ok', items: 6 })]);
+    // The transaction that wrote each copy (xmin): one per agreement, both of its periods in it.
+    const copies = (await server.orm.em
+      .getConnection()
+      .execute(
+        `select note, xmin::text as xmin from invoice where tenant_id = ? and recurring_agreement is null`,
+        [t.tenantId],
+      )) as { note: string; xmin: string }[];
+    const transactions = new Map<string, Set<string>>();
+    for (const c of copies) transactions.set(c.note, (transactions.get(c.note) ?? new Set()).add(c.xmin));
+    expect([...transactions.keys()].sort()).toEqual(['agreement 1', 'agreement 2', 'agreement 3']);
+    for (const xmins of transactions.values()) expect(xmins.size).toBe(1);
+    expect(new Set(copies.map((c) => c.xmin)).size).toBe(3);
+  });
 });

@@ -15,8 +15,8 @@ import { tenantFinanceDefaults } from './tenant-defaults';
 export const INVOICING_ACTOR = 'invoicing';
 
 /**
- * Runs `work` in `em`'s own tenant transaction when it is in one for `tenantId` (a scheduled
- * job's: its run commits with the job's record), otherwise in a transaction of its own.
+ * Runs `work` in `em`'s own tenant transaction when it is in one for `tenantId`, otherwise in a
+ * transaction of its own (the scheduled jobs': invoice-jobs.ts).
  */
 export function tenantWork(em: EntityManager, tenantId: string) {
   const bound = em.isInTransaction() && actorOf(em)?.tenantId === tenantId;
@@ -59,9 +59,9 @@ export function reminderDue(
  * the built-in text) with the PDF, appended to `reminders`, stamping `overdueNotifiedAt`. After
  * downtime, one reminder covers the days missed. Each invoice is handled in a transaction of its
  * own that locks its row (skipping one another process holds) and decides on the row as locked,
- * so any number of processes running this at once send each reminder once. `em` is a scheduled
- * job's (the tenant's transaction: all of it commits together), or any EntityManager of the ORM
- * (a transaction per invoice).
+ * so any number of processes running this at once send each reminder once. `em` is any
+ * EntityManager of the ORM (a transaction per invoice, as the scheduled job runs it), or one in
+ * the tenant's transaction already (all of it then commits together).
  */
 export async function markOverdueAndRemind(
   em: EntityManager,
