@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Socket } from 'node:net';
 import { wrap } from '@mikro-orm/core';
 import { withTenant } from '../../src/db/tenant-transaction';
 import { Mailbox } from '../../src/domain/crm/entities/mailbox';
@@ -60,10 +61,8 @@ describeWithTool(
   let worker: EventWorker | undefined;
   const keyBefore = process.env.MAILBOX_SECRET_KEY;
 
-  const poll = (t: TestTenant) =>
-    withTenant(server.orm.em, { tenantId: t.tenantId, userId: null, email: 'crm.mailboxes' }, (em) =>
-      pollMailboxes(em, t.tenantId, server.app.files, logger),
-    );
+  /** A poll as the scheduled job runs it: from outside any transaction. */
+  const poll = (t: TestTenant) => pollMailboxes(server.orm.em.fork(), t.tenantId, server.app.files, logger);
   /** Bytes as sent, outside the JSON client (whose document check reads JSON bodies only). */
   const send = async (token: string, method: string, path: string, body?: string, type?: string) => {
     const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
@@ -439,5 +438,38 @@ describeWithTool(
       ((await t.client.get('/communications/mailboxes')).body as any[]).every((m) => m.lastError === null),
     ).toBe(true);
     expect(await poll(t)).toBe(0);
+  });
+  it('holds no transaction while an IMAP server keeps the poll waiting: the tenant is served meanwhile', async () => {
+    const t = await server.tenant('Mail in silent');
+    // Takes connections and never greets: the poll waits on it up to its connect timeout.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const box = await t.client.post('/communications/mailboxes', {
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        username: 'nobody',
+        password: 'p',
+      });
+      expect(box.status).toBe(200);
+      const polling = poll(t);
+      await waitFor(() => sockets.size > 0);
+      const idle = await server.orm.em.getConnection().execute(
+        `select count(*)::int as n from pg_stat_activity
+           where datname = current_database() and state like 'idle in transaction%'`,
+      );
+      expect(idle[0].n).toBe(0);
+      // On the embedded database a transaction held by the poll would queue this until it ends.
+      expect((await t.client.get('/communications/mailboxes')).status).toBe(200);
+      for (const socket of sockets) socket.destroy();
+      expect(await polling).toBe(0);
+      const [mailbox] = (await t.client.get('/communications/mailboxes')).body as any[];
+      expect(mailbox.lastError).toEqual(expect.any(String));
+    } finally {
+      silent.close();
+    }
   });
 });

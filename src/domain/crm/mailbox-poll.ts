@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { ImapFlow } from 'imapflow';
+import { withTenant } from '../../db/tenant-transaction';
 import type { ScheduledJob } from '../../jobs/job';
 import type { Logger } from '../../logger';
 import { AppError } from '../../errors';
@@ -8,6 +9,9 @@ import { receiveMessage, MAX_RAW_MESSAGE_BYTES } from './inbound-mail';
 import { Mailbox } from './entities/mailbox';
 import { enabledMailboxes } from './mailboxes';
 import { decryptPassword } from './mailbox-secret';
+
+/** The job's name, which its writes are signed with. */
+const JOB = 'crm.mailboxes';
 
 /** Messages one run reads from a mailbox at most; the next run takes the rest, in UID order. */
 export const MESSAGES_PER_RUN = 100;
@@ -27,11 +31,11 @@ interface Reading {
  * Reads one mailbox's folder from the UID after the last one read: IMAP's UIDVALIDITY says
  * whether the UIDs still mean what they did; a new one (the folder was recreated) reads it again
  * from its start, and the Message-IDs stored already keep every e-mail once. Each message is
- * stored in this transaction; one that cannot be read as a message, or too large, is passed over
- * rather than holding the mailbox up forever.
+ * stored in a transaction of its own (`inTenant`); one that cannot be read as a message, or too
+ * large, is passed over rather than holding the mailbox up forever.
  */
 async function readMailbox(
-  em: EntityManager,
+  inTenant: InTenant,
   tenantId: string,
   files: FileStore | undefined,
   row: Mailbox,
@@ -75,8 +79,11 @@ async function readMailbox(
         for (const message of messages.sort((a, b) => a.uid - b.uid)) {
           if (!message.source) continue;
           try {
-            if ((await receiveMessage(em, { tenantId, userId: null, files }, message.source)).created)
-              stored += 1;
+            const source = message.source;
+            const received = await inTenant((em) =>
+              receiveMessage(em, { tenantId, userId: null, files }, source),
+            );
+            if (received.created) stored += 1;
           } catch (err) {
             if (!(err instanceof AppError && err.status === 400)) throw err;
             logger.warn({ mailbox: row.id, uid: message.uid, err: err.message }, 'IMAP message passed over');
@@ -92,11 +99,19 @@ async function readMailbox(
   }
 }
 
+/** Runs `work` in a transaction of its own as the tenant, written as the job. */
+type InTenant = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R>;
+
 /**
  * Reads the tenant's enabled mailboxes once each: what is new in each is stored in the inbox
  * (receiveMessage), and where the reading stopped is recorded with the mailbox. A mailbox that
  * cannot be read (server unreachable, sign-in refused, folder missing) records why in
  * `lastError` and the others are still read. Answers how many e-mails were stored.
+ *
+ * No transaction is open while the IMAP server is waited for: each message stored, and each
+ * mailbox's record, is a transaction of its own as the tenant, from `em` (outside any one). A server that does
+ * not answer takes up to the connect and socket timeouts, and a transaction held meanwhile kept
+ * a pooled connection, the embedded database's only one, from every request.
  */
 export async function pollMailboxes(
   em: EntityManager,
@@ -104,31 +119,36 @@ export async function pollMailboxes(
   files: FileStore | undefined,
   logger: Logger,
 ): Promise<number> {
+  const inTenant: InTenant = (work) => withTenant(em, { tenantId, userId: null, email: JOB }, work);
   let stored = 0;
-  for (const row of await enabledMailboxes(em, tenantId)) {
+  for (const row of await inTenant((t) => enabledMailboxes(t, tenantId))) {
     let reading: Reading;
     try {
-      reading = await readMailbox(em, tenantId, files, row, logger);
+      reading = await readMailbox(inTenant, tenantId, files, row, logger);
     } catch (err) {
       if (err instanceof AppError) throw err;
       const reason = err instanceof Error ? err.message : String(err);
       logger.warn({ mailbox: row.id, err: reason }, 'mailbox could not be read');
-      await em.nativeUpdate(
-        Mailbox,
-        { tenantId, id: row.id },
-        { lastPolledAt: new Date(), lastError: reason.slice(0, 1000) },
+      await inTenant((t) =>
+        t.nativeUpdate(
+          Mailbox,
+          { tenantId, id: row.id },
+          { lastPolledAt: new Date(), lastError: reason.slice(0, 1000) },
+        ),
       );
       continue;
     }
-    await em.nativeUpdate(
-      Mailbox,
-      { tenantId, id: row.id },
-      {
-        uidValidity: reading.uidValidity,
-        lastUid: reading.lastUid,
-        lastPolledAt: new Date(),
-        lastError: null,
-      },
+    await inTenant((t) =>
+      t.nativeUpdate(
+        Mailbox,
+        { tenantId, id: row.id },
+        {
+          uidValidity: reading.uidValidity,
+          lastUid: reading.lastUid,
+          lastPolledAt: new Date(),
+          lastError: null,
+        },
+      ),
     );
     stored += reading.stored;
   }
@@ -140,10 +160,11 @@ export async function pollMailboxes(
  * the items are the e-mails stored.
  */
 export const mailboxesJob: ScheduledJob<FileStore> = {
-  name: 'crm.mailboxes',
+  name: JOB,
   description: "reads what is new in the tenant's IMAP mailboxes into the inbox (inbox.received)",
   schedule: { every: 2 * 60_000 },
   perTenant: true,
+  ownTransactions: true,
   module: 'crm',
   run: ({ em, tenantId, files, logger }) => pollMailboxes(em, tenantId!, files, logger),
 };
