@@ -12,7 +12,7 @@ import {
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childEnv, errorLines, freePort, type Running } from '../support/process';
+import { childEnv, errorLines, freePort, watched, type Running } from '../support/process';
 
 /**
  * `npm start` as a newcomer runs it, in a copy of the repository (its sources, scripts and build;
@@ -53,20 +53,14 @@ afterAll(() => {
 
 /** `npm start` in the copy, in a process group of its own. */
 function npmStart(port: number): Running {
-  const child = spawn('npm', ['start'], {
-    cwd: copy,
-    env: childEnv({ PORT: String(port), DATA_DIR: dataDir, npm_config_update_notifier: 'false' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  const r = watched(
+    spawn('npm', ['start'], {
+      cwd: copy,
+      env: childEnv({ PORT: String(port), DATA_DIR: dataDir, npm_config_update_notifier: 'false' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    }),
   );
-  const r = { child, stdout: () => out, stderr: () => err, exited };
   running.push(r);
   return r;
 }

@@ -37,13 +37,19 @@ export interface Running {
 
 /** Runs `node <script> ...args` from the sources, in a process group of its own. */
 export function runSource(script: string, args: string[], env: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, ['-r', REGISTER, path.join(ROOT, script), ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own group, so a Ctrl-C can be imitated by signalling the whole group.
-    detached: true,
-  });
+  return watched(
+    spawn(process.execPath, ['-r', REGISTER, path.join(ROOT, script), ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own group, so a Ctrl-C can be imitated by signalling the whole group.
+      detached: true,
+    }),
+  );
+}
+
+/** A child started with piped output, its output gathered and its end awaited (`Running`). */
+export function watched(child: ChildProcess): Running {
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
