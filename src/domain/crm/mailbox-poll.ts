@@ -109,9 +109,9 @@ type InTenant = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R>;
  * `lastError` and the others are still read. Answers how many e-mails were stored.
  *
  * No transaction is open while the IMAP server is waited for: each message stored, and each
- * mailbox's record, is a transaction of its own as the tenant, from `em` (outside any one). A server that does
- * not answer takes up to the connect and socket timeouts, and a transaction held meanwhile kept
- * a pooled connection, the embedded database's only one, from every request.
+ * mailbox's record, is a transaction of its own as the tenant, from `em` (outside any one). A
+ * server that does not answer takes up to the connect and socket timeouts, and a transaction held
+ * meanwhile kept a pooled connection, the embedded database's only one, from every request.
  */
 export async function pollMailboxes(
   em: EntityManager,

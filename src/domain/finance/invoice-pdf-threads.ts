@@ -7,8 +7,9 @@ import { PDF_THREAD, type DrawAnswer, type DrawRequest, type InvoicePdfLayout } 
  * requests: drawn in the event loop, each PDF made after a create delayed the requests queued
  * behind it, the holder of a tenant's invoice-number lock among them. One thread per process: it
  * draws one PDF at a time, which is a fraction of what the PDF queue does for each
- * (invoice-pdf-queue.ts), and several processes each have theirs. The thread is started on the first PDF and ends after a while
- * without one; it never keeps the process alive while it has nothing to draw.
+ * (invoice-pdf-queue.ts), and several processes each have theirs. The thread is started on the
+ * first PDF and ends after a while without one; it never keeps the process alive while it has
+ * nothing to draw.
  */
 
 /** How long the thread waits for more work before it ends (and pdfkit's memory with it). */
