@@ -8,8 +8,8 @@
  *    8 clients, each client sending its next request when the last one answered; twice, in turn,
  *    so the box's other load weighs on both alike. Between phases the PDF queue is let drain, and
  *    the time that took is reported (the PDFs are made after each create commits), with the rate
- *    of invoices complete with their PDF it makes (the creates over the phase and the drain). Each phase
- *    reports the whole machine's busy CPU per create too: its cores over that bound the rate any
+ *    of invoices complete with their PDF it makes (the creates over the phase and the drain). Each
+ *    phase reports the whole machine's busy CPU per create too: its cores over that bound the rate any
  *    number of clients can reach, so the 8-client ratio is shown beside that ceiling. First against
  *    one process, then against the cluster as deployed here: INVOICING_WORKERS processes (the
  *    available cores by default; 1 leaves the cluster out) sharing their rate limits in the Redis

@@ -1,6 +1,6 @@
 import { EventType, TransactionEventBroadcaster, type EntityManager } from '@mikro-orm/core';
 import { BEGIN, ConnectionTransaction, type QueryConfig } from './orm-bypass/connection-transaction';
-import { forkFor, type Actor } from './tenancy';
+import { actorOf, forkFor, type Actor } from './tenancy';
 
 /**
  * The database role request transactions run as: not the owner of any table, unable to bypass
@@ -227,4 +227,15 @@ export async function withTenant<R>(
     await em.rollback();
     throw err;
   }
+}
+
+/**
+ * What runs work item by item as a tenant, written as `writer` (a job's name): in `em`'s own
+ * tenant transaction when it is in one for `tenantId` (all of it then commits together),
+ * otherwise in a transaction of its own each time (a scheduled job with `ownTransactions`).
+ */
+export function tenantWork(em: EntityManager, tenantId: string, writer: string) {
+  const bound = em.isInTransaction() && actorOf(em)?.tenantId === tenantId;
+  return <R>(work: (t: EntityManager) => Promise<R>): Promise<R> =>
+    bound ? work(em) : withTenant(em, { tenantId, userId: null, email: writer }, work);
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { ImapFlow } from 'imapflow';
-import { withTenant } from '../../db/tenant-transaction';
+import { tenantWork } from '../../db/tenant-transaction';
 import type { ScheduledJob } from '../../jobs/job';
 import type { Logger } from '../../logger';
 import { AppError } from '../../errors';
@@ -99,8 +99,8 @@ async function readMailbox(
   }
 }
 
-/** Runs `work` in a transaction of its own as the tenant, written as the job. */
-type InTenant = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R>;
+/** Runs `work` as the tenant, written as the job (tenantWork). */
+type InTenant = ReturnType<typeof tenantWork>;
 
 /**
  * Reads the tenant's enabled mailboxes once each: what is new in each is stored in the inbox
@@ -109,7 +109,8 @@ type InTenant = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R>;
  * `lastError` and the others are still read. Answers how many e-mails were stored.
  *
  * No transaction is open while the IMAP server is waited for: each message stored, and each
- * mailbox's record, is a transaction of its own as the tenant, from `em` (outside any one). A
+ * mailbox's record, is a transaction of its own as the tenant, from `em` outside any transaction
+ * (as the scheduled job runs it; given one in the tenant's transaction, all goes into that). A
  * server that does not answer takes up to the connect and socket timeouts, and a transaction held
  * meanwhile kept a pooled connection, the embedded database's only one, from every request.
  */
@@ -119,7 +120,7 @@ export async function pollMailboxes(
   files: FileStore | undefined,
   logger: Logger,
 ): Promise<number> {
-  const inTenant: InTenant = (work) => withTenant(em, { tenantId, userId: null, email: JOB }, work);
+  const inTenant = tenantWork(em, tenantId, JOB);
   let stored = 0;
   for (const row of await inTenant((t) => enabledMailboxes(t, tenantId))) {
     let reading: Reading;

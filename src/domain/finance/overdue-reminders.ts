@@ -1,7 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { AppError } from '../../errors';
-import { withTenant } from '../../db/tenant-transaction';
-import { actorOf } from '../../db/tenancy';
+import { tenantWork } from '../../db/tenant-transaction';
 import type { FileBackend } from '../../files/backend';
 import { Customer } from '../reference/entities/customer';
 import { Invoice, InvoiceStatus } from './entities/invoice';
@@ -13,16 +12,6 @@ import { tenantFinanceDefaults } from './tenant-defaults';
 
 /** Who the daily runs write as (audit fields, history, events). */
 export const INVOICING_ACTOR = 'invoicing';
-
-/**
- * Runs `work` in `em`'s own tenant transaction when it is in one for `tenantId`, otherwise in a
- * transaction of its own (the scheduled jobs': invoice-jobs.ts).
- */
-export function tenantWork(em: EntityManager, tenantId: string) {
-  const bound = em.isInTransaction() && actorOf(em)?.tenantId === tenantId;
-  return <R>(work: (t: EntityManager) => Promise<R>): Promise<R> =>
-    bound ? work(em) : withTenant(em, { tenantId, userId: null, email: INVOICING_ACTOR }, work);
-}
 
 export interface OverdueOutcome {
   /** Invoices that became OVERDUE in this run. */
@@ -69,7 +58,7 @@ export async function markOverdueAndRemind(
   now: Date,
   options: { backend?: FileBackend } = {},
 ): Promise<OverdueOutcome> {
-  const inTenant = tenantWork(em, tenantId);
+  const inTenant = tenantWork(em, tenantId, INVOICING_ACTOR);
   const outcome: OverdueOutcome = { overdue: 0, reminded: 0, unreachable: 0 };
   const { defaults, ids } = await inTenant(async (t) => {
     const defaults = await tenantFinanceDefaults(t, tenantId);

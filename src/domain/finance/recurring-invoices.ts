@@ -2,6 +2,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { AppError } from '../../errors';
 import { nextNumber } from '../../services/sequences';
 import type { FileBackend } from '../../files/backend';
+import { tenantWork } from '../../db/tenant-transaction';
 import { Invoice, InvoiceStatus, InvoiceType, type RecurringAgreement } from './entities/invoice';
 import { addDays, addMonths } from './common';
 import { computeRows, formatInvoiceNumber, INVOICE_SEQUENCE } from './invoice-rules';
@@ -10,7 +11,7 @@ import { mailInvoice } from './invoice-mail';
 import { queueInvoicePdfs } from './invoice-pdf-queue';
 import { dayIn } from './invoice-status';
 import { amount } from './money';
-import { INVOICING_ACTOR, tenantWork } from './overdue-reminders';
+import { INVOICING_ACTOR } from './overdue-reminders';
 import { tenantFinanceDefaults } from './tenant-defaults';
 
 export interface RecurringOutcome {
@@ -50,7 +51,7 @@ export async function generateRecurringInvoices(
   today: Date,
   options: { backend?: FileBackend } = {},
 ): Promise<RecurringOutcome> {
-  const inTenant = tenantWork(em, tenantId);
+  const inTenant = tenantWork(em, tenantId, INVOICING_ACTOR);
   const outcome: RecurringOutcome = { generated: 0, sent: 0, unsent: 0 };
   const { timeZone, ids } = await inTenant(async (t) => {
     const { timeZone } = await tenantFinanceDefaults(t, tenantId);
