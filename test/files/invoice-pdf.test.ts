@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startInvoicePdfs } from '../../src/domain/finance/invoice-pdf-queue';
+import { FileStore } from '../../src/domain/files/stored-files';
+import type { FileBackend } from '../../src/files/backends';
 import type { Periodic } from '../../src/jobs/periodic';
 import { createLogger } from '../../src/logger';
 import { describeWithTool } from '../support/debian-tools';
@@ -282,5 +284,73 @@ describeWithTool(
     const forged = await a.client.patch(`/invoices/${made.id}`, { pdf: { blobId: image.blobId } });
     expect(forged.status).toBe(200);
     expect(forged.body.pdf).toEqual(made.pdf);
+  });
+
+  test('is drawn and stored outside any transaction: while its bytes are written nothing is held, and a change meanwhile has it drawn anew', async () => {
+    await pdfs?.stop();
+    pdfs = undefined;
+    // The store as an object store slow to answer: each write waits until the test lets it on.
+    const store = server.app.files;
+    const puts: string[] = [];
+    let writing!: () => void;
+    const written = new Promise<void>((resolve) => (writing = resolve));
+    let letThrough!: () => void;
+    const through = new Promise<void>((resolve) => (letThrough = resolve));
+    const slow: FileBackend = {
+      kind: store.backend.kind,
+      put: async (key, body, type) => {
+        puts.push(key);
+        writing();
+        await through;
+        await store.backend.put(key, body, type);
+      },
+      get: (key, range) => store.backend.get(key, range),
+      size: (key) => store.backend.size(key),
+      remove: (key) => store.backend.remove(key),
+    };
+    const created = await a.client.post('/invoices', {
+      invoiceDate: '2026-05-01T10:00:00.000Z',
+      rows: [{ description: 'Beech dowels', quantity: 2, unitPrice: 3, taxRate: 21 }],
+    });
+    expect(created.status).toBe(201);
+    pdfs = startInvoicePdfs(
+      server.orm,
+      new FileStore(slow, store.settings, store.uploadSecret),
+      createLogger('silent'),
+      {
+        firstMs: 50,
+        maxMs: 200,
+      },
+    );
+    try {
+      await written;
+      const idle = await server.orm.em.getConnection().execute(
+        `select count(*)::int as n from pg_stat_activity
+           where datname = current_database() and state like 'idle in transaction%'`,
+      );
+      expect(idle[0].n).toBe(0);
+      // The invoice is not locked meanwhile (on the embedded database, a held transaction would
+      // keep this request waiting for its one connection): a change is answered at once.
+      const changing = a.client.patch(`/invoices/${created.body.id}`, {
+        rows: [{ description: 'Ash dowels', quantity: 2, unitPrice: 3, taxRate: 21 }],
+      });
+      const answer = await Promise.race([
+        changing,
+        new Promise((r) => setTimeout(() => r('waiting'), 5_000)),
+      ]);
+      expect(answer).toMatchObject({ status: 200 });
+    } finally {
+      letThrough();
+    }
+    // The bytes drawn before the change are of the invoice as it was: removed, and drawn anew.
+    const made = await withPdf(created.body.id);
+    expect(made.pdf).toMatchObject({ type: 'DOCUMENT' });
+    expect(puts.length).toBeGreaterThanOrEqual(2);
+    expect(await store.backend.size(puts[0])).toBeNull();
+    expect(puts[0]).not.toContain(made.pdf.blobId);
+    const text = pdfText((await download(server, a.token, `/api/v1/files/${made.pdf.blobId}`)).bytes);
+    expect(text).toContain('Ash dowels');
+    expect(text).not.toContain('Beech dowels');
+    expect(await queued(created.body.id)).toEqual([]);
   });
 });

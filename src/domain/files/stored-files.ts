@@ -192,6 +192,17 @@ export type InTenant = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R
 /** What else is written with a stored file's row, in its transaction (its event). */
 export type OnStored = (em: EntityManager, file: StoredFile) => Promise<void>;
 
+/** Bytes written by `FileStore.putBytes`, not yet recorded. */
+export interface PutFile {
+  tenantId: string;
+  id: string;
+  key: string;
+  name: string;
+  type: string;
+  size: number;
+  sha256: string;
+}
+
 export interface Upload {
   name?: string;
   declaredType: string;
@@ -410,9 +421,48 @@ export class FileStore implements FileStorage {
   }
 
   /**
-   * Stores bytes the service made itself (an invoice's PDF), in the caller's transaction `em`.
-   * The bytes are written first: a transaction that then rolls back leaves them to no row, and
-   * nothing names them.
+   * Writes bytes the service made itself (an invoice's PDF, an e-mail's attachment) to the
+   * backend, outside any transaction: with an object store that is a network call, which must not
+   * hold a connection of the pool, nor the locks of a transaction, while it runs. `recordPut`
+   * then records them in a transaction; `discard` removes them when it does not.
+   */
+  async putBytes(tenantId: string, file: { name: string; type: string; bytes: Buffer }): Promise<PutFile> {
+    const id = randomUUID();
+    const key = storageKeyOf(tenantId, id);
+    await this.backend.put(key, Readable.from([file.bytes]), file.type);
+    return {
+      tenantId,
+      id,
+      key,
+      name: cleanName(file.name),
+      type: file.type,
+      size: file.bytes.length,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+    };
+  }
+
+  /** The row of bytes `putBytes` wrote, in the caller's transaction `em`. */
+  async recordPut(em: EntityManager, userId: string | null, put: PutFile): Promise<StoredFile> {
+    const beside = besideOf(em);
+    const stored = beside.create(StoredFile, {
+      tenantId: put.tenantId,
+      id: put.id,
+      name: put.name,
+      type: put.type,
+      size: put.size,
+      sha256: put.sha256,
+      storageKey: put.key,
+      createdBy: userId,
+      completed: new Date(),
+    });
+    await beside.flush();
+    return stored;
+  }
+
+  /**
+   * Stores bytes the service made itself in the caller's transaction `em`: `putBytes`, then
+   * `recordPut`. The bytes are written first: a transaction that then rolls back leaves them to no
+   * row, and nothing names them.
    */
   async storeBytes(
     em: EntityManager,
@@ -420,23 +470,12 @@ export class FileStore implements FileStorage {
     userId: string | null,
     file: { name: string; type: string; bytes: Buffer },
   ): Promise<StoredFile> {
-    const id = randomUUID();
-    const key = storageKeyOf(tenantId, id);
-    await this.backend.put(key, Readable.from([file.bytes]), file.type);
-    const beside = besideOf(em);
-    const stored = beside.create(StoredFile, {
-      tenantId,
-      id,
-      name: cleanName(file.name),
-      type: file.type,
-      size: file.bytes.length,
-      sha256: createHash('sha256').update(file.bytes).digest('hex'),
-      storageKey: key,
-      createdBy: userId,
-      completed: new Date(),
-    });
-    await beside.flush();
-    return stored;
+    return this.recordPut(em, userId, await this.putBytes(tenantId, file));
+  }
+
+  /** Removes bytes `putBytes` wrote that no row will name (their transaction did not record them). */
+  async discard(put: PutFile): Promise<void> {
+    await this.backend.remove(put.key);
   }
 
   /** Marks a file deleted; its bytes go when the clean-up job runs. Null when there was none. */

@@ -8,7 +8,7 @@ import { IDLE_POLL_MAX_MS, pollQueue, type Periodic, type QueuePolling } from '.
 import type { Logger } from '../../logger';
 import type { FileStore } from '../files/stored-files';
 import { Invoice } from './entities/invoice';
-import { storeInvoicePdf } from './invoice-pdf';
+import { putInvoicePdf, readInvoicePdfSource, recordInvoicePdf } from './invoice-pdf';
 import {
   claimDuePdfs,
   dropClaimedPdf,
@@ -67,57 +67,76 @@ async function claimDue(orm: MikroORM, batch: number): Promise<Claimed[]> {
 }
 
 /**
- * Makes one claimed PDF as the invoice's tenant, in one transaction holding the invoice's row
- * lock: the rendering is of the invoice as locked, and an update waiting on the lock queues the
- * next rendering. The `pdf` field is written by a statement of its own, so the PDF's arrival is
- * no edit of the invoice: no version or history entry, but an event of its own (`invoice.pdf_made`). The row goes unless the invoice was
- * queued again meanwhile (its claim is then gone).
+ * Makes one claimed PDF as the invoice's tenant, in three steps. A transaction reads what the PDF
+ * shows. Outside any, the PDF is drawn and its bytes written to the store: with an object store
+ * that is a network call, and in a transaction it held a connection of the pool and the invoice's
+ * row lock while it ran (on the embedded database, its one connection). A second transaction
+ * locks the invoice and takes the row off the queue if it is still under this claim, then
+ * records the PDF. A change to the invoice meanwhile queued it again and took the claim away:
+ * these bytes are then of the invoice as it was, and are removed; the next claim draws it anew.
+ * The `pdf` field is written by a statement of its own, so the PDF's arrival is no edit of the
+ * invoice: no version or history entry, but an event of its own (`invoice.pdf_made`).
  */
 async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<void> {
   const actor = { tenantId: job.tenantId, userId: null, email: PDF_ACTOR };
-  await withTenant(orm.em, actor, async (em) => {
-    const invoice = await em.findOne(
-      Invoice,
-      { id: job.invoiceId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (invoice) {
-      const pdf = await storeInvoicePdf({ em, caller: { tenantId: job.tenantId }, files }, invoice);
-      if (pdf) {
-        await em.nativeUpdate(Invoice, { id: invoice.id }, { pdf });
-        // Receivers learn of the PDF without an edit of the invoice: its own event, with the
-        // record as it now stands, in the transaction that stores the PDF.
-        em.persist(
-          outboxRow({
-            tenantId: job.tenantId,
-            type: PDF_MADE_EVENT,
-            resourceType: 'invoice',
-            resourceId: invoice.id,
-            actor: { userId: null, email: PDF_ACTOR },
-            data: { ...recordData(invoice), pdf },
-          }),
-        );
-        await em.flush();
-      }
-    }
-    await dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim);
+  const caller = { tenantId: job.tenantId };
+  const source = await withTenant(orm.em, actor, async (em) => {
+    const invoice = await em.findOne(Invoice, { id: job.invoiceId });
+    return invoice && readInvoicePdfSource({ em, caller, files }, invoice);
   });
+  const put = source && (await putInvoicePdf(files, job.tenantId, source));
+  let recorded = false;
+  try {
+    recorded = await withTenant(orm.em, actor, async (em) => {
+      const invoice = await em.findOne(
+        Invoice,
+        { id: job.invoiceId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!(await dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim)) || !invoice || !put)
+        return false;
+      const pdf = await recordInvoicePdf(em, files, invoice, put);
+      await em.nativeUpdate(Invoice, { id: invoice.id }, { pdf });
+      // Receivers learn of the PDF without an edit of the invoice: its own event, with the
+      // record as it now stands, in the transaction that stores the PDF.
+      em.persist(
+        outboxRow({
+          tenantId: job.tenantId,
+          type: PDF_MADE_EVENT,
+          resourceType: 'invoice',
+          resourceId: invoice.id,
+          actor: { userId: null, email: PDF_ACTOR },
+          data: { ...recordData(invoice), pdf },
+        }),
+      );
+      await em.flush();
+      return true;
+    });
+  } finally {
+    if (put && !recorded) await files.discard(put).catch(() => undefined);
+  }
 }
 
 /** A failed rendering: tried again later, or after `MAX_ATTEMPTS` left to the mails' own rendering. */
 async function settleFailure(orm: MikroORM, job: Claimed): Promise<void> {
-  await withTenant(orm.em, { tenantId: job.tenantId, userId: null, email: PDF_ACTOR }, (em) =>
-    job.attempts >= MAX_ATTEMPTS
-      ? dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim)
-      : retryPdfLater(em, job.tenantId, job.invoiceId, job.claim, RETRY_SECONDS * 2 ** (job.attempts - 1)),
-  );
+  await withTenant(orm.em, { tenantId: job.tenantId, userId: null, email: PDF_ACTOR }, async (em) => {
+    if (job.attempts >= MAX_ATTEMPTS) await dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim);
+    else
+      await retryPdfLater(
+        em,
+        job.tenantId,
+        job.invoiceId,
+        job.claim,
+        RETRY_SECONDS * 2 ** (job.attempts - 1),
+      );
+  });
 }
 
 /**
  * How many claimed PDFs are made at once. Drawing takes a fraction of a PDF's time; the rest is
- * its transaction's round trips and the file's write, during which one at a time left the
+ * its transactions' round trips and the file's write, during which one at a time left the
  * drawing thread idle, and PDFs fell behind a tenant creating invoices steadily. Each one made
- * holds a connection of the pool meanwhile, so this stays well below its size.
+ * holds a connection of the pool during its transactions, so this stays well below its size.
  */
 const AT_ONCE = 4;
 

@@ -51,18 +51,22 @@ export function claimDuePdfs(
   );
 }
 
-/** Removes the invoice's row if it is still under `claim` (a row queued again meanwhile has none). */
+/**
+ * Removes the invoice's row if it is still under `claim` (a row queued again meanwhile has none);
+ * answers whether it was.
+ */
 export async function dropClaimedPdf(
   em: EntityManager,
   tenantId: string,
   invoiceId: string,
   claim: string,
-): Promise<void> {
-  await queryRows(em, `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = $2 and claim = $3`, [
-    tenantId,
-    invoiceId,
-    claim,
-  ]);
+): Promise<boolean> {
+  const dropped = await queryRows(
+    em,
+    `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = $2 and claim = $3 returning 1`,
+    [tenantId, invoiceId, claim],
+  );
+  return dropped.length > 0;
 }
 
 /** Releases the invoice's row, if still under `claim`, to be tried again in `seconds`. */

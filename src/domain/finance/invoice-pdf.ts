@@ -5,7 +5,7 @@ import { FileAsset } from '../../entities/shared';
 import { Tenant } from '../../entities/tenant';
 import { notFound } from '../../errors';
 import type { FileBackend } from '../../files/backend';
-import { assetOf, findFile, type FileStore } from '../files/stored-files';
+import { assetOf, findFile, type FileStore, type PutFile } from '../files/stored-files';
 import { Invoice, InvoiceRowType, InvoiceType } from './entities/invoice';
 import { buyerParty, isReverseCharged, sellerParty, type InvoiceParty } from './invoice-parties';
 import { REVERSE_CHARGE_NOTE, vatBreakdown } from './vat-rules';
@@ -144,18 +144,19 @@ export async function invoiceDocumentParts(
   return { tenant, customer, credited };
 }
 
-/** The tenant's logo, where files are served and it is one a PDF can carry. */
-async function logoOf(
+/** Where the tenant's logo is stored, where files are served and it is one a PDF can carry. */
+async function logoKeyOf(
   em: EntityManager,
   backend: FileBackend | undefined,
   tenant: Tenant,
-): Promise<Buffer | null> {
+): Promise<string | null> {
   const logoFile = backend && tenant.logo?.blobId ? await findFile(em, tenant.id, tenant.logo.blobId) : null;
   // A logo is a picture of a few kilobytes; a huge file is not read into memory for it.
-  return backend && logoFile && logoFile.size <= 5 * 1024 * 1024
-    ? readAll(await backend.get(logoFile.storageKey))
-    : null;
+  return logoFile && logoFile.size <= 5 * 1024 * 1024 ? logoFile.storageKey : null;
 }
+
+const readLogo = async (backend: FileBackend | undefined, key: string | null): Promise<Buffer | null> =>
+  backend && key ? readAll(await backend.get(key)) : null;
 
 /**
  * The invoice's PDF as rendered now, with the tenant's logo where files are served: the same
@@ -167,7 +168,8 @@ export async function renderInvoicePdfIn(
   invoice: Invoice,
   { tenant, customer, credited }: InvoiceDocumentParts,
 ): Promise<Buffer> {
-  return renderInvoicePdf(invoice, tenant, customer, await logoOf(em, backend, tenant), credited);
+  const logo = await readLogo(backend, await logoKeyOf(em, backend, tenant));
+  return renderInvoicePdf(invoice, tenant, customer, logo, credited);
 }
 
 /** The invoice's PDF as rendered now, with the tenant's logo where files are served. */
@@ -185,30 +187,59 @@ export async function invoicePdfBytes(
 }
 
 /**
- * Renders the invoice's PDF and stores it as a file of the tenant, in `ctx`'s transaction, unless
- * it is the rendering already stored; the PDF it replaces is deleted (its bytes go with the
- * clean-up). Run by the PDF worker after the invoice committed (invoice-pdf-queue.ts), never in
- * the transaction that numbers the invoice. Answers the file's value as the `pdf` field holds it,
- * or null where nothing new was stored.
+ * What the PDF worker reads of an invoice, in a transaction, to make its PDF after it
+ * (invoice-pdf-queue.ts): drawing it and writing its bytes hold no connection and no lock.
  */
-export async function storeInvoicePdf(
+export interface InvoicePdfSource {
+  layout: InvoicePdfLayout;
+  logoKey: string | null;
+  name: string;
+  /** The digest of the PDF stored now, if any: the same rendering is not stored again. */
+  storedSha256: string | null;
+}
+
+/** Reads what the invoice's PDF shows, in `ctx`'s transaction. */
+export async function readInvoicePdfSource(
   ctx: DocumentContext & { files: FileStore },
   invoice: Invoice,
-): Promise<FileAsset | null> {
-  const { files: store } = ctx;
-  const tenantId = invoice.tenantId;
-  const parts = await invoiceDocumentParts(ctx, invoice);
-  const bytes = await invoicePdfBytes(ctx, invoice, parts);
-  const previous = invoice.pdf?.blobId;
-  if (previous) {
-    const current = await findFile(ctx.em, tenantId, previous);
-    if (current?.sha256 === createHash('sha256').update(bytes).digest('hex')) return null;
-  }
-  const file = await store.storeBytes(ctx.em, tenantId, ctx.caller?.userId ?? null, {
+): Promise<InvoicePdfSource> {
+  const { tenant, customer, credited } = await invoiceDocumentParts(ctx, invoice);
+  const stored = invoice.pdf?.blobId ? await findFile(ctx.em, invoice.tenantId, invoice.pdf.blobId) : null;
+  return {
+    layout: invoicePdfLayout(invoice, tenant, customer, credited),
+    logoKey: await logoKeyOf(ctx.em, ctx.files.backend, tenant),
     name: `invoice-${invoice.invoiceNumber ?? invoice.id}.pdf`,
-    type: 'application/pdf',
-    bytes,
-  });
-  if (previous) await store.remove(ctx.em, tenantId, previous);
+    storedSha256: stored?.sha256 ?? null,
+  };
+}
+
+/**
+ * Draws the PDF `source` describes and writes its bytes to the store, outside any transaction.
+ * Null when it is the rendering stored already: a fixed creation date makes the same invoice the
+ * same bytes (invoicePdfLayout).
+ */
+export async function putInvoicePdf(
+  files: FileStore,
+  tenantId: string,
+  source: InvoicePdfSource,
+): Promise<PutFile | null> {
+  const bytes = await drawInThread(source.layout, await readLogo(files.backend, source.logoKey));
+  if (source.storedSha256 === createHash('sha256').update(bytes).digest('hex')) return null;
+  return files.putBytes(tenantId, { name: source.name, type: 'application/pdf', bytes });
+}
+
+/**
+ * Records the PDF `putInvoicePdf` wrote as the invoice's, in `em`'s transaction; the PDF it
+ * replaces is deleted (its bytes go with the clean-up). Answers the file's value as the `pdf`
+ * field holds it.
+ */
+export async function recordInvoicePdf(
+  em: EntityManager,
+  files: FileStore,
+  invoice: Invoice,
+  put: PutFile,
+): Promise<FileAsset> {
+  const file = await files.recordPut(em, null, put);
+  if (invoice.pdf?.blobId) await files.remove(em, invoice.tenantId, invoice.pdf.blobId);
   return Object.assign(new FileAsset(), assetOf(file));
 }
