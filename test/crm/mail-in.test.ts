@@ -17,6 +17,7 @@ import { describeWithTool } from '../support/debian-tools';
 import { waitFor } from '../events/receiver';
 import { workerDatabaseUrl } from '../support/database';
 import { childEnv, cliCommands, randomSecret } from '../support/process';
+import { heldStore } from '../support/files';
 import { gql } from './support';
 
 const INBOX = '/communications/inbox';
@@ -380,8 +381,11 @@ describeWithTool(
       message({ From: 'race@example.test', Subject: 'Twice', 'Message-ID': '<race@example.test>' }, 'Once.'),
     );
     const store = () =>
-      withTenant(server.orm.em, { tenantId: t.tenantId, userId: null, email: 'crm.mailboxes' }, (em) =>
-        receiveMessage(em, { tenantId: t.tenantId, userId: null }, raw),
+      receiveMessage(
+        (work) =>
+          withTenant(server.orm.em, { tenantId: t.tenantId, userId: null, email: 'crm.mailboxes' }, work),
+        { tenantId: t.tenantId, userId: null },
+        raw,
       );
     const [one, two] = await Promise.all([store(), store()]);
     expect([one.created, two.created].sort()).toEqual([false, true]);
@@ -471,5 +475,58 @@ describeWithTool(
     } finally {
       silent.close();
     }
+  });
+
+  it('holds no transaction while a slow file store writes an attachment; a message stored already writes none', async () => {
+    const t = await server.tenant('Mail in slow store');
+    const box = await t.client.post('/communications/mailboxes', {
+      host: imap.host,
+      port: imap.port,
+      secure: false,
+      username: imap.user,
+      password: imap.password,
+    });
+    expect(box.status).toBe(200);
+    await imap.append(
+      withAttachment(
+        { From: 'slow@prospect.test', Subject: 'Slow store', 'Message-ID': '<slow-store@prospect.test>' },
+        'Plans attached.',
+        { name: 'plans.txt', content: 'Three floors.' },
+      ),
+    );
+    const held = heldStore(server.app.files);
+    const polling = pollMailboxes(server.orm.em.fork(), t.tenantId, held.store, logger);
+    try {
+      await held.writing;
+      const idle = await server.orm.em.getConnection().execute(
+        `select count(*)::int as n from pg_stat_activity
+           where datname = current_database() and state like 'idle in transaction%'`,
+      );
+      expect(idle[0].n).toBe(0);
+      // On the embedded database a transaction held meanwhile would queue this until it ends.
+      expect((await t.client.get('/communications/mailboxes')).status).toBe(200);
+    } finally {
+      held.letThrough();
+    }
+    expect(await polling).toBeGreaterThanOrEqual(1);
+    const email = (await inbox(t)).find((e) => e.internetMessageId === '<slow-store@prospect.test>');
+    expect(email.attachments).toEqual([expect.objectContaining({ name: 'plans.txt', fileSize: 13 })]);
+    expect((await send(t.token, 'GET', `/files/${email.attachments[0].blobId}`)).text).toBe('Three floors.');
+    // Handed over again (a gateway's retry), the stored message answers and nothing is written.
+    const writes = held.puts.length;
+    const again = await receiveMessage(
+      (work) =>
+        withTenant(server.orm.em, { tenantId: t.tenantId, userId: null, email: 'crm.mailboxes' }, work),
+      { tenantId: t.tenantId, userId: null, files: held.store },
+      Buffer.from(
+        withAttachment(
+          { From: 'slow@prospect.test', Subject: 'Slow store', 'Message-ID': '<slow-store@prospect.test>' },
+          'Plans attached.',
+          { name: 'plans.txt', content: 'Three floors.' },
+        ),
+      ),
+    );
+    expect(again).toMatchObject({ created: false, email: { id: email.id } });
+    expect(held.puts.length).toBe(writes);
   });
 });

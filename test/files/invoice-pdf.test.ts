@@ -3,12 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startInvoicePdfs } from '../../src/domain/finance/invoice-pdf-queue';
-import { FileStore } from '../../src/domain/files/stored-files';
-import type { FileBackend } from '../../src/files/backends';
 import type { Periodic } from '../../src/jobs/periodic';
 import { createLogger } from '../../src/logger';
 import { describeWithTool } from '../support/debian-tools';
-import { storedFile } from '../support/files';
+import { heldStore, storedFile } from '../support/files';
 import {
   download,
   graphql,
@@ -291,39 +289,18 @@ describeWithTool(
     pdfs = undefined;
     // The store as an object store slow to answer: each write waits until the test lets it on.
     const store = server.app.files;
-    const puts: string[] = [];
-    let writing!: () => void;
-    const written = new Promise<void>((resolve) => (writing = resolve));
-    let letThrough!: () => void;
-    const through = new Promise<void>((resolve) => (letThrough = resolve));
-    const slow: FileBackend = {
-      kind: store.backend.kind,
-      put: async (key, body, type) => {
-        puts.push(key);
-        writing();
-        await through;
-        await store.backend.put(key, body, type);
-      },
-      get: (key, range) => store.backend.get(key, range),
-      size: (key) => store.backend.size(key),
-      remove: (key) => store.backend.remove(key),
-    };
+    const held = heldStore(store);
     const created = await a.client.post('/invoices', {
       invoiceDate: '2026-05-01T10:00:00.000Z',
       rows: [{ description: 'Beech dowels', quantity: 2, unitPrice: 3, taxRate: 21 }],
     });
     expect(created.status).toBe(201);
-    pdfs = startInvoicePdfs(
-      server.orm,
-      new FileStore(slow, store.settings, store.uploadSecret),
-      createLogger('silent'),
-      {
-        firstMs: 50,
-        maxMs: 200,
-      },
-    );
+    pdfs = startInvoicePdfs(server.orm, held.store, createLogger('silent'), {
+      firstMs: 50,
+      maxMs: 200,
+    });
     try {
-      await written;
+      await held.writing;
       const idle = await server.orm.em.getConnection().execute(
         `select count(*)::int as n from pg_stat_activity
            where datname = current_database() and state like 'idle in transaction%'`,
@@ -340,14 +317,14 @@ describeWithTool(
       ]);
       expect(answer).toMatchObject({ status: 200 });
     } finally {
-      letThrough();
+      held.letThrough();
     }
     // The bytes drawn before the change are of the invoice as it was: removed, and drawn anew.
     const made = await withPdf(created.body.id);
     expect(made.pdf).toMatchObject({ type: 'DOCUMENT' });
-    expect(puts.length).toBeGreaterThanOrEqual(2);
-    expect(await store.backend.size(puts[0])).toBeNull();
-    expect(puts[0]).not.toContain(made.pdf.blobId);
+    expect(held.puts.length).toBeGreaterThanOrEqual(2);
+    expect(await store.backend.size(held.puts[0])).toBeNull();
+    expect(held.puts[0]).not.toContain(made.pdf.blobId);
     const text = pdfText((await download(server, a.token, `/api/v1/files/${made.pdf.blobId}`)).bytes);
     expect(text).toContain('Ash dowels');
     expect(text).not.toContain('Beech dowels');

@@ -1,4 +1,6 @@
 import sharp from 'sharp';
+import { FileStore } from '../../src/domain/files/stored-files';
+import type { FileBackend } from '../../src/files/backends';
 import type { TestTenant } from './server';
 
 /**
@@ -34,4 +36,34 @@ export async function storedFile(
   const { url: _url, thumbnailUrl: _fileThumbnailUrl, ...file } = body.file;
   const { url: _imageUrl, thumbnailUrl: _thumbnailUrl, ...image } = body.image ?? {};
   return { file, image: body.image ? image : null };
+}
+
+/**
+ * `store` as an object store slow to answer: each write waits until `letThrough` is called.
+ * `writing` settles when the first write arrives; `puts` are the keys written, in order.
+ */
+export function heldStore(store: FileStore): {
+  store: FileStore;
+  puts: string[];
+  writing: Promise<void>;
+  letThrough: () => void;
+} {
+  const puts: string[] = [];
+  let arrived!: () => void;
+  const writing = new Promise<void>((resolve) => (arrived = resolve));
+  let letThrough!: () => void;
+  const through = new Promise<void>((resolve) => (letThrough = resolve));
+  const held: FileBackend = {
+    kind: store.backend.kind,
+    put: async (key, body, type) => {
+      puts.push(key);
+      arrived();
+      await through;
+      await store.backend.put(key, body, type);
+    },
+    get: (key, range) => store.backend.get(key, range),
+    size: (key) => store.backend.size(key),
+    remove: (key) => store.backend.remove(key),
+  };
+  return { store: new FileStore(held, store.settings, store.uploadSecret), puts, writing, letThrough };
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { badRequest } from '../../errors';
 import { FileAsset } from '../../entities/shared';
-import { assetOf, limitsAndUse, type FileStore } from '../files/stored-files';
+import { assetOf, limitsAndUse, type FileStore, type InTenant, type PutFile } from '../files/stored-files';
 import { InboundEmail, InboundEmailStatus } from './entities/inbound-email';
 import { lockMessage, messagesByIds, senderOf } from './inbound-mail-repository';
 
@@ -83,33 +83,42 @@ async function threadOf(
 }
 
 /**
- * Stores the message's attachments as files of the tenant, as far as the tenant's file limits
- * allow: one larger than its largest file, or beyond its quota, is left out rather than losing
- * the e-mail for it.
+ * Writes the message's attachments to the file store, as far as the tenant's file limits allow:
+ * one larger than its largest file, or beyond its quota, is left out rather than losing the
+ * e-mail for it. Run outside the message's transaction: with an object store each is a network
+ * call, which must not hold a connection of the pool (the embedded database's only one) and the
+ * lock of the message's Message-ID while it runs. The limits are read in a transaction of
+ * `inTenant`; a message stored already has nothing written (a mailbox read again, a retry).
  */
-async function storeAttachments(
-  em: EntityManager,
-  files: FileStore | undefined,
+async function putAttachments(
+  inTenant: InTenant,
+  files: FileStore,
   tenantId: string,
-  userId: string | null,
+  messageId: string,
   parsed: ParsedMail,
-): Promise<FileAsset[]> {
-  if (!files || parsed.attachments.length === 0) return [];
-  const { limits, used } = await limitsAndUse(em, tenantId, files.settings.defaults);
+): Promise<PutFile[]> {
+  const known = await inTenant(async (em) =>
+    (await em.count(InboundEmail, { tenantId, internetMessageId: messageId })) > 0
+      ? null
+      : limitsAndUse(em, tenantId, files.settings.defaults),
+  );
+  if (!known) return [];
+  const { limits, used } = known;
   let room = limits.quotaBytes - used;
-  const stored: FileAsset[] = [];
+  const puts: PutFile[] = [];
   for (const [i, attachment] of parsed.attachments.slice(0, MAX_ATTACHMENTS).entries()) {
     const bytes = attachment.content;
     if (bytes.length > limits.maxFileSize || bytes.length > room) continue;
-    const file = await files.storeBytes(em, tenantId, userId, {
-      name: attachment.filename || `attachment-${i + 1}`,
-      type: (attachment.contentType || 'application/octet-stream').toLowerCase(),
-      bytes,
-    });
+    puts.push(
+      await files.putBytes(tenantId, {
+        name: attachment.filename || `attachment-${i + 1}`,
+        type: (attachment.contentType || 'application/octet-stream').toLowerCase(),
+        bytes,
+      }),
+    );
     room -= bytes.length;
-    stored.push(Object.assign(new FileAsset(), assetOf(file)));
   }
-  return stored;
+  return puts;
 }
 
 /** Where a message came from and who stores it. */
@@ -129,13 +138,37 @@ export interface Receipt {
  * its attachments stored as files; the flush produces `inbox.received` for the inbox's readers.
  */
 export async function receiveMessage(
-  em: EntityManager,
+  inTenant: InTenant,
   receipt: Receipt,
   raw: Buffer,
 ): Promise<{ email: InboundEmail; created: boolean }> {
   const parsed = await parseRawMessage(raw);
   const messageId =
     messageIds(parsed.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex')}@no-message-id>`;
+  const { files, tenantId } = receipt;
+  const puts =
+    files && parsed.attachments.length > 0
+      ? await putAttachments(inTenant, files, tenantId, messageId, parsed)
+      : [];
+  let recorded = false;
+  try {
+    const received = await inTenant((em) => storeMessage(em, receipt, parsed, messageId, puts));
+    recorded = received.created;
+    return received;
+  } finally {
+    // Written for a message another transaction stored first, or for one that failed.
+    if (files && !recorded) for (const put of puts) await files.discard(put).catch(() => undefined);
+  }
+}
+
+/** The message's row and its attachments' files, in `em`'s transaction, unless it is stored already. */
+async function storeMessage(
+  em: EntityManager,
+  receipt: Receipt,
+  parsed: ParsedMail,
+  messageId: string,
+  puts: PutFile[],
+): Promise<{ email: InboundEmail; created: boolean }> {
   await lockMessage(em, `inbound_email|${receipt.tenantId}|${messageId}`);
   const existing = await em.findOne(InboundEmail, {
     tenantId: receipt.tenantId,
@@ -147,6 +180,11 @@ export async function receiveMessage(
   const inReplyTo = messageIds(parsed.inReplyTo);
   const thread = await threadOf(em, receipt.tenantId, messageId, inReplyTo, messageIds(parsed.references));
   const related = await senderOf(em, receipt.tenantId, from.address!);
+  const attachments: FileAsset[] = [];
+  for (const put of puts)
+    attachments.push(
+      Object.assign(new FileAsset(), assetOf(await receipt.files!.recordPut(em, receipt.userId, put))),
+    );
   const email = Object.assign(new InboundEmail(), {
     tenantId: receipt.tenantId,
     status: InboundEmailStatus.NEW,
@@ -164,7 +202,7 @@ export async function receiveMessage(
     parentCommunicationId: thread.parentId,
     relatedEntityId: related?.id ?? null,
     relatedEntityType: related?.type ?? null,
-    attachments: await storeAttachments(em, receipt.files, receipt.tenantId, receipt.userId, parsed),
+    attachments,
   });
   em.persist(email);
   await em.flush();

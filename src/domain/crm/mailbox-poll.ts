@@ -80,9 +80,7 @@ async function readMailbox(
           if (!message.source) continue;
           try {
             const source = message.source;
-            const received = await inTenant((em) =>
-              receiveMessage(em, { tenantId, userId: null, files }, source),
-            );
+            const received = await receiveMessage(inTenant, { tenantId, userId: null, files }, source);
             if (received.created) stored += 1;
           } catch (err) {
             if (!(err instanceof AppError && err.status === 400)) throw err;
@@ -108,9 +106,10 @@ type InTenant = ReturnType<typeof tenantWork>;
  * cannot be read (server unreachable, sign-in refused, folder missing) records why in
  * `lastError` and the others are still read. Answers how many e-mails were stored.
  *
- * No transaction is open while the IMAP server is waited for: each message stored, and each
- * mailbox's record, is a transaction of its own as the tenant, from `em` outside any transaction
- * (as the scheduled job runs it; given one in the tenant's transaction, all goes into that). A
+ * No transaction is open while the IMAP server or the file store is waited for: each message
+ * stored, and each mailbox's record, is a transaction of its own as the tenant, from `em` outside
+ * any transaction (as the scheduled job runs it; given one in the tenant's transaction, all goes
+ * into that), and a message's attachments are written to the store before it (receiveMessage). A
  * server that does not answer takes up to the connect and socket timeouts, and a transaction held
  * meanwhile kept a pooled connection, the embedded database's only one, from every request.
  */

@@ -459,20 +459,6 @@ export class FileStore implements FileStorage {
     return stored;
   }
 
-  /**
-   * Stores bytes the service made itself in the caller's transaction `em`: `putBytes`, then
-   * `recordPut`. The bytes are written first: a transaction that then rolls back leaves them to no
-   * row, and nothing names them.
-   */
-  async storeBytes(
-    em: EntityManager,
-    tenantId: string,
-    userId: string | null,
-    file: { name: string; type: string; bytes: Buffer },
-  ): Promise<StoredFile> {
-    return this.recordPut(em, userId, await this.putBytes(tenantId, file));
-  }
-
   /** Removes bytes `putBytes` wrote that no row will name (their transaction did not record them). */
   async discard(put: PutFile): Promise<void> {
     await this.backend.remove(put.key);

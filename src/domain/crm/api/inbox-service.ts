@@ -63,14 +63,12 @@ function decoded(message: string): Buffer {
 export async function receiveInboundMessage(ctx: Context, message: string): Promise<InboundEmail> {
   const caller = callerOf(ctx);
   const raw = decoded(message);
-  return inTransaction(ctx.em, async () => {
-    const { email } = await receiveMessage(
-      ctx.em,
-      { tenantId: caller.tenantId, userId: caller.userId, files: ctx.files },
-      raw,
-    );
-    return email;
-  });
+  const { email } = await receiveMessage(
+    (work) => inTransaction(ctx.em, () => work(ctx.em)),
+    { tenantId: caller.tenantId, userId: caller.userId, files: ctx.files },
+    raw,
+  );
+  return email;
 }
 
 /** Answers an e-mail of the inbox (inbox-reply.ts): a SentMail, the e-mail queued, REPLIED. */
