@@ -14,6 +14,7 @@ import {
   dropClaimedPdf,
   markPdfsDue,
   retryPdfLater,
+  setInvoicePdf,
   type ClaimedPdfRow,
 } from './invoice-pdf-repository';
 
@@ -75,7 +76,7 @@ async function claimDue(orm: MikroORM, batch: number): Promise<Claimed[]> {
  * records the PDF. A change to the invoice meanwhile queued it again and took the claim away:
  * these bytes are then of the invoice as it was, and are removed; the next claim draws it anew.
  * The `pdf` field is written by a statement of its own, so the PDF's arrival is no edit of the
- * invoice: no version or history entry, but an event of its own (`invoice.pdf_made`).
+ * invoice: no new version or history entry, but an event of its own (`invoice.pdf_made`).
  */
 async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<void> {
   const actor = { tenantId: job.tenantId, userId: null, email: PDF_ACTOR };
@@ -96,7 +97,7 @@ async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<v
       if (!(await dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim)) || !invoice || !put)
         return false;
       const pdf = await recordInvoicePdf(em, files, invoice, put);
-      await em.nativeUpdate(Invoice, { id: invoice.id }, { pdf });
+      await setInvoicePdf(em, job.tenantId, invoice.id, pdf);
       // Receivers learn of the PDF without an edit of the invoice: its own event, with the
       // record as it now stands, in the transaction that stores the PDF.
       em.persist(

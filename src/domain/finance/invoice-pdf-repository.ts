@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { deferStatement } from '../../db/orm-bypass/deferred-writes';
 import { queryRows } from '../../db/orm-bypass/statements';
+import type { FileAsset } from '../../entities/shared';
 import type { InvoicePdfDue } from './entities/invoice-pdf-due';
 
 /**
@@ -83,4 +84,22 @@ export async function retryPdfLater(
      where tenant_id = $1 and invoice_id = $2 and claim = $3`,
     [tenantId, invoiceId, claim, seconds],
   );
+}
+
+/**
+ * Sets the invoice's `pdf`, in `em`'s transaction. Not MikroORM's `nativeUpdate`, which counts
+ * every write of a versioned entity a new version: the PDF's arrival is no edit of the invoice,
+ * and a change a client based on the version it read before must not be refused for it.
+ */
+export async function setInvoicePdf(
+  em: EntityManager,
+  tenantId: string,
+  invoiceId: string,
+  pdf: FileAsset,
+): Promise<void> {
+  await queryRows(em, `update invoice set pdf = $3::jsonb where tenant_id = $1 and id = $2`, [
+    tenantId,
+    invoiceId,
+    JSON.stringify(pdf),
+  ]);
 }
