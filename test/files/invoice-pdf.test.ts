@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startInvoicePdfs } from '../../src/domain/finance/invoice-pdf-queue';
+import { makeInvoicePdfs, startInvoicePdfs } from '../../src/domain/finance/invoice-pdf-queue';
 import type { Periodic } from '../../src/jobs/periodic';
 import { createLogger } from '../../src/logger';
 import { describeWithTool } from '../support/debian-tools';
-import { heldStore, storedFile } from '../support/files';
+import { heldStore, storedFile, storeWithPut } from '../support/files';
 import {
   download,
   graphql,
@@ -359,5 +359,36 @@ describeWithTool(
     expect(text).toContain('Ash dowels');
     expect(text).not.toContain('Beech dowels');
     expect(await queued(created.body.id)).toEqual([]);
+  });
+
+  test('is made a tenant batch at a time: one whose bytes cannot be written is tried again later, the others are made', async () => {
+    await pdfs?.stop();
+    pdfs = undefined;
+    const ids: string[] = [];
+    for (const description of ['Maple', 'Cherry', 'Elm']) {
+      const created = await a.client.post('/invoices', {
+        invoiceDate: '2026-06-01T10:00:00.000Z',
+        rows: [{ description, quantity: 1, unitPrice: 10, taxRate: 21 }],
+      });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    let failures = 1;
+    const flaky = storeWithPut(server.app.files, async (key, body, type, own) => {
+      if (failures-- > 0) throw new Error('the object store did not answer');
+      await own(key, body, type);
+    });
+    await makeInvoicePdfs(server.orm, flaky, createLogger('silent'));
+    const invoices = await Promise.all(ids.map(read));
+    const made = invoices.filter((invoice) => invoice.pdf);
+    expect(made).toHaveLength(2);
+    for (const invoice of made) expect(await queued(invoice.id)).toEqual([]);
+    // Counted a try, released, and due again later (not at once: it would fail the same way).
+    const failed = invoices.find((invoice) => !invoice.pdf);
+    expect(await queued(failed.id)).toEqual([{ attempts: 1, claim: null }]);
+    const [due] = await server.orm.em
+      .getConnection()
+      .execute(`select due > now() as later from invoice_pdf_due where invoice_id = ?`, [failed.id]);
+    expect(due.later).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { FileStore } from '../../src/domain/files/stored-files';
 import type { FileBackend } from '../../src/files/backends';
@@ -38,6 +39,21 @@ export async function storedFile(
   return { file, image: body.image ? image : null };
 }
 
+/** `store` with its backend's writes made by `put`, which is given the backend's own to call. */
+export function storeWithPut(
+  store: FileStore,
+  put: (key: string, body: Readable, type: string, own: FileBackend['put']) => Promise<void>,
+): FileStore {
+  const backend: FileBackend = {
+    kind: store.backend.kind,
+    put: (key, body, type) => put(key, body, type, (k, b, t) => store.backend.put(k, b, t)),
+    get: (key, range) => store.backend.get(key, range),
+    size: (key) => store.backend.size(key),
+    remove: (key) => store.backend.remove(key),
+  };
+  return new FileStore(backend, store.settings, store.uploadSecret);
+}
+
 /**
  * `store` as an object store slow to answer: each write waits until `letThrough` is called.
  * `writing` settles when the first write arrives; `puts` are the keys written, in order.
@@ -53,17 +69,11 @@ export function heldStore(store: FileStore): {
   const writing = new Promise<void>((resolve) => (arrived = resolve));
   let letThrough!: () => void;
   const through = new Promise<void>((resolve) => (letThrough = resolve));
-  const held: FileBackend = {
-    kind: store.backend.kind,
-    put: async (key, body, type) => {
-      puts.push(key);
-      arrived();
-      await through;
-      await store.backend.put(key, body, type);
-    },
-    get: (key, range) => store.backend.get(key, range),
-    size: (key) => store.backend.size(key),
-    remove: (key) => store.backend.remove(key),
-  };
-  return { store: new FileStore(held, store.settings, store.uploadSecret), puts, writing, letThrough };
+  const held = storeWithPut(store, async (key, body, type, own) => {
+    puts.push(key);
+    arrived();
+    await through;
+    await own(key, body, type);
+  });
+  return { store: held, puts, writing, letThrough };
 }

@@ -180,11 +180,11 @@ async function storeMessage(
   const inReplyTo = messageIds(parsed.inReplyTo);
   const thread = await threadOf(em, receipt.tenantId, messageId, inReplyTo, messageIds(parsed.references));
   const related = await senderOf(em, receipt.tenantId, from.address!);
-  const attachments: FileAsset[] = [];
-  for (const put of puts)
-    attachments.push(
-      Object.assign(new FileAsset(), assetOf(await receipt.files!.recordPut(em, receipt.userId, put))),
-    );
+  const attachments = puts.length
+    ? (await receipt.files!.recordPuts(em, receipt.userId, puts)).map((file) =>
+        Object.assign(new FileAsset(), assetOf(file)),
+      )
+    : [];
   const email = Object.assign(new InboundEmail(), {
     tenantId: receipt.tenantId,
     status: InboundEmailStatus.NEW,

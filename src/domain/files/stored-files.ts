@@ -423,7 +423,7 @@ export class FileStore implements FileStorage {
   /**
    * Writes bytes the service made itself (an invoice's PDF, an e-mail's attachment) to the
    * backend, outside any transaction: with an object store that is a network call, which must not
-   * hold a connection of the pool, nor the locks of a transaction, while it runs. `recordPut`
+   * hold a connection of the pool, nor the locks of a transaction, while it runs. `recordPuts`
    * then records them in a transaction; `discard` removes them when it does not.
    */
   async putBytes(tenantId: string, file: { name: string; type: string; bytes: Buffer }): Promise<PutFile> {
@@ -441,20 +441,27 @@ export class FileStore implements FileStorage {
     };
   }
 
-  /** The row of bytes `putBytes` wrote, in the caller's transaction `em`. */
-  async recordPut(em: EntityManager, userId: string | null, put: PutFile): Promise<StoredFile> {
+  /** The rows of bytes `putBytes` wrote, in the caller's transaction `em` (one flush for all). */
+  async recordPuts(
+    em: EntityManager,
+    userId: string | null,
+    puts: readonly PutFile[],
+  ): Promise<StoredFile[]> {
+    if (puts.length === 0) return [];
     const beside = besideOf(em);
-    const stored = beside.create(StoredFile, {
-      tenantId: put.tenantId,
-      id: put.id,
-      name: put.name,
-      type: put.type,
-      size: put.size,
-      sha256: put.sha256,
-      storageKey: put.key,
-      createdBy: userId,
-      completed: new Date(),
-    });
+    const stored = puts.map((put) =>
+      beside.create(StoredFile, {
+        tenantId: put.tenantId,
+        id: put.id,
+        name: put.name,
+        type: put.type,
+        size: put.size,
+        sha256: put.sha256,
+        storageKey: put.key,
+        createdBy: userId,
+        completed: new Date(),
+      }),
+    );
     await beside.flush();
     return stored;
   }

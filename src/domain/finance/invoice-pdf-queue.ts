@@ -6,15 +6,15 @@ import { outboxRow, recordData } from '../../events/outbox';
 import { signalWork } from '../../events/work-signals';
 import { IDLE_POLL_MAX_MS, pollQueue, type Periodic, type QueuePolling } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
-import type { FileStore } from '../files/stored-files';
+import type { FileStore, PutFile } from '../files/stored-files';
 import { Invoice } from './entities/invoice';
-import { putInvoicePdf, readInvoicePdfSource, recordInvoicePdf } from './invoice-pdf';
+import { putInvoicePdf, readInvoicePdfSources, recordInvoicePdfs } from './invoice-pdf';
 import {
   claimDuePdfs,
-  dropClaimedPdf,
+  dropClaimedPdfs,
   markPdfsDue,
   retryPdfLater,
-  setInvoicePdf,
+  setInvoicePdfs,
   type ClaimedPdfRow,
 } from './invoice-pdf-repository';
 
@@ -68,60 +68,95 @@ async function claimDue(orm: MikroORM, batch: number): Promise<Claimed[]> {
 }
 
 /**
- * Makes one claimed PDF as the invoice's tenant, in three steps. A transaction reads what the PDF
- * shows. Outside any, the PDF is drawn and its bytes written to the store: with an object store
- * that is a network call, and in a transaction it held a connection of the pool and the invoice's
- * row lock while it ran (on the embedded database, its one connection). A second transaction
- * locks the invoice and takes the row off the queue if it is still under this claim, then
- * records the PDF. A change to the invoice meanwhile queued it again and took the claim away:
- * these bytes are then of the invoice as it was, and are removed; the next claim draws it anew.
- * The `pdf` field is written by a statement of its own, so the PDF's arrival is no edit of the
- * invoice: no new version or history entry, but an event of its own (`invoice.pdf_made`).
+ * Makes the claimed PDFs of one tenant, in three steps. A transaction reads what the PDFs show
+ * (the tenant, customers and stored files read once for all). Outside any, each PDF is drawn and
+ * its bytes written to the store: with an object store that is a network call, and in a
+ * transaction it held a connection of the pool and the invoice's row lock while it ran (on the
+ * embedded database, its one connection). A second transaction locks the invoices and takes off
+ * the queue the rows still under this claim, then records those invoices' PDFs. A change to an
+ * invoice meanwhile queued it again and took the claim away: its bytes are then of the invoice as
+ * it was, and are removed; the next claim draws it anew. The `pdf` field is written by a
+ * statement of its own, so the PDF's arrival is no edit of the invoice: no new version or history
+ * entry, but an event of its own (`invoice.pdf_made`). Answers the jobs whose drawing failed.
  */
-async function makeOne(orm: MikroORM, files: FileStore, job: Claimed): Promise<void> {
-  const actor = { tenantId: job.tenantId, userId: null, email: PDF_ACTOR };
-  const caller = { tenantId: job.tenantId };
-  const source = await withTenant(orm.em, actor, async (em) => {
-    const invoice = await em.findOne(Invoice, { id: job.invoiceId });
-    return invoice && readInvoicePdfSource({ em, caller, files }, invoice);
-  });
-  const put = source && (await putInvoicePdf(files, job.tenantId, source));
-  let recorded = false;
+async function makeForTenant(
+  orm: MikroORM,
+  files: FileStore,
+  logger: Logger,
+  tenantId: string,
+  jobs: readonly Claimed[],
+): Promise<Claimed[]> {
+  const actor = { tenantId, userId: null, email: PDF_ACTOR };
+  const caller = { tenantId };
+  const sources = await withTenant(orm.em, actor, async (em) =>
+    readInvoicePdfSources(
+      { em, caller, files },
+      await em.find(Invoice, { tenantId, id: { $in: jobs.map((job) => job.invoiceId) } }),
+    ),
+  );
+  const puts = new Map<string, PutFile>();
+  const failed: Claimed[] = [];
+  const next = jobs.values();
+  const lane = async () => {
+    for (const job of next) {
+      const source = sources.get(job.invoiceId);
+      if (!source) continue;
+      try {
+        const put = await putInvoicePdf(files, tenantId, source);
+        if (put) puts.set(job.invoiceId, put);
+      } catch (err) {
+        logger.warn(
+          { err, tenantId, invoiceId: job.invoiceId, attempts: job.attempts },
+          'invoice PDF failed; trying again later',
+        );
+        failed.push(job);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, jobs.length) }, lane));
+  const done = jobs.filter((job) => !failed.includes(job));
+  let recorded = new Set<string>();
   try {
     recorded = await withTenant(orm.em, actor, async (em) => {
-      const invoice = await em.findOne(
-        Invoice,
-        { id: job.invoiceId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      if (!(await dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim)) || !invoice || !put)
-        return false;
-      const pdf = await recordInvoicePdf(em, files, invoice, put);
-      await setInvoicePdf(em, job.tenantId, invoice.id, pdf);
-      // Receivers learn of the PDF without an edit of the invoice: its own event, with the
+      const ids = done.map((job) => job.invoiceId);
+      const invoices = ids.length
+        ? await em.find(Invoice, { tenantId, id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+        : [];
+      const held = await dropClaimedPdfs(em, tenantId, ids, jobs[0].claim);
+      const made = new Map<string, { invoice: Invoice; put: PutFile }>();
+      for (const invoice of invoices) {
+        const put = puts.get(invoice.id);
+        if (put && held.has(invoice.id)) made.set(invoice.id, { invoice, put });
+      }
+      const pdfs = await recordInvoicePdfs(em, files, made);
+      await setInvoicePdfs(em, tenantId, pdfs);
+      // Receivers learn of each PDF without an edit of the invoice: its own event, with the
       // record as it now stands, in the transaction that stores the PDF.
-      em.persist(
-        outboxRow({
-          tenantId: job.tenantId,
-          type: PDF_MADE_EVENT,
-          resourceType: 'invoice',
-          resourceId: invoice.id,
-          actor: { userId: null, email: PDF_ACTOR },
-          data: { ...recordData(invoice), pdf },
-        }),
-      );
+      for (const { invoice } of made.values())
+        em.persist(
+          outboxRow({
+            tenantId,
+            type: PDF_MADE_EVENT,
+            resourceType: 'invoice',
+            resourceId: invoice.id,
+            actor: { userId: null, email: PDF_ACTOR },
+            data: { ...recordData(invoice), pdf: pdfs.get(invoice.id) },
+          }),
+        );
       await em.flush();
-      return true;
+      return new Set(made.keys());
     });
   } finally {
-    if (put && !recorded) await files.discard(put).catch(() => undefined);
+    for (const [invoiceId, put] of puts)
+      if (!recorded.has(invoiceId)) await files.discard(put).catch(() => undefined);
   }
+  return failed;
 }
 
 /** A failed rendering: tried again later, or after `MAX_ATTEMPTS` left to the mails' own rendering. */
 async function settleFailure(orm: MikroORM, job: Claimed): Promise<void> {
   await withTenant(orm.em, { tenantId: job.tenantId, userId: null, email: PDF_ACTOR }, async (em) => {
-    if (job.attempts >= MAX_ATTEMPTS) await dropClaimedPdf(em, job.tenantId, job.invoiceId, job.claim);
+    if (job.attempts >= MAX_ATTEMPTS) await dropClaimedPdfs(em, job.tenantId, [job.invoiceId], job.claim);
     else
       await retryPdfLater(
         em,
@@ -134,10 +169,8 @@ async function settleFailure(orm: MikroORM, job: Claimed): Promise<void> {
 }
 
 /**
- * How many claimed PDFs are made at once. Drawing takes a fraction of a PDF's time; the rest is
- * its transactions' round trips and the file's write, during which one at a time left the
- * drawing thread idle, and PDFs fell behind a tenant creating invoices steadily. Each one made
- * holds a connection of the pool during its transactions, so this stays well below its size.
+ * How many claimed PDFs are drawn and written at once: the drawing thread draws one at a time,
+ * and draws the next while the store writes the bytes of one. None holds a connection.
  */
 const AT_ONCE = 4;
 
@@ -149,21 +182,18 @@ export async function makeInvoicePdfs(
   batch = 10,
 ): Promise<number> {
   const claimed = await claimDue(orm, batch);
-  const next = claimed.values();
-  const lane = async () => {
-    for (const job of next) {
-      try {
-        await makeOne(orm, files, job);
-      } catch (err) {
-        logger.warn(
-          { err, tenantId: job.tenantId, invoiceId: job.invoiceId, attempts: job.attempts },
-          'invoice PDF failed; trying again later',
-        );
-        await settleFailure(orm, job);
-      }
+  const byTenant = new Map<string, Claimed[]>();
+  for (const job of claimed) byTenant.set(job.tenantId, [...(byTenant.get(job.tenantId) ?? []), job]);
+  for (const [tenantId, jobs] of byTenant) {
+    let failed: Claimed[];
+    try {
+      failed = await makeForTenant(orm, files, logger, tenantId, jobs);
+    } catch (err) {
+      logger.warn({ err, tenantId, invoices: jobs.length }, 'invoice PDFs failed; trying again later');
+      failed = jobs;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(AT_ONCE, claimed.length) }, lane));
+    for (const job of failed) await settleFailure(orm, job);
+  }
   return claimed.length;
 }
 

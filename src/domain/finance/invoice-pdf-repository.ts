@@ -53,21 +53,22 @@ export function claimDuePdfs(
 }
 
 /**
- * Removes the invoice's row if it is still under `claim` (a row queued again meanwhile has none);
- * answers whether it was.
+ * Removes the rows of `invoiceIds` that are still under `claim` (a row queued again meanwhile has
+ * none); answers the invoices whose rows were.
  */
-export async function dropClaimedPdf(
+export async function dropClaimedPdfs(
   em: EntityManager,
   tenantId: string,
-  invoiceId: string,
+  invoiceIds: readonly string[],
   claim: string,
-): Promise<boolean> {
-  const dropped = await queryRows(
+): Promise<Set<string>> {
+  const dropped = await queryRows<{ invoiceId: string }>(
     em,
-    `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = $2 and claim = $3 returning 1`,
-    [tenantId, invoiceId, claim],
+    `delete from invoice_pdf_due where tenant_id = $1 and invoice_id = any($2::uuid[]) and claim = $3
+     returning invoice_id as "invoiceId"`,
+    [tenantId, invoiceIds, claim],
   );
-  return dropped.length > 0;
+  return new Set(dropped.map((row) => row.invoiceId));
 }
 
 /** Releases the invoice's row, if still under `claim`, to be tried again in `seconds`. */
@@ -87,19 +88,22 @@ export async function retryPdfLater(
 }
 
 /**
- * Sets the invoice's `pdf`, in `em`'s transaction. Not MikroORM's `nativeUpdate`, which counts
- * every write of a versioned entity a new version: the PDF's arrival is no edit of the invoice,
- * and a change a client based on the version it read before must not be refused for it.
+ * Sets the `pdf` of each invoice given, in `em`'s transaction. Not MikroORM's `nativeUpdate`,
+ * which counts every write of a versioned entity a new version: the PDF's arrival is no edit of
+ * the invoice, and a change a client based on the version it read before must not be refused
+ * for it.
  */
-export async function setInvoicePdf(
+export async function setInvoicePdfs(
   em: EntityManager,
   tenantId: string,
-  invoiceId: string,
-  pdf: FileAsset,
+  pdfs: ReadonlyMap<string, FileAsset>,
 ): Promise<void> {
-  await queryRows(em, `update invoice set pdf = $3::jsonb where tenant_id = $1 and id = $2`, [
-    tenantId,
-    invoiceId,
-    JSON.stringify(pdf),
-  ]);
+  if (pdfs.size === 0) return;
+  await queryRows(
+    em,
+    `update invoice i set pdf = given.pdf
+     from unnest($2::uuid[], $3::jsonb[]) as given (id, pdf)
+     where i.tenant_id = $1 and i.id = given.id`,
+    [tenantId, [...pdfs.keys()], [...pdfs.values()].map((pdf) => JSON.stringify(pdf))],
+  );
 }

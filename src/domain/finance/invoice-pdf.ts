@@ -5,7 +5,7 @@ import { FileAsset } from '../../entities/shared';
 import { Tenant } from '../../entities/tenant';
 import { notFound } from '../../errors';
 import type { FileBackend } from '../../files/backend';
-import { assetOf, findFile, type FileStore, type PutFile } from '../files/stored-files';
+import { assetOf, findFile, findFiles, type FileStore, type PutFile } from '../files/stored-files';
 import { Invoice, InvoiceRowType, InvoiceType } from './entities/invoice';
 import { buyerParty, isReverseCharged, sellerParty, type InvoiceParty } from './invoice-parties';
 import { REVERSE_CHARGE_NOTE, vatBreakdown } from './vat-rules';
@@ -198,19 +198,52 @@ export interface InvoicePdfSource {
   storedSha256: string | null;
 }
 
-/** Reads what the invoice's PDF shows, in `ctx`'s transaction. */
-export async function readInvoicePdfSource(
-  ctx: DocumentContext & { files: FileStore },
-  invoice: Invoice,
-): Promise<InvoicePdfSource> {
-  const { tenant, customer, credited } = await invoiceDocumentParts(ctx, invoice);
-  const stored = invoice.pdf?.blobId ? await findFile(ctx.em, invoice.tenantId, invoice.pdf.blobId) : null;
-  return {
-    layout: invoicePdfLayout(invoice, tenant, customer, credited),
-    logoKey: await logoKeyOf(ctx.em, ctx.files.backend, tenant),
-    name: `invoice-${invoice.invoiceNumber ?? invoice.id}.pdf`,
-    storedSha256: stored?.sha256 ?? null,
-  };
+/**
+ * Reads what the PDFs of `invoices` (of the caller's tenant) show, in `ctx`'s transaction: the
+ * tenant, its logo, the customers, the corrected invoices and the PDFs stored now, each read once
+ * for all of them. Keyed by invoice id.
+ */
+export async function readInvoicePdfSources(
+  ctx: DocumentContext & { files: FileStore; caller: { tenantId: string } },
+  invoices: readonly Invoice[],
+): Promise<Map<string, InvoicePdfSource>> {
+  const { em, caller } = ctx;
+  const tenantId = caller.tenantId;
+  const sources = new Map<string, InvoicePdfSource>();
+  if (invoices.length === 0) return sources;
+  const tenant = await em.findOne(Tenant, { id: tenantId });
+  if (!tenant) throw notFound('the tenant does not exist');
+  const ids = (pick: (invoice: Invoice) => string | null | undefined) => [
+    ...new Set(invoices.map(pick).filter((id): id is string => Boolean(id))),
+  ];
+  const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+  const clientIds = ids((i) => i.clientId);
+  const creditedIds = ids((i) => i.creditedInvoiceId);
+  const customers = byId(
+    clientIds.length ? await em.find(Customer, { tenantId, id: { $in: clientIds } }) : [],
+  );
+  const credited = byId(
+    creditedIds.length ? await em.find(Invoice, { tenantId, id: { $in: creditedIds } }) : [],
+  );
+  const stored = byId(
+    await findFiles(
+      em,
+      tenantId,
+      ids((i) => i.pdf?.blobId),
+    ),
+  );
+  const logoKey = await logoKeyOf(em, ctx.files.backend, tenant);
+  for (const invoice of invoices) {
+    const customer = (invoice.clientId && customers.get(invoice.clientId)) || null;
+    const corrected = (invoice.creditedInvoiceId && credited.get(invoice.creditedInvoiceId)) || null;
+    sources.set(invoice.id, {
+      layout: invoicePdfLayout(invoice, tenant, customer, corrected),
+      logoKey,
+      name: `invoice-${invoice.invoiceNumber ?? invoice.id}.pdf`,
+      storedSha256: (invoice.pdf?.blobId && stored.get(invoice.pdf.blobId.toLowerCase())?.sha256) || null,
+    });
+  }
+  return sources;
 }
 
 /**
@@ -229,17 +262,24 @@ export async function putInvoicePdf(
 }
 
 /**
- * Records the PDF `putInvoicePdf` wrote as the invoice's, in `em`'s transaction; the PDF it
- * replaces is deleted (its bytes go with the clean-up). Answers the file's value as the `pdf`
- * field holds it.
+ * Records the PDFs `putInvoicePdf` wrote as their invoices', in `em`'s transaction (the invoices
+ * given, keyed by id); the PDF each replaces is deleted (its bytes go with the clean-up). Answers
+ * each file's value as the `pdf` field holds it, keyed by invoice id.
  */
-export async function recordInvoicePdf(
+export async function recordInvoicePdfs(
   em: EntityManager,
   files: FileStore,
-  invoice: Invoice,
-  put: PutFile,
-): Promise<FileAsset> {
-  const file = await files.recordPut(em, null, put);
-  if (invoice.pdf?.blobId) await files.remove(em, invoice.tenantId, invoice.pdf.blobId);
-  return Object.assign(new FileAsset(), assetOf(file));
+  made: ReadonlyMap<string, { invoice: Invoice; put: PutFile }>,
+): Promise<Map<string, FileAsset>> {
+  const entries = [...made.values()];
+  const stored = await files.recordPuts(
+    em,
+    null,
+    entries.map((entry) => entry.put),
+  );
+  for (const { invoice } of entries)
+    if (invoice.pdf?.blobId) await files.remove(em, invoice.tenantId, invoice.pdf.blobId);
+  return new Map(
+    entries.map(({ invoice }, i) => [invoice.id, Object.assign(new FileAsset(), assetOf(stored[i]))]),
+  );
 }
