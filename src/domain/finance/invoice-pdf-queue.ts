@@ -8,7 +8,7 @@ import { IDLE_POLL_MAX_MS, pollQueue, type Periodic, type QueuePolling } from '.
 import type { Logger } from '../../logger';
 import type { FileStore, PutFile } from '../files/stored-files';
 import { Invoice } from './entities/invoice';
-import { putInvoicePdf, readInvoicePdfSources, recordInvoicePdfs } from './invoice-pdf';
+import { putInvoicePdf, readInvoicePdfSources, readLogo, recordInvoicePdfs } from './invoice-pdf';
 import {
   claimDuePdfs,
   dropClaimedPdfs,
@@ -94,6 +94,8 @@ async function makeForTenant(
       await em.find(Invoice, { tenantId, id: { $in: jobs.map((job) => job.invoiceId) } }),
     ),
   );
+  // The tenant's logo, read once for the batch (the sources name the same one).
+  const logo = await readLogo(files.backend, sources.values().next().value?.logoKey ?? null);
   const puts = new Map<string, PutFile>();
   const failed: Claimed[] = [];
   const next = jobs.values();
@@ -102,7 +104,7 @@ async function makeForTenant(
       const source = sources.get(job.invoiceId);
       if (!source) continue;
       try {
-        const put = await putInvoicePdf(files, tenantId, source);
+        const put = await putInvoicePdf(files, tenantId, source, logo);
         if (put) puts.set(job.invoiceId, put);
       } catch (err) {
         logger.warn(

@@ -155,8 +155,11 @@ async function logoKeyOf(
   return logoFile && logoFile.size <= 5 * 1024 * 1024 ? logoFile.storageKey : null;
 }
 
-const readLogo = async (backend: FileBackend | undefined, key: string | null): Promise<Buffer | null> =>
-  backend && key ? readAll(await backend.get(key)) : null;
+/** The logo's bytes, from where `logoKeyOf` found it stored. */
+export const readLogo = async (
+  backend: FileBackend | undefined,
+  key: string | null,
+): Promise<Buffer | null> => (backend && key ? readAll(await backend.get(key)) : null);
 
 /**
  * The invoice's PDF as rendered now, with the tenant's logo where files are served: the same
@@ -247,16 +250,17 @@ export async function readInvoicePdfSources(
 }
 
 /**
- * Draws the PDF `source` describes and writes its bytes to the store, outside any transaction.
- * Null when it is the rendering stored already: a fixed creation date makes the same invoice the
- * same bytes (invoicePdfLayout).
+ * Draws the PDF `source` describes, with the tenant's `logo` (readLogo of its `logoKey`), and
+ * writes its bytes to the store, outside any transaction. Null when it is the rendering stored
+ * already: a fixed creation date makes the same invoice the same bytes (invoicePdfLayout).
  */
 export async function putInvoicePdf(
   files: FileStore,
   tenantId: string,
   source: InvoicePdfSource,
+  logo: Buffer | null,
 ): Promise<PutFile | null> {
-  const bytes = await drawInThread(source.layout, await readLogo(files.backend, source.logoKey));
+  const bytes = await drawInThread(source.layout, logo);
   if (source.storedSha256 === createHash('sha256').update(bytes).digest('hex')) return null;
   return files.putBytes(tenantId, { name: source.name, type: 'application/pdf', bytes });
 }
