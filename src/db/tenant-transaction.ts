@@ -229,12 +229,15 @@ export async function withTenant<R>(
   }
 }
 
+/** Runs `work` in a tenant transaction (the caller of a module that takes one decides how). */
+export type InTenant = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R>;
+
 /**
  * What runs work item by item as a tenant, written as `writer` (a job's name): in `em`'s own
  * tenant transaction when it is in one for `tenantId` (all of it then commits together),
  * otherwise in a transaction of its own each time (a scheduled job with `ownTransactions`).
  */
-export function tenantWork(em: EntityManager, tenantId: string, writer: string) {
+export function tenantWork(em: EntityManager, tenantId: string, writer: string): InTenant {
   const bound = em.isInTransaction() && actorOf(em)?.tenantId === tenantId;
   return <R>(work: (t: EntityManager) => Promise<R>): Promise<R> =>
     bound ? work(em) : withTenant(em, { tenantId, userId: null, email: writer }, work);

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { badRequest } from '../../errors';
 import { FileAsset } from '../../entities/shared';
-import { assetOf, limitsAndUse, type FileStore, type InTenant, type PutFile } from '../files/stored-files';
+import type { InTenant } from '../../db/tenant-transaction';
+import { assetOf, limitsAndUse, type FileStore, type PutFile } from '../files/stored-files';
 import { InboundEmail, InboundEmailStatus } from './entities/inbound-email';
 import { lockMessage, messagesByIds, senderOf } from './inbound-mail-repository';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { ImapFlow } from 'imapflow';
-import { tenantWork } from '../../db/tenant-transaction';
+import { tenantWork, type InTenant } from '../../db/tenant-transaction';
 import type { ScheduledJob } from '../../jobs/job';
 import type { Logger } from '../../logger';
 import { AppError } from '../../errors';
@@ -96,9 +96,6 @@ async function readMailbox(
     await client.logout().catch(() => client.close());
   }
 }
-
-/** Runs `work` as the tenant, written as the job (tenantWork). */
-type InTenant = ReturnType<typeof tenantWork>;
 
 /**
  * Reads the tenant's enabled mailboxes once each: what is new in each is stored in the inbox

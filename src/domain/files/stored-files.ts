@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import sharp from 'sharp';
+import type { InTenant } from '../../db/tenant-transaction';
 import { notifyWork } from '../../events/work-signals';
 import { AppError, badRequest, conflict, notFound, titleFor } from '../../errors';
 import { FileAssetType, type FileAsset, type ImageRef } from '../../entities/shared';
@@ -185,9 +186,6 @@ async function dimensionsOf(backend: FileBackend, key: string): Promise<{ width:
   const meta = await reader.metadata();
   return { width: meta.width ?? 0, height: meta.height ?? 0 };
 }
-
-/** Runs `work` in a tenant transaction of its own (the caller of this module decides how). */
-export type InTenant = <R>(work: (em: EntityManager) => Promise<R>) => Promise<R>;
 
 /** What else is written with a stored file's row, in its transaction (its event). */
 export type OnStored = (em: EntityManager, file: StoredFile) => Promise<void>;

@@ -4,7 +4,7 @@ import busboy from 'busboy';
 import express, { type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Context } from '../../../context';
-import { endTenantTransaction, withTenant } from '../../../db/tenant-transaction';
+import { endTenantTransaction, withTenant, type InTenant } from '../../../db/tenant-transaction';
 import { badRequest, notFound } from '../../../errors';
 import type { Logger } from '../../../logger';
 import { FileAssetType } from '../../../entities/shared';
@@ -21,7 +21,6 @@ import {
   limitsAndUse,
   limitsOf,
   type FileStore,
-  type InTenant,
   type Upload,
 } from '../stored-files';
 import type { StoredFile } from '../entities/stored-file';
