@@ -77,7 +77,8 @@ async function claimDue(orm: MikroORM, batch: number): Promise<Claimed[]> {
  * invoice meanwhile queued it again and took the claim away: its bytes are then of the invoice as
  * it was, and are removed; the next claim draws it anew. The `pdf` field is written by a
  * statement of its own, so the PDF's arrival is no edit of the invoice: no new version or history
- * entry, but an event of its own (`invoice.pdf_made`). Answers the jobs whose drawing failed.
+ * entry, but an event of its own (`invoice.pdf_made`). Answers the jobs whose drawing or write
+ * failed.
  */
 async function makeForTenant(
   orm: MikroORM,
