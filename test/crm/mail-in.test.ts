@@ -15,7 +15,7 @@ import { startSmtp } from '../support/smtp';
 import { DOVECOT, startImap, type ImapServer } from '../support/imap-server';
 import { describeWithTool } from '../support/debian-tools';
 import { waitFor } from '../events/receiver';
-import { workerDatabaseUrl } from '../support/database';
+import { idleTransactions, workerDatabaseUrl } from '../support/database';
 import { childEnv, cliCommands, randomSecret } from '../support/process';
 import { heldStore } from '../support/files';
 import { gql } from './support';
@@ -62,6 +62,15 @@ describeWithTool(
   let worker: EventWorker | undefined;
   const keyBefore = process.env.MAILBOX_SECRET_KEY;
 
+  /** A mailbox of the tenant on the test's IMAP account. */
+  const connectMailbox = (t: TestTenant) =>
+    t.client.post('/communications/mailboxes', {
+      host: imap.host,
+      port: imap.port,
+      secure: false,
+      username: imap.user,
+      password: imap.password,
+    });
   /** A poll as the scheduled job runs it: from outside any transaction. */
   const poll = (t: TestTenant) => pollMailboxes(server.orm.em.fork(), t.tenantId, server.app.files, logger);
   /** Bytes as sent, outside the JSON client (whose document check reads JSON bodies only). */
@@ -176,14 +185,7 @@ describeWithTool(
         input: { firstName: 'Lea', email: 'Lea@Prospect.test', ownerId: owner.userId },
       })
     ).createLead;
-    const mailbox = await a.client.post('/communications/mailboxes', {
-      host: imap.host,
-      port: imap.port,
-      secure: false,
-      username: imap.user,
-      password: imap.password,
-    });
-    expect(mailbox.status).toBe(200);
+    expect((await connectMailbox(a)).status).toBe(200);
     await imap.append(
       withAttachment(
         {
@@ -461,11 +463,7 @@ describeWithTool(
       expect(box.status).toBe(200);
       const polling = poll(t);
       await waitFor(() => sockets.size > 0);
-      const idle = await server.orm.em.getConnection().execute(
-        `select count(*)::int as n from pg_stat_activity
-           where datname = current_database() and state like 'idle in transaction%'`,
-      );
-      expect(idle[0].n).toBe(0);
+      expect(await idleTransactions(server.orm)).toBe(0);
       // On the embedded database a transaction held by the poll would queue this until it ends.
       expect((await t.client.get('/communications/mailboxes')).status).toBe(200);
       for (const socket of sockets) socket.destroy();
@@ -479,14 +477,7 @@ describeWithTool(
 
   it('holds no transaction while a slow file store writes an attachment; a message stored already writes none', async () => {
     const t = await server.tenant('Mail in slow store');
-    const box = await t.client.post('/communications/mailboxes', {
-      host: imap.host,
-      port: imap.port,
-      secure: false,
-      username: imap.user,
-      password: imap.password,
-    });
-    expect(box.status).toBe(200);
+    expect((await connectMailbox(t)).status).toBe(200);
     await imap.append(
       withAttachment(
         { From: 'slow@prospect.test', Subject: 'Slow store', 'Message-ID': '<slow-store@prospect.test>' },
@@ -498,11 +489,7 @@ describeWithTool(
     const polling = pollMailboxes(server.orm.em.fork(), t.tenantId, held.store, logger);
     try {
       await held.writing;
-      const idle = await server.orm.em.getConnection().execute(
-        `select count(*)::int as n from pg_stat_activity
-           where datname = current_database() and state like 'idle in transaction%'`,
-      );
-      expect(idle[0].n).toBe(0);
+      expect(await idleTransactions(server.orm)).toBe(0);
       // On the embedded database a transaction held meanwhile would queue this until it ends.
       expect((await t.client.get('/communications/mailboxes')).status).toBe(200);
     } finally {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { makeInvoicePdfs, startInvoicePdfs } from '../../src/domain/finance/invoice-pdf-queue';
 import type { Periodic } from '../../src/jobs/periodic';
 import { createLogger } from '../../src/logger';
+import { idleTransactions } from '../support/database';
 import { describeWithTool } from '../support/debian-tools';
 import { heldStore, storedFile, storeWithPut } from '../support/files';
 import {
@@ -331,11 +332,7 @@ describeWithTool(
     });
     try {
       await held.writing;
-      const idle = await server.orm.em.getConnection().execute(
-        `select count(*)::int as n from pg_stat_activity
-           where datname = current_database() and state like 'idle in transaction%'`,
-      );
-      expect(idle[0].n).toBe(0);
+      expect(await idleTransactions(server.orm)).toBe(0);
       // The invoice is not locked meanwhile (on the embedded database, a held transaction would
       // keep this request waiting for its one connection): a change is answered at once.
       const changing = a.client.patch(`/invoices/${created.body.id}`, {

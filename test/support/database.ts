@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { enableRowLevelSecurity, migrate, openOrm } from '../../src/db/orm';
 import { schemaDrift } from '../../src/db/schema-drift';
@@ -65,4 +66,16 @@ export function workerDatabaseUrl(): Promise<string> {
       ? Promise.resolve(embeddedHostUrl(process.env.TEST_DATABASE_URLS.split(',')))
       : cloneWorkerDatabase();
   return cached;
+}
+
+/**
+ * How many sessions of the test database hold a transaction open while doing nothing: a worker
+ * waiting on something outside the database (a mail server, a file store) must hold none.
+ */
+export async function idleTransactions(orm: MikroORM): Promise<number> {
+  const [row] = await orm.em.getConnection().execute<{ n: number }[]>(
+    `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and state like 'idle in transaction%'`,
+  );
+  return row.n;
 }

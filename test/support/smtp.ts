@@ -9,12 +9,16 @@ export interface Mail {
 }
 
 /**
- * A real SMTP server on 127.0.0.1 that refuses the first `refuse` messages (a 451, to be tried
- * again), then keeps every message it gets, parsed.
+ * A real SMTP server on 127.0.0.1 that refuses the first `refuse` messages `refusing` picks by
+ * their recipients (any, unless given; a 451, to be tried again), then keeps every message it
+ * gets, parsed. A file's event worker also sends what earlier files of its jest worker left in
+ * the database's outbox: a test that counts offers picks its own recipient.
  */
-export async function startSmtp(refuse = 0) {
+export async function startSmtp(refuse = 0, refusing: (to: string[]) => boolean = () => true) {
   const mails: Mail[] = [];
   let offered = 0;
+  let refused = 0;
+  const offeredTo = new Map<string, number>();
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -24,12 +28,17 @@ export async function startSmtp(refuse = 0) {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         offered += 1;
-        if (offered <= refuse) return callback(new Error('451 try again later'));
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        for (const address of to) offeredTo.set(address, (offeredTo.get(address) ?? 0) + 1);
+        if (refused < refuse && refusing(to)) {
+          refused += 1;
+          return callback(new Error('451 try again later'));
+        }
         const raw = Buffer.concat(chunks);
         simpleParser(raw).then(
           (parsed) => {
             mails.push({
-              to: session.envelope.rcptTo.map((r) => r.address),
+              to,
               raw: raw.toString('utf8'),
               parsed,
             });
@@ -46,6 +55,8 @@ export async function startSmtp(refuse = 0) {
     mails,
     to: (email: string) => mails.filter((m) => m.to.includes(email)),
     offered: () => offered,
+    /** How many times a message to `email` was offered, refused ones included. */
+    offeredTo: (email: string) => offeredTo.get(email) ?? 0,
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
   };
 }
