@@ -89,14 +89,14 @@ async function makeForTenant(
 ): Promise<Claimed[]> {
   const actor = { tenantId, userId: null, email: PDF_ACTOR };
   const caller = { tenantId };
-  const sources = await withTenant(orm.em, actor, async (em) =>
+  const { sources, logoKey } = await withTenant(orm.em, actor, async (em) =>
     readInvoicePdfSources(
       { em, caller, files },
       await em.find(Invoice, { tenantId, id: { $in: jobs.map((job) => job.invoiceId) } }),
     ),
   );
-  // The tenant's logo, read once for the batch (the sources name the same one).
-  const logo = await readLogo(files.backend, sources.values().next().value?.logoKey ?? null);
+  // The tenant's logo, read once for the batch.
+  const logo = await readLogo(files.backend, logoKey);
   const puts = new Map<string, PutFile>();
   const failed: Claimed[] = [];
   const next = jobs.values();

@@ -130,18 +130,42 @@ export interface DocumentContext {
   files?: FileStore;
 }
 
+/**
+ * The tenant, the customers and the corrected invoices of `invoices` (of `tenantId`), each read
+ * once for all of them: answers each invoice's parts.
+ */
+async function documentPartsOf(
+  em: EntityManager,
+  tenantId: string,
+  invoices: readonly Invoice[],
+): Promise<(invoice: Invoice) => InvoiceDocumentParts> {
+  const tenant = await em.findOne(Tenant, { id: tenantId });
+  if (!tenant) throw notFound('the tenant does not exist');
+  const ids = (pick: (invoice: Invoice) => string | null | undefined) => [
+    ...new Set(invoices.map(pick).filter((id): id is string => Boolean(id))),
+  ];
+  const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+  const clientIds = ids((i) => i.clientId);
+  const creditedIds = ids((i) => i.creditedInvoiceId);
+  const customers = byId(
+    clientIds.length ? await em.find(Customer, { tenantId, id: { $in: clientIds } }) : [],
+  );
+  const credited = byId(
+    creditedIds.length ? await em.find(Invoice, { tenantId, id: { $in: creditedIds } }) : [],
+  );
+  return (invoice) => ({
+    tenant,
+    customer: (invoice.clientId && customers.get(invoice.clientId)) || null,
+    credited: (invoice.creditedInvoiceId && credited.get(invoice.creditedInvoiceId)) || null,
+  });
+}
+
 /** The tenant, the customer and the corrected invoice of an invoice, read in the caller's tenant. */
 export async function invoiceDocumentParts(
   ctx: DocumentContext,
   invoice: Invoice,
 ): Promise<InvoiceDocumentParts> {
-  const tenant = await ctx.em.findOne(Tenant, { id: ctx.caller?.tenantId ?? invoice.tenantId });
-  if (!tenant) throw notFound('the tenant does not exist');
-  const customer = invoice.clientId ? await ctx.em.findOne(Customer, { id: invoice.clientId }) : null;
-  const credited = invoice.creditedInvoiceId
-    ? await ctx.em.findOne(Invoice, { id: invoice.creditedInvoiceId })
-    : null;
-  return { tenant, customer, credited };
+  return (await documentPartsOf(ctx.em, ctx.caller?.tenantId ?? invoice.tenantId, [invoice]))(invoice);
 }
 
 /** Where the tenant's logo is stored, where files are served and it is one a PDF can carry. */
@@ -195,7 +219,6 @@ export async function invoicePdfBytes(
  */
 export interface InvoicePdfSource {
   layout: InvoicePdfLayout;
-  logoKey: string | null;
   name: string;
   /** The digest of the PDF stored now, if any: the same rendering is not stored again. */
   storedSha256: string | null;
@@ -203,54 +226,33 @@ export interface InvoicePdfSource {
 
 /**
  * Reads what the PDFs of `invoices` (of the caller's tenant) show, in `ctx`'s transaction: the
- * tenant, its logo, the customers, the corrected invoices and the PDFs stored now, each read once
- * for all of them. Keyed by invoice id.
+ * tenant, the customers, the corrected invoices and the PDFs stored now, each read once for all
+ * of them, keyed by invoice id; and where the tenant's logo is stored (readLogo reads it).
  */
 export async function readInvoicePdfSources(
   ctx: DocumentContext & { files: FileStore; caller: { tenantId: string } },
   invoices: readonly Invoice[],
-): Promise<Map<string, InvoicePdfSource>> {
+): Promise<{ sources: Map<string, InvoicePdfSource>; logoKey: string | null }> {
   const { em, caller } = ctx;
   const tenantId = caller.tenantId;
   const sources = new Map<string, InvoicePdfSource>();
-  if (invoices.length === 0) return sources;
-  const tenant = await em.findOne(Tenant, { id: tenantId });
-  if (!tenant) throw notFound('the tenant does not exist');
-  const ids = (pick: (invoice: Invoice) => string | null | undefined) => [
-    ...new Set(invoices.map(pick).filter((id): id is string => Boolean(id))),
-  ];
-  const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
-  const clientIds = ids((i) => i.clientId);
-  const creditedIds = ids((i) => i.creditedInvoiceId);
-  const customers = byId(
-    clientIds.length ? await em.find(Customer, { tenantId, id: { $in: clientIds } }) : [],
-  );
-  const credited = byId(
-    creditedIds.length ? await em.find(Invoice, { tenantId, id: { $in: creditedIds } }) : [],
-  );
-  const stored = byId(
-    await findFiles(
-      em,
-      tenantId,
-      ids((i) => i.pdf?.blobId),
-    ),
-  );
-  const logoKey = await logoKeyOf(em, ctx.files.backend, tenant);
+  if (invoices.length === 0) return { sources, logoKey: null };
+  const partsOf = await documentPartsOf(em, tenantId, invoices);
+  const pdfIds = invoices.map((invoice) => invoice.pdf?.blobId).filter((id): id is string => Boolean(id));
+  const stored = new Map((await findFiles(em, tenantId, pdfIds)).map((file) => [file.id, file.sha256]));
   for (const invoice of invoices) {
-    const customer = (invoice.clientId && customers.get(invoice.clientId)) || null;
-    const corrected = (invoice.creditedInvoiceId && credited.get(invoice.creditedInvoiceId)) || null;
+    const { tenant, customer, credited } = partsOf(invoice);
     sources.set(invoice.id, {
-      layout: invoicePdfLayout(invoice, tenant, customer, corrected),
-      logoKey,
+      layout: invoicePdfLayout(invoice, tenant, customer, credited),
       name: `invoice-${invoice.invoiceNumber ?? invoice.id}.pdf`,
-      storedSha256: (invoice.pdf?.blobId && stored.get(invoice.pdf.blobId.toLowerCase())?.sha256) || null,
+      storedSha256: (invoice.pdf?.blobId && stored.get(invoice.pdf.blobId.toLowerCase())) || null,
     });
   }
-  return sources;
+  return { sources, logoKey: await logoKeyOf(em, ctx.files.backend, partsOf(invoices[0]).tenant) };
 }
 
 /**
- * Draws the PDF `source` describes, with the tenant's `logo` (readLogo of its `logoKey`), and
+ * Draws the PDF `source` describes, with the tenant's `logo` (readLogo), and
  * writes its bytes to the store, outside any transaction. Null when it is the rendering stored
  * already: a fixed creation date makes the same invoice the same bytes (invoicePdfLayout).
  */
