@@ -79,8 +79,11 @@ async function readMailbox(
         for (const message of messages.sort((a, b) => a.uid - b.uid)) {
           if (!message.source) continue;
           try {
-            const source = message.source;
-            const received = await receiveMessage(inTenant, { tenantId, userId: null, files }, source);
+            const received = await receiveMessage(
+              inTenant,
+              { tenantId, userId: null, files },
+              message.source,
+            );
             if (received.created) stored += 1;
           } catch (err) {
             if (!(err instanceof AppError && err.status === 400)) throw err;
