@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger';
 import { EXPORT_ATTEMPTS, runNextExport, startExportJobs } from '../../src/jobs/tenant-exports';
 import { actAsTenant, knexOf } from '../../src/services/tenant-table-repository';
 import { importTenant, type Manifest } from '../../src/services/tenant-bundle';
+import { backendWithPut } from '../support/files';
 import { expectErrorBody } from '../support/http';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { fillTenant } from '../support/tenant-fixture';
@@ -249,7 +250,12 @@ it('a running export renews its lease while it works, and lets it go when it end
   const id = (await tenant.client.post('/tenant-exports')).body.id as string;
   const leases = new Set<string>();
   let finished = false;
-  const run = runNextExport(server.orm, server.app.files.backend, path.join(work, 'renewed'), {
+  // A store slow to take the bundle: the run outlasts several renewals however fast the machine.
+  const slow = backendWithPut(server.app.files.backend, async (key, body, type, own) => {
+    await new Promise((r) => setTimeout(r, 300));
+    await own(key, body, type);
+  });
+  const run = runNextExport(server.orm, slow, path.join(work, 'renewed'), {
     leaseMs: 150,
   }).finally(() => (finished = true));
   while (!finished) {

@@ -39,19 +39,23 @@ export async function storedFile(
   return { file, image: body.image ? image : null };
 }
 
-/** `store` with its backend's writes made by `put`, which is given the backend's own to call. */
-export function storeWithPut(
-  store: FileStore,
-  put: (key: string, body: Readable, type: string, own: FileBackend['put']) => Promise<void>,
-): FileStore {
-  const backend: FileBackend = {
-    kind: store.backend.kind,
-    put: (key, body, type) => put(key, body, type, (k, b, t) => store.backend.put(k, b, t)),
-    get: (key, range) => store.backend.get(key, range),
-    size: (key) => store.backend.size(key),
-    remove: (key) => store.backend.remove(key),
+/** Writes to a backend, given the backend's own `put` to call. */
+type PutThrough = (key: string, body: Readable, type: string, own: FileBackend['put']) => Promise<void>;
+
+/** `backend` with its writes made by `put`, which is given the backend's own to call. */
+export function backendWithPut(backend: FileBackend, put: PutThrough): FileBackend {
+  return {
+    kind: backend.kind,
+    put: (key, body, type) => put(key, body, type, (k, b, t) => backend.put(k, b, t)),
+    get: (key, range) => backend.get(key, range),
+    size: (key) => backend.size(key),
+    remove: (key) => backend.remove(key),
   };
-  return new FileStore(backend, store.settings, store.uploadSecret);
+}
+
+/** `store` with its backend's writes made by `put`, which is given the backend's own to call. */
+export function storeWithPut(store: FileStore, put: PutThrough): FileStore {
+  return new FileStore(backendWithPut(store.backend, put), store.settings, store.uploadSecret);
 }
 
 /**
