@@ -114,8 +114,12 @@ describe('due-date reminders', () => {
   it('an unpaid AP invoice due by now reminds its creator once; a cancelled one does not', async () => {
     const u = await a.userWith(['CREATE_AP_INVOICES', 'READ_AP_INVOICES']);
     const now = new Date();
+    // Dated before the due dates, so that a run just after midnight is not refused a due date on the day before.
+    const invoiceDate = new Date(now.getTime() - 2 * hour).toISOString();
     const create = (i: object) =>
-      gql(u.client, 'mutation($i: ApInvoiceInput!) { createApInvoice(input: $i) { id } }', { i });
+      gql(u.client, 'mutation($i: ApInvoiceInput!) { createApInvoice(input: $i) { id } }', {
+        i: { invoiceDate, ...i },
+      });
     await create({ invoiceNumber: 'AP-1', dueDate: new Date(now.getTime() - hour).toISOString() });
     await create({
       invoiceNumber: 'AP-2',
