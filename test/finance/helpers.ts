@@ -4,6 +4,7 @@ export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const UNKNOWN_ID = '6a1e7d1c-3b0b-4a7e-9d6f-0000000000aa';
 export const DAY = 24 * 60 * 60 * 1000;
+export { dayFromToday } from '../support/dates';
 
 const AUDIT = ['id', 'tenantId', 'created', 'createdBy', 'updated', 'updatedBy', 'events'];
 
@@ -196,13 +197,5 @@ export const createSupplier = (client: Client, name: string, email?: string) =>
   createReference(client, 'Supplier', { name, email });
 export const createOpportunity = (client: Client, name: string, customerId?: string) =>
   createReference(client, 'Opportunity', { name, customerId });
-
-/** Midday UTC of the calendar day `days` after today (negative: before). */
-export function dayFromToday(days: number): string {
-  const now = new Date();
-  return new Date(
-    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12) + days * DAY,
-  ).toISOString();
-}
 
 export const eventTypes = (record: { events: { type: string }[] }) => record.events.map((e) => e.type);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 import { storedFile } from '../support/files';
 import { expectErrorBody } from '../support/http';
+import { dayFromToday } from '../support/dates';
 import {
   addStock,
   createProduct,
@@ -128,10 +129,10 @@ describe('Waste management', () => {
         { productId: flour, quantity: 4, price: 1, batchNumber: 'OLD', locationId: 'L1' },
       ]);
       await a.client.put(
-        `/inventory/batches?stockSiteId=${s}&productId=${flour}&batchNumber=OLD&locationId=L1&expirationDate=2026-12-01T00:00:00.000Z`,
+        `/inventory/batches?stockSiteId=${s}&productId=${flour}&batchNumber=OLD&locationId=L1&expirationDate=${dayFromToday(30)}`,
       );
       await a.client.put(
-        `/inventory/batches?stockSiteId=${s}&productId=${flour}&batchNumber=NEW&locationId=L1&expirationDate=2027-12-01T00:00:00.000Z`,
+        `/inventory/batches?stockSiteId=${s}&productId=${flour}&batchNumber=NEW&locationId=L1&expirationDate=${dayFromToday(365)}`,
       );
       expect((await stockOf(s, flour)).totalQuantity).toBe(10);
 
