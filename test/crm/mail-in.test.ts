@@ -488,7 +488,15 @@ describeWithTool(
     const held = heldStore(server.app.files);
     const polling = pollMailboxes(server.orm.em.fork(), t.tenantId, held.store, logger);
     try {
-      await held.writing;
+      // A poll that ends or fails before it writes says so here, rather than as the test's timeout.
+      const first = await Promise.race([
+        held.writing.then(() => 'a write'),
+        polling.then(
+          (stored) => `the poll's end (${stored} stored)`,
+          (err) => `the poll's failure: ${err}`,
+        ),
+      ]);
+      expect(first).toBe('a write');
       expect(await idleTransactions(server.orm)).toBe(0);
       // On the embedded database a transaction held meanwhile would queue this until it ends.
       expect((await t.client.get('/communications/mailboxes')).status).toBe(200);
