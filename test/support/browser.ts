@@ -14,8 +14,12 @@ export function describeInBrowser(what: string): jest.Describe {
 }
 
 export function launchChromium(): Promise<Browser> {
+  // Under scripts/test-at.sh the browser keeps the real clock: libfaketime in chromium stalls
+  // its pages, and what a page shows does not depend on the date.
+  const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...env } = process.env;
   return chromium.launch({
     executablePath: CHROMIUM,
+    env,
     args: [
       '--headless',
       '--no-sandbox',
