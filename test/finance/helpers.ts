@@ -3,8 +3,7 @@ import type { Client } from '../support/http';
 export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const UNKNOWN_ID = '6a1e7d1c-3b0b-4a7e-9d6f-0000000000aa';
-export const DAY = 24 * 60 * 60 * 1000;
-export { dayFromToday } from '../support/dates';
+export { DAY, dayFromToday } from '../support/dates';
 
 const AUDIT = ['id', 'tenantId', 'created', 'createdBy', 'updated', 'updatedBy', 'events'];
 

@@ -1,4 +1,4 @@
-const DAY = 24 * 60 * 60 * 1000;
+export const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * Midday UTC of the calendar day `days` after today (negative: before): a date that keeps its
