@@ -16,7 +16,6 @@ export interface Mail {
  */
 export async function startSmtp(refuse = 0, refusing: (to: string[]) => boolean = () => true) {
   const mails: Mail[] = [];
-  let offered = 0;
   let refused = 0;
   const offeredTo = new Map<string, number>();
   const smtp = new SMTPServer({
@@ -27,7 +26,6 @@ export async function startSmtp(refuse = 0, refusing: (to: string[]) => boolean 
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        offered += 1;
         const to = session.envelope.rcptTo.map((r) => r.address);
         for (const address of to) offeredTo.set(address, (offeredTo.get(address) ?? 0) + 1);
         if (refused < refuse && refusing(to)) {
@@ -54,7 +52,6 @@ export async function startSmtp(refuse = 0, refusing: (to: string[]) => boolean 
     url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
     mails,
     to: (email: string) => mails.filter((m) => m.to.includes(email)),
-    offered: () => offered,
     /** How many times a message to `email` was offered, refused ones included. */
     offeredTo: (email: string) => offeredTo.get(email) ?? 0,
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
