@@ -1,6 +1,7 @@
-import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/core';
 import { BOOKKEEPING, TenantScoped } from '../entities/tenant-scoped';
 import type { Actor } from './actor';
+import { ChangeSubscriber, type Changes } from './record-changes';
 
 /**
  * Tenancy and audit, enforced once for every entity rather than per resolver:
@@ -70,11 +71,10 @@ export function takeRestore(record: object): boolean {
   return restored;
 }
 
-export class TenancySubscriber implements EventSubscriber {
-  onFlush(args: FlushEventArgs): void {
-    const actor = actorOf(args.em);
-    const uow = args.uow;
-    for (const cs of uow.getChangeSets()) {
+export class TenancySubscriber extends ChangeSubscriber {
+  onChanges({ em, changes, uow }: Changes): void {
+    const actor = actorOf(em);
+    for (const cs of changes) {
       const entity = cs.entity as unknown;
       if (!(entity instanceof TenantScoped)) continue;
       const now = new Date();
@@ -87,14 +87,14 @@ export class TenancySubscriber implements EventSubscriber {
         }
         entity.updated = now;
         entity.updatedBy = actor.email;
-        uow.recomputeSingleChangeSet(entity);
+        uow?.recomputeSingleChangeSet(entity);
       } else if (cs.type === 'update') {
         if (!actor) throw new Error(`update of ${cs.name} without an actor`);
         const changed = Object.keys(cs.payload).filter((k) => !BOOKKEEPING.has(k));
         if (changed.length === 0) continue;
         entity.updated = now;
         entity.updatedBy = actor.email;
-        uow.recomputeSingleChangeSet(entity);
+        uow?.recomputeSingleChangeSet(entity);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { wrap, type EntityManager, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core';
+import { wrap, type EntityManager } from '@mikro-orm/core';
 import { AuditLog } from '../entities/audit-log';
 import { EventType } from '../entities/event';
 import { entriesMadeFor, insertWithFlush } from '../history/recorder';
@@ -7,6 +7,7 @@ import { newRow } from '../db/orm-bypass/deferred-writes';
 import { OutboxEvent, type EventActor } from '../entities/outbox-event';
 import { Audited } from '../entities/tenant-scoped';
 import { actorOf } from '../db/tenancy';
+import { ChangeSubscriber, type Changes } from '../db/record-changes';
 import { domainEventsOf } from './domain-events';
 
 /** The action part of an event name, per kind of history entry. */
@@ -120,14 +121,15 @@ export function onOutboxWrites(listener: () => void): () => void {
  * row inserted by the same flush: the change and its event commit or roll back together. A change
  * a domain event describes (domain-events.ts) adds that event too.
  */
-export class OutboxSubscriber implements EventSubscriber {
-  onFlush(args: FlushEventArgs): void {
-    const actor = actorOf(args.em);
+export class OutboxSubscriber extends ChangeSubscriber {
+  onChanges(changes: Changes): void {
+    const actor = actorOf(changes.em);
     const who: EventActor | null = actor ? { userId: actor.userId, email: actor.email } : null;
     const rows: OutboxEvent[] = [];
     // This flush's rows go out with its statements, past the unit of work (`newRow`).
-    const row = (fields: Parameters<typeof outboxRow>[0]) => outboxRow(fields, newRow(args.em, OutboxEvent));
-    for (const cs of args.uow.getChangeSets()) {
+    const row = (fields: Parameters<typeof outboxRow>[0]) =>
+      outboxRow(fields, newRow(changes.em, OutboxEvent));
+    for (const cs of changes.changes) {
       const entity = cs.entity as unknown;
       if (cs.type === 'create' && entity instanceof AuditLog && entity.action === 'DELETE') {
         const data = { ...((entity.data as Record<string, unknown> | null) ?? {}) };
@@ -178,8 +180,8 @@ export class OutboxSubscriber implements EventSubscriber {
         );
       }
     }
-    insertWithFlush(args, OutboxEvent.name, rows);
-    rememberWritten(args.em, rows);
+    insertWithFlush(changes, OutboxEvent.name, rows);
+    rememberWritten(changes.em, rows);
     if (rows.length > 0) for (const listener of writeListeners) listener();
   }
 }

@@ -5,8 +5,6 @@ import {
   type EntityManager,
   type EntityMetadata,
   type EntityProperty,
-  type EventSubscriber,
-  type FlushEventArgs,
   type Platform,
 } from '@mikro-orm/core';
 import { AuditLog } from '../entities/audit-log';
@@ -15,6 +13,7 @@ import { Audited, BOOKKEEPING } from '../entities/tenant-scoped';
 import type { Actor } from '../db/actor';
 import { actorOf, takeRestore } from '../db/tenancy';
 import { deferInsert, newRow } from '../db/orm-bypass/deferred-writes';
+import { ChangeSubscriber, type Changes } from '../db/record-changes';
 import { isSecretField } from './secrets';
 
 /**
@@ -175,14 +174,14 @@ export const entriesMadeFor = (changeSet: { entity: object }): readonly HistoryE
  * DELETE per deletion logged in the audit log. `stamp` runs first for each changed record (the
  * audit fields); a change of bookkeeping alone records nothing.
  */
-export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): void {
-  const platform = args.em.getPlatform();
-  const metadata = args.em.getMetadata();
+export function recordChanges(changes: Changes, actor: Actor | undefined): void {
+  const platform = changes.em.getPlatform();
+  const metadata = changes.em.getMetadata();
   const entries: HistoryEntry[] = [];
   // This flush's entries go out with its statements, past the unit of work (`newRow`).
   const entry = (by: Actor, fields: Parameters<typeof historyEntry>[1]) =>
-    historyEntry(by, fields, newRow(args.em, HistoryEntry));
-  const changeSets = args.uow.getChangeSets();
+    historyEntry(by, fields, newRow(changes.em, HistoryEntry));
+  const changeSets = changes.changes;
   // Deletions the audit log records (a group's): their entry comes from the audit log's row.
   const logged = new Set(
     changeSets
@@ -293,17 +292,18 @@ export function recordFlush(args: FlushEventArgs, actor: Actor | undefined): voi
     made.set(entity, { changeSet: cs, entries: own });
     entries.push(...own);
   }
-  insertWithFlush(args, HistoryEntry.name, entries);
+  insertWithFlush(changes, HistoryEntry.name, entries);
 }
 
 /**
  * Adds rows that a flush writes beside its changes and never reads back (history, outbox): in a
  * request's transaction they go out with its next statement (db/orm-bypass/deferred-writes.ts),
- * elsewhere as part of the flush.
+ * elsewhere as part of the flush. A lone create is written only in a request's transaction.
  */
-export function insertWithFlush(args: FlushEventArgs, entityName: string, rows: readonly object[]): void {
-  if (deferInsert(args.em, entityName, rows)) return;
-  for (const row of rows) args.uow.computeChangeSet(row);
+export function insertWithFlush(changes: Changes, entityName: string, rows: readonly object[]): void {
+  if (deferInsert(changes.em, entityName, rows)) return;
+  if (!changes.uow) throw new Error(`rows of ${entityName} for a lone create outside a request transaction`);
+  for (const row of rows) changes.uow.computeChangeSet(row);
 }
 
 /** The entry of a deletion made by a statement rather than logged in the audit log. */
@@ -332,8 +332,8 @@ export function deletionHistory(
  * after the tenancy subscriber (db/tenancy.ts), whose stamps the entries take, and before the
  * outbox's, which turns the entries into events.
  */
-export class HistorySubscriber implements EventSubscriber {
-  onFlush(args: FlushEventArgs): void {
-    recordFlush(args, actorOf(args.em));
+export class HistorySubscriber extends ChangeSubscriber {
+  onChanges(changes: Changes): void {
+    recordChanges(changes, actorOf(changes.em));
   }
 }

@@ -1,5 +1,6 @@
-import type { EntityManager, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/core';
 import { actorOf } from '../../db/tenancy';
+import { ChangeSubscriber, type Changes } from '../../db/record-changes';
 import { Audited } from '../../entities/tenant-scoped';
 import { Notification, NotificationCategory, NotificationType } from './entities/notification';
 import { NOTIFICATION_PRODUCERS, type NotificationMessage, type RecordState } from './producers';
@@ -88,13 +89,13 @@ function beforeOf(
  * fields and records their history; the recipients are read by statements in the flush's
  * transaction (the unit of work is busy with the flush).
  */
-export class NotificationProducerSubscriber implements EventSubscriber {
+export class NotificationProducerSubscriber extends ChangeSubscriber {
   /**
    * Judges every change of the flush at once; only when some change produces does it read
    * recipients (statements in the flush's transaction), so most flushes await nothing here.
    */
-  onFlush(args: FlushEventArgs): Promise<void> | void {
-    const actor = actorOf(args.em);
+  onChanges(changes: Changes): Promise<void> | void {
+    const actor = actorOf(changes.em);
     const due: {
       entity: Audited;
       name: string;
@@ -103,7 +104,7 @@ export class NotificationProducerSubscriber implements EventSubscriber {
       before?: RecordState;
       tenantId: string;
     }[] = [];
-    for (const cs of args.uow.getChangeSets()) {
+    for (const cs of changes.changes) {
       if (!PRODUCED.has(cs.name) || (cs.type !== 'create' && cs.type !== 'update')) continue;
       const entity = cs.entity as unknown;
       if (!(entity instanceof Audited)) continue;
@@ -117,14 +118,14 @@ export class NotificationProducerSubscriber implements EventSubscriber {
           due.push({ entity, name: cs.name, producer, after, before, tenantId });
     }
     if (due.length === 0) {
-      forgetSentAhead(args.em);
+      forgetSentAhead(changes.em);
       return;
     }
-    return this.produce(args, actor, due).finally(() => forgetSentAhead(args.em));
+    return this.produce(changes, actor, due).finally(() => forgetSentAhead(changes.em));
   }
 
   private async produce(
-    args: FlushEventArgs,
+    { em, uow }: Changes,
     actor: ReturnType<typeof actorOf>,
     due: {
       entity: Audited;
@@ -137,7 +138,7 @@ export class NotificationProducerSubscriber implements EventSubscriber {
   ): Promise<void> {
     const made: Notification[] = [];
     for (const { entity, name, producer, after, before, tenantId } of due) {
-      let userIds = await producer.recipients(new Recipients(args.em, tenantId), after, before);
+      let userIds = await producer.recipients(new Recipients(em, tenantId), after, before);
       if (!producer.notifyActor && actor) userIds = userIds.filter((id) => id !== actor.userId);
       const notice: Notice = {
         ...producer.message(after),
@@ -147,10 +148,13 @@ export class NotificationProducerSubscriber implements EventSubscriber {
         resourceId: entity.id,
       };
       const sender = actor?.email ?? 'service';
-      made.push(...(await notificationsFor(args.em, tenantId, userIds, notice, sender)));
+      made.push(...(await notificationsFor(em, tenantId, userIds, notice, sender)));
     }
     // Into this flush, as insertWithFlush adds the history's rows: the subscribers after this
-    // one see them as any other insert.
-    for (const n of made) args.uow.computeChangeSet(n);
+    // one see them as any other insert. A lone create's go with the commit's flush.
+    for (const n of made) {
+      if (uow) uow.computeChangeSet(n);
+      else em.persist(n);
+    }
   }
 }
