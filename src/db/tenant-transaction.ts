@@ -179,17 +179,21 @@ export async function endTenantTransaction(em: EntityManager, commit: boolean): 
  * no change set, and the subscribers (tenancy, outbox) act only on change sets.
  */
 function nothingToFlush(em: EntityManager): boolean {
+  if (writesPending(em)) return false;
+  for (const _managed of em.getUnitOfWork(false).getIdentityMap()) return false;
+  return true;
+}
+
+/** Whether the unit of work holds records queued to persist or remove, or collections to write. */
+export function writesPending(em: EntityManager): boolean {
   const uow = em.getUnitOfWork(false);
-  if (
+  return (
     uow.getPersistStack().size > 0 ||
     uow.getRemoveStack().size > 0 ||
     uow.getOrphanRemoveStack().size > 0 ||
     uow.getCollectionUpdates().length > 0 ||
     uow.getExtraUpdates().size > 0
-  )
-    return false;
-  for (const _managed of uow.getIdentityMap()) return false;
-  return true;
+  );
 }
 
 /**

@@ -28,6 +28,7 @@ import {
   updateWithNextStatement,
 } from '../db/orm-bypass/deferred-writes';
 import { gatherReads } from '../db/orm-bypass/connection-transaction';
+import { createPastUnitOfWork } from '../db/orm-bypass/lone-create';
 import { checkIds, checkPaging, isUuid } from '../limits';
 import { toPage, type Page } from '../schema/page';
 import { clearLinks, readLinksTo } from './cleared-links';
@@ -330,10 +331,19 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     // One transaction for the hook and the insert, so a hook can number the record gapless
     // (services/sequences.ts) and a failed insert gives the number back.
     return inTransaction(ctx.em, async () => {
-      const entity = ctx.em.create(this.group.entity, { ...data, tenantId: caller.tenantId } as never);
+      const entity = ctx.em.create(this.group.entity, { ...data, tenantId: caller.tenantId } as never, {
+        persist: false,
+      });
       await this.group.beforeSave?.(ctx, entity, data, true);
-      if (origin) insertWithNextStatement(ctx.em, this.entityName, entity, origin);
-      await ctx.em.persistAndFlush(entity);
+      // The request's one write, with nothing to do after it: past the unit of work where it can be.
+      const lone =
+        origin !== undefined &&
+        !this.group.afterSave &&
+        (await createPastUnitOfWork(ctx.em, this.entityName, [entity], origin));
+      if (!lone) {
+        if (origin) insertWithNextStatement(ctx.em, this.entityName, entity, origin);
+        await ctx.em.persistAndFlush(entity);
+      }
       await this.group.afterSave?.(ctx, entity, data, true);
       this.rememberCreated(entity);
       return entity;
@@ -421,12 +431,19 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
       clearLinks(linked, found);
       if (!deferDelete(ctx.em, this.entityName, caller.tenantId, found, origin))
         await ctx.em.nativeDelete(this.group.entity, { id: { $in: found } } as unknown as FilterQuery<T>);
-      for (const row of rows) {
-        const entry = deletionEntry(ctx.em, caller.tenantId, this.entityName, row);
-        if (origin) insertWithNextStatement(ctx.em, AuditLog.name, entry, origin);
-        ctx.em.persist(entry);
+      const entries = rows.map((row) => deletionEntry(ctx.em, caller.tenantId, this.entityName, row, false));
+      // A deletion that clears no link writes nothing but its audit rows: past the unit of work.
+      const lone =
+        origin !== undefined &&
+        linked.every((link) => link.records.length === 0) &&
+        (await createPastUnitOfWork(ctx.em, AuditLog.name, entries, origin));
+      if (!lone) {
+        for (const entry of entries) {
+          if (origin) insertWithNextStatement(ctx.em, AuditLog.name, entry, origin);
+          ctx.em.persist(entry);
+        }
+        await ctx.em.flush();
       }
-      await ctx.em.flush();
       return rows.length;
     });
   }

@@ -1,20 +1,10 @@
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  type GraphQLInputType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-} from 'graphql';
+import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { buildBareSchema } from '../../src/app-schema';
 import { appGroups as groups } from '../../src/app-modules';
 import { restTable } from '../../src/rest/table';
 import { filterableFields, isSortable, OPS_BY_KIND, type DocumentedField } from '../../src/family/fields';
 import { recordType } from '../../src/family/record-types';
-import { sampleValue } from '../support/sample-requests';
+import { recordInput } from '../support/record-inputs';
 import { startServer, type TestServer, type TestTenant } from '../support/server';
 
 /**
@@ -32,72 +22,6 @@ type Row = Record<string, unknown>;
 type Check = { input: object; holds: (found: Row[]) => void };
 const RECORDS = 3;
 const UNKNOWN = '6a1e7d1c-3b0b-4a7e-9d6f-00000000abcd';
-
-/**
- * An input with every scalar it can hold varied by `i`; links to other records are left out.
- * `full` fills the optional scalars too, `lists` also one element of each optional list of
- * objects (an invoice's rows), so their paths have values to find.
- */
-type Known = { ids: Map<string, string[]>; username: string };
-type Fill = 'lists' | 'full' | 'required';
-
-/** The id of a record made earlier for a link named `name` (productId: a Product's). */
-function linkTo(name: string, known: Known, i: number): string | undefined {
-  const target = name.replace(/Ids?$/, '').toLowerCase();
-  for (const [group, ids] of known.ids)
-    if (group.toLowerCase().endsWith(target) && ids.length) return ids[i % ids.length];
-  return undefined;
-}
-
-function input(type: GraphQLInputType, i: number, name: string, fill: Fill, known: Known): unknown {
-  const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) return [input(inner.ofType, i, name, fill, known)];
-  const named = getNamedType(inner);
-  if (isEnumType(named)) {
-    const values = named.getValues();
-    return values[i % values.length].value;
-  }
-  if (isInputObjectType(named)) {
-    const out: Row = {};
-    for (const f of Object.values(named.getFields())) {
-      const required = isNonNullType(f.type);
-      const list = isListType(isNonNullType(f.type) ? f.type.ofType : f.type);
-      const objects = isInputObjectType(getNamedType(f.type));
-      if (!required && fill === 'required') continue;
-      if (!required && /Ids?$/.test(f.name) && !linkTo(f.name, known, i)) continue;
-      if (!required && list && !(objects && fill === 'lists')) continue;
-      if (!required && objects && !list) continue;
-      out[f.name] = /Ids?$/.test(f.name)
-        ? (linkTo(f.name, known, i) ?? sampleValue(f.type, f.name))
-        : input(f.type, i, f.name, objects && fill === 'lists' ? 'full' : fill, known);
-    }
-    return out;
-  }
-  switch (named.name) {
-    case 'Int':
-      return i + 1;
-    case 'Float':
-      return i + 1.5;
-    case 'Boolean':
-      return i % 2 === 0;
-    case 'DateTimeISO':
-    case 'DateTime':
-      return `2026-11-2${i}T10:15:00.000Z`;
-    case 'LocalDate':
-    case 'Date':
-      return `2026-11-2${i}`;
-    default:
-      if (/^username$/i.test(name)) return known.username;
-      if (/email|recipient/i.test(name)) return `person${i}@example.test`;
-      if (/currency/i.test(name)) return 'EUR';
-      if (/color/i.test(name)) return `#00000${i}`;
-      if (/timezone/i.test(name)) return 'Europe/Amsterdam';
-      if (/url|website/i.test(name)) return `https://example.test/${i}`;
-      if (name === 'country') return ['NL', 'BE', 'DE', 'FR', 'LU'][i % 5];
-      if (/vatNumber$/i.test(name)) return `NL00000000${i}B0${i}`;
-      return `${name}-${String.fromCharCode(97 + i)}${i}`;
-  }
-}
 
 /** A field's value in an answer: dot paths (`customer.name`) read the nested object. */
 const at = (row: Row, path: string): unknown =>
@@ -195,7 +119,7 @@ describe('every documented field filters and sorts', () => {
       ]) {
         const res = await t.client.graphql(
           `mutation($input: ${String(argType)}) { create${group.name}(input: $input) { id } }`,
-          { input: input(argType, i, 'input', fill, { ids: made, username: t.adminEmail }) },
+          { input: recordInput(argType, i, fill, { ids: made, username: t.adminEmail }) },
         );
         if (!res.body.errors) {
           made.set(group.name, [...(made.get(group.name) ?? []), res.body.data[`create${group.name}`].id]);
