@@ -198,15 +198,25 @@ export function deferredInsert(
       ((p.persist !== false && p.defaultRaw) || p.autoincrement || p.generated) &&
       (!(p.name in rows[0]) || Utils.isRawSql(rows[0][p.name])),
   );
-  const known = returned.every(
-    (p) => p.version && /^\d+$/.test(p.defaultRaw ?? '') && p.fieldNames.length === 1,
-  );
+  const known = returned.every((p) => newVersion(p) !== undefined);
   if (!known || rows.some((row) => Object.values(row).some((v) => Utils.isRawSql(v)))) return undefined;
   for (const key of keys) records.delete(key);
   return {
     origin,
-    rows: rows.map(() => Object.fromEntries(returned.map((p) => [p.fieldNames[0], Number(p.defaultRaw)]))),
+    rows: rows.map(() => Object.fromEntries(returned.map((p) => [p.fieldNames[0], newVersion(p)]))),
   };
+}
+
+/**
+ * The version a new row takes from its column's default, known without reading it back: for the
+ * version property of one column whose default is an integer (the migrations give every table
+ * the entity's, and no trigger changes it: test/foundation/deferred-refusals.test.ts checks both).
+ * Undefined for any other property.
+ */
+export function newVersion(prop: EntityProperty): number | undefined {
+  if (!prop.version || !/^\d+$/.test(prop.defaultRaw ?? '') || prop.fieldNames?.length !== 1)
+    return undefined;
+  return Number(prop.defaultRaw);
 }
 
 /** Records whose update by the next flush may go out deferred, by transaction, entity and id. */

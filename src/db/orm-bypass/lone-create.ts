@@ -8,7 +8,7 @@ import {
 import { changeSubscribersOf, type RecordChange } from '../record-changes';
 import { writesPending } from '../tenant-transaction';
 import { ConnectionTransaction } from './connection-transaction';
-import { insertStatements } from './deferred-writes';
+import { insertStatements, newVersion } from './deferred-writes';
 
 /**
  * Writes new records of one entity past the unit of work: the subscribers (tenancy's stamps, the
@@ -22,8 +22,8 @@ import { insertStatements } from './deferred-writes';
  * Only where the flush would write the same: in a request's transaction, nothing else waiting to
  * be flushed (its inserts would go out after these), every subscriber a ChangeSubscriber, and
  * records of stored scalars only, none left to a database default but the version (which a new
- * row takes from its column's default, as `deferredInsert` answers a flush's). False otherwise,
- * and nothing is done: the caller persists and flushes the records.
+ * row takes from its column's default, `newVersion`, as `deferredInsert` answers a flush's).
+ * False otherwise, and nothing is done: the caller persists and flushes the records.
  *
  * The records stay unmanaged, as views are: the request ends with this one write (`origin` is
  * its operation's only field), and the commit's flush has nothing of them to compare.
@@ -54,14 +54,11 @@ export async function createPastUnitOfWork(
   // by MikroORM, before the database would refuse it in other words.
   if (em.config.get('validateRequired'))
     for (const record of records) em.getValidator().validateRequired(record);
-  if (meta.versionProperty) for (const row of rows) row[meta.versionProperty] = versionDefault(meta);
+  const version = meta.versionProperty && meta.properties[meta.versionProperty];
+  if (version) for (const row of rows) row[version.name] = newVersion(version);
   for (const statement of insertStatements(em, entityName, records)) transaction.defer(statement, origin);
   return true;
 }
-
-/** A new row's version: its column's default, an integer (deferred-writes.ts checks the same). */
-const versionDefault = (meta: EntityMetadata): number =>
-  Number(meta.properties[meta.versionProperty].defaultRaw);
 
 /**
  * Whether inserting every stored scalar of `values` (deferred-writes.ts, `insertStatements`)
@@ -77,7 +74,7 @@ function writtenAsTheFlushWould(meta: EntityMetadata, values: Record<string, unk
     const value = values[prop.name];
     if (Utils.isRawSql(value)) return false;
     if (prop.version) {
-      if (!/^\d+$/.test(prop.defaultRaw ?? '') || prop.runtimeType !== 'number') return false;
+      if (newVersion(prop) === undefined || prop.runtimeType !== 'number') return false;
       continue;
     }
     if (value === undefined && (prop.defaultRaw !== undefined || prop.autoincrement || prop.generated))
