@@ -919,8 +919,10 @@ async function main() {
     log('\nSQL per request (captured from the service at the driver):');
     const counts: StatementCount[] = [];
     // One request first, so the tenant's state is cached as it is in steady state.
-    const first = all[0].request(all[0].captureTarget ?? 'rest', 0);
-    if (!all[0].deletes) await capture.run(first, first.token ?? token);
+    if (!all[0].deletes) {
+      const first = all[0].request(all[0].captureTarget ?? 'rest', 0);
+      await capture.run(first, first.token ?? token);
+    }
     const writeSql: string[] = [];
     for (const s of all.filter((x) => x.key !== 'mixed')) {
       const target = s.captureTarget ?? 'rest';

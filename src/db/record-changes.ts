@@ -8,8 +8,8 @@ import {
 } from '@mikro-orm/core';
 
 /**
- * One change the subscribers act on: a flush's change set, or a record created past the unit of
- * work (orm-bypass/lone-create.ts), described by the same fields.
+ * One change the subscribers act on: a flush's change set, or a record created or updated past
+ * the unit of work (orm-bypass/lone-create.ts, lone-update.ts), described by the same fields.
  */
 export type RecordChange = Pick<
   ChangeSet<object>,
@@ -21,7 +21,7 @@ export interface Changes {
   em: EntityManager;
   changes: readonly RecordChange[];
   /**
-   * The flush's unit of work. Absent for a lone create: what a subscriber adds to it then goes
+   * The flush's unit of work. Absent for a lone write: what a subscriber adds to it then goes
    * out deferred with the request's next statement, or is persisted for the commit's flush.
    */
   uow?: UnitOfWork;
@@ -29,7 +29,8 @@ export interface Changes {
 
 /**
  * A flush subscriber whose work is all in `onChanges`, per change: the kernel can then hand it a
- * lone create (orm-bypass/lone-create.ts) and it does what it does for the same create in a flush.
+ * lone create or update (orm-bypass/lone-create.ts, lone-update.ts) and it does what it does for
+ * the same write in a flush.
  */
 export abstract class ChangeSubscriber implements EventSubscriber {
   abstract onChanges(changes: Changes): void | Promise<void>;
@@ -39,7 +40,7 @@ export abstract class ChangeSubscriber implements EventSubscriber {
   }
 }
 
-/** The events a subscriber may listen to and still see a lone create as it sees a flush's. */
+/** The events a subscriber may listen to and still see a lone write as it sees a flush's. */
 const SEEN_ALIKE = new Set<string>([
   EventType.onInit,
   EventType.onLoad,
@@ -54,7 +55,7 @@ const SEEN_ALIKE = new Set<string>([
 
 /**
  * The subscribers of `em` when every one is a ChangeSubscriber listening to nothing a lone
- * create skips (the create and flush events around a flush's commit); otherwise undefined.
+ * write skips (the create, update and flush events around a flush's commit); otherwise undefined.
  */
 export function changeSubscribersOf(em: EntityManager): ChangeSubscriber[] | undefined {
   const subscribers = [...em.getEventManager().getSubscribers()];

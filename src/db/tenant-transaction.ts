@@ -178,7 +178,7 @@ export async function endTenantTransaction(em: EntityManager, commit: boolean): 
  * views, which it never manages), none queued to persist or remove. The flush would then compute
  * no change set, and the subscribers (tenancy, outbox) act only on change sets.
  */
-function nothingToFlush(em: EntityManager): boolean {
+export function nothingToFlush(em: EntityManager): boolean {
   if (writesPending(em)) return false;
   for (const _managed of em.getUnitOfWork(false).getIdentityMap()) return false;
   return true;

@@ -1,4 +1,9 @@
-import { type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import {
+  OptimisticLockError,
+  type EntityManager,
+  type FilterQuery,
+  type QueryOrderMap,
+} from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
 import { AuditLog } from '../entities/audit-log';
 import { deletionEntry } from '../history/deletion-entry';
@@ -29,6 +34,12 @@ import {
 } from '../db/orm-bypass/deferred-writes';
 import { gatherReads } from '../db/orm-bypass/connection-transaction';
 import { createPastUnitOfWork } from '../db/orm-bypass/lone-create';
+import {
+  changedSince,
+  mayUpdatePastUnitOfWork,
+  snapshotOf,
+  updatePastUnitOfWork,
+} from '../db/orm-bypass/lone-update';
 import { checkIds, checkPaging, isUuid } from '../limits';
 import { toPage, type Page } from '../schema/page';
 import { clearLinks, readLinksTo } from './cleared-links';
@@ -373,7 +384,12 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     origin?: WriteOrigin,
   ): Promise<T> {
     const caller = callerOf(ctx);
-    const entity = await this.toChange(ctx, id);
+    // The request's one write, with nothing to do after it: past the unit of work where it can be,
+    // the record read as a view and its snapshot taken, as the unit of work would take it.
+    const lone =
+      origin !== undefined && !this.group.afterSave && mayUpdatePastUnitOfWork(ctx.em, this.entityName);
+    let entity = await this.toChange(ctx, id, lone);
+    const before = lone ? snapshotOf(ctx.em, entity) : undefined;
     if (expectedVersion != null && entity.version !== expectedVersion) {
       throw conflict(
         `${this.group.name} ${id} is at version ${entity.version}, not ${expectedVersion}: read it again and retry`,
@@ -386,6 +402,9 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     await runWriteHooks(ctx, data, { entity: this.entityName, isNew: false });
     ctx.em.assign(entity, data as never);
     await this.group.beforeSave?.(ctx, entity, data, false);
+    if (before && (await updatePastUnitOfWork(ctx.em, this.entityName, entity, before, origin!)))
+      return entity;
+    if (before) entity = await this.managedWith(ctx, entity, before);
     if (origin) await updateWithNextStatement(ctx.em, this.entityName, entity, origin, () => ctx.em.flush());
     else await ctx.em.flush();
     await this.group.afterSave?.(ctx, entity, data, false);
@@ -395,12 +414,32 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   /**
    * The record an update changes, managed: read by the statement made once per entity where
    * nothing but the tenant limits what the caller sees (selectManagedByIds), else as `oneOrFail`.
+   * With `view`, the same record as a view (a lone update's: updatePastUnitOfWork).
    */
-  private async toChange(ctx: Context, id: string): Promise<T> {
-    if (!isUuid(id) || this.limits(ctx).length > 0) return this.oneOrFail(ctx, id);
-    const [found] = await selectManagedByIds<T>(ctx.em, this.entityName, [id]);
+  private async toChange(ctx: Context, id: string, view = false): Promise<T> {
+    const [found] = !isUuid(id)
+      ? []
+      : this.limits(ctx).length > 0
+        ? await this.byIds(ctx, [id], { detached: view })
+        : view
+          ? await selectByIds<T>(ctx.em, this.entityName, [id])
+          : await selectManagedByIds<T>(ctx.em, this.entityName, [id]);
     if (!found) throw notFound(`${this.group.name} ${id} does not exist`);
     return found;
+  }
+
+  /**
+   * The record of `view` managed, with the changes made to the view since `before`, its snapshot:
+   * for a lone update that could not be (the group's `beforeSave` changed another record too).
+   * Changed since it was read, it is refused as the flush refuses it.
+   */
+  private async managedWith(ctx: Context, view: T, before: Record<string, unknown>): Promise<T> {
+    const managed = await this.toChange(ctx, view.id);
+    if (managed.version !== view.version) throw OptimisticLockError.lockFailed(managed);
+    const changed = changedSince(ctx.em, this.entityName, view, before);
+    for (const name of Object.keys(changed))
+      (managed as Record<string, unknown>)[name] = (view as Record<string, unknown>)[name];
+    return managed;
   }
 
   /** Deletes one record; false when it does not exist (for this caller). */

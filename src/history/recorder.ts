@@ -298,11 +298,11 @@ export function recordChanges(changes: Changes, actor: Actor | undefined): void 
 /**
  * Adds rows that a flush writes beside its changes and never reads back (history, outbox): in a
  * request's transaction they go out with its next statement (db/orm-bypass/deferred-writes.ts),
- * elsewhere as part of the flush. A lone create is written only in a request's transaction.
+ * elsewhere as part of the flush. A lone write is made only in a request's transaction.
  */
 export function insertWithFlush(changes: Changes, entityName: string, rows: readonly object[]): void {
   if (deferInsert(changes.em, entityName, rows)) return;
-  if (!changes.uow) throw new Error(`rows of ${entityName} for a lone create outside a request transaction`);
+  if (!changes.uow) throw new Error(`rows of ${entityName} for a lone write outside a request transaction`);
   for (const row of rows) changes.uow.computeChangeSet(row);
 }
 

@@ -30,6 +30,7 @@ import {
   updateWithNextStatement,
 } from '../../src/db/orm-bypass/deferred-writes';
 import { selectManagedByIds, selectManagedByLink } from '../../src/db/orm-bypass/detached';
+import { changedSince, snapshotOf } from '../../src/db/orm-bypass/lone-update';
 import { queryRows } from '../../src/db/orm-bypass/statements';
 import { withoutMigrationOwnedKeys } from '../../src/db/schema-drift';
 import { forkFor } from '../../src/db/tenancy';
@@ -812,6 +813,48 @@ describe('the MikroORM, knex and pg internals the ORM bypass relies on', () => {
         });
         expect(rows[0].n).toBe(2);
       } finally {
+        await end();
+      }
+    },
+  );
+
+  relies(
+    'orm-bypass/lone-update.ts',
+    "a record read is snapshotted as the comparator's prepareEntity (and its version); the flush's update of it is the comparator's diffEntities of that snapshot and prepareEntity of the record, handed to the driver's nativeUpdate by primary key and version, converted already",
+    async () => {
+      const { tenantId, em, end } = await watchedTransaction();
+      const driver = em.getDriver();
+      const updates: { where: Record<string, unknown>; data: Record<string, unknown>; convert: unknown }[] =
+        [];
+      const unwatch = watch(
+        driver,
+        'nativeUpdate',
+        (_name, where: object, data: object, options?: { convertCustomTypes?: unknown }) =>
+          updates.push({ where: { ...where }, data: { ...data }, convert: options?.convertCustomTypes }),
+      );
+      try {
+        const made = em.create(Feature, { tenantId, name: 'probe', tags: ['a'] } as never);
+        await em.persistAndFlush(made);
+        em.clear();
+        const feature = await em.findOneOrFail(Feature, { id: made.id });
+        const before = snapshotOf(em, feature);
+        // The find's snapshot holds the version too, which no diff compares.
+        const { version, ...read } = helper(feature).__originalEntityData as Record<string, unknown>;
+        expect({ version, read }).toEqual({ version: 1, read: before });
+        feature.name = 'renamed';
+        feature.tags = ['a', 'b'];
+        const changed = changedSince(em, 'Feature', feature, before);
+        expect(Object.keys(changed).sort()).toEqual(['name', 'tags']);
+        await em.flush();
+        expect(updates).toHaveLength(1);
+        // With what the tenancy subscriber changed (the audit fields), the driver is handed the
+        // fields changed since the snapshot.
+        expect(updates[0].data).toEqual(changedSince(em, 'Feature', feature, before));
+        expect(Object.keys(updates[0].data).sort()).toEqual(['name', 'tags', 'updated']);
+        expect(updates[0].where).toEqual({ tenantId, id: feature.id, version: 1 });
+        expect(updates[0].convert).toBe(false);
+      } finally {
+        unwatch();
         await end();
       }
     },
