@@ -384,10 +384,15 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     origin?: WriteOrigin,
   ): Promise<T> {
     const caller = callerOf(ctx);
-    // The request's one write, with nothing to do after it: past the unit of work where it can be,
-    // the record read as a view and its snapshot taken, as the unit of work would take it.
+    // The request's one write, of a group with no rule of its own around it: past the unit of
+    // work where it can be, the record read as a view and its snapshot taken as the unit of work
+    // takes it. A group's rules may flush the record midway (a stock transfer's moves record
+    // each status it passes), which a view would not take part in.
     const lone =
-      origin !== undefined && !this.group.afterSave && mayUpdatePastUnitOfWork(ctx.em, this.entityName);
+      origin !== undefined &&
+      !this.group.beforeSave &&
+      !this.group.afterSave &&
+      mayUpdatePastUnitOfWork(ctx.em, this.entityName);
     let entity = await this.toChange(ctx, id, lone);
     const before = lone ? snapshotOf(ctx.em, entity) : undefined;
     if (expectedVersion != null && entity.version !== expectedVersion) {
@@ -430,7 +435,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
 
   /**
    * The record of `view` managed, with the changes made to the view since `before`, its snapshot:
-   * for a lone update that could not be (the group's `beforeSave` changed another record too).
+   * for a lone update that could not be (a write hook left a record managed).
    * Changed since it was read, it is refused as the flush refuses it.
    */
   private async managedWith(ctx: Context, view: T, before: Record<string, unknown>): Promise<T> {

@@ -1,5 +1,6 @@
 import {
   ChangeSetType,
+  helper,
   OptimisticLockError,
   ReferenceKind,
   Utils,
@@ -29,9 +30,19 @@ export function mayUpdatePastUnitOfWork(em: EntityManager, entityName: string): 
   );
 }
 
-/** The record's snapshot, as the unit of work takes it when it reads a record. */
+/**
+ * The record's snapshot, as the unit of work takes it when it reads a record; the record (a
+ * view) is given it as a managed record read has it, version included, where the groups' rules
+ * read the stored state before the request's change (`__originalEntityData`).
+ */
 export function snapshotOf(em: EntityManager, record: object): Snapshot {
-  return em.getComparator().prepareEntity(record) as Snapshot;
+  const snapshot = em.getComparator().prepareEntity(record) as Snapshot;
+  const version = em.getMetadata().get(record.constructor.name).versionProperty;
+  helper(record).__originalEntityData = {
+    ...snapshot,
+    ...(version ? { [version]: (record as Dictionary)[version] } : {}),
+  } as never;
+  return snapshot;
 }
 
 /** The fields of `record` changed since `before` (its snapshot), as the flush's change set has them. */
