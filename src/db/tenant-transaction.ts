@@ -175,12 +175,13 @@ export async function endTenantTransaction(em: EntityManager, commit: boolean): 
 
 /**
  * True when the unit of work holds nothing a flush could write: no entity managed (a query reads
- * views, which it never manages), none queued to persist or remove. The flush would then compute
- * no change set, and the subscribers (tenancy, outbox) act only on change sets.
+ * views, which it never manages) but `except`, none queued to persist or remove. The flush would
+ * then compute no change set (of `except`, at most), and the subscribers (tenancy, outbox) act
+ * only on change sets.
  */
-export function nothingToFlush(em: EntityManager): boolean {
+export function nothingToFlush(em: EntityManager, except?: object): boolean {
   if (writesPending(em)) return false;
-  for (const _managed of em.getUnitOfWork(false).getIdentityMap()) return false;
+  for (const managed of em.getUnitOfWork(false).getIdentityMap()) if (managed !== except) return false;
   return true;
 }
 

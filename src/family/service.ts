@@ -34,12 +34,7 @@ import {
 } from '../db/orm-bypass/deferred-writes';
 import { gatherReads } from '../db/orm-bypass/connection-transaction';
 import { createPastUnitOfWork } from '../db/orm-bypass/lone-create';
-import {
-  changedSince,
-  mayUpdatePastUnitOfWork,
-  snapshotOf,
-  updatePastUnitOfWork,
-} from '../db/orm-bypass/lone-update';
+import { manageView, mayUpdatePastUnitOfWork, updatePastUnitOfWork } from '../db/orm-bypass/lone-update';
 import { checkIds, checkPaging, isUuid } from '../limits';
 import { toPage, type Page } from '../schema/page';
 import { clearLinks, readLinksTo } from './cleared-links';
@@ -384,17 +379,11 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     origin?: WriteOrigin,
   ): Promise<T> {
     const caller = callerOf(ctx);
-    // The request's one write, of a group with no rule of its own around it: past the unit of
-    // work where it can be, the record read as a view and its snapshot taken as the unit of work
-    // takes it. A group's rules may flush the record midway (a stock transfer's moves record
-    // each status it passes), which a view would not take part in.
+    // The request's one write, with nothing to do after it: past the flush where it can be, the
+    // record read as a view and managed as a read record is (lone-update.ts).
     const lone =
-      origin !== undefined &&
-      !this.group.beforeSave &&
-      !this.group.afterSave &&
-      mayUpdatePastUnitOfWork(ctx.em, this.entityName);
-    let entity = await this.toChange(ctx, id, lone);
-    const before = lone ? snapshotOf(ctx.em, entity) : undefined;
+      origin !== undefined && !this.group.afterSave && mayUpdatePastUnitOfWork(ctx.em, this.entityName);
+    const entity = await this.toChange(ctx, id, lone);
     if (expectedVersion != null && entity.version !== expectedVersion) {
       throw conflict(
         `${this.group.name} ${id} is at version ${entity.version}, not ${expectedVersion}: read it again and retry`,
@@ -407,9 +396,7 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
     await runWriteHooks(ctx, data, { entity: this.entityName, isNew: false });
     ctx.em.assign(entity, data as never);
     await this.group.beforeSave?.(ctx, entity, data, false);
-    if (before && (await updatePastUnitOfWork(ctx.em, this.entityName, entity, before, origin!)))
-      return entity;
-    if (before) entity = await this.managedWith(ctx, entity, before);
+    if (lone && (await updatePastUnitOfWork(ctx.em, this.entityName, entity, origin!))) return entity;
     if (origin) await updateWithNextStatement(ctx.em, this.entityName, entity, origin, () => ctx.em.flush());
     else await ctx.em.flush();
     await this.group.afterSave?.(ctx, entity, data, false);
@@ -419,7 +406,8 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
   /**
    * The record an update changes, managed: read by the statement made once per entity where
    * nothing but the tenant limits what the caller sees (selectManagedByIds), else as `oneOrFail`.
-   * With `view`, the same record as a view (a lone update's: updatePastUnitOfWork).
+   * With `view`, read as a view and made managed by `manageView` (a lone update's: its entity
+   * factory's share of the read saved).
    */
   private async toChange(ctx: Context, id: string, view = false): Promise<T> {
     const [found] = !isUuid(id)
@@ -430,21 +418,8 @@ export class FamilyService<T extends Audited, C extends object = any, U extends 
           ? await selectByIds<T>(ctx.em, this.entityName, [id])
           : await selectManagedByIds<T>(ctx.em, this.entityName, [id]);
     if (!found) throw notFound(`${this.group.name} ${id} does not exist`);
+    if (view) manageView(ctx.em, found);
     return found;
-  }
-
-  /**
-   * The record of `view` managed, with the changes made to the view since `before`, its snapshot:
-   * for a lone update that could not be (a write hook left a record managed).
-   * Changed since it was read, it is refused as the flush refuses it.
-   */
-  private async managedWith(ctx: Context, view: T, before: Record<string, unknown>): Promise<T> {
-    const managed = await this.toChange(ctx, view.id);
-    if (managed.version !== view.version) throw OptimisticLockError.lockFailed(managed);
-    const changed = changedSince(ctx.em, this.entityName, view, before);
-    for (const name of Object.keys(changed))
-      (managed as Record<string, unknown>)[name] = (view as Record<string, unknown>)[name];
-    return managed;
   }
 
   /** Deletes one record; false when it does not exist (for this caller). */
