@@ -1,9 +1,4 @@
-import {
-  OptimisticLockError,
-  type EntityManager,
-  type FilterQuery,
-  type QueryOrderMap,
-} from '@mikro-orm/core';
+import { type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
 import { AuditLog } from '../entities/audit-log';
 import { deletionEntry } from '../history/deletion-entry';
