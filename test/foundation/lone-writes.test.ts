@@ -13,6 +13,7 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
  * entries and its events.
  */
 type Row = Record<string, unknown>;
+type Answer = { data?: Row; errors?: { message: string }[] };
 
 /** What differs between two tenants' records by construction: ids, tenants, times, authors, secrets. */
 const OWN = /^(id|tenant_id|created|updated|created_by|updated_by|occurred_at)$|_ids?$|_token$/;
@@ -89,7 +90,17 @@ describe('a lone write stores what the flush would', () => {
     const answers = await Promise.all(
       sides.map(({ tenant, extra }, i) => tenant.client.graphql(operation(extra), variables(i))),
     );
-    return answers.map((a) => a.body as { data?: Row; errors?: { message: string }[] });
+    return answers.map((a) => a.body as Answer);
+  }
+
+  /** Both ways' answers of `field`, and their errors, alike. */
+  function answeredAlike(group: string, field: string, lone: Answer, flushed: Answer): void {
+    const of = (answer: Answer) => ({
+      group,
+      answer: answer.data?.[field],
+      errors: messagesOf(answer.errors),
+    });
+    expect(of(lone)).toEqual(of(flushed));
   }
 
   it('for every group, its columns, history and events alike', async () => {
@@ -142,15 +153,7 @@ describe('a lone write stores what the flush would', () => {
           `mutation($id: ID!, $input: ${String(argType)}) { update${group.name}(id: $id, input: $input) { version } ${extra} }`,
         (i) => ({ id: ids[i], input: recordInput(argType, 1, 'full', sides[i].known) }),
       );
-      expect({
-        group: group.name,
-        answer: lone.data?.[`update${group.name}`],
-        errors: messagesOf(lone.errors),
-      }).toEqual({
-        group: group.name,
-        answer: flushed.data?.[`update${group.name}`],
-        errors: messagesOf(flushed.errors),
-      });
+      answeredAlike(group.name, `update${group.name}`, lone, flushed);
       if (lone.errors) continue;
       const [a, b] = await Promise.all(ids.map((id, i) => stored(table, id, sides[i].tenant.adminEmail)));
       expect({ group: group.name, ...a }).toEqual({ group: group.name, ...b });
@@ -242,15 +245,7 @@ describe('a lone write stores what the flush would', () => {
         (extra) => `mutation($id: ID!) { delete${group.name}(id: $id)${extra} }`,
         (i) => ({ id: ids[i] }),
       );
-      expect({
-        group: group.name,
-        answer: lone.data?.[`delete${group.name}`],
-        errors: messagesOf(lone.errors),
-      }).toEqual({
-        group: group.name,
-        answer: flushed.data?.[`delete${group.name}`],
-        errors: messagesOf(flushed.errors),
-      });
+      answeredAlike(group.name, `delete${group.name}`, lone, flushed);
       if (lone.errors) continue;
       const [a, b] = await Promise.all(
         ids.map(async (id, i) => {
