@@ -29,12 +29,22 @@ const ROWS_PER_STATEMENT = 500;
 
 const shapes = new WeakMap<EntityMetadata, InsertShape>();
 
+/**
+ * A column of the record's own that `insertStatements` writes: a stored scalar of one column.
+ * The lone writes (lone-create.ts, lone-update.ts) go past the flush only for records that have
+ * no other kind of property.
+ */
+export const isStoredScalar = (p: EntityProperty): boolean =>
+  p.kind === ReferenceKind.SCALAR && p.persist !== false && p.fieldNames?.length === 1;
+
+/** Whether an entity has lifecycle hooks, which only a flush runs. */
+export const hasLifecycleHooks = (meta: EntityMetadata): boolean =>
+  Object.values(meta.hooks).some((hooks) => hooks?.length);
+
 function shapeOf(meta: EntityMetadata): InsertShape {
   let shape = shapes.get(meta);
   if (!shape) {
-    const props = meta.props.filter(
-      (p) => p.kind === ReferenceKind.SCALAR && p.persist !== false && p.fieldNames?.length === 1,
-    );
+    const props = meta.props.filter(isStoredScalar);
     const columns = props.map((p) => `"${p.fieldNames[0]}"`).join(', ');
     shape = { head: `insert into "${meta.tableName}" (${columns}) values `, props };
     shapes.set(meta, shape);

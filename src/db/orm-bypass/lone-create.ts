@@ -1,14 +1,8 @@
-import {
-  ChangeSetType,
-  ReferenceKind,
-  Utils,
-  type EntityManager,
-  type EntityMetadata,
-} from '@mikro-orm/core';
+import { ChangeSetType, Utils, type EntityManager, type EntityMetadata } from '@mikro-orm/core';
 import { changeSubscribersOf, type RecordChange } from '../record-changes';
 import { writesPending } from '../tenant-transaction';
 import { ConnectionTransaction } from './connection-transaction';
-import { insertStatements, newVersion } from './deferred-writes';
+import { hasLifecycleHooks, insertStatements, isStoredScalar, newVersion } from './deferred-writes';
 
 /**
  * Writes new records of one entity past the unit of work: the subscribers (tenancy's stamps, the
@@ -67,10 +61,10 @@ export async function createPastUnitOfWork(
  * version.
  */
 function writtenAsTheFlushWould(meta: EntityMetadata, values: Record<string, unknown>): boolean {
-  if (Object.values(meta.hooks).some((hooks) => hooks?.length)) return false;
+  if (hasLifecycleHooks(meta)) return false;
   for (const prop of meta.props) {
     if (prop.persist === false) continue;
-    if (prop.kind !== ReferenceKind.SCALAR || prop.fieldNames?.length !== 1 || prop.onCreate) return false;
+    if (!isStoredScalar(prop) || prop.onCreate) return false;
     const value = values[prop.name];
     if (Utils.isRawSql(value)) return false;
     if (prop.version) {

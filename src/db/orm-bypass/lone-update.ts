@@ -2,7 +2,6 @@ import {
   ChangeSetType,
   helper,
   OptimisticLockError,
-  ReferenceKind,
   Utils,
   type Dictionary,
   type EntityManager,
@@ -11,7 +10,7 @@ import {
 import { changeSubscribersOf, type RecordChange } from '../record-changes';
 import { nothingToFlush } from '../tenant-transaction';
 import { ConnectionTransaction } from './connection-transaction';
-import { updateWithNextStatement } from './deferred-writes';
+import { hasLifecycleHooks, isStoredScalar, updateWithNextStatement } from './deferred-writes';
 
 /**
  * Whether an update of a record of `entityName` may be written past the unit of work
@@ -116,17 +115,13 @@ export async function updatePastUnitOfWork(
  * of one column (which the deferred update needs: deferred-writes.ts, `deferredUpdate`).
  */
 function updatedAsTheFlushWould(meta: EntityMetadata): boolean {
-  if (Object.values(meta.hooks).some((hooks) => hooks?.length)) return false;
+  if (hasLifecycleHooks(meta)) return false;
   if (meta.readonly || meta.discriminatorColumn || meta.concurrencyCheckKeys.size > 0) return false;
   const version = meta.versionProperty && meta.properties[meta.versionProperty];
   if (!version || version.runtimeType !== 'number' || version.fieldNames?.length !== 1) return false;
   return meta.props.every(
     (prop) =>
       prop.persist === false ||
-      (prop.kind === ReferenceKind.SCALAR &&
-        prop.fieldNames?.length === 1 &&
-        !prop.onUpdate &&
-        !prop.lazy &&
-        !(prop.generated && !prop.primary)),
+      (isStoredScalar(prop) && !prop.onUpdate && !prop.lazy && !(prop.generated && !prop.primary)),
   );
 }
